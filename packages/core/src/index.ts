@@ -1,0 +1,9 @@
+export { createAuditApi, DEFAULT_MAX_BODY_BYTES } from './audit-api.js';
+export type { AuditApi, AuditApiOptions, AuditLogger, AuditRequest } from './audit-api.js';
+export type { AuditResponse } from './responses.js';
+export { auditMiddleware } from './express.js';
+export type { KeyLookup, KeyStore, ReportEncoding, ReportStore, ReportToStore } from './stores.js';
+export { InMemoryKeyStore, InMemoryReportStore } from './memory-stores.js';
+export { LICENSE_KEY_PATTERN, generateLicenseKey, hashLicenseKey } from './license-key.js';
+export { REDACTED_MARKER, decodeReportData, redactLicenseKeys } from './report-data.js';
+export type * from './generated/types.gen.js';

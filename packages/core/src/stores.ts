@@ -1,0 +1,36 @@
+/** What a {@link KeyStore} knows about a license key. Expired keys count as `revoked`. */
+export type KeyLookup =
+  | { state: 'valid'; keyId: string }
+  | { state: 'revoked'; keyId: string }
+  | { state: 'unknown' };
+
+/** Looks license keys up. Implementations should store keys hashed (see `hashLicenseKey`). */
+export interface KeyStore {
+  /** Tells whether `licenseKey` is valid, revoked or unknown, and which key record it belongs to. */
+  lookup(licenseKey: string): Promise<KeyLookup>;
+}
+
+/** How the `data` field arrived: raw report text (as Lynis sends it) or base64 (as the original spec says). */
+export type ReportEncoding = 'raw' | 'base64';
+
+/** A validated report, ready to be stored. The value of every `license_key=` line is already redacted. */
+export interface ReportToStore {
+  /** The key record the upload authenticated with (from {@link KeyLookup}). */
+  keyId: string;
+  hostId: string;
+  hostId2?: string;
+  receivedAt: Date;
+  encoding: ReportEncoding;
+  /** Size in bytes of the report as the client sent it (after base64 decoding, before redaction). */
+  size: number;
+  /** SHA-256 (hex) of the report as the client sent it (after base64 decoding, before redaction). */
+  sha256: string;
+  /** The report bytes to keep, with license key values redacted. */
+  content: Buffer;
+}
+
+/** Keeps uploaded reports. */
+export interface ReportStore {
+  /** Stores a report durably and returns its id. Resolve only once the report would survive a crash. */
+  save(report: ReportToStore): Promise<{ id: string }>;
+}
