@@ -1,0 +1,62 @@
+import { mkdir } from 'node:fs/promises';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { createAuditApi } from '@org/audit-server-core';
+import { createApp } from './app.js';
+import type { ServerConfig } from './config.js';
+import { openDatabase } from './database.js';
+import { OrmKeyStore, OrmReportStore } from './stores.js';
+import { loadTlsIdentity } from './tls.js';
+
+/** A started server. */
+export interface RunningServer {
+  /** Base URL, e.g. `https://127.0.0.1:8443`. */
+  url: string;
+  port: number;
+  /** SHA-256 fingerprint of the certificate served, when serving HTTPS. */
+  fingerprint256?: string;
+  /** Stops accepting connections, waits for requests in flight, closes the database. */
+  close(): Promise<void>;
+}
+
+/** Opens the data directory and serves the audit API on it. */
+export async function startServer(config: ServerConfig, logger: Logger): Promise<RunningServer> {
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  const orm = await openDatabase(config.dataDir, (message) => logger.info({ component: 'database' }, message));
+  const api = await createAuditApi({
+    keyStore: new OrmKeyStore(orm),
+    reportStore: new OrmReportStore(orm),
+    toolSegment: config.toolSegment,
+    maxBodyBytes: config.maxBodyBytes,
+    logger,
+  });
+  const app = createApp(api, logger);
+  const tls = config.plainHttp
+    ? undefined
+    : await loadTlsIdentity(config.dataDir, config.tlsCert && config.tlsKey ? { cert: config.tlsCert, key: config.tlsKey } : undefined);
+  const server: Server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, app) : createHttpServer(app);
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const url = `${tls ? 'https' : 'http'}://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
+  logger.info(
+    { url, host: config.host, port, toolSegment: config.toolSegment, tls: tls ? (tls.selfSigned ? 'self-signed' : 'configured') : 'off', fingerprint256: tls?.fingerprint256 },
+    'audit server listening',
+  );
+
+  return {
+    url,
+    port,
+    fingerprint256: tls?.fingerprint256,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await orm.close();
+    },
+  };
+}

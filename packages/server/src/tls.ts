@@ -1,0 +1,64 @@
+import { X509Certificate } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import selfsigned from 'selfsigned';
+
+/** A certificate and its private key, PEM-encoded. */
+export interface TlsIdentity {
+  cert: string;
+  key: string;
+  /** SHA-256 fingerprint, for clients to pin or compare. */
+  fingerprint256: string;
+  /** Whether this is the self-signed certificate kept in the data directory. */
+  selfSigned: boolean;
+}
+
+/** Reads the configured certificate, or the data directory's self-signed one, creating it on first start. */
+export async function loadTlsIdentity(dataDir: string, files?: { cert: string; key: string }): Promise<TlsIdentity> {
+  if (files) {
+    const [cert, key] = await Promise.all([readFile(files.cert, 'utf8'), readFile(files.key, 'utf8')]);
+    return { cert, key, fingerprint256: new X509Certificate(cert).fingerprint256, selfSigned: false };
+  }
+  const certFile = join(dataDir, 'tls-cert.pem');
+  const keyFile = join(dataDir, 'tls-key.pem');
+  try {
+    const [cert, key] = await Promise.all([readFile(certFile, 'utf8'), readFile(keyFile, 'utf8')]);
+    return { cert, key, fingerprint256: new X509Certificate(cert).fingerprint256, selfSigned: true };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const { cert, key } = await createSelfSigned();
+  await writeFile(keyFile, key, { mode: 0o600, flag: 'wx' });
+  await writeFile(certFile, cert, { mode: 0o644, flag: 'wx' });
+  return { cert, key, fingerprint256: new X509Certificate(cert).fingerprint256, selfSigned: true };
+}
+
+async function createSelfSigned(): Promise<{ cert: string; key: string }> {
+  const name = hostname();
+  const notBeforeDate = new Date();
+  const notAfterDate = new Date(notBeforeDate);
+  notAfterDate.setFullYear(notAfterDate.getFullYear() + 3);
+  const pems = await selfsigned.generate([{ name: 'commonName', value: name }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notBeforeDate,
+    notAfterDate,
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, critical: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: name },
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+          { type: 7, ip: '::1' },
+        ],
+      },
+    ],
+  });
+  return { cert: pems.cert, key: pems.private };
+}
