@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { decodeReportData, redactLicenseKeys } from './report-data.js';
+
+const fixture = readFileSync(new URL('../../../../shared/fixtures/lynis/report.dat', import.meta.url));
+const asReceived = (bytes: Buffer) => bytes.toString('latin1');
+
+describe('decodeReportData', () => {
+  it('keeps a raw Lynis report byte for byte', () => {
+    const decoded = decodeReportData(asReceived(fixture));
+    expect(decoded).toEqual({ ok: true, encoding: 'raw', bytes: fixture });
+  });
+
+  it('decodes strict base64 of any bytes', () => {
+    const bytes = Buffer.from([0, 255, 10, 13, 128]);
+    expect(decodeReportData(bytes.toString('base64'))).toEqual({ ok: true, encoding: 'base64', bytes });
+    expect(decodeReportData(fixture.toString('base64'))).toEqual({ ok: true, encoding: 'base64', bytes: fixture });
+  });
+
+  it('keeps UTF-8 text and CRLF line ends', () => {
+    const bytes = Buffer.from('# Bericht\r\nhostname=höst\r\nwarning[]=X|ü|\r\n', 'utf8');
+    expect(decodeReportData(asReceived(bytes))).toEqual({ ok: true, encoding: 'raw', bytes });
+  });
+
+  it.each([
+    ['wrapped base64', `${fixture.toString('base64').slice(0, 76)}\n${fixture.toString('base64').slice(76, 152)}`],
+    ['base64 without padding', 'aGVsbG8'],
+    ['plain words', 'hello world'],
+    ['a line without =', 'os=Linux\nthis is not a report\n'],
+    ['only comments', '# nothing here\n'],
+  ])('refuses %s', (_name, data) => {
+    const decoded = decodeReportData(data);
+    expect(decoded.ok).toBe(false);
+  });
+
+  it.each([
+    ['URL-safe base64', 'aGk_-w=='],
+    ['base64 with non-canonical last bits', 'aGVsbG9='],
+  ])('never decodes %s leniently: it is kept as the text sent, which happens to be a key=value line', (_name, data) => {
+    expect(decodeReportData(data)).toEqual({ ok: true, encoding: 'raw', bytes: Buffer.from(data) });
+  });
+
+  it('refuses bytes that are not UTF-8 and says so', () => {
+    const decoded = decodeReportData(asReceived(Buffer.from([0x6f, 0x73, 0x3d, 0xff, 0xfe, 0x0a])));
+    expect(decoded).toEqual({ ok: false, reason: 'neither strict base64 nor UTF-8 text' });
+  });
+
+  it('names the first bad line', () => {
+    const decoded = decodeReportData('os=Linux\nkernel=6\nbroken line\n');
+    expect(decoded.ok || decoded.reason).toMatch(/^line 3 /);
+  });
+});
+
+describe('redactLicenseKeys', () => {
+  it('replaces the value of every license_key line and nothing else', () => {
+    const report = Buffer.from('a=1\nlicense_key=secret-1\nb=license_key=x\nlicense_key=secret-2\r\n');
+    expect(redactLicenseKeys(report).toString()).toBe('a=1\nlicense_key=[redacted]\nb=license_key=x\nlicense_key=[redacted]\r\n');
+  });
+
+  it('redacts the key in the captured Lynis report and keeps every other byte', () => {
+    const redacted = redactLicenseKeys(fixture).toString('latin1');
+    expect(redacted).not.toContain('deadbeef-0000-0000-0000-000000000001');
+    expect(redacted).toBe(fixture.toString('latin1').replace('license_key=deadbeef-0000-0000-0000-000000000001', 'license_key=[redacted]'));
+  });
+
+  it('returns the same buffer when there is nothing to redact', () => {
+    const report = Buffer.from('os=Linux\n');
+    expect(redactLicenseKeys(report)).toBe(report);
+  });
+});
