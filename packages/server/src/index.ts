@@ -4,6 +4,6 @@ export { createApp } from './app.js';
 export { createLogger } from './logger.js';
 export { openDatabase, databaseFile } from './database.js';
 export { OrmKeyStore, OrmReportStore } from './stores.js';
-export { createKey, listKeys, revokeKey, type KeySummary } from './key-admin.js';
+export { createKey, importKey, listKeys, revokeKey, type KeySummary } from './key-admin.js';
 export { loadTlsIdentity, type TlsIdentity } from './tls.js';
 export { LicenseKeyRecord, ReportRecord } from './entities.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/sqlite';
-import { generateLicenseKey, hashLicenseKey } from '@org/audit-server-core';
+import { LICENSE_KEY_PATTERN, generateLicenseKey, hashLicenseKey } from '@org/audit-server-core';
 import { LicenseKeyRecord, ReportRecord } from './entities.js';
 
 /** A license key as operators see it: never the key itself. */
@@ -16,16 +16,24 @@ export interface KeySummary {
 /** Creates a key and returns it: the only moment the key exists outside its owner's hands. */
 export async function createKey(orm: MikroORM, label?: string): Promise<{ id: string; key: string }> {
   const key = generateLicenseKey();
+  return { id: await importKey(orm, key, label), key };
+}
+
+/** Stores an existing key (hashed) and returns its id. Refuses keys Lynis could not send unchanged. */
+export async function importKey(orm: MikroORM, key: string, label?: string): Promise<string> {
+  if (!LICENSE_KEY_PATTERN.test(key)) {
+    throw new Error('A license key may use only a-f, 0-9 and "-": Lynis deletes every other character before sending it');
+  }
   const id = randomUUID();
   await orm.em.fork().insert(LicenseKeyRecord, {
     id,
     keyHash: hashLicenseKey(key),
-    prefix: key.slice(0, 8),
+    prefix: key.slice(0, Math.min(8, Math.floor(key.length / 4))), // a hint, never more than a quarter of the key
     label: label ?? null,
     createdAt: new Date(),
     revokedAt: null,
   });
-  return { id, key };
+  return id;
 }
 
 /** All keys, oldest first, each with the time of its last accepted upload. */

@@ -1,0 +1,72 @@
+// Replays the requests captured from Lynis 3.0.8 (../shared/fixtures/lynis) byte for byte.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importKey, openDatabase } from '@org/audit-server';
+import { exchangeRaw } from './support/raw-https.js';
+import { storedReports } from './support/reports.js';
+import { LYNIS_FIXTURES, makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
+
+const FIXTURE_KEY = 'deadbeef-0000-0000-0000-000000000001';
+const OTHER_KEY = 'deadbeef-0000-0000-0000-000000000002'; // same length: Content-Length stays right
+const licenseRequest = readFileSync(join(LYNIS_FIXTURES, 'license-request.txt'));
+const uploadRequest = readFileSync(join(LYNIS_FIXTURES, 'upload-request.txt'));
+const report = readFileSync(join(LYNIS_FIXTURES, 'report.dat'));
+
+/** The captured request with every occurrence of the key replaced (in the form field and inside the report). */
+const withKey = (request: Buffer, key: string) => Buffer.from(request.toString('latin1').replaceAll(FIXTURE_KEY, key), 'latin1');
+
+let server: ServerProcess;
+let removeDataDir: () => Promise<void>;
+let keyId: string;
+
+beforeAll(async () => {
+  const data = await makeDataDir();
+  removeDataDir = data.remove;
+  const orm = await openDatabase(data.dataDir);
+  keyId = await importKey(orm, FIXTURE_KEY, 'fixture');
+  await orm.close();
+  // The capture was made against upload-server=127.0.0.1:8443/api/lynis.
+  server = await startServerProcess(data.dataDir, ['--tool-segment', 'lynis']);
+});
+afterAll(async () => {
+  await server?.stop();
+  await removeDataDir?.();
+});
+
+describe('captured Lynis requests', () => {
+  it('license check with the valid key: exactly "Response 100"', async () => {
+    const response = await exchangeRaw(server.port, licenseRequest);
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(response.body).toEqual(Buffer.from('Response 100'));
+  });
+
+  it('license check with an altered key: 401 and exactly "Response 500"', async () => {
+    const response = await exchangeRaw(server.port, withKey(licenseRequest, OTHER_KEY));
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual(Buffer.from('Response 500'));
+  });
+
+  it('upload with the valid key: stored as report.dat, key redacted', async () => {
+    const response = await exchangeRaw(server.port, uploadRequest);
+    expect(response.status).toBe(200);
+    const id = response.body.toString().match(/^OK (\S+)$/)![1];
+    const stored = (await storedReports(server.dataDir)).find((r) => r.id === id)!;
+    expect(stored.content.toString('latin1')).toBe(report.toString('latin1').replace(`license_key=${FIXTURE_KEY}`, 'license_key=[redacted]'));
+    expect(stored).toMatchObject({
+      keyId,
+      hostId: '0123456789abcdef0123456789abcdef01234567',
+      hostId2: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+      encoding: 'raw',
+      size: report.length,
+    });
+  });
+
+  it('upload with an altered key: 401 and nothing stored', async () => {
+    const before = (await storedReports(server.dataDir)).length;
+    const response = await exchangeRaw(server.port, withKey(uploadRequest, OTHER_KEY));
+    expect(response.status).toBe(401);
+    expect(await storedReports(server.dataDir)).toHaveLength(before);
+  });
+});

@@ -1,0 +1,102 @@
+// The real client: Lynis, from the Debian package, checks its license and uploads its report over HTTPS.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeDataDir, runCli, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { storedReports } from './support/reports.js';
+
+const HOST_ID = '0123456789abcdef0123456789abcdef01234567';
+const HOST_ID2 = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
+
+function lynisPath(): string {
+  const found = spawnSync('sh', ['-c', 'command -v lynis || ls /usr/sbin/lynis'], { encoding: 'utf8' }).stdout.trim();
+  if (!found) throw new Error('Lynis is not installed: run `apt-get install -y lynis` (.ci/run does). This test needs the real client.');
+  return found.split('\n')[0]!;
+}
+
+let server: ServerProcess;
+let removeDataDir: () => Promise<void>;
+let key: string;
+let keyId: string;
+
+beforeAll(async () => {
+  const data = await makeDataDir();
+  removeDataDir = data.remove;
+  const created = await runCli(['keys', 'create', '--label', 'lynis test'], data.dataDir);
+  expect(created.code).toBe(0);
+  key = created.stdout.trim();
+  keyId = created.stderr.match(/Created key (\S+)/)![1]!;
+  server = await startServerProcess(data.dataDir);
+});
+afterAll(async () => {
+  await server?.stop();
+  await removeDataDir?.();
+});
+
+/** One `lynis audit system --upload` run against the server, with its own profile, log and report files. */
+async function runLynis(licenseKey: string, prefix: string) {
+  const dir = server.dataDir;
+  const profile = join(dir, `lynis-${Date.now()}.prf`);
+  const reportFile = `${profile}.report.dat`;
+  await writeFile(profile, [
+    `license-key=${licenseKey}`,
+    `upload-server=127.0.0.1:${server.port}${prefix}`,
+    'upload-options=--insecure',
+    `hostid=${HOST_ID}`,
+    `hostid2=${HOST_ID2}`,
+    '',
+  ].join('\n'));
+  const result = spawnSync(
+    lynisPath(),
+    ['audit', 'system', '--upload', '--quick', '--no-colors', '--profile', profile, '--tests', 'BOOT-5122',
+      '--logfile', `${profile}.log`, '--report-file', reportFile],
+    { encoding: 'utf8', timeout: 120_000 },
+  );
+  return { status: result.status, output: result.stdout + result.stderr, reportFile };
+}
+
+describe('Lynis 3 against the reference server', () => {
+  it('checks its license and uploads a report that is stored byte for byte, key redacted', async () => {
+    const before = (await storedReports(server.dataDir)).length;
+    const run = await runLynis(key, '/api/audit');
+    expect(run.output).toMatch(/- License check.*\[ DONE \]/);
+    expect(run.output).toMatch(/- Data upload \(127\.0\.0\.1:\d+\/api\/audit\).*\[ DONE \]/);
+
+    const reports = await storedReports(server.dataDir);
+    expect(reports).toHaveLength(before + 1);
+    const stored = reports.at(-1)!;
+    const sent = await readFile(run.reportFile);
+    expect(sent.toString()).toContain(`license_key=${key}`);
+    expect(stored.content.toString('latin1')).toBe(sent.toString('latin1').replace(`license_key=${key}`, 'license_key=[redacted]'));
+    expect(stored).toMatchObject({ keyId, hostId: HOST_ID, hostId2: HOST_ID2, encoding: 'raw', size: sent.length });
+    console.log(`Stored a real Lynis report: ${stored.size} bytes as sent, ${stored.content.length} bytes kept`);
+  }, 120_000);
+
+  it('works the same on the legacy prefix /api/v1/audit', async () => {
+    const before = (await storedReports(server.dataDir)).length;
+    const run = await runLynis(key, '/api/v1/audit');
+    expect(run.output).toMatch(/- Data upload \(127\.0\.0\.1:\d+\/api\/v1\/audit\).*\[ DONE \]/);
+    expect(await storedReports(server.dataDir)).toHaveLength(before + 1);
+  }, 120_000);
+
+  it('stops at the license check with a revoked key, and nothing new is stored', async () => {
+    const revoked = await runCli(['keys', 'revoke', keyId], server.dataDir);
+    expect(revoked.code).toBe(0);
+    const before = (await storedReports(server.dataDir)).length;
+    const run = await runLynis(key, '/api/audit');
+    expect(run.status).toBe(1);
+    expect(run.output).toContain('Error while checking the license');
+    expect(await storedReports(server.dataDir)).toHaveLength(before);
+  }, 120_000);
+
+  it('never wrote the key into the server log', () => {
+    expect(server.logs.length).toBeGreaterThan(0);
+    for (const line of server.logs) expect(line).not.toContain(key);
+  });
+});
+
+// Keeps the test honest about what it ran against.
+it('runs the Debian package of Lynis 3', () => {
+  expect(execFileSync(lynisPath(), ['show', 'version'], { encoding: 'utf8' })).toMatch(/^3\./);
+});

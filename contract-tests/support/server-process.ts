@@ -1,0 +1,69 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+/** The built CLI, exactly what `npx audit-server` runs. */
+export const CLI = fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url));
+/** The captured Lynis traffic shipped beside the repository. */
+export const LYNIS_FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/lynis/', import.meta.url));
+
+/** A reference server running as its own process on a fresh data directory. */
+export interface ServerProcess {
+  url: string;
+  port: number;
+  dataDir: string;
+  /** Every log line the server printed so far. */
+  logs: string[];
+  stop(): Promise<void>;
+}
+
+/** A fresh, empty data directory; removed by the returned function. */
+export async function makeDataDir(): Promise<{ dataDir: string; remove: () => Promise<void> }> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'audit-contract-'));
+  return { dataDir, remove: () => rm(dataDir, { recursive: true, force: true }) };
+}
+
+/** Runs `audit-server <args>` to completion. */
+export function runCli(args: string[], dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, DATA_DIR: dataDir } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Starts `audit-server start` on a free port of 127.0.0.1 and waits until it listens. */
+export async function startServerProcess(dataDir: string, extraArgs: string[] = []): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [CLI, 'start', '--host', '127.0.0.1', '--port', '0', ...extraArgs], {
+    env: { ...process.env, DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: string[] = [];
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const listening = new Promise<{ url: string; port: number }>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      logs.push(line);
+      const entry = JSON.parse(line) as { msg?: string; url?: string; port?: number };
+      if (entry.msg === 'audit server listening') resolve({ url: entry.url!, port: entry.port! });
+    });
+    child.once('exit', (code) => reject(new Error(`audit-server exited with ${code} before listening:\n${stderr}`)));
+  });
+  const { url, port } = await listening;
+  return { url, port, dataDir, logs, stop: () => stopProcess(child) };
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}

@@ -1,0 +1,132 @@
+import { X509Certificate } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MikroORM } from '@mikro-orm/sqlite';
+import { hashLicenseKey } from '@org/audit-server-core';
+import { parseServerConfig } from './config.js';
+import { openDatabase } from './database.js';
+import { LicenseKeyRecord, ReportRecord } from './entities.js';
+import { createKey, importKey, listKeys, revokeKey } from './key-admin.js';
+import { OrmKeyStore, OrmReportStore } from './stores.js';
+import { loadTlsIdentity } from './tls.js';
+
+let dataDir: string;
+let orm: MikroORM;
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'audit-server-test-'));
+  orm = await openDatabase(dataDir);
+});
+afterEach(async () => {
+  await orm.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('database', () => {
+  it('migrations build exactly the schema the entities describe', async () => {
+    expect(await orm.schema.getUpdateSchemaSQL({ wrap: false })).toBe('');
+  });
+
+  it('is durable on commit: WAL with synchronous FULL', async () => {
+    const connection = orm.em.getConnection();
+    expect(await connection.execute('pragma journal_mode')).toEqual([{ journal_mode: 'wal' }]);
+    expect(await connection.execute('pragma synchronous')).toEqual([{ synchronous: 2 }]);
+  });
+
+  it('reopens an existing data directory without migrating again', async () => {
+    await createKey(orm, 'kept');
+    await orm.close();
+    orm = await openDatabase(dataDir);
+    expect((await listKeys(orm)).map((k) => k.label)).toEqual(['kept']);
+  });
+});
+
+describe('keys', () => {
+  it('stores only the hash and a short prefix of a created key', async () => {
+    const { id, key } = await createKey(orm, 'web servers');
+    const record = await orm.em.fork().findOneOrFail(LicenseKeyRecord, { id });
+    expect(record.keyHash).toBe(hashLicenseKey(key));
+    expect(record.prefix).toBe(key.slice(0, 8));
+    const file = await readFile(join(dataDir, 'audit.sqlite'));
+    expect(file.includes(key)).toBe(false);
+  });
+
+  it('looks keys up as valid, revoked or unknown', async () => {
+    const store = new OrmKeyStore(orm);
+    const { id, key } = await createKey(orm);
+    expect(await store.lookup(key)).toEqual({ state: 'valid', keyId: id });
+    expect(await store.lookup(`${key}0`)).toEqual({ state: 'unknown' });
+    expect(await revokeKey(orm, id)).toBe(true);
+    expect(await store.lookup(key)).toEqual({ state: 'revoked', keyId: id });
+    expect(await revokeKey(orm, id)).toBe(true);
+    expect(await revokeKey(orm, '00000000-0000-0000-0000-000000000000')).toBe(false);
+  });
+
+  it('imports only keys Lynis can send unchanged', async () => {
+    const id = await importKey(orm, 'deadbeef-0000-0000-0000-000000000001');
+    expect(await new OrmKeyStore(orm).lookup('deadbeef-0000-0000-0000-000000000001')).toEqual({ state: 'valid', keyId: id });
+    await expect(importKey(orm, 'Test-Key-0001')).rejects.toThrow(/only a-f, 0-9 and "-"/);
+  });
+
+  it('lists keys with state and last upload, never the key', async () => {
+    const first = await createKey(orm, 'first');
+    const second = await createKey(orm, 'second');
+    await revokeKey(orm, second.id);
+    const receivedAt = new Date('2026-11-01T10:00:00Z');
+    await new OrmReportStore(orm).save({
+      keyId: first.id, hostId: 'h', receivedAt, encoding: 'raw', size: 9, sha256: 'a'.repeat(64), content: Buffer.from('os=Linux\n'),
+    });
+    const keys = await listKeys(orm);
+    expect(keys).toMatchObject([
+      { id: first.id, label: 'first', state: 'valid', lastUploadAt: receivedAt },
+      { id: second.id, label: 'second', state: 'revoked', lastUploadAt: null },
+    ]);
+    expect(JSON.stringify(keys)).not.toContain(first.key);
+  });
+});
+
+describe('reports', () => {
+  it('keeps every field and the exact bytes', async () => {
+    const { id: keyId } = await createKey(orm);
+    const content = Buffer.from([0, 1, 2, 255, 10]);
+    const receivedAt = new Date();
+    const { id } = await new OrmReportStore(orm).save({
+      keyId, hostId: 'host-1', hostId2: 'host-2', receivedAt, encoding: 'base64', size: 5, sha256: 'b'.repeat(64), content,
+    });
+    const stored = await orm.em.fork().findOneOrFail(ReportRecord, { id });
+    expect(stored).toMatchObject({ hostId: 'host-1', hostId2: 'host-2', receivedAt, encoding: 'base64', size: 5, sha256: 'b'.repeat(64) });
+    expect(Buffer.from(stored.content)).toEqual(content);
+  });
+
+  it('refuses a report for a key that does not exist', async () => {
+    const save = new OrmReportStore(orm).save({
+      keyId: 'no-such-key', hostId: 'h', receivedAt: new Date(), encoding: 'raw', size: 1, sha256: 'c'.repeat(64), content: Buffer.from('a=1'),
+    });
+    await expect(save).rejects.toThrow(/FOREIGN KEY/);
+  });
+});
+
+describe('TLS', () => {
+  it('creates a self-signed certificate once and reuses it', async () => {
+    const first = await loadTlsIdentity(dataDir);
+    const second = await loadTlsIdentity(dataDir);
+    expect(second).toEqual(first);
+    expect(first.selfSigned).toBe(true);
+    const cert = new X509Certificate(first.cert);
+    expect(cert.subjectAltName).toContain('IP Address:127.0.0.1');
+    expect(cert.fingerprint256).toBe(first.fingerprint256);
+    expect(cert.checkPrivateKey((await import('node:crypto')).createPrivateKey(first.key))).toBe(true);
+  });
+});
+
+describe('configuration', () => {
+  it('has sensible defaults', () => {
+    expect(parseServerConfig({})).toMatchObject({ dataDir: 'data', port: 8443, plainHttp: false, toolSegment: 'audit', maxBodyBytes: 16 * 1024 * 1024 });
+  });
+
+  it('explains what is wrong', () => {
+    expect(() => parseServerConfig({ port: '70000', toolSegment: 'a/b' })).toThrow(/port: .*\n.*toolSegment: must be one URL path segment/);
+    expect(() => parseServerConfig({ tlsCert: 'cert.pem' })).toThrow(/both a TLS certificate and its key/);
+  });
+});
