@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 /** The built CLI, exactly what `npx audit-server` runs. */
-export const CLI = fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../packages/server/bin/audit-server.js', import.meta.url));
 /** The captured Lynis traffic shipped beside the repository. */
 export const LYNIS_FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/lynis/', import.meta.url));
 

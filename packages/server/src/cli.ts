@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { mkdir } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import type { MikroORM } from '@mikro-orm/sqlite';
