@@ -117,9 +117,10 @@ describe.each(['/api/audit', '/api/v1/audit'])('upload at %s/upload/', (prefix) 
     ['empty data', { licensekey: VALID_KEY, hostid: HOST_ID, data: '' }, /data/],
     ['a hostid with spaces', { licensekey: VALID_KEY, hostid: 'my host', data: 'os=Linux\n' }, /hostid/],
     ['a hostid of 256 characters', { licensekey: VALID_KEY, hostid: 'a'.repeat(256), data: 'os=Linux\n' }, /hostid/],
+    ['hostid twice', new URLSearchParams([['licensekey', VALID_KEY], ['hostid', 'a'], ['hostid', 'b'], ['data', 'os=Linux\n']]), /hostid given more than once/],
     ['data that is no report', { licensekey: VALID_KEY, hostid: HOST_ID, data: 'hello world' }, /Invalid data: line 1/],
   ])('answers 400 with a reason for %s and stores nothing', async (_name, fields, reason) => {
-    const response = await upload(fields);
+    const response = await post(`${prefix}/upload/`, fields instanceof URLSearchParams ? fields : form(fields));
     expect(response.status).toBe(400);
     expect(await response.text()).toMatch(reason);
     expect(reportStore.reports.size).toBe(0);

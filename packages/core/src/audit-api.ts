@@ -173,6 +173,8 @@ function concernsLicenseKey(error: ValidationError): boolean {
 
 function describeError(error: ValidationError): string {
   const field = error.instancePath.replace(/^\/requestBody\/?/, '');
+  // Form values are always text, so a type error means the field came more than once (the form reader's array).
+  if (error.keyword === 'type') return `${field} given more than once`;
   return field ? `${field} ${error.message}` : `${error.message}`;
 }
 
