@@ -66,9 +66,9 @@ export function readForm(body: Readable, headers: IncomingHttpHeaders, limits: F
       settled = true;
       body.off('data', countBytes);
       if (result.kind !== 'fields') {
-        // Stop reading: the caller answers and closes the connection instead of draining the rest.
+        // Stop parsing; what is still arriving is discarded, never buffered, so the connection stays usable.
         body.unpipe(parser);
-        body.pause();
+        body.resume();
       }
       resolve(result);
     };

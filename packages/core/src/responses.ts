@@ -24,9 +24,9 @@ export const LICENSE_INVALID = textResponse(401, 'Response 500' satisfies CheckL
 /** Upload answer for an unknown, revoked, missing or empty key. */
 export const UPLOAD_UNAUTHORIZED = textResponse(401, 'Invalid license key');
 
-/** Answer to a body over the limit; the connection is closed rather than drained. */
+/** Answer to a body over the limit, sent as soon as the limit is passed. */
 export function payloadTooLarge(limitBytes: number): AuditResponse {
-  return textResponse(413, `Request body too large (limit ${limitBytes} bytes)`, { connection: 'close' });
+  return textResponse(413, `Request body too large (limit ${limitBytes} bytes)`);
 }
 
 /** Answer to an upload whose body is not form data. */

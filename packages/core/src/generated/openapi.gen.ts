@@ -355,7 +355,7 @@ export const openApiDocument: Document = {
         }
       },
       "PayloadTooLarge": {
-        "description": "The request body is larger than the server's limit (16 MiB by default on the reference server).\nThe server answers as soon as the limit is passed and closes the connection.\n",
+        "description": "The request body is larger than the server's limit (16 MiB by default on the reference server).\nThe server answers as soon as the limit is passed; the rest of the body is discarded as it arrives.\n",
         "content": {
           "text/plain": {
             "schema": {

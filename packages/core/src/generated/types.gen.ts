@@ -67,7 +67,7 @@ export type CheckLicenseErrors = {
     401: 'Response 500';
     /**
      * The request body is larger than the server's limit (16 MiB by default on the reference server).
-     * The server answers as soon as the limit is passed and closes the connection.
+     * The server answers as soon as the limit is passed; the rest of the body is discarded as it arrives.
      *
      */
     413: string;
@@ -107,7 +107,7 @@ export type CheckLicenseLegacyErrors = {
     401: 'Response 500';
     /**
      * The request body is larger than the server's limit (16 MiB by default on the reference server).
-     * The server answers as soon as the limit is passed and closes the connection.
+     * The server answers as soon as the limit is passed; the rest of the body is discarded as it arrives.
      *
      */
     413: string;
@@ -151,7 +151,7 @@ export type UploadReportErrors = {
     401: string;
     /**
      * The request body is larger than the server's limit (16 MiB by default on the reference server).
-     * The server answers as soon as the limit is passed and closes the connection.
+     * The server answers as soon as the limit is passed; the rest of the body is discarded as it arrives.
      *
      */
     413: string;
@@ -199,7 +199,7 @@ export type UploadReportLegacyErrors = {
     401: string;
     /**
      * The request body is larger than the server's limit (16 MiB by default on the reference server).
-     * The server answers as soon as the limit is passed and closes the connection.
+     * The server answers as soon as the limit is passed; the rest of the body is discarded as it arrives.
      *
      */
     413: string;
