@@ -56,7 +56,8 @@ export interface AuditApi {
 
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 const DEFAULT_MAX_FIELDS = 32;
-const TOOL_SEGMENT = /^[A-Za-z0-9._~-]+$/;
+/** What a tool segment may be: one URL path segment of unreserved characters. */
+export const TOOL_SEGMENT_PATTERN = /^[A-Za-z0-9._~-]+$/;
 const LICENSE_OPERATIONS = new Set(['checkLicense', 'checkLicenseLegacy']);
 const silentLogger: AuditLogger = { info() {}, warn() {}, error() {} };
 
@@ -67,7 +68,7 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const formLimits = { maxBodyBytes, maxFields: options.maxFields ?? DEFAULT_MAX_FIELDS };
   const logger = options.logger ?? silentLogger;
-  if (!TOOL_SEGMENT.test(toolSegment)) throw new Error(`toolSegment must be one URL path segment, not "${toolSegment}"`);
+  if (!TOOL_SEGMENT_PATTERN.test(toolSegment)) throw new Error(`toolSegment must be one URL path segment, not "${toolSegment}"`);
 
   // The contract names the tool `audit`; requests use the configured segment.
   const prefixes = ['/api/', '/api/v1/'].map((base) => ({ served: `${base}${toolSegment}/`, contract: `${base}audit/` }));

@@ -1,4 +1,4 @@
-export { createAuditApi, DEFAULT_MAX_BODY_BYTES } from './audit-api.js';
+export { createAuditApi, DEFAULT_MAX_BODY_BYTES, TOOL_SEGMENT_PATTERN } from './audit-api.js';
 export type { AuditApi, AuditApiOptions, AuditLogger, AuditRequest } from './audit-api.js';
 export type { AuditResponse } from './responses.js';
 export { auditMiddleware } from './express.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_BODY_BYTES } from '@org/audit-server-core';
+import { DEFAULT_MAX_BODY_BYTES, TOOL_SEGMENT_PATTERN } from '@org/audit-server-core';
 import { z } from 'zod';
 
 /** Everything the reference server can be told, with its defaults. Parsed once at start. */
@@ -12,7 +12,7 @@ export const ServerConfigSchema = z
     plainHttp: z.boolean().default(false),
     toolSegment: z
       .string()
-      .regex(/^[A-Za-z0-9._~-]+$/, 'must be one URL path segment, e.g. audit or lynis')
+      .regex(TOOL_SEGMENT_PATTERN, 'must be one URL path segment, e.g. audit or lynis')
       .default('audit'),
     maxBodyBytes: z.coerce.number().int().min(1024).default(DEFAULT_MAX_BODY_BYTES),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
