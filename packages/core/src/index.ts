@@ -1,4 +1,5 @@
-export { createAuditApi, DEFAULT_MAX_BODY_BYTES, TOOL_SEGMENT_PATTERN } from './audit-api.js';
+export { createAuditApi, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_FIELDS, DEFAULT_MAX_UPLOADS_IN_FLIGHT, TOOL_SEGMENT_PATTERN } from './audit-api.js';
+export type { AuditRateLimiter, RateLimitDecision } from './rate-limit.js';
 export type { AuditApi, AuditApiOptions, AuditLogger, AuditRequest } from './audit-api.js';
 export type { AuditResponse } from './responses.js';
 export { auditMiddleware } from './express.js';

@@ -35,6 +35,16 @@ export const UNSUPPORTED_MEDIA_TYPE = textResponse(
   'Send the fields as application/x-www-form-urlencoded or multipart/form-data',
 );
 
+/** Answer to a client over a rate limit: `Retry-After` says when to try again. */
+export function tooManyRequests(retryAfterSeconds: number): AuditResponse {
+  return textResponse(429, 'Too many requests', { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+}
+
+/** Answer to an upload while the server already handles as many as it may; the client is not at fault. */
+export function serverBusy(retryAfterSeconds: number): AuditResponse {
+  return textResponse(503, 'Server busy, try again later', { 'retry-after': String(retryAfterSeconds) });
+}
+
 /** Answer to a request for a path under the audit prefix that the contract does not define. */
 export const NOT_FOUND = textResponse(404, 'Not found');
 

@@ -6,7 +6,7 @@ export const openApiDocument: Document = {
   "info": {
     "title": "Audit report collection API",
     "version": "1.0.0",
-    "description": "Receives security-audit reports from audit collectors such as Lynis and answers their license checks.\n\nBoth operations take form fields (`application/x-www-form-urlencoded`, as Lynis sends them through curl;\nuploads also accept `multipart/form-data`) and answer `text/plain`.\n\n**Compatibility contract.** The license check answers exactly `Response 100` for a valid key and exactly\n`Response 500` for any other key. Lynis reads only these texts, so they never change.\n\n**Lynis ignores upload statuses.** It prints `DONE` for 200, 400, 401, 413 and 429 alike and never retries,\nso a rejected upload is lost silently on the client side. Check the server's log for rejections.\n\nThe path segment `audit` names the audit tool. The reference server lets operators change it\n(for example to `lynis`); the paths below show the default.\n",
+    "description": "Receives security-audit reports from audit collectors such as Lynis and answers their license checks.\n\nBoth operations take form fields (`application/x-www-form-urlencoded`, as Lynis sends them through curl;\nuploads also accept `multipart/form-data`) and answer `text/plain`.\n\n**Compatibility contract.** The license check answers exactly `Response 100` for a valid key and exactly\n`Response 500` for any other key. Lynis reads only these texts, so they never change.\n\n**Lynis ignores upload statuses.** It prints `DONE` for 200, 400, 401, 413, 429 and 503 alike and never retries,\nso a rejected upload is lost silently on the client side. Check the server's log for rejections.\n\nThe path segment `audit` names the audit tool. The reference server lets operators change it\n(for example to `lynis`); the paths below show the default.\n",
     "license": {
       "name": "MIT",
       "url": "https://opensource.org/licenses/MIT"
@@ -119,6 +119,9 @@ export const openApiDocument: Document = {
           },
           "429": {
             "$ref": "#/components/responses/RateLimited"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServerBusy"
           }
         }
       }
@@ -153,6 +156,9 @@ export const openApiDocument: Document = {
           },
           "429": {
             "$ref": "#/components/responses/RateLimited"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServerBusy"
           }
         }
       }
@@ -387,7 +393,7 @@ export const openApiDocument: Document = {
         }
       },
       "RateLimited": {
-        "description": "Too many requests. Wait for the number of seconds in `Retry-After`.",
+        "description": "This client (its address, or its license key) sent too many requests, or too many with a wrong key.\nWait for the number of seconds in `Retry-After`.\n",
         "headers": {
           "Retry-After": {
             "$ref": "#/components/headers/Retry-After"
@@ -402,6 +408,27 @@ export const openApiDocument: Document = {
               "limited": {
                 "summary": "Over the limit",
                 "value": "Too many requests"
+              }
+            }
+          }
+        }
+      },
+      "ServerBusy": {
+        "description": "The server is already receiving as many uploads as it allows at once; the client is not at fault.\nTry again after the number of seconds in `Retry-After`.\n",
+        "headers": {
+          "Retry-After": {
+            "$ref": "#/components/headers/Retry-After"
+          }
+        },
+        "content": {
+          "text/plain": {
+            "schema": {
+              "type": "string"
+            },
+            "examples": {
+              "busy": {
+                "summary": "Too many uploads in flight",
+                "value": "Server busy, try again later"
               }
             }
           }

@@ -72,7 +72,9 @@ export type CheckLicenseErrors = {
      */
     413: string;
     /**
-     * Too many requests. Wait for the number of seconds in `Retry-After`.
+     * This client (its address, or its license key) sent too many requests, or too many with a wrong key.
+     * Wait for the number of seconds in `Retry-After`.
+     *
      */
     429: string;
 };
@@ -112,7 +114,9 @@ export type CheckLicenseLegacyErrors = {
      */
     413: string;
     /**
-     * Too many requests. Wait for the number of seconds in `Retry-After`.
+     * This client (its address, or its license key) sent too many requests, or too many with a wrong key.
+     * Wait for the number of seconds in `Retry-After`.
+     *
      */
     429: string;
 };
@@ -160,9 +164,17 @@ export type UploadReportErrors = {
      */
     415: string;
     /**
-     * Too many requests. Wait for the number of seconds in `Retry-After`.
+     * This client (its address, or its license key) sent too many requests, or too many with a wrong key.
+     * Wait for the number of seconds in `Retry-After`.
+     *
      */
     429: string;
+    /**
+     * The server is already receiving as many uploads as it allows at once; the client is not at fault.
+     * Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: string;
 };
 
 export type UploadReportError = UploadReportErrors[keyof UploadReportErrors];
@@ -208,9 +220,17 @@ export type UploadReportLegacyErrors = {
      */
     415: string;
     /**
-     * Too many requests. Wait for the number of seconds in `Retry-After`.
+     * This client (its address, or its license key) sent too many requests, or too many with a wrong key.
+     * Wait for the number of seconds in `Retry-After`.
+     *
      */
     429: string;
+    /**
+     * The server is already receiving as many uploads as it allows at once; the client is not at fault.
+     * Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: string;
 };
 
 export type UploadReportLegacyError = UploadReportLegacyErrors[keyof UploadReportLegacyErrors];
