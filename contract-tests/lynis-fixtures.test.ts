@@ -24,7 +24,7 @@ beforeAll(async () => {
   const data = await makeDataDir();
   removeDataDir = data.remove;
   const orm = await openDatabase(data.dataDir);
-  keyId = await importKey(orm, FIXTURE_KEY, 'fixture');
+  keyId = await importKey(orm, FIXTURE_KEY, { label: 'fixture' });
   await orm.close();
   // The capture was made against upload-server=127.0.0.1:8443/api/lynis.
   server = await startServerProcess(data.dataDir, ['--tool-segment', 'lynis']);

@@ -83,6 +83,7 @@ describe('Lynis 3 against the reference server', () => {
   it('stops at the license check with a revoked key, and nothing new is stored', async () => {
     const revoked = await runCli(['keys', 'revoke', keyId], server.dataDir);
     expect(revoked.code).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // running servers see a revocation within one second
     const before = (await storedReports(server.dataDir)).length;
     const run = await runLynis(key, '/api/audit');
     expect(run.status).toBe(1);

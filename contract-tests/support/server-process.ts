@@ -17,7 +17,8 @@ export interface ServerProcess {
   dataDir: string;
   /** Every log line the server printed so far. */
   logs: string[];
-  stop(): Promise<void>;
+  /** Stops the server with `signal` (default SIGTERM) and waits until it has exited. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
 /** A fresh, empty data directory; removed by the returned function. */
@@ -39,10 +40,15 @@ export function runCli(args: string[], dataDir: string): Promise<{ code: number 
   });
 }
 
-/** Starts `audit-server start` on a free port of 127.0.0.1 and waits until it listens. */
+/**
+ * Starts `audit-server start` on a free port of 127.0.0.1 and waits until it listens. Rate limits are counted
+ * in the server's memory unless `extraArgs` name a Redis: the environment's `REDIS_URL` is not passed on, so
+ * that servers of different tests never share counts.
+ */
 export async function startServerProcess(dataDir: string, extraArgs: string[] = []): Promise<ServerProcess> {
+  const { REDIS_URL: _shared, ...env } = process.env;
   const child = spawn(process.execPath, [CLI, 'start', '--host', '127.0.0.1', '--port', '0', ...extraArgs], {
-    env: { ...process.env, DATA_DIR: dataDir },
+    env: { ...env, DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
@@ -57,13 +63,13 @@ export async function startServerProcess(dataDir: string, extraArgs: string[] = 
     child.once('exit', (code) => reject(new Error(`audit-server exited with ${code} before listening:\n${stderr}`)));
   });
   const { url, port } = await listening;
-  return { url, port, dataDir, logs, stop: () => stopProcess(child) };
+  return { url, port, dataDir, logs, stop: (signal = 'SIGTERM') => stopProcess(child, signal) };
 }
 
-function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
+function stopProcess(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
-    child.kill('SIGTERM');
+    child.kill(signal);
   });
 }

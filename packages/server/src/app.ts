@@ -3,10 +3,17 @@ import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { auditMiddleware, type AuditApi } from '@org/audit-server-core';
 
+/** How the app treats proxies in front of it. */
+export interface AppOptions {
+  /** Express `trust proxy`: a hop count or proxy addresses. Unset: the client address is the socket's, `X-Forwarded-For` is ignored. */
+  trustProxy?: string;
+}
+
 /** The reference host's Express app: request log, the audit endpoints, plain-text 404 and 500. */
-export function createApp(api: AuditApi, logger: Logger): Express {
+export function createApp(api: AuditApi, logger: Logger, options: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
+  if (options.trustProxy) app.set('trust proxy', /^\d+$/.test(options.trustProxy) ? Number(options.trustProxy) : options.trustProxy);
   app.use(
     pinoHttp({
       logger,

@@ -1,9 +1,11 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { text } from 'node:stream/consumers';
 import { Command, Option } from 'commander';
 import type { MikroORM } from '@mikro-orm/sqlite';
 import { parseServerConfig } from './config.js';
 import { openDatabase } from './database.js';
-import { createKey, listKeys, revokeKey } from './key-admin.js';
+import { parseDuration, parseExpiry } from './duration.js';
+import { createKey, importKeys, listKeys, parseKeyList, revokeKey, rotateKey } from './key-admin.js';
 import { createLogger } from './logger.js';
 import { startServer } from './server.js';
 
@@ -22,6 +24,16 @@ program
   .option('--plain-http', 'serve plain HTTP, for running behind a TLS-terminating proxy')
   .addOption(new Option('--tool-segment <name>', 'path segment in /api/<name>/upload/ (default: audit)').env('TOOL_SEGMENT'))
   .addOption(new Option('--max-body-bytes <bytes>', 'largest request body accepted (default: 16 MiB)').env('MAX_BODY_BYTES'))
+  .addOption(new Option('--max-fields <count>', 'most form fields in one request (default: 32)').env('MAX_FIELDS'))
+  .addOption(new Option('--max-uploads-in-flight <count>', 'uploads handled at once; more get 503 (default: 64)').env('MAX_UPLOADS_IN_FLIGHT'))
+  .addOption(new Option('--headers-timeout-ms <ms>', 'time a client has to send the request headers (default: 20000)').env('HEADERS_TIMEOUT_MS'))
+  .addOption(new Option('--request-timeout-ms <ms>', 'time a client has to send the whole request (default: 120000)').env('REQUEST_TIMEOUT_MS'))
+  .addOption(new Option('--rate-limit-address <n>', 'requests per minute from one client address; 0: off (default: 1200)').env('RATE_LIMIT_ADDRESS'))
+  .addOption(new Option('--rate-limit-key <n>', 'requests per minute with one key; 0: off (default: 6000)').env('RATE_LIMIT_KEY'))
+  .addOption(new Option('--rate-limit-failures <n>', 'failed key checks per 10 minutes from one address; 0: off (default: 30)').env('RATE_LIMIT_FAILURES'))
+  .addOption(new Option('--redis-url <url>', 'Redis shared by every instance for rate limits (default: in memory)').env('REDIS_URL'))
+  .addOption(new Option('--redis-prefix <prefix>', 'prefix of the rate-limit keys in Redis (default: audit-rate-limit)').env('REDIS_PREFIX'))
+  .addOption(new Option('--trust-proxy <proxies>', 'hop count or addresses of proxies whose X-Forwarded-For is believed (default: none)').env('TRUST_PROXY'))
   .addOption(new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default: info)').env('LOG_LEVEL'))
   .action(async (_options, command: Command) => {
     const config = parseServerConfig(command.optsWithGlobals());
@@ -41,17 +53,35 @@ keys
   .command('create')
   .description('create a key and print it, and only it, on stdout: it cannot be shown again')
   .option('--label <label>', 'a name for the key, e.g. the host group it is for')
-  .action(async (options: { label?: string }, command: Command) => {
+  .option('--expires <when>', 'when the key stops working: a duration (90d, 12h) or an ISO date (default: never)')
+  .action(async (options: { label?: string; expires?: string }, command: Command) => {
+    const expiresAt = options.expires === undefined ? undefined : parseExpiry(options.expires);
     await withDatabase(command, async (orm) => {
-      const { id, key } = await createKey(orm, options.label);
-      process.stderr.write(`Created key ${id}\n`);
+      const { id, key } = await createKey(orm, { label: options.label, expiresAt });
+      process.stderr.write(`Created key ${id}${expiresAt ? `, expires ${expiresAt.toISOString()}` : ''}\n`);
       process.stdout.write(`${key}\n`);
     });
   });
 
 keys
+  .command('import')
+  .description('import existing keys, one per line, from a file or stdin (never from the command line); prints their ids')
+  .argument('[file]', 'file with one key per line; - or nothing: stdin')
+  .option('--label <label>', 'a name for the imported keys')
+  .option('--expires <when>', 'when the keys stop working: a duration (90d) or an ISO date (default: never)')
+  .action(async (file: string | undefined, options: { label?: string; expires?: string }, command: Command) => {
+    const expiresAt = options.expires === undefined ? undefined : parseExpiry(options.expires);
+    const keyList = parseKeyList(file === undefined || file === '-' ? await text(process.stdin) : await readFile(file, 'utf8'));
+    await withDatabase(command, async (orm) => {
+      const ids = await importKeys(orm, keyList, { label: options.label, expiresAt });
+      process.stderr.write(`Imported ${ids.length} key${ids.length === 1 ? '' : 's'}\n`);
+      process.stdout.write(ids.map((id) => `${id}\n`).join(''));
+    });
+  });
+
+keys
   .command('list')
-  .description('list keys: id, label, prefix, state, created, last upload (never the key)')
+  .description('list keys: id, label, prefix, state, created, expiry, last use, last upload (never the key)')
   .action(async (_options, command: Command) => {
     await withDatabase(command, async (orm) => {
       const rows = (await listKeys(orm)).map((k) => [
@@ -60,20 +90,36 @@ keys
         `${k.prefix}…`,
         k.state,
         k.createdAt.toISOString(),
+        k.expiresAt?.toISOString() ?? 'never',
+        k.lastUsedAt?.toISOString() ?? 'never',
         k.lastUploadAt?.toISOString() ?? 'never',
       ]);
-      printTable(['ID', 'LABEL', 'PREFIX', 'STATE', 'CREATED', 'LAST UPLOAD'], rows);
+      printTable(['ID', 'LABEL', 'PREFIX', 'STATE', 'CREATED', 'EXPIRES', 'LAST USED', 'LAST UPLOAD'], rows);
     });
   });
 
 keys
   .command('revoke')
-  .description('revoke a key: license checks and uploads with it are refused from now on')
+  .description('revoke a key: every running server refuses it within a second')
   .argument('<id>', 'the key id shown by keys list')
   .action(async (id: string, _options, command: Command) => {
     await withDatabase(command, async (orm) => {
       if (!(await revokeKey(orm, id))) throw new Error(`No key with id ${id}`);
       process.stderr.write(`Revoked key ${id}\n`);
+    });
+  });
+
+keys
+  .command('rotate')
+  .description('issue a new key (printed on stdout) with the old one\'s label; the old key works until the grace period ends')
+  .argument('<id>', 'the key id shown by keys list')
+  .requiredOption('--grace <duration>', 'how long the old key keeps working, e.g. 7d or 12h; 0s: stop at once')
+  .action(async (id: string, options: { grace: string }, command: Command) => {
+    const graceMs = parseDuration(options.grace);
+    await withDatabase(command, async (orm) => {
+      const rotated = await rotateKey(orm, id, graceMs);
+      process.stderr.write(`Created key ${rotated.id}; key ${id} stops working at ${rotated.oldExpiresAt.toISOString()}\n`);
+      process.stdout.write(`${rotated.key}\n`);
     });
   });
 

@@ -12,6 +12,12 @@ export const LicenseKeyRecord = defineEntity({
     label: p.string().length(255).nullable(),
     createdAt: p.datetime(),
     revokedAt: p.datetime().nullable(),
+    /** After this time the key counts as revoked (set by `keys create --expires` and by a rotation's grace period). */
+    expiresAt: p.datetime().nullable(),
+    /** Last valid license check or upload; written in batches, so up to a flush interval behind. */
+    lastUsedAt: p.datetime().nullable(),
+    /** Raised on every change that can alter a key's state, so servers notice changes with one cheap query. */
+    revision: p.integer().default(0),
   },
 });
 export type LicenseKeyRecord = InferEntity<typeof LicenseKeyRecord>;

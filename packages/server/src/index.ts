@@ -3,7 +3,9 @@ export { parseServerConfig, ServerConfigSchema, type ServerConfig } from './conf
 export { createApp } from './app.js';
 export { createLogger } from './logger.js';
 export { openDatabase, databaseFile } from './database.js';
-export { OrmKeyStore, OrmReportStore } from './stores.js';
-export { createKey, importKey, listKeys, revokeKey, type KeySummary } from './key-admin.js';
+export { OrmKeyStore, OrmReportStore, type KeySnapshotOptions } from './stores.js';
+export { createRateLimiter, type ClosableRateLimiter, type RateLimitSettings } from './rate-limits.js';
+export { parseDuration, parseExpiry } from './duration.js';
+export { KeyAdminError, createKey, importKey, importKeys, listKeys, parseKeyList, revokeKey, rotateKey, type KeySummary, type NewKeyOptions } from './key-admin.js';
 export { loadTlsIdentity, type TlsIdentity } from './tls.js';
 export { LicenseKeyRecord, ReportRecord } from './entities.js';

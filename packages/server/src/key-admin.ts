@@ -1,45 +1,108 @@
 import { randomUUID } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/sqlite';
+import type { EntityManager, MikroORM } from '@mikro-orm/sqlite';
 import { LICENSE_KEY_PATTERN, generateLicenseKey, hashLicenseKey } from '@org/audit-server-core';
-import { LicenseKeyRecord, ReportRecord } from './entities.js';
+import { LicenseKeyRecord } from './entities.js';
 
 /** A license key as operators see it: never the key itself. */
 export interface KeySummary {
   id: string;
   label: string | null;
   prefix: string;
-  state: 'valid' | 'revoked';
+  state: 'valid' | 'revoked' | 'expired';
   createdAt: Date;
+  expiresAt: Date | null;
+  /** Last valid license check or upload, as last written by a server (servers write in batches). */
+  lastUsedAt: Date | null;
   lastUploadAt: Date | null;
 }
 
-/** Creates a key and returns it: the only moment the key exists outside its owner's hands. */
-export async function createKey(orm: MikroORM, label?: string): Promise<{ id: string; key: string }> {
+/** What a new key may carry besides the secret. */
+export interface NewKeyOptions {
+  label?: string;
+  /** After this time the key counts as revoked. */
+  expiresAt?: Date;
+}
+
+/** An error an operator can act on; its message never contains a key. */
+export class KeyAdminError extends Error {
+  override name = 'KeyAdminError';
+}
+
+const SHAPE_PROBLEM = 'a license key may use only a-f, 0-9 and "-": Lynis deletes every other character before sending it';
+
+/** Creates a key (192 bits from the CSPRNG) and returns it: the only moment the key exists outside its owner's hands. */
+export async function createKey(orm: MikroORM, options: NewKeyOptions = {}): Promise<{ id: string; key: string }> {
   const key = generateLicenseKey();
-  return { id: await importKey(orm, key, label), key };
+  const [id] = await importKeys(orm, [key], options);
+  return { id: id!, key };
 }
 
-/** Stores an existing key (hashed) and returns its id. Refuses keys Lynis could not send unchanged. */
-export async function importKey(orm: MikroORM, key: string, label?: string): Promise<string> {
-  if (!LICENSE_KEY_PATTERN.test(key)) {
-    throw new Error('A license key may use only a-f, 0-9 and "-": Lynis deletes every other character before sending it');
-  }
-  const id = randomUUID();
-  await orm.em.fork().insert(LicenseKeyRecord, {
-    id,
-    keyHash: hashLicenseKey(key),
-    prefix: key.slice(0, Math.min(8, Math.floor(key.length / 4))), // a hint, never more than a quarter of the key
-    label: label ?? null,
-    createdAt: new Date(),
-    revokedAt: null,
+/** Stores one existing key (hashed) and returns its id. Refuses keys Lynis could not send unchanged. */
+export async function importKey(orm: MikroORM, key: string, options: NewKeyOptions = {}): Promise<string> {
+  const [id] = await importKeys(orm, [key], options);
+  return id!;
+}
+
+/**
+ * Stores existing keys (hashed), all or none, and returns their ids in order. Refuses the whole batch, naming
+ * the position (never the key), when one is malformed, repeated, or already known.
+ */
+export async function importKeys(orm: MikroORM, keys: string[], options: NewKeyOptions = {}): Promise<string[]> {
+  const hashes = keys.map((key, i) => {
+    if (!LICENSE_KEY_PATTERN.test(key)) throw new KeyAdminError(`key ${i + 1}: ${SHAPE_PROBLEM}`);
+    return hashLicenseKey(key);
   });
-  return id;
+  const firstAt = new Map<string, number>();
+  hashes.forEach((hash, i) => {
+    const earlier = firstAt.get(hash);
+    if (earlier !== undefined) throw new KeyAdminError(`key ${i + 1}: the same key as key ${earlier + 1}`);
+    firstAt.set(hash, i);
+  });
+  return orm.em.fork().transactional(async (em) => {
+    const known = await em.find(LicenseKeyRecord, { keyHash: { $in: hashes } }, { fields: ['keyHash'] });
+    if (known.length > 0) throw new KeyAdminError(`key ${firstAt.get(known[0]!.keyHash)! + 1}: this key is already stored`);
+    const now = new Date();
+    const ids: string[] = [];
+    for (const [i, key] of keys.entries()) {
+      const id = randomUUID();
+      await em.insert(LicenseKeyRecord, {
+        id,
+        keyHash: hashes[i]!,
+        prefix: key.slice(0, Math.min(8, Math.floor(key.length / 4))), // a hint, never more than a quarter of the key
+        label: options.label ?? null,
+        createdAt: now,
+        revokedAt: null,
+        expiresAt: options.expiresAt ?? null,
+        lastUsedAt: null,
+        revision: 0,
+      });
+      await markChanged(em, id);
+      ids.push(id);
+    }
+    return ids;
+  });
 }
 
-/** All keys, oldest first, each with the time of its last accepted upload. */
-export async function listKeys(orm: MikroORM): Promise<KeySummary[]> {
+/**
+ * Reads keys for an import: one per line; blank lines and `#` comments skipped, surrounding whitespace dropped.
+ * Errors name the line, never its content.
+ */
+export function parseKeyList(text: string): string[] {
+  const keys: string[] = [];
+  for (const [i, raw] of text.split('\n').entries()) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    if (!LICENSE_KEY_PATTERN.test(line)) throw new KeyAdminError(`line ${i + 1}: ${SHAPE_PROBLEM}`);
+    keys.push(line);
+  }
+  if (keys.length === 0) throw new KeyAdminError('no keys given: one key per line expected');
+  return keys;
+}
+
+/** All keys, oldest first, each with its state, last use and the time of its last accepted upload. */
+export async function listKeys(orm: MikroORM, now: Date = new Date()): Promise<KeySummary[]> {
   const em = orm.em.fork();
-  const keys = await em.find(LicenseKeyRecord, {}, { orderBy: { createdAt: 'asc' } });
+  const keys = await em.find(LicenseKeyRecord, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
   const lastUploads = await em
     .getConnection()
     .execute<{ key_id: string; last_upload: number | string }[]>('select key_id, max(received_at) as last_upload from report group by key_id');
@@ -48,15 +111,56 @@ export async function listKeys(orm: MikroORM): Promise<KeySummary[]> {
     id: record.id,
     label: record.label ?? null,
     prefix: record.prefix,
-    state: record.revokedAt ? 'revoked' : 'valid',
+    state: record.revokedAt ? 'revoked' : record.expiresAt && record.expiresAt <= now ? 'expired' : 'valid',
     createdAt: record.createdAt,
+    expiresAt: record.expiresAt ?? null,
+    lastUsedAt: record.lastUsedAt ?? null,
     lastUploadAt: lastUploadByKey.get(record.id) ?? null,
   }));
 }
 
 /** Revokes a key by id. Resolves false when no such key exists. */
 export async function revokeKey(orm: MikroORM, id: string): Promise<boolean> {
-  const changed = await orm.em.fork().nativeUpdate(LicenseKeyRecord, { id, revokedAt: null }, { revokedAt: new Date() });
-  if (changed > 0) return true;
-  return (await orm.em.fork().count(LicenseKeyRecord, { id })) > 0;
+  return orm.em.fork().transactional(async (em) => {
+    const changed = await em.nativeUpdate(LicenseKeyRecord, { id, revokedAt: null }, { revokedAt: new Date() });
+    if (changed > 0) await markChanged(em, id);
+    return changed > 0 || (await em.count(LicenseKeyRecord, { id })) > 0;
+  });
+}
+
+/**
+ * Issues a new key with the old one's label; the old key keeps working for `graceMs`, then counts as revoked
+ * (an earlier expiry it had stays). Refuses keys already revoked or expired.
+ */
+export async function rotateKey(orm: MikroORM, id: string, graceMs: number): Promise<{ id: string; key: string; oldExpiresAt: Date }> {
+  const key = generateLicenseKey();
+  return orm.em.fork().transactional(async (em) => {
+    const old = await em.findOne(LicenseKeyRecord, { id });
+    const now = new Date();
+    if (!old) throw new KeyAdminError(`no key with id ${id}`);
+    if (old.revokedAt || (old.expiresAt && old.expiresAt <= now)) throw new KeyAdminError(`key ${id} is already revoked or expired`);
+    const graceEnd = new Date(now.getTime() + graceMs);
+    const oldExpiresAt = old.expiresAt && old.expiresAt < graceEnd ? old.expiresAt : graceEnd;
+    await em.nativeUpdate(LicenseKeyRecord, { id }, { expiresAt: oldExpiresAt });
+    await markChanged(em, id);
+    const newId = randomUUID();
+    await em.insert(LicenseKeyRecord, {
+      id: newId,
+      keyHash: hashLicenseKey(key),
+      prefix: key.slice(0, 8),
+      label: old.label ?? null,
+      createdAt: now,
+      revokedAt: null,
+      expiresAt: null,
+      lastUsedAt: null,
+      revision: 0,
+    });
+    await markChanged(em, newId);
+    return { id: newId, key, oldExpiresAt };
+  });
+}
+
+/** Gives a key the next revision number, so that running servers reread the keys. */
+async function markChanged(em: EntityManager, id: string): Promise<void> {
+  await em.execute('update license_key set revision = (select coalesce(max(revision), 0) + 1 from license_key) where id = ?', [id]);
 }

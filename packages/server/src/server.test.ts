@@ -35,7 +35,7 @@ describe('database', () => {
   });
 
   it('reopens an existing data directory without migrating again', async () => {
-    await createKey(orm, 'kept');
+    await createKey(orm, { label: 'kept' });
     await orm.close();
     orm = await openDatabase(dataDir);
     expect((await listKeys(orm)).map((k) => k.label)).toEqual(['kept']);
@@ -44,7 +44,7 @@ describe('database', () => {
 
 describe('keys', () => {
   it('stores only the hash and a short prefix of a created key', async () => {
-    const { id, key } = await createKey(orm, 'web servers');
+    const { id, key } = await createKey(orm, { label: 'web servers' });
     const record = await orm.em.fork().findOneOrFail(LicenseKeyRecord, { id });
     expect(record.keyHash).toBe(hashLicenseKey(key));
     expect(record.prefix).toBe(key.slice(0, 8));
@@ -53,25 +53,29 @@ describe('keys', () => {
   });
 
   it('looks keys up as valid, revoked or unknown', async () => {
-    const store = new OrmKeyStore(orm);
     const { id, key } = await createKey(orm);
+    const store = await OrmKeyStore.open(orm);
     expect(await store.lookup(key)).toEqual({ state: 'valid', keyId: id });
     expect(await store.lookup(`${key}0`)).toEqual({ state: 'unknown' });
     expect(await revokeKey(orm, id)).toBe(true);
+    await store.refresh();
     expect(await store.lookup(key)).toEqual({ state: 'revoked', keyId: id });
+    await store.close();
     expect(await revokeKey(orm, id)).toBe(true);
     expect(await revokeKey(orm, '00000000-0000-0000-0000-000000000000')).toBe(false);
   });
 
   it('imports only keys Lynis can send unchanged', async () => {
     const id = await importKey(orm, 'deadbeef-0000-0000-0000-000000000001');
-    expect(await new OrmKeyStore(orm).lookup('deadbeef-0000-0000-0000-000000000001')).toEqual({ state: 'valid', keyId: id });
+    const store = await OrmKeyStore.open(orm);
+    expect(await store.lookup('deadbeef-0000-0000-0000-000000000001')).toEqual({ state: 'valid', keyId: id });
+    await store.close();
     await expect(importKey(orm, 'Test-Key-0001')).rejects.toThrow(/only a-f, 0-9 and "-"/);
   });
 
   it('lists keys with state and last upload, never the key', async () => {
-    const first = await createKey(orm, 'first');
-    const second = await createKey(orm, 'second');
+    const first = await createKey(orm, { label: 'first' });
+    const second = await createKey(orm, { label: 'second' });
     await revokeKey(orm, second.id);
     const receivedAt = new Date('2026-11-01T10:00:00Z');
     await new OrmReportStore(orm).save({

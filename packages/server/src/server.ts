@@ -7,6 +7,7 @@ import { createAuditApi } from '@org/audit-server-core';
 import { createApp } from './app.js';
 import type { ServerConfig } from './config.js';
 import { openDatabase } from './database.js';
+import { createRateLimiter } from './rate-limits.js';
 import { OrmKeyStore, OrmReportStore } from './stores.js';
 import { loadTlsIdentity } from './tls.js';
 
@@ -25,18 +26,31 @@ export interface RunningServer {
 export async function startServer(config: ServerConfig, logger: Logger): Promise<RunningServer> {
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const orm = await openDatabase(config.dataDir, (message) => logger.info({ component: 'database' }, message));
+  const keyStore = await OrmKeyStore.open(orm);
+  const rateLimiter = await createRateLimiter({
+    perAddressPerMinute: config.rateLimitAddress,
+    perKeyPerMinute: config.rateLimitKey,
+    failuresPer10Minutes: config.rateLimitFailures,
+    redisUrl: config.redisUrl,
+    redisPrefix: config.redisPrefix,
+  });
   const api = await createAuditApi({
-    keyStore: new OrmKeyStore(orm),
+    keyStore,
     reportStore: new OrmReportStore(orm),
     toolSegment: config.toolSegment,
     maxBodyBytes: config.maxBodyBytes,
+    maxFields: config.maxFields,
+    maxUploadsInFlight: config.maxUploadsInFlight,
+    rateLimiter,
     logger,
   });
-  const app = createApp(api, logger);
+  const app = createApp(api, logger, { trustProxy: config.trustProxy });
   const tls = config.plainHttp
     ? undefined
     : await loadTlsIdentity(config.dataDir, config.tlsCert && config.tlsKey ? { cert: config.tlsCert, key: config.tlsKey } : undefined);
-  const server: Server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, app) : createHttpServer(app);
+  // Slow clients hold a socket and, mid-upload, a slot of the in-flight cap: both timeouts bound that.
+  const timeouts = { headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs };
+  const server: Server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key, ...timeouts }, app) : createHttpServer(timeouts, app);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -46,7 +60,15 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `${tls ? 'https' : 'http'}://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
   logger.info(
-    { url, host: config.host, port, toolSegment: config.toolSegment, tls: tls ? (tls.selfSigned ? 'self-signed' : 'configured') : 'off', fingerprint256: tls?.fingerprint256 },
+    {
+      url,
+      host: config.host,
+      port,
+      toolSegment: config.toolSegment,
+      tls: tls ? (tls.selfSigned ? 'self-signed' : 'configured') : 'off',
+      fingerprint256: tls?.fingerprint256,
+      rateLimitStore: config.redisUrl ? 'redis' : 'memory',
+    },
     'audit server listening',
   );
 
@@ -56,6 +78,8 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     fingerprint256: tls?.fingerprint256,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rateLimiter.close();
+      await keyStore.close();
       await orm.close();
     },
   };

@@ -3,18 +3,95 @@ import type { MikroORM } from '@mikro-orm/sqlite';
 import { hashLicenseKey, type KeyLookup, type KeyStore, type ReportStore, type ReportToStore } from '@org/audit-server-core';
 import { LicenseKeyRecord, ReportRecord } from './entities.js';
 
-/** {@link KeyStore} over the database: keys are found by their SHA-256 hash. */
+/** How often a key store rereads key changes, and writes last-use times. */
+export interface KeySnapshotOptions {
+  /** Milliseconds between checks for key changes (a revoked key is refused within about this long). Default 500. */
+  refreshIntervalMs?: number;
+  /** Milliseconds between writes of last-use times. Default 30 000. */
+  lastUsedFlushMs?: number;
+}
+
+interface KeyEntry {
+  keyId: string;
+  revoked: boolean;
+  /** Epoch milliseconds after which the key counts as revoked. */
+  expiresAt: number | null;
+}
+
+/**
+ * {@link KeyStore} over the database that answers from memory: a snapshot of every key hash and its state,
+ * reread when any key changed (one `max(revision)` query per refresh interval), so lookups never wait for
+ * the database and every server sees a revocation within the interval. Last-use times are kept in memory
+ * and written in one batch per flush interval and on close.
+ */
 export class OrmKeyStore implements KeyStore {
-  constructor(private readonly orm: MikroORM) {}
+  #keys = new Map<string, KeyEntry>();
+  #revision = -1;
+  #lastUsed = new Map<string, Date>();
+  #refreshing: Promise<void> | undefined;
+  #timers: NodeJS.Timeout[] = [];
+
+  private constructor(private readonly orm: MikroORM) {}
+
+  /** Loads the keys and starts refreshing them and writing last-use times. */
+  static async open(orm: MikroORM, options: KeySnapshotOptions = {}): Promise<OrmKeyStore> {
+    const store = new OrmKeyStore(orm);
+    await store.refresh();
+    const every = (ms: number, work: () => Promise<void>) => {
+      const timer = setInterval(() => void work().catch(() => {}), ms); // a failed round is retried next round
+      timer.unref();
+      store.#timers.push(timer);
+    };
+    every(options.refreshIntervalMs ?? 500, () => store.refresh());
+    every(options.lastUsedFlushMs ?? 30_000, () => store.flushLastUsed());
+    return store;
+  }
 
   async lookup(licenseKey: string): Promise<KeyLookup> {
-    const record = await this.orm.em.fork().findOne(
-      LicenseKeyRecord,
-      { keyHash: hashLicenseKey(licenseKey) },
-      { fields: ['id', 'revokedAt'] },
+    // Found by SHA-256 digest: a lookup's timing can only tell about the digest of the caller's own guess,
+    // which reveals nothing about stored keys, so no secret is ever compared byte by byte.
+    const entry = this.#keys.get(hashLicenseKey(licenseKey));
+    if (!entry) return { state: 'unknown' };
+    if (entry.revoked || (entry.expiresAt !== null && entry.expiresAt <= Date.now())) return { state: 'revoked', keyId: entry.keyId };
+    this.#lastUsed.set(entry.keyId, new Date());
+    return { state: 'valid', keyId: entry.keyId };
+  }
+
+  /** Rereads the keys if any changed since the last read. */
+  refresh(): Promise<void> {
+    this.#refreshing ??= this.#reload().finally(() => (this.#refreshing = undefined));
+    return this.#refreshing;
+  }
+
+  async #reload(): Promise<void> {
+    const em = this.orm.em.fork();
+    const [{ revision }] = await em.execute<[{ revision: number }]>('select coalesce(max(revision), 0) as revision from license_key');
+    if (revision === this.#revision) return;
+    const records = await em.find(LicenseKeyRecord, {}, { fields: ['id', 'keyHash', 'revokedAt', 'expiresAt'] });
+    this.#keys = new Map(
+      records.map((r) => [r.keyHash, { keyId: r.id, revoked: r.revokedAt != null, expiresAt: r.expiresAt ? r.expiresAt.getTime() : null }]),
     );
-    if (!record) return { state: 'unknown' };
-    return { state: record.revokedAt ? 'revoked' : 'valid', keyId: record.id };
+    this.#revision = revision;
+  }
+
+  /** Writes the last-use times gathered since the previous write, in one transaction. */
+  async flushLastUsed(): Promise<void> {
+    if (this.#lastUsed.size === 0) return;
+    const batch = this.#lastUsed;
+    this.#lastUsed = new Map();
+    await this.orm.em.fork().transactional(async (em) => {
+      for (const [id, at] of batch) {
+        // Several servers may write: keep the latest time.
+        await em.nativeUpdate(LicenseKeyRecord, { id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: at } }] }, { lastUsedAt: at });
+      }
+    });
+  }
+
+  /** Stops refreshing and writes the pending last-use times. */
+  async close(): Promise<void> {
+    for (const timer of this.#timers) clearInterval(timer);
+    await this.#refreshing;
+    await this.flushLastUsed();
   }
 }
 

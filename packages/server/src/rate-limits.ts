@@ -1,0 +1,87 @@
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { AuditRateLimiter, RateLimitDecision } from '@org/audit-server-core';
+
+/** The limits, each a number of requests per window; 0 turns a limit off. */
+export interface RateLimitSettings {
+  /** Requests per minute from one client address. */
+  perAddressPerMinute: number;
+  /** Requests per minute with one license key. */
+  perKeyPerMinute: number;
+  /** Failed key checks per 10 minutes from one client address; after that, its requests are refused until the window ends. */
+  failuresPer10Minutes: number;
+  /** Redis server shared by every instance; counts stay in this process when absent. */
+  redisUrl?: string;
+  /** Prefix of the Redis keys, so that several collectors can share one Redis. */
+  redisPrefix: string;
+}
+
+/** An {@link AuditRateLimiter} that must be closed (it may hold a Redis connection). */
+export interface ClosableRateLimiter extends AuditRateLimiter {
+  close(): Promise<void>;
+}
+
+const ALLOWED: RateLimitDecision = { allowed: true };
+
+/**
+ * Builds the limits on rate-limiter-flexible: in memory, or in Redis when a URL is given. With Redis, a
+ * per-process memory limiter takes over while Redis is unreachable, so an outage never turns into 500s.
+ */
+export async function createRateLimiter(settings: RateLimitSettings): Promise<ClosableRateLimiter> {
+  const redis = settings.redisUrl ? await connectRedis(settings.redisUrl) : undefined;
+  const limiter = (name: string, points: number, duration: number): RateLimiterAbstract | undefined => {
+    if (points <= 0) return undefined;
+    const memory = new RateLimiterMemory({ points, duration, keyPrefix: name });
+    if (!redis) return memory;
+    return new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix: `${settings.redisPrefix}:${name}`, insuranceLimiter: memory });
+  };
+  const perAddress = limiter('address', settings.perAddressPerMinute, 60);
+  const perKey = limiter('key', settings.perKeyPerMinute, 60);
+  const failures = limiter('failures', settings.failuresPer10Minutes, 600);
+
+  return {
+    async consumeRequest(clientAddress) {
+      if (failures) {
+        const counted = await failures.get(clientAddress);
+        if (counted && counted.consumedPoints >= failures.points) return refusal(counted);
+      }
+      return consume(perAddress, clientAddress);
+    },
+    consumeKey: (keyId) => consume(perKey, keyId),
+    async recordFailure(clientAddress) {
+      await consume(failures, clientAddress);
+    },
+    async close() {
+      await redis?.quit();
+    },
+  };
+}
+
+async function consume(limiter: RateLimiterAbstract | undefined, key: string): Promise<RateLimitDecision> {
+  if (!limiter) return ALLOWED;
+  try {
+    await limiter.consume(key);
+    return ALLOWED;
+  } catch (rejection) {
+    if (rejection instanceof RateLimiterRes) return refusal(rejection);
+    throw rejection;
+  }
+}
+
+function refusal(counted: RateLimiterRes): RateLimitDecision {
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(counted.msBeforeNext / 1000)) };
+}
+
+/** Connects at start, so that a wrong URL fails the start with a clear message instead of every request later. */
+async function connectRedis(url: string): Promise<Redis> {
+  // No offline queue: while Redis is away, calls fail at once and the memory limiter answers instead.
+  const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  redis.on('error', () => {}); // reconnects by itself; the insurance limiter covers the gap
+  try {
+    await redis.connect();
+  } catch (error) {
+    redis.disconnect();
+    throw new Error(`Cannot connect to Redis for rate limits (${(error as Error).message}); check REDIS_URL`);
+  }
+  return redis;
+}
