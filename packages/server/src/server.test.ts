@@ -129,6 +129,29 @@ describe('configuration', () => {
     expect(parseServerConfig({})).toMatchObject({ dataDir: 'data', port: 8443, plainHttp: false, toolSegment: 'audit', maxBodyBytes: 16 * 1024 * 1024 });
   });
 
+  it('has generous resource and rate limits by default, and trusts no proxy', () => {
+    expect(parseServerConfig({})).toEqual(expect.objectContaining({
+      maxFields: 32,
+      maxUploadsInFlight: 64,
+      headersTimeoutMs: 20_000,
+      requestTimeoutMs: 120_000,
+      rateLimitAddress: 1200,
+      rateLimitKey: 6000,
+      rateLimitFailures: 30,
+      redisUrl: undefined,
+      trustProxy: undefined,
+    }));
+  });
+
+  it('takes proxies only as a hop count, addresses or named ranges', () => {
+    expect(parseServerConfig({ trustProxy: '1' }).trustProxy).toBe('1');
+    expect(parseServerConfig({ trustProxy: '10.0.0.1, 10.1.0.0/16' }).trustProxy).toBe('10.0.0.1, 10.1.0.0/16');
+    expect(parseServerConfig({ trustProxy: 'loopback' }).trustProxy).toBe('loopback');
+    expect(() => parseServerConfig({ trustProxy: 'true' })).toThrow(/trustProxy: must be a hop count/);
+    expect(() => parseServerConfig({ redisUrl: 'localhost:6379' })).toThrow(/redisUrl: must be a redis:\/\//);
+    expect(() => parseServerConfig({ headersTimeoutMs: '60000', requestTimeoutMs: '30000' })).toThrow(/headers timeout/);
+  });
+
   it('explains what is wrong', () => {
     expect(() => parseServerConfig({ port: '70000', toolSegment: 'a/b' })).toThrow(/port: .*\n.*toolSegment: must be one URL path segment/);
     expect(() => parseServerConfig({ tlsCert: 'cert.pem' })).toThrow(/both a TLS certificate and its key/);

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseServerConfig } from './config.js';
+import { openDatabase } from './database.js';
+import { createKey } from './key-admin.js';
+import { createLogger } from './logger.js';
+import { createRateLimiter, type RateLimitSettings } from './rate-limits.js';
+import { startServer, type RunningServer } from './server.js';
+
+const OFF: RateLimitSettings = { perAddressPerMinute: 0, perKeyPerMinute: 0, failuresPer10Minutes: 0, redisPrefix: 'unused' };
+
+describe('rate limits in memory', () => {
+  it('refuses an address over its limit, for at most the rest of the minute', async () => {
+    const limiter = await createRateLimiter({ ...OFF, perAddressPerMinute: 2 });
+    expect(await limiter.consumeRequest('192.0.2.1')).toEqual({ allowed: true });
+    expect(await limiter.consumeRequest('192.0.2.1')).toEqual({ allowed: true });
+    const refused = await limiter.consumeRequest('192.0.2.1');
+    expect(refused).toMatchObject({ allowed: false });
+    expect(refused.allowed === false && refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(refused.allowed === false && refused.retryAfterSeconds).toBeLessThanOrEqual(60);
+    expect(await limiter.consumeRequest('192.0.2.2')).toEqual({ allowed: true }); // another address
+  });
+
+  it('refuses every request of an address after too many failed key checks', async () => {
+    const limiter = await createRateLimiter({ ...OFF, failuresPer10Minutes: 2 });
+    await limiter.recordFailure('192.0.2.1');
+    expect(await limiter.consumeRequest('192.0.2.1')).toEqual({ allowed: true });
+    await limiter.recordFailure('192.0.2.1');
+    expect(await limiter.consumeRequest('192.0.2.1')).toMatchObject({ allowed: false });
+    expect(await limiter.consumeRequest('192.0.2.9')).toEqual({ allowed: true });
+  });
+
+  it('limits each key on its own, and a limit of 0 is off', async () => {
+    const limiter = await createRateLimiter({ ...OFF, perKeyPerMinute: 1 });
+    expect(await limiter.consumeKey('key-a')).toEqual({ allowed: true });
+    expect(await limiter.consumeKey('key-a')).toMatchObject({ allowed: false });
+    expect(await limiter.consumeKey('key-b')).toEqual({ allowed: true });
+    for (let i = 0; i < 100; i++) expect(await limiter.consumeRequest('192.0.2.1')).toEqual({ allowed: true });
+  });
+
+  it('refuses to start on a Redis it cannot reach, saying what to check', async () => {
+    await expect(createRateLimiter({ ...OFF, redisUrl: 'redis://127.0.0.1:1' })).rejects.toThrow(/Cannot connect to Redis .*REDIS_URL/);
+  });
+});
+
+describe('rate limits in Redis, shared by two servers', () => {
+  const redisUrl = process.env['REDIS_URL'];
+  let dataDir: string;
+  let servers: RunningServer[] = [];
+  let key: string;
+
+  beforeAll(async () => {
+    if (!redisUrl) throw new Error('These tests need a Redis server: set REDIS_URL, e.g. REDIS_URL=redis://127.0.0.1:6379 (.ci/run does)');
+    dataDir = await mkdtemp(join(tmpdir(), 'audit-redis-test-'));
+    const orm = await openDatabase(dataDir);
+    key = (await createKey(orm)).key;
+    await orm.close();
+    const config = parseServerConfig({
+      dataDir,
+      host: '127.0.0.1',
+      port: '0',
+      plainHttp: true,
+      redisUrl,
+      redisPrefix: `audit-test-${randomUUID()}`, // counts of no other test or collector on this Redis
+      rateLimitAddress: '10',
+      rateLimitKey: '0',
+      rateLimitFailures: '3',
+    });
+    servers = [await startServer(config, createLogger('silent')), await startServer(config, createLogger('silent'))];
+  });
+  afterAll(async () => {
+    for (const server of servers) await server.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const check = async (server: RunningServer, licensekey: string) => {
+    const response = await fetch(`${server.url}/api/audit/license/`, { method: 'POST', body: new URLSearchParams({ licensekey }) });
+    return { status: response.status, body: await response.text(), retryAfter: response.headers.get('retry-after') };
+  };
+
+  it('counts requests from one address across both servers', async () => {
+    const [a, b] = servers as [RunningServer, RunningServer];
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await check(a, key)).status);
+    for (let i = 0; i < 6; i++) statuses.push((await check(b, key)).status);
+    expect(statuses).toEqual([...Array(10).fill(200), 429, 429]);
+    const refused = await check(a, key);
+    expect(refused).toMatchObject({ status: 429, body: 'Too many requests' });
+    expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('counts failed key checks across both servers', async () => {
+    // The address limit is used up by now, so this runs on a fresh prefix with only the failure limit.
+    const shared = { ...OFF, redisUrl, redisPrefix: `audit-test-${randomUUID()}`, failuresPer10Minutes: 3 };
+    const [a, b] = [await createRateLimiter(shared), await createRateLimiter(shared)];
+    try {
+      await a.recordFailure('192.0.2.7');
+      await b.recordFailure('192.0.2.7');
+      expect(await a.consumeRequest('192.0.2.7')).toEqual({ allowed: true });
+      await a.recordFailure('192.0.2.7');
+      expect(await b.consumeRequest('192.0.2.7')).toMatchObject({ allowed: false });
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
