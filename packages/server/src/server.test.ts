@@ -130,7 +130,8 @@ describe('configuration', () => {
   });
 
   it('has generous resource and rate limits by default, and trusts no proxy', () => {
-    expect(parseServerConfig({})).toEqual(expect.objectContaining({
+    const config = parseServerConfig({});
+    expect(config).toEqual(expect.objectContaining({
       maxFields: 32,
       maxUploadsInFlight: 64,
       headersTimeoutMs: 20_000,
@@ -138,9 +139,8 @@ describe('configuration', () => {
       rateLimitAddress: 1200,
       rateLimitKey: 6000,
       rateLimitFailures: 30,
-      redisUrl: undefined,
-      trustProxy: undefined,
     }));
+    expect([config.redisUrl, config.trustProxy]).toEqual([undefined, undefined]);
   });
 
   it('takes proxies only as a hop count, addresses or named ranges', () => {
