@@ -17,6 +17,8 @@ export interface ServerProcess {
   dataDir: string;
   /** Every log line the server printed so far. */
   logs: string[];
+  /** What the server wrote to stderr so far (a crash's stack trace). */
+  stderr(): string;
   /** Stops the server with `signal` (default SIGTERM) and waits until it has exited. */
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
@@ -63,7 +65,7 @@ export async function startServerProcess(dataDir: string, extraArgs: string[] = 
     child.once('exit', (code) => reject(new Error(`audit-server exited with ${code} before listening:\n${stderr}`)));
   });
   const { url, port } = await listening;
-  return { url, port, dataDir, logs, stop: (signal = 'SIGTERM') => stopProcess(child, signal) };
+  return { url, port, dataDir, logs, stderr: () => stderr, stop: (signal = 'SIGTERM') => stopProcess(child, signal) };
 }
 
 function stopProcess(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {

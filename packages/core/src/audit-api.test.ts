@@ -138,6 +138,13 @@ describe.each(['/api/audit', '/api/v1/audit'])('upload at %s/upload/', (prefix) 
     expect(response.status).toBe(400);
     expect(await response.text()).toMatch(/^Invalid form data: /);
   });
+
+  it('answers 400 to multipart cut off inside a file part (which once ended the process)', async () => {
+    const body = '--x\r\nContent-Disposition: form-data; name="data"; filename="r.dat"\r\n\r\nos=Linux\n';
+    const response = await post(`${prefix}/upload/`, body, { 'content-type': 'multipart/form-data; boundary=x' });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toBe('Invalid form data: Unexpected end of form');
+  });
 });
 
 describe('body limit', () => {

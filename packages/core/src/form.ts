@@ -94,6 +94,8 @@ export function readForm(body: Readable, headers: IncomingHttpHeaders, limits: F
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => settle({ kind: 'too-large' }));
+      // A body cut off inside a file part fails the part's stream too; unheard, that error would end the process.
+      stream.on('error', (error: Error) => settle({ kind: 'malformed', reason: error.message }));
       stream.on('close', () => {
         openFiles--;
         add(name, Buffer.concat(chunks).toString('latin1'));
