@@ -23,16 +23,26 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
+/** Resolves once the server printed a log line `matches` accepts (lines arrive through a pipe, a little after the answer). */
+export async function logLine(server: ServerProcess, matches: (line: string) => boolean, timeoutMs = 5000): Promise<string> {
+  for (const started = Date.now(); Date.now() - started < timeoutMs; await new Promise((resolve) => setTimeout(resolve, 20))) {
+    const line = server.logs.find(matches);
+    if (line) return line;
+  }
+  throw new Error(`no such log line within ${timeoutMs} ms`);
+}
+
 /** A fresh, empty data directory; removed by the returned function. */
 export async function makeDataDir(): Promise<{ dataDir: string; remove: () => Promise<void> }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'audit-contract-'));
   return { dataDir, remove: () => rm(dataDir, { recursive: true, force: true }) };
 }
 
-/** Runs `audit-server <args>` to completion. */
-export function runCli(args: string[], dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs `audit-server <args>` to completion, with `stdin` as its input when given. */
+export function runCli(args: string[], dataDir: string, stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, DATA_DIR: dataDir } });
+    child.stdin.end(stdin ?? '');
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
