@@ -117,6 +117,8 @@ describe.each(['/api/audit', '/api/v1/audit'])('upload at %s/upload/', (prefix) 
     ['empty data', { licensekey: VALID_KEY, hostid: HOST_ID, data: '' }, /data/],
     ['a hostid with spaces', { licensekey: VALID_KEY, hostid: 'my host', data: 'os=Linux\n' }, /hostid/],
     ['a hostid of 256 characters', { licensekey: VALID_KEY, hostid: 'a'.repeat(256), data: 'os=Linux\n' }, /hostid/],
+    ['a hostid2 of 256 characters', { licensekey: VALID_KEY, hostid: HOST_ID, hostid2: 'b'.repeat(256), data: 'os=Linux\n' }, /hostid2/],
+    ['more than 32 fields', new URLSearchParams([['licensekey', VALID_KEY], ['hostid', HOST_ID], ['data', 'os=Linux\n'], ...Array.from({ length: 30 }, (_, i) => [`x${i}`, 'y'])]), /^Invalid form data: more than 32 form fields$/],
     ['hostid twice', new URLSearchParams([['licensekey', VALID_KEY], ['hostid', 'a'], ['hostid', 'b'], ['data', 'os=Linux\n']]), /hostid given more than once/],
     ['data that is no report', { licensekey: VALID_KEY, hostid: HOST_ID, data: 'hello world' }, /Invalid data: line 1/],
   ])('answers 400 with a reason for %s and stores nothing', async (_name, fields, reason) => {

@@ -49,7 +49,8 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     ? undefined
     : await loadTlsIdentity(config.dataDir, config.tlsCert && config.tlsKey ? { cert: config.tlsCert, key: config.tlsKey } : undefined);
   // Slow clients hold a socket and, mid-upload, a slot of the in-flight cap: both timeouts bound that.
-  const timeouts = { headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs };
+  // Node checks them only every `connectionsCheckingInterval` (30 s by default): check every second instead.
+  const timeouts = { headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: 1000 };
   const server: Server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key, ...timeouts }, app) : createHttpServer(timeouts, app);
 
   await new Promise<void>((resolve, reject) => {
