@@ -123,12 +123,16 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
     return { state: 'valid', keyId: lookup.keyId };
   }
 
-  const rateLimited = (check: { keyId: string; retryAfterSeconds: number }, info: RequestInfo, fields: object = {}) =>
-    rejectUpload('rate-limited', { ...fields, keyId: check.keyId, clientAddress: info.clientAddress, limit: 'key' }, tooManyRequests(check.retryAfterSeconds));
+  const rateLimited = (context: Context, check: { keyId: string; retryAfterSeconds: number }, info: RequestInfo, fields: object = {}) =>
+    rejectUpload(
+      'rate-limited',
+      { ...fields, path: context.request.path, keyId: check.keyId, clientAddress: info.clientAddress, limit: 'key' },
+      tooManyRequests(check.retryAfterSeconds),
+    );
 
   async function checkLicense(context: Context<LicenseCheckForm>, info: RequestInfo): Promise<AuditResponse> {
     const key = await checkKey(context.request.requestBody.licensekey, info);
-    if (key.state === 'limited') return rateLimited(key, info);
+    if (key.state === 'limited') return rateLimited(context, key, info);
     return key.state === 'valid' ? LICENSE_VALID : LICENSE_INVALID;
   }
 
@@ -136,7 +140,7 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
     const form = context.request.requestBody;
     const host = { hostId: form.hostid, hostId2: form.hostid2 };
     const key = await checkKey(form.licensekey, info);
-    if (key.state === 'limited') return rateLimited(key, info, host);
+    if (key.state === 'limited') return rateLimited(context, key, info, host);
     if (key.state !== 'valid') return rejectUpload('invalid-key', { ...host, keyId: key.keyId }, UPLOAD_UNAUTHORIZED);
     const decoded = decodeReportData(form.data);
     if (!decoded.ok) {
@@ -163,8 +167,8 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
     const licenseKey = errors.some(concernsLicenseKey) ? undefined : (context.request.requestBody as { licensekey?: string } | undefined)?.licensekey;
     if (LICENSE_OPERATIONS.has(context.operation.operationId ?? '')) {
       // Whatever else is wrong, a malformed license check is a failed one, counted against the client.
-      const key = await checkKey(undefined, info);
-      return key.state === 'limited' ? rateLimited(key, info) : LICENSE_INVALID;
+      await checkKey(undefined, info);
+      return LICENSE_INVALID;
     }
     if (formProblem?.kind === 'unsupported-type') return rejectUpload('unsupported-type', {}, UNSUPPORTED_MEDIA_TYPE);
     if (formProblem?.kind === 'malformed') {
@@ -172,7 +176,7 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
     }
     // The key is checked before the other fields, so that without a valid key nothing about them is told.
     const key = await checkKey(licenseKey, info);
-    if (key.state === 'limited') return rateLimited(key, info);
+    if (key.state === 'limited') return rateLimited(context, key, info);
     if (key.state !== 'valid') return rejectUpload('invalid-key', { keyId: key.keyId }, UPLOAD_UNAUTHORIZED);
     return rejectUpload('invalid-request', { keyId: key.keyId }, textResponse(400, `Invalid request: ${errors.map(describeError).join('; ')}`));
   }
