@@ -63,7 +63,8 @@ describe('key lifecycle', () => {
     vi.setSystemTime(new Date('2026-11-02T00:00:01Z'));
     expect(await store.lookup(old.key)).toEqual({ state: 'revoked', keyId: old.id });
     expect(await store.lookup(rotated.key)).toEqual({ state: 'valid', keyId: rotated.id });
-    expect((await listKeys(orm)).map((k) => [k.label, k.state])).toEqual([['web', 'expired'], ['web', 'valid']]);
+    const listed = Object.fromEntries((await listKeys(orm)).map((k) => [k.id, [k.label, k.state]]));
+    expect(listed).toEqual({ [old.id]: ['web', 'expired'], [rotated.id]: ['web', 'valid'] });
     await expect(rotateKey(orm, old.id, HOUR)).rejects.toThrow(/already revoked or expired/);
   });
 
