@@ -108,3 +108,35 @@ describe('rate limits in Redis, shared by two servers', () => {
     }
   });
 });
+
+describe('the client address', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'audit-proxy-test-'));
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  /** Statuses of license checks, each claiming another client in X-Forwarded-For. */
+  async function statusesClaimingOtherClients(trustProxy: string | undefined): Promise<number[]> {
+    const config = parseServerConfig({ dataDir, host: '127.0.0.1', port: '0', plainHttp: true, rateLimitAddress: '2', trustProxy });
+    const server = await startServer(config, createLogger('silent'));
+    try {
+      const statuses: number[] = [];
+      for (const client of ['192.0.2.1', '192.0.2.2', '192.0.2.3']) {
+        const response = await fetch(`${server.url}/api/audit/license/`, { method: 'POST', body: new URLSearchParams({ licensekey: 'abc' }), headers: { 'x-forwarded-for': client } });
+        statuses.push(response.status);
+      }
+      return statuses;
+    } finally {
+      await server.close();
+    }
+  }
+
+  it('is the connection address: X-Forwarded-For cannot spread one client over many limits', async () => {
+    expect(await statusesClaimingOtherClients(undefined)).toEqual([401, 401, 429]);
+  });
+
+  it('is the forwarded address once the proxy it came through is trusted', async () => {
+    expect(await statusesClaimingOtherClients('loopback')).toEqual([401, 401, 401]);
+  });
+});
