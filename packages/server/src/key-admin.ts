@@ -59,8 +59,11 @@ export async function importKeys(orm: MikroORM, keys: string[], options: NewKeyO
     firstAt.set(hash, i);
   });
   return orm.em.fork().transactional(async (em) => {
-    const known = await em.find(LicenseKeyRecord, { keyHash: { $in: hashes } }, { fields: ['keyHash'] });
-    if (known.length > 0) throw new KeyAdminError(`key ${firstAt.get(known[0]!.keyHash)! + 1}: this key is already stored`);
+    for (let start = 0; start < hashes.length; start += 500) {
+      // In slices: SQLite takes only so many parameters in one statement.
+      const known = await em.find(LicenseKeyRecord, { keyHash: { $in: hashes.slice(start, start + 500) } }, { fields: ['keyHash'] });
+      if (known.length > 0) throw new KeyAdminError(`key ${firstAt.get(known[0]!.keyHash)! + 1}: this key is already stored`);
+    }
     const now = new Date();
     const ids: string[] = [];
     for (const [i, key] of keys.entries()) {
@@ -76,9 +79,9 @@ export async function importKeys(orm: MikroORM, keys: string[], options: NewKeyO
         lastUsedAt: null,
         revision: 0,
       });
-      await markChanged(em, id);
       ids.push(id);
     }
+    await markNewKeysChanged(em);
     return ids;
   });
 }
@@ -155,7 +158,7 @@ export async function rotateKey(orm: MikroORM, id: string, graceMs: number): Pro
       lastUsedAt: null,
       revision: 0,
     });
-    await markChanged(em, newId);
+    await markNewKeysChanged(em);
     return { id: newId, key, oldExpiresAt };
   });
 }
@@ -163,4 +166,12 @@ export async function rotateKey(orm: MikroORM, id: string, graceMs: number): Pro
 /** Gives a key the next revision number, so that running servers reread the keys. */
 async function markChanged(em: EntityManager, id: string): Promise<void> {
   await em.execute('update license_key set revision = (select coalesce(max(revision), 0) + 1 from license_key) where id = ?', [id]);
+}
+
+/**
+ * Gives the keys inserted in this transaction (revision 0) the next revision number, in one statement however
+ * many they are. Writers are serialised, so no other writer's new keys can be among them.
+ */
+async function markNewKeysChanged(em: EntityManager): Promise<void> {
+  await em.execute('update license_key set revision = (select coalesce(max(revision), 0) + 1 from license_key) where revision = 0');
 }
