@@ -25,8 +25,7 @@ export interface RunningServer {
 /** Opens the data directory and serves the audit API on it. */
 export async function startServer(config: ServerConfig, logger: Logger): Promise<RunningServer> {
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
-  const orm = await openDatabase(config.dataDir, (message) => logger.info({ component: 'database' }, message));
-  const keyStore = await OrmKeyStore.open(orm);
+  // First, so that an unreachable Redis stops the start before anything else is opened.
   const rateLimiter = await createRateLimiter({
     perAddressPerMinute: config.rateLimitAddress,
     perKeyPerMinute: config.rateLimitKey,
@@ -34,6 +33,13 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     redisUrl: config.redisUrl,
     redisPrefix: config.redisPrefix,
   });
+  const orm = await openDatabase(config.dataDir, (message) => logger.info({ component: 'database' }, message));
+  const keyStore = await OrmKeyStore.open(orm);
+  const release = async () => {
+    await rateLimiter.close();
+    await keyStore.close();
+    await orm.close();
+  };
   const api = await createAuditApi({
     keyStore,
     reportStore: new OrmReportStore(orm),
@@ -56,6 +62,9 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);
+  }).catch(async (error: unknown) => {
+    await release();
+    throw error;
   });
   const { port } = server.address() as AddressInfo;
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
@@ -79,9 +88,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     fingerprint256: tls?.fingerprint256,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await rateLimiter.close();
-      await keyStore.close();
-      await orm.close();
+      await release(); // the key store writes the last-use times it still holds
     },
   };
 }
