@@ -107,7 +107,7 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
   };
 
   const rejectUpload = (reason: string, fields: object, response: AuditResponse) => {
-    logger.warn({ reason, ...fields }, 'upload rejected');
+    logger.warn({ reason, keyId: 'unknown', ...fields }, 'upload rejected');
     return response;
   };
 
@@ -164,7 +164,10 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
     const formProblem = info.form;
     const errors = context.validation.errors ?? [];
     // A key that came twice or is too long is no key; any other field is looked at only once the key is valid.
-    const licenseKey = errors.some(concernsLicenseKey) ? undefined : (context.request.requestBody as { licensekey?: string } | undefined)?.licensekey;
+    const body = context.request.requestBody as { licensekey?: string; hostid?: unknown } | undefined;
+    const licenseKey = errors.some(concernsLicenseKey) ? undefined : body?.licensekey;
+    // The host id is logged only when it is one plausible value, never a long or repeated one.
+    const host = typeof body?.hostid === 'string' && body.hostid.length <= 255 ? { hostId: body.hostid } : {};
     if (LICENSE_OPERATIONS.has(context.operation.operationId ?? '')) {
       // Whatever else is wrong, a malformed license check is a failed one, counted against the client.
       await checkKey(undefined, info);
@@ -176,9 +179,9 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
     }
     // The key is checked before the other fields, so that without a valid key nothing about them is told.
     const key = await checkKey(licenseKey, info);
-    if (key.state === 'limited') return rateLimited(context, key, info);
-    if (key.state !== 'valid') return rejectUpload('invalid-key', { keyId: key.keyId }, UPLOAD_UNAUTHORIZED);
-    return rejectUpload('invalid-request', { keyId: key.keyId }, textResponse(400, `Invalid request: ${errors.map(describeError).join('; ')}`));
+    if (key.state === 'limited') return rateLimited(context, key, info, host);
+    if (key.state !== 'valid') return rejectUpload('invalid-key', { ...host, keyId: key.keyId }, UPLOAD_UNAUTHORIZED);
+    return rejectUpload('invalid-request', { ...host, keyId: key.keyId }, textResponse(400, `Invalid request: ${errors.map(describeError).join('; ')}`));
   }
 
   /** Refuses a request before its body is read: over the client's limits, or too many uploads in flight. */
