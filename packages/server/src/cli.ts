@@ -71,7 +71,9 @@ keys
   .option('--expires <when>', 'when the keys stop working: a duration (90d) or an ISO date (default: never)')
   .action(async (file: string | undefined, options: { label?: string; expires?: string }, command: Command) => {
     const expiresAt = options.expires === undefined ? undefined : parseExpiry(options.expires);
-    const keyList = parseKeyList(file === undefined || file === '-' ? await text(process.stdin) : await readFile(file, 'utf8'));
+    const fromStdin = file === undefined || file === '-';
+    if (fromStdin && process.stdin.isTTY) throw new Error('give a file of keys, or pipe them in: keys import < keys.txt');
+    const keyList = parseKeyList(fromStdin ? await text(process.stdin) : await readFile(file, 'utf8'));
     await withDatabase(command, async (orm) => {
       const ids = await importKeys(orm, keyList, { label: options.label, expiresAt });
       process.stderr.write(`Imported ${ids.length} key${ids.length === 1 ? '' : 's'}\n`);
