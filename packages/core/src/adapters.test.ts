@@ -142,6 +142,7 @@ describe.each(Object.keys(adapters))('%s adapter', (adapterName) => {
     if (typeof row.answer === 'string') expect(response.body).toBe(row.answer);
     else expect(response.body).toMatch(row.answer);
     expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(response.headers['content-length']).toBe(String(Buffer.byteLength(response.body)));
     expect(reportStore.reports.size).toBe(row.stored ?? 0);
     expect(events.stored).toHaveLength(row.stored ?? 0);
     expect(events.rejected).toEqual(row.rejected ? [expect.objectContaining({ status: row.status, ...row.rejected })] : []);

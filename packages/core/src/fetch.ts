@@ -37,6 +37,7 @@ export function createAuditFetchHandler(api: AuditApi, options: AuditFetchOption
       body.resume(); // not ours: let the body drain
       return undefined;
     }
-    return new Response(response.body, { status: response.status, headers: response.headers });
+    const headers = { ...response.headers, 'content-length': String(Buffer.byteLength(response.body)) };
+    return new Response(response.body, { status: response.status, headers });
   };
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { AuditApi } from './audit-api.js';
-import { INTERNAL_ERROR, NOT_FOUND } from './responses.js';
+import { INTERNAL_ERROR, NOT_FOUND, type AuditResponse } from './responses.js';
 
 /** How {@link createAuditListener} serves the API. */
 export interface AuditListenerOptions {
@@ -13,8 +13,7 @@ export interface AuditListenerOptions {
 /** A `node:http` (or `node:https`) request listener serving the audit paths of `api`. */
 export function createAuditListener(api: AuditApi, options: AuditListenerOptions = {}): RequestListener {
   const basePath = normalizeBasePath(options.basePath);
-  const onUnhandled =
-    options.onUnhandled ?? ((_req: IncomingMessage, res: ServerResponse) => void res.writeHead(NOT_FOUND.status, NOT_FOUND.headers).end(NOT_FOUND.body));
+  const onUnhandled = options.onUnhandled ?? ((_req: IncomingMessage, res: ServerResponse) => send(res, NOT_FOUND));
 
   return (req, res) => {
     const path = stripBasePath(new URL(req.url ?? '/', 'http://host').pathname, basePath);
@@ -22,10 +21,15 @@ export function createAuditListener(api: AuditApi, options: AuditListenerOptions
       ? Promise.resolve(undefined)
       : api.handle({ method: req.method ?? 'GET', path, headers: req.headers, body: req, remoteAddress: req.socket.remoteAddress });
     answer.then(
-      (response) => (response ? res.writeHead(response.status, response.headers).end(response.body) : onUnhandled(req, res)),
-      () => res.writeHead(INTERNAL_ERROR.status, INTERNAL_ERROR.headers).end(INTERNAL_ERROR.body),
+      (response) => (response ? send(res, response) : onUnhandled(req, res)),
+      () => send(res, INTERNAL_ERROR),
     );
   };
+}
+
+/** Sends an answer with its length, as Express does, rather than chunked. */
+function send(res: ServerResponse, response: AuditResponse): void {
+  res.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(response.body) }).end(response.body);
 }
 
 /** `/collector/` → `/collector`; empty or `/` → ``. */
