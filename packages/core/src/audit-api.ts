@@ -4,6 +4,7 @@ import { OpenAPIBackend, type Context, type ValidationResult } from 'openapi-bac
 import { openApiDocument } from './generated/openapi.gen.js';
 import type { LicenseCheckForm, ReportUploadForm } from './generated/types.gen.js';
 import { formFromParsedFields, readForm, type FormRead, type FormReadResult } from './form.js';
+import { describeFailure } from './failure.js';
 import { callHook, type AuditHooks, type AuditOperation, type RejectionReason } from './hooks.js';
 import { decodeReportData, redactLicenseKeys, sha256Hex } from './report-data.js';
 import {
@@ -244,10 +245,4 @@ function describeError(error: ValidationError): string {
   // Form values are always text, so a type error means the field came more than once (the form reader's array).
   if (error.keyword === 'type') return `${field} given more than once`;
   return field ? `${field} ${error.message}` : `${error.message}`;
-}
-
-/** Name, code and the start of the message: enough to diagnose, too little to carry a stored report into the log. */
-function describeFailure(error: unknown): object {
-  if (!(error instanceof Error)) return { message: String(error).slice(0, 300) };
-  return { type: error.name, code: (error as { code?: unknown }).code, message: error.message.slice(0, 300) };
 }

@@ -1,3 +1,5 @@
+import { describeFailure } from './failure.js';
+
 /** The two operations of the contract; the legacy `/api/v1/…` paths count as the same operation. */
 export type AuditOperation = 'checkLicense' | 'uploadReport';
 
@@ -75,8 +77,7 @@ export function callHook<E>(
   logFailure: (fields: object, message: string) => void,
 ): void {
   if (!hook) return;
-  const report = (error: unknown) =>
-    logFailure({ hook: name, error: { type: (error as Error)?.name, message: String((error as Error)?.message ?? error).slice(0, 300) } }, 'hook failed');
+  const report = (error: unknown) => logFailure({ hook: name, error: describeFailure(error) }, 'hook failed');
   try {
     const result = hook(event);
     if (result && typeof result.then === 'function') result.then(undefined, report);
