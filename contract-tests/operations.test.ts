@@ -3,7 +3,7 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import { readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { access, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { importKey, openDatabase } from '@org/audit-server';
@@ -101,10 +101,12 @@ describe('graceful shutdown on SIGTERM', () => {
 });
 
 describe('configuration file', () => {
-  it('is read, and flags override it', async () => {
+  it('is read, and flags and environment override it', async () => {
     const file = join(dataDir, 'config.json');
-    await writeFile(file, JSON.stringify({ toolSegment: 'lynis', plainHttp: true, logLevel: 'warn', opsPort: 'off' }));
+    const elsewhere = join(dataDir, 'not-this-one');
+    await writeFile(file, JSON.stringify({ toolSegment: 'lynis', plainHttp: true, logLevel: 'warn', opsPort: 'off', dataDir: elsewhere }));
     // The flags given here (and by startServerProcess: --ops-port 0) beat the file; had `warn` won, no start line would come.
+    // DATA_DIR from the environment beats the file's dataDir: only there is the key that answers "Response 100".
     const server = await startServerProcess(dataDir, ['--config', file, '--log-level', 'info']);
     try {
       expect(server.url).toMatch(/^http:/);
@@ -115,6 +117,7 @@ describe('configuration file', () => {
     } finally {
       await server.stop();
     }
+    await expect(access(elsewhere)).rejects.toThrow(/ENOENT/);
   });
 
   it('refuses to start on a bad setting, naming the setting and the file', async () => {

@@ -104,7 +104,7 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
    * The one place every refusal goes through: it is logged (never with the key) and reported to the hook.
    * `hostId` is taken only when it is a single string, as a client may send anything there.
    */
-  const reject = (
+  const rejectRequest = (
     request: RequestInfo,
     reason: RejectionReason,
     details: { keyId?: string; hostId?: unknown },
@@ -125,17 +125,17 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
 
   async function checkLicense(context: Context<LicenseCheckForm>, request: RequestInfo): Promise<AuditResponse> {
     const key = await keyStore.lookup(context.request.requestBody.licensekey);
-    return key.state === 'valid' ? LICENSE_VALID : reject(request, 'invalid-key', { keyId: keyIdOf(key) }, LICENSE_INVALID);
+    return key.state === 'valid' ? LICENSE_VALID : rejectRequest(request, 'invalid-key', { keyId: keyIdOf(key) }, LICENSE_INVALID);
   }
 
   async function uploadReport(context: Context<ReportUploadForm>, request: RequestInfo): Promise<AuditResponse> {
     const form = context.request.requestBody;
     const host = { hostId: form.hostid, hostId2: form.hostid2 };
     const key = await keyStore.lookup(form.licensekey);
-    if (key.state !== 'valid') return reject(request, 'invalid-key', { ...host, keyId: keyIdOf(key) }, UPLOAD_UNAUTHORIZED);
+    if (key.state !== 'valid') return rejectRequest(request, 'invalid-key', { ...host, keyId: keyIdOf(key) }, UPLOAD_UNAUTHORIZED);
     const decoded = decodeReportData(form.data);
     if (!decoded.ok) {
-      return reject(request, 'invalid-data', { ...host, keyId: key.keyId }, textResponse(400, `Invalid data: ${decoded.reason}`));
+      return rejectRequest(request, 'invalid-data', { ...host, keyId: key.keyId }, textResponse(400, `Invalid data: ${decoded.reason}`));
     }
     const size = decoded.bytes.length;
     const sha256 = sha256Hex(decoded.bytes);
@@ -160,9 +160,9 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
     const formProblem = request.form;
     const isLicenseCheck = LICENSE_OPERATIONS.has(context.operation.operationId ?? '');
     const refusal = isLicenseCheck ? LICENSE_INVALID : undefined;
-    if (formProblem?.kind === 'unsupported-type') return reject(request, 'unsupported-type', {}, refusal ?? UNSUPPORTED_MEDIA_TYPE);
+    if (formProblem?.kind === 'unsupported-type') return rejectRequest(request, 'unsupported-type', {}, refusal ?? UNSUPPORTED_MEDIA_TYPE);
     if (formProblem?.kind === 'malformed') {
-      return reject(request, 'malformed', {}, refusal ?? textResponse(400, `Invalid form data: ${formProblem.reason}`));
+      return rejectRequest(request, 'malformed', {}, refusal ?? textResponse(400, `Invalid form data: ${formProblem.reason}`));
     }
     const body = (context.request.requestBody ?? {}) as Partial<ReportUploadForm>;
     const errors = context.validation.errors ?? [];
@@ -170,8 +170,8 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
     const keyUsable = typeof body.licensekey === 'string' && !errors.some(concernsLicenseKey);
     const keyLookup = keyUsable ? await keyStore.lookup(body.licensekey!) : undefined;
     const details = { keyId: keyIdOf(keyLookup), hostId: body.hostid };
-    if (keyLookup?.state !== 'valid') return reject(request, 'invalid-key', details, refusal ?? UPLOAD_UNAUTHORIZED);
-    return reject(request, 'invalid-request', details, refusal ?? textResponse(400, `Invalid request: ${errors.map(describeError).join('; ')}`));
+    if (keyLookup?.state !== 'valid') return rejectRequest(request, 'invalid-key', details, refusal ?? UPLOAD_UNAUTHORIZED);
+    return rejectRequest(request, 'invalid-request', details, refusal ?? textResponse(400, `Invalid request: ${errors.map(describeError).join('; ')}`));
   }
 
   const backend = new OpenAPIBackend({
@@ -186,7 +186,7 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
       validationFail,
       notFound: () => NOT_FOUND,
       methodNotAllowed: (_context: Context, request: RequestInfo) =>
-        reject(request, 'method-not-allowed', {}, textResponse(405, 'Method not allowed: use POST', { allow: 'POST' })),
+        rejectRequest(request, 'method-not-allowed', {}, textResponse(405, 'Method not allowed: use POST', { allow: 'POST' })),
     },
   });
   await backend.init();
@@ -207,7 +207,7 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
         }
         const info: RequestInfo = { operation: operation ?? 'uploadReport', remoteAddress: request.remoteAddress, form };
         if (form?.kind === 'too-large') {
-          response = operation ? reject(info, 'too-large', {}, payloadTooLarge(maxBodyBytes)) : payloadTooLarge(maxBodyBytes);
+          response = operation ? rejectRequest(info, 'too-large', {}, payloadTooLarge(maxBodyBytes)) : payloadTooLarge(maxBodyBytes);
         } else {
           const body = form?.kind === 'fields' ? form.fields : undefined;
           const headers = request.headers as Record<string, string>;
