@@ -168,6 +168,38 @@ describe.each(Object.keys(adapters))('%s adapter', (adapterName) => {
     expect(events.completed[0]).toMatchObject({ operation: 'uploadReport', status: 200, bytesReceived: Buffer.byteLength(upload.body!) });
   });
 
+  it('answers 413 while a chunked body over the limit is still arriving, having read only about the limit', async () => {
+    const total = 64 * MAX_BODY;
+    const chunk = Buffer.alloc(16 * 1024, 'a');
+    let sent = 0;
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: `${BASE}/api/audit/upload/`, headers: { ...FORM, 'transfer-encoding': 'chunked' } });
+      let answered = false;
+      request.on('response', (response) => {
+        answered = true;
+        response.resume();
+        request.destroy();
+        resolve(response.statusCode!);
+      });
+      request.on('error', (error) => answered || reject(error));
+      request.write(`licensekey=${VALID_KEY}&hostid=h&data=`);
+      const pump = (): void => {
+        while (!answered && sent < total) {
+          sent += chunk.length;
+          if (!request.write(chunk)) return void request.once('drain', pump);
+        }
+        if (!answered) request.end();
+      };
+      pump();
+    });
+    expect(status).toBe(413);
+    expect(sent).toBeLessThan(total / 4);
+    expect(events.completed).toEqual([expect.objectContaining({ status: 413, bytesReceived: expect.any(Number) })]);
+    expect(events.completed[0]!.bytesReceived).toBeGreaterThan(MAX_BODY);
+    expect(events.completed[0]!.bytesReceived).toBeLessThan(2 * MAX_BODY);
+    expect(reportStore.reports.size).toBe(0);
+  });
+
   it('hands requests outside its base path back to the host', async () => {
     for (const path of ['/elsewhere', '/api/audit/license/', `${BASE}x/api/audit/license/`]) {
       const response = await send(port, { path, body: urlencoded({ licensekey: VALID_KEY }) });
