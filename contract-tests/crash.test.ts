@@ -33,7 +33,7 @@ it('keeps every acknowledged report intact across a SIGKILL, and no partial one'
   const agent = keepAliveAgent(CONCURRENCY);
   const reports = Array.from({ length: UPLOADS }, (_, i) => Buffer.from(`${baseReport}crash_test_report=${i}-${randomBytes(8).toString('hex')}\n`));
   const acknowledged: { id: string; sha256: string; size: number }[] = [];
-  let killing: Promise<void> | undefined;
+  let killing: Promise<unknown> | undefined;
   let failed = 0;
 
   let next = 0;

@@ -98,8 +98,8 @@ describe('a server taking every kind of request', () => {
     expect(status).toBe(429);
     const refused = await post('/api/audit/license/', { licensekey: IMPORTED[0]! });
     expect(refused).toEqual({ status: 429, body: 'Too many requests' });
-    const logged = JSON.parse(await logLine(server, (line) => line.includes('"reason":"rate-limited"') && line.includes('"limit":"address"')));
-    expect(logged).toMatchObject({ msg: 'upload rejected', keyId: 'unknown', clientAddress: '127.0.0.1' });
+    const logged = JSON.parse(await logLine(server, (line) => line.includes('"reason":"rate-limited"') && line.includes('"keyId":"unknown"')));
+    expect(logged).toMatchObject({ msg: 'license check rejected', status: 429, remoteAddress: '127.0.0.1' });
   });
 });
 

@@ -14,13 +14,15 @@ export const LYNIS_FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/ly
 export interface ServerProcess {
   url: string;
   port: number;
+  /** Base URL of /healthz, /readyz and /metrics. */
+  opsUrl: string;
   dataDir: string;
   /** Every log line the server printed so far. */
   logs: string[];
   /** What the server wrote to stderr so far (a crash's stack trace). */
   stderr(): string;
-  /** Stops the server with `signal` (default SIGTERM) and waits until it has exited. */
-  stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Sends `signal` (default SIGTERM) and resolves with the exit code (null when killed) once the process ended. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 /** Resolves once the server printed a log line `matches` accepts (lines arrive through a pipe, a little after the answer). */
@@ -53,35 +55,35 @@ export function runCli(args: string[], dataDir: string, stdin?: string): Promise
 }
 
 /**
- * Starts `audit-server start` on a free port of 127.0.0.1 and waits until it listens. Rate limits are counted
- * in the server's memory unless `extraArgs` name a Redis: the environment's `REDIS_URL` is not passed on, so
- * that servers of different tests never share counts.
+ * Starts `audit-server start` on free ports of 127.0.0.1 (collectors' and operations') and waits until it listens.
+ * Rate limits are counted in the server's memory unless `extraArgs` name a Redis: the environment's `REDIS_URL`
+ * is not passed on, so that servers of different tests never share counts.
  */
 export async function startServerProcess(dataDir: string, extraArgs: string[] = []): Promise<ServerProcess> {
   const { REDIS_URL: _shared, ...env } = process.env;
-  const child = spawn(process.execPath, [CLI, 'start', '--host', '127.0.0.1', '--port', '0', ...extraArgs], {
+  const child = spawn(process.execPath, [CLI, 'start', '--host', '127.0.0.1', '--port', '0', '--ops-port', '0', ...extraArgs], {
     env: { ...env, DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const listening = new Promise<{ url: string; port: number }>((resolve, reject) => {
+  const listening = new Promise<{ url: string; port: number; opsUrl: string }>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
       logs.push(line);
-      const entry = JSON.parse(line) as { msg?: string; url?: string; port?: number };
-      if (entry.msg === 'audit server listening') resolve({ url: entry.url!, port: entry.port! });
+      const entry = JSON.parse(line) as { msg?: string; url?: string; port?: number; opsUrl?: string };
+      if (entry.msg === 'audit server listening') resolve({ url: entry.url!, port: entry.port!, opsUrl: entry.opsUrl! });
     });
     child.once('exit', (code) => reject(new Error(`audit-server exited with ${code} before listening:\n${stderr}`)));
   });
-  const { url, port } = await listening;
-  return { url, port, dataDir, logs, stderr: () => stderr, stop: (signal = 'SIGTERM') => stopProcess(child, signal) };
+  const { url, port, opsUrl } = await listening;
+  return { url, port, opsUrl, dataDir, logs, stderr: () => stderr, stop: (signal = 'SIGTERM') => stopProcess(child, signal) };
 }
 
-function stopProcess(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+function stopProcess(child: ChildProcess, signal: NodeJS.Signals): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => {
-    child.once('exit', () => resolve());
+    child.once('exit', (code) => resolve(code));
     child.kill(signal);
   });
 }

@@ -3,7 +3,9 @@ import type { Readable } from 'node:stream';
 import { OpenAPIBackend, type Context, type ValidationResult } from 'openapi-backend';
 import { openApiDocument } from './generated/openapi.gen.js';
 import type { LicenseCheckForm, ReportUploadForm } from './generated/types.gen.js';
-import { readForm, type FormReadResult } from './form.js';
+import { formFromParsedFields, readForm, type FormRead, type FormReadResult } from './form.js';
+import { describeFailure } from './failure.js';
+import { callHook, type AuditHooks, type AuditOperation, type RejectionReason } from './hooks.js';
 import { decodeReportData, redactLicenseKeys, sha256Hex } from './report-data.js';
 import {
   INTERNAL_ERROR,
@@ -11,10 +13,10 @@ import {
   LICENSE_VALID,
   NOT_FOUND,
   UNSUPPORTED_MEDIA_TYPE,
-  serverBusy,
-  tooManyRequests,
   UPLOAD_UNAUTHORIZED,
   payloadTooLarge,
+  serverBusy,
+  tooManyRequests,
   textResponse,
   type AuditResponse,
 } from './responses.js';
@@ -42,8 +44,10 @@ export interface AuditApiOptions {
   maxUploadsInFlight?: number;
   /** Limits per client address, per key and on failed key checks. Default: none. */
   rateLimiter?: AuditRateLimiter;
-  /** Where accepted and rejected uploads are logged. Default: nowhere. */
+  /** Where accepted and rejected requests (and failing hooks) are logged. Default: nowhere. */
   logger?: AuditLogger;
+  /** Called after reports are stored and requests refused or answered; see {@link AuditHooks}. */
+  hooks?: AuditHooks;
 }
 
 /** A request as the adapters hand it over: the body is the unread stream. */
@@ -52,8 +56,17 @@ export interface AuditRequest {
   /** The request path relative to where the API is mounted, without the query string. */
   path: string;
   headers: IncomingHttpHeaders;
+  /** The unread request body. */
   body: Readable;
-  /** The client's IP address as the adapter determined it; per-address limits apply only when it is known. */
+  /**
+   * Form fields the host framework already parsed (as UTF-8 strings), used instead of reading `body`:
+   * set by the Express adapter when the app's own `express.urlencoded` ran first.
+   */
+  parsedFields?: Record<string, unknown>;
+  /**
+   * The client's IP address as the adapter determined it (Express: `req.ip`, honouring `trust proxy`);
+   * per-address rate limits apply only when it is known.
+   */
   remoteAddress?: string;
 }
 
@@ -63,6 +76,7 @@ export interface AuditApi {
   handle(request: AuditRequest): Promise<AuditResponse | undefined>;
 }
 
+/** Default largest request body: 16 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** Default cap on form fields: Lynis sends four, multipart clients a few more. */
 export const DEFAULT_MAX_FIELDS = 32;
@@ -73,13 +87,9 @@ const BUSY_RETRY_AFTER_SECONDS = 5;
 /** What a tool segment may be: one URL path segment of unreserved characters. */
 export const TOOL_SEGMENT_PATTERN = /^[A-Za-z0-9._~-]+$/;
 const LICENSE_OPERATIONS = new Set(['checkLicense', 'checkLicenseLegacy']);
+/** The operation a contract path names, legacy or not. */
+const OPERATION_BY_PATH_END: Record<string, AuditOperation> = { 'license/': 'checkLicense', 'upload/': 'uploadReport' };
 const silentLogger: AuditLogger = { info() {}, warn() {}, error() {} };
-
-/** What openapi-backend hands every handler besides the context: what was learned before validation. */
-interface RequestInfo {
-  form?: FormReadResult;
-  clientAddress?: string;
-}
 
 /** The outcome of checking a request's key, with the failure and per-key limits applied. */
 type KeyCheck =
@@ -94,6 +104,7 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const formLimits = { maxBodyBytes, maxFields: options.maxFields ?? DEFAULT_MAX_FIELDS };
   const logger = options.logger ?? silentLogger;
+  const hooks = options.hooks ?? {};
   const { rateLimiter } = options;
   const maxUploadsInFlight = options.maxUploadsInFlight ?? DEFAULT_MAX_UPLOADS_IN_FLIGHT;
   let uploadsInFlight = 0;
@@ -106,16 +117,46 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
     return prefix && prefix.contract + path.slice(prefix.served.length);
   };
 
-  const rejectUpload = (reason: string, fields: object, response: AuditResponse) => {
-    logger.warn({ reason, keyId: 'unknown', ...fields }, 'upload rejected');
+  /** What one request is about, passed through openapi-backend to the handlers. */
+  interface RequestInfo {
+    operation: AuditOperation;
+    remoteAddress?: string;
+    form?: FormReadResult;
+  }
+
+  /**
+   * The one place every refusal goes through: it is logged (never with the key) and reported to the hook.
+   * `hostId` is taken only when it is a single string, as a client may send anything there.
+   */
+  const rejectRequest = (
+    request: RequestInfo,
+    reason: RejectionReason,
+    details: { keyId?: string; hostId?: unknown },
+    response: AuditResponse,
+  ): AuditResponse => {
+    const event = {
+      operation: request.operation,
+      reason,
+      status: response.status,
+      keyId: details.keyId ?? 'unknown',
+      ...(typeof details.hostId === 'string' ? { hostId: details.hostId } : {}),
+      ...(request.remoteAddress ? { remoteAddress: request.remoteAddress } : {}),
+    };
+    logger.warn(event, request.operation === 'uploadReport' ? 'upload rejected' : 'license check rejected');
+    callHook('onRequestRejected', hooks.onRequestRejected, event, logger.error.bind(logger));
     return response;
   };
 
+  /** Counts a failed key check against the client, for the brute-force limit. */
+  async function recordFailure(request: RequestInfo): Promise<void> {
+    if (rateLimiter && request.remoteAddress) await rateLimiter.recordFailure(request.remoteAddress);
+  }
+
   /** Looks a key up (none when missing or malformed), counts a failure against the client, or the request against the key. */
-  async function checkKey(licenseKey: string | undefined, info: RequestInfo): Promise<KeyCheck> {
+  async function checkKey(licenseKey: string | undefined, request: RequestInfo): Promise<KeyCheck> {
     const lookup = licenseKey ? await keyStore.lookup(licenseKey) : undefined;
     if (lookup?.state !== 'valid') {
-      if (rateLimiter && info.clientAddress) await rateLimiter.recordFailure(info.clientAddress);
+      await recordFailure(request);
       return { state: 'refused', keyId: keyIdOf(lookup) };
     }
     const decision = rateLimiter ? await rateLimiter.consumeKey(lookup.keyId) : ALLOWED;
@@ -123,77 +164,73 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
     return { state: 'valid', keyId: lookup.keyId };
   }
 
-  const rateLimited = (context: Context, check: { keyId: string; retryAfterSeconds: number }, info: RequestInfo, fields: object = {}) =>
-    rejectUpload(
-      'rate-limited',
-      { ...fields, path: context.request.path, keyId: check.keyId, clientAddress: info.clientAddress, limit: 'key' },
-      tooManyRequests(check.retryAfterSeconds),
-    );
+  const keyLimited = (request: RequestInfo, key: { keyId: string; retryAfterSeconds: number }, hostId?: unknown) =>
+    rejectRequest(request, 'rate-limited', { keyId: key.keyId, hostId }, tooManyRequests(key.retryAfterSeconds));
 
-  async function checkLicense(context: Context<LicenseCheckForm>, info: RequestInfo): Promise<AuditResponse> {
-    const key = await checkKey(context.request.requestBody.licensekey, info);
-    if (key.state === 'limited') return rateLimited(context, key, info);
-    return key.state === 'valid' ? LICENSE_VALID : LICENSE_INVALID;
+  async function checkLicense(context: Context<LicenseCheckForm>, request: RequestInfo): Promise<AuditResponse> {
+    const key = await checkKey(context.request.requestBody.licensekey, request);
+    if (key.state === 'limited') return keyLimited(request, key);
+    return key.state === 'valid' ? LICENSE_VALID : rejectRequest(request, 'invalid-key', { keyId: key.keyId }, LICENSE_INVALID);
   }
 
-  async function uploadReport(context: Context<ReportUploadForm>, info: RequestInfo): Promise<AuditResponse> {
+  async function uploadReport(context: Context<ReportUploadForm>, request: RequestInfo): Promise<AuditResponse> {
     const form = context.request.requestBody;
     const host = { hostId: form.hostid, hostId2: form.hostid2 };
-    const key = await checkKey(form.licensekey, info);
-    if (key.state === 'limited') return rateLimited(context, key, info, host);
-    if (key.state !== 'valid') return rejectUpload('invalid-key', { ...host, keyId: key.keyId }, UPLOAD_UNAUTHORIZED);
+    const key = await checkKey(form.licensekey, request);
+    if (key.state === 'limited') return keyLimited(request, key, form.hostid);
+    if (key.state !== 'valid') return rejectRequest(request, 'invalid-key', { ...host, keyId: key.keyId }, UPLOAD_UNAUTHORIZED);
     const decoded = decodeReportData(form.data);
     if (!decoded.ok) {
-      return rejectUpload('invalid-data', { ...host, keyId: key.keyId }, textResponse(400, `Invalid data: ${decoded.reason}`));
+      return rejectRequest(request, 'invalid-data', { ...host, keyId: key.keyId }, textResponse(400, `Invalid data: ${decoded.reason}`));
     }
+    const size = decoded.bytes.length;
+    const sha256 = sha256Hex(decoded.bytes);
     const { id } = await reportStore.save({
       keyId: key.keyId,
       ...host,
       receivedAt: new Date(),
       encoding: decoded.encoding,
-      size: decoded.bytes.length,
-      sha256: sha256Hex(decoded.bytes),
+      size,
+      sha256,
       content: redactLicenseKeys(decoded.bytes),
     });
-    logger.info({ reportId: id, keyId: key.keyId, ...host, bytes: decoded.bytes.length, encoding: decoded.encoding }, 'report stored');
+    logger.info({ reportId: id, keyId: key.keyId, ...host, bytes: size, encoding: decoded.encoding }, 'report stored');
+    const stored = { reportId: id, keyId: key.keyId, ...host, size, sha256, encoding: decoded.encoding };
+    if (request.remoteAddress) Object.assign(stored, { remoteAddress: request.remoteAddress });
+    callHook('onReportStored', hooks.onReportStored, stored, logger.error.bind(logger));
     return textResponse(200, `OK ${id}`);
   }
 
   /** Every validation failure is answered here, per the contract: license checks only ever say `Response 500`. */
-  async function validationFail(context: Context, info: RequestInfo): Promise<AuditResponse> {
-    const formProblem = info.form;
-    const errors = context.validation.errors ?? [];
-    // A key that came twice or is too long is no key; any other field is looked at only once the key is valid.
-    const body = context.request.requestBody as { licensekey?: string; hostid?: unknown } | undefined;
-    const licenseKey = errors.some(concernsLicenseKey) ? undefined : body?.licensekey;
-    // The host id is logged only when it is one plausible value, never a long or repeated one.
-    const host = typeof body?.hostid === 'string' && body.hostid.length <= 255 ? { hostId: body.hostid } : {};
-    if (LICENSE_OPERATIONS.has(context.operation.operationId ?? '')) {
-      // Whatever else is wrong, a malformed license check is a failed one, counted against the client.
-      await checkKey(undefined, info);
-      return LICENSE_INVALID;
-    }
-    if (formProblem?.kind === 'unsupported-type') return rejectUpload('unsupported-type', {}, UNSUPPORTED_MEDIA_TYPE);
+  async function validationFail(context: Context, request: RequestInfo): Promise<AuditResponse> {
+    const formProblem = request.form;
+    const isLicenseCheck = LICENSE_OPERATIONS.has(context.operation.operationId ?? '');
+    const refusal = isLicenseCheck ? LICENSE_INVALID : undefined;
+    // A malformed license check is a failed one; a malformed upload is refused before any key is looked at.
+    if (isLicenseCheck && (formProblem?.kind === 'unsupported-type' || formProblem?.kind === 'malformed')) await recordFailure(request);
+    if (formProblem?.kind === 'unsupported-type') return rejectRequest(request, 'unsupported-type', {}, refusal ?? UNSUPPORTED_MEDIA_TYPE);
     if (formProblem?.kind === 'malformed') {
-      return rejectUpload('malformed', {}, textResponse(400, `Invalid form data: ${formProblem.reason}`));
+      return rejectRequest(request, 'malformed', {}, refusal ?? textResponse(400, `Invalid form data: ${formProblem.reason}`));
     }
+    const body = (context.request.requestBody ?? {}) as Partial<ReportUploadForm>;
+    const errors = context.validation.errors ?? [];
     // The key is checked before the other fields, so that without a valid key nothing about them is told.
-    const key = await checkKey(licenseKey, info);
-    if (key.state === 'limited') return rateLimited(context, key, info, host);
-    if (key.state !== 'valid') return rejectUpload('invalid-key', { ...host, keyId: key.keyId }, UPLOAD_UNAUTHORIZED);
-    return rejectUpload('invalid-request', { ...host, keyId: key.keyId }, textResponse(400, `Invalid request: ${errors.map(describeError).join('; ')}`));
+    const keyUsable = typeof body.licensekey === 'string' && !errors.some(concernsLicenseKey);
+    const key = await checkKey(keyUsable ? body.licensekey : undefined, request);
+    if (key.state === 'limited') return keyLimited(request, key, body.hostid);
+    const details = { keyId: key.keyId, hostId: body.hostid };
+    if (key.state !== 'valid') return rejectRequest(request, 'invalid-key', details, refusal ?? UPLOAD_UNAUTHORIZED);
+    return rejectRequest(request, 'invalid-request', details, refusal ?? textResponse(400, `Invalid request: ${errors.map(describeError).join('; ')}`));
   }
 
   /** Refuses a request before its body is read: over the client's limits, or too many uploads in flight. */
-  async function admit(path: string, clientAddress: string | undefined): Promise<AuditResponse | undefined> {
-    if (rateLimiter && clientAddress) {
-      const decision = await rateLimiter.consumeRequest(clientAddress);
-      if (!decision.allowed) {
-        return rejectUpload('rate-limited', { path, keyId: 'unknown', clientAddress, limit: 'address' }, tooManyRequests(decision.retryAfterSeconds));
-      }
+  async function admit(request: RequestInfo): Promise<AuditResponse | undefined> {
+    if (rateLimiter && request.remoteAddress) {
+      const decision = await rateLimiter.consumeRequest(request.remoteAddress);
+      if (!decision.allowed) return rejectRequest(request, 'rate-limited', {}, tooManyRequests(decision.retryAfterSeconds));
     }
-    if (isUploadPath(path) && uploadsInFlight >= maxUploadsInFlight) {
-      return rejectUpload('busy', { path, keyId: 'unknown', clientAddress, uploadsInFlight }, serverBusy(BUSY_RETRY_AFTER_SECONDS));
+    if (request.operation === 'uploadReport' && uploadsInFlight >= maxUploadsInFlight) {
+      return rejectRequest(request, 'busy', {}, serverBusy(BUSY_RETRY_AFTER_SECONDS));
     }
     return undefined;
   }
@@ -209,45 +246,64 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
       uploadReportLegacy: uploadReport,
       validationFail,
       notFound: () => NOT_FOUND,
-      methodNotAllowed: () => textResponse(405, 'Method not allowed: use POST', { allow: 'POST' }),
+      methodNotAllowed: (_context: Context, request: RequestInfo) =>
+        rejectRequest(request, 'method-not-allowed', {}, textResponse(405, 'Method not allowed: use POST', { allow: 'POST' })),
     },
   });
   await backend.init();
+
+  /** Answers a request whose body was read (or that has none); `path` is the contract path, `named` whether it names an operation. */
+  async function answer(request: AuditRequest, path: string, named: boolean, info: RequestInfo, form: FormRead | undefined): Promise<AuditResponse> {
+    if (form?.kind === 'too-large') return named ? rejectRequest(info, 'too-large', {}, payloadTooLarge(maxBodyBytes)) : payloadTooLarge(maxBodyBytes);
+    const body = form?.kind === 'fields' ? form.fields : undefined;
+    const headers = request.headers as Record<string, string>;
+    return (await backend.handleRequest({ method: request.method, path, headers, body }, info)) as AuditResponse;
+  }
 
   return {
     async handle(request) {
       const path = toContractPath(request.path);
       if (path === undefined) return undefined;
-      const info: RequestInfo = { clientAddress: request.remoteAddress };
+      const started = performance.now();
+      const operation = Object.entries(OPERATION_BY_PATH_END).find(([end]) => path.endsWith(`/${end}`))?.[1];
+      const info: RequestInfo = { operation: operation ?? 'uploadReport', remoteAddress: request.remoteAddress };
+      let form: FormRead | undefined;
+      let response: AuditResponse;
       let holdsUploadSlot = false;
       try {
-        if (request.method === 'POST') {
-          const refused = await admit(path, info.clientAddress);
-          if (refused) {
-            request.body.resume(); // discarded as it arrives, never buffered, so the connection stays usable
-            return refused;
+        const refused = request.method === 'POST' && operation ? await admit(info) : undefined;
+        if (refused) {
+          request.body.resume(); // discarded as it arrives, never buffered, so the connection stays usable
+          response = refused;
+        } else {
+          if (request.method === 'POST') {
+            if (operation === 'uploadReport') {
+              uploadsInFlight++;
+              holdsUploadSlot = true;
+            }
+            form = request.parsedFields
+              ? formFromParsedFields(request.parsedFields, request.headers, formLimits)
+              : await readForm(request.body, request.headers, formLimits);
+            info.form = form;
           }
-          if (isUploadPath(path)) {
-            uploadsInFlight++;
-            holdsUploadSlot = true;
-          }
-          info.form = await readForm(request.body, request.headers, formLimits);
-          if (info.form.kind === 'too-large') return rejectUpload('too-large', { path }, payloadTooLarge(maxBodyBytes));
+          response = await answer(request, path, operation !== undefined, info, form);
         }
-        const body = info.form?.kind === 'fields' ? info.form.fields : undefined;
-        return (await backend.handleRequest({ method: request.method, path, headers: request.headers as Record<string, string>, body }, info)) as AuditResponse;
       } catch (error) {
         logger.error({ error: describeFailure(error) }, 'request failed');
-        return INTERNAL_ERROR;
+        response = INTERNAL_ERROR;
       } finally {
         if (holdsUploadSlot) uploadsInFlight--;
       }
+      const completed = {
+        operation: operation ?? 'unknown',
+        status: response.status,
+        durationMs: performance.now() - started,
+        bytesReceived: form?.bytesReceived ?? 0,
+      } as const;
+      callHook('onRequestCompleted', hooks.onRequestCompleted, completed, logger.error.bind(logger));
+      return response;
     },
   };
-}
-
-function isUploadPath(contractPath: string): boolean {
-  return contractPath.endsWith('/upload/');
 }
 
 /** The key record to name in a log line: never the key itself. */
@@ -266,10 +322,4 @@ function describeError(error: ValidationError): string {
   // Form values are always text, so a type error means the field came more than once (the form reader's array).
   if (error.keyword === 'type') return `${field} given more than once`;
   return field ? `${field} ${error.message}` : `${error.message}`;
-}
-
-/** Name, code and the start of the message: enough to diagnose, too little to carry a stored report into the log. */
-function describeFailure(error: unknown): object {
-  if (!(error instanceof Error)) return { message: String(error).slice(0, 300) };
-  return { type: error.name, code: (error as { code?: unknown }).code, message: error.message.slice(0, 300) };
 }

@@ -79,7 +79,8 @@ describe('rate limits', () => {
     expect(await post('/api/audit/license/', { licensekey: VALID_KEY })).toEqual({ status: 429, retryAfter: '42', body: 'Too many requests' });
     expect(reportStore.reports.size).toBe(1);
     expect(limiter.seen.every((address) => /127\.0\.0\.1$/.test(address))).toBe(true);
-    expect(logs).toContainEqual(expect.objectContaining({ msg: 'upload rejected', reason: 'rate-limited', keyId: 'unknown', limit: 'address' }));
+    expect(logs).toContainEqual(expect.objectContaining({ msg: 'upload rejected', reason: 'rate-limited', status: 429, keyId: 'unknown' }));
+    expect(logs).toContainEqual(expect.objectContaining({ msg: 'license check rejected', reason: 'rate-limited', status: 429, keyId: 'unknown' }));
   });
 
   it('counts failed key checks against the address, and refuses it once they pass the limit', async () => {
@@ -101,7 +102,8 @@ describe('rate limits', () => {
     expect(await post('/api/audit/license/', { licensekey: VALID_KEY })).toMatchObject({ status: 429, body: 'Too many requests' });
     expect(await post('/api/audit/upload/', upload(VALID_KEY))).toMatchObject({ status: 429, retryAfter: '42' });
     expect(reportStore.reports.size).toBe(0);
-    expect(logs).toContainEqual(expect.objectContaining({ reason: 'rate-limited', keyId, hostId: HOST_ID, limit: 'key' }));
+    expect(logs).toContainEqual(expect.objectContaining({ msg: 'upload rejected', reason: 'rate-limited', keyId, hostId: HOST_ID }));
+    expect(logs).toContainEqual(expect.objectContaining({ msg: 'license check rejected', reason: 'rate-limited', keyId }));
     expect(JSON.stringify(logs)).not.toContain(VALID_KEY);
   });
 });

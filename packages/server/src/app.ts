@@ -1,10 +1,13 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
+import type { Gauge } from 'prom-client';
 import { auditMiddleware, type AuditApi } from '@org/audit-server-core';
 
-/** How the app treats proxies in front of it. */
+/** What the app reports beyond its logs. */
 export interface AppOptions {
+  /** Counts requests being served (for metrics, and to see a drain progress). */
+  inFlight?: Pick<Gauge, 'inc' | 'dec'>;
   /** Express `trust proxy`: a hop count or proxy addresses. Unset: the client address is the socket's, `X-Forwarded-For` is ignored. */
   trustProxy?: string;
 }
@@ -14,6 +17,14 @@ export function createApp(api: AuditApi, logger: Logger, options: AppOptions = {
   const app = express();
   app.disable('x-powered-by');
   if (options.trustProxy) app.set('trust proxy', /^\d+$/.test(options.trustProxy) ? Number(options.trustProxy) : options.trustProxy);
+  const { inFlight } = options;
+  if (inFlight) {
+    app.use((_req, res, next) => {
+      inFlight.inc();
+      res.once('close', () => inFlight.dec());
+      next();
+    });
+  }
   app.use(
     pinoHttp({
       logger,

@@ -63,6 +63,7 @@ describe('rate limits in Redis, shared by two servers', () => {
       host: '127.0.0.1',
       port: '0',
       plainHttp: true,
+      opsPort: 'off',
       redisUrl,
       redisPrefix: `audit-test-${randomUUID()}`, // counts of no other test or collector on this Redis
       rateLimitAddress: '10',
@@ -118,7 +119,7 @@ describe('the client address', () => {
 
   /** Statuses of license checks, each claiming another client in X-Forwarded-For. */
   async function statusesClaimingOtherClients(trustProxy: string | undefined): Promise<number[]> {
-    const config = parseServerConfig({ dataDir, host: '127.0.0.1', port: '0', plainHttp: true, rateLimitAddress: '2', trustProxy });
+    const config = parseServerConfig({ dataDir, host: '127.0.0.1', port: '0', plainHttp: true, opsPort: 'off', rateLimitAddress: '2', trustProxy });
     const server = await startServer(config, createLogger('silent'));
     try {
       const statuses: number[] = [];
