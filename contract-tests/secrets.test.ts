@@ -100,6 +100,11 @@ describe('a server taking every kind of request', () => {
     expect(refused).toEqual({ status: 429, body: 'Too many requests' });
     const logged = JSON.parse(await logLine(server, (line) => line.includes('"reason":"rate-limited"') && line.includes('"keyId":"unknown"')));
     expect(logged).toMatchObject({ msg: 'license check rejected', status: 429, remoteAddress: '127.0.0.1' });
+    const metrics = await (await fetch(`${server.opsUrl}/metrics`)).text();
+    answers.push(metrics); // searched for keys below, like every answer
+    for (const operation of ['uploadReport', 'checkLicense']) {
+      expect(metrics).toMatch(new RegExp(`^audit_requests_rejected_total\\{operation="${operation}",reason="rate-limited"\\} [1-9]`, 'm'));
+    }
   });
 });
 
