@@ -32,6 +32,8 @@ export interface AuditClientOptions extends TlsOptions {
   legacyPaths?: boolean;
   /** Milliseconds to wait for each answer before failing with a `NetworkError` (default 60 000). */
   timeoutMs?: number;
+  /** Extra headers on every request, e.g. `Prefer: code=429` for the Prism mock. */
+  headers?: Record<string, string>;
 }
 
 /** One report to upload. */
@@ -60,7 +62,7 @@ export function createAuditClient(options: AuditClientOptions): AuditClient {
   const { baseUrl, toolSegment = 'audit', legacyPaths = false, timeoutMs = DEFAULT_TIMEOUT_MS } = options;
   if (!TOOL_SEGMENT_PATTERN.test(toolSegment)) throw new TypeError(`Invalid tool segment: ${JSON.stringify(toolSegment)}`);
   const tls = createTlsFetch(options);
-  const client = createClient({ baseUrl: baseUrl.replace(/\/+$/, ''), fetch: tls.fetch });
+  const client = createClient({ baseUrl: baseUrl.replace(/\/+$/, ''), fetch: tls.fetch, headers: options.headers });
   if (toolSegment !== 'audit') client.interceptors.request.use((request) => withToolSegment(request, toolSegment));
   const call = { client, parseAs: 'text', throwOnError: false } as const;
 
