@@ -3,17 +3,12 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lynisPath } from './support/lynis.js';
 import { makeDataDir, runCli, startServerProcess, type ServerProcess } from './support/server-process.js';
 import { storedReports } from './support/reports.js';
 
 const HOST_ID = '0123456789abcdef0123456789abcdef01234567';
 const HOST_ID2 = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
-
-function lynisPath(): string {
-  const found = spawnSync('sh', ['-c', 'command -v lynis || ls /usr/sbin/lynis'], { encoding: 'utf8' }).stdout.trim();
-  if (!found) throw new Error('Lynis is not installed: run `apt-get install -y lynis` (.ci/run does). This test needs the real client.');
-  return found.split('\n')[0]!;
-}
 
 let server: ServerProcess;
 let removeDataDir: () => Promise<void>;
