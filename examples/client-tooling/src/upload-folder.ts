@@ -1,6 +1,5 @@
-#!/usr/bin/env node
 // Uploads every Lynis report (*.dat) in a folder to an audit collector and prints "<stored id> <file>" for each.
-//   AUDIT_URL=https://collector:8443/api/audit AUDIT_LICENSE_KEY=... [AUDIT_CA_FILE=server.pem] node upload-folder.js ./reports
+//   AUDIT_URL=https://collector:8443/api/audit AUDIT_LICENSE_KEY=... [AUDIT_CA_FILE=server.pem] node examples/client-tooling/dist/upload-folder.js ./reports
 // Each report is sent with the host ids written in it, so one folder may hold reports of many hosts.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -22,7 +21,7 @@ const outcomes = await uploadBatch(
     const report = await readFile(file);
     const { hostId, hostId2 } = readReportHostIds(report);
     if (!hostId) throw new Error('the report has no hostid line');
-    return client.uploadReport({ licenseKey: AUDIT_LICENSE_KEY, hostId, hostId2, report });
+    return client.uploadReport({ licenseKey: AUDIT_LICENSE_KEY, hostId, ...(hostId2 ? { hostId2 } : {}), report });
   },
   { concurrency: 4, retries: 3, maxRetryWaitSeconds: 60 },
 );
