@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importKey, openDatabase, revokeKey } from '@org/audit-server';
+import { startPrism, type PrismProcess } from './support/prism.js';
 import { storedReports } from './support/reports.js';
 import { LYNIS_FIXTURES, makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
 
@@ -133,6 +134,20 @@ describe('audit-client against the reference server', () => {
     for (const { stdout, stderr } of runs) {
       for (const key of [VALID_KEY, REVOKED_KEY]) expect(stdout + stderr).not.toContain(key);
     }
+  });
+});
+
+describe('audit-client against the Prism mock', () => {
+  let mock: PrismProcess;
+  beforeAll(async () => {
+    mock = await startPrism('mock');
+  });
+  afterAll(() => mock?.stop());
+
+  it.each(['/api/audit', '/api/v1/audit'])('checks the key and uploads, reading the example answers (%s)', async (prefix) => {
+    const env = { AUDIT_URL: `${mock.url}${prefix}`, AUDIT_LICENSE_KEY: VALID_KEY };
+    expect(await runClient(['license'], env)).toEqual({ code: 0, stdout: 'valid\n', stderr: '' });
+    expect(await runClient(['upload', REPORT], env)).toEqual({ code: 0, stdout: `0f8fad5b-d9cb-469f-a165-70867728950e\t${REPORT}\n`, stderr: '1 of 1 reports stored\n' });
   });
 });
 
