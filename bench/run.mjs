@@ -1,6 +1,7 @@
 // `npm run bench`: the reference server against a bare baseline, measured alternately in one run.
 // `npm run bench -- --smoke` (or BENCH_SMOKE=1): the same steps, about a second each, so the script cannot rot;
-// it fails on a server error or a wrong answer, never on speed. `--cpu-prof` profiles the reference server.
+// it fails on a server error or a wrong answer, never on speed. `--cpu-prof` profiles the reference server;
+// `--only <text>` runs only the scenarios whose name contains the text (results are then not written).
 import { cpus, freemem, totalmem, tmpdir, release } from 'node:os';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +20,8 @@ const cpuProfile = process.argv.includes('--cpu-prof');
 const settings = smoke
   ? { seconds: 1, rounds: 1, warmupSeconds: 0.5, bigUploads: { [8 * MB]: 32 }, settleMs: 1000, restarts: 1 }
   : { seconds: 4, rounds: 2, warmupSeconds: 2, bigUploads: { [2 * MB]: 96, [8 * MB]: 64 }, settleMs: 5000, restarts: 3 };
+const onlyIndex = process.argv.indexOf('--only');
+const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
 const CONNECTIONS = [32, 128];
 const SWEEP_SIZES = [10 * KB, 50 * KB, 150 * KB, 500 * KB, 2 * MB, 8 * MB];
 const RESULTS = fileURLToPath(new URL('results/', import.meta.url));
@@ -116,7 +119,7 @@ const idleRss = { reference: mib(reference.rss()), baseline: mib(baseline.rss())
 
 const results = [];
 let afterBigUploads;
-for (const scenario of scenarios) {
+for (const scenario of scenarios.filter((s) => !only || s.name.includes(only))) {
   const result = await runScenario(scenario);
   results.push(result);
   log(`${result.name}, ${result.connections} connections: reference ${result.reference.requestsPerSecond}/s, baseline ${result.baseline.requestsPerSecond}/s (× ${result.ratio})`);
@@ -124,6 +127,15 @@ for (const scenario of scenarios) {
     await sleep(settings.settleMs);
     afterBigUploads = { reference: mib(reference.rss()), baseline: mib(baseline.rss()), afterMs: settings.settleMs };
   }
+}
+
+if (only) {
+  log();
+  printTable(results);
+  if (afterBigUploads) log(`RSS ${settings.settleMs / 1000} s after the 8 MB uploads: ${afterBigUploads.reference} / ${afterBigUploads.baseline} MiB (idle ${idleRss.reference} / ${idleRss.baseline})`);
+  await Promise.all(servers().map((server) => server.stop()));
+  rmSync(workDir, { recursive: true, force: true });
+  process.exit(failures.length ? 1 : 0);
 }
 
 // Ready to answer on an existing data directory: stop, start again on the same directory, time the first answer.

@@ -37,7 +37,7 @@ async function committedIds(): Promise<string[]> {
 describe('group commit', () => {
   it('writes concurrent saves together, and each resolves only once its report is committed', async () => {
     const store = new OrmReportStore(orm);
-    const transactions = vi.spyOn(orm.em, 'fork');
+    const transactions = vi.spyOn(orm.em.getKnex(), 'transaction');
     const seenOnResolve: boolean[] = [];
     const saves = Array.from({ length: 20 }, (_, i) =>
       store.save(report(`host-${i}`)).then(async ({ id }) => {
