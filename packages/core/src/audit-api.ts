@@ -17,7 +17,7 @@ import {
   textResponse,
   type AuditResponse,
 } from './responses.js';
-import type { KeyLookup, KeyStore, ReportStore } from './stores.js';
+import type { KeyLookup, KeyStore, ReportEncoding, ReportStore, ReportToStore } from './stores.js';
 
 /** Structured logger; pino's `Logger` fits. Fields never carry a license key. */
 export interface AuditLogger {
@@ -97,16 +97,9 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
     if (!decoded.ok) {
       return rejectUpload('invalid-data', { ...host, keyId: key.keyId }, textResponse(400, `Invalid data: ${decoded.reason}`));
     }
-    const { id } = await reportStore.save({
-      keyId: key.keyId,
-      ...host,
-      receivedAt: new Date(),
-      encoding: decoded.encoding,
-      size: decoded.bytes.length,
-      sha256: sha256Hex(decoded.bytes),
-      content: redactLicenseKeys(decoded.bytes),
-    });
-    logger.info({ reportId: id, keyId: key.keyId, ...host, bytes: decoded.bytes.length, encoding: decoded.encoding }, 'report stored');
+    const report = reportToStore(key.keyId, host, decoded);
+    const { id } = await reportStore.save(report);
+    logger.info({ reportId: id, keyId: key.keyId, ...host, bytes: report.size, encoding: report.encoding }, 'report stored');
     return textResponse(200, `OK ${id}`);
   }
 
@@ -172,6 +165,19 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
         return INTERNAL_ERROR;
       }
     },
+  };
+}
+
+/** The report to hand to the store. Built apart so that the decoded bytes are not kept alive while it commits. */
+function reportToStore(keyId: string, host: { hostId: string; hostId2?: string }, decoded: { encoding: ReportEncoding; bytes: Buffer }): ReportToStore {
+  return {
+    keyId,
+    ...host,
+    receivedAt: new Date(),
+    encoding: decoded.encoding,
+    size: decoded.bytes.length,
+    sha256: sha256Hex(decoded.bytes),
+    content: redactLicenseKeys(decoded.bytes),
   };
 }
 

@@ -37,7 +37,7 @@ export function readForm(body: Readable, headers: IncomingHttpHeaders, limits: F
   if (!FORM_TYPES.test(headers['content-type'] ?? '')) return Promise.resolve({ kind: 'unsupported-type' });
   const declaredLength = Number(headers['content-length']);
   if (declaredLength > limits.maxBodyBytes) return Promise.resolve({ kind: 'too-large' });
-  if (URLENCODED_TYPE.test(headers['content-type']!)) return readUrlencoded(body, limits);
+  if (URLENCODED_TYPE.test(headers['content-type']!)) return readUrlencoded(body, limits, declaredLength);
 
   let parser: busboy.Busboy;
   try {
@@ -122,9 +122,13 @@ export function readForm(body: Readable, headers: IncomingHttpHeaders, limits: F
   });
 }
 
-/** Collects an urlencoded body, never more than the limit, and parses it once it is complete. */
-function readUrlencoded(body: Readable, limits: FormLimits): Promise<FormReadResult> {
+/**
+ * Collects an urlencoded body, never more than the limit, and parses it once it is complete. With a declared
+ * `Content-Length` the body is copied into one buffer of that size as it arrives, so no list of chunks is kept.
+ */
+function readUrlencoded(body: Readable, limits: FormLimits, declaredLength: number): Promise<FormReadResult> {
   return new Promise((resolve) => {
+    let buffer = Number.isSafeInteger(declaredLength) && declaredLength >= 0 ? Buffer.allocUnsafe(declaredLength) : undefined;
     let chunks: Buffer[] = [];
     let received = 0;
     let settled = false;
@@ -132,18 +136,28 @@ function readUrlencoded(body: Readable, limits: FormLimits): Promise<FormReadRes
       if (settled) return;
       settled = true;
       chunks = [];
+      buffer = undefined;
       body.off('data', collect);
       // What is still arriving is discarded, never buffered, so the connection stays usable.
       if (result.kind !== 'fields') body.resume();
       resolve(result);
     };
     function collect(chunk: Buffer) {
+      if (received + chunk.length > limits.maxBodyBytes) return settle({ kind: 'too-large' });
+      if (buffer && received + chunk.length <= buffer.length) chunk.copy(buffer, received);
+      else {
+        // More than declared (Node's parser prevents it) or no length: fall back to keeping the chunks.
+        if (buffer) chunks.push(buffer.subarray(0, received));
+        buffer = undefined;
+        chunks.push(chunk);
+      }
       received += chunk.length;
-      if (received > limits.maxBodyBytes) settle({ kind: 'too-large' });
-      else chunks.push(chunk);
     }
     body.on('data', collect);
-    body.on('end', () => settle(parseUrlencoded(Buffer.concat(chunks, received), limits.maxFields)));
+    body.on('end', () => {
+      const whole = buffer ? buffer.subarray(0, received) : Buffer.concat(chunks, received);
+      settle(parseUrlencoded(whole, limits.maxFields));
+    });
     const cutOff = () => settle({ kind: 'malformed', reason: 'the request body was cut off' });
     body.on('error', cutOff);
     body.on('close', () => {

@@ -20,6 +20,8 @@ export class OrmKeyStore implements KeyStore {
 
 /** Most reports written in one transaction, well under SQLite's limits on bound parameters and compound selects. */
 const MAX_GROUP = 128;
+/** Most report bytes in one transaction (but always at least one report): SQLite copies each bound report. */
+const MAX_GROUP_BYTES = 32 * 1024 * 1024;
 
 /** A `report` row by column name (see the initial migration). */
 interface ReportRow {
@@ -75,10 +77,21 @@ export class OrmReportStore implements ReportStore {
   private async commitWaiting(): Promise<void> {
     this.committing = true;
     try {
-      while (this.waiting.length > 0) await this.commitGroup(this.waiting.splice(0, MAX_GROUP));
+      while (this.waiting.length > 0) await this.commitGroup(this.waiting.splice(0, this.nextGroupSize()));
     } finally {
       this.committing = false;
     }
+  }
+
+  /** How many of the waiting reports go into the next transaction. */
+  private nextGroupSize(): number {
+    let bytes = this.waiting[0]!.row.content.length;
+    let count = 1;
+    while (count < this.waiting.length && count < MAX_GROUP && bytes + this.waiting[count]!.row.content.length <= MAX_GROUP_BYTES) {
+      bytes += this.waiting[count]!.row.content.length;
+      count++;
+    }
+    return count;
   }
 
   private async commitGroup(group: PendingSave[]): Promise<void> {
