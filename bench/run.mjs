@@ -11,7 +11,7 @@ import { throughputChart } from './chart.mjs';
 import { measure } from './load.mjs';
 import { summariseProfile } from './profile-summary.mjs';
 import { checkEncodingAgainstCapture, fixtureReport, licenseBody, syntheticReport, uploadBody } from './reports.mjs';
-import { createReferenceKey, RATE_LIMITS_OFF, startBaseline, startReference, unknownKey } from './servers.mjs';
+import { benchSettings, createReferenceKey, startBaseline, startReference, unknownKey } from './servers.mjs';
 
 const KB = 1024;
 const MB = 1024 * KB;
@@ -45,7 +45,8 @@ let failures = [];
 log(`audit server benchmark${smoke ? ' (smoke run: short, numbers not meaningful)' : ''}`);
 log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${mib(totalmem())} MiB, Node ${process.version}`);
 log(`reference: built CLI, plain HTTP, fresh data directory, log level info (JSON lines to a file)`);
-log(`rate limits: ${RATE_LIMITS_OFF.length ? `lifted for the bench (${RATE_LIMITS_OFF.join(' ')})` : 'none in this server build'}`);
+const limits = benchSettings();
+log(`limits changed for the bench: ${limits.length ? limits.map((l) => `${l.why} (${l.flag} ${l.value})`).join('; ') : 'none (this server build has no rate limits)'}`);
 log(`load: autocannon in this process; servers measured alternately, ${settings.rounds} round(s) each`);
 log();
 
@@ -199,7 +200,7 @@ const output = {
   date: new Date().toISOString(),
   mode: smoke ? 'smoke' : 'full',
   machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryMiB: mib(totalmem()), freeMemoryMiB: mib(freemem()), node: process.version, kernel: release() },
-  settings: { ...settings, connections: CONNECTIONS, rateLimits: RATE_LIMITS_OFF.length ? RATE_LIMITS_OFF : 'none in this server build' },
+  settings: { ...settings, connections: CONNECTIONS, limitsChangedForBench: limits.map((l) => `${l.flag} ${l.value}: ${l.why}`) },
   scenarios: results,
   sweep,
   memory,

@@ -11,10 +11,21 @@ const CLI = join(ROOT, 'packages/server/bin/audit-server.js');
 const BASELINE = join(ROOT, 'bench/baseline-server.mjs');
 
 /**
- * Flags that lift the reference server's rate limits for the bench, so that 128 connections from one address
- * measure the server and not the limiter. Empty while the server has no rate limits.
+ * Settings that would measure the limiter instead of the server: 128 connections from one address, one key,
+ * and an unknown key sent thousands of times a second. Each applies only if the server build has the flag.
  */
-export const RATE_LIMITS_OFF = [];
+const BENCH_SETTINGS = [
+  { flag: '--rate-limit-address', value: '0', why: 'per-address rate limit off' },
+  { flag: '--rate-limit-key', value: '0', why: 'per-key rate limit off' },
+  { flag: '--rate-limit-failures', value: '0', why: 'failed-key rate limit off' },
+  { flag: '--max-uploads-in-flight', value: '256', why: 'uploads in flight raised to 256, above the 128 connections' },
+];
+
+/** The {@link BENCH_SETTINGS} this build of the server knows, as found in `audit-server start --help`. */
+export function benchSettings() {
+  const help = spawnSync(process.execPath, [CLI, 'start', '--help'], { encoding: 'utf8' }).stdout;
+  return BENCH_SETTINGS.filter(({ flag }) => help.includes(`${flag} `));
+}
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -124,7 +135,8 @@ export async function startReference(dataDir, licenseKey, { port, nodeFlags = []
   port ??= await freePort();
   const logFile = join(dataDir, 'server.log');
   const log = openSync(logFile, 'a');
-  const args = [...nodeFlags, CLI, 'start', '--plain-http', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir, ...RATE_LIMITS_OFF];
+  const settings = benchSettings().flatMap(({ flag, value }) => [flag, value]);
+  const args = [...nodeFlags, CLI, 'start', '--plain-http', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir, ...settings];
   const child = spawn(process.execPath, args, { stdio: ['ignore', log, log] });
   closeSync(log);
   const server = new ServerProcess('reference', child, port, logFile);

@@ -3,7 +3,7 @@ export { parseServerConfig, ServerConfigSchema, type ServerConfig } from './conf
 export { createApp } from './app.js';
 export { createLogger } from './logger.js';
 export { openDatabase, databaseFile } from './database.js';
-export { OrmKeyStore, OrmReportStore } from './stores.js';
+export { OrmKeyStore, OrmReportStore, type OrmReportStoreOptions } from './stores.js';
 export { createKey, importKey, listKeys, revokeKey, type KeySummary } from './key-admin.js';
 export { loadTlsIdentity, type TlsIdentity } from './tls.js';
 export { LicenseKeyRecord, ReportRecord } from './entities.js';

@@ -75,6 +75,16 @@ describe('group commit', () => {
     expect((await committedIds()).sort()).toEqual([(await first).id, id].sort());
   });
 
+  it('starts a new transaction where the next report would pass the group size in bytes', async () => {
+    const store = new OrmReportStore(orm, { maxGroupBytes: 25 });
+    const transactions = vi.spyOn(orm.em.getKnex(), 'transaction');
+    const content = Buffer.alloc(10, 'a');
+    const ids = await Promise.all(['a', 'b', 'c', 'd'].map((host) => store.save(report(host, { content })).then((saved) => saved.id)));
+    // a alone (nothing was waiting), then b + c (20 bytes), then d: 30 bytes would pass 25.
+    expect(transactions).toHaveBeenCalledTimes(3);
+    expect((await committedIds()).sort()).toEqual([...ids].sort());
+  });
+
   it('keeps reports that were answered when the database is closed and reopened', async () => {
     const store = new OrmReportStore(orm);
     const ids = await Promise.all([1, 2, 3].map((i) => store.save(report(`host-${i}`)).then((saved) => saved.id)));

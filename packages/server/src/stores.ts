@@ -20,8 +20,14 @@ export class OrmKeyStore implements KeyStore {
 
 /** Most reports written in one transaction, well under SQLite's limits on bound parameters and compound selects. */
 const MAX_GROUP = 128;
-/** Most report bytes in one transaction (but always at least one report): SQLite copies each bound report. */
+/** Default for {@link OrmReportStoreOptions.maxGroupBytes}. */
 const MAX_GROUP_BYTES = 32 * 1024 * 1024;
+
+/** Tuning of {@link OrmReportStore}. */
+export interface OrmReportStoreOptions {
+  /** Most report bytes in one transaction, though always at least one report: SQLite copies each bound report. Default 32 MiB. */
+  maxGroupBytes?: number;
+}
 
 /** A `report` row by column name (see the initial migration). */
 interface ReportRow {
@@ -53,7 +59,14 @@ export class OrmReportStore implements ReportStore {
   private waiting: PendingSave[] = [];
   private committing = false;
 
-  constructor(private readonly orm: MikroORM) {}
+  private readonly maxGroupBytes: number;
+
+  constructor(
+    private readonly orm: MikroORM,
+    options: OrmReportStoreOptions = {},
+  ) {
+    this.maxGroupBytes = options.maxGroupBytes ?? MAX_GROUP_BYTES;
+  }
 
   save(report: ReportToStore): Promise<{ id: string }> {
     const row: ReportRow = {
@@ -87,7 +100,7 @@ export class OrmReportStore implements ReportStore {
   private nextGroupSize(): number {
     let bytes = this.waiting[0]!.row.content.length;
     let count = 1;
-    while (count < this.waiting.length && count < MAX_GROUP && bytes + this.waiting[count]!.row.content.length <= MAX_GROUP_BYTES) {
+    while (count < this.waiting.length && count < MAX_GROUP && bytes + this.waiting[count]!.row.content.length <= this.maxGroupBytes) {
       bytes += this.waiting[count]!.row.content.length;
       count++;
     }
