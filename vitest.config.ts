@@ -7,7 +7,7 @@ export default defineConfig({
     alias: { '@org/audit-server-core': fileURLToPath(new URL('packages/core/src/index.ts', import.meta.url)) },
   },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'contract-tests/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: ['packages/*/src/**/*.test.ts', 'examples/*/src/**/*.test.ts', 'contract-tests/**/*.test.ts', 'scripts/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

@@ -1,20 +1,13 @@
 // Replays the requests captured from Lynis 3.0.8 (../shared/fixtures/lynis) byte for byte.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importKey, openDatabase } from '@org/audit-server';
+import { lynisCapture, withKey } from './support/lynis-capture.js';
 import { exchangeRaw } from './support/raw-https.js';
 import { storedReports } from './support/reports.js';
-import { LYNIS_FIXTURES, makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
 
-const FIXTURE_KEY = 'deadbeef-0000-0000-0000-000000000001';
+const { key: FIXTURE_KEY, licenseRequest, uploadRequest, report } = lynisCapture;
 const OTHER_KEY = 'deadbeef-0000-0000-0000-000000000002'; // same length: Content-Length stays right
-const licenseRequest = readFileSync(join(LYNIS_FIXTURES, 'license-request.txt'));
-const uploadRequest = readFileSync(join(LYNIS_FIXTURES, 'upload-request.txt'));
-const report = readFileSync(join(LYNIS_FIXTURES, 'report.dat'));
-
-/** The captured request with every occurrence of the key replaced (in the form field and inside the report). */
-const withKey = (request: Buffer, key: string) => Buffer.from(request.toString('latin1').replaceAll(FIXTURE_KEY, key), 'latin1');
 
 let server: ServerProcess;
 let removeDataDir: () => Promise<void>;

@@ -1,4 +1,5 @@
-import { connect } from 'node:tls';
+import { connect as connectPlain, type Socket } from 'node:net';
+import { connect as connectTls } from 'node:tls';
 
 /** An HTTP response as read off the wire. */
 export interface RawResponse {
@@ -8,12 +9,14 @@ export interface RawResponse {
 }
 
 /**
- * Sends `request` byte for byte over TLS (certificate not verified, as Lynis' `--insecure`) and reads one response.
- * Used to replay captured traffic exactly, with no client library rewriting it.
+ * Sends `request` byte for byte over TLS (certificate not verified, as Lynis' `--insecure`), or over plain TCP
+ * with `tls: false`, and reads one response. Used to replay captured traffic exactly, with no client library rewriting it.
  */
-export function exchangeRaw(port: number, request: Buffer): Promise<RawResponse> {
+export function exchangeRaw(port: number, request: Buffer, { tls = true } = {}): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port, rejectUnauthorized: false }, () => socket.write(request));
+    const socket: Socket = tls
+      ? connectTls({ host: '127.0.0.1', port, rejectUnauthorized: false }, () => socket.write(request))
+      : connectPlain({ host: '127.0.0.1', port }, () => socket.write(request));
     let received = Buffer.alloc(0);
     socket.on('data', (chunk: Buffer) => {
       received = Buffer.concat([received, chunk]);

@@ -14,10 +14,13 @@ export const LYNIS_FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/ly
 export interface ServerProcess {
   url: string;
   port: number;
+  /** Base URL of /healthz, /readyz and /metrics. */
+  opsUrl: string;
   dataDir: string;
   /** Every log line the server printed so far. */
   logs: string[];
-  stop(): Promise<void>;
+  /** Sends SIGTERM and resolves with the exit code once the process ended. */
+  stop(): Promise<number | null>;
 }
 
 /** A fresh, empty data directory; removed by the returned function. */
@@ -39,31 +42,31 @@ export function runCli(args: string[], dataDir: string): Promise<{ code: number 
   });
 }
 
-/** Starts `audit-server start` on a free port of 127.0.0.1 and waits until it listens. */
+/** Starts `audit-server start` on free ports of 127.0.0.1 (collectors' and operations') and waits until it listens. */
 export async function startServerProcess(dataDir: string, extraArgs: string[] = []): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [CLI, 'start', '--host', '127.0.0.1', '--port', '0', ...extraArgs], {
+  const child = spawn(process.execPath, [CLI, 'start', '--host', '127.0.0.1', '--port', '0', '--ops-port', '0', ...extraArgs], {
     env: { ...process.env, DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const listening = new Promise<{ url: string; port: number }>((resolve, reject) => {
+  const listening = new Promise<{ url: string; port: number; opsUrl: string }>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
       logs.push(line);
-      const entry = JSON.parse(line) as { msg?: string; url?: string; port?: number };
-      if (entry.msg === 'audit server listening') resolve({ url: entry.url!, port: entry.port! });
+      const entry = JSON.parse(line) as { msg?: string; url?: string; port?: number; opsUrl?: string };
+      if (entry.msg === 'audit server listening') resolve({ url: entry.url!, port: entry.port!, opsUrl: entry.opsUrl! });
     });
     child.once('exit', (code) => reject(new Error(`audit-server exited with ${code} before listening:\n${stderr}`)));
   });
-  const { url, port } = await listening;
-  return { url, port, dataDir, logs, stop: () => stopProcess(child) };
+  const { url, port, opsUrl } = await listening;
+  return { url, port, opsUrl, dataDir, logs, stop: () => stopProcess(child) };
 }
 
-function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
+function stopProcess(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => {
-    child.once('exit', () => resolve());
+    child.once('exit', (code) => resolve(code));
     child.kill('SIGTERM');
   });
 }

@@ -4,7 +4,9 @@ import { OpenAPIBackend } from 'openapi-backend';
 import { compileRoutes, type OperationContext, type ValidationError } from './contract-routes.js';
 import { openApiDocument } from './generated/openapi.gen.js';
 import type { LicenseCheckForm, ReportUploadForm } from './generated/types.gen.js';
-import { readForm, type FormReadResult } from './form.js';
+import { formFromParsedFields, readForm, type FormRead, type FormReadResult } from './form.js';
+import { describeFailure } from './failure.js';
+import { callHook, type AuditHooks, type AuditOperation, type RejectionReason } from './hooks.js';
 import { decodeReportData, redactLicenseKeys, sha256Hex } from './report-data.js';
 import {
   INTERNAL_ERROR,
@@ -36,8 +38,10 @@ export interface AuditApiOptions {
   maxBodyBytes?: number;
   /** Most form fields in one request. Default 32. */
   maxFields?: number;
-  /** Where accepted and rejected uploads are logged. Default: nowhere. */
+  /** Where accepted and rejected requests (and failing hooks) are logged. Default: nowhere. */
   logger?: AuditLogger;
+  /** Called after reports are stored and requests refused or answered; see {@link AuditHooks}. */
+  hooks?: AuditHooks;
 }
 
 /** A request as the adapters hand it over: the body is the unread stream. */
@@ -46,7 +50,15 @@ export interface AuditRequest {
   /** The request path relative to where the API is mounted, without the query string. */
   path: string;
   headers: IncomingHttpHeaders;
+  /** The unread request body. */
   body: Readable;
+  /**
+   * Form fields the host framework already parsed (as UTF-8 strings), used instead of reading `body`:
+   * set by the Express adapter when the app's own `express.urlencoded` ran first.
+   */
+  parsedFields?: Record<string, unknown>;
+  /** The client's IP address as the adapter determined it (Express: `req.ip`, honouring `trust proxy`). */
+  remoteAddress?: string;
 }
 
 /** The audit endpoints, ready to be served by any HTTP framework through an adapter. */
@@ -55,11 +67,14 @@ export interface AuditApi {
   handle(request: AuditRequest): Promise<AuditResponse | undefined>;
 }
 
+/** Default largest request body: 16 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 const DEFAULT_MAX_FIELDS = 32;
 /** What a tool segment may be: one URL path segment of unreserved characters. */
 export const TOOL_SEGMENT_PATTERN = /^[A-Za-z0-9._~-]+$/;
 const LICENSE_OPERATIONS = new Set(['checkLicense', 'checkLicenseLegacy']);
+/** The operation a contract path names, legacy or not. */
+const OPERATION_BY_PATH_END: Record<string, AuditOperation> = { 'license/': 'checkLicense', 'upload/': 'uploadReport' };
 const silentLogger: AuditLogger = { info() {}, warn() {}, error() {} };
 
 /** Builds the audit API over openapi.yaml: routing and validation by openapi-backend, behaviour here. */
@@ -69,6 +84,7 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const formLimits = { maxBodyBytes, maxFields: options.maxFields ?? DEFAULT_MAX_FIELDS };
   const logger = options.logger ?? silentLogger;
+  const hooks = options.hooks ?? {};
   if (!TOOL_SEGMENT_PATTERN.test(toolSegment)) throw new Error(`toolSegment must be one URL path segment, not "${toolSegment}"`);
 
   // The contract names the tool `audit`; requests use the configured segment.
@@ -78,45 +94,76 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
     return prefix && prefix.contract + path.slice(prefix.served.length);
   };
 
-  const rejectUpload = (reason: string, fields: object, response: AuditResponse) => {
-    logger.warn({ reason, ...fields }, 'upload rejected');
+  /** What one request is about, passed through openapi-backend to the handlers. */
+  interface RequestInfo {
+    operation: AuditOperation;
+    remoteAddress?: string;
+    form?: FormReadResult;
+  }
+
+  /**
+   * The one place every refusal goes through: it is logged (never with the key) and reported to the hook.
+   * `hostId` is taken only when it is a single string, as a client may send anything there.
+   */
+  const rejectRequest = (
+    request: RequestInfo,
+    reason: RejectionReason,
+    details: { keyId?: string; hostId?: unknown },
+    response: AuditResponse,
+  ): AuditResponse => {
+    const event = {
+      operation: request.operation,
+      reason,
+      status: response.status,
+      keyId: details.keyId ?? 'unknown',
+      ...(typeof details.hostId === 'string' ? { hostId: details.hostId } : {}),
+      ...(request.remoteAddress ? { remoteAddress: request.remoteAddress } : {}),
+    };
+    logger.warn(event, request.operation === 'uploadReport' ? 'upload rejected' : 'license check rejected');
+    callHook('onRequestRejected', hooks.onRequestRejected, event, logger.error.bind(logger));
     return response;
   };
 
-  async function checkLicense(context: OperationContext<LicenseCheckForm>): Promise<AuditResponse> {
+  async function checkLicense(context: OperationContext<LicenseCheckForm>, request: RequestInfo): Promise<AuditResponse> {
     const key = await keyStore.lookup(context.request.requestBody.licensekey);
-    return key.state === 'valid' ? LICENSE_VALID : LICENSE_INVALID;
+    return key.state === 'valid' ? LICENSE_VALID : rejectRequest(request, 'invalid-key', { keyId: keyIdOf(key) }, LICENSE_INVALID);
   }
 
-  async function uploadReport(context: OperationContext<ReportUploadForm>): Promise<AuditResponse> {
+  async function uploadReport(context: OperationContext<ReportUploadForm>, request: RequestInfo): Promise<AuditResponse> {
     const form = context.request.requestBody;
     const host = { hostId: form.hostid, hostId2: form.hostid2 };
     const key = await keyStore.lookup(form.licensekey);
-    if (key.state !== 'valid') return rejectUpload('invalid-key', { ...host, keyId: keyIdOf(key) }, UPLOAD_UNAUTHORIZED);
+    if (key.state !== 'valid') return rejectRequest(request, 'invalid-key', { ...host, keyId: keyIdOf(key) }, UPLOAD_UNAUTHORIZED);
     const decoded = decodeReportData(form.data);
     if (!decoded.ok) {
-      return rejectUpload('invalid-data', { ...host, keyId: key.keyId }, textResponse(400, `Invalid data: ${decoded.reason}`));
+      return rejectRequest(request, 'invalid-data', { ...host, keyId: key.keyId }, textResponse(400, `Invalid data: ${decoded.reason}`));
     }
     const report = reportToStore(key.keyId, host, decoded);
     const { id } = await reportStore.save(report);
     logger.info({ reportId: id, keyId: key.keyId, ...host, bytes: report.size, encoding: report.encoding }, 'report stored');
+    const stored = { reportId: id, keyId: key.keyId, ...host, size: report.size, sha256: report.sha256, encoding: report.encoding };
+    if (request.remoteAddress) Object.assign(stored, { remoteAddress: request.remoteAddress });
+    callHook('onReportStored', hooks.onReportStored, stored, logger.error.bind(logger));
     return textResponse(200, `OK ${id}`);
   }
 
   /** Every validation failure is answered here, per the contract: license checks only ever say `Response 500`. */
-  async function validationFail(context: OperationContext, formProblem: FormReadResult | undefined): Promise<AuditResponse> {
-    if (LICENSE_OPERATIONS.has(context.operation.operationId ?? '')) return LICENSE_INVALID;
-    if (formProblem?.kind === 'unsupported-type') return rejectUpload('unsupported-type', {}, UNSUPPORTED_MEDIA_TYPE);
+  async function validationFail(context: OperationContext, request: RequestInfo): Promise<AuditResponse> {
+    const formProblem = request.form;
+    const isLicenseCheck = LICENSE_OPERATIONS.has(context.operation.operationId ?? '');
+    const refusal = isLicenseCheck ? LICENSE_INVALID : undefined;
+    if (formProblem?.kind === 'unsupported-type') return rejectRequest(request, 'unsupported-type', {}, refusal ?? UNSUPPORTED_MEDIA_TYPE);
     if (formProblem?.kind === 'malformed') {
-      return rejectUpload('malformed', {}, textResponse(400, `Invalid form data: ${formProblem.reason}`));
+      return rejectRequest(request, 'malformed', {}, refusal ?? textResponse(400, `Invalid form data: ${formProblem.reason}`));
     }
-    // The key is checked before the other fields, so that without a valid key nothing about them is told.
+    const body = (context.request.requestBody ?? {}) as Partial<ReportUploadForm>;
     const errors = context.validation.errors ?? [];
-    const keyLookup = errors.some(concernsLicenseKey)
-      ? undefined
-      : await keyStore.lookup((context.request.requestBody as ReportUploadForm).licensekey);
-    if (keyLookup?.state !== 'valid') return rejectUpload('invalid-key', { keyId: keyIdOf(keyLookup) }, UPLOAD_UNAUTHORIZED);
-    return rejectUpload('invalid-request', { keyId: keyLookup.keyId }, textResponse(400, `Invalid request: ${errors.map(describeError).join('; ')}`));
+    // The key is checked before the other fields, so that without a valid key nothing about them is told.
+    const keyUsable = typeof body.licensekey === 'string' && !errors.some(concernsLicenseKey);
+    const keyLookup = keyUsable ? await keyStore.lookup(body.licensekey!) : undefined;
+    const details = { keyId: keyIdOf(keyLookup), hostId: body.hostid };
+    if (keyLookup?.state !== 'valid') return rejectRequest(request, 'invalid-key', details, refusal ?? UPLOAD_UNAUTHORIZED);
+    return rejectRequest(request, 'invalid-request', details, refusal ?? textResponse(400, `Invalid request: ${errors.map(describeError).join('; ')}`));
   }
 
   const backend = new OpenAPIBackend({
@@ -129,7 +176,7 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
   });
   await backend.init();
   const route = compileRoutes(backend);
-  const operationHandlers: Record<string, (context: OperationContext<never>) => Promise<AuditResponse>> = {
+  const operationHandlers: Record<string, (context: OperationContext<never>, request: RequestInfo) => Promise<AuditResponse>> = {
     checkLicense,
     checkLicenseLegacy: checkLicense,
     uploadReport,
@@ -137,33 +184,52 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
   };
 
   /** Routes and validates a request whose form has been read, and hands it to its operation. */
-  async function dispatch(request: AuditRequest, path: string, form: FormReadResult | undefined): Promise<AuditResponse> {
+  async function dispatch(request: AuditRequest, path: string, info: RequestInfo): Promise<AuditResponse> {
     const match = route(request.method, path);
     if (match.kind === 'not-found') return NOT_FOUND;
-    if (match.kind === 'method-not-allowed') return textResponse(405, 'Method not allowed: use POST', { allow: 'POST' });
-    const body = form?.kind === 'fields' ? form.fields : undefined;
+    if (match.kind === 'method-not-allowed') {
+      return rejectRequest(info, 'method-not-allowed', {}, textResponse(405, 'Method not allowed: use POST', { allow: 'POST' }));
+    }
+    const body = info.form?.kind === 'fields' ? info.form.fields : undefined;
     const context: OperationContext<never> = { request: { requestBody: body as never }, operation: match.operation, validation: match.validate(body, request.headers) };
-    if (!context.validation.valid) return validationFail(context, form);
+    if (!context.validation.valid) return validationFail(context, info);
     const handler = operationHandlers[match.operation.operationId ?? ''];
     if (!handler) throw new Error(`No handler for operation ${match.operation.operationId}`);
-    return handler(context);
+    return handler(context, info);
   }
 
   return {
     async handle(request) {
       const path = toContractPath(request.path);
       if (path === undefined) return undefined;
+      const started = performance.now();
+      const operation = Object.entries(OPERATION_BY_PATH_END).find(([end]) => path.endsWith(`/${end}`))?.[1];
+      let form: FormRead | undefined;
+      let response: AuditResponse;
       try {
-        let form: FormReadResult | undefined;
         if (request.method === 'POST') {
-          form = await readForm(request.body, request.headers, formLimits);
-          if (form.kind === 'too-large') return rejectUpload('too-large', { path }, payloadTooLarge(maxBodyBytes));
+          form = request.parsedFields
+            ? formFromParsedFields(request.parsedFields, request.headers, formLimits)
+            : await readForm(request.body, request.headers, formLimits);
         }
-        return await dispatch(request, path, form);
+        const info: RequestInfo = { operation: operation ?? 'uploadReport', remoteAddress: request.remoteAddress, form };
+        if (form?.kind === 'too-large') {
+          response = operation ? rejectRequest(info, 'too-large', {}, payloadTooLarge(maxBodyBytes)) : payloadTooLarge(maxBodyBytes);
+        } else {
+          response = await dispatch(request, path, info);
+        }
       } catch (error) {
         logger.error({ error: describeFailure(error) }, 'request failed');
-        return INTERNAL_ERROR;
+        response = INTERNAL_ERROR;
       }
+      const completed = {
+        operation: operation ?? 'unknown',
+        status: response.status,
+        durationMs: performance.now() - started,
+        bytesReceived: form?.bytesReceived ?? 0,
+      } as const;
+      callHook('onRequestCompleted', hooks.onRequestCompleted, completed, logger.error.bind(logger));
+      return response;
     },
   };
 }
@@ -204,10 +270,4 @@ function describeError(error: ValidationError): string {
   // Form values are always text, so a type error means the field came more than once (the form reader's array).
   if (error.keyword === 'type') return `${field} given more than once`;
   return field ? `${field} ${error.message}` : `${error.message}`;
-}
-
-/** Name, code and the start of the message: enough to diagnose, too little to carry a stored report into the log. */
-function describeFailure(error: unknown): object {
-  if (!(error instanceof Error)) return { message: String(error).slice(0, 300) };
-  return { type: error.name, code: (error as { code?: unknown }).code, message: error.message.slice(0, 300) };
 }

@@ -15,6 +15,9 @@ export type FormReadResult =
   | { kind: 'unsupported-type' }
   | { kind: 'malformed'; reason: string };
 
+/** A {@link FormReadResult} with the number of body bytes read to reach it. */
+export type FormRead = FormReadResult & { bytesReceived: number };
+
 /** Bounds on what one request body may hold. */
 export interface FormLimits {
   /** Largest body accepted, in bytes. */
@@ -33,10 +36,12 @@ const URLENCODED_TYPE = /^application\/x-www-form-urlencoded\s*(;|$)/i;
  * Stops reading as soon as the body passes `maxBodyBytes` (a declared `Content-Length` over the limit is refused
  * before a byte is read), so an oversized upload is never buffered whole.
  */
-export function readForm(body: Readable, headers: IncomingHttpHeaders, limits: FormLimits): Promise<FormReadResult> {
-  if (!FORM_TYPES.test(headers['content-type'] ?? '')) return Promise.resolve({ kind: 'unsupported-type' });
+export function readForm(body: Readable, headers: IncomingHttpHeaders, limits: FormLimits): Promise<FormRead> {
+  if (!isFormType(headers)) return Promise.resolve({ kind: 'unsupported-type', bytesReceived: 0 });
   const declaredLength = Number(headers['content-length']);
-  if (declaredLength > limits.maxBodyBytes) return Promise.resolve({ kind: 'too-large' });
+  if (declaredLength > limits.maxBodyBytes) return Promise.resolve({ kind: 'too-large', bytesReceived: 0 });
+  // A stream that already ended would never feed the parser, and the request would hang.
+  if (body.readableEnded) return Promise.resolve({ kind: 'malformed', reason: 'the request body was already read', bytesReceived: 0 });
   if (URLENCODED_TYPE.test(headers['content-type']!)) return readUrlencoded(body, limits, declaredLength);
 
   let parser: busboy.Busboy;
@@ -54,7 +59,7 @@ export function readForm(body: Readable, headers: IncomingHttpHeaders, limits: F
       },
     });
   } catch (error) {
-    return Promise.resolve({ kind: 'malformed', reason: (error as Error).message });
+    return Promise.resolve({ kind: 'malformed', reason: (error as Error).message, bytesReceived: 0 });
   }
 
   return new Promise((resolve) => {
@@ -73,7 +78,7 @@ export function readForm(body: Readable, headers: IncomingHttpHeaders, limits: F
         body.unpipe(parser);
         body.resume();
       }
-      resolve(result);
+      resolve({ ...result, bytesReceived: received });
     };
     const finishIfDone = () => {
       // fromEntries makes own properties, so a field named `__proto__` cannot reach the prototype.
@@ -122,11 +127,32 @@ export function readForm(body: Readable, headers: IncomingHttpHeaders, limits: F
   });
 }
 
+/** Whether the request declares one of the two form media types. */
+export function isFormType(headers: IncomingHttpHeaders): boolean {
+  return FORM_TYPES.test(headers['content-type'] ?? '');
+}
+
+/**
+ * Takes fields a host framework already parsed (e.g. Express' `express.urlencoded`), which are UTF-8 strings,
+ * into the form reader's byte-per-character form, so that they are checked exactly like fields read here.
+ */
+export function formFromParsedFields(parsed: Record<string, unknown>, headers: IncomingHttpHeaders, limits: FormLimits): FormRead {
+  const bytesReceived = Number(headers['content-length']) || 0;
+  if (!isFormType(headers)) return { kind: 'unsupported-type', bytesReceived };
+  const entries = Object.entries(parsed);
+  if (entries.length > limits.maxFields) return { kind: 'malformed', reason: `more than ${limits.maxFields} form fields`, bytesReceived };
+  const toLatin1 = (value: unknown) => Buffer.from(String(value), 'utf8').toString('latin1');
+  const fields = Object.fromEntries(
+    entries.map(([name, value]) => [name, Array.isArray(value) ? value.map(toLatin1) : toLatin1(value)]),
+  );
+  return { kind: 'fields', fields, bytesReceived };
+}
+
 /**
  * Collects an urlencoded body, never more than the limit, and parses it once it is complete. With a declared
  * `Content-Length` the body is copied into one buffer of that size as it arrives, so no list of chunks is kept.
  */
-function readUrlencoded(body: Readable, limits: FormLimits, declaredLength: number): Promise<FormReadResult> {
+function readUrlencoded(body: Readable, limits: FormLimits, declaredLength: number): Promise<FormRead> {
   return new Promise((resolve) => {
     let buffer = Number.isSafeInteger(declaredLength) && declaredLength >= 0 ? Buffer.allocUnsafe(declaredLength) : undefined;
     let chunks: Buffer[] = [];
@@ -140,10 +166,15 @@ function readUrlencoded(body: Readable, limits: FormLimits, declaredLength: numb
       body.off('data', collect);
       // What is still arriving is discarded, never buffered, so the connection stays usable.
       if (result.kind !== 'fields') body.resume();
-      resolve(result);
+      resolve({ ...result, bytesReceived: received });
     };
-    function collect(chunk: Buffer) {
-      if (received + chunk.length > limits.maxBodyBytes) return settle({ kind: 'too-large' });
+    function collect(data: Buffer | string) {
+      // Streams made from strings (tests, other adapters) deliver text; the wire delivers bytes.
+      const chunk = typeof data === 'string' ? Buffer.from(data) : data;
+      if (received + chunk.length > limits.maxBodyBytes) {
+        received += chunk.length;
+        return settle({ kind: 'too-large' });
+      }
       if (buffer && received + chunk.length <= buffer.length) chunk.copy(buffer, received);
       else {
         // More than declared (Node's parser prevents it) or no length: fall back to keeping the chunks.

@@ -1,7 +1,17 @@
 export { createAuditApi, DEFAULT_MAX_BODY_BYTES, TOOL_SEGMENT_PATTERN } from './audit-api.js';
 export type { AuditApi, AuditApiOptions, AuditLogger, AuditRequest } from './audit-api.js';
 export type { AuditResponse } from './responses.js';
+export type {
+  AuditHooks,
+  AuditOperation,
+  RejectionReason,
+  ReportStoredEvent,
+  RequestCompletedEvent,
+  RequestRejectedEvent,
+} from './hooks.js';
 export { auditMiddleware } from './express.js';
+export { createAuditListener, type AuditListenerOptions } from './node-http.js';
+export { createAuditFetchHandler, type AuditFetchContext, type AuditFetchHandler, type AuditFetchOptions } from './fetch.js';
 export type { KeyLookup, KeyStore, ReportEncoding, ReportStore, ReportToStore } from './stores.js';
 export { InMemoryKeyStore, InMemoryReportStore } from './memory-stores.js';
 export { LICENSE_KEY_PATTERN, generateLicenseKey, hashLicenseKey } from './license-key.js';

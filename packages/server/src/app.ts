@@ -1,12 +1,27 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
+import type { Gauge } from 'prom-client';
 import { auditMiddleware, type AuditApi } from '@org/audit-server-core';
 
+/** What the app reports beyond its logs. */
+export interface AppOptions {
+  /** Counts requests being served (for metrics, and to see a drain progress). */
+  inFlight?: Pick<Gauge, 'inc' | 'dec'>;
+}
+
 /** The reference host's Express app: request log, the audit endpoints, plain-text 404 and 500. */
-export function createApp(api: AuditApi, logger: Logger): Express {
+export function createApp(api: AuditApi, logger: Logger, options: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
+  const { inFlight } = options;
+  if (inFlight) {
+    app.use((_req, res, next) => {
+      inFlight.inc();
+      res.once('close', () => inFlight.dec());
+      next();
+    });
+  }
   app.use(
     pinoHttp({
       logger,

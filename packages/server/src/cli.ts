@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import type { MikroORM } from '@mikro-orm/sqlite';
-import { parseServerConfig } from './config.js';
+import { parseServerConfig, readConfigFile, type ServerConfig } from './config.js';
 import { openDatabase } from './database.js';
 import { createKey, listKeys, revokeKey } from './key-admin.js';
 import { createLogger } from './logger.js';
@@ -9,6 +9,7 @@ import { startServer } from './server.js';
 
 const program = new Command('audit-server')
   .description('Reference server collecting audit reports (Lynis compatible)')
+  .addOption(new Option('--config <file>', 'JSON file of settings (names as in the README); flags and environment override it').env('CONFIG_FILE'))
   .addOption(new Option('--data-dir <dir>', 'folder for the database and the self-signed certificate (default: data)').env('DATA_DIR'))
   .showHelpAfterError();
 
@@ -23,14 +24,23 @@ program
   .addOption(new Option('--tool-segment <name>', 'path segment in /api/<name>/upload/ (default: audit)').env('TOOL_SEGMENT'))
   .addOption(new Option('--max-body-bytes <bytes>', 'largest request body accepted (default: 16 MiB)').env('MAX_BODY_BYTES'))
   .addOption(new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default: info)').env('LOG_LEVEL'))
+  .addOption(new Option('--ops-host <address>', 'address of /healthz, /readyz and /metrics (default: 127.0.0.1)').env('OPS_HOST'))
+  .addOption(new Option('--ops-port <port>', 'port of /healthz, /readyz and /metrics, or "off" (default: 9464)').env('OPS_PORT'))
+  .addOption(new Option('--shutdown-timeout-seconds <seconds>', 'on SIGTERM, how long uploads in flight may take to finish (default: 30)').env('SHUTDOWN_TIMEOUT_SECONDS'))
   .action(async (_options, command: Command) => {
-    const config = parseServerConfig(command.optsWithGlobals());
+    const config = await loadConfig(command);
     const logger = createLogger(config.logLevel);
     const server = await startServer(config, logger);
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       process.once(signal, () => {
-        logger.info({ signal }, 'shutting down');
-        void server.close().then(() => process.exit(0));
+        logger.info({ signal }, 'shutting down: finishing requests in flight');
+        server.close().then(
+          () => process.exit(0),
+          (error: Error) => {
+            logger.error({ error: { type: error.name, message: error.message.slice(0, 300) } }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
       });
     }
   });
@@ -78,7 +88,7 @@ keys
   });
 
 async function withDatabase(command: Command, work: (orm: MikroORM) => Promise<void>): Promise<void> {
-  const { dataDir } = parseServerConfig(command.optsWithGlobals());
+  const { dataDir } = await loadConfig(command);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const orm = await openDatabase(dataDir);
   try {
@@ -86,6 +96,13 @@ async function withDatabase(command: Command, work: (orm: MikroORM) => Promise<v
   } finally {
     await orm.close();
   }
+}
+
+/** Settings from flags and environment over the config file (if one is given) over defaults, validated. */
+async function loadConfig(command: Command): Promise<ServerConfig> {
+  const options = command.optsWithGlobals<{ config?: string }>();
+  const file = options.config ? await readConfigFile(options.config) : undefined;
+  return parseServerConfig(options, file);
 }
 
 function printTable(header: string[], rows: string[][]): void {

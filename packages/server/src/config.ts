@@ -1,32 +1,75 @@
+import { readFile } from 'node:fs/promises';
 import { DEFAULT_MAX_BODY_BYTES, TOOL_SEGMENT_PATTERN } from '@org/audit-server-core';
 import { z } from 'zod';
 
+const ServerSettings = z.object({
+  dataDir: z.string().min(1).default('data'),
+  host: z.string().min(1).default('0.0.0.0'),
+  port: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(8443),
+  tlsCert: z.string().min(1).optional(),
+  tlsKey: z.string().min(1).optional(),
+  plainHttp: z.boolean().default(false),
+  toolSegment: z
+    .string()
+    .regex(TOOL_SEGMENT_PATTERN, 'must be one URL path segment, e.g. audit or lynis')
+    .default('audit'),
+  maxBodyBytes: z.coerce.number().int().min(1024).default(DEFAULT_MAX_BODY_BYTES),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Operations: health, readiness and metrics on their own address, never the collectors' port; shutdown.
+  opsHost: z.string().min(1).default('127.0.0.1'),
+  opsPort: z
+    .union([z.literal('off'), z.coerce.number().int().min(0).max(65535)], { error: 'must be a port number or "off"' })
+    .default(9464),
+  shutdownTimeoutSeconds: z.coerce.number().min(0).default(30),
+});
+
 /** Everything the reference server can be told, with its defaults. Parsed once at start. */
-export const ServerConfigSchema = z
-  .object({
-    dataDir: z.string().min(1).default('data'),
-    host: z.string().min(1).default('0.0.0.0'),
-    port: z.coerce.number().int().min(0).max(65535).default(8443),
-    tlsCert: z.string().min(1).optional(),
-    tlsKey: z.string().min(1).optional(),
-    plainHttp: z.boolean().default(false),
-    toolSegment: z
-      .string()
-      .regex(TOOL_SEGMENT_PATTERN, 'must be one URL path segment, e.g. audit or lynis')
-      .default('audit'),
-    maxBodyBytes: z.coerce.number().int().min(1024).default(DEFAULT_MAX_BODY_BYTES),
-    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  })
+export const ServerConfigSchema = ServerSettings
   .refine((c) => Boolean(c.tlsCert) === Boolean(c.tlsKey), { message: 'give both a TLS certificate and its key, or neither' })
-  .refine((c) => !(c.plainHttp && c.tlsCert), { message: 'plain HTTP and a TLS certificate exclude each other' });
+  .refine((c) => !(c.plainHttp && c.tlsCert), { message: 'plain HTTP and a TLS certificate exclude each other' })
+  .refine((c) => c.opsPort === 'off' || c.opsPort === 0 || c.opsPort !== c.port, {
+    message: 'the operations port must differ from the collectors\' port',
+    path: ['opsPort'],
+  });
 
 /** Validated server configuration. */
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;
 
-/** Validates raw settings (flags, environment) into a {@link ServerConfig}, or throws one readable message. */
-export function parseServerConfig(raw: Record<string, unknown>): ServerConfig {
-  const result = ServerConfigSchema.safeParse(raw);
+/** Names a config file may use: exactly the settings' names. */
+const SETTING_NAMES = new Set(Object.keys(ServerSettings.shape));
+
+/**
+ * Validates settings into a {@link ServerConfig}, or throws one readable message naming every problem.
+ * `raw` holds flags and environment (flags win, as the CLI merges them); `file` holds a config file's settings,
+ * which either of those overrides; defaults fill the rest.
+ */
+export function parseServerConfig(raw: Record<string, unknown>, file: { path: string; settings: Record<string, unknown> } = { path: '', settings: {} }): ServerConfig {
+  const given = Object.fromEntries(Object.entries(raw).filter(([name, value]) => SETTING_NAMES.has(name) && value !== undefined));
+  const result = ServerConfigSchema.safeParse({ ...file.settings, ...given });
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => `${issue.path.join('.') || 'config'}: ${issue.message}`);
+  const problems = result.error.issues.map((issue) => {
+    const name = issue.path.join('.');
+    const where = name && !(name in given) && name in file.settings ? ` (in ${file.path})` : '';
+    return `${name || 'config'}${where}: ${issue.message}`;
+  });
   throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+}
+
+/** Reads a JSON config file whose keys are the settings' names (`port`, `opsPort`, …); unknown keys are refused. */
+export async function readConfigFile(path: string): Promise<{ path: string; settings: Record<string, unknown> }> {
+  let settings: unknown;
+  try {
+    settings = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (error as Error).message;
+    throw new Error(`Cannot read config file ${path}: ${reason}`);
+  }
+  if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) {
+    throw new Error(`Config file ${path} must hold one JSON object of settings`);
+  }
+  const unknown = Object.keys(settings).filter((name) => !SETTING_NAMES.has(name));
+  if (unknown.length > 0) {
+    throw new Error(`Config file ${path}: unknown setting ${unknown.map((name) => `"${name}"`).join(', ')}; known: ${[...SETTING_NAMES].join(', ')}`);
+  }
+  return { path, settings: settings as Record<string, unknown> };
 }

@@ -1,6 +1,8 @@
 export { startServer, type RunningServer } from './server.js';
-export { parseServerConfig, ServerConfigSchema, type ServerConfig } from './config.js';
-export { createApp } from './app.js';
+export { parseServerConfig, readConfigFile, ServerConfigSchema, type ServerConfig } from './config.js';
+export { createApp, type AppOptions } from './app.js';
+export { createMetrics, type ServerMetrics } from './metrics.js';
+export { createOpsServer, readinessProblem, type OpsTarget } from './ops.js';
 export { createLogger } from './logger.js';
 export { openDatabase, databaseFile } from './database.js';
 export { OrmKeyStore, OrmReportStore, type OrmReportStoreOptions } from './stores.js';

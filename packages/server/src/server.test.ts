@@ -1,11 +1,13 @@
 import { X509Certificate } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MikroORM } from '@mikro-orm/sqlite';
 import { hashLicenseKey } from '@org/audit-server-core';
-import { parseServerConfig } from './config.js';
+import { Registry } from 'prom-client';
+import { parseServerConfig, readConfigFile } from './config.js';
+import { readinessProblem } from './ops.js';
 import { openDatabase } from './database.js';
 import { LicenseKeyRecord, ReportRecord } from './entities.js';
 import { createKey, importKey, listKeys, revokeKey } from './key-admin.js';
@@ -125,8 +127,49 @@ describe('configuration', () => {
     expect(parseServerConfig({})).toMatchObject({ dataDir: 'data', port: 8443, plainHttp: false, toolSegment: 'audit', maxBodyBytes: 16 * 1024 * 1024 });
   });
 
+  it('serves operations on loopback by default, on a port of their own, or not at all', () => {
+    expect(parseServerConfig({})).toMatchObject({ opsHost: '127.0.0.1', opsPort: 9464, shutdownTimeoutSeconds: 30 });
+    expect(parseServerConfig({ opsPort: 'off' }).opsPort).toBe('off');
+    expect(parseServerConfig({ opsPort: '9100' }).opsPort).toBe(9100);
+    expect(() => parseServerConfig({ port: '9000', opsPort: '9000' })).toThrow(/opsPort: the operations port must differ/);
+    expect(() => parseServerConfig({ opsPort: 'none' })).toThrow(/opsPort: must be a port number or "off"/);
+  });
+
+  it('layers flags and environment over the config file over defaults', () => {
+    const file = { path: 'audit.json', settings: { port: 9443, toolSegment: 'lynis', logLevel: 'warn' } };
+    expect(parseServerConfig({ port: '10443', logLevel: undefined }, file)).toMatchObject({ port: 10443, toolSegment: 'lynis', logLevel: 'warn', dataDir: 'data' });
+  });
+
+  it('reads a JSON config file and refuses unknown settings and other shapes', async () => {
+    const file = join(dataDir, 'config.json');
+    await writeFile(file, JSON.stringify({ port: 9443, opsPort: 'off' }));
+    expect(await readConfigFile(file)).toEqual({ path: file, settings: { port: 9443, opsPort: 'off' } });
+    await writeFile(file, JSON.stringify({ prot: 9443 }));
+    await expect(readConfigFile(file)).rejects.toThrow(/unknown setting "prot"; known: dataDir, host, port/);
+    await writeFile(file, '[1]');
+    await expect(readConfigFile(file)).rejects.toThrow(/must hold one JSON object/);
+    await writeFile(file, '{ port: 1 }');
+    await expect(readConfigFile(file)).rejects.toThrow(/Cannot read config file .*config\.json: .*JSON/);
+    await expect(readConfigFile(join(dataDir, 'missing.json'))).rejects.toThrow(/missing\.json: file not found/);
+  });
+
   it('explains what is wrong', () => {
     expect(() => parseServerConfig({ port: '70000', toolSegment: 'a/b' })).toThrow(/port: .*\n.*toolSegment: must be one URL path segment/);
     expect(() => parseServerConfig({ tlsCert: 'cert.pem' })).toThrow(/both a TLS certificate and its key/);
+  });
+});
+
+describe('readiness', () => {
+  it('is ready with the database reachable and every migration applied', async () => {
+    expect(await readinessProblem({ orm, registry: new Registry(), isShuttingDown: () => false })).toBeUndefined();
+  });
+
+  it('names what is missing: a migration not applied, a closed database, a shutdown', async () => {
+    // As if the newest code met a database that lacks a migration.
+    await orm.em.getConnection().execute("delete from mikro_orm_migrations where name like '0001%'");
+    expect(await readinessProblem({ orm, registry: new Registry(), isShuttingDown: () => false })).toBe('1 migration(s) not applied');
+    expect(await readinessProblem({ orm, registry: new Registry(), isShuttingDown: () => true })).toBe('shutting down');
+    await orm.close();
+    expect(await readinessProblem({ orm, registry: new Registry(), isShuttingDown: () => false })).toBe('database unreachable');
   });
 });

@@ -1,12 +1,15 @@
 import { mkdir } from 'node:fs/promises';
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpServer, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
 import type { Logger } from 'pino';
 import { createAuditApi } from '@org/audit-server-core';
 import { createApp } from './app.js';
 import type { ServerConfig } from './config.js';
 import { openDatabase } from './database.js';
+import { createMetrics } from './metrics.js';
+import { createOpsServer } from './ops.js';
 import { OrmKeyStore, OrmReportStore } from './stores.js';
 import { loadTlsIdentity } from './tls.js';
 
@@ -17,7 +20,12 @@ export interface RunningServer {
   port: number;
   /** SHA-256 fingerprint of the certificate served, when serving HTTPS. */
   fingerprint256?: string;
-  /** Stops accepting connections, waits for requests in flight, closes the database. */
+  /** Base URL of the operations endpoints (`/healthz`, `/readyz`, `/metrics`), unless turned off. */
+  opsUrl?: string;
+  /**
+   * Graceful stop: readiness turns 503, no new connections are accepted, requests in flight are finished
+   * (cut off after `shutdownTimeoutSeconds`), then the operations endpoints and the database are closed.
+   */
   close(): Promise<void>;
 }
 
@@ -25,38 +33,87 @@ export interface RunningServer {
 export async function startServer(config: ServerConfig, logger: Logger): Promise<RunningServer> {
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const orm = await openDatabase(config.dataDir, (message) => logger.info({ component: 'database' }, message));
+  const metrics = createMetrics();
   const api = await createAuditApi({
     keyStore: new OrmKeyStore(orm),
     reportStore: new OrmReportStore(orm),
     toolSegment: config.toolSegment,
     maxBodyBytes: config.maxBodyBytes,
     logger,
+    hooks: metrics.hooks,
   });
-  const app = createApp(api, logger);
+  const app = createApp(api, logger, { inFlight: metrics.inFlight });
   const tls = config.plainHttp
     ? undefined
     : await loadTlsIdentity(config.dataDir, config.tlsCert && config.tlsKey ? { cert: config.tlsCert, key: config.tlsKey } : undefined);
   const server: Server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, app) : createHttpServer(app);
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, resolve);
+  let shuttingDown = false;
+  // While draining, a connection is closed as soon as its answer is sent instead of idling in keep-alive.
+  server.on('request', (_req, res: ServerResponse) => {
+    if (shuttingDown) res.setHeader('connection', 'close');
+    res.once('finish', () => shuttingDown && server.closeIdleConnections());
   });
-  const { port } = server.address() as AddressInfo;
-  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const url = `${tls ? 'https' : 'http'}://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
+  const ops = config.opsPort === 'off' ? undefined : createOpsServer({ orm, registry: metrics.registry, isShuttingDown: () => shuttingDown });
+  try {
+    await listen(server, config.port, config.host);
+    if (ops) await listen(ops, config.opsPort as number, config.opsHost);
+  } catch (error) {
+    server.close();
+    await orm.close();
+    throw error;
+  }
+  const port = (server.address() as AddressInfo).port;
+  const url = baseUrl(tls ? 'https' : 'http', config.host, port);
+  const opsUrl = ops && baseUrl('http', config.opsHost, (ops.address() as AddressInfo).port);
   logger.info(
-    { url, host: config.host, port, toolSegment: config.toolSegment, tls: tls ? (tls.selfSigned ? 'self-signed' : 'configured') : 'off', fingerprint256: tls?.fingerprint256 },
+    { url, host: config.host, port, toolSegment: config.toolSegment, tls: tls ? (tls.selfSigned ? 'self-signed' : 'configured') : 'off', fingerprint256: tls?.fingerprint256, opsUrl: opsUrl ?? 'off' },
     'audit server listening',
   );
+
+  let closing: Promise<void> | undefined;
+  const close = async () => {
+    shuttingDown = true;
+    const drained = once(server, 'close');
+    server.close(); // stop accepting; idle keep-alive connections are closed, busy ones once their answer is sent
+    server.closeIdleConnections();
+    const cutOff = setTimeout(() => {
+      logger.warn({ timeoutSeconds: config.shutdownTimeoutSeconds }, 'requests still in flight at shutdown timeout: closing their connections');
+      server.closeAllConnections();
+    }, config.shutdownTimeoutSeconds * 1000);
+    await drained;
+    clearTimeout(cutOff);
+    if (ops) {
+      const opsClosed = once(ops, 'close');
+      ops.close();
+      ops.closeAllConnections();
+      await opsClosed;
+    }
+    await orm.close();
+    logger.info({}, 'audit server stopped');
+  };
 
   return {
     url,
     port,
     fingerprint256: tls?.fingerprint256,
-    async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await orm.close();
-    },
+    opsUrl,
+    close: () => (closing ??= close()),
   };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** A URL to reach `host:port` from this machine (a wildcard address is shown as loopback). */
+function baseUrl(scheme: string, host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `${scheme}://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
 }

@@ -1,0 +1,59 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { AuditHooks } from '@org/audit-server-core';
+
+/** The server's Prometheus metrics, fed by core's hooks. One registry per server, so servers never share counts. */
+export interface ServerMetrics {
+  registry: Registry;
+  /** Hooks to pass to `createAuditApi`: they count requests, uploads and refusals. */
+  hooks: AuditHooks;
+  /** Requests being served on the collectors' port right now. */
+  inFlight: Gauge;
+}
+
+/** Creates the metrics registry: process metrics plus the audit API's own. */
+export function createMetrics(): ServerMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  const requests = new Counter({
+    name: 'audit_requests_total',
+    help: 'Requests to the audit API by operation and HTTP status',
+    labelNames: ['operation', 'status'],
+    registers,
+  });
+  const duration = new Histogram({
+    name: 'audit_request_duration_seconds',
+    help: 'Time to answer an audit API request, body reading and storing included',
+    labelNames: ['operation'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  const bytes = new Counter({
+    name: 'audit_request_bytes_received_total',
+    help: 'Request body bytes read by the audit API',
+    labelNames: ['operation'],
+    registers,
+  });
+  const accepted = new Counter({ name: 'audit_uploads_accepted_total', help: 'Reports stored', registers });
+  const rejected = new Counter({
+    name: 'audit_requests_rejected_total',
+    help: 'Refused license checks and uploads by operation and reason',
+    labelNames: ['operation', 'reason'],
+    registers,
+  });
+  const inFlight = new Gauge({ name: 'audit_http_requests_in_flight', help: 'Requests being served on the collectors\' port', registers });
+
+  return {
+    registry,
+    inFlight,
+    hooks: {
+      onReportStored: () => accepted.inc(),
+      onRequestRejected: ({ operation, reason }) => rejected.inc({ operation, reason }),
+      onRequestCompleted: ({ operation, status, durationMs, bytesReceived }) => {
+        requests.inc({ operation, status: String(status) });
+        duration.observe({ operation }, durationMs / 1000);
+        bytes.inc({ operation }, bytesReceived);
+      },
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { createServer, type Server } from 'node:http';
+import type { MikroORM } from '@mikro-orm/sqlite';
+import type { Registry } from 'prom-client';
+
+/** What the operations endpoints look at. */
+export interface OpsTarget {
+  orm: MikroORM;
+  registry: Registry;
+  /** True once shutdown began: the server is draining and should get no new traffic. */
+  isShuttingDown(): boolean;
+}
+
+/** Why the server is not ready, or undefined when it is. */
+export async function readinessProblem(target: OpsTarget): Promise<string | undefined> {
+  if (target.isShuttingDown()) return 'shutting down';
+  try {
+    await target.orm.em.getConnection().execute('select 1');
+  } catch {
+    return 'database unreachable';
+  }
+  const pending = await target.orm.getMigrator().getPendingMigrations();
+  return pending.length > 0 ? `${pending.length} migration(s) not applied` : undefined;
+}
+
+/**
+ * The operations server: `GET /healthz` (alive), `/readyz` (database reachable, migrations applied, not draining)
+ * and `/metrics` (Prometheus text). Plain HTTP, meant for a loopback or internal address only.
+ */
+export function createOpsServer(target: OpsTarget): Server {
+  return createServer((req, res) => {
+    const send = (status: number, body: string, type = 'text/plain; charset=utf-8') =>
+      void res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' }).end(body);
+    const path = new URL(req.url ?? '/', 'http://ops').pathname;
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'Method not allowed: use GET');
+    if (path === '/healthz') return send(200, 'ok');
+    if (path === '/readyz') {
+      readinessProblem(target).then(
+        (problem) => (problem ? send(503, `not ready: ${problem}`) : send(200, 'ready')),
+        () => send(503, 'not ready: check failed'),
+      );
+      return;
+    }
+    if (path === '/metrics') {
+      target.registry.metrics().then(
+        (text) => send(200, text, target.registry.contentType),
+        () => send(500, 'metrics unavailable'),
+      );
+      return;
+    }
+    send(404, 'Not found');
+  });
+}
