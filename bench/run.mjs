@@ -11,7 +11,7 @@ import { throughputChart } from './chart.mjs';
 import { measure } from './load.mjs';
 import { summariseProfile } from './profile-summary.mjs';
 import { checkEncodingAgainstCapture, fixtureReport, licenseBody, syntheticReport, uploadBody } from './reports.mjs';
-import { benchSettings, createReferenceKey, startBaseline, startReference, unknownKey } from './servers.mjs';
+import { benchSettings, createReferenceKey, startBaseline, startCoreHttp, startReference, unknownKey } from './servers.mjs';
 
 const KB = 1024;
 const MB = 1024 * KB;
@@ -38,13 +38,16 @@ const key = createReferenceKey(referenceDir);
 const nodeFlags = cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
 let reference = await startReference(referenceDir, key, { nodeFlags });
 let baseline = await startBaseline(join(workDir, 'baseline'), key);
+const coreHttp = await startCoreHttp(join(workDir, 'core-http'), key);
 const servers = () => [reference, baseline];
 const uploadsAnswered200 = { reference: 0, baseline: 0 };
 let failures = [];
 
 log(`audit server benchmark${smoke ? ' (smoke run: short, numbers not meaningful)' : ''}`);
 log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${mib(totalmem())} MiB, Node ${process.version}`);
-log(`reference: built CLI, plain HTTP, fresh data directory, log level info (JSON lines to a file)`);
+log(`server: the reference server from the built CLI, plain HTTP, fresh data directory, log level info (JSON lines to a file);`);
+log(`  for one license scenario, core's handlers on its node:http adapter with keys in memory`);
+log(`baseline: node:http + URLSearchParams, keys as SHA-256 in a Map, SQLite WAL synchronous=FULL, one prepared INSERT per upload`);
 const limits = benchSettings();
 log(`limits changed for the bench: ${limits.length ? limits.map((l) => `${l.why} (${l.flag} ${l.value})`).join('; ') : 'none (this server build has no rate limits)'}`);
 log(`load: autocannon in this process; servers measured alternately, ${settings.rounds} round(s) each`);
@@ -56,6 +59,7 @@ const scenarios = [];
 for (const connections of CONNECTIONS) {
   scenarios.push(
     { name: 'license check, valid key', path: 'license', body: licenseBody(key), expected: 200, connections },
+    { name: "license check, valid key, core's node:http adapter", subject: 'core-http', path: 'license', body: licenseBody(key), expected: 200, connections },
     { name: 'license check, unknown key', path: 'license', body: licenseBody(unknownKey()), expected: 401, connections },
     { name: `upload, Lynis fixture (${Math.round(fixture.length / KB)} KB)`, path: 'upload', body: uploadBody(fixture, key), expected: 200, connections },
     { name: 'upload, 150 KB report', path: 'upload', body: uploadBody(report150, key), expected: 200, connections, bytes: 150 * KB },
@@ -67,12 +71,16 @@ for (const bytes of SWEEP_SIZES.filter((size) => size !== 150 * KB)) {
   scenarios.push({ name, path: 'upload', body: uploadBody(syntheticReport(bytes), key), expected: 200, connections: 32, bytes, amount: settings.bigUploads[bytes] });
 }
 
-/** Runs one scenario against both servers, alternating A B A B, and sums up each server's rounds. */
+/**
+ * Runs one scenario against the server under test (the reference server, or core on node:http) and the
+ * baseline, alternating A B A B, and sums up each one's rounds. Results name them `reference` and `baseline`.
+ */
 async function runScenario(scenario) {
   const rounds = { reference: [], baseline: [] };
   const peaks = { reference: 0, baseline: 0 };
+  const subject = scenario.subject === 'core-http' ? coreHttp : reference;
   for (let round = 0; round < settings.rounds; round++) {
-    for (const server of servers()) {
+    for (const [role, server] of [['reference', subject], ['baseline', baseline]]) {
       server.resetPeakRss();
       const result = await measure({
         url: `${server.url}/api/audit/${scenario.path}/`,
@@ -82,10 +90,10 @@ async function runScenario(scenario) {
         amount: scenario.amount,
         expectedStatus: scenario.expected,
       });
-      peaks[server.name] = Math.max(peaks[server.name], server.peakRss());
+      peaks[role] = Math.max(peaks[role], server.peakRss());
       server.assertAlive();
-      rounds[server.name].push(result);
-      if (scenario.path === 'upload') uploadsAnswered200[server.name] += result.statuses[200] ?? 0;
+      rounds[role].push(result);
+      if (scenario.path === 'upload') uploadsAnswered200[role] += result.statuses[200] ?? 0;
     }
   }
   const summary = Object.fromEntries(
@@ -103,7 +111,7 @@ async function runScenario(scenario) {
   for (const [name, s] of Object.entries(summary)) {
     if (s.problems > 0) failures.push(`${scenario.name} (${scenario.connections} connections): ${name} gave ${s.problems} wrong answers or errors ${JSON.stringify(s.statuses)}`);
   }
-  return { name: scenario.name, path: scenario.path, connections: scenario.connections, bytes: scenario.bytes, ...summary, ratio: round2(ratio), p99Ratio: round2(p99Ratio) };
+  return { name: scenario.name, server: subject.name, path: scenario.path, connections: scenario.connections, bytes: scenario.bytes, ...summary, ratio: round2(ratio), p99Ratio: round2(p99Ratio) };
 }
 
 const round2 = (n) => Math.round(n * 100) / 100;
@@ -134,10 +142,12 @@ if (only) {
   log();
   printTable(results);
   if (afterBigUploads) log(`RSS ${settings.settleMs / 1000} s after the 8 MB uploads: ${afterBigUploads.reference} / ${afterBigUploads.baseline} MiB (idle ${idleRss.reference} / ${idleRss.baseline})`);
-  await Promise.all(servers().map((server) => server.stop()));
+  await Promise.all([...servers(), coreHttp].map((server) => server.stop()));
   rmSync(workDir, { recursive: true, force: true });
   process.exit(failures.length ? 1 : 0);
 }
+
+await coreHttp.stop();
 
 // Ready to answer on an existing data directory: stop, start again on the same directory, time the first answer.
 await reference.stop();
@@ -229,6 +239,9 @@ function evaluateTargets(all) {
   for (const r of all.filter((result) => result.name === 'license check, valid key')) {
     list.push({ target: `license check ≥ 0.3 × baseline (Express host, ${r.connections} connections)`, value: `× ${r.ratio}`, met: r.ratio >= 0.3 });
   }
+  for (const r of all.filter((result) => result.server === 'core-http')) {
+    list.push({ target: `license check ≥ 0.7 × baseline (core's node:http adapter, ${r.connections} connections)`, value: `× ${r.ratio}`, met: r.ratio >= 0.7 });
+  }
   for (const r of all.filter((result) => result.path === 'upload')) {
     list.push({ target: `${r.name}, ${r.connections} connections: ≥ 0.8 × baseline, p99 ≤ 1.5 ×`, value: `× ${r.ratio}, p99 × ${r.p99Ratio}`, met: r.ratio >= 0.8 && r.p99Ratio <= 1.5 });
   }
@@ -236,7 +249,7 @@ function evaluateTargets(all) {
 }
 
 function printTable(all) {
-  const header = ['scenario', 'conns', 'ref req/s', 'base req/s', 'ratio', 'ref p50/p99 ms', 'base p50/p99 ms', 'p99 ratio', 'errors ref/base', 'peak RSS ref/base MiB'];
+  const header = ['scenario', 'conns', 'server req/s', 'base req/s', 'ratio', 'server p50/p99 ms', 'base p50/p99 ms', 'p99 ratio', 'errors server/base', 'peak RSS server/base MiB'];
   const rows = all.map((r) => [
     r.name,
     String(r.connections),

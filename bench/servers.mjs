@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'packages/server/bin/audit-server.js');
 const BASELINE = join(ROOT, 'bench/baseline-server.mjs');
+const CORE_HTTP = join(ROOT, 'bench/core-http-server.mjs');
 
 /**
  * Settings that would measure the limiter instead of the server: 128 connections from one address, one key,
@@ -164,4 +165,20 @@ export async function startBaseline(dataDir, licenseKey, { port } = {}) {
 async function exitOf(server) {
   await new Promise((resolve) => server.child.once('exit', resolve));
   throw new Error(`${server.name} server exited during start (code ${server.exitCode}); see ${server.logFile}`);
+}
+
+/** Starts core's handlers on its node:http adapter, keys in memory (license checks only). */
+export async function startCoreHttp(dataDir, licenseKey, { port } = {}) {
+  port ??= await freePort();
+  mkdirSync(dataDir, { recursive: true });
+  const logFile = join(dataDir, 'core-http.log');
+  const log = openSync(logFile, 'a');
+  const child = spawn(process.execPath, [CORE_HTTP], {
+    stdio: ['ignore', log, log],
+    env: { ...process.env, PORT: String(port), BENCH_LICENSE_KEY: licenseKey },
+  });
+  closeSync(log);
+  const server = new ServerProcess('core-http', child, port, logFile);
+  await Promise.race([waitUntilAnswering(port, licenseKey), exitOf(server)]);
+  return server;
 }
