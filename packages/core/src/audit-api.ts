@@ -169,6 +169,7 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
   const backend = new OpenAPIBackend({
     definition: openApiDocument,
     ignoreTrailingSlashes: false, // the contract's paths end in `/`, as Lynis sends them
+    quick: true,
     // allErrors: so that a bad key is found (401) whatever else is wrong. unicode: false makes ajv count
     // lengths with `.length` instead of walking every character of a report: form values are latin1 strings
     // (one character per byte, never a surrogate pair), so both counts are the same.
