@@ -219,7 +219,8 @@ const output = {
   targets,
   ...(profile && { profile: { byPackage: profile.byPackage, byFunction: profile.byFunction } }),
 };
-const outDir = smoke ? workDir : RESULTS;
+// The smoke run's numbers mean nothing: they go beside the temporary data, never over the committed results.
+const outDir = smoke ? join(tmpdir(), 'audit-bench-smoke') : RESULTS;
 mkdirSync(outDir, { recursive: true });
 writeFileSync(join(outDir, smoke ? 'smoke.json' : 'latest.json'), `${JSON.stringify(output, null, 2)}\n`);
 writeFileSync(join(outDir, smoke ? 'smoke.svg' : 'throughput-vs-size.svg'), throughputChart(sweep, 'Uploads stored per second vs report size (32 connections)'));
