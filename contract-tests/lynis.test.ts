@@ -2,7 +2,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lynisKeyAsSent, parseLynisProfiles } from '@org/audit-client';
 import { makeDataDir, runCli, startServerProcess, type ServerProcess } from './support/server-process.js';
 import { storedReports } from './support/reports.js';
 
@@ -99,4 +102,23 @@ describe('Lynis 3 against the reference server', () => {
 // Keeps the test honest about what it ran against.
 it('runs the Debian package of Lynis 3', () => {
   expect(execFileSync(lynisPath(), ['show', 'version'], { encoding: 'utf8' })).toMatch(/^3\./);
+});
+
+// In this file rather than its own: Lynis keeps one PID file, so two Lynis runs at once disturb each other.
+it('reads the client profile fixture as audit-client does: same upload-server, upload-options and key', () => {
+  const fixture = fileURLToPath(new URL('../packages/client/fixtures/custom.prf', import.meta.url));
+  const result = spawnSync(lynisPath(), ['--profile', fixture, 'show', 'settings', '--brief', '--nocolors'], { encoding: 'utf8', timeout: 60_000 });
+  expect(result.status).toBe(0);
+  // `show settings` prints name=value lines, with spaces in values written as :space:.
+  const shown = Object.fromEntries(
+    result.stdout.split('\n').filter((line) => line.includes('=')).map((line) => {
+      const equals = line.indexOf('=');
+      return [line.slice(0, equals), line.slice(equals + 1).replaceAll(':space:', ' ')];
+    }),
+  );
+  const parsed = parseLynisProfiles([{ name: 'custom.prf', text: readFileSync(fixture, 'utf8') }]);
+  expect(shown['upload-server']).toBe('127.0.0.1:8443/api/v1/audit');
+  expect(parsed.uploadServer).toBe(shown['upload-server']);
+  expect(parsed.uploadOptions).toBe(shown['upload-options']);
+  expect(parsed.licenseKey).toBe(lynisKeyAsSent(shown['license-key']));
 });

@@ -13,7 +13,7 @@ const run = promisify(execFile);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
 
-describe.each(['packages/core', 'packages/server'])('%s', (dir) => {
+describe.each(['packages/core', 'packages/server', 'packages/client'])('%s', (dir) => {
   it('passes publint, strict', async () => {
     const { messages } = await publint({ pkgDir: join(root, dir), strict: true });
     expect(messages).toEqual([]);

@@ -1,18 +1,19 @@
 #!/usr/bin/env node
-// Produces every generated file (`*.gen.ts`) from openapi.yaml.
+// Produces every generated file from openapi.yaml: core's types and contract module, the client's SDK (whose fetch
+// client hey-api emits into `client/` and `core/` subfolders).
 //   node scripts/generate.mjs          writes them into each package's src/generated/
 //   node scripts/generate.mjs --check  generates into a temporary folder and fails if the committed files differ
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const check = process.argv.includes('--check');
 /** Packages whose src/generated/ comes from openapi.yaml, each with its own openapi-ts.config.ts. */
-const packages = ['packages/core'];
+const packages = ['packages/core', 'packages/client'];
 
 /** The contract as a module, so core needs no YAML parser or file access at run time. */
 function writeSpecModule(outDir) {
@@ -33,17 +34,25 @@ function generateInto(pkg, outDir) {
     cwd: join(root, pkg),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  rmSync(join(outDir, 'index.ts'), { force: true }); // -o brings back the index file the config turns off
   if (pkg === 'packages/core') writeSpecModule(outDir);
 }
 
-const genFiles = (dir) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.gen.ts')).sort() : []);
+/** Every file below `dir`, as sorted relative paths: a stale or missing file counts as drift too. */
+const genFiles = (dir) =>
+  existsSync(dir)
+    ? readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+        .sort()
+    : [];
 
 let drift = [];
 for (const pkg of packages) {
   const committed = join(root, pkg, 'src/generated');
   if (!check) {
+    rmSync(committed, { recursive: true, force: true }); // everything in it is generated; nothing stale survives
     generateInto(pkg, committed);
-    rmSync(join(committed, 'index.ts'), { force: true }); // -o brings back the index file the config turns off
     continue;
   }
   const scratch = mkdtempSync(join(tmpdir(), 'audit-generate-'));
