@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { OpenAPIBackend, type Context, type ValidationResult } from 'openapi-backend';
+import { OpenAPIBackend } from 'openapi-backend';
+import { compileRoutes, type OperationContext, type ValidationError } from './contract-routes.js';
 import { openApiDocument } from './generated/openapi.gen.js';
 import type { LicenseCheckForm, ReportUploadForm } from './generated/types.gen.js';
 import { formFromParsedFields, readForm, type FormRead, type FormReadResult } from './form.js';
@@ -21,7 +22,7 @@ import {
   type AuditResponse,
 } from './responses.js';
 import { ALLOWED, type AuditRateLimiter } from './rate-limit.js';
-import type { KeyLookup, KeyStore, ReportStore } from './stores.js';
+import type { KeyLookup, KeyStore, ReportEncoding, ReportStore, ReportToStore } from './stores.js';
 
 /** Structured logger; pino's `Logger` fits. Fields never carry a license key. */
 export interface AuditLogger {
@@ -167,13 +168,13 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
   const keyLimited = (request: RequestInfo, key: { keyId: string; retryAfterSeconds: number }, hostId?: unknown) =>
     rejectRequest(request, 'rate-limited', { keyId: key.keyId, hostId }, tooManyRequests(key.retryAfterSeconds));
 
-  async function checkLicense(context: Context<LicenseCheckForm>, request: RequestInfo): Promise<AuditResponse> {
+  async function checkLicense(context: OperationContext<LicenseCheckForm>, request: RequestInfo): Promise<AuditResponse> {
     const key = await checkKey(context.request.requestBody.licensekey, request);
     if (key.state === 'limited') return keyLimited(request, key);
     return key.state === 'valid' ? LICENSE_VALID : rejectRequest(request, 'invalid-key', { keyId: key.keyId }, LICENSE_INVALID);
   }
 
-  async function uploadReport(context: Context<ReportUploadForm>, request: RequestInfo): Promise<AuditResponse> {
+  async function uploadReport(context: OperationContext<ReportUploadForm>, request: RequestInfo): Promise<AuditResponse> {
     const form = context.request.requestBody;
     const host = { hostId: form.hostid, hostId2: form.hostid2 };
     const key = await checkKey(form.licensekey, request);
@@ -183,26 +184,17 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
     if (!decoded.ok) {
       return rejectRequest(request, 'invalid-data', { ...host, keyId: key.keyId }, textResponse(400, `Invalid data: ${decoded.reason}`));
     }
-    const size = decoded.bytes.length;
-    const sha256 = sha256Hex(decoded.bytes);
-    const { id } = await reportStore.save({
-      keyId: key.keyId,
-      ...host,
-      receivedAt: new Date(),
-      encoding: decoded.encoding,
-      size,
-      sha256,
-      content: redactLicenseKeys(decoded.bytes),
-    });
-    logger.info({ reportId: id, keyId: key.keyId, ...host, bytes: size, encoding: decoded.encoding }, 'report stored');
-    const stored = { reportId: id, keyId: key.keyId, ...host, size, sha256, encoding: decoded.encoding };
+    const report = reportToStore(key.keyId, host, decoded);
+    const { id } = await reportStore.save(report);
+    logger.info({ reportId: id, keyId: key.keyId, ...host, bytes: report.size, encoding: report.encoding }, 'report stored');
+    const stored = { reportId: id, keyId: key.keyId, ...host, size: report.size, sha256: report.sha256, encoding: report.encoding };
     if (request.remoteAddress) Object.assign(stored, { remoteAddress: request.remoteAddress });
     callHook('onReportStored', hooks.onReportStored, stored, logger.error.bind(logger));
     return textResponse(200, `OK ${id}`);
   }
 
   /** Every validation failure is answered here, per the contract: license checks only ever say `Response 500`. */
-  async function validationFail(context: Context, request: RequestInfo): Promise<AuditResponse> {
+  async function validationFail(context: OperationContext, request: RequestInfo): Promise<AuditResponse> {
     const formProblem = request.form;
     const isLicenseCheck = LICENSE_OPERATIONS.has(context.operation.operationId ?? '');
     const refusal = isLicenseCheck ? LICENSE_INVALID : undefined;
@@ -238,27 +230,36 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
   const backend = new OpenAPIBackend({
     definition: openApiDocument,
     ignoreTrailingSlashes: false, // the contract's paths end in `/`, as Lynis sends them
-    ajvOpts: { allErrors: true }, // so that a bad key is found (401) whatever else is wrong
-    handlers: {
-      checkLicense,
-      checkLicenseLegacy: checkLicense,
-      uploadReport,
-      uploadReportLegacy: uploadReport,
-      validationFail,
-      notFound: () => NOT_FOUND,
-      methodNotAllowed: (_context: Context, request: RequestInfo) =>
-        rejectRequest(request, 'method-not-allowed', {}, textResponse(405, 'Method not allowed: use POST', { allow: 'POST' })),
-    },
+    quick: true,
+    // allErrors: so that a bad key is found (401) whatever else is wrong. unicode: false makes ajv count
+    // lengths with `.length` instead of walking every character of a report: form values are latin1 strings
+    // (one character per byte, never a surrogate pair), so both counts are the same.
+    ajvOpts: { allErrors: true, unicode: false, logger: ajvLogger },
   });
   await backend.init();
+  const route = compileRoutes(backend);
+  const operationHandlers: Record<string, (context: OperationContext<never>, request: RequestInfo) => Promise<AuditResponse>> = {
+    checkLicense,
+    checkLicenseLegacy: checkLicense,
+    uploadReport,
+    uploadReportLegacy: uploadReport,
+  };
 
-  /** Answers a request whose body was read (or that has none); `path` is the contract path, `named` whether it names an operation. */
-  async function answer(request: AuditRequest, path: string, named: boolean, info: RequestInfo, form: FormRead | undefined): Promise<AuditResponse> {
-    if (form?.kind === 'too-large') return named ? rejectRequest(info, 'too-large', {}, payloadTooLarge(maxBodyBytes)) : payloadTooLarge(maxBodyBytes);
-    const body = form?.kind === 'fields' ? form.fields : undefined;
-    const headers = request.headers as Record<string, string>;
-    return (await backend.handleRequest({ method: request.method, path, headers, body }, info)) as AuditResponse;
+  /** Routes and validates a request whose form has been read, and hands it to its operation. */
+  async function dispatch(request: AuditRequest, path: string, info: RequestInfo): Promise<AuditResponse> {
+    const match = route(request.method, path);
+    if (match.kind === 'not-found') return NOT_FOUND;
+    if (match.kind === 'method-not-allowed') {
+      return rejectRequest(info, 'method-not-allowed', {}, textResponse(405, 'Method not allowed: use POST', { allow: 'POST' }));
+    }
+    const body = info.form?.kind === 'fields' ? info.form.fields : undefined;
+    const context: OperationContext<never> = { request: { requestBody: body as never }, operation: match.operation, validation: match.validate(body, request.headers) };
+    if (!context.validation.valid) return validationFail(context, info);
+    const handler = operationHandlers[match.operation.operationId ?? ''];
+    if (!handler) throw new Error(`No handler for operation ${match.operation.operationId}`);
+    return handler(context, info);
   }
+
 
   return {
     async handle(request) {
@@ -286,7 +287,11 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
               : await readForm(request.body, request.headers, formLimits);
             info.form = form;
           }
-          response = await answer(request, path, operation !== undefined, info, form);
+          if (form?.kind === 'too-large') {
+            response = operation ? rejectRequest(info, 'too-large', {}, payloadTooLarge(maxBodyBytes)) : payloadTooLarge(maxBodyBytes);
+          } else {
+            response = await dispatch(request, path, info);
+          }
         }
       } catch (error) {
         logger.error({ error: describeFailure(error) }, 'request failed');
@@ -306,12 +311,32 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
   };
 }
 
+/** The report to hand to the store. Built apart so that the decoded bytes are not kept alive while it commits. */
+function reportToStore(keyId: string, host: { hostId: string; hostId2?: string }, decoded: { encoding: ReportEncoding; bytes: Buffer }): ReportToStore {
+  return {
+    keyId,
+    ...host,
+    receivedAt: new Date(),
+    encoding: decoded.encoding,
+    size: decoded.bytes.length,
+    sha256: sha256Hex(decoded.bytes),
+    content: redactLicenseKeys(decoded.bytes),
+  };
+}
+
+/** ajv's console logging, less its notice that `unicode` is deprecated: the option still works and is chosen on purpose. */
+const ajvLogger = {
+  log: console.log,
+  warn: (message: unknown, ...rest: unknown[]) => {
+    if (!String(message).startsWith('DEPRECATED: option unicode')) console.warn(message, ...rest);
+  },
+  error: console.error,
+};
+
 /** The key record to name in a log line: never the key itself. */
 function keyIdOf(lookup: KeyLookup | undefined): string {
   return lookup && lookup.state !== 'unknown' ? lookup.keyId : 'unknown';
 }
-
-type ValidationError = NonNullable<ValidationResult['errors']>[number];
 
 function concernsLicenseKey(error: ValidationError): boolean {
   return error.instancePath === '/requestBody/licensekey' || error.params['missingProperty'] === 'licensekey';

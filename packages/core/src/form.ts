@@ -27,9 +27,11 @@ export interface FormLimits {
 }
 
 const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
+const URLENCODED_TYPE = /^application\/x-www-form-urlencoded\s*(;|$)/i;
 
 /**
- * Reads an `application/x-www-form-urlencoded` or `multipart/form-data` body with busboy.
+ * Reads an `application/x-www-form-urlencoded` body (as Lynis sends it) with {@link parseUrlencoded}, or a
+ * `multipart/form-data` body with busboy.
  *
  * Stops reading as soon as the body passes `maxBodyBytes` (a declared `Content-Length` over the limit is refused
  * before a byte is read), so an oversized upload is never buffered whole.
@@ -40,6 +42,7 @@ export function readForm(body: Readable, headers: IncomingHttpHeaders, limits: F
   if (declaredLength > limits.maxBodyBytes) return Promise.resolve({ kind: 'too-large', bytesReceived: 0 });
   // A stream that already ended would never feed the parser, and the request would hang.
   if (body.readableEnded) return Promise.resolve({ kind: 'malformed', reason: 'the request body was already read', bytesReceived: 0 });
+  if (URLENCODED_TYPE.test(headers['content-type']!)) return readUrlencoded(body, limits, declaredLength);
 
   let parser: busboy.Busboy;
   try {
@@ -145,4 +148,114 @@ export function formFromParsedFields(parsed: Record<string, unknown>, headers: I
     entries.map(([name, value]) => [name, Array.isArray(value) ? value.map(toLatin1) : toLatin1(value)]),
   );
   return { kind: 'fields', fields, bytesReceived };
+}
+
+/**
+ * Collects an urlencoded body, never more than the limit, and parses it once it is complete. With a declared
+ * `Content-Length` the body is copied into one buffer of that size as it arrives, so no list of chunks is kept.
+ */
+function readUrlencoded(body: Readable, limits: FormLimits, declaredLength: number): Promise<FormRead> {
+  return new Promise((resolve) => {
+    let buffer = Number.isSafeInteger(declaredLength) && declaredLength >= 0 ? Buffer.allocUnsafe(declaredLength) : undefined;
+    let chunks: Buffer[] = [];
+    let received = 0;
+    let settled = false;
+    const settle = (result: FormReadResult) => {
+      if (settled) return;
+      settled = true;
+      chunks = [];
+      buffer = undefined;
+      body.off('data', collect);
+      // What is still arriving is discarded, never buffered, so the connection stays usable.
+      if (result.kind !== 'fields') body.resume();
+      resolve({ ...result, bytesReceived: received });
+    };
+    function collect(data: Buffer | string) {
+      // Streams made from strings (tests, other adapters) deliver text; the wire delivers bytes.
+      const chunk = typeof data === 'string' ? Buffer.from(data) : data;
+      if (received + chunk.length > limits.maxBodyBytes) {
+        received += chunk.length;
+        return settle({ kind: 'too-large' });
+      }
+      if (buffer && received + chunk.length <= buffer.length) chunk.copy(buffer, received);
+      else {
+        // More than declared (Node's parser prevents it) or no length: fall back to keeping the chunks.
+        if (buffer) chunks.push(buffer.subarray(0, received));
+        buffer = undefined;
+        chunks.push(chunk);
+      }
+      received += chunk.length;
+    }
+    body.on('data', collect);
+    body.on('end', () => {
+      const whole = buffer ? buffer.subarray(0, received) : Buffer.concat(chunks, received);
+      settle(parseUrlencoded(whole, limits.maxFields));
+    });
+    const cutOff = () => settle({ kind: 'malformed', reason: 'the request body was cut off' });
+    body.on('error', cutOff);
+    body.on('close', () => {
+      if (!body.readableEnded) cutOff();
+    });
+  });
+}
+
+const AMPERSAND = 0x26;
+const EQUALS = 0x3d;
+const PERCENT = 0x25;
+const PLUS = 0x2b;
+
+/**
+ * Parses an `application/x-www-form-urlencoded` body into latin1 field values, with busboy's rules: `+` is a
+ * space, `%XX` one byte, a `%` without two hex digits makes the form malformed, a name without `=` has an empty
+ * value, empty pairs are skipped, and more than `maxFields` pairs are refused. Done here rather than by busboy
+ * because busboy appends each escaped byte to a string one by one: a report of a few megabytes, where every
+ * newline and `=` is escaped, becomes millions of string pieces and seconds of garbage collection.
+ */
+export function parseUrlencoded(body: Buffer, maxFields: number): FormReadResult {
+  const fields = new Map<string, string | string[]>();
+  let pairs = 0;
+  for (let start = 0; start <= body.length; pairs++) {
+    if (pairs === maxFields) return { kind: 'malformed', reason: `more than ${maxFields} form fields` };
+    let end = body.indexOf(AMPERSAND, start);
+    if (end === -1) end = body.length;
+    if (end > start) {
+      const equals = body.subarray(start, end).indexOf(EQUALS);
+      const name = decodeComponent(body, start, equals === -1 ? end : start + equals);
+      const value = equals === -1 ? '' : decodeComponent(body, start + equals + 1, end);
+      if (name === undefined || value === undefined) return { kind: 'malformed', reason: 'Malformed urlencoded form' };
+      const previous = fields.get(name);
+      fields.set(name, previous === undefined ? value : [previous, value].flat());
+    }
+    start = end + 1;
+  }
+  // fromEntries makes own properties, so a field named `__proto__` cannot reach the prototype.
+  return { kind: 'fields', fields: Object.fromEntries(fields) };
+}
+
+/** Decodes `body[from, to)` as one urlencoded name or value into a latin1 string; `undefined` if malformed. */
+function decodeComponent(body: Buffer, from: number, to: number): string | undefined {
+  const part = body.subarray(from, to);
+  if (part.indexOf(PERCENT) === -1 && part.indexOf(PLUS) === -1) return part.toString('latin1');
+  const out = Buffer.allocUnsafe(part.length);
+  let length = 0;
+  for (let i = 0; i < part.length; i++) {
+    const byte = part[i]!;
+    if (byte === PLUS) out[length++] = 0x20;
+    else if (byte !== PERCENT) out[length++] = byte;
+    else {
+      const high = hexValue(part[i + 1]);
+      const low = hexValue(part[i + 2]);
+      if (high < 0 || low < 0) return undefined;
+      out[length++] = (high << 4) | low;
+      i += 2;
+    }
+  }
+  return out.toString('latin1', 0, length);
+}
+
+function hexValue(byte: number | undefined): number {
+  if (byte === undefined) return -1;
+  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
+  const lower = byte | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
 }

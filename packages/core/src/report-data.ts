@@ -45,18 +45,32 @@ function countLines(text: string, end: number): number {
   return lines;
 }
 
-const LICENSE_KEY_LINE = /^license_key=.*$/gm;
+const LICENSE_KEY_FIELD = Buffer.from('license_key=', 'latin1');
+const LF = 0x0a;
+const CR = 0x0d;
 /** What replaces the value of each `license_key=` line in a stored report. */
 export const REDACTED_MARKER = '[redacted]';
+const REDACTED = Buffer.from(REDACTED_MARKER, 'latin1');
 
 /**
- * Replaces the value of every `license_key=` line: Lynis writes the unfiltered key into each report,
- * and keys must never be stored in clear. Other bytes are kept exactly.
+ * Replaces the value of every `license_key=` line (up to the line's end, `\n` or `\r`): Lynis writes the
+ * unfiltered key into each report, and keys must never be stored in clear. Other bytes are kept exactly.
+ * Works on the bytes, so a report of megabytes is copied once, not turned into strings and back.
  */
 export function redactLicenseKeys(report: Buffer): Buffer {
-  const text = report.toString('latin1');
-  const redacted = text.replace(LICENSE_KEY_LINE, `license_key=${REDACTED_MARKER}`);
-  return redacted === text ? report : Buffer.from(redacted, 'latin1');
+  const parts: Buffer[] = [];
+  let kept = 0;
+  for (let at = report.indexOf(LICENSE_KEY_FIELD); at !== -1; at = report.indexOf(LICENSE_KEY_FIELD, at + 1)) {
+    if (at > 0 && report[at - 1] !== LF && report[at - 1] !== CR) continue;
+    const valueStart = at + LICENSE_KEY_FIELD.length;
+    let valueEnd = valueStart;
+    while (valueEnd < report.length && report[valueEnd] !== LF && report[valueEnd] !== CR) valueEnd++;
+    parts.push(report.subarray(kept, valueStart), REDACTED);
+    kept = valueEnd;
+  }
+  if (parts.length === 0) return report;
+  parts.push(report.subarray(kept));
+  return Buffer.concat(parts);
 }
 
 /** SHA-256 (hex) of a report's bytes. */

@@ -5,7 +5,7 @@ export { createMetrics, type ServerMetrics } from './metrics.js';
 export { createOpsServer, readinessProblem, type OpsTarget } from './ops.js';
 export { createLogger } from './logger.js';
 export { openDatabase, databaseFile } from './database.js';
-export { OrmKeyStore, OrmReportStore, type KeySnapshotOptions } from './stores.js';
+export { OrmKeyStore, OrmReportStore, type KeySnapshotOptions, type OrmReportStoreOptions } from './stores.js';
 export { createRateLimiter, type ClosableRateLimiter, type RateLimitSettings } from './rate-limits.js';
 export { parseDuration, parseExpiry } from './duration.js';
 export { KeyAdminError, createKey, importKey, importKeys, listKeys, parseKeyList, revokeKey, rotateKey, type KeySummary, type NewKeyOptions } from './key-admin.js';

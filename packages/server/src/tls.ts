@@ -2,7 +2,6 @@ import { X509Certificate } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import selfsigned from 'selfsigned';
 
 /** A certificate and its private key, PEM-encoded. */
 export interface TlsIdentity {
@@ -39,6 +38,8 @@ async function createSelfSigned(): Promise<{ cert: string; key: string }> {
   const notBeforeDate = new Date();
   const notAfterDate = new Date(notBeforeDate);
   notAfterDate.setFullYear(notAfterDate.getFullYear() + 3);
+  // Loaded only when a certificate is made: it takes a tenth of a second, which a restart need not pay.
+  const { default: selfsigned } = await import('selfsigned');
   const pems = await selfsigned.generate([{ name: 'commonName', value: name }], {
     keyType: 'ec',
     curve: 'P-256',

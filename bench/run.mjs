@@ -1,0 +1,280 @@
+// `npm run bench`: the reference server against a bare baseline, measured alternately in one run.
+// `npm run bench -- --smoke` (or BENCH_SMOKE=1): the same steps, about a second each, so the script cannot rot;
+// it fails on a server error or a wrong answer, never on speed. `--cpu-prof` profiles the reference server;
+// `--only <text>` runs only the scenarios whose name contains the text (results are then not written).
+import { cpus, freemem, totalmem, tmpdir, release } from 'node:os';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sqlite3 from 'sqlite3';
+import { throughputChart } from './chart.mjs';
+import { measure } from './load.mjs';
+import { summariseProfile } from './profile-summary.mjs';
+import { checkEncodingAgainstCapture, fixtureReport, licenseBody, syntheticReport, uploadBody } from './reports.mjs';
+import { benchSettings, createReferenceKey, startBaseline, startCoreHttp, startReference, unknownKey } from './servers.mjs';
+
+const KB = 1024;
+const MB = 1024 * KB;
+const smoke = process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1';
+const cpuProfile = process.argv.includes('--cpu-prof');
+const settings = smoke
+  ? { seconds: 1, rounds: 1, warmupSeconds: 0.5, bigUploads: { [8 * MB]: 32 }, settleMs: 1000, restarts: 1 }
+  : { seconds: 4, rounds: 2, warmupSeconds: 2, bigUploads: { [2 * MB]: 96, [8 * MB]: 64 }, settleMs: 5000, restarts: 3 };
+const onlyIndex = process.argv.indexOf('--only');
+const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
+const CONNECTIONS = [32, 128];
+const SWEEP_SIZES = [10 * KB, 50 * KB, 150 * KB, 500 * KB, 2 * MB, 8 * MB];
+const RESULTS = fileURLToPath(new URL('results/', import.meta.url));
+
+const log = (line = '') => process.stdout.write(`${line}\n`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const mib = (bytes) => Math.round(bytes / MB);
+
+checkEncodingAgainstCapture();
+const workDir = mkdtempSync(join(tmpdir(), 'audit-bench-'));
+const referenceDir = join(workDir, 'reference');
+const profileDir = join(workDir, 'profile');
+const key = createReferenceKey(referenceDir);
+const nodeFlags = cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+let reference = await startReference(referenceDir, key, { nodeFlags });
+let baseline = await startBaseline(join(workDir, 'baseline'), key);
+const coreHttp = await startCoreHttp(join(workDir, 'core-http'), key);
+const servers = () => [reference, baseline];
+const uploadsAnswered200 = { reference: 0, baseline: 0 };
+let failures = [];
+
+log(`audit server benchmark${smoke ? ' (smoke run: short, numbers not meaningful)' : ''}`);
+log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${mib(totalmem())} MiB, Node ${process.version}`);
+log(`server: the reference server from the built CLI, plain HTTP, fresh data directory, log level info (JSON lines to a file);`);
+log(`  for one license scenario, core's handlers on its node:http adapter with keys in memory`);
+log(`baseline: node:http + URLSearchParams, keys as SHA-256 in a Map, SQLite WAL synchronous=FULL, one prepared INSERT per upload`);
+const limits = benchSettings();
+log(`limits changed for the bench: ${limits.length ? limits.map((l) => `${l.why} (${l.flag} ${l.value})`).join('; ') : 'none (this server build has no rate limits)'}`);
+log(`load: autocannon in this process; servers measured alternately, ${settings.rounds} round(s) each`);
+log();
+
+const fixture = fixtureReport();
+const report150 = syntheticReport(150 * KB);
+const scenarios = [];
+for (const connections of CONNECTIONS) {
+  scenarios.push(
+    { name: 'license check, valid key', path: 'license', body: licenseBody(key), expected: 200, connections },
+    { name: "license check, valid key, core's node:http adapter", subject: 'core-http', path: 'license', body: licenseBody(key), expected: 200, connections },
+    { name: 'license check, unknown key', path: 'license', body: licenseBody(unknownKey()), expected: 401, connections },
+    { name: `upload, Lynis fixture (${Math.round(fixture.length / KB)} KB)`, path: 'upload', body: uploadBody(fixture, key), expected: 200, connections },
+    { name: 'upload, 150 KB report', path: 'upload', body: uploadBody(report150, key), expected: 200, connections, bytes: 150 * KB },
+    { name: 'upload, 150 KB report as base64', path: 'upload', body: uploadBody(Buffer.from(report150.toString('base64')), key), expected: 200, connections },
+  );
+}
+for (const bytes of SWEEP_SIZES.filter((size) => size !== 150 * KB)) {
+  const name = `upload sweep, ${bytes >= MB ? `${bytes / MB} MB` : `${bytes / KB} KB`} report`;
+  scenarios.push({ name, path: 'upload', body: uploadBody(syntheticReport(bytes), key), expected: 200, connections: 32, bytes, amount: settings.bigUploads[bytes] });
+}
+
+/**
+ * Runs one scenario against the server under test (the reference server, or core on node:http) and the
+ * baseline, alternating A B A B, and sums up each one's rounds. Results name them `reference` and `baseline`.
+ */
+async function runScenario(scenario) {
+  const rounds = { reference: [], baseline: [] };
+  const peaks = { reference: 0, baseline: 0 };
+  const subject = scenario.subject === 'core-http' ? coreHttp : reference;
+  for (let round = 0; round < settings.rounds; round++) {
+    for (const [role, server] of [['reference', subject], ['baseline', baseline]]) {
+      server.resetPeakRss();
+      const result = await measure({
+        url: `${server.url}/api/audit/${scenario.path}/`,
+        body: scenario.body,
+        connections: scenario.connections,
+        seconds: settings.seconds,
+        amount: scenario.amount,
+        expectedStatus: scenario.expected,
+      });
+      peaks[role] = Math.max(peaks[role], server.peakRss());
+      server.assertAlive();
+      rounds[role].push(result);
+      if (scenario.path === 'upload') uploadsAnswered200[role] += result.statuses[200] ?? 0;
+    }
+  }
+  const summary = Object.fromEntries(
+    Object.entries(rounds).map(([name, results]) => {
+      const sum = (field) => results.reduce((total, r) => total + r[field], 0);
+      const mean = (field) => Math.round((sum(field) / results.length) * 10) / 10;
+      const problems = sum('wrongStatus') + sum('errors') + sum('timeouts');
+      const statuses = {};
+      for (const r of results) for (const [code, count] of Object.entries(r.statuses)) statuses[code] = (statuses[code] ?? 0) + count;
+      return [name, { requestsPerSecond: Math.round((sum('expected') / sum('durationSeconds')) * 10) / 10, p50Ms: mean('p50Ms'), p99Ms: mean('p99Ms'), problems, statuses, peakRssMiB: mib(peaks[name]) }];
+    }),
+  );
+  const ratio = summary.reference.requestsPerSecond / summary.baseline.requestsPerSecond;
+  const p99Ratio = summary.reference.p99Ms / Math.max(summary.baseline.p99Ms, 1);
+  for (const [name, s] of Object.entries(summary)) {
+    if (s.problems > 0) failures.push(`${scenario.name} (${scenario.connections} connections): ${name} gave ${s.problems} wrong answers or errors ${JSON.stringify(s.statuses)}`);
+  }
+  return { name: scenario.name, server: subject.name, path: scenario.path, connections: scenario.connections, bytes: scenario.bytes, ...summary, ratio: round2(ratio), p99Ratio: round2(p99Ratio) };
+}
+
+const round2 = (n) => Math.round(n * 100) / 100;
+
+// Warm-up: the JIT of both servers, not measured.
+for (const server of servers()) {
+  for (const [path, body] of [['license', licenseBody(key)], ['upload', uploadBody(fixture, key)]]) {
+    const result = await measure({ url: `${server.url}/api/audit/${path}/`, body, connections: 32, seconds: settings.warmupSeconds, expectedStatus: 200 });
+    if (path === 'upload') uploadsAnswered200[server.name] += result.statuses[200] ?? 0;
+  }
+}
+await sleep(500);
+const idleRss = { reference: mib(reference.rss()), baseline: mib(baseline.rss()) };
+
+const results = [];
+let afterBigUploads;
+for (const scenario of scenarios.filter((s) => !only || s.name.includes(only))) {
+  const result = await runScenario(scenario);
+  results.push(result);
+  log(`${result.name}, ${result.connections} connections: reference ${result.reference.requestsPerSecond}/s, baseline ${result.baseline.requestsPerSecond}/s (× ${result.ratio})`);
+  if (scenario.bytes === 8 * MB) {
+    await sleep(settings.settleMs);
+    afterBigUploads = { reference: mib(reference.rss()), baseline: mib(baseline.rss()), afterMs: settings.settleMs };
+  }
+}
+
+if (only) {
+  log();
+  printTable(results);
+  if (afterBigUploads) log(`RSS ${settings.settleMs / 1000} s after the 8 MB uploads: ${afterBigUploads.reference} / ${afterBigUploads.baseline} MiB (idle ${idleRss.reference} / ${idleRss.baseline})`);
+  await Promise.all([...servers(), coreHttp].map((server) => server.stop()));
+  rmSync(workDir, { recursive: true, force: true });
+  process.exit(failures.length ? 1 : 0);
+}
+
+await coreHttp.stop();
+
+// Ready to answer on an existing data directory: stop, start again on the same directory, time the first answer.
+await reference.stop();
+const readiness = { reference: [], baseline: [] };
+for (let i = 0; i < settings.restarts; i++) {
+  let started = Date.now();
+  reference = await startReference(referenceDir, key, { port: reference.port });
+  readiness.reference.push(Date.now() - started);
+  await reference.stop();
+  await baseline.stop();
+  started = Date.now();
+  baseline = await startBaseline(join(workDir, 'baseline'), key, { port: baseline.port });
+  readiness.baseline.push(Date.now() - started);
+}
+await baseline.stop();
+
+// Every 200 must be a stored report: count the rows.
+const storedReports = { reference: await countReports(join(referenceDir, 'audit.sqlite')), baseline: await countReports(join(workDir, 'baseline', 'baseline.sqlite')) };
+for (const name of ['reference', 'baseline']) {
+  if (storedReports[name] < uploadsAnswered200[name]) failures.push(`${name}: ${uploadsAnswered200[name]} uploads answered 200 but only ${storedReports[name]} stored`);
+}
+
+const sweep = SWEEP_SIZES.map((bytes) => {
+  const r = results.find((result) => result.bytes === bytes && result.connections === 32);
+  return { bytes, reference: r.reference.requestsPerSecond, baseline: r.baseline.requestsPerSecond };
+});
+const targets = evaluateTargets(results);
+const largest = results.find((r) => r.bytes === 8 * MB);
+const memory = { idleMiB: idleRss, peakUnder32Uploads8MBMiB: { reference: largest.reference.peakRssMiB, baseline: largest.baseline.peakRssMiB }, afterMiB: afterBigUploads };
+targets.push({ target: 'peak RSS, 32 concurrent 8 MB uploads < 1024 MiB', value: `${memory.peakUnder32Uploads8MBMiB.reference} MiB`, met: memory.peakUnder32Uploads8MBMiB.reference < 1024 });
+targets.push({
+  target: `RSS back near idle ${settings.settleMs / 1000} s later (≤ idle + 128 MiB)`,
+  value: `${afterBigUploads.reference} MiB (idle ${idleRss.reference} MiB)`,
+  met: afterBigUploads.reference <= idleRss.reference + 128,
+});
+targets.push({ target: 'ready within 1 s of start, existing data directory', value: `${Math.max(...readiness.reference)} ms (worst of ${readiness.reference.length})`, met: Math.max(...readiness.reference) < 1000 });
+
+log();
+printTable(results);
+log();
+log(`peak RSS under 32 concurrent 8 MB uploads: reference ${memory.peakUnder32Uploads8MBMiB.reference} MiB, baseline ${memory.peakUnder32Uploads8MBMiB.baseline} MiB; idle before: ${idleRss.reference} / ${idleRss.baseline} MiB; ${settings.settleMs / 1000} s after: ${afterBigUploads.reference} / ${afterBigUploads.baseline} MiB`);
+log(`ready to answer after a restart on the existing data directory (ms): reference ${readiness.reference.join(', ')}; baseline ${readiness.baseline.join(', ')}`);
+log(`uploads answered 200 / reports stored: reference ${uploadsAnswered200.reference} / ${storedReports.reference}, baseline ${uploadsAnswered200.baseline} / ${storedReports.baseline}`);
+log();
+log('targets:');
+for (const t of targets) log(`  ${t.met ? 'met   ' : 'MISSED'}  ${t.target}: ${t.value}`);
+
+let profile;
+if (cpuProfile) {
+  const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
+  profile = { ...summariseProfile(join(profileDir, file), 15), file: join(profileDir, file) };
+  log();
+  log(`CPU profile of the reference server (first run, ${profile.totalMs} ms sampled), self time by package:`);
+  for (const { name, percent } of profile.byPackage) log(`  ${String(percent).padStart(5)}%  ${name}`);
+  log('by function:');
+  for (const { name, percent } of profile.byFunction) log(`  ${String(percent).padStart(5)}%  ${name}`);
+}
+
+const output = {
+  date: new Date().toISOString(),
+  mode: smoke ? 'smoke' : 'full',
+  machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryMiB: mib(totalmem()), freeMemoryMiB: mib(freemem()), node: process.version, kernel: release() },
+  settings: { ...settings, connections: CONNECTIONS, limitsChangedForBench: limits.map((l) => `${l.flag} ${l.value}: ${l.why}`) },
+  scenarios: results,
+  sweep,
+  memory,
+  readinessMs: readiness,
+  uploads: { answered200: uploadsAnswered200, stored: storedReports },
+  targets,
+  ...(profile && { profile: { byPackage: profile.byPackage, byFunction: profile.byFunction } }),
+};
+// The smoke run's numbers mean nothing: they go beside the temporary data, never over the committed results.
+const outDir = smoke ? join(tmpdir(), 'audit-bench-smoke') : RESULTS;
+mkdirSync(outDir, { recursive: true });
+writeFileSync(join(outDir, smoke ? 'smoke.json' : 'latest.json'), `${JSON.stringify(output, null, 2)}\n`);
+writeFileSync(join(outDir, smoke ? 'smoke.svg' : 'throughput-vs-size.svg'), throughputChart(sweep, 'Uploads stored per second vs report size (32 connections)'));
+log();
+log(`written: ${join(outDir, smoke ? 'smoke.json' : 'latest.json')} and the chart beside it`);
+if (!cpuProfile) rmSync(workDir, { recursive: true, force: true });
+
+if (failures.length) {
+  log();
+  log('FAILED:');
+  for (const failure of failures) log(`  ${failure}`);
+  process.exit(1);
+}
+
+function evaluateTargets(all) {
+  const list = [];
+  for (const r of all.filter((result) => result.name === 'license check, valid key')) {
+    list.push({ target: `license check ≥ 0.3 × baseline (Express host, ${r.connections} connections)`, value: `× ${r.ratio}`, met: r.ratio >= 0.3 });
+  }
+  for (const r of all.filter((result) => result.server === 'core-http')) {
+    list.push({ target: `license check ≥ 0.7 × baseline (core's node:http adapter, ${r.connections} connections)`, value: `× ${r.ratio}`, met: r.ratio >= 0.7 });
+  }
+  for (const r of all.filter((result) => result.path === 'upload')) {
+    list.push({ target: `${r.name}, ${r.connections} connections: ≥ 0.8 × baseline, p99 ≤ 1.5 ×`, value: `× ${r.ratio}, p99 × ${r.p99Ratio}`, met: r.ratio >= 0.8 && r.p99Ratio <= 1.5 });
+  }
+  return list;
+}
+
+function printTable(all) {
+  const header = ['scenario', 'conns', 'server req/s', 'base req/s', 'ratio', 'server p50/p99 ms', 'base p50/p99 ms', 'p99 ratio', 'errors server/base', 'peak RSS server/base MiB'];
+  const rows = all.map((r) => [
+    r.name,
+    String(r.connections),
+    String(r.reference.requestsPerSecond),
+    String(r.baseline.requestsPerSecond),
+    r.ratio.toFixed(2),
+    `${r.reference.p50Ms} / ${r.reference.p99Ms}`,
+    `${r.baseline.p50Ms} / ${r.baseline.p99Ms}`,
+    r.p99Ratio.toFixed(2),
+    `${r.reference.problems} / ${r.baseline.problems}`,
+    `${r.reference.peakRssMiB} / ${r.baseline.peakRssMiB}`,
+  ]);
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
+  const line = (cells) => `| ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join(' | ')} |`;
+  log(line(header));
+  log(`|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
+  for (const row of rows) log(line(row));
+}
+
+function countReports(file) {
+  return new Promise((resolve, reject) => {
+    const db = new sqlite3.Database(file, sqlite3.OPEN_READONLY, (error) => {
+      if (error) return reject(error);
+      db.get('SELECT count(*) AS n FROM report', (queryError, row) => db.close(() => (queryError ? reject(queryError) : resolve(row.n))));
+    });
+  });
+}
