@@ -1,6 +1,5 @@
 // `audit-client`, the built CLI, as an operator runs it: with a Lynis profile against the reference server over
 // HTTPS, and against a tiny local server that rate-limits, for the retries and exit codes.
-import { spawn } from 'node:child_process';
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importKey, openDatabase, revokeKey } from '@org/audit-server';
 import { startPrism, type PrismProcess } from './support/prism.js';
 import { storedReports } from './support/reports.js';
-import { LYNIS_FIXTURES, makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { LYNIS_FIXTURES, makeDataDir, runNodeScript, startServerProcess, type CommandRun, type ServerProcess } from './support/server-process.js';
 
 /** The committed bin shim, exactly what `npx audit-client` runs. */
 const CLIENT_CLI = fileURLToPath(new URL('../packages/client/bin/audit-client.js', import.meta.url));
@@ -20,24 +19,9 @@ const HOST_ID = '0123456789abcdef0123456789abcdef01234567';
 const HOST_ID2 = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
 const REPORT = join(LYNIS_FIXTURES, 'report.dat');
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs `audit-client <args>` with only the given environment variables (plus PATH) and optional stdin. */
-function runClient(args: string[], env: Record<string, string> = {}, stdin = ''): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLIENT_CLI, ...args], { env: { PATH: process.env.PATH!, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+function runClient(args: string[], env: Record<string, string> = {}, stdin = ''): Promise<CommandRun> {
+  return runNodeScript(CLIENT_CLI, args, { PATH: process.env.PATH!, ...env }, stdin);
 }
 
 describe('audit-client against the reference server', () => {

@@ -40,11 +40,18 @@ export async function makeDataDir(): Promise<{ dataDir: string; remove: () => Pr
   return { dataDir, remove: () => rm(dataDir, { recursive: true, force: true }) };
 }
 
-/** Runs `audit-server <args>` to completion, with `stdin` as its input when given. */
-export function runCli(args: string[], dataDir: string, stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** What a finished command printed, and its exit code. */
+export interface CommandRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a Node script to completion with `env` as its whole environment and `stdin` as its input. */
+export function runNodeScript(script: string, args: string[], env: NodeJS.ProcessEnv, stdin = ''): Promise<CommandRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, DATA_DIR: dataDir } });
-    child.stdin.end(stdin ?? '');
+    const child = spawn(process.execPath, [script, ...args], { env });
+    child.stdin.end(stdin);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -52,6 +59,11 @@ export function runCli(args: string[], dataDir: string, stdin?: string): Promise
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Runs `audit-server <args>` to completion, with `stdin` as its input when given. */
+export function runCli(args: string[], dataDir: string, stdin?: string): Promise<CommandRun> {
+  return runNodeScript(CLI, args, { ...process.env, DATA_DIR: dataDir }, stdin);
 }
 
 /**

@@ -1,10 +1,10 @@
 // Runs the example as a user would, against the reference server over HTTPS, and checks what was stored.
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runNodeScript } from '../../../contract-tests/support/server-process.js';
 import { createLogger, importKey, openDatabase, parseServerConfig, ReportRecord, startServer, type RunningServer } from '@org/audit-server';
 
 /** The built example (`npm test` builds first), as `npm start` runs it. */
@@ -37,17 +37,8 @@ it('uploads every report of a folder with its own host id and prints the stored 
   }
   await writeFile(join(folder, 'notes.txt'), 'not a report');
 
-  const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [EXAMPLE, folder], {
-      env: { PATH: process.env.PATH!, AUDIT_URL: `${server.url}/api/audit`, AUDIT_LICENSE_KEY: KEY, AUDIT_CA_FILE: join(dataDir, 'tls-cert.pem') },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  const env = { PATH: process.env.PATH!, AUDIT_URL: `${server.url}/api/audit`, AUDIT_LICENSE_KEY: KEY, AUDIT_CA_FILE: join(dataDir, 'tls-cert.pem') };
+  const result = await runNodeScript(EXAMPLE, [folder], env);
   expect(result).toMatchObject({ code: 0, stderr: '' });
   const printed = result.stdout.trimEnd().split('\n').map((line) => line.split(' '));
   expect(printed.map(([, file]) => file)).toEqual([join(folder, 'host-0.dat'), join(folder, 'host-1.dat')]);
