@@ -6,10 +6,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importKey, openDatabase, revokeKey } from '@org/audit-server';
 import { startPrism, type PrismProcess } from './support/prism.js';
 import { storedReports } from './support/reports.js';
-import { LYNIS_FIXTURES, makeDataDir, runNodeScript, startServerProcess, type CommandRun, type ServerProcess } from './support/server-process.js';
+import { LYNIS_FIXTURES, makeDataDir, runNodeScript, seedKeys, startServerProcess, type CommandRun, type ServerProcess } from './support/server-process.js';
 
 /** The committed bin shim, exactly what `npx audit-client` runs. */
 const CLIENT_CLI = fileURLToPath(new URL('../packages/client/bin/audit-client.js', import.meta.url));
@@ -52,10 +51,7 @@ describe('audit-client against the reference server', () => {
   beforeAll(async () => {
     const data = await makeDataDir();
     removeDataDir = data.remove;
-    const orm = await openDatabase(data.dataDir);
-    await importKey(orm, VALID_KEY);
-    await revokeKey(orm, await importKey(orm, REVOKED_KEY));
-    await orm.close();
+    await seedKeys(data.dataDir, { valid: [VALID_KEY], revoked: [REVOKED_KEY] });
     server = await startServerProcess(data.dataDir);
   });
   afterAll(async () => {

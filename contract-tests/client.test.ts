@@ -12,10 +12,9 @@ import {
   TooLargeError,
   type AuditClientOptions,
 } from '@org/audit-client';
-import { importKey, openDatabase, revokeKey } from '@org/audit-server';
 import { startPrism, type PrismProcess } from './support/prism.js';
 import { storedReports } from './support/reports.js';
-import { LYNIS_FIXTURES, makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { LYNIS_FIXTURES, makeDataDir, seedKeys, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const VALID_KEY = 'deadbeef-0000-0000-0000-0000000000c1';
 const REVOKED_KEY = 'deadbeef-0000-0000-0000-0000000000c2';
@@ -31,10 +30,7 @@ describe('client against the reference server over HTTPS', () => {
   beforeAll(async () => {
     const data = await makeDataDir();
     removeDataDir = data.remove;
-    const orm = await openDatabase(data.dataDir);
-    await importKey(orm, VALID_KEY);
-    await revokeKey(orm, await importKey(orm, REVOKED_KEY));
-    await orm.close();
+    await seedKeys(data.dataDir, { valid: [VALID_KEY], revoked: [REVOKED_KEY] });
     server = await startServerProcess(data.dataDir);
     ca = await readFile(join(data.dataDir, 'tls-cert.pem'));
     report = await readFile(join(LYNIS_FIXTURES, 'report.dat'));

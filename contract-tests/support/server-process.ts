@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { importKey, openDatabase, revokeKey } from '@org/audit-server';
 
 /** The built CLI, exactly what `npx audit-server` runs. */
 export const CLI = fileURLToPath(new URL('../../packages/server/bin/audit-server.js', import.meta.url));
@@ -32,6 +33,17 @@ export async function logLine(server: ServerProcess, matches: (line: string) => 
     if (line) return line;
   }
   throw new Error(`no such log line within ${timeoutMs} ms`);
+}
+
+/** Stores `valid` keys and `revoked` (already revoked) keys in a data directory, as an operator's import would. */
+export async function seedKeys(dataDir: string, keys: { valid: string[]; revoked?: string[] }): Promise<void> {
+  const orm = await openDatabase(dataDir);
+  try {
+    for (const key of keys.valid) await importKey(orm, key);
+    for (const key of keys.revoked ?? []) await revokeKey(orm, await importKey(orm, key));
+  } finally {
+    await orm.close();
+  }
 }
 
 /** A fresh, empty data directory; removed by the returned function. */
