@@ -87,7 +87,6 @@ export const DEFAULT_MAX_UPLOADS_IN_FLIGHT = 64;
 const BUSY_RETRY_AFTER_SECONDS = 5;
 /** What a tool segment may be: one URL path segment of unreserved characters. */
 export const TOOL_SEGMENT_PATTERN = /^[A-Za-z0-9._~-]+$/;
-const LICENSE_OPERATIONS = new Set(['checkLicense', 'checkLicenseLegacy']);
 /** The operation a contract path names, legacy or not. */
 const OPERATION_BY_PATH_END: Record<string, AuditOperation> = { 'license/': 'checkLicense', 'upload/': 'uploadReport' };
 const silentLogger: AuditLogger = { info() {}, warn() {}, error() {} };
@@ -118,7 +117,7 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
     return prefix && prefix.contract + path.slice(prefix.served.length);
   };
 
-  /** What one request is about, passed through openapi-backend to the handlers. */
+  /** What one request is about, passed from `handle` to the operation handlers. */
   interface RequestInfo {
     operation: AuditOperation;
     remoteAddress?: string;
@@ -196,7 +195,7 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
   /** Every validation failure is answered here, per the contract: license checks only ever say `Response 500`. */
   async function validationFail(context: OperationContext, request: RequestInfo): Promise<AuditResponse> {
     const formProblem = request.form;
-    const isLicenseCheck = LICENSE_OPERATIONS.has(context.operation.operationId ?? '');
+    const isLicenseCheck = request.operation === 'checkLicense';
     const refusal = isLicenseCheck ? LICENSE_INVALID : undefined;
     // A malformed license check is a failed one; a malformed upload is refused before any key is looked at.
     if (isLicenseCheck && (formProblem?.kind === 'unsupported-type' || formProblem?.kind === 'malformed')) await recordFailure(request);

@@ -1,4 +1,5 @@
 import { describeFailure } from './failure.js';
+import type { ReportEncoding } from './stores.js';
 
 /** The two operations of the contract; the legacy `/api/v1/…` paths count as the same operation. */
 export type AuditOperation = 'checkLicense' | 'uploadReport';
@@ -31,7 +32,7 @@ export interface ReportStoredEvent {
   size: number;
   /** SHA-256 (hex) of the report as sent. */
   sha256: string;
-  encoding: 'raw' | 'base64';
+  encoding: ReportEncoding;
   /** The client's address, as the adapter determined it. */
   remoteAddress?: string;
 }

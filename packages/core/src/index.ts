@@ -1,5 +1,6 @@
 export { createAuditApi, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_FIELDS, DEFAULT_MAX_UPLOADS_IN_FLIGHT, TOOL_SEGMENT_PATTERN } from './audit-api.js';
-export type { AuditRateLimiter, RateLimitDecision } from './rate-limit.js';
+export { ALLOWED, type AuditRateLimiter, type RateLimitDecision } from './rate-limit.js';
+export { describeFailure } from './failure.js';
 export type { AuditApi, AuditApiOptions, AuditLogger, AuditRequest } from './audit-api.js';
 export type { AuditResponse } from './responses.js';
 export type {

@@ -2,7 +2,7 @@ import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import type { Gauge } from 'prom-client';
-import { auditMiddleware, type AuditApi } from '@org/audit-server-core';
+import { auditMiddleware, describeFailure, type AuditApi } from '@org/audit-server-core';
 
 /** What the app reports beyond its logs. */
 export interface AppOptions {
@@ -40,7 +40,7 @@ export function createApp(api: AuditApi, logger: Logger, options: AppOptions = {
     res.status(404).type('text/plain').send('Not found');
   });
   const onError: ErrorRequestHandler = (error, req, res, _next) => {
-    req.log.error({ error: { type: (error as Error).name, message: String((error as Error).message).slice(0, 300) } }, 'request failed');
+    req.log.error({ error: describeFailure(error) }, 'request failed');
     res.status(500).type('text/plain').send('Internal server error');
   };
   app.use(onError);

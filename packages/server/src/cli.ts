@@ -1,8 +1,9 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import { Command, Option } from 'commander';
+import { describeFailure } from '@org/audit-server-core';
 import type { MikroORM } from '@mikro-orm/sqlite';
-import { parseServerConfig, readConfigFile, type ServerConfig } from './config.js';
+import { DEFAULT_SERVER_CONFIG as DEFAULTS, parseServerConfig, readConfigFile, type ServerConfig } from './config.js';
 import { openDatabase } from './database.js';
 import { parseDuration, parseExpiry } from './duration.js';
 import { createKey, importKeys, listKeys, parseKeyList, revokeKey, rotateKey } from './key-admin.js';
@@ -18,27 +19,27 @@ const program = new Command('audit-server')
 program
   .command('start')
   .description('serve the audit API (HTTPS unless --plain-http)')
-  .addOption(new Option('--host <address>', 'address to listen on (default: 0.0.0.0)').env('HOST'))
-  .addOption(new Option('--port <port>', 'port to listen on (default: 8443)').env('PORT'))
+  .addOption(new Option('--host <address>', `address to listen on (default: ${DEFAULTS.host})`).env('HOST'))
+  .addOption(new Option('--port <port>', `port to listen on (default: ${DEFAULTS.port})`).env('PORT'))
   .addOption(new Option('--tls-cert <file>', 'PEM certificate (default: a self-signed one in the data directory)').env('TLS_CERT'))
   .addOption(new Option('--tls-key <file>', 'PEM private key of --tls-cert').env('TLS_KEY'))
   .option('--plain-http', 'serve plain HTTP, for running behind a TLS-terminating proxy')
-  .addOption(new Option('--tool-segment <name>', 'path segment in /api/<name>/upload/ (default: audit)').env('TOOL_SEGMENT'))
-  .addOption(new Option('--max-body-bytes <bytes>', 'largest request body accepted (default: 16 MiB)').env('MAX_BODY_BYTES'))
-  .addOption(new Option('--max-fields <count>', 'most form fields in one request (default: 32)').env('MAX_FIELDS'))
-  .addOption(new Option('--max-uploads-in-flight <count>', 'uploads handled at once; more get 503 (default: 64)').env('MAX_UPLOADS_IN_FLIGHT'))
-  .addOption(new Option('--headers-timeout-ms <ms>', 'time a client has to send the request headers (default: 20000)').env('HEADERS_TIMEOUT_MS'))
-  .addOption(new Option('--request-timeout-ms <ms>', 'time a client has to send the whole request (default: 120000)').env('REQUEST_TIMEOUT_MS'))
-  .addOption(new Option('--rate-limit-address <n>', 'requests per minute from one client address; 0: off (default: 1200)').env('RATE_LIMIT_ADDRESS'))
-  .addOption(new Option('--rate-limit-key <n>', 'requests per minute with one key; 0: off (default: 6000)').env('RATE_LIMIT_KEY'))
-  .addOption(new Option('--rate-limit-failures <n>', 'failed key checks per 10 minutes from one address; 0: off (default: 30)').env('RATE_LIMIT_FAILURES'))
+  .addOption(new Option('--tool-segment <name>', `path segment in /api/<name>/upload/ (default: ${DEFAULTS.toolSegment})`).env('TOOL_SEGMENT'))
+  .addOption(new Option('--max-body-bytes <bytes>', `largest request body accepted (default: ${DEFAULTS.maxBodyBytes / 2 ** 20} MiB)`).env('MAX_BODY_BYTES'))
+  .addOption(new Option('--max-fields <count>', `most form fields in one request (default: ${DEFAULTS.maxFields})`).env('MAX_FIELDS'))
+  .addOption(new Option('--max-uploads-in-flight <count>', `uploads handled at once; more get 503 (default: ${DEFAULTS.maxUploadsInFlight})`).env('MAX_UPLOADS_IN_FLIGHT'))
+  .addOption(new Option('--headers-timeout-ms <ms>', `time a client has to send the request headers (default: ${DEFAULTS.headersTimeoutMs})`).env('HEADERS_TIMEOUT_MS'))
+  .addOption(new Option('--request-timeout-ms <ms>', `time a client has to send the whole request (default: ${DEFAULTS.requestTimeoutMs})`).env('REQUEST_TIMEOUT_MS'))
+  .addOption(new Option('--rate-limit-address <n>', `requests per minute from one client address; 0: off (default: ${DEFAULTS.rateLimitAddress})`).env('RATE_LIMIT_ADDRESS'))
+  .addOption(new Option('--rate-limit-key <n>', `requests per minute with one key; 0: off (default: ${DEFAULTS.rateLimitKey})`).env('RATE_LIMIT_KEY'))
+  .addOption(new Option('--rate-limit-failures <n>', `failed key checks per 10 minutes from one address; 0: off (default: ${DEFAULTS.rateLimitFailures})`).env('RATE_LIMIT_FAILURES'))
   .addOption(new Option('--redis-url <url>', 'Redis shared by every instance for rate limits (default: in memory)').env('REDIS_URL'))
-  .addOption(new Option('--redis-prefix <prefix>', 'prefix of the rate-limit keys in Redis (default: audit-rate-limit)').env('REDIS_PREFIX'))
+  .addOption(new Option('--redis-prefix <prefix>', `prefix of the rate-limit keys in Redis (default: ${DEFAULTS.redisPrefix})`).env('REDIS_PREFIX'))
   .addOption(new Option('--trust-proxy <proxies>', 'hop count or addresses of proxies whose X-Forwarded-For is believed (default: none)').env('TRUST_PROXY'))
-  .addOption(new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default: info)').env('LOG_LEVEL'))
-  .addOption(new Option('--ops-host <address>', 'address of /healthz, /readyz and /metrics (default: 127.0.0.1)').env('OPS_HOST'))
-  .addOption(new Option('--ops-port <port>', 'port of /healthz, /readyz and /metrics, or "off" (default: 9464)').env('OPS_PORT'))
-  .addOption(new Option('--shutdown-timeout-seconds <seconds>', 'on SIGTERM, how long uploads in flight may take to finish (default: 30)').env('SHUTDOWN_TIMEOUT_SECONDS'))
+  .addOption(new Option('--log-level <level>', `fatal, error, warn, info, debug, trace or silent (default: ${DEFAULTS.logLevel})`).env('LOG_LEVEL'))
+  .addOption(new Option('--ops-host <address>', `address of /healthz, /readyz and /metrics (default: ${DEFAULTS.opsHost})`).env('OPS_HOST'))
+  .addOption(new Option('--ops-port <port>', `port of /healthz, /readyz and /metrics, or "off" (default: ${DEFAULTS.opsPort})`).env('OPS_PORT'))
+  .addOption(new Option('--shutdown-timeout-seconds <seconds>', `on SIGTERM, how long uploads in flight may take to finish (default: ${DEFAULTS.shutdownTimeoutSeconds})`).env('SHUTDOWN_TIMEOUT_SECONDS'))
   .action(async (_options, command: Command) => {
     const config = await loadConfig(command);
     const logger = createLogger(config.logLevel);
@@ -48,8 +49,8 @@ program
         logger.info({ signal }, 'shutting down: finishing requests in flight');
         server.close().then(
           () => process.exit(0),
-          (error: Error) => {
-            logger.error({ error: { type: error.name, message: error.message.slice(0, 300) } }, 'shutdown failed');
+          (error: unknown) => {
+            logger.error({ error: describeFailure(error) }, 'shutdown failed');
             process.exit(1);
           },
         );

@@ -51,6 +51,9 @@ export const ServerConfigSchema = ServerSettings
 /** Validated server configuration. */
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;
 
+/** The configuration when nothing is set: the one place defaults live (the CLI's help shows these). */
+export const DEFAULT_SERVER_CONFIG: ServerConfig = ServerConfigSchema.parse({});
+
 /** Names a config file may use: exactly the settings' names. */
 const SETTING_NAMES = new Set(Object.keys(ServerSettings.shape));
 

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { AuditRateLimiter, RateLimitDecision } from '@org/audit-server-core';
+import { ALLOWED, type AuditRateLimiter, type RateLimitDecision } from '@org/audit-server-core';
 
 /** The limits, each a number of requests per window; 0 turns a limit off. */
 export interface RateLimitSettings {
@@ -20,8 +20,6 @@ export interface RateLimitSettings {
 export interface ClosableRateLimiter extends AuditRateLimiter {
   close(): Promise<void>;
 }
-
-const ALLOWED: RateLimitDecision = { allowed: true };
 
 /**
  * Builds the limits on rate-limiter-flexible: in memory, or in Redis when a URL is given. With Redis, a

@@ -71,10 +71,9 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   const server: Server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key, ...timeouts }, app) : createHttpServer(timeouts, app);
 
   let shuttingDown = false;
-  // While draining, a connection is closed as soon as its answer is sent instead of idling in keep-alive.
+  // Requests arriving while draining are answered with `Connection: close`.
   server.on('request', (_req, res: ServerResponse) => {
     if (shuttingDown) res.setHeader('connection', 'close');
-    res.once('finish', () => shuttingDown && server.closeIdleConnections());
   });
   const ops = config.opsPort === 'off' ? undefined : createOpsServer({ orm, registry: metrics.registry, isShuttingDown: () => shuttingDown });
   try {
@@ -98,14 +97,16 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   const close = async () => {
     shuttingDown = true;
     const drained = once(server, 'close');
-    server.close(); // stop accepting; idle keep-alive connections are closed, busy ones once their answer is sent
-    server.closeIdleConnections();
+    server.close(); // stop accepting, close idle keep-alive connections
+    // A busy connection turns idle once its answer is sent: close it then instead of letting it idle in keep-alive.
+    const closeIdle = setInterval(() => server.closeIdleConnections(), 50);
     const cutOff = setTimeout(() => {
       logger.warn({ timeoutSeconds: config.shutdownTimeoutSeconds }, 'requests still in flight at shutdown timeout: closing their connections');
       server.closeAllConnections();
     }, config.shutdownTimeoutSeconds * 1000);
     await drained;
     clearTimeout(cutOff);
+    clearInterval(closeIdle);
     if (ops) {
       const opsClosed = once(ops, 'close');
       ops.close();
