@@ -62,10 +62,11 @@ describe('example: Express app with the handlers under /collector', () => {
       hostId2: lynisCapture.hostId2,
       encoding: 'raw',
       size: lynisCapture.report.length,
+      summary: { lynisVersion: '3.0.8', hostname: 'localhost', hardeningIndex: 56 },
     });
     // The app's own routes keep working, and saw the report through the hook.
     const last = await fetch(`http://127.0.0.1:${port}/hosts/${lynisCapture.hostId}/last-report`);
-    expect(await last.json()).toMatchObject({ reportId: id });
+    expect(await last.json()).toMatchObject({ reportId: id, hardeningIndex: 56 });
   });
 
   it('refuses the captured upload with a revoked key and writes nothing', async () => {
@@ -86,7 +87,7 @@ describe('FolderReportStore', () => {
   it('keeps concurrent saves apart, each complete, with no temporary file left', async () => {
     const store = new FolderReportStore(join(folder, 'concurrent'));
     const reports = Array.from({ length: 5 }, (_, i) => ({
-      keyId: 'k', hostId: `host-${i}`, receivedAt: new Date(), encoding: 'raw' as const, size: 4, sha256: 'a'.repeat(64), content: Buffer.from(`a=${i}\n`),
+      keyId: 'k', hostId: `host-${i}`, receivedAt: new Date(), encoding: 'raw' as const, size: 4, sha256: 'a'.repeat(64), content: Buffer.from(`a=${i}\n`), summary: null,
     }));
     const ids = (await Promise.all(reports.map((report) => store.save(report)))).map(({ id }) => id);
     expect(new Set(ids).size).toBe(5);

@@ -17,7 +17,7 @@ export interface InventoryAppOptions {
  * Lynis is pointed at `upload-server=<host>:<port>/collector/api/lynis`.
  */
 export async function createInventoryApp(options: InventoryAppOptions): Promise<Express> {
-  const lastReportByHost = new Map<string, { reportId: string; at: string }>();
+  const lastReportByHost = new Map<string, { reportId: string; at: string; hardeningIndex: number | null }>();
   const api = await createAuditApi({
     keyStore: await JsonFileKeyStore.load(options.keysFile),
     reportStore: new FolderReportStore(options.reportsDir),
@@ -25,8 +25,9 @@ export async function createInventoryApp(options: InventoryAppOptions): Promise<
     maxBodyBytes: 4 * 1024 * 1024, // this app's own limit: reports here stay far below it
     logger: options.logger,
     hooks: {
-      // The app's own use of the event: remember when each host last reported.
-      onReportStored: ({ reportId, hostId }) => void lastReportByHost.set(hostId, { reportId, at: new Date().toISOString() }),
+      // The app's own use of the event: remember when each host last reported, and its hardening index.
+      onReportStored: ({ reportId, hostId, hardeningIndex }) =>
+        void lastReportByHost.set(hostId, { reportId, at: new Date().toISOString(), hardeningIndex }),
     },
   });
 

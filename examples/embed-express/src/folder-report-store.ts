@@ -5,7 +5,7 @@ import type { ReportStore, ReportToStore } from '@org/audit-server-core';
 
 /**
  * A {@link ReportStore} writing each report to a folder: `<id>.dat` (the redacted report) and `<id>.json`
- * (key id, host ids, time, encoding, size, SHA-256). A report exists once its `.json` does; `save` resolves only
+ * (key id, host ids, time, encoding, size, SHA-256 and the Lynis summary, or null). A report exists once its `.json` does; `save` resolves only
  * after both files and the folder entry are on disk, so the 200 the client gets means the report survives a crash.
  */
 export class FolderReportStore implements ReportStore {

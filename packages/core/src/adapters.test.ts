@@ -150,7 +150,7 @@ describe.each(Object.keys(adapters))('%s adapter', (adapterName) => {
     expect(events.completed).toEqual([expect.objectContaining({ status: row.status })]);
   });
 
-  it('reports a stored upload to the hook with its id, key id, host ids, size, hash and the client address', async () => {
+  it('reports a stored upload to the hook with its id, key id, host ids, size, hash, hardening index and the client address', async () => {
     const upload = table[5]!;
     const response = await send(port, { ...upload, path: `${BASE}${upload.path}` });
     const event = events.stored[0]!;
@@ -163,6 +163,7 @@ describe.each(Object.keys(adapters))('%s adapter', (adapterName) => {
       size: report.length,
       sha256: reportStore.reports.get(event.reportId)!.sha256,
       encoding: 'raw',
+      hardeningIndex: 56,
       remoteAddress: expect.stringMatching(/127\.0\.0\.1$/),
     });
     expect(events.completed[0]).toMatchObject({ operation: 'uploadReport', status: 200, bytesReceived: Buffer.byteLength(upload.body!) });

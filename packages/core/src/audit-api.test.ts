@@ -79,14 +79,34 @@ describe.each(['/api/audit', '/api/v1/audit'])('upload at %s/upload/', (prefix) 
     const stored = reportStore.reports.get(id!);
     expect(stored).toMatchObject({ hostId: HOST_ID, hostId2: 'f'.repeat(64), encoding: 'raw', size: report.length });
     expect(stored!.content.toString()).toBe(report.toString().replace(`license_key=${VALID_KEY}`, 'license_key=[redacted]'));
+    expect(stored!.summary).toMatchObject({ lynisVersion: '3.0.8', hostname: 'localhost', hardeningIndex: 56, testsPerformed: 235 });
+    expect(stored!.summary!.warnings.map((w) => w.testId)).toEqual(['PKGS-7392', 'LOGG-2138']);
+    expect(stored!.summary!.suggestions).toHaveLength(45);
   });
 
-  it('decodes a base64 report', async () => {
+  it('decodes a base64 report, and reads the same summary from it as from the raw report', async () => {
     const response = await upload({ data: report.toString('base64'), licensekey: VALID_KEY, hostid: HOST_ID });
     expect(response.status).toBe(200);
     const [stored] = reportStore.reports.values();
     expect(stored).toMatchObject({ encoding: 'base64', size: report.length, hostId2: undefined });
     expect(stored!.content.toString()).not.toContain(VALID_KEY);
+    await upload({ data: report.toString('utf8'), licensekey: VALID_KEY, hostid: HOST_ID });
+    const [fromBase64, fromRaw] = reportStore.reports.values();
+    expect(fromRaw!.encoding).toBe('raw');
+    expect(fromBase64!.summary).toEqual(fromRaw!.summary);
+    expect(fromBase64!.summary).toMatchObject({ hardeningIndex: 56, os: { fullName: 'Debian GNU/Linux 12 (bookworm)' } });
+  });
+
+  it.each([
+    ['arbitrary bytes', Buffer.from([0x00, 0xff, 0x10, 0x80, 0xfe, 0x7f, 0xc3, 0x28])],
+    ['UTF-8 text that is no Lynis report', Buffer.from('just=some\nkey=values\n')],
+    ['a Lynis report that is not UTF-8', Buffer.from('lynis_version=3.0.8\nhostname=caf\xe9\n', 'latin1')],
+  ])('stores %s sent as base64 with a null summary', async (_name, bytes) => {
+    const response = await upload({ data: bytes.toString('base64'), licensekey: VALID_KEY, hostid: HOST_ID });
+    expect(response.status).toBe(200);
+    const [stored] = reportStore.reports.values();
+    expect(stored!.content).toEqual(bytes);
+    expect(stored!.summary).toBeNull();
   });
 
   it('accepts multipart with the report as a file part', async () => {

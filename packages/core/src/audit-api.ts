@@ -8,6 +8,7 @@ import { formFromParsedFields, readForm, type FormRead, type FormReadResult } fr
 import { describeFailure } from './failure.js';
 import { callHook, type AuditHooks, type AuditOperation, type RejectionReason } from './hooks.js';
 import { decodeReportData, redactLicenseKeys, sha256Hex } from './report-data.js';
+import { summarizeReportBytes } from './lynis-report.js';
 import {
   INTERNAL_ERROR,
   LICENSE_INVALID,
@@ -186,7 +187,8 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
     const report = reportToStore(key.keyId, host, decoded);
     const { id } = await reportStore.save(report);
     logger.info({ reportId: id, keyId: key.keyId, ...host, bytes: report.size, encoding: report.encoding }, 'report stored');
-    const stored = { reportId: id, keyId: key.keyId, ...host, size: report.size, sha256: report.sha256, encoding: report.encoding };
+    const hardeningIndex = report.summary?.hardeningIndex ?? null;
+    const stored = { reportId: id, keyId: key.keyId, ...host, size: report.size, sha256: report.sha256, encoding: report.encoding, hardeningIndex };
     if (request.remoteAddress) Object.assign(stored, { remoteAddress: request.remoteAddress });
     callHook('onReportStored', hooks.onReportStored, stored, logger.error.bind(logger));
     return textResponse(200, `OK ${id}`);
@@ -312,6 +314,7 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
 
 /** The report to hand to the store. Built apart so that the decoded bytes are not kept alive while it commits. */
 function reportToStore(keyId: string, host: { hostId: string; hostId2?: string }, decoded: { encoding: ReportEncoding; bytes: Buffer }): ReportToStore {
+  const content = redactLicenseKeys(decoded.bytes);
   return {
     keyId,
     ...host,
@@ -319,7 +322,8 @@ function reportToStore(keyId: string, host: { hostId: string; hostId2?: string }
     encoding: decoded.encoding,
     size: decoded.bytes.length,
     sha256: sha256Hex(decoded.bytes),
-    content: redactLicenseKeys(decoded.bytes),
+    content,
+    summary: summarizeReportBytes(content),
   };
 }
 

@@ -33,6 +33,8 @@ export interface ReportStoredEvent {
   /** SHA-256 (hex) of the report as sent. */
   sha256: string;
   encoding: ReportEncoding;
+  /** The report's Lynis hardening index (0–100); null when the report has none or is not a Lynis report. */
+  hardeningIndex: number | null;
   /** The client's address, as the adapter determined it. */
   remoteAddress?: string;
 }

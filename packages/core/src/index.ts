@@ -17,5 +17,6 @@ export { createAuditFetchHandler, type AuditFetchContext, type AuditFetchHandler
 export type { KeyLookup, KeyStore, ReportEncoding, ReportStore, ReportToStore } from './stores.js';
 export { InMemoryKeyStore, InMemoryReportStore } from './memory-stores.js';
 export { LICENSE_KEY_PATTERN, generateLicenseKey, hashLicenseKey } from './license-key.js';
+export { parseLynisReport, type ParsedLynisReport } from './lynis-report.js';
 export { REDACTED_MARKER, decodeReportData, redactLicenseKeys } from './report-data.js';
 export type * from './generated/types.gen.js';

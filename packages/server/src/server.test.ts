@@ -81,7 +81,7 @@ describe('keys', () => {
     await revokeKey(orm, second.id);
     const receivedAt = new Date('2026-11-01T10:00:00Z');
     await new OrmReportStore(orm).save({
-      keyId: first.id, hostId: 'h', receivedAt, encoding: 'raw', size: 9, sha256: 'a'.repeat(64), content: Buffer.from('os=Linux\n'),
+      keyId: first.id, hostId: 'h', receivedAt, encoding: 'raw', size: 9, sha256: 'a'.repeat(64), content: Buffer.from('os=Linux\n'), summary: null,
     });
     const keys = await listKeys(orm);
     expect(keys).toMatchObject([
@@ -98,7 +98,7 @@ describe('reports', () => {
     const content = Buffer.from([0, 1, 2, 255, 10]);
     const receivedAt = new Date();
     const { id } = await new OrmReportStore(orm).save({
-      keyId, hostId: 'host-1', hostId2: 'host-2', receivedAt, encoding: 'base64', size: 5, sha256: 'b'.repeat(64), content,
+      keyId, hostId: 'host-1', hostId2: 'host-2', receivedAt, encoding: 'base64', size: 5, sha256: 'b'.repeat(64), content, summary: null,
     });
     const stored = await orm.em.fork().findOneOrFail(ReportRecord, { id });
     expect(stored).toMatchObject({ hostId: 'host-1', hostId2: 'host-2', receivedAt, encoding: 'base64', size: 5, sha256: 'b'.repeat(64) });
@@ -107,7 +107,7 @@ describe('reports', () => {
 
   it('refuses a report for a key that does not exist', async () => {
     const save = new OrmReportStore(orm).save({
-      keyId: 'no-such-key', hostId: 'h', receivedAt: new Date(), encoding: 'raw', size: 1, sha256: 'c'.repeat(64), content: Buffer.from('a=1'),
+      keyId: 'no-such-key', hostId: 'h', receivedAt: new Date(), encoding: 'raw', size: 1, sha256: 'c'.repeat(64), content: Buffer.from('a=1'), summary: null,
     });
     await expect(save).rejects.toThrow(/FOREIGN KEY/);
   });

@@ -26,7 +26,7 @@ afterEach(async () => {
 });
 
 const report = (hostId: string, overrides: Partial<ReportToStore> = {}): ReportToStore => ({
-  keyId, hostId, receivedAt: new Date(), encoding: 'raw', size: 9, sha256: 'a'.repeat(64), content: Buffer.from(`os=${hostId}\n`), ...overrides,
+  keyId, hostId, receivedAt: new Date(), encoding: 'raw', size: 9, sha256: 'a'.repeat(64), content: Buffer.from(`os=${hostId}\n`), summary: null, ...overrides,
 });
 
 async function committedIds(): Promise<string[]> {
