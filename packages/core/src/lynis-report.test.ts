@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { parseLynisReport, summarizeReportBytes } from './lynis-report.js';
 
@@ -204,9 +206,49 @@ describe('parseLynisReport on edge cases', () => {
   });
 });
 
+describe('the summary in memory', () => {
+  it('keeps none of the report text alive (V8 substrings are views into the text they were cut from)', () => {
+    setFlagsFromString('--expose-gc');
+    const collectGarbage = runInNewContext('gc') as () => void;
+    const heapAfterGc = () => {
+      collectGarbage();
+      return process.memoryUsage().heapUsed;
+    };
+    const textBytes = 64 * 1024 * 1024;
+    const summaryOfBigReport = () => {
+      const longText = 'a finding whose text is long enough to be a view';
+      const text = report('os_fullname=Debian GNU/Linux 12 (bookworm)', `warning[]=TEST-1|${longText}|-|-|`, `# ${'x'.repeat(textBytes)}`);
+      return parse(text).summary;
+    };
+    const before = heapAfterGc();
+    const summary = summaryOfBigReport();
+    const retained = heapAfterGc() - before;
+    expect(summary.os.fullName).toBe('Debian GNU/Linux 12 (bookworm)');
+    expect(summary.warnings[0]!.text).toBe('a finding whose text is long enough to be a view');
+    expect(retained).toBeLessThan(textBytes / 4);
+  });
+});
+
 describe('summarizeReportBytes', () => {
   it('summarizes UTF-8 report bytes like the parsed text', () => {
     expect(summarizeReportBytes(fixture)).toEqual(parse(fixtureText).summary);
+  });
+
+  it('reads a report of many chunks (CRLF, byte order mark, a line longer than a chunk, multibyte text) like the whole text', () => {
+    const text = [
+      '\uFEFFlynis_version=3.0.8',
+      `installed_packages_array=${'|pkg,1.0'.repeat(20_000)}|`,
+      ...Array.from({ length: 3_000 }, (_, i) => `suggestion[]=TEST-${i}|Überprüfen Sie ✓ die Einstellung ${i}|-|-|`),
+      'hardening_index=71',
+      'hostname=último',
+    ].join('\r\n');
+    const bytes = Buffer.from(text);
+    expect(bytes.length).toBeGreaterThan(300 * 1024);
+    const summary = summarizeReportBytes(bytes);
+    expect(summary).toEqual(parse(text).summary);
+    expect(summary).toMatchObject({ lynisVersion: '3.0.8', hardeningIndex: 71, hostname: 'último' });
+    expect(summary!.suggestions).toHaveLength(3_000);
+    expect(summary!.suggestions[2_999]).toEqual({ testId: 'TEST-2999', text: 'Überprüfen Sie ✓ die Einstellung 2999', details: null, solution: null });
   });
 
   it('answers null for bytes that are not UTF-8, or not a Lynis report', () => {
