@@ -236,7 +236,7 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
     ajvOpts: { allErrors: true, unicode: false, logger: ajvLogger },
   });
   await backend.init();
-  const route = compileRoutes(backend);
+  const route = compileRoutes(backend, 'audit');
   const operationHandlers: Record<string, (context: OperationContext<never>, request: RequestInfo) => Promise<AuditResponse>> = {
     checkLicense,
     checkLicenseLegacy: checkLicense,

@@ -14,12 +14,12 @@ const formBody = {
 async function routesOf(paths: Document['paths']) {
   const backend = new OpenAPIBackend({ definition: { openapi: '3.0.3', info: { title: 't', version: '1' }, paths }, quick: true, ajvOpts: { allErrors: true } });
   await backend.init();
-  return compileRoutes(backend);
+  return compileRoutes(backend, 'form');
 }
 
 describe('compileRoutes', () => {
   it('finds operations by exact path and method, and tells unknown paths from unknown methods', async () => {
-    const route = await routesOf({ '/things/': { post: { operationId: 'addThing', requestBody: formBody, responses: { 200: { description: 'ok' } } } } });
+    const route = await routesOf({ '/things/': { post: { operationId: 'addThing', tags: ['form'], requestBody: formBody, responses: { 200: { description: 'ok' } } } } });
     const match = route('POST', '/things/');
     expect(match.kind === 'operation' && match.operation.operationId).toBe('addThing');
     expect(route('post', '/things/').kind).toBe('operation');
@@ -28,7 +28,7 @@ describe('compileRoutes', () => {
   });
 
   it("validates with the contract's schema: required fields, lengths, and a missing body", async () => {
-    const route = await routesOf({ '/things/': { post: { operationId: 'addThing', requestBody: formBody, responses: { 200: { description: 'ok' } } } } });
+    const route = await routesOf({ '/things/': { post: { operationId: 'addThing', tags: ['form'], requestBody: formBody, responses: { 200: { description: 'ok' } } } } });
     const match = route('POST', '/things/');
     if (match.kind !== 'operation') throw new Error('no route');
     expect(match.validate({ name: 'abc' }, {})).toEqual({ valid: true, errors: null });
@@ -37,7 +37,16 @@ describe('compileRoutes', () => {
     expect(match.validate(undefined, {}).errors?.map((e) => e.params)).toEqual([{ missingProperty: 'requestBody' }]);
   });
 
+  it('routes only the operations with its tag: the others are not found', async () => {
+    const route = await routesOf({
+      '/things/': { post: { operationId: 'addThing', tags: ['form'], requestBody: formBody, responses: { 200: { description: 'ok' } } } },
+      '/admin/things/{id}': { get: { operationId: 'getThing', tags: ['admin'], responses: { 200: { description: 'ok' } } } },
+    });
+    expect(route('POST', '/things/').kind).toBe('operation');
+    expect(route('GET', '/admin/things/{id}').kind).toBe('not-found');
+  });
+
   it('refuses a contract with path templates or parameters, which it cannot route', async () => {
-    await expect(routesOf({ '/things/{id}': { get: { operationId: 'getThing', responses: { 200: { description: 'ok' } } } } })).rejects.toThrow(/getThing/);
+    await expect(routesOf({ '/things/{id}': { get: { operationId: 'getThing', tags: ['form'], responses: { 200: { description: 'ok' } } } } })).rejects.toThrow(/getThing/);
   });
 });

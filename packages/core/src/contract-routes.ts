@@ -22,11 +22,13 @@ export type RouteMatch =
  * compiled from the contract, looked up once here instead of on every request (openapi-backend's own
  * `handleRequest` rebuilds its operation list and re-parses the request several times per call).
  * Validation is the same: the same compiled validators, given the same input. Use with openapi-backend's
- * `quick` mode, which compiles nothing at start.
+ * `quick` mode, which compiles nothing at start. Only the operations tagged `tag` are routed: the contract's
+ * other operations (the admin API) belong to the host, and their paths are `not-found` here.
  */
-export function compileRoutes(backend: OpenAPIBackend): (method: string, path: string) => RouteMatch {
+export function compileRoutes(backend: OpenAPIBackend, tag: string): (method: string, path: string) => RouteMatch {
   const byPath = new Map<string, Map<string, RouteMatch>>();
   for (const operation of backend.router.getOperations()) {
+    if (!operation.tags?.includes(tag)) continue;
     // Path templates, parameters and security schemes would need openapi-backend's per-request parsing.
     if (operation.path.includes('{') || (operation.parameters?.length ?? 0) > 0 || (operation.security?.length ?? 0) > 0) {
       throw new Error(`Operation ${operation.operationId} uses path templates, parameters or security, which the router does not support`);

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, type Options as Options2, type TDataShape, urlSearchParamsBodySerializer } from './client/index.js';
-import type { CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
+import type { CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, GetHostData, GetHostErrors, GetHostResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportErrors, GetReportResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListReportsData, ListReportsErrors, ListReportsResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -80,6 +80,117 @@ export const uploadReportLegacy = <ThrowOnError extends boolean = false>(options
     ...options,
     headers: {
         'Content-Type': 'application/x-www-form-urlencoded',
+        ...options.headers
+    }
+});
+
+/**
+ * List hosts
+ *
+ * Hosts that uploaded at least one report, most recently seen first. A host is one `hostid` under one
+ * license key: the same `hostid` under another key is another host.
+ *
+ */
+export const listHosts = <ThrowOnError extends boolean = false>(options?: Options<ListHostsData, ThrowOnError>) => (options?.client ?? client).get<ListHostsResponses, ListHostsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/hosts',
+    ...options
+});
+
+/**
+ * Get a host and the history of its hardening index
+ */
+export const getHost = <ThrowOnError extends boolean = false>(options: Options<GetHostData, ThrowOnError>) => (options.client ?? client).get<GetHostResponses, GetHostErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/hosts/{hostRecordId}',
+    ...options
+});
+
+/**
+ * List reports
+ *
+ * Stored reports, newest first, without their content.
+ */
+export const listReports = <ThrowOnError extends boolean = false>(options?: Options<ListReportsData, ThrowOnError>) => (options?.client ?? client).get<ListReportsResponses, ListReportsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/reports',
+    ...options
+});
+
+/**
+ * Get a report's metadata and summary
+ */
+export const getReport = <ThrowOnError extends boolean = false>(options: Options<GetReportData, ThrowOnError>) => (options.client ?? client).get<GetReportResponses, GetReportErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/reports/{reportId}',
+    ...options
+});
+
+/**
+ * Get a report as stored
+ *
+ * The report's bytes as stored: as the collector sent them (base64 decoded), except that the value of every
+ * `license_key=` line reads `[redacted]`.
+ *
+ */
+export const getRawReport = <ThrowOnError extends boolean = false>(options: Options<GetRawReportData, ThrowOnError>) => (options.client ?? client).get<GetRawReportResponses, GetRawReportErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/reports/{reportId}/raw',
+    ...options
+});
+
+/**
+ * List license keys
+ *
+ * Every license key, oldest first. Keys are stored hashed, so only their first characters are shown.
+ */
+export const listLicenseKeys = <ThrowOnError extends boolean = false>(options?: Options<ListLicenseKeysData, ThrowOnError>) => (options?.client ?? client).get<ListLicenseKeysResponses, ListLicenseKeysErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/keys',
+    ...options
+});
+
+/**
+ * Create a license key
+ *
+ * Creates a key with 192 random bits. The answer is the only time the key itself is shown.
+ */
+export const createLicenseKey = <ThrowOnError extends boolean = false>(options?: Options<CreateLicenseKeyData, ThrowOnError>) => (options?.client ?? client).post<CreateLicenseKeyResponses, CreateLicenseKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/keys',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options?.headers
+    }
+});
+
+/**
+ * Revoke a license key
+ *
+ * From now on the key's license checks answer `Response 500` and its uploads 401. Every server instance
+ * sharing the database notices within about a second. Revoking a revoked key changes nothing.
+ *
+ */
+export const revokeLicenseKey = <ThrowOnError extends boolean = false>(options: Options<RevokeLicenseKeyData, ThrowOnError>) => (options.client ?? client).post<RevokeLicenseKeyResponses, RevokeLicenseKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/keys/{keyId}/revoke',
+    ...options
+});
+
+/**
+ * Rotate a license key
+ *
+ * Issues a new key with the old key's label. The old key keeps working for the grace period, so hosts can
+ * be given the new one, then counts as revoked.
+ *
+ */
+export const rotateLicenseKey = <ThrowOnError extends boolean = false>(options: Options<RotateLicenseKeyData, ThrowOnError>) => (options.client ?? client).post<RotateLicenseKeyResponses, RotateLicenseKeyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/keys/{keyId}/rotate',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
         ...options.headers
     }
 });

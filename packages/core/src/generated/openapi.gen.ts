@@ -32,6 +32,10 @@ export const openApiDocument: Document = {
     {
       "name": "audit",
       "description": "What audit collectors call. The `/api/v1/` paths are legacy twins with the same behaviour."
+    },
+    {
+      "name": "admin",
+      "description": "What operators and their tooling call: hosts, their reports and hardening index, and license keys.\nEvery admin request carries an admin token (`Authorization: Bearer <token>`); the reference server creates\nthem with `audit-server admin-tokens create` and stores only their SHA-256 hash. Answers are JSON;\nerrors are `application/problem+json` (RFC 9457).\n"
     }
   ],
   "paths": {
@@ -162,9 +166,450 @@ export const openApiDocument: Document = {
           }
         }
       }
+    },
+    "/api/admin/hosts": {
+      "get": {
+        "operationId": "listHosts",
+        "tags": [
+          "admin"
+        ],
+        "summary": "List hosts",
+        "description": "Hosts that uploaded at least one report, most recently seen first. A host is one `hostid` under one\nlicense key: the same `hostid` under another key is another host.\n",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Limit"
+          },
+          {
+            "$ref": "#/components/parameters/Offset"
+          },
+          {
+            "name": "hostname",
+            "in": "query",
+            "description": "Only hosts whose latest report names a host name containing this text (case-insensitive).",
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 255
+            }
+          },
+          {
+            "name": "keyId",
+            "in": "query",
+            "description": "Only hosts that upload with this license key.",
+            "schema": {
+              "$ref": "#/components/schemas/Id"
+            }
+          },
+          {
+            "name": "hostId",
+            "in": "query",
+            "description": "Only hosts with this `hostid`.",
+            "schema": {
+              "$ref": "#/components/schemas/HostId"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "One page of hosts.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/HostPage"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          }
+        }
+      }
+    },
+    "/api/admin/hosts/{hostRecordId}": {
+      "get": {
+        "operationId": "getHost",
+        "tags": [
+          "admin"
+        ],
+        "summary": "Get a host and the history of its hardening index",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "hostRecordId",
+            "in": "path",
+            "required": true,
+            "description": "The host's id (`Host.id`).",
+            "schema": {
+              "$ref": "#/components/schemas/Id"
+            }
+          },
+          {
+            "name": "historyLimit",
+            "in": "query",
+            "description": "How many of the newest reports the hardening history covers.",
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 1000,
+              "default": 100
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The host.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/HostDetail"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          }
+        }
+      }
+    },
+    "/api/admin/reports": {
+      "get": {
+        "operationId": "listReports",
+        "tags": [
+          "admin"
+        ],
+        "summary": "List reports",
+        "description": "Stored reports, newest first, without their content.",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Limit"
+          },
+          {
+            "$ref": "#/components/parameters/Offset"
+          },
+          {
+            "name": "hostRecordId",
+            "in": "query",
+            "description": "Only reports of this host (`Host.id`).",
+            "schema": {
+              "$ref": "#/components/schemas/Id"
+            }
+          },
+          {
+            "name": "keyId",
+            "in": "query",
+            "description": "Only reports uploaded with this license key.",
+            "schema": {
+              "$ref": "#/components/schemas/Id"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "One page of reports.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ReportPage"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          }
+        }
+      }
+    },
+    "/api/admin/reports/{reportId}": {
+      "get": {
+        "operationId": "getReport",
+        "tags": [
+          "admin"
+        ],
+        "summary": "Get a report's metadata and summary",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ReportId"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The report's metadata and, for a Lynis report, its summary.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ReportDetail"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          }
+        }
+      }
+    },
+    "/api/admin/reports/{reportId}/raw": {
+      "get": {
+        "operationId": "getRawReport",
+        "tags": [
+          "admin"
+        ],
+        "summary": "Get a report as stored",
+        "description": "The report's bytes as stored: as the collector sent them (base64 decoded), except that the value of every\n`license_key=` line reads `[redacted]`.\n",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ReportId"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The stored report.",
+            "content": {
+              "text/plain": {
+                "schema": {
+                  "type": "string"
+                },
+                "examples": {
+                  "lynis": {
+                    "summary": "A Lynis report",
+                    "value": "# Lynis Report\nreport_version_major=1\nreport_version_minor=0\nlynis_version=3.0.8\nhostname=localhost\nlicense_key=[redacted]\nhardening_index=56\n"
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          }
+        }
+      }
+    },
+    "/api/admin/keys": {
+      "get": {
+        "operationId": "listLicenseKeys",
+        "tags": [
+          "admin"
+        ],
+        "summary": "List license keys",
+        "description": "Every license key, oldest first. Keys are stored hashed, so only their first characters are shown.",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The keys.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/LicenseKeyList"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          }
+        }
+      },
+      "post": {
+        "operationId": "createLicenseKey",
+        "tags": [
+          "admin"
+        ],
+        "summary": "Create a license key",
+        "description": "Creates a key with 192 random bits. The answer is the only time the key itself is shown.",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/NewLicenseKeyRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "The new key.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/NewLicenseKey"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          }
+        }
+      }
+    },
+    "/api/admin/keys/{keyId}/revoke": {
+      "post": {
+        "operationId": "revokeLicenseKey",
+        "tags": [
+          "admin"
+        ],
+        "summary": "Revoke a license key",
+        "description": "From now on the key's license checks answer `Response 500` and its uploads 401. Every server instance\nsharing the database notices within about a second. Revoking a revoked key changes nothing.\n",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/KeyId"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The key, now revoked.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/LicenseKeyInfo"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          }
+        }
+      }
+    },
+    "/api/admin/keys/{keyId}/rotate": {
+      "post": {
+        "operationId": "rotateLicenseKey",
+        "tags": [
+          "admin"
+        ],
+        "summary": "Rotate a license key",
+        "description": "Issues a new key with the old key's label. The old key keeps working for the grace period, so hosts can\nbe given the new one, then counts as revoked.\n",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/KeyId"
+          }
+        ],
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/RotateLicenseKeyRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "The new key, and the old one with its new expiry.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/RotatedLicenseKey"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProblemConflict"
+          }
+        }
+      }
     }
   },
   "components": {
+    "securitySchemes": {
+      "adminToken": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "An admin token, created with `audit-server admin-tokens create` on the reference server."
+      }
+    },
     "schemas": {
       "LicenseKey": {
         "type": "string",
@@ -227,6 +672,651 @@ export const openApiDocument: Document = {
             "description": "The report, in one of two encodings, told apart by the server:\n- **raw**: the report text as Lynis writes and sends it: UTF-8 `key=value` lines, `#` comments allowed;\n- **base64**: the report bytes in strictly valid base64 (standard alphabet, padded, no line breaks\n  or other whitespace), as the original interface describes.\n\nAnything else is answered 400. The value of every `license_key=` line is replaced by\n`[redacted]` before the report is stored.\n",
             "example": "# Lynis Report\nreport_version_major=1\nlynis_version=3.0.8\nhostname=localhost\n"
           }
+        }
+      },
+      "Id": {
+        "type": "string",
+        "format": "uuid",
+        "example": "0f8fad5b-d9cb-469f-a165-70867728950e"
+      },
+      "Finding": {
+        "type": "object",
+        "description": "One `warning[]` or `suggestion[]` line of a Lynis report (`TEST-ID|text|details|solution|`).",
+        "required": [
+          "testId",
+          "text",
+          "details",
+          "solution"
+        ],
+        "properties": {
+          "testId": {
+            "type": "string",
+            "example": "PKGS-7392"
+          },
+          "text": {
+            "type": "string",
+            "example": "Found one or more vulnerable packages."
+          },
+          "details": {
+            "type": "string",
+            "nullable": true,
+            "description": "Lynis writes `-` when there are none; that reads `null` here.",
+            "example": null
+          },
+          "solution": {
+            "type": "string",
+            "nullable": true,
+            "example": null
+          }
+        }
+      },
+      "ReportSummary": {
+        "type": "object",
+        "description": "What a Lynis report says about its host, read from its `key=value` lines. Every field Lynis did not\nwrite is `null`.\n",
+        "required": [
+          "lynisVersion",
+          "reportVersion",
+          "hostname",
+          "os",
+          "startedAt",
+          "endedAt",
+          "hardeningIndex",
+          "testsPerformed",
+          "warnings",
+          "suggestions"
+        ],
+        "properties": {
+          "lynisVersion": {
+            "type": "string",
+            "nullable": true,
+            "example": "3.0.8"
+          },
+          "reportVersion": {
+            "type": "string",
+            "nullable": true,
+            "description": "The report format's version, `major.minor`.",
+            "example": "1.0"
+          },
+          "hostname": {
+            "type": "string",
+            "nullable": true,
+            "example": "web-01"
+          },
+          "os": {
+            "type": "object",
+            "required": [
+              "name",
+              "fullName",
+              "version",
+              "kernel"
+            ],
+            "properties": {
+              "name": {
+                "type": "string",
+                "nullable": true,
+                "example": "Debian"
+              },
+              "fullName": {
+                "type": "string",
+                "nullable": true,
+                "example": "Debian GNU/Linux 12 (bookworm)"
+              },
+              "version": {
+                "type": "string",
+                "nullable": true,
+                "example": "12"
+              },
+              "kernel": {
+                "type": "string",
+                "nullable": true,
+                "example": "6.1.0-28-amd64"
+              }
+            }
+          },
+          "startedAt": {
+            "type": "string",
+            "nullable": true,
+            "description": "When the audit started, as Lynis writes it (`YYYY-MM-DD HH:MM:SS`, the audited host's local time, no zone).",
+            "example": "2026-11-22 13:40:33"
+          },
+          "endedAt": {
+            "type": "string",
+            "nullable": true,
+            "description": "When the audit ended, written like `startedAt`.",
+            "example": "2026-11-22 13:41:24"
+          },
+          "hardeningIndex": {
+            "type": "integer",
+            "nullable": true,
+            "minimum": 0,
+            "maximum": 100,
+            "example": 56
+          },
+          "testsPerformed": {
+            "type": "integer",
+            "nullable": true,
+            "minimum": 0,
+            "example": 235
+          },
+          "warnings": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Finding"
+            }
+          },
+          "suggestions": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Finding"
+            }
+          }
+        }
+      },
+      "Host": {
+        "type": "object",
+        "description": "One `hostid` under one license key. Its host name, OS, Lynis version and latest hardening index come from\nits newest report. `hostId2` is the newest report's; each report keeps its own.\n",
+        "required": [
+          "id",
+          "keyId",
+          "hostId",
+          "hostId2",
+          "hostname",
+          "os",
+          "lynisVersion",
+          "firstSeen",
+          "lastSeen",
+          "reportCount",
+          "latestReportId",
+          "latestHardeningIndex"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "keyId": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "hostId": {
+            "$ref": "#/components/schemas/HostId"
+          },
+          "hostId2": {
+            "type": "string",
+            "nullable": true,
+            "example": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+          },
+          "hostname": {
+            "type": "string",
+            "nullable": true,
+            "example": "web-01"
+          },
+          "os": {
+            "type": "string",
+            "nullable": true,
+            "example": "Debian GNU/Linux 12 (bookworm)"
+          },
+          "lynisVersion": {
+            "type": "string",
+            "nullable": true,
+            "example": "3.0.8"
+          },
+          "firstSeen": {
+            "type": "string",
+            "format": "date-time",
+            "example": "2026-11-01T08:00:02.000Z"
+          },
+          "lastSeen": {
+            "type": "string",
+            "format": "date-time",
+            "example": "2026-11-22T13:41:25.000Z"
+          },
+          "reportCount": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Reports of this host currently stored.",
+            "example": 22
+          },
+          "latestReportId": {
+            "type": "string",
+            "format": "uuid",
+            "nullable": true,
+            "example": "0f8fad5b-d9cb-469f-a165-70867728950e"
+          },
+          "latestHardeningIndex": {
+            "type": "integer",
+            "nullable": true,
+            "example": 56
+          }
+        }
+      },
+      "HostPage": {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Page"
+          },
+          {
+            "type": "object",
+            "required": [
+              "items"
+            ],
+            "properties": {
+              "items": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/Host"
+                }
+              }
+            }
+          }
+        ]
+      },
+      "HardeningPoint": {
+        "type": "object",
+        "required": [
+          "reportId",
+          "receivedAt",
+          "hardeningIndex"
+        ],
+        "properties": {
+          "reportId": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "receivedAt": {
+            "type": "string",
+            "format": "date-time",
+            "example": "2026-11-22T13:41:25.000Z"
+          },
+          "hardeningIndex": {
+            "type": "integer",
+            "nullable": true,
+            "example": 56
+          }
+        }
+      },
+      "HostDetail": {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Host"
+          },
+          {
+            "type": "object",
+            "required": [
+              "hardeningHistory"
+            ],
+            "properties": {
+              "hardeningHistory": {
+                "type": "array",
+                "description": "The hardening index of the host's newest reports, newest first.",
+                "items": {
+                  "$ref": "#/components/schemas/HardeningPoint"
+                }
+              }
+            }
+          }
+        ]
+      },
+      "ReportMeta": {
+        "type": "object",
+        "required": [
+          "id",
+          "hostRecordId",
+          "keyId",
+          "hostId",
+          "hostId2",
+          "receivedAt",
+          "encoding",
+          "size",
+          "sha256",
+          "hostname",
+          "lynisVersion",
+          "hardeningIndex",
+          "warningCount",
+          "suggestionCount"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "hostRecordId": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "keyId": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "hostId": {
+            "$ref": "#/components/schemas/HostId"
+          },
+          "hostId2": {
+            "type": "string",
+            "nullable": true,
+            "example": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+          },
+          "receivedAt": {
+            "type": "string",
+            "format": "date-time",
+            "example": "2026-11-22T13:41:25.000Z"
+          },
+          "encoding": {
+            "type": "string",
+            "enum": [
+              "raw",
+              "base64"
+            ],
+            "description": "How the `data` field arrived."
+          },
+          "size": {
+            "type": "integer",
+            "description": "Bytes of the report as the collector sent it (after base64 decoding).",
+            "example": 42733
+          },
+          "sha256": {
+            "type": "string",
+            "description": "SHA-256 of the report as the collector sent it, before the key was redacted.",
+            "example": "9f2c8e0b5c1f4d7a3e6b2a1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e"
+          },
+          "hostname": {
+            "type": "string",
+            "nullable": true,
+            "example": "web-01"
+          },
+          "lynisVersion": {
+            "type": "string",
+            "nullable": true,
+            "example": "3.0.8"
+          },
+          "hardeningIndex": {
+            "type": "integer",
+            "nullable": true,
+            "example": 56
+          },
+          "warningCount": {
+            "type": "integer",
+            "nullable": true,
+            "description": "`null` when the report is not a Lynis report, like every summary field.",
+            "example": 2
+          },
+          "suggestionCount": {
+            "type": "integer",
+            "nullable": true,
+            "example": 45
+          }
+        }
+      },
+      "ReportPage": {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Page"
+          },
+          {
+            "type": "object",
+            "required": [
+              "items"
+            ],
+            "properties": {
+              "items": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/ReportMeta"
+                }
+              }
+            }
+          }
+        ]
+      },
+      "ReportDetail": {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/ReportMeta"
+          },
+          {
+            "type": "object",
+            "required": [
+              "summary"
+            ],
+            "properties": {
+              "summary": {
+                "type": "object",
+                "allOf": [
+                  {
+                    "$ref": "#/components/schemas/ReportSummary"
+                  }
+                ],
+                "nullable": true,
+                "description": "`null` when the report is not a Lynis report."
+              }
+            }
+          }
+        ]
+      },
+      "Page": {
+        "type": "object",
+        "required": [
+          "total",
+          "limit",
+          "offset"
+        ],
+        "properties": {
+          "total": {
+            "type": "integer",
+            "description": "How many items match, over all pages.",
+            "example": 1
+          },
+          "limit": {
+            "type": "integer",
+            "example": 50
+          },
+          "offset": {
+            "type": "integer",
+            "example": 0
+          }
+        }
+      },
+      "LicenseKeyInfo": {
+        "type": "object",
+        "description": "A license key as operators see it. The key itself is never shown again after it was created.",
+        "required": [
+          "id",
+          "label",
+          "prefix",
+          "state",
+          "createdAt",
+          "expiresAt",
+          "lastUsedAt",
+          "lastUploadAt"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "label": {
+            "type": "string",
+            "nullable": true,
+            "example": "web servers"
+          },
+          "prefix": {
+            "type": "string",
+            "description": "The key's first characters, to tell keys apart.",
+            "example": "3f9a2c1e"
+          },
+          "state": {
+            "type": "string",
+            "enum": [
+              "valid",
+              "revoked",
+              "expired"
+            ]
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time",
+            "example": "2026-11-01T08:00:00.000Z"
+          },
+          "expiresAt": {
+            "type": "string",
+            "format": "date-time",
+            "nullable": true,
+            "example": null
+          },
+          "lastUsedAt": {
+            "type": "string",
+            "format": "date-time",
+            "nullable": true,
+            "description": "Last valid license check or upload; servers write it in batches, so it can lag by a minute.",
+            "example": "2026-11-22T13:41:25.000Z"
+          },
+          "lastUploadAt": {
+            "type": "string",
+            "format": "date-time",
+            "nullable": true,
+            "example": "2026-11-22T13:41:25.000Z"
+          }
+        }
+      },
+      "LicenseKeyList": {
+        "type": "object",
+        "required": [
+          "items"
+        ],
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/LicenseKeyInfo"
+            }
+          }
+        }
+      },
+      "NewLicenseKeyRequest": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "label": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255,
+            "example": "web servers"
+          },
+          "expiresAt": {
+            "type": "string",
+            "format": "date-time",
+            "description": "After this time the key counts as revoked.",
+            "example": "2027-11-01T00:00:00Z"
+          }
+        }
+      },
+      "NewLicenseKey": {
+        "type": "object",
+        "required": [
+          "key",
+          "licenseKey"
+        ],
+        "properties": {
+          "key": {
+            "$ref": "#/components/schemas/LicenseKeyInfo"
+          },
+          "licenseKey": {
+            "type": "string",
+            "description": "The key itself, for the hosts' Lynis profiles (`license-key=`). Shown only in this answer.",
+            "example": "3f9a2c1e-5b7d4e8f-0a1b2c3d-4e5f6a7b-8c9d0e1f-2a3b4c5d"
+          }
+        }
+      },
+      "RotateLicenseKeyRequest": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "graceSeconds": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 31536000,
+            "default": 86400,
+            "description": "How long the old key keeps working."
+          }
+        }
+      },
+      "RotatedLicenseKey": {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/NewLicenseKey"
+          },
+          {
+            "type": "object",
+            "required": [
+              "previous"
+            ],
+            "properties": {
+              "previous": {
+                "$ref": "#/components/schemas/LicenseKeyInfo"
+              }
+            }
+          }
+        ]
+      },
+      "Problem": {
+        "type": "object",
+        "description": "An error, as RFC 9457 describes (`application/problem+json`).",
+        "required": [
+          "type",
+          "title",
+          "status"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "example": "about:blank"
+          },
+          "title": {
+            "type": "string",
+            "example": "Not Found"
+          },
+          "status": {
+            "type": "integer",
+            "example": 404
+          },
+          "detail": {
+            "type": "string",
+            "example": "No report with id 0f8fad5b-d9cb-469f-a165-70867728950e"
+          }
+        }
+      }
+    },
+    "parameters": {
+      "Limit": {
+        "name": "limit",
+        "in": "query",
+        "description": "Most items on the page.",
+        "schema": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 500,
+          "default": 50
+        }
+      },
+      "Offset": {
+        "name": "offset",
+        "in": "query",
+        "description": "Items to skip before the page starts.",
+        "schema": {
+          "type": "integer",
+          "minimum": 0,
+          "default": 0
+        }
+      },
+      "ReportId": {
+        "name": "reportId",
+        "in": "path",
+        "required": true,
+        "description": "The report's id, as the upload's `OK <id>` answer gave it.",
+        "schema": {
+          "$ref": "#/components/schemas/Id"
+        }
+      },
+      "KeyId": {
+        "name": "keyId",
+        "in": "path",
+        "required": true,
+        "description": "The license key's id (`LicenseKeyInfo.id`), never the key itself.",
+        "schema": {
+          "$ref": "#/components/schemas/Id"
         }
       }
     },
@@ -430,6 +1520,78 @@ export const openApiDocument: Document = {
                 "summary": "Too many uploads in flight",
                 "value": "Server busy, try again later"
               }
+            }
+          }
+        }
+      },
+      "ProblemBadRequest": {
+        "description": "A parameter or the body is invalid; `detail` says which.",
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            },
+            "example": {
+              "type": "about:blank",
+              "title": "Bad Request",
+              "status": 400,
+              "detail": "limit: must be <= 500"
+            }
+          }
+        }
+      },
+      "ProblemUnauthorized": {
+        "description": "No admin token, or one that is unknown or revoked.",
+        "headers": {
+          "WWW-Authenticate": {
+            "description": "`Bearer`",
+            "schema": {
+              "type": "string"
+            }
+          }
+        },
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            },
+            "example": {
+              "type": "about:blank",
+              "title": "Unauthorized",
+              "status": 401,
+              "detail": "Send a valid admin token as \"Authorization: Bearer <token>\""
+            }
+          }
+        }
+      },
+      "ProblemNotFound": {
+        "description": "Nothing has this id.",
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            },
+            "example": {
+              "type": "about:blank",
+              "title": "Not Found",
+              "status": 404,
+              "detail": "No report with id 0f8fad5b-d9cb-469f-a165-70867728950e"
+            }
+          }
+        }
+      },
+      "ProblemConflict": {
+        "description": "The request conflicts with the current state, e.g. rotating a key that is revoked.",
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            },
+            "example": {
+              "type": "about:blank",
+              "title": "Conflict",
+              "status": 409,
+              "detail": "The key is already revoked or expired"
             }
           }
         }

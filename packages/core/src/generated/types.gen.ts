@@ -44,6 +44,223 @@ export type ReportUploadForm = {
     data: string;
 };
 
+export type Id = string;
+
+/**
+ * One `warning[]` or `suggestion[]` line of a Lynis report (`TEST-ID|text|details|solution|`).
+ */
+export type Finding = {
+    testId: string;
+    text: string;
+    /**
+     * Lynis writes `-` when there are none; that reads `null` here.
+     */
+    details: string | null;
+    solution: string | null;
+};
+
+/**
+ * What a Lynis report says about its host, read from its `key=value` lines. Every field Lynis did not
+ * write is `null`.
+ *
+ */
+export type ReportSummary = {
+    lynisVersion: string | null;
+    /**
+     * The report format's version, `major.minor`.
+     */
+    reportVersion: string | null;
+    hostname: string | null;
+    os: {
+        name: string | null;
+        fullName: string | null;
+        version: string | null;
+        kernel: string | null;
+    };
+    /**
+     * When the audit started, as Lynis writes it (`YYYY-MM-DD HH:MM:SS`, the audited host's local time, no zone).
+     */
+    startedAt: string | null;
+    /**
+     * When the audit ended, written like `startedAt`.
+     */
+    endedAt: string | null;
+    hardeningIndex: number | null;
+    testsPerformed: number | null;
+    warnings: Array<Finding>;
+    suggestions: Array<Finding>;
+};
+
+/**
+ * One `hostid` under one license key. Its host name, OS, Lynis version and latest hardening index come from
+ * its newest report. `hostId2` is the newest report's; each report keeps its own.
+ *
+ */
+export type Host = {
+    id: Id;
+    keyId: Id;
+    hostId: HostId;
+    hostId2: string | null;
+    hostname: string | null;
+    os: string | null;
+    lynisVersion: string | null;
+    firstSeen: string;
+    lastSeen: string;
+    /**
+     * Reports of this host currently stored.
+     */
+    reportCount: number;
+    latestReportId: string | null;
+    latestHardeningIndex: number | null;
+};
+
+export type HostPage = Page & {
+    items: Array<Host>;
+};
+
+export type HardeningPoint = {
+    reportId: Id;
+    receivedAt: string;
+    hardeningIndex: number | null;
+};
+
+export type HostDetail = Host & {
+    /**
+     * The hardening index of the host's newest reports, newest first.
+     */
+    hardeningHistory: Array<HardeningPoint>;
+};
+
+export type ReportMeta = {
+    id: Id;
+    hostRecordId: Id;
+    keyId: Id;
+    hostId: HostId;
+    hostId2: string | null;
+    receivedAt: string;
+    /**
+     * How the `data` field arrived.
+     */
+    encoding: 'raw' | 'base64';
+    /**
+     * Bytes of the report as the collector sent it (after base64 decoding).
+     */
+    size: number;
+    /**
+     * SHA-256 of the report as the collector sent it, before the key was redacted.
+     */
+    sha256: string;
+    hostname: string | null;
+    lynisVersion: string | null;
+    hardeningIndex: number | null;
+    /**
+     * `null` when the report is not a Lynis report, like every summary field.
+     */
+    warningCount: number | null;
+    suggestionCount: number | null;
+};
+
+export type ReportPage = Page & {
+    items: Array<ReportMeta>;
+};
+
+export type ReportDetail = ReportMeta & {
+    /**
+     * `null` when the report is not a Lynis report.
+     */
+    summary: ReportSummary | null;
+};
+
+export type Page = {
+    /**
+     * How many items match, over all pages.
+     */
+    total: number;
+    limit: number;
+    offset: number;
+};
+
+/**
+ * A license key as operators see it. The key itself is never shown again after it was created.
+ */
+export type LicenseKeyInfo = {
+    id: Id;
+    label: string | null;
+    /**
+     * The key's first characters, to tell keys apart.
+     */
+    prefix: string;
+    state: 'valid' | 'revoked' | 'expired';
+    createdAt: string;
+    expiresAt: string | null;
+    /**
+     * Last valid license check or upload; servers write it in batches, so it can lag by a minute.
+     */
+    lastUsedAt: string | null;
+    lastUploadAt: string | null;
+};
+
+export type LicenseKeyList = {
+    items: Array<LicenseKeyInfo>;
+};
+
+export type NewLicenseKeyRequest = {
+    label?: string;
+    /**
+     * After this time the key counts as revoked.
+     */
+    expiresAt?: string;
+};
+
+export type NewLicenseKey = {
+    key: LicenseKeyInfo;
+    /**
+     * The key itself, for the hosts' Lynis profiles (`license-key=`). Shown only in this answer.
+     */
+    licenseKey: string;
+};
+
+export type RotateLicenseKeyRequest = {
+    /**
+     * How long the old key keeps working.
+     */
+    graceSeconds?: number;
+};
+
+export type RotatedLicenseKey = NewLicenseKey & {
+    previous: LicenseKeyInfo;
+};
+
+/**
+ * An error, as RFC 9457 describes (`application/problem+json`).
+ */
+export type Problem = {
+    type: string;
+    title: string;
+    status: number;
+    detail?: string;
+};
+
+/**
+ * Most items on the page.
+ */
+export type Limit = number;
+
+/**
+ * Items to skip before the page starts.
+ */
+export type Offset = number;
+
+/**
+ * The report's id, as the upload's `OK <id>` answer gave it.
+ */
+export type ReportId = Id;
+
+/**
+ * The license key's id (`LicenseKeyInfo.id`), never the key itself.
+ */
+export type KeyId = Id;
+
 export type LicenseCheck = LicenseCheckForm;
 
 export type ReportUpload = ReportUploadForm;
@@ -243,3 +460,352 @@ export type UploadReportLegacyResponses = {
 };
 
 export type UploadReportLegacyResponse = UploadReportLegacyResponses[keyof UploadReportLegacyResponses];
+
+export type ListHostsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Most items on the page.
+         */
+        limit?: number;
+        /**
+         * Items to skip before the page starts.
+         */
+        offset?: number;
+        /**
+         * Only hosts whose latest report names a host name containing this text (case-insensitive).
+         */
+        hostname?: string;
+        /**
+         * Only hosts that upload with this license key.
+         */
+        keyId?: Id;
+        /**
+         * Only hosts with this `hostid`.
+         */
+        hostId?: HostId;
+    };
+    url: '/api/admin/hosts';
+};
+
+export type ListHostsErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+};
+
+export type ListHostsError = ListHostsErrors[keyof ListHostsErrors];
+
+export type ListHostsResponses = {
+    /**
+     * One page of hosts.
+     */
+    200: HostPage;
+};
+
+export type ListHostsResponse = ListHostsResponses[keyof ListHostsResponses];
+
+export type GetHostData = {
+    body?: never;
+    path: {
+        /**
+         * The host's id (`Host.id`).
+         */
+        hostRecordId: Id;
+    };
+    query?: {
+        /**
+         * How many of the newest reports the hardening history covers.
+         */
+        historyLimit?: number;
+    };
+    url: '/api/admin/hosts/{hostRecordId}';
+};
+
+export type GetHostErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+};
+
+export type GetHostError = GetHostErrors[keyof GetHostErrors];
+
+export type GetHostResponses = {
+    /**
+     * The host.
+     */
+    200: HostDetail;
+};
+
+export type GetHostResponse = GetHostResponses[keyof GetHostResponses];
+
+export type ListReportsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Most items on the page.
+         */
+        limit?: number;
+        /**
+         * Items to skip before the page starts.
+         */
+        offset?: number;
+        /**
+         * Only reports of this host (`Host.id`).
+         */
+        hostRecordId?: Id;
+        /**
+         * Only reports uploaded with this license key.
+         */
+        keyId?: Id;
+    };
+    url: '/api/admin/reports';
+};
+
+export type ListReportsErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+};
+
+export type ListReportsError = ListReportsErrors[keyof ListReportsErrors];
+
+export type ListReportsResponses = {
+    /**
+     * One page of reports.
+     */
+    200: ReportPage;
+};
+
+export type ListReportsResponse = ListReportsResponses[keyof ListReportsResponses];
+
+export type GetReportData = {
+    body?: never;
+    path: {
+        /**
+         * The report's id, as the upload's `OK <id>` answer gave it.
+         */
+        reportId: Id;
+    };
+    query?: never;
+    url: '/api/admin/reports/{reportId}';
+};
+
+export type GetReportErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+};
+
+export type GetReportError = GetReportErrors[keyof GetReportErrors];
+
+export type GetReportResponses = {
+    /**
+     * The report's metadata and, for a Lynis report, its summary.
+     */
+    200: ReportDetail;
+};
+
+export type GetReportResponse = GetReportResponses[keyof GetReportResponses];
+
+export type GetRawReportData = {
+    body?: never;
+    path: {
+        /**
+         * The report's id, as the upload's `OK <id>` answer gave it.
+         */
+        reportId: Id;
+    };
+    query?: never;
+    url: '/api/admin/reports/{reportId}/raw';
+};
+
+export type GetRawReportErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+};
+
+export type GetRawReportError = GetRawReportErrors[keyof GetRawReportErrors];
+
+export type GetRawReportResponses = {
+    /**
+     * The stored report.
+     */
+    200: string;
+};
+
+export type GetRawReportResponse = GetRawReportResponses[keyof GetRawReportResponses];
+
+export type ListLicenseKeysData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/admin/keys';
+};
+
+export type ListLicenseKeysErrors = {
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+};
+
+export type ListLicenseKeysError = ListLicenseKeysErrors[keyof ListLicenseKeysErrors];
+
+export type ListLicenseKeysResponses = {
+    /**
+     * The keys.
+     */
+    200: LicenseKeyList;
+};
+
+export type ListLicenseKeysResponse = ListLicenseKeysResponses[keyof ListLicenseKeysResponses];
+
+export type CreateLicenseKeyData = {
+    body?: NewLicenseKeyRequest;
+    path?: never;
+    query?: never;
+    url: '/api/admin/keys';
+};
+
+export type CreateLicenseKeyErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+};
+
+export type CreateLicenseKeyError = CreateLicenseKeyErrors[keyof CreateLicenseKeyErrors];
+
+export type CreateLicenseKeyResponses = {
+    /**
+     * The new key.
+     */
+    201: NewLicenseKey;
+};
+
+export type CreateLicenseKeyResponse = CreateLicenseKeyResponses[keyof CreateLicenseKeyResponses];
+
+export type RevokeLicenseKeyData = {
+    body?: never;
+    path: {
+        /**
+         * The license key's id (`LicenseKeyInfo.id`), never the key itself.
+         */
+        keyId: Id;
+    };
+    query?: never;
+    url: '/api/admin/keys/{keyId}/revoke';
+};
+
+export type RevokeLicenseKeyErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+};
+
+export type RevokeLicenseKeyError = RevokeLicenseKeyErrors[keyof RevokeLicenseKeyErrors];
+
+export type RevokeLicenseKeyResponses = {
+    /**
+     * The key, now revoked.
+     */
+    200: LicenseKeyInfo;
+};
+
+export type RevokeLicenseKeyResponse = RevokeLicenseKeyResponses[keyof RevokeLicenseKeyResponses];
+
+export type RotateLicenseKeyData = {
+    body?: RotateLicenseKeyRequest;
+    path: {
+        /**
+         * The license key's id (`LicenseKeyInfo.id`), never the key itself.
+         */
+        keyId: Id;
+    };
+    query?: never;
+    url: '/api/admin/keys/{keyId}/rotate';
+};
+
+export type RotateLicenseKeyErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * The request conflicts with the current state, e.g. rotating a key that is revoked.
+     */
+    409: Problem;
+};
+
+export type RotateLicenseKeyError = RotateLicenseKeyErrors[keyof RotateLicenseKeyErrors];
+
+export type RotateLicenseKeyResponses = {
+    /**
+     * The new key, and the old one with its new expiry.
+     */
+    201: RotatedLicenseKey;
+};
+
+export type RotateLicenseKeyResponse = RotateLicenseKeyResponses[keyof RotateLicenseKeyResponses];
