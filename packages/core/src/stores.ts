@@ -1,3 +1,5 @@
+import type { ReportSummary } from './generated/types.gen.js';
+
 /** What a {@link KeyStore} knows about a license key. Expired keys count as `revoked`. */
 export type KeyLookup =
   | { state: 'valid'; keyId: string }
@@ -27,6 +29,8 @@ export interface ReportToStore {
   sha256: string;
   /** The report bytes to keep, with license key values redacted. */
   content: Buffer;
+  /** What the Lynis report says about itself; null when it is not a Lynis report. */
+  summary?: ReportSummary | null;
 }
 
 /** Keeps uploaded reports. */
