@@ -53,7 +53,15 @@ describe('captured Lynis requests', () => {
       hostId2: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
       encoding: 'raw',
       size: report.length,
+      // What core's parser read from the report, kept by the server.
+      hostname: 'localhost',
+      lynisVersion: '3.0.8',
+      hardeningIndex: 56,
+      warningCount: 2,
+      suggestionCount: 45,
     });
+    expect(stored.summary).toMatchObject({ os: { fullName: 'Debian GNU/Linux 12 (bookworm)' }, testsPerformed: 235 });
+    expect(stored.summary!.warnings.map((w) => w.testId)).toEqual(['PKGS-7392', 'LOGG-2138']);
   });
 
   it('upload with an altered key: 401 and nothing stored', async () => {
