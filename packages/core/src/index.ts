@@ -18,4 +18,6 @@ export type { KeyLookup, KeyStore, ReportEncoding, ReportStore, ReportToStore } 
 export { InMemoryKeyStore, InMemoryReportStore } from './memory-stores.js';
 export { LICENSE_KEY_PATTERN, generateLicenseKey, hashLicenseKey } from './license-key.js';
 export { REDACTED_MARKER, decodeReportData, redactLicenseKeys } from './report-data.js';
+/** The contract (openapi.yaml) as a document object, for hosts that route the operations core leaves to them (the admin API). */
+export { openApiDocument } from './generated/openapi.gen.js';
 export type * from './generated/types.gen.js';
