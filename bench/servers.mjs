@@ -29,6 +29,12 @@ export function benchSettings() {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The reference server's environment: without `DATABASE_URL`, so it measures SQLite in its data directory as the baseline does. */
+function referenceEnv() {
+  const { DATABASE_URL: _database, ...env } = process.env;
+  return env;
+}
+
 /** A port that was free a moment ago, for starting a server on a known port. */
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -43,7 +49,7 @@ export function freePort() {
 /** Creates a license key in a reference data directory with the CLI, as an operator would. */
 export function createReferenceKey(dataDir) {
   if (!existsSync(join(ROOT, 'packages/server/dist/cli.js'))) throw new Error('The server is not built: run `npm run build` first');
-  const result = spawnSync(process.execPath, [CLI, 'keys', 'create', '--label', 'bench', '--data-dir', dataDir], { encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [CLI, 'keys', 'create', '--label', 'bench', '--data-dir', dataDir], { encoding: 'utf8', env: referenceEnv() });
   if (result.status !== 0) throw new Error(`keys create failed: ${result.stderr}`);
   return result.stdout.trim();
 }
@@ -137,7 +143,7 @@ export async function startReference(dataDir, licenseKey, { port, nodeFlags = []
   const log = openSync(logFile, 'a');
   const settings = benchSettings().flatMap(({ flag, value }) => [flag, value]);
   const args = [...nodeFlags, CLI, 'start', '--plain-http', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir, ...settings];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', log, log] });
+  const child = spawn(process.execPath, args, { stdio: ['ignore', log, log], env: referenceEnv() });
   closeSync(log);
   const server = new ServerProcess('reference', child, port, logFile);
   await Promise.race([waitUntilAnswering(port, licenseKey), exitOf(server)]);

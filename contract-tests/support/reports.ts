@@ -1,8 +1,8 @@
-import { openDatabase, ReportRecord } from '@org/audit-server';
+import { openDatabase, ReportRecord, type DatabaseLocation } from '@org/audit-server';
 
 /** What the reference server stored, read straight from its database. */
-export async function storedReports(dataDir: string) {
-  const orm = await openDatabase(dataDir);
+export async function storedReports(location: string | DatabaseLocation) {
+  const orm = await openDatabase(location);
   try {
     const reports = await orm.em.fork().find(ReportRecord, {}, { orderBy: { receivedAt: 'asc' } });
     return reports.map((r) => ({

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { importKey, openDatabase, revokeKey } from '@org/audit-server';
+import { importKey, openDatabase, revokeKey, type DatabaseLocation } from '@org/audit-server';
 
 /** The built CLI, exactly what `npx audit-server` runs. */
 export const CLI = fileURLToPath(new URL('../../packages/server/bin/audit-server.js', import.meta.url));
@@ -35,9 +35,9 @@ export async function logLine(server: ServerProcess, matches: (line: string) => 
   throw new Error(`no such log line within ${timeoutMs} ms`);
 }
 
-/** Stores `valid` keys and `revoked` (already revoked) keys in a data directory, as an operator's import would. */
-export async function seedKeys(dataDir: string, keys: { valid: string[]; revoked?: string[] }): Promise<void> {
-  const orm = await openDatabase(dataDir);
+/** Stores `valid` keys and `revoked` (already revoked) keys in a database, as an operator's import would. */
+export async function seedKeys(location: string | DatabaseLocation, keys: { valid: string[]; revoked?: string[] }): Promise<void> {
+  const orm = await openDatabase(location);
   try {
     for (const key of keys.valid) await importKey(orm, key);
     for (const key of keys.revoked ?? []) await revokeKey(orm, await importKey(orm, key));
@@ -73,20 +73,29 @@ export function runNodeScript(script: string, args: string[], env: NodeJS.Proces
   });
 }
 
-/** Runs `audit-server <args>` to completion, with `stdin` as its input when given. */
-export function runCli(args: string[], dataDir: string, stdin?: string): Promise<CommandRun> {
-  return runNodeScript(CLI, args, { ...process.env, DATA_DIR: dataDir }, stdin);
+/**
+ * The environment of an `audit-server` child: this process's, without the shared services' URLs (`REDIS_URL`,
+ * `DATABASE_URL`), so that a child uses SQLite in `dataDir` and counts rate limits in memory unless its arguments
+ * or `databaseUrl` say otherwise, and servers of different tests never share state.
+ */
+function childEnv(dataDir: string, databaseUrl?: string): NodeJS.ProcessEnv {
+  const { REDIS_URL: _redis, DATABASE_URL: _database, ...env } = process.env;
+  return { ...env, DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
+}
+
+/** Runs `audit-server <args>` to completion, with `stdin` as its input when given; on SQLite in `dataDir` unless `databaseUrl`. */
+export function runCli(args: string[], dataDir: string, stdin?: string, databaseUrl?: string): Promise<CommandRun> {
+  return runNodeScript(CLI, args, childEnv(dataDir, databaseUrl), stdin);
 }
 
 /**
  * Starts `audit-server start` on free ports of 127.0.0.1 (collectors' and operations') and waits until it listens.
- * Rate limits are counted in the server's memory unless `extraArgs` name a Redis: the environment's `REDIS_URL`
- * is not passed on, so that servers of different tests never share counts.
+ * It uses SQLite in `dataDir` unless `options.databaseUrl` names a PostgreSQL database, and counts rate limits in
+ * memory unless `extraArgs` name a Redis.
  */
-export async function startServerProcess(dataDir: string, extraArgs: string[] = []): Promise<ServerProcess> {
-  const { REDIS_URL: _shared, ...env } = process.env;
+export async function startServerProcess(dataDir: string, extraArgs: string[] = [], options: { databaseUrl?: string } = {}): Promise<ServerProcess> {
   const child = spawn(process.execPath, [CLI, 'start', '--host', '127.0.0.1', '--port', '0', '--ops-port', '0', ...extraArgs], {
-    env: { ...env, DATA_DIR: dataDir },
+    env: childEnv(dataDir, options.databaseUrl),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];

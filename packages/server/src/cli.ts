@@ -2,19 +2,20 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import { Command, Option } from 'commander';
 import { describeFailure } from '@org/audit-server-core';
-import type { MikroORM } from '@mikro-orm/sqlite';
 import { DEFAULT_SERVER_CONFIG as DEFAULTS, parseServerConfig, readConfigFile, type ServerConfig } from './config.js';
-import { openDatabase } from './database.js';
+import { openDatabase, type Database } from './database.js';
 import { parseDuration, parseExpiry } from './duration.js';
 import { createKey, importKeys, listKeys, parseKeyList, revokeKey, rotateKey } from './key-admin.js';
 import { createLogger } from './logger.js';
 import { createAdminToken, listAdminTokens, revokeAdminToken } from './admin/tokens.js';
+import { hasRetentionRule, pruneReports } from './retention.js';
 import { startServer } from './server.js';
 
 const program = new Command('audit-server')
   .description('Reference server collecting audit reports (Lynis compatible)')
   .addOption(new Option('--config <file>', 'JSON file of settings (names as in the README); flags and environment override it').env('CONFIG_FILE'))
-  .addOption(new Option('--data-dir <dir>', 'folder for the database and the self-signed certificate (default: data)').env('DATA_DIR'))
+  .addOption(new Option('--data-dir <dir>', 'folder for the SQLite database and the self-signed certificate (default: data)').env('DATA_DIR'))
+  .addOption(new Option('--database-url <url>', 'PostgreSQL database, postgres://user:password@host:port/name (default: SQLite in the data directory)').env('DATABASE_URL'))
   .showHelpAfterError();
 
 program
@@ -41,6 +42,9 @@ program
   .addOption(new Option('--ops-host <address>', `address of /healthz, /readyz and /metrics (default: ${DEFAULTS.opsHost})`).env('OPS_HOST'))
   .addOption(new Option('--ops-port <port>', `port of /healthz, /readyz and /metrics, or "off" (default: ${DEFAULTS.opsPort})`).env('OPS_PORT'))
   .addOption(new Option('--shutdown-timeout-seconds <seconds>', `on SIGTERM, how long uploads in flight may take to finish (default: ${DEFAULTS.shutdownTimeoutSeconds})`).env('SHUTDOWN_TIMEOUT_SECONDS'))
+  .addOption(new Option('--retention-keep-last <n>', 'keep each host\'s newest n reports (default: no count rule)').env('RETENTION_KEEP_LAST'))
+  .addOption(new Option('--retention-max-age-days <days>', 'keep reports younger than this (default: no age rule)').env('RETENTION_MAX_AGE_DAYS'))
+  .addOption(new Option('--prune-interval-minutes <minutes>', `how often to delete what no retention rule keeps; 0: never (default: ${DEFAULTS.pruneIntervalMinutes})`).env('PRUNE_INTERVAL_MINUTES'))
   .action(async (_options, command: Command) => {
     const config = await loadConfig(command);
     const logger = createLogger(config.logLevel);
@@ -179,10 +183,26 @@ adminTokens
     });
   });
 
-async function withDatabase(command: Command, work: (orm: MikroORM) => Promise<void>): Promise<void> {
-  const { dataDir } = await loadConfig(command);
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const orm = await openDatabase(dataDir);
+program
+  .command('prune')
+  .description('delete the reports no retention rule keeps (never a host\'s newest) and print how many')
+  .addOption(new Option('--keep-last <n>', 'keep each host\'s newest n reports (default: the retentionKeepLast setting)').env('RETENTION_KEEP_LAST'))
+  .addOption(new Option('--max-age-days <days>', 'keep reports younger than this (default: the retentionMaxAgeDays setting)').env('RETENTION_MAX_AGE_DAYS'))
+  .option('--dry-run', 'only count what would be deleted')
+  .action(async (options: { keepLast?: string; maxAgeDays?: string; dryRun?: boolean }, command: Command) => {
+    const config = await loadConfig(command, { retentionKeepLast: options.keepLast, retentionMaxAgeDays: options.maxAgeDays });
+    const rules = { keepLast: config.retentionKeepLast, maxAgeDays: config.retentionMaxAgeDays };
+    if (!hasRetentionRule(rules)) throw new Error('no retention rule: give --keep-last and/or --max-age-days');
+    await withDatabase(command, async (orm) => {
+      const count = await pruneReports(orm, rules, { dryRun: options.dryRun });
+      process.stdout.write(`${options.dryRun ? 'Would delete' : 'Deleted'} ${count} report${count === 1 ? '' : 's'}\n`);
+    });
+  });
+
+async function withDatabase(command: Command, work: (orm: Database) => Promise<void>): Promise<void> {
+  const config = await loadConfig(command);
+  if (!config.databaseUrl) await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  const orm = await openDatabase(config);
   try {
     await work(orm);
   } finally {
@@ -190,11 +210,14 @@ async function withDatabase(command: Command, work: (orm: MikroORM) => Promise<v
   }
 }
 
-/** Settings from flags and environment over the config file (if one is given) over defaults, validated. */
-async function loadConfig(command: Command): Promise<ServerConfig> {
+/**
+ * Settings from flags and environment over the config file (if one is given) over defaults, validated.
+ * `overrides`: settings a command takes under flags of other names.
+ */
+async function loadConfig(command: Command, overrides: Record<string, unknown> = {}): Promise<ServerConfig> {
   const options = command.optsWithGlobals<{ config?: string }>();
   const file = options.config ? await readConfigFile(options.config) : undefined;
-  return parseServerConfig(options, file);
+  return parseServerConfig({ ...options, ...overrides }, file);
 }
 
 function printTable(header: string[], rows: string[][]): void {

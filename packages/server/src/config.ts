@@ -24,6 +24,8 @@ const ServerSettings = z.object({
   rateLimitAddress: z.coerce.number().int().min(0).default(1200),
   rateLimitKey: z.coerce.number().int().min(0).default(6000),
   rateLimitFailures: z.coerce.number().int().min(0).default(30),
+  /** A PostgreSQL URL; unset: SQLite in the data directory. */
+  databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL').optional(),
   redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
   redisPrefix: z.string().min(1).default('audit-rate-limit'),
   trustProxy: z
@@ -37,6 +39,10 @@ const ServerSettings = z.object({
     .union([z.literal('off'), z.coerce.number().int().min(0).max(65535)], { error: 'must be a port number or "off"' })
     .default(9464),
   shutdownTimeoutSeconds: z.coerce.number().min(0).default(30),
+  // Retention: off unless a rule is set; a host's newest report is always kept.
+  retentionKeepLast: z.coerce.number().int().min(1).optional(),
+  retentionMaxAgeDays: z.coerce.number().positive().optional(),
+  pruneIntervalMinutes: z.coerce.number().min(0).default(60),
 });
 
 /** Everything the reference server can be told, with its defaults. Parsed once at start. */

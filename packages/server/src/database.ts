@@ -1,31 +1,79 @@
 import { join } from 'node:path';
-import { MikroORM } from '@mikro-orm/sqlite';
+import type { MikroORM as AnyMikroORM, EntityManager, Options } from '@mikro-orm/core';
+import type { AbstractSqlDriver, SqlEntityManager } from '@mikro-orm/knex';
 import { Migrator } from '@mikro-orm/migrations';
-import { LicenseKeyRecord, ReportRecord } from './entities.js';
-import { migrations } from './migrations/index.js';
+import { MikroORM as PostgreSqlMikroORM, PostgreSqlPlatform } from '@mikro-orm/postgresql';
+import { MikroORM as SqliteMikroORM } from '@mikro-orm/sqlite';
+import { ENTITIES } from './entities.js';
+import { migrationsFor } from './migrations/index.js';
 
-/** The database file inside a data directory. */
+/** An open database of either dialect. */
+export type Database = AnyMikroORM<AbstractSqlDriver, SqlEntityManager>;
+
+/** The SQL dialects the server runs on. */
+export type Dialect = 'sqlite' | 'postgresql';
+
+/** Where the data lives: a PostgreSQL URL when given, else a SQLite file in the data directory. */
+export interface DatabaseLocation {
+  dataDir: string;
+  /** `postgres://` or `postgresql://` URL. */
+  databaseUrl?: string;
+}
+
+/** The database file inside a data directory (SQLite only). */
 export const databaseFile = (dataDir: string) => join(dataDir, 'audit.sqlite');
 
+/** Tells a URL that selects PostgreSQL. */
+export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);
+
 /**
- * Opens (creating if needed) the SQLite database of a data directory and applies pending migrations.
- * `log` receives the ORM's own messages (migrations applied). WAL with `synchronous = FULL`: a commit has reached the disk when it returns, so a 200 means durable.
+ * Opens the database (creating it if needed) and applies pending migrations. A data directory alone means SQLite
+ * in that directory. `log` receives the ORM's own messages (migrations applied).
  */
-export async function openDatabase(dataDir: string, log: (message: string) => void = () => {}): Promise<MikroORM> {
-  const orm = await MikroORM.init({
+export async function openDatabase(location: string | DatabaseLocation, log: (message: string) => void = () => {}): Promise<Database> {
+  const { dataDir, databaseUrl } = typeof location === 'string' ? { dataDir: location } : location;
+  const dialect: Dialect = databaseUrl ? 'postgresql' : 'sqlite';
+  if (databaseUrl && !isPostgresUrl(databaseUrl)) throw new Error('the database URL must start with postgres:// or postgresql://');
+  const common = {
     logger: log,
     colors: false,
-    dbName: databaseFile(dataDir),
-    entities: [LicenseKeyRecord, ReportRecord],
+    entities: ENTITIES,
     extensions: [Migrator],
-    migrations: { migrationsList: migrations, transactional: true, snapshot: false },
+    // No `disableForeignKeys`: on PostgreSQL it needs a superuser, and no migration relies on it.
+    migrations: { migrationsList: migrationsFor(dialect), transactional: true, snapshot: false, disableForeignKeys: false },
     discovery: { warnWhenNoEntities: false },
-    pool: {
-      afterCreate(connection: { exec(sql: string, done: (error: Error | null) => void): void }, done: (error: Error | null, connection: unknown) => void) {
-        connection.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;', (error) => done(error, connection));
+  } satisfies Options;
+  const orm = databaseUrl
+    ? await PostgreSqlMikroORM.init({ ...common, clientUrl: databaseUrl })
+    : await SqliteMikroORM.init({
+      ...common,
+      dbName: databaseFile(dataDir),
+      pool: {
+        // WAL with `synchronous = FULL`: a commit has reached the disk when it returns, so a 200 means durable.
+        afterCreate(connection: { exec(sql: string, done: (error: Error | null) => void): void }, done: (error: Error | null, connection: unknown) => void) {
+          connection.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;', (error) => done(error, connection));
+        },
       },
-    },
-  });
-  await orm.getMigrator().up();
-  return orm;
+    });
+  const database = orm as unknown as Database;
+  try {
+    await database.getMigrator().up();
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
+
+/** Which dialect a database speaks, told by its entity manager (`orm.em` or a fork). */
+export function dialectOf(em: Pick<EntityManager, 'getPlatform'>): Dialect {
+  return em.getPlatform() instanceof PostgreSqlPlatform ? 'postgresql' : 'sqlite';
+}
+
+/**
+ * A time as the dialect's datetime columns hold it, for statements written without the ORM: epoch milliseconds
+ * in SQLite (MikroORM's convention there), a `Date` (timestamptz) in PostgreSQL.
+ */
+export function databaseTime(database: Database, time: Date): Date | number {
+  return database.em.getPlatform().processDateProperty(time) as Date | number;
 }

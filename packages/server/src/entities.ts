@@ -22,6 +22,36 @@ export const LicenseKeyRecord = defineEntity({
 });
 export type LicenseKeyRecord = InferEntity<typeof LicenseKeyRecord>;
 
+/**
+ * One audited machine: a `hostid` under one license key (the same `hostid` under another key is another host).
+ * Its id is derived from the key id and `hostid` (see `hostRecordId`), so every server computes it without asking
+ * the database. The descriptive columns follow the report received last.
+ */
+export const HostRecord = defineEntity({
+  name: 'HostRecord',
+  tableName: 'host',
+  properties: {
+    id: p.uuid().primary(),
+    key: () => p.manyToOne(LicenseKeyRecord),
+    hostId: p.string().length(255),
+    /** The newest report's `hostid2`; each report keeps its own. */
+    hostId2: p.string().length(255).nullable(),
+    hostname: p.string().length(255).nullable(),
+    /** The operating system's full name, as Lynis reports it. */
+    osName: p.string().length(255).nullable(),
+    lynisVersion: p.string().length(255).nullable(),
+    firstSeen: p.datetime(),
+    lastSeen: p.datetime(),
+    /** Reports of this host currently stored (retention lowers it). */
+    reportCount: p.integer(),
+    latestReportId: p.uuid().nullable(),
+    latestHardeningIndex: p.integer().nullable(),
+  },
+  uniques: [{ properties: ['key', 'hostId'] }],
+  indexes: [{ properties: ['hostname'] }, { properties: ['lastSeen'] }],
+});
+export type HostRecord = InferEntity<typeof HostRecord>;
+
 /** One uploaded report, its license key value redacted. */
 export const ReportRecord = defineEntity({
   name: 'ReportRecord',
@@ -29,6 +59,7 @@ export const ReportRecord = defineEntity({
   properties: {
     id: p.uuid().primary(),
     key: () => p.manyToOne(LicenseKeyRecord),
+    hostRecord: () => p.manyToOne(HostRecord),
     hostId: p.string().length(255),
     hostId2: p.string().length(255).nullable(),
     receivedAt: p.datetime(),
@@ -37,7 +68,35 @@ export const ReportRecord = defineEntity({
     size: p.integer(),
     sha256: p.string().length(64),
     content: p.blob(),
+    // What the Lynis report says about itself; all null when the report is not a Lynis report.
+    hostname: p.string().length(255).nullable(),
+    lynisVersion: p.string().length(255).nullable(),
+    hardeningIndex: p.integer().nullable(),
+    warningCount: p.integer().nullable(),
+    suggestionCount: p.integer().nullable(),
+    /** The parsed summary (`ReportSummary` of the API) as JSON text. */
+    summary: p.text().nullable(),
   },
-  indexes: [{ properties: ['key', 'receivedAt'] }, { properties: ['hostId'] }],
+  indexes: [{ properties: ['key', 'receivedAt'] }, { properties: ['hostId'] }, { properties: ['hostRecord', 'receivedAt'] }],
 });
 export type ReportRecord = InferEntity<typeof ReportRecord>;
+
+/** A token for the admin API, known only by its SHA-256 hash. */
+export const AdminTokenRecord = defineEntity({
+  name: 'AdminTokenRecord',
+  tableName: 'admin_token',
+  properties: {
+    id: p.uuid().primary(),
+    tokenHash: p.string().length(64).unique(),
+    /** The token's first characters, so operators can tell tokens apart without the secret. */
+    prefix: p.string().length(8),
+    label: p.string().length(255).nullable(),
+    createdAt: p.datetime(),
+    revokedAt: p.datetime().nullable(),
+    lastUsedAt: p.datetime().nullable(),
+  },
+});
+export type AdminTokenRecord = InferEntity<typeof AdminTokenRecord>;
+
+/** Every entity, for opening the database. */
+export const ENTITIES = [LicenseKeyRecord, HostRecord, ReportRecord, AdminTokenRecord];

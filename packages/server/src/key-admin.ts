@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager, MikroORM } from '@mikro-orm/sqlite';
+import type { SqlEntityManager } from '@mikro-orm/knex';
 import { LICENSE_KEY_PATTERN, generateLicenseKey, hashLicenseKey } from '@org/audit-server-core';
+import { dialectOf, type Database } from './database.js';
 import { LicenseKeyRecord } from './entities.js';
 
 /** A license key as operators see it: never the key itself. */
@@ -41,14 +42,14 @@ export class KeyAdminError extends Error {
 const SHAPE_PROBLEM = 'a license key may use only a-f, 0-9 and "-": Lynis deletes every other character before sending it';
 
 /** Creates a key (192 bits from the CSPRNG) and returns it: the only moment the key exists outside its owner's hands. */
-export async function createKey(orm: MikroORM, options: NewKeyOptions = {}): Promise<{ id: string; key: string }> {
+export async function createKey(orm: Database, options: NewKeyOptions = {}): Promise<{ id: string; key: string }> {
   const key = generateLicenseKey();
   const [id] = await importKeys(orm, [key], options);
   return { id: id!, key };
 }
 
 /** Stores one existing key (hashed) and returns its id. Refuses keys Lynis could not send unchanged. */
-export async function importKey(orm: MikroORM, key: string, options: NewKeyOptions = {}): Promise<string> {
+export async function importKey(orm: Database, key: string, options: NewKeyOptions = {}): Promise<string> {
   const [id] = await importKeys(orm, [key], options);
   return id!;
 }
@@ -57,7 +58,7 @@ export async function importKey(orm: MikroORM, key: string, options: NewKeyOptio
  * Stores existing keys (hashed), all or none, and returns their ids in order. Refuses the whole batch, naming
  * the position (never the key), when one is malformed, repeated, or already known.
  */
-export async function importKeys(orm: MikroORM, keys: string[], options: NewKeyOptions = {}): Promise<string[]> {
+export async function importKeys(orm: Database, keys: string[], options: NewKeyOptions = {}): Promise<string[]> {
   const hashes = keys.map((key, i) => {
     if (!LICENSE_KEY_PATTERN.test(key)) throw new KeyAdminError(`key ${i + 1}: ${SHAPE_PROBLEM}`);
     return hashLicenseKey(key);
@@ -69,6 +70,7 @@ export async function importKeys(orm: MikroORM, keys: string[], options: NewKeyO
     firstAt.set(hash, i);
   });
   return orm.em.fork().transactional(async (em) => {
+    await serialiseKeyChanges(em);
     for (let start = 0; start < hashes.length; start += 500) {
       // In slices: SQLite takes only so many parameters in one statement.
       const known = await em.find(LicenseKeyRecord, { keyHash: { $in: hashes.slice(start, start + 500) } }, { fields: ['keyHash'] });
@@ -113,7 +115,7 @@ export function parseKeyList(text: string): string[] {
 }
 
 /** All keys, oldest first, each with its state, last use and the time of its last accepted upload. */
-export async function listKeys(orm: MikroORM, now: Date = new Date()): Promise<KeySummary[]> {
+export async function listKeys(orm: Database, now: Date = new Date()): Promise<KeySummary[]> {
   const em = orm.em.fork();
   const keys = await em.find(LicenseKeyRecord, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
   const lastUploads = await em
@@ -123,7 +125,7 @@ export async function listKeys(orm: MikroORM, now: Date = new Date()): Promise<K
 }
 
 /** One key, as {@link listKeys} describes it, or undefined when no key has this id. */
-export async function findKey(orm: MikroORM, id: string, now: Date = new Date()): Promise<KeySummary | undefined> {
+export async function findKey(orm: Database, id: string, now: Date = new Date()): Promise<KeySummary | undefined> {
   const em = orm.em.fork();
   const key = await em.findOne(LicenseKeyRecord, { id });
   if (!key) return undefined;
@@ -148,8 +150,9 @@ function summarizeKeys(keys: LicenseKeyRecord[], lastUploads: { key_id: string; 
 }
 
 /** Revokes a key by id. Resolves false when no such key exists. */
-export async function revokeKey(orm: MikroORM, id: string): Promise<boolean> {
+export async function revokeKey(orm: Database, id: string): Promise<boolean> {
   return orm.em.fork().transactional(async (em) => {
+    await serialiseKeyChanges(em);
     const changed = await em.nativeUpdate(LicenseKeyRecord, { id, revokedAt: null }, { revokedAt: new Date() });
     if (changed > 0) await markChanged(em, id);
     return changed > 0 || (await em.count(LicenseKeyRecord, { id })) > 0;
@@ -160,9 +163,10 @@ export async function revokeKey(orm: MikroORM, id: string): Promise<boolean> {
  * Issues a new key with the old one's label; the old key keeps working for `graceMs`, then counts as revoked
  * (an earlier expiry it had stays). Refuses keys already revoked or expired.
  */
-export async function rotateKey(orm: MikroORM, id: string, graceMs: number): Promise<{ id: string; key: string; oldExpiresAt: Date }> {
+export async function rotateKey(orm: Database, id: string, graceMs: number): Promise<{ id: string; key: string; oldExpiresAt: Date }> {
   const key = generateLicenseKey();
   return orm.em.fork().transactional(async (em) => {
+    await serialiseKeyChanges(em);
     const old = await em.findOne(LicenseKeyRecord, { id });
     const now = new Date();
     if (!old) throw new KeyAdminError(`no key with id ${id}`, 'not-found');
@@ -188,15 +192,24 @@ export async function rotateKey(orm: MikroORM, id: string, graceMs: number): Pro
   });
 }
 
+/**
+ * Makes key changes wait for each other until commit, so that revision numbers rise in commit order and a server
+ * that read the keys at revision n never misses a change numbered n. SQLite serialises writers anyway; PostgreSQL
+ * lets them run side by side unless told, and plain reads of the keys are not blocked by this lock.
+ */
+async function serialiseKeyChanges(em: SqlEntityManager): Promise<void> {
+  if (dialectOf(em) === 'postgresql') await em.execute('lock table license_key in share row exclusive mode');
+}
+
 /** Gives a key the next revision number, so that running servers reread the keys. */
-async function markChanged(em: EntityManager, id: string): Promise<void> {
+async function markChanged(em: SqlEntityManager, id: string): Promise<void> {
   await em.execute('update license_key set revision = (select coalesce(max(revision), 0) + 1 from license_key) where id = ?', [id]);
 }
 
 /**
  * Gives the keys inserted in this transaction (revision 0) the next revision number, in one statement however
- * many they are. Writers are serialised, so no other writer's new keys can be among them.
+ * many they are. Key changes are serialised, so no other writer's new keys can be among them.
  */
-async function markNewKeysChanged(em: EntityManager): Promise<void> {
+async function markNewKeysChanged(em: SqlEntityManager): Promise<void> {
   await em.execute('update license_key set revision = (select coalesce(max(revision), 0) + 1 from license_key) where revision = 0');
 }

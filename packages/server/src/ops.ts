@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
-import type { MikroORM } from '@mikro-orm/sqlite';
+import type { Database } from './database.js';
 import type { Registry } from 'prom-client';
 
 /** What the operations endpoints look at. */
 export interface OpsTarget {
-  orm: MikroORM;
+  orm: Database;
   registry: Registry;
   /** True once shutdown began: the server is draining and should get no new traffic. */
   isShuttingDown(): boolean;

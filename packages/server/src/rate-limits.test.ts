@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redisUrl } from '../../../contract-tests/support/redis.js';
 import { parseServerConfig } from './config.js';
 import { openDatabase } from './database.js';
 import { createKey } from './key-admin.js';
@@ -47,13 +48,11 @@ describe('rate limits in memory', () => {
 });
 
 describe('rate limits in Redis, shared by two servers', () => {
-  const redisUrl = process.env['REDIS_URL'];
   let dataDir: string;
   let servers: RunningServer[] = [];
   let key: string;
 
   beforeAll(async () => {
-    if (!redisUrl) throw new Error('These tests need a Redis server: set REDIS_URL, e.g. REDIS_URL=redis://127.0.0.1:6379 (.ci/run does)');
     dataDir = await mkdtemp(join(tmpdir(), 'audit-redis-test-'));
     const orm = await openDatabase(dataDir);
     key = (await createKey(orm)).key;
@@ -64,7 +63,7 @@ describe('rate limits in Redis, shared by two servers', () => {
       port: '0',
       plainHttp: true,
       opsPort: 'off',
-      redisUrl,
+      redisUrl: redisUrl(),
       redisPrefix: `audit-test-${randomUUID()}`, // counts of no other test or collector on this Redis
       rateLimitAddress: '10',
       rateLimitKey: '0',
@@ -95,7 +94,7 @@ describe('rate limits in Redis, shared by two servers', () => {
 
   it('counts failed key checks across both servers', async () => {
     // The address limit is used up by now, so this runs on a fresh prefix with only the failure limit.
-    const shared = { ...OFF, redisUrl, redisPrefix: `audit-test-${randomUUID()}`, failuresPer10Minutes: 3 };
+    const shared = { ...OFF, redisUrl: redisUrl(), redisPrefix: `audit-test-${randomUUID()}`, failuresPer10Minutes: 3 };
     const [a, b] = [await createRateLimiter(shared), await createRateLimiter(shared)];
     try {
       await a.recordFailure('192.0.2.7');

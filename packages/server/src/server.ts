@@ -8,10 +8,11 @@ import { createAuditApi } from '@org/audit-server-core';
 import { createAdminApi } from './admin/api.js';
 import { createApp } from './app.js';
 import type { ServerConfig } from './config.js';
-import { openDatabase } from './database.js';
+import { dialectOf, openDatabase } from './database.js';
 import { createMetrics } from './metrics.js';
 import { createOpsServer } from './ops.js';
 import { createRateLimiter } from './rate-limits.js';
+import { schedulePruning } from './retention.js';
 import { OrmKeyStore, OrmReportStore } from './stores.js';
 import { loadTlsIdentity } from './tls.js';
 
@@ -31,7 +32,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens the data directory and serves the audit API on it. */
+/** Opens the database (PostgreSQL, or SQLite in the data directory) and serves the audit API on it. */
 export async function startServer(config: ServerConfig, logger: Logger): Promise<RunningServer> {
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   // First, so that an unreachable Redis stops the start before anything else is opened.
@@ -42,11 +43,13 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     redisUrl: config.redisUrl,
     redisPrefix: config.redisPrefix,
   });
-  const orm = await openDatabase(config.dataDir, (message) => logger.info({ component: 'database' }, message));
+  const orm = await openDatabase(config, (message) => logger.info({ component: 'database' }, message));
   const keyStore = await OrmKeyStore.open(orm);
+  const pruning = schedulePruning(orm, { keepLast: config.retentionKeepLast, maxAgeDays: config.retentionMaxAgeDays }, config.pruneIntervalMinutes, logger);
   /** Closes the stores; the key store writes the last-use times it still holds. */
   const release = async () => {
     await rateLimiter.close();
+    await pruning?.stop();
     await keyStore.close();
     await orm.close();
   };
@@ -91,7 +94,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   const opsUrl = ops && baseUrl('http', config.opsHost, (ops.address() as AddressInfo).port);
   logger.info(
     { url, host: config.host, port, toolSegment: config.toolSegment, tls: tls ? (tls.selfSigned ? 'self-signed' : 'configured') : 'off', fingerprint256: tls?.fingerprint256, opsUrl: opsUrl ?? 'off',
-      rateLimitStore: config.redisUrl ? 'redis' : 'memory' },
+      rateLimitStore: config.redisUrl ? 'redis' : 'memory', database: dialectOf(orm.em), pruneSchedule: pruning ? `${config.pruneIntervalMinutes} min` : 'off' },
     'audit server listening',
   );
 

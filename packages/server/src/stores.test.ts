@@ -1,96 +1,265 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { MikroORM } from '@mikro-orm/sqlite';
-import type { ReportToStore } from '@org/audit-server-core';
-import { openDatabase } from './database.js';
-import { createKey } from './key-admin.js';
-import { OrmReportStore } from './stores.js';
+import { hashLicenseKey, type ReportSummary, type ReportToStore } from '@org/audit-server-core';
+import { DIALECTS, useTestDatabase } from '../../../contract-tests/support/postgres.js';
+import { openDatabase, type Database } from './database.js';
+import { HostRecord, LicenseKeyRecord, ReportRecord } from './entities.js';
+import { hostRecordId } from './hosts.js';
+import { createKey, importKey, listKeys, revokeKey } from './key-admin.js';
+import { OrmKeyStore, OrmReportStore } from './stores.js';
 
-let dataDir: string;
-let orm: MikroORM;
-/** A second connection to the same file: what it sees has been committed. */
-let observer: MikroORM;
-let keyId: string;
-beforeEach(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'audit-store-test-'));
-  orm = await openDatabase(dataDir);
-  observer = await openDatabase(dataDir);
-  ({ id: keyId } = await createKey(orm));
-});
-afterEach(async () => {
-  await orm.close();
-  await observer.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
+/** A key id no key has. */
+const MISSING_KEY = '00000000-0000-4000-8000-00000000dead';
 
-const report = (hostId: string, overrides: Partial<ReportToStore> = {}): ReportToStore => ({
-  keyId, hostId, receivedAt: new Date(), encoding: 'raw', size: 9, sha256: 'a'.repeat(64), content: Buffer.from(`os=${hostId}\n`), ...overrides,
-});
-
-async function committedIds(): Promise<string[]> {
-  const rows = await observer.em.getConnection().execute<{ id: string }[]>('select id from report');
-  return rows.map((row) => row.id);
+/** A Lynis summary as the parser gives it; `overrides` replace whole fields. */
+function lynisSummary(overrides: Partial<ReportSummary> = {}): ReportSummary {
+  const finding = (testId: string) => ({ testId, text: `about ${testId}`, details: null, solution: null });
+  return {
+    lynisVersion: '3.0.9', reportVersion: '1.0', hostname: 'web-1',
+    os: { name: 'Linux', fullName: 'Debian GNU/Linux 12 (bookworm)', version: '12', kernel: '6.1.0-18-amd64' },
+    startedAt: '2026-11-01 10:00:00', endedAt: '2026-11-01 10:02:00', hardeningIndex: 64, testsPerformed: 250,
+    warnings: [finding('SSH-7408')], suggestions: [finding('BOOT-5122'), finding('KRNL-5820')],
+    ...overrides,
+  };
 }
 
-describe('group commit', () => {
-  it('writes concurrent saves together, and each resolves only once its report is committed', async () => {
-    const store = new OrmReportStore(orm);
-    const transactions = vi.spyOn(orm.em.getKnex(), 'transaction');
-    const seenOnResolve: boolean[] = [];
-    const saves = Array.from({ length: 20 }, (_, i) =>
-      store.save(report(`host-${i}`)).then(async ({ id }) => {
-        seenOnResolve.push((await committedIds()).includes(id));
-        return id;
-      }),
-    );
-    const ids = await Promise.all(saves);
-    expect(new Set(ids).size).toBe(20);
-    expect(seenOnResolve).toEqual(Array(20).fill(true));
-    expect((await committedIds()).sort()).toEqual([...ids].sort());
-    // The first save commits alone; the 19 that arrive meanwhile share the next transaction.
-    expect(transactions).toHaveBeenCalledTimes(2);
+describe.each(DIALECTS)('stores on %s', (dialect) => {
+  const database = useTestDatabase(dialect);
+  let orm: Database;
+  /** A second connection to the same database: what it sees has been committed. */
+  let observer: Database;
+  let keyId: string;
+  beforeEach(async () => {
+    orm = await openDatabase(database.location);
+    observer = await openDatabase(database.location);
+    ({ id: keyId } = await createKey(orm));
   });
-
-  it('fails only the report the database refuses; the rest of its group is stored', async () => {
-    const store = new OrmReportStore(orm);
-    const first = store.save(report('first'));
-    const group = [store.save(report('good-1')), store.save(report('bad', { keyId: 'no-such-key' })), store.save(report('good-2'))];
-    const results = await Promise.allSettled([first, ...group]);
-    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
-    expect(String((results[2] as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/);
-    const stored = await committedIds();
-    expect(stored).toHaveLength(3);
-    for (const r of [results[0], results[1], results[3]]) expect(stored).toContain((r as PromiseFulfilledResult<{ id: string }>).value.id);
-  });
-
-  it('rejects every save of a group that cannot be committed, and keeps working afterwards', async () => {
-    const store = new OrmReportStore(orm);
-    const first = store.save(report('first'));
-    const doomed = [store.save(report('bad-1', { keyId: 'missing-1' })), store.save(report('bad-2', { keyId: 'missing-2' }))];
-    await expect(first).resolves.toMatchObject({ id: expect.any(String) });
-    for (const save of doomed) await expect(save).rejects.toThrow(/FOREIGN KEY/);
-    const { id } = await store.save(report('later'));
-    expect((await committedIds()).sort()).toEqual([(await first).id, id].sort());
-  });
-
-  it('starts a new transaction where the next report would pass the group size in bytes', async () => {
-    const store = new OrmReportStore(orm, { maxGroupBytes: 25 });
-    const transactions = vi.spyOn(orm.em.getKnex(), 'transaction');
-    const content = Buffer.alloc(10, 'a');
-    const ids = await Promise.all(['a', 'b', 'c', 'd'].map((host) => store.save(report(host, { content })).then((saved) => saved.id)));
-    // a alone (nothing was waiting), then b + c (20 bytes), then d: 30 bytes would pass 25.
-    expect(transactions).toHaveBeenCalledTimes(3);
-    expect((await committedIds()).sort()).toEqual([...ids].sort());
-  });
-
-  it('keeps reports that were answered when the database is closed and reopened', async () => {
-    const store = new OrmReportStore(orm);
-    const ids = await Promise.all([1, 2, 3].map((i) => store.save(report(`host-${i}`)).then((saved) => saved.id)));
+  afterEach(async () => {
     await orm.close();
-    orm = await openDatabase(dataDir);
-    const rows = await orm.em.getConnection().execute<{ id: string; host_id: string }[]>('select id, host_id from report order by host_id');
-    expect(rows).toEqual(ids.map((id, i) => ({ id, host_id: `host-${i + 1}` })));
+    await observer.close();
+  });
+
+  const report = (hostId: string, overrides: Partial<ReportToStore> = {}): ReportToStore => ({
+    keyId, hostId, receivedAt: new Date(), encoding: 'raw', size: 9, sha256: 'a'.repeat(64), content: Buffer.from(`os=${hostId}\n`), ...overrides,
+  });
+
+  async function committedIds(): Promise<string[]> {
+    const rows = await observer.em.getConnection().execute<{ id: string }[]>('select id from report');
+    return rows.map((row) => row.id);
+  }
+
+  const hosts = () => observer.em.fork().find(HostRecord, {}, { orderBy: { hostId: 'asc', id: 'asc' } });
+
+  describe('keys', () => {
+    it('stores only the hash and a short prefix of a created key', async () => {
+      const { id, key } = await createKey(orm, { label: 'web servers' });
+      const record = await orm.em.fork().findOneOrFail(LicenseKeyRecord, { id });
+      expect(record.keyHash).toBe(hashLicenseKey(key));
+      expect(record.prefix).toBe(key.slice(0, 8));
+      const rows = await observer.em.getConnection().execute('select * from license_key');
+      expect(JSON.stringify(rows)).not.toContain(key);
+    });
+
+    it('looks keys up as valid, revoked or unknown', async () => {
+      const { id, key } = await createKey(orm);
+      const store = await OrmKeyStore.open(orm);
+      expect(await store.lookup(key)).toEqual({ state: 'valid', keyId: id });
+      expect(await store.lookup(`${key}0`)).toEqual({ state: 'unknown' });
+      expect(await revokeKey(orm, id)).toBe(true);
+      await store.refresh();
+      expect(await store.lookup(key)).toEqual({ state: 'revoked', keyId: id });
+      await store.close();
+      expect(await revokeKey(orm, id)).toBe(true);
+      expect(await revokeKey(orm, MISSING_KEY)).toBe(false);
+    });
+
+    it('imports only keys Lynis can send unchanged', async () => {
+      const id = await importKey(orm, 'deadbeef-0000-0000-0000-000000000001');
+      const store = await OrmKeyStore.open(orm);
+      expect(await store.lookup('deadbeef-0000-0000-0000-000000000001')).toEqual({ state: 'valid', keyId: id });
+      await store.close();
+      await expect(importKey(orm, 'Test-Key-0001')).rejects.toThrow(/only a-f, 0-9 and "-"/);
+    });
+
+    it('lists keys with state and last upload, never the key', async () => {
+      const first = await createKey(orm, { label: 'first' });
+      const second = await createKey(orm, { label: 'second' });
+      await revokeKey(orm, second.id);
+      const receivedAt = new Date('2026-11-01T10:00:00Z');
+      await new OrmReportStore(orm).save({ ...report('h', { receivedAt }), keyId: first.id });
+      const keys = await listKeys(orm);
+      expect(keys.filter((k) => k.id !== keyId)).toMatchObject([
+        { id: first.id, label: 'first', state: 'valid', lastUploadAt: receivedAt },
+        { id: second.id, label: 'second', state: 'revoked', lastUploadAt: null },
+      ]);
+      expect(JSON.stringify(keys)).not.toContain(first.key);
+    });
+  });
+
+  describe('reports', () => {
+    it('keeps every field and the exact bytes', async () => {
+      const content = Buffer.from([0, 1, 2, 255, 10]);
+      const receivedAt = new Date();
+      const { id } = await new OrmReportStore(orm).save(report('host-1', { hostId2: 'host-2', receivedAt, encoding: 'base64', size: 5, sha256: 'b'.repeat(64), content }));
+      const stored = await observer.em.fork().findOneOrFail(ReportRecord, { id });
+      expect(stored).toMatchObject({ hostId: 'host-1', hostId2: 'host-2', receivedAt, encoding: 'base64', size: 5, sha256: 'b'.repeat(64) });
+      expect(stored.hostRecord.id).toBe(hostRecordId(keyId, 'host-1'));
+      expect(Buffer.from(stored.content)).toEqual(content);
+      // Not a Lynis report: no summary columns.
+      expect(stored).toMatchObject({ hostname: null, lynisVersion: null, hardeningIndex: null, warningCount: null, suggestionCount: null, summary: null });
+    });
+
+    it('keeps what the Lynis summary says in columns, and the whole summary as JSON', async () => {
+      const summary = lynisSummary();
+      const { id } = await new OrmReportStore(orm).save(report('host-1', { summary }));
+      const stored = await observer.em.fork().findOneOrFail(ReportRecord, { id });
+      expect(stored).toMatchObject({ hostname: 'web-1', lynisVersion: '3.0.9', hardeningIndex: 64, warningCount: 1, suggestionCount: 2 });
+      expect(JSON.parse(stored.summary!)).toEqual(summary);
+    });
+
+    it('shortens summary texts too long for their column, and drops NUL characters, keeping the JSON whole', async () => {
+      const summary = lynisSummary({ hostname: `a\u0000${'b'.repeat(300)}`, os: { ...lynisSummary().os!, fullName: 'x'.repeat(400) } });
+      const { id } = await new OrmReportStore(orm).save(report('host-1', { summary }));
+      const stored = await observer.em.fork().findOneOrFail(ReportRecord, { id });
+      expect(stored.hostname).toBe(`a${'b'.repeat(254)}`);
+      expect(JSON.parse(stored.summary!)).toEqual(summary);
+      const [host] = await hosts();
+      expect(host!.osName).toBe('x'.repeat(255));
+    });
+
+    it('refuses a report for a key that does not exist', async () => {
+      const save = new OrmReportStore(orm).save(report('h', { keyId: MISSING_KEY }));
+      await expect(save).rejects.toThrow(/foreign key/i);
+      expect(await committedIds()).toEqual([]);
+      expect(await hosts()).toEqual([]);
+    });
+  });
+
+  describe('group commit', () => {
+    it('writes concurrent saves together, and each resolves only once its report is committed', async () => {
+      const store = new OrmReportStore(orm);
+      const transactions = vi.spyOn(orm.em.getKnex(), 'transaction');
+      const seenOnResolve: boolean[] = [];
+      const saves = Array.from({ length: 20 }, (_, i) =>
+        store.save(report(`host-${i}`)).then(async ({ id }) => {
+          seenOnResolve.push((await committedIds()).includes(id));
+          return id;
+        }),
+      );
+      const ids = await Promise.all(saves);
+      expect(new Set(ids).size).toBe(20);
+      expect(seenOnResolve).toEqual(Array(20).fill(true));
+      expect((await committedIds()).sort()).toEqual([...ids].sort());
+      // The first save commits alone; the 19 that arrive meanwhile share the next transaction.
+      expect(transactions).toHaveBeenCalledTimes(2);
+    });
+
+    it('fails only the report the database refuses; the rest of its group is stored', async () => {
+      const store = new OrmReportStore(orm);
+      const first = store.save(report('first'));
+      const group = [store.save(report('good-1')), store.save(report('bad', { keyId: MISSING_KEY })), store.save(report('good-2'))];
+      const results = await Promise.allSettled([first, ...group]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+      expect(String((results[2] as PromiseRejectedResult).reason)).toMatch(/foreign key/i);
+      const stored = await committedIds();
+      expect(stored).toHaveLength(3);
+      for (const r of [results[0], results[1], results[3]]) expect(stored).toContain((r as PromiseFulfilledResult<{ id: string }>).value.id);
+      expect((await hosts()).map((h) => [h.hostId, h.reportCount])).toEqual([['first', 1], ['good-1', 1], ['good-2', 1]]);
+    });
+
+    it('rejects every save of a group that cannot be committed, and keeps working afterwards', async () => {
+      const store = new OrmReportStore(orm);
+      const first = store.save(report('first'));
+      const doomed = [store.save(report('bad-1', { keyId: MISSING_KEY })), store.save(report('bad-2', { keyId: '00000000-0000-4000-8000-00000000beef' }))];
+      await expect(first).resolves.toMatchObject({ id: expect.any(String) });
+      for (const save of doomed) await expect(save).rejects.toThrow(/foreign key/i);
+      const { id } = await store.save(report('later'));
+      expect((await committedIds()).sort()).toEqual([(await first).id, id].sort());
+    });
+
+    it('starts a new transaction where the next report would pass the group size in bytes', async () => {
+      const store = new OrmReportStore(orm, { maxGroupBytes: 25 });
+      const transactions = vi.spyOn(orm.em.getKnex(), 'transaction');
+      const content = Buffer.alloc(10, 'a');
+      const ids = await Promise.all(['a', 'b', 'c', 'd'].map((host) => store.save(report(host, { content })).then((saved) => saved.id)));
+      // a alone (nothing was waiting), then b + c (20 bytes), then d: 30 bytes would pass 25.
+      expect(transactions).toHaveBeenCalledTimes(3);
+      expect((await committedIds()).sort()).toEqual([...ids].sort());
+    });
+
+    it('keeps reports that were answered when the database is closed and reopened', async () => {
+      const store = new OrmReportStore(orm);
+      const ids = await Promise.all([1, 2, 3].map((i) => store.save(report(`host-${i}`)).then((saved) => saved.id)));
+      await orm.close();
+      orm = await openDatabase(database.location);
+      const rows = await orm.em.getConnection().execute<{ id: string; host_id: string }[]>('select id, host_id from report order by host_id');
+      expect(rows).toEqual(ids.map((id, i) => ({ id, host_id: `host-${i + 1}` })));
+    });
+  });
+
+  describe('hosts', () => {
+    const at = (iso: string) => new Date(`2026-11-01T${iso}Z`);
+
+    it('keeps one host per key and hostid, counting its reports, its columns from the newest report', async () => {
+      const store = new OrmReportStore(orm);
+      const saved: string[] = [];
+      for (const [time, hostId2, summary] of [
+        ['10:00:00', 'first-2', lynisSummary({ hostname: 'old-name', hardeningIndex: 50 })],
+        ['12:00:00', 'second-2', lynisSummary({ hostname: 'new-name', hardeningIndex: 70, lynisVersion: '3.1.1' })],
+        // Arrives last but was received earlier (another server, a slower clock): it changes no column.
+        ['11:00:00', 'late-2', lynisSummary({ hostname: 'late-name', hardeningIndex: 10 })],
+      ] as const) {
+        saved.push((await store.save(report('web', { receivedAt: at(time), hostId2, summary }))).id);
+      }
+      const [host, ...others] = await hosts();
+      expect(others).toEqual([]);
+      expect({ ...host, key: host!.key.id }).toEqual({
+        id: hostRecordId(keyId, 'web'), key: keyId, hostId: 'web', hostId2: 'second-2', hostname: 'new-name',
+        osName: 'Debian GNU/Linux 12 (bookworm)', lynisVersion: '3.1.1', firstSeen: at('10:00:00'), lastSeen: at('12:00:00'),
+        reportCount: 3, latestReportId: saved[1], latestHardeningIndex: 70,
+      });
+      // Each report keeps its own hostid2.
+      const reports = await observer.em.fork().find(ReportRecord, {}, { orderBy: { receivedAt: 'asc' } });
+      expect(reports.map((r) => [r.hostId2, r.hostRecord.id])).toEqual([
+        ['first-2', host!.id], ['late-2', host!.id], ['second-2', host!.id],
+      ]);
+    });
+
+    it('takes a changed hostid2 as the same host', async () => {
+      const store = new OrmReportStore(orm);
+      await store.save(report('web', { hostId2: 'before', receivedAt: at('10:00:00') }));
+      await store.save(report('web', { hostId2: 'after', receivedAt: at('10:05:00') }));
+      expect((await hosts()).map((h) => [h.hostId, h.hostId2, h.reportCount])).toEqual([['web', 'after', 2]]);
+    });
+
+    it('keeps the same hostid under two keys as two hosts', async () => {
+      const { id: otherKey } = await createKey(orm);
+      const store = new OrmReportStore(orm);
+      await Promise.all([store.save(report('web')), store.save(report('web', { keyId: otherKey })), store.save(report('web'))]);
+      const found = await hosts();
+      expect(found.map((h) => [h.key.id, h.reportCount]).sort()).toEqual([[keyId, 2], [otherKey, 1]].sort());
+      expect(new Set(found.map((h) => h.id))).toEqual(new Set([hostRecordId(keyId, 'web'), hostRecordId(otherKey, 'web')]));
+    });
+
+    it('counts every report of a host sent within one group, its columns from the newest', async () => {
+      const store = new OrmReportStore(orm);
+      const transactions = vi.spyOn(orm.em.getKnex(), 'transaction');
+      const saves = ['10:00:00', '10:03:00', '10:01:00', '10:02:00'].map((time, i) =>
+        store.save(report('web', { receivedAt: at(time), summary: lynisSummary({ hardeningIndex: i }) })));
+      const ids = (await Promise.all(saves)).map((s) => s.id);
+      expect(transactions).toHaveBeenCalledTimes(2);
+      expect(await hosts()).toMatchObject([{ reportCount: 4, firstSeen: at('10:00:00'), lastSeen: at('10:03:00'), latestReportId: ids[1], latestHardeningIndex: 1 }]);
+    });
+
+    it('stays right when two servers commit groups for the same hosts at the same time', async () => {
+      // Two stores on two connections, as two servers would be: interleaved reports for the same ten hosts.
+      const stores = [new OrmReportStore(orm), new OrmReportStore(observer)];
+      const saves = Array.from({ length: 200 }, (_, i) => stores[i % 2]!.save(report(`host-${i % 10}`, { receivedAt: new Date(Date.now() + i) })));
+      const ids = (await Promise.all(saves)).map((s) => s.id);
+      expect(new Set(await committedIds())).toEqual(new Set(ids));
+      const found = await hosts();
+      expect(found.map((h) => [h.hostId, h.reportCount])).toEqual(Array.from({ length: 10 }, (_, i) => [`host-${i}`, 20]));
+      // Each host names its newest report, whichever server stored it.
+      for (const host of found) expect(host.latestReportId).toBe(ids[190 + Number(host.hostId.slice(5))]);
+    });
   });
 });

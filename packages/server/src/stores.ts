@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/sqlite';
 import { hashLicenseKey, type KeyLookup, type KeyStore, type ReportStore, type ReportToStore } from '@org/audit-server-core';
+import { databaseTime, dialectOf, type Database, type Dialect } from './database.js';
 import { LicenseKeyRecord } from './entities.js';
+import { hostRecordId, hostRowsOf, upsertHosts, type HostSighting } from './hosts.js';
 
 /** How often a key store rereads key changes, and writes last-use times. */
 export interface KeySnapshotOptions {
@@ -31,10 +32,10 @@ export class OrmKeyStore implements KeyStore {
   #refreshing: Promise<void> | undefined;
   #timers: NodeJS.Timeout[] = [];
 
-  private constructor(private readonly orm: MikroORM) {}
+  private constructor(private readonly orm: Database) {}
 
   /** Loads the keys and starts refreshing them and writing last-use times. */
-  static async open(orm: MikroORM, options: KeySnapshotOptions = {}): Promise<OrmKeyStore> {
+  static async open(orm: Database, options: KeySnapshotOptions = {}): Promise<OrmKeyStore> {
     const store = new OrmKeyStore(orm);
     await store.refresh();
     const every = (ms: number, work: () => Promise<void>) => {
@@ -99,6 +100,8 @@ export class OrmKeyStore implements KeyStore {
 const MAX_GROUP = 128;
 /** Default for {@link OrmReportStoreOptions.maxGroupBytes}. */
 const MAX_GROUP_BYTES = 32 * 1024 * 1024;
+/** Longest text kept in a summary column (the whole summary stays in the JSON). */
+const MAX_COLUMN_TEXT = 255;
 
 /** Tuning of {@link OrmReportStore}. */
 export interface OrmReportStoreOptions {
@@ -106,61 +109,98 @@ export interface OrmReportStoreOptions {
   maxGroupBytes?: number;
 }
 
-/** A `report` row by column name (see the initial migration). */
+/** A `report` row by column name (see the migrations). */
 interface ReportRow {
   id: string;
   key_id: string;
+  host_record_id: string;
   host_id: string;
   host_id2: string | null;
-  /** Milliseconds since the epoch, as MikroORM stores datetimes in SQLite. */
-  received_at: number;
+  /** As the dialect stores datetimes (see `databaseTime`). */
+  received_at: Date | number;
   encoding: string;
   size: number;
   sha256: string;
   content: Buffer;
+  hostname: string | null;
+  lynis_version: string | null;
+  hardening_index: number | null;
+  warning_count: number | null;
+  suggestion_count: number | null;
+  /** The summary as JSON text. */
+  summary: string | null;
 }
 
 interface PendingSave {
   row: ReportRow;
+  host: HostSighting;
   resolve(saved: { id: string }): void;
   reject(error: unknown): void;
 }
 
 /**
  * {@link ReportStore} over the database with group commit: reports arriving while a commit is under way wait and
- * are then written together in one transaction, so one fsync covers all of them. Each `save` resolves only once
- * the transaction holding its report has committed (WAL, `synchronous = FULL`). A report the database refuses
- * fails only its own `save`: the others of its group are then committed one by one.
+ * are then written together in one transaction, with their hosts, so one fsync covers all of them. Each `save`
+ * resolves only once the transaction holding its report has committed (SQLite: WAL, `synchronous = FULL`). A
+ * report the database refuses fails only its own `save`: the others of its group are then committed one by one.
  */
 export class OrmReportStore implements ReportStore {
   private waiting: PendingSave[] = [];
   private committing = false;
 
   private readonly maxGroupBytes: number;
+  private readonly dialect: Dialect;
 
   constructor(
-    private readonly orm: MikroORM,
+    private readonly orm: Database,
     options: OrmReportStoreOptions = {},
   ) {
     this.maxGroupBytes = options.maxGroupBytes ?? MAX_GROUP_BYTES;
+    this.dialect = dialectOf(orm.em);
   }
 
   save(report: ReportToStore): Promise<{ id: string }> {
+    const { row, host } = this.rowsOf(report);
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ row, host, resolve, reject });
+      if (!this.committing) void this.commitWaiting();
+    });
+  }
+
+  /** The report's row, and what it tells about its host. */
+  private rowsOf(report: ReportToStore): { row: ReportRow; host: HostSighting } {
+    const summary = report.summary ?? null;
     const row: ReportRow = {
       id: randomUUID(),
       key_id: report.keyId,
+      host_record_id: hostRecordId(report.keyId, report.hostId),
       host_id: report.hostId,
       host_id2: report.hostId2 ?? null,
-      received_at: report.receivedAt.getTime(),
+      received_at: databaseTime(this.orm, report.receivedAt),
       encoding: report.encoding,
       size: report.size,
       sha256: report.sha256,
       content: report.content,
+      hostname: columnText(summary?.hostname),
+      lynis_version: columnText(summary?.lynisVersion),
+      hardening_index: summary?.hardeningIndex ?? null,
+      warning_count: summary ? summary.warnings.length : null,
+      suggestion_count: summary ? summary.suggestions.length : null,
+      summary: summary ? JSON.stringify(summary) : null,
     };
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ row, resolve, reject });
-      if (!this.committing) void this.commitWaiting();
-    });
+    const host: HostSighting = {
+      id: row.host_record_id,
+      key_id: row.key_id,
+      host_id: row.host_id,
+      host_id2: row.host_id2,
+      hostname: row.hostname,
+      os_name: columnText(summary?.os?.fullName),
+      lynis_version: row.lynis_version,
+      latest_hardening_index: row.hardening_index,
+      reportId: row.id,
+      receivedAt: report.receivedAt,
+    };
+    return { row, host };
   }
 
   /** Commits what is waiting, group after group, until nothing is left; only one of these runs at a time. */
@@ -185,10 +225,14 @@ export class OrmReportStore implements ReportStore {
   }
 
   private async commitGroup(group: PendingSave[]): Promise<void> {
+    const hosts = hostRowsOf(group.map((save) => save.host), (time) => databaseTime(this.orm, time));
     try {
       // Through knex with bound parameters: MikroORM's own insert inlines values into the SQL text, which turns
-      // every report into a hex literal twice its size for SQLite to parse.
-      await this.orm.em.getKnex().transaction((trx) => trx.insert(group.map((save) => save.row)).into('report'));
+      // every report into a hex literal twice its size for the database to parse.
+      await this.orm.em.getKnex().transaction(async (trx) => {
+        await upsertHosts(trx, this.dialect, hosts);
+        await trx.insert(group.map((save) => save.row)).into('report');
+      });
     } catch (error) {
       if (group.length === 1) return group[0]!.reject(error);
       for (const save of group) await this.commitGroup([save]);
@@ -196,4 +240,9 @@ export class OrmReportStore implements ReportStore {
     }
     for (const save of group) save.resolve({ id: save.row.id });
   }
+}
+
+/** Text for a column of its own: at most {@link MAX_COLUMN_TEXT} characters, no NUL (PostgreSQL text cannot hold it). */
+function columnText(value: string | null | undefined): string | null {
+  return value == null ? null : value.replaceAll('\0', '').slice(0, MAX_COLUMN_TEXT);
 }

@@ -281,7 +281,7 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
       expect(page.total).toBe(3);
       expect(page.items[0]).toEqual({
         id: old, hostRecordId: hostRecordId(keyA, 'h1'), keyId: keyA, hostId: 'h1', hostId2: 'h1-2', receivedAt: expect.stringMatching(/Z$/),
-        encoding: 'raw', size: 9, sha256: 'a'.repeat(64), hostname: 'web-01', lynisVersion: '3.0.8', hardeningIndex: 56, warningCount: 1, suggestionCount: 2,
+        encoding: 'raw', size: 12, sha256: 'a'.repeat(64), hostname: 'web-01', lynisVersion: '3.0.8', hardeningIndex: 56, warningCount: 1, suggestionCount: 2,
       });
     });
 

@@ -1,4 +1,4 @@
-import type { ReportDetail, ReportMeta, ReportPage, ReportSummary } from '@org/audit-server-core';
+import type { ReportDetail, ReportMeta, ReportPage } from '@org/audit-server-core';
 import { ReportRecord } from '../entities.js';
 import type { AdminOperation } from './operation.js';
 import { jsonResponse, problemResponse, textResponse } from './responses.js';
@@ -26,7 +26,7 @@ export const getReport: AdminOperation = async ({ params }, { database }) => {
   const id = params['reportId']!;
   const record = await database.em.fork().findOne(ReportRecord, { id }, { exclude: ['content'] });
   if (!record) return noSuchReport(id);
-  const detail: ReportDetail = { ...toReportMeta(record), summary: record.summary ? (JSON.parse(record.summary) as ReportSummary) : null };
+  const detail: ReportDetail = { ...toReportMeta(record), summary: record.summary ? (JSON.parse(record.summary) as ReportDetail['summary']) : null };
   return jsonResponse(200, detail);
 };
 

@@ -5,7 +5,7 @@ import type { Problem } from '@org/audit-server-core';
 export interface AdminResponse {
   status: number;
   headers: Record<string, string>;
-  body: string | Buffer;
+  body: string | Uint8Array;
 }
 
 /** A JSON answer. `JSON.stringify` writes every `Date` as an ISO 8601 string, as the contract's `date-time` fields want. */
@@ -14,7 +14,7 @@ export function jsonResponse(status: number, value: unknown): AdminResponse {
 }
 
 /** A `text/plain` answer of stored bytes, sent as they are. */
-export function textResponse(status: number, body: Buffer): AdminResponse {
+export function textResponse(status: number, body: Uint8Array): AdminResponse {
   return { status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body };
 }
 

@@ -1,12 +1,22 @@
 import type { MigrationObject } from '@mikro-orm/core';
-import { InitialSchema } from './0001-initial-schema.js';
-import { KeyLifecycle } from './0002-key-lifecycle.js';
+import type { Dialect } from '../database.js';
+import { InitialSchema as PostgreSqlInitialSchema } from './postgresql/0001-initial-schema.js';
+import { InitialSchema } from './sqlite/0001-initial-schema.js';
+import { KeyLifecycle } from './sqlite/0002-key-lifecycle.js';
+import { HostsAndSummaries } from './sqlite/0003-hosts-and-summaries.js';
 
 /**
- * Every schema migration, oldest first. Listed here so they run from compiled output without file globbing.
- * A test checks that after them the schema matches the entities exactly.
+ * Every schema migration of each dialect, oldest first. Listed here so they run from compiled output without file
+ * globbing. Both lists build the same schema (PostgreSQL support came later, so its list starts at today's schema);
+ * a test per dialect checks that after them the schema matches the entities exactly.
  */
-export const migrations: MigrationObject[] = [
-  { name: '0001-initial-schema', class: InitialSchema },
-  { name: '0002-key-lifecycle', class: KeyLifecycle },
-];
+const MIGRATIONS: Record<Dialect, MigrationObject[]> = {
+  sqlite: [
+    { name: '0001-initial-schema', class: InitialSchema },
+    { name: '0002-key-lifecycle', class: KeyLifecycle },
+    { name: '0003-hosts-and-summaries', class: HostsAndSummaries },
+  ],
+  postgresql: [{ name: '0001-initial-schema', class: PostgreSqlInitialSchema }],
+};
+
+export const migrationsFor = (dialect: Dialect): MigrationObject[] => MIGRATIONS[dialect];

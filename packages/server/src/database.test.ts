@@ -1,0 +1,100 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Registry } from 'prom-client';
+import { Migrator } from '@mikro-orm/migrations';
+import { MikroORM as SqliteMikroORM } from '@mikro-orm/sqlite';
+import { DIALECTS, useTestDatabase } from '../../../contract-tests/support/postgres.js';
+import { databaseFile, dialectOf, openDatabase, type Database } from './database.js';
+import { ENTITIES, HostRecord } from './entities.js';
+import { hostRecordId } from './hosts.js';
+import { createKey, listKeys } from './key-admin.js';
+import { migrationsFor } from './migrations/index.js';
+import { readinessProblem } from './ops.js';
+
+describe.each(DIALECTS)('database on %s', (dialect) => {
+  const database = useTestDatabase(dialect);
+  let orm: Database;
+  beforeEach(async () => {
+    orm = await openDatabase(database.location);
+  });
+  afterEach(async () => {
+    await orm.close();
+  });
+
+  it('speaks the dialect its location selects', () => {
+    expect(dialectOf(orm.em)).toBe(dialect);
+  });
+
+  it('migrations build exactly the schema the entities describe', async () => {
+    expect(await orm.schema.getUpdateSchemaSQL({ wrap: false })).toBe('');
+    const applied = await orm.getMigrator().getExecutedMigrations();
+    expect(applied.map((m) => m.name)).toEqual(migrationsFor(dialect).map((m) => m.name));
+  });
+
+  it('reopens an existing database without migrating again', async () => {
+    await createKey(orm, { label: 'kept' });
+    await orm.close();
+    orm = await openDatabase(database.location);
+    expect((await listKeys(orm)).map((k) => k.label)).toEqual(['kept']);
+  });
+
+  it('is ready with the database reachable and every migration applied', async () => {
+    expect(await readinessProblem({ orm, registry: new Registry(), isShuttingDown: () => false })).toBeUndefined();
+  });
+
+  it('names what keeps it from being ready: a migration not applied, a closed database, a shutdown', async () => {
+    // As if the newest code met a database that lacks a migration.
+    await orm.em.getConnection().execute("delete from mikro_orm_migrations where name like '0001%'");
+    expect(await readinessProblem({ orm, registry: new Registry(), isShuttingDown: () => false })).toBe('1 migration(s) not applied');
+    expect(await readinessProblem({ orm, registry: new Registry(), isShuttingDown: () => true })).toBe('shutting down');
+    await orm.close();
+    expect(await readinessProblem({ orm, registry: new Registry(), isShuttingDown: () => false })).toBe('database unreachable');
+  });
+});
+
+describe('SQLite upgrade to hosts', () => {
+  const database = useTestDatabase('sqlite');
+
+  it('gives the reports stored before hosts existed their hosts, each from its newest report', async () => {
+    // A database as the previous release left it: migrated to 0002, with reports of two hosts under one key and
+    // the same hostid under a second key.
+    const old = await SqliteMikroORM.init({
+      dbName: databaseFile(database.location.dataDir),
+      logger: () => {},
+      entities: ENTITIES,
+      extensions: [Migrator],
+      migrations: { migrationsList: migrationsFor('sqlite'), snapshot: false },
+    });
+    await old.getMigrator().up({ to: '0002-key-lifecycle' });
+    const [{ id: keyA }, { id: keyB }] = [await createKey(old as unknown as Database), await createKey(old as unknown as Database)];
+    const insert = (id: string, keyId: string, hostId: string, hostId2: string | null, receivedAt: string) =>
+      old.em.getConnection().execute(
+        'insert into report (id, key_id, host_id, host_id2, received_at, encoding, size, sha256, content) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [id, keyId, hostId, hostId2, Date.parse(receivedAt), 'raw', 3, 'a'.repeat(64), Buffer.from('a=1')],
+      );
+    await insert('00000000-0000-4000-8000-000000000001', keyA, 'web', 'old-2', '2026-01-01T00:00:00Z');
+    await insert('00000000-0000-4000-8000-000000000002', keyA, 'web', 'new-2', '2026-03-01T00:00:00Z');
+    await insert('00000000-0000-4000-8000-000000000003', keyA, 'web', null, '2026-02-01T00:00:00Z');
+    await insert('00000000-0000-4000-8000-000000000004', keyA, 'db', null, '2026-01-15T00:00:00Z');
+    await insert('00000000-0000-4000-8000-000000000005', keyB, 'web', null, '2026-01-20T00:00:00Z');
+    await old.close();
+
+    const orm = await openDatabase(database.location);
+    try {
+      const hosts = await orm.em.fork().find(HostRecord, {}, { orderBy: { firstSeen: 'asc' } });
+      expect(hosts.map((h) => ({ ...h, key: h.key.id }))).toEqual([
+        expect.objectContaining({
+          id: hostRecordId(keyA, 'web'), key: keyA, hostId: 'web', hostId2: 'new-2', reportCount: 3,
+          firstSeen: new Date('2026-01-01T00:00:00Z'), lastSeen: new Date('2026-03-01T00:00:00Z'), latestReportId: '00000000-0000-4000-8000-000000000002',
+        }),
+        expect.objectContaining({ id: hostRecordId(keyA, 'db'), key: keyA, hostId: 'db', reportCount: 1, latestReportId: '00000000-0000-4000-8000-000000000004' }),
+        expect.objectContaining({ id: hostRecordId(keyB, 'web'), key: keyB, hostId: 'web', reportCount: 1, latestReportId: '00000000-0000-4000-8000-000000000005' }),
+      ]);
+      const reports = await orm.em.getConnection().execute<{ id: string; host_record_id: string; content: Buffer }[]>('select id, host_record_id, content from report order by id');
+      expect(reports.map((r) => r.host_record_id)).toEqual([keyA, keyA, keyA, keyA, keyB].map((key, i) => hostRecordId(key, i === 3 ? 'db' : 'web')));
+      expect(reports.every((r) => Buffer.from(r.content).toString() === 'a=1')).toBe(true);
+      expect(await orm.schema.getUpdateSchemaSQL({ wrap: false })).toBe('');
+    } finally {
+      await orm.close();
+    }
+  });
+});

@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from '@mikro-orm/knex';
+import type { Dialect } from './database.js';
+
+/**
+ * The id of the host a key and `hostid` belong to: the SHA-256 of both, written as a UUID (version 8, "custom"),
+ * so that every server computes the same id without a round trip to the database.
+ */
+export function hostRecordId(keyId: string, hostId: string): string {
+  const hex = createHash('sha256').update(`${keyId}\n${hostId}`).digest('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** A `host` row by column name, as one group of new reports changes it. */
+export interface HostRow {
+  id: string;
+  key_id: string;
+  host_id: string;
+  host_id2: string | null;
+  hostname: string | null;
+  os_name: string | null;
+  lynis_version: string | null;
+  /** Datetimes as the dialect stores them (see `databaseTime`). */
+  first_seen: Date | number;
+  last_seen: Date | number;
+  /** Reports this group adds. */
+  report_count: number;
+  latest_report_id: string;
+  latest_hardening_index: number | null;
+}
+
+/** One new report, as far as its host is concerned. */
+export interface HostSighting extends Omit<HostRow, 'first_seen' | 'last_seen' | 'report_count' | 'latest_report_id'> {
+  reportId: string;
+  receivedAt: Date;
+}
+
+/**
+ * The host rows a group of reports adds or changes, sorted by id: each host's columns come from its newest report
+ * of the group (the later one on equal times).
+ */
+export function hostRowsOf(sightings: HostSighting[], toDatabaseTime: (time: Date) => Date | number): HostRow[] {
+  const byId = new Map<string, { newest: HostSighting; oldest: HostSighting; count: number }>();
+  for (const sighting of sightings) {
+    const seen = byId.get(sighting.id);
+    if (!seen) byId.set(sighting.id, { newest: sighting, oldest: sighting, count: 1 });
+    else {
+      seen.count++;
+      if (sighting.receivedAt >= seen.newest.receivedAt) seen.newest = sighting;
+      if (sighting.receivedAt < seen.oldest.receivedAt) seen.oldest = sighting;
+    }
+  }
+  return [...byId.values()]
+    .map(({ newest: { reportId, receivedAt, ...columns }, oldest, count }) => ({
+      ...columns,
+      first_seen: toDatabaseTime(oldest.receivedAt),
+      last_seen: toDatabaseTime(receivedAt),
+      report_count: count,
+      latest_report_id: reportId,
+    }))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** Columns that follow a host's newest report. */
+const LATEST_COLUMNS = ['host_id2', 'hostname', 'os_name', 'lynis_version', 'latest_report_id', 'latest_hardening_index'] as const;
+
+/**
+ * Inserts new hosts and updates known ones in one statement: counts add up, first and last seen widen, and the
+ * descriptive columns change only when the group's report is at least as new as the host's newest. Rows must be
+ * sorted by id (as {@link hostRowsOf} returns them) so that concurrent servers lock hosts in the same order and
+ * cannot deadlock each other.
+ */
+export async function upsertHosts(trx: Knex.Transaction, dialect: Dialect, rows: HostRow[]): Promise<void> {
+  const [least, greatest] = dialect === 'postgresql' ? ['least', 'greatest'] : ['min', 'max'];
+  const latest = Object.fromEntries(
+    LATEST_COLUMNS.map((column) => [column, trx.raw(`case when excluded.last_seen >= host.last_seen then excluded.${column} else host.${column} end`)]),
+  );
+  await trx
+    .insert(rows)
+    .into('host')
+    .onConflict(['key_id', 'host_id'])
+    .merge({
+      ...latest,
+      report_count: trx.raw('host.report_count + excluded.report_count'),
+      first_seen: trx.raw(`${least}(host.first_seen, excluded.first_seen)`),
+      last_seen: trx.raw(`${greatest}(host.last_seen, excluded.last_seen)`),
+    });
+}
