@@ -1,6 +1,6 @@
 // `audit-server admin-tokens` on each database: a token created on the command line opens the admin API of a
 // running server, and is refused from the request after its revocation; neither the CLI nor the server shows it again.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createScratchDatabase, DIALECTS } from './support/postgres.js';
 import { makeDataDir, runCli, startServerProcess, type ServerProcess } from './support/server-process.js';
 
@@ -10,12 +10,16 @@ describe.each(DIALECTS)('admin-tokens on %s', (dialect) => {
   let server: ServerProcess;
   const cli = (args: string[]) => runCli(args, dataDir.dataDir, undefined, scratch?.url);
 
-  beforeAll(async () => {
+  // Started once, awaited by every test, so that without PostgreSQL every test fails with the reason (rather than
+  // being skipped after a failed beforeAll).
+  let started: Promise<void> | undefined;
+  beforeEach(() => (started ??= start()));
+  async function start(): Promise<void> {
     dataDir = await makeDataDir();
     if (dialect === 'postgresql') scratch = await createScratchDatabase();
     await cli(['admin-tokens', 'list']); // migrates the database before the server opens it
     server = await startServerProcess(dataDir.dataDir, ['--plain-http'], { databaseUrl: scratch?.url });
-  });
+  }
   afterAll(async () => {
     await server?.stop();
     await scratch?.drop();

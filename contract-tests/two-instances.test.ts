@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeEach, expect, it } from 'vitest';
 import { createAdminToken, HostRecord, importKey, openDatabase, ReportRecord } from '@org/audit-server';
 import { keepAliveAgent, postBytes } from './support/http.js';
 import { createScratchDatabase } from './support/postgres.js';
@@ -27,7 +27,13 @@ let servers: ServerProcess[] = [];
 const keys = [newKey(), newKey(), newKey()];
 const keyIds: string[] = [];
 let adminToken: string;
-beforeAll(async () => {
+/**
+ * Starts both servers once, before the first test. Awaited by every test's `beforeEach`, so that without
+ * PostgreSQL or Redis every test fails with the reason (a failing `beforeAll` would only skip them).
+ */
+let started: Promise<void> | undefined;
+beforeEach(() => (started ??= startServers()));
+async function startServers(): Promise<void> {
   const redis = redisUrl();
   scratch = await createScratchDatabase();
   dataDirs = [await makeDataDir(), await makeDataDir()];
@@ -43,7 +49,7 @@ beforeAll(async () => {
   servers = await Promise.all(
     dataDirs.map(({ dataDir }) => startServerProcess(dataDir, ['--plain-http', '--redis-url', redis, '--redis-prefix', prefix], { databaseUrl: serverDatabaseUrl })),
   );
-});
+}
 afterAll(async () => {
   for (const server of servers) await server.stop();
   await scratch?.drop();

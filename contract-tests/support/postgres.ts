@@ -65,15 +65,18 @@ export interface TestDatabase {
 export function useTestDatabase(dialect: Dialect): TestDatabase {
   const current: TestDatabase = { dialect, location: { dataDir: '' } };
   let scratch: { url: string; drop: () => Promise<void> } | undefined;
+  /** Why the scratch database could not be made: every test then fails with it (a failing `beforeAll` would only skip them). */
+  let unavailable: unknown;
   if (dialect === 'postgresql') {
     beforeAll(async () => {
-      scratch = await createScratchDatabase();
+      scratch = await createScratchDatabase().catch((error: unknown) => void (unavailable = error));
     });
     afterAll(async () => {
       await scratch?.drop();
     });
   }
   beforeEach(async () => {
+    if (unavailable) throw unavailable;
     const dataDir = await mkdtemp(join(tmpdir(), 'audit-db-test-'));
     if (scratch) await emptyTables(scratch.url);
     current.location = scratch ? { dataDir, databaseUrl: scratch.url } : { dataDir };

@@ -14,7 +14,7 @@ export type {
 export { auditMiddleware } from './express.js';
 export { createAuditListener, type AuditListenerOptions } from './node-http.js';
 export { createAuditFetchHandler, type AuditFetchContext, type AuditFetchHandler, type AuditFetchOptions } from './fetch.js';
-export type { KeyLookup, KeyStore, ReportEncoding, ReportStore, ReportSummary, ReportToStore } from './stores.js';
+export type { KeyLookup, KeyStore, ReportEncoding, ReportStore, ReportToStore } from './stores.js';
 export { InMemoryKeyStore, InMemoryReportStore } from './memory-stores.js';
 export { LICENSE_KEY_PATTERN, generateLicenseKey, hashLicenseKey } from './license-key.js';
 export { REDACTED_MARKER, decodeReportData, redactLicenseKeys } from './report-data.js';

@@ -1,3 +1,5 @@
+import type { ReportSummary } from './generated/types.gen.js';
+
 /** What a {@link KeyStore} knows about a license key. Expired keys count as `revoked`. */
 export type KeyLookup =
   | { state: 'valid'; keyId: string }
@@ -29,28 +31,6 @@ export interface ReportToStore {
   content: Buffer;
   /** What the Lynis report says about itself; null when it is not a Lynis report. */
   summary?: ReportSummary | null;
-}
-
-/** One warning or suggestion of a Lynis report. */
-export interface ReportFinding {
-  testId: string | null;
-  text: string | null;
-  details: string | null;
-  solution: string | null;
-}
-
-/** What a parsed Lynis report says about itself (the API's `ReportSummary`). */
-export interface ReportSummary {
-  lynisVersion: string | null;
-  reportVersion: string | null;
-  hostname: string | null;
-  os: { name: string | null; fullName: string | null; version: string | null; kernel: string | null } | null;
-  startedAt: string | null;
-  endedAt: string | null;
-  hardeningIndex: number | null;
-  testsPerformed: number | null;
-  warnings: ReportFinding[];
-  suggestions: ReportFinding[];
 }
 
 /** Keeps uploaded reports. */

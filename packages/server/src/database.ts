@@ -55,6 +55,7 @@ export async function openDatabase(location: string | DatabaseLocation, log: (me
         },
       },
     });
+  // Each driver's MikroORM class narrows the driver type; the stores use only what both dialects share.
   const database = orm as unknown as Database;
   try {
     await database.getMigrator().up();

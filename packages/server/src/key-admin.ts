@@ -39,6 +39,9 @@ export class KeyAdminError extends Error {
   }
 }
 
+/** Key ids are UUIDs; anything else names no key (and PostgreSQL would refuse to compare it with one). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const SHAPE_PROBLEM = 'a license key may use only a-f, 0-9 and "-": Lynis deletes every other character before sending it';
 
 /** Creates a key (192 bits from the CSPRNG) and returns it: the only moment the key exists outside its owner's hands. */
@@ -151,6 +154,7 @@ function summarizeKeys(keys: LicenseKeyRecord[], lastUploads: { key_id: string; 
 
 /** Revokes a key by id. Resolves false when no such key exists. */
 export async function revokeKey(orm: Database, id: string): Promise<boolean> {
+  if (!UUID.test(id)) return false;
   return orm.em.fork().transactional(async (em) => {
     await serialiseKeyChanges(em);
     const changed = await em.nativeUpdate(LicenseKeyRecord, { id, revokedAt: null }, { revokedAt: new Date() });
@@ -164,6 +168,7 @@ export async function revokeKey(orm: Database, id: string): Promise<boolean> {
  * (an earlier expiry it had stays). Refuses keys already revoked or expired.
  */
 export async function rotateKey(orm: Database, id: string, graceMs: number): Promise<{ id: string; key: string; oldExpiresAt: Date }> {
+  if (!UUID.test(id)) throw new KeyAdminError(`no key with id ${id}`);
   const key = generateLicenseKey();
   return orm.em.fork().transactional(async (em) => {
     await serialiseKeyChanges(em);

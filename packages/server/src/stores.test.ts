@@ -4,7 +4,7 @@ import { DIALECTS, useTestDatabase } from '../../../contract-tests/support/postg
 import { openDatabase, type Database } from './database.js';
 import { HostRecord, LicenseKeyRecord, ReportRecord } from './entities.js';
 import { hostRecordId } from './hosts.js';
-import { createKey, importKey, listKeys, revokeKey } from './key-admin.js';
+import { createKey, importKey, listKeys, revokeKey, rotateKey } from './key-admin.js';
 import { OrmKeyStore, OrmReportStore } from './stores.js';
 
 /** A key id no key has. */
@@ -70,6 +70,8 @@ describe.each(DIALECTS)('stores on %s', (dialect) => {
       await store.close();
       expect(await revokeKey(orm, id)).toBe(true);
       expect(await revokeKey(orm, MISSING_KEY)).toBe(false);
+      expect(await revokeKey(orm, 'not-a-key-id')).toBe(false);
+      await expect(rotateKey(orm, 'not-a-key-id', 0)).rejects.toThrow(/^no key with id not-a-key-id$/);
     });
 
     it('imports only keys Lynis can send unchanged', async () => {
