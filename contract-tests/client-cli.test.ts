@@ -1,11 +1,13 @@
 // `audit-client`, the built CLI, as an operator runs it: with a Lynis profile against the reference server over
-// HTTPS, and against a tiny local server that rate-limits, for the retries and exit codes.
+// HTTPS, and against a tiny local server that rate-limits, for the retries and exit codes. Its admin commands run
+// against the Prism mock and a tiny server that refuses, for their output and exit codes.
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXAMPLE_ID } from './support/admin-operations.js';
 import { startPrism, type PrismProcess } from './support/prism.js';
 import { storedReports } from './support/reports.js';
 import { LYNIS_FIXTURES, makeDataDir, runNodeScript, seedKeys, startServerProcess, type CommandRun, type ServerProcess } from './support/server-process.js';
@@ -167,5 +169,157 @@ describe('audit-client against a server that rate-limits', () => {
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('The server is rate limiting requests (429); retry after 1 s');
     expect(uploads).toBe(2);
+  });
+});
+
+const ADMIN_TOKEN = 'adm_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
+
+describe('audit-client admin commands against the Prism mock', () => {
+  let mock: PrismProcess;
+  let env: Record<string, string>;
+  const runs: CommandRun[] = [];
+  const run = async (args: string[], extraEnv: Record<string, string> = {}) => {
+    const result = await runClient(args, { ...env, ...extraEnv });
+    runs.push(result);
+    return result;
+  };
+
+  beforeAll(async () => {
+    mock = await startPrism('mock');
+    env = { AUDIT_URL: mock.url, AUDIT_ADMIN_TOKEN: ADMIN_TOKEN };
+  });
+  afterAll(() => mock?.stop());
+
+  it('hosts: a table of the page, and how many there are', async () => {
+    const result = await run(['hosts', '--hostname', 'web', '--limit', '10', '--offset', '0']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const [heading, row, paging] = result.stdout.split('\n');
+    expect(heading!.split(/\s{2,}/)).toEqual(['ID', 'HOSTNAME', 'HOST ID', 'OS', 'INDEX', 'REPORTS', 'LAST SEEN']);
+    expect(row!.split(/\s{2,}/)).toEqual([EXAMPLE_ID, 'web-01', HOST_ID, 'Debian GNU/Linux 12 (bookworm)', '56', '22', '2026-11-22 13:41:25 UTC']);
+    expect(paging).toBe('hosts 1-1 of 1');
+  });
+
+  it('--json prints the API answer for tooling', async () => {
+    const result = await run(['hosts', '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ total: 1, limit: 50, offset: 0, items: [{ id: EXAMPLE_ID, hostname: 'web-01' }] });
+    expect(JSON.parse((await run(['keys', 'list', '--json'])).stdout)).toMatchObject({ items: [{ prefix: '3f9a2c1e' }] });
+  });
+
+  it('host: its fields and its hardening history', async () => {
+    const result = await run(['host', EXAMPLE_ID, '--history', '5']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Host {13}0f8fad5b-d9cb-469f-a165-70867728950e\nHostname {9}web-01\n/);
+    expect(result.stdout).toContain('\nHardening index  56\n');
+    expect(result.stdout).toContain(`Hardening index, newest first:\nRECEIVED                 INDEX  REPORT\n2026-11-22 13:41:25 UTC  56     ${EXAMPLE_ID}\n`);
+  });
+
+  it('reports and report: the list, the summary with every finding, and the raw text', async () => {
+    const list = await run(['reports', '--host', EXAMPLE_ID, '--key-id', EXAMPLE_ID]);
+    expect(list.stdout.split('\n')[1]!.split(/\s{2,}/)).toEqual([EXAMPLE_ID, '2026-11-22 13:41:25 UTC', 'web-01', '56', '1', '2', '42733']);
+    const detail = await run(['report', EXAMPLE_ID]);
+    expect(detail.code).toBe(0);
+    expect(detail.stdout).toContain('OS               Debian GNU/Linux 12 (bookworm), kernel 6.1.0-28-amd64\n');
+    expect(detail.stdout).toContain("Audit started    2026-11-22 13:40:33 (host's local time)\n");
+    expect(detail.stdout).toContain('Warnings (1):\n  PKGS-7392  Found one or more vulnerable packages.\n');
+    expect(detail.stdout).toContain('Suggestions (2):\n  DEB-0280  Install libpam-tmpdir');
+    expect(detail.stdout).toContain('  SSH-7408  Consider hardening SSH configuration\n            details: AllowTcpForwarding (set YES to NO)\n');
+    const raw = await run(['report', EXAMPLE_ID, '--raw']);
+    expect(raw).toMatchObject({ code: 0, stderr: '' });
+    expect(raw.stdout).toMatch(/^# Lynis Report\n[^]*\nlicense_key=\[redacted\]\n[^]*\nhardening_index=56\n$/);
+    expect(await run(['report', EXAMPLE_ID, '--raw', '--json'])).toMatchObject({ code: 1, stderr: expect.stringContaining("'--raw' cannot be used with option '--json'") });
+  });
+
+  it('keys create and rotate print the license key alone on stdout, once; what it is goes to stderr', async () => {
+    const created = await run(['keys', 'create', '--label', 'web servers', '--expires', '2027-11-01']);
+    expect(created).toEqual({
+      code: 0,
+      stdout: '3f9a2c1e-5b7d4e8f-0a1b2c3d-4e5f6a7b-8c9d0e1f-2a3b4c5d\n',
+      stderr:
+        'Created license key 7c9e6679-7425-40de-944b-e07fc1f90ae7 (prefix 3f9a2c1e, label web servers, expires 2027-11-01 00:00:00 UTC).\n' +
+        "The key is shown only now; give it to the hosts (license-key= in their Lynis profile):\n",
+    });
+    const rotated = await run(['keys', 'rotate', EXAMPLE_ID, '--grace', '3600']);
+    expect(rotated.code).toBe(0);
+    expect(rotated.stdout).toBe('8d2b4f60-1e3a5c7b-9d0f2e4a-6b8c0d1e-3f5a7b9c-0d2e4f6a\n');
+    expect(rotated.stderr).toContain(`The old key ${EXAMPLE_ID} works until 2026-11-24 09:00:00 UTC.\n`);
+    expect(JSON.parse((await run(['keys', 'create', '--json'])).stdout)).toMatchObject({ licenseKey: expect.any(String), key: { state: 'valid' } });
+  });
+
+  it('keys revoke and keys list: the keys as a table', async () => {
+    const revoked = await run(['keys', 'revoke', EXAMPLE_ID]);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout.split('\n')[1]!.split(/\s{2,}/).slice(0, 4)).toEqual([EXAMPLE_ID, '3f9a2c1e', 'revoked', 'web servers']);
+    const list = await run(['keys', 'list']);
+    expect(list.stdout.split('\n')[0]!.split(/\s{2,}/)).toEqual(['ID', 'PREFIX', 'STATE', 'LABEL', 'CREATED', 'EXPIRES', 'LAST USED', 'LAST UPLOAD']);
+  });
+
+  it('takes the token from --admin-token-file and the API URL uploads use; a query the server refuses exits 3', async () => {
+    const dir = await makeDataDir();
+    try {
+      const tokenFile = join(dir.dataDir, 'admin-token');
+      await writeFile(tokenFile, `${ADMIN_TOKEN}\n`);
+      const result = await run(['keys', 'list', '--url', `${mock.url}/api/audit`, '--admin-token-file', tokenFile], { AUDIT_ADMIN_TOKEN: '' });
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+    } finally {
+      await dir.remove();
+    }
+    expect(await run(['hosts', '--limit', '501'])).toMatchObject({ code: 3, stderr: 'The server rejected the request (400): limit: must be <= 500\n' });
+  });
+
+  it('exits 1 without an admin token, or with an argument it cannot use, before sending anything', async () => {
+    expect(await run(['hosts'], { AUDIT_ADMIN_TOKEN: '' })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'No admin token: use --admin-token-file FILE, AUDIT_ADMIN_TOKEN_FILE or AUDIT_ADMIN_TOKEN\n',
+    });
+    expect(await run(['keys', 'create', '--expires', 'next week'])).toMatchObject({ code: 1, stderr: expect.stringContaining('must be a date') });
+    expect(await run(['hosts', '--limit', '0'])).toMatchObject({ code: 1, stderr: expect.stringContaining('must be a whole number of at least 1') });
+  });
+
+  it('never printed the admin token', () => {
+    expect(runs.length).toBeGreaterThan(10);
+    for (const { stdout, stderr } of runs) expect(stdout + stderr).not.toContain(ADMIN_TOKEN);
+  });
+});
+
+describe('audit-client admin commands against a server that refuses', () => {
+  let server: Server;
+  let url: string;
+
+  beforeAll(async () => {
+    // Answers like the contract: 401 for any other token, 404 for any host, 409 for any rotation, else an empty page.
+    server = createServer((request, response) => {
+      const problem = (status: number, title: string, detail: string) =>
+        response.writeHead(status, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ type: 'about:blank', title, status, detail }));
+      request.resume().on('end', () => {
+        if (request.headers.authorization !== `Bearer ${ADMIN_TOKEN}`) return problem(401, 'Unauthorized', `Unknown token ${request.headers.authorization}`);
+        if (request.url!.startsWith('/api/admin/hosts/')) return problem(404, 'Not Found', `No host with id ${request.url!.split('/')[4]}`);
+        if (request.url!.endsWith('/rotate')) return problem(409, 'Conflict', 'The key is already revoked or expired');
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ items: [], total: 0, limit: 50, offset: 0 }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it.each([
+    { args: ['hosts'], token: 'adm_wrong', code: 2, stderr: 'The server refused the admin token (401: missing, unknown or revoked)\n' },
+    { args: ['host', EXAMPLE_ID], token: ADMIN_TOKEN, code: 5, stderr: `Not found (404): No host with id ${EXAMPLE_ID}\n` },
+    {
+      args: ['keys', 'rotate', EXAMPLE_ID],
+      token: ADMIN_TOKEN,
+      code: 3,
+      stderr: 'The server refused the request as conflicting with the current state (409): The key is already revoked or expired\n',
+    },
+  ])('$args exits $code', async ({ args, token, code, stderr }) => {
+    const result = await runClient(args, { AUDIT_URL: url, AUDIT_ADMIN_TOKEN: token });
+    expect(result).toEqual({ code, stdout: '', stderr });
+    expect(result.stderr).not.toContain(token);
+  });
+
+  it('says so when there are no reports', async () => {
+    expect(await runClient(['reports'], { AUDIT_URL: url, AUDIT_ADMIN_TOKEN: ADMIN_TOKEN })).toEqual({ code: 0, stdout: 'No reports.\n', stderr: '' });
   });
 });

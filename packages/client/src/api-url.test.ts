@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lynisApiUrl, parseApiUrl } from './api-url.js';
+import { lynisApiUrl, parseApiUrl, parseServerUrl } from './api-url.js';
 
 describe('parseApiUrl', () => {
   it.each([
@@ -17,4 +17,21 @@ describe('parseApiUrl', () => {
       expect(() => parseApiUrl(url)).toThrow(/\/api\/<tool>|Not a|Not an http/);
     },
   );
+});
+
+describe('parseServerUrl', () => {
+  it.each([
+    ['https://collector:8443', 'https://collector:8443'],
+    ['https://collector:8443/', 'https://collector:8443'],
+    ['https://collector:8443/api/audit', 'https://collector:8443'],
+    ['https://collector:8443/api/v1/lynis/', 'https://collector:8443'],
+    ['http://127.0.0.1:4010/collector/', 'http://127.0.0.1:4010/collector'],
+    ['http://127.0.0.1:4010/collector/api/audit', 'http://127.0.0.1:4010/collector'],
+  ])('%s is the server at %s', (url, baseUrl) => {
+    expect(parseServerUrl(url)).toBe(baseUrl);
+  });
+
+  it.each(['ftp://collector', 'collector:8443', 'https://collector/?x=1', 'not a url'])('refuses %s', (url) => {
+    expect(() => parseServerUrl(url)).toThrow(/Not a|Not an http|query or fragment/);
+  });
 });

@@ -27,5 +27,22 @@ export function parseApiUrl(url: string): ApiLocation {
   return { baseUrl: `${parsed.origin}${match[1]}`, toolSegment: match[3]!, legacyPaths: match[2] !== undefined };
 }
 
+/**
+ * The server's base URL (origin plus the path it is mounted under) from either an API URL such as
+ * `https://collector:8443/api/audit`, so one `AUDIT_URL` serves uploads and admin commands, or the base URL itself.
+ */
+export function parseServerUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new TypeError(`Not a URL: ${JSON.stringify(url)}`);
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new TypeError(`Not an http(s) URL: ${url}`);
+  if (parsed.search || parsed.hash) throw new TypeError(`The server URL cannot have a query or fragment (got ${url})`);
+  const apiPrefix = API_PREFIX.exec(parsed.pathname);
+  return `${parsed.origin}${apiPrefix ? apiPrefix[1] : parsed.pathname.replace(/\/+$/, '')}`;
+}
+
 /** The URL Lynis builds from an `upload-server` profile value: always https, the value as it is. */
 export const lynisApiUrl = (uploadServer: string) => `https://${uploadServer}`;

@@ -2,7 +2,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createAuditClient, parseRetryAfter, type AuditClientOptions } from './audit-client.js';
+import { createAuditClient, type AuditClientOptions } from './audit-client.js';
 import { InvalidKeyError, NetworkError, RateLimitedError, RequestRejectedError, ServerError, TooLargeError } from './errors.js';
 
 interface Received {
@@ -143,20 +143,5 @@ describe('no answer', () => {
   it('is a NetworkError when the server does not answer within the timeout', async () => {
     reply = 'hang';
     await expect(client({ timeoutMs: 200 }).checkLicense(KEY)).rejects.toBeInstanceOf(NetworkError);
-  });
-});
-
-describe('parseRetryAfter', () => {
-  const now = Date.parse('2026-11-23T10:00:00Z');
-  it.each([
-    ['5', 5],
-    [' 120 ', 120],
-    ['Mon, 23 Nov 2026 10:00:30 GMT', 30],
-    ['Mon, 23 Nov 2026 09:00:00 GMT', 0],
-    ['soon', undefined],
-    ['', undefined],
-    [null, undefined],
-  ])('%j is %j seconds', (value, seconds) => {
-    expect(parseRetryAfter(value, now)).toBe(seconds);
   });
 });

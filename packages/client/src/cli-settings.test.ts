@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { resolveConnection, UsageError, type ConnectionFlags, type SettingsSources } from './cli-settings.js';
+import {
+  resolveAdminConnection,
+  resolveConnection,
+  UsageError,
+  type AdminFlags,
+  type ConnectionFlags,
+  type SettingsSources,
+} from './cli-settings.js';
 
 const KEY = 'deadbeef-0000-0000-0000-000000000001';
 const FILES: Record<string, string> = {
@@ -8,6 +15,7 @@ const FILES: Record<string, string> = {
   '/etc/lynis/collector.pem': '-----BEGIN CERTIFICATE-----\nprofile CA\n-----END CERTIFICATE-----\n',
   'flag-ca.pem': 'flag CA',
   'key.txt': 'deadbeef-0000-0000-0000-0000000000f1\n',
+  'admin-token.txt': ' adm_from_file\n',
   'insecure.prf': 'upload-server=10.0.0.1:8443/api/audit\nupload-options=-k\nlicense-key=test-key-0001\n',
 };
 
@@ -75,5 +83,34 @@ describe('resolveConnection', () => {
   it('never puts a key into its messages', async () => {
     const error = (await resolve({ url: 'https://c:1/upload' }, { AUDIT_LICENSE_KEY: KEY }).catch((e: unknown) => e)) as Error;
     expect(error.message).not.toContain(KEY);
+  });
+});
+
+describe('resolveAdminConnection', () => {
+  const resolveAdmin = (flags: AdminFlags, env: Record<string, string> = {}) => resolveAdminConnection(flags, sources(env));
+
+  it('takes the server and its TLS trust as the audit commands do, but no license key, and the base URL as it is', async () => {
+    const fromProfile = await resolveAdmin({ lynisProfile: ['custom.prf'] }, { AUDIT_ADMIN_TOKEN: 'adm_env' });
+    expect(fromProfile).toMatchObject({ location: 'https://127.0.0.1:8443', tls: { ca: FILES['/etc/lynis/collector.pem'] }, adminToken: 'adm_env' });
+    const fromFlag = await resolveAdmin({ url: 'https://other:9443/collector', insecure: true }, { AUDIT_ADMIN_TOKEN: 'adm_env' });
+    expect(fromFlag).toMatchObject({ location: 'https://other:9443/collector', tls: { insecure: true } });
+  });
+
+  it.each([
+    [{ adminTokenFile: 'admin-token.txt' }, { AUDIT_ADMIN_TOKEN_FILE: 'missing', AUDIT_ADMIN_TOKEN: 'adm_env' }, 'adm_from_file'],
+    [{}, { AUDIT_ADMIN_TOKEN_FILE: 'admin-token.txt', AUDIT_ADMIN_TOKEN: 'adm_env' }, 'adm_from_file'],
+    [{}, { AUDIT_ADMIN_TOKEN: ' adm_env ' }, 'adm_env'],
+  ])('takes the token from %j (env %j), trimmed', async (flags, env, token) => {
+    expect((await resolveAdmin({ url: 'https://c:1', ...flags }, env)).adminToken).toBe(token);
+  });
+
+  it.each([
+    [{ url: 'https://c:1' }, {}, 'No admin token: use --admin-token-file FILE, AUDIT_ADMIN_TOKEN_FILE or AUDIT_ADMIN_TOKEN'],
+    [{ url: 'https://c:1' }, { AUDIT_ADMIN_TOKEN: '  \n' }, 'No admin token'],
+    [{ url: 'https://c:1', adminTokenFile: 'missing.txt' }, {}, 'Cannot read the admin token file missing.txt: ENOENT'],
+    [{}, { AUDIT_ADMIN_TOKEN: 'adm_env' }, 'No server: give --url'],
+  ])('refuses %j (env %j) with a clear message', async (flags, env, message) => {
+    await expect(resolveAdmin(flags, env)).rejects.toThrow(UsageError);
+    await expect(resolveAdmin(flags, env)).rejects.toThrow(message);
   });
 });

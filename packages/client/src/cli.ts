@@ -1,40 +1,33 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
+import { addAdminCommands } from './admin-commands.js';
 import { createAuditClient, type AuditClient } from './audit-client.js';
+import { positiveInteger, wholeNumber } from './cli-arguments.js';
+import { EXIT, exitCodeFor, runWithClient } from './cli-exit-codes.js';
 import { processSources, resolveConnection, UsageError, type Connection, type ConnectionFlags } from './cli-settings.js';
-import { AuditClientError, InvalidKeyError, RateLimitedError, RequestRejectedError, TooLargeError } from './errors.js';
 import { LynisProfileError } from './lynis-profile.js';
 import { readReportHostIds } from './lynis-report.js';
 import { retryRateLimited, uploadBatch, type UploadOutcome } from './upload-batch.js';
 
-/** Exit codes of `audit-client`, as documented in the README. */
-export const EXIT = { ok: 0, failure: 1, invalidKey: 2, rejected: 3, rateLimited: 4 } as const;
 /** A rate limit asking for a longer wait than this ends the retries of that file (seconds). */
 const MAX_RETRY_WAIT_SECONDS = 300;
 
-const positiveInteger = (value: string) => {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
-  return Number(value);
-};
-const wholeNumber = (value: string) => {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number');
-  return Number(value);
-};
-
 const program = new Command('audit-client')
-  .description('Checks a license key and uploads audit reports to an audit collection server (a stand-in for the Lynis uploader)')
-  .addOption(new Option('--url <url>', 'API URL, e.g. https://collector:8443/api/audit (or /api/v1/audit)').env('AUDIT_URL'))
+  .description('Checks a license key and uploads audit reports to an audit collection server (a stand-in for the Lynis uploader); with an admin token, lists hosts and reports and manages license keys')
+  .addOption(new Option('--url <url>', 'API URL, e.g. https://collector:8443/api/audit (or /api/v1/audit); admin commands also take the server URL, e.g. https://collector:8443').env('AUDIT_URL'))
   .option('--lynis-profile <file>', 'read upload-server, license-key, upload-options, hostid and hostid2 from a Lynis profile (repeatable, later wins)', (file: string, files: string[] = []) => [...files, file])
   .addOption(new Option('--ca <file>', 'PEM certificate to trust, e.g. the server\'s self-signed one').env('AUDIT_CA_FILE'))
   .option('--insecure', 'do not verify the server\'s TLS certificate')
   .addOption(new Option('--key-file <file>', 'read the license key from this file').env('AUDIT_LICENSE_KEY_FILE'))
   .option('--key-stdin', 'read the license key from standard input')
+  .addOption(new Option('--admin-token-file <file>', 'read the admin token (for the admin commands) from this file').env('AUDIT_ADMIN_TOKEN_FILE'))
   .addOption(new Option('--timeout <seconds>', 'seconds to wait for each answer').default(60).argParser(positiveInteger))
   .addHelpText('after', `
 The license key is never taken from the command line: use --key-file, --key-stdin, AUDIT_LICENSE_KEY_FILE,
-AUDIT_LICENSE_KEY or the profile's license-key. Exit codes: 0 success, 2 key refused, 3 request rejected,
-4 still rate limited after the retries, 1 anything else.`)
+AUDIT_LICENSE_KEY or the profile's license-key. Nor is the admin token: use --admin-token-file,
+AUDIT_ADMIN_TOKEN_FILE or AUDIT_ADMIN_TOKEN. Exit codes: 0 success, 2 license key or admin token refused,
+3 request rejected, 4 still rate limited after the retries, 5 not found, 1 anything else.`)
   .showHelpAfterError();
 
 program
@@ -45,7 +38,7 @@ program
     await withClient(connection, command, async (client) => {
       const { valid } = await client.checkLicense(connection.licenseKey);
       process.stdout.write(valid ? 'valid\n' : 'invalid\n');
-      return valid ? EXIT.ok : EXIT.invalidKey;
+      return valid ? EXIT.ok : EXIT.refused;
     });
   });
 
@@ -67,7 +60,7 @@ program
       const { valid } = await retryRateLimited(() => client.checkLicense(connection.licenseKey), retry);
       if (!valid) {
         process.stderr.write('The server refused the license key; nothing was uploaded.\n');
-        return EXIT.invalidKey;
+        return EXIT.refused;
       }
       const progress = process.stderr.isTTY ? (text: string) => process.stderr.write(`\r\x1b[K${text}`) : undefined;
       const outcomes = await uploadBatch(files, (file) => uploadFile(client, connection, options, file), {
@@ -103,16 +96,7 @@ async function connect(command: Command): Promise<Connection> {
 /** Runs `work` with a client and sets the exit code; expected errors become one line on stderr and their code. */
 async function withClient(connection: Connection, command: Command, work: (client: AuditClient) => Promise<number>) {
   const { timeout } = command.optsWithGlobals<{ timeout: number }>();
-  const client = createAuditClient({ ...connection.location, ...connection.tls, timeoutMs: timeout * 1000 });
-  try {
-    process.exitCode = await work(client);
-  } catch (error) {
-    if (!(error instanceof AuditClientError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    process.exitCode = exitCodeFor(error);
-  } finally {
-    await client.close();
-  }
+  await runWithClient(createAuditClient({ ...connection.location, ...connection.tls, timeoutMs: timeout * 1000 }), work);
 }
 
 async function uploadFile(client: AuditClient, connection: Connection, options: UploadFlags, file: string) {
@@ -148,18 +132,10 @@ async function reportFiles(paths: string[]): Promise<string[]> {
   return files;
 }
 
-/** The exit code for one error. */
-function exitCodeFor(error: unknown): number {
-  if (error instanceof InvalidKeyError) return EXIT.invalidKey;
-  if (error instanceof RequestRejectedError || error instanceof TooLargeError) return EXIT.rejected;
-  if (error instanceof RateLimitedError) return EXIT.rateLimited;
-  return EXIT.failure;
-}
-
 /** The exit code of a batch: the most serious failure's, in the order 2, 1, 4, 3; 0 when every report was stored. */
 function exitCodeOf(outcomes: UploadOutcome[]): number {
-  const codes = new Set(outcomes.map((o) => (o.status === 'stored' ? EXIT.ok : o.status === 'skipped' ? EXIT.invalidKey : exitCodeFor(o.error))));
-  return [EXIT.invalidKey, EXIT.failure, EXIT.rateLimited, EXIT.rejected].find((code) => codes.has(code)) ?? EXIT.ok;
+  const codes = new Set(outcomes.map((o) => (o.status === 'stored' ? EXIT.ok : o.status === 'skipped' ? EXIT.refused : exitCodeFor(o.error))));
+  return [EXIT.refused, EXIT.failure, EXIT.rateLimited, EXIT.rejected].find((code) => codes.has(code)) ?? EXIT.ok;
 }
 
 function summary(outcomes: UploadOutcome[]): string {
@@ -169,6 +145,8 @@ function summary(outcomes: UploadOutcome[]): string {
   if (count('skipped')) parts.push(`${count('skipped')} not sent after the key was refused`);
   return parts.join(', ');
 }
+
+addAdminCommands(program);
 
 program.parseAsync().catch((error: unknown) => {
   if (error instanceof UsageError || error instanceof LynisProfileError) {

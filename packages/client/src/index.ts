@@ -1,9 +1,16 @@
-export { createAuditClient, DEFAULT_TIMEOUT_MS, parseRetryAfter } from './audit-client.js';
+export { createAuditClient } from './audit-client.js';
 export type { AuditClient, AuditClientOptions, ReportUpload } from './audit-client.js';
+export { createAdminClient } from './admin-client.js';
+export type { AdminClient, AdminClientOptions, HostDetailQuery, HostQuery, ReportQuery } from './admin-client.js';
+export { DEFAULT_TIMEOUT_MS, parseRetryAfter } from './transport.js';
+export type { TransportOptions } from './transport.js';
 export {
   AuditClientError,
+  ConflictError,
+  InvalidAdminTokenError,
   InvalidKeyError,
   NetworkError,
+  NotFoundError,
   RateLimitedError,
   RequestRejectedError,
   ServerError,

@@ -372,6 +372,59 @@ export const openApiDocument: Document = {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/ReportDetail"
+                },
+                "example": {
+                  "id": "0f8fad5b-d9cb-469f-a165-70867728950e",
+                  "hostRecordId": "0f8fad5b-d9cb-469f-a165-70867728950e",
+                  "keyId": "0f8fad5b-d9cb-469f-a165-70867728950e",
+                  "hostId": "0123456789abcdef0123456789abcdef01234567",
+                  "hostId2": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+                  "receivedAt": "2026-11-22T13:41:25.000Z",
+                  "encoding": "raw",
+                  "size": 42733,
+                  "sha256": "9f2c8e0b5c1f4d7a3e6b2a1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e",
+                  "hostname": "web-01",
+                  "lynisVersion": "3.0.8",
+                  "hardeningIndex": 56,
+                  "warningCount": 1,
+                  "suggestionCount": 2,
+                  "summary": {
+                    "lynisVersion": "3.0.8",
+                    "reportVersion": "1.0",
+                    "hostname": "web-01",
+                    "os": {
+                      "name": "Debian",
+                      "fullName": "Debian GNU/Linux 12 (bookworm)",
+                      "version": "12",
+                      "kernel": "6.1.0-28-amd64"
+                    },
+                    "startedAt": "2026-11-22 13:40:33",
+                    "endedAt": "2026-11-22 13:41:24",
+                    "hardeningIndex": 56,
+                    "testsPerformed": 235,
+                    "warnings": [
+                      {
+                        "testId": "PKGS-7392",
+                        "text": "Found one or more vulnerable packages.",
+                        "details": null,
+                        "solution": null
+                      }
+                    ],
+                    "suggestions": [
+                      {
+                        "testId": "DEB-0280",
+                        "text": "Install libpam-tmpdir to set $TMP and $TMPDIR for PAM sessions",
+                        "details": null,
+                        "solution": null
+                      },
+                      {
+                        "testId": "SSH-7408",
+                        "text": "Consider hardening SSH configuration",
+                        "details": "AllowTcpForwarding (set YES to NO)",
+                        "solution": null
+                      }
+                    ]
+                  }
                 }
               }
             }
@@ -417,7 +470,7 @@ export const openApiDocument: Document = {
                 "examples": {
                   "lynis": {
                     "summary": "A Lynis report",
-                    "value": "# Lynis Report\nreport_version_major=1\nreport_version_minor=0\nlynis_version=3.0.8\nhostname=localhost\nlicense_key=[redacted]\nhardening_index=56\n"
+                    "value": "# Lynis Report\nreport_version_major=1\nreport_version_minor=0\nreport_datetime_start=2026-11-22 13:40:33\nlynis_version=3.0.8\nos_name=Debian\nos_fullname=Debian GNU/Linux 12 (bookworm)\nos_version=12\nos_kernel_version_full=6.1.0-28-amd64\nhostname=web-01\nlicense_key=[redacted]\nlynis_tests_done=235\nwarning[]=PKGS-7392|Found one or more vulnerable packages.|-|-|\nsuggestion[]=DEB-0280|Install libpam-tmpdir to set $TMP and $TMPDIR for PAM sessions|-|-|\nsuggestion[]=SSH-7408|Consider hardening SSH configuration|AllowTcpForwarding (set YES to NO)|-|\nreport_datetime_end=2026-11-22 13:41:24\nhardening_index=56\n"
                   }
                 }
               }
@@ -493,6 +546,19 @@ export const openApiDocument: Document = {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/NewLicenseKey"
+                },
+                "example": {
+                  "key": {
+                    "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                    "label": "web servers",
+                    "prefix": "3f9a2c1e",
+                    "state": "valid",
+                    "createdAt": "2026-11-23T09:00:00.000Z",
+                    "expiresAt": "2027-11-01T00:00:00.000Z",
+                    "lastUsedAt": null,
+                    "lastUploadAt": null
+                  },
+                  "licenseKey": "3f9a2c1e-5b7d4e8f-0a1b2c3d-4e5f6a7b-8c9d0e1f-2a3b4c5d"
                 }
               }
             }
@@ -531,6 +597,16 @@ export const openApiDocument: Document = {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/LicenseKeyInfo"
+                },
+                "example": {
+                  "id": "0f8fad5b-d9cb-469f-a165-70867728950e",
+                  "label": "web servers",
+                  "prefix": "3f9a2c1e",
+                  "state": "revoked",
+                  "createdAt": "2026-11-01T08:00:00.000Z",
+                  "expiresAt": null,
+                  "lastUsedAt": "2026-11-22T13:41:25.000Z",
+                  "lastUploadAt": "2026-11-22T13:41:25.000Z"
                 }
               }
             }
@@ -582,6 +658,29 @@ export const openApiDocument: Document = {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/RotatedLicenseKey"
+                },
+                "example": {
+                  "key": {
+                    "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                    "label": "web servers",
+                    "prefix": "8d2b4f60",
+                    "state": "valid",
+                    "createdAt": "2026-11-23T09:00:00.000Z",
+                    "expiresAt": null,
+                    "lastUsedAt": null,
+                    "lastUploadAt": null
+                  },
+                  "licenseKey": "8d2b4f60-1e3a5c7b-9d0f2e4a-6b8c0d1e-3f5a7b9c-0d2e4f6a",
+                  "previous": {
+                    "id": "0f8fad5b-d9cb-469f-a165-70867728950e",
+                    "label": "web servers",
+                    "prefix": "3f9a2c1e",
+                    "state": "valid",
+                    "createdAt": "2026-11-01T08:00:00.000Z",
+                    "expiresAt": "2026-11-24T09:00:00.000Z",
+                    "lastUsedAt": "2026-11-22T13:41:25.000Z",
+                    "lastUploadAt": "2026-11-22T13:41:25.000Z"
+                  }
                 }
               }
             }
@@ -1032,12 +1131,12 @@ export const openApiDocument: Document = {
             "type": "integer",
             "nullable": true,
             "description": "`null` when the report is not a Lynis report, like every summary field.",
-            "example": 2
+            "example": 1
           },
           "suggestionCount": {
             "type": "integer",
             "nullable": true,
-            "example": 45
+            "example": 2
           }
         }
       },
@@ -1551,7 +1650,8 @@ export const openApiDocument: Document = {
           "WWW-Authenticate": {
             "description": "`Bearer`",
             "schema": {
-              "type": "string"
+              "type": "string",
+              "example": "Bearer"
             }
           }
         },

@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { OPENAPI } from './prism.js';
+
+/** The id the contract's examples use; it fills every path parameter. */
+export const EXAMPLE_ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
+
+/** One operation of the admin API, ready to send. */
+export interface AdminOperation {
+  operationId: string;
+  method: string;
+  /** The path with every parameter filled in with `EXAMPLE_ID`. */
+  path: string;
+  /** The documented success status and its media type. */
+  successStatus: number;
+  successType: string;
+}
+
+interface ContractOperation {
+  operationId: string;
+  tags?: string[];
+  responses: Record<string, { content?: Record<string, unknown> }>;
+}
+
+/** Every operation the contract tags `admin`, read from openapi.yaml, so a new one is covered without a test change. */
+export function adminOperations(): AdminOperation[] {
+  const document = parse(readFileSync(OPENAPI, 'utf8')) as { paths: Record<string, Record<string, ContractOperation>> };
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([, operation]) => operation.tags?.includes('admin'))
+      .map(([method, operation]) => {
+        const [status, response] = Object.entries(operation.responses).find(([code]) => code.startsWith('2'))!;
+        return {
+          operationId: operation.operationId,
+          method: method.toUpperCase(),
+          path: path.replace(/\{[^}]+\}/g, EXAMPLE_ID),
+          successStatus: Number(status),
+          successType: Object.keys(response.content ?? {})[0]!,
+        };
+      }),
+  );
+}

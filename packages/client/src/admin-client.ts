@@ -1,0 +1,145 @@
+import {
+  createLicenseKey,
+  getHost,
+  getRawReport,
+  getReport,
+  listHosts,
+  listLicenseKeys,
+  listReports,
+  revokeLicenseKey,
+  rotateLicenseKey,
+} from './generated/sdk.gen.js';
+import type {
+  GetHostData,
+  HostDetail,
+  HostPage,
+  LicenseKeyInfo,
+  LicenseKeyList,
+  ListHostsData,
+  ListReportsData,
+  NewLicenseKey,
+  NewLicenseKeyRequest,
+  Problem,
+  ReportDetail,
+  ReportPage,
+  RotatedLicenseKey,
+  RotateLicenseKeyRequest,
+} from './generated/types.gen.js';
+import { ConflictError, InvalidAdminTokenError, NotFoundError, ServerError, type AuditClientError } from './errors.js';
+import { commonErrorFor, createTransport, exchange, firstLine, type Answer, type TransportOptions } from './transport.js';
+
+/** What a bearer token may hold (RFC 6750's b64token); anything else could not be sent in a header anyway. */
+const BEARER_TOKEN_PATTERN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/** Where the server is, how to trust it, and the admin token to send. */
+export interface AdminClientOptions extends TransportOptions {
+  /** An admin token (`audit-server admin-tokens create`), sent as `Authorization: Bearer <token>`. */
+  token: string;
+}
+
+/** Query of `listHosts`: paging and filters, as the contract names them. */
+export type HostQuery = NonNullable<ListHostsData['query']>;
+/** Query of `listReports`: paging and filters, as the contract names them. */
+export type ReportQuery = NonNullable<ListReportsData['query']>;
+/** Query of `getHost`. */
+export type HostDetailQuery = NonNullable<GetHostData['query']>;
+
+/** A client of one server's admin API (`/api/admin/`); every method resolves with the contract's type or throws. */
+export interface AdminClient {
+  /** One page of hosts, most recently seen first. */
+  listHosts(query?: HostQuery): Promise<HostPage>;
+  /** A host with the hardening index of its newest reports. */
+  getHost(hostRecordId: string, query?: HostDetailQuery): Promise<HostDetail>;
+  /** One page of report metadata, newest first. */
+  listReports(query?: ReportQuery): Promise<ReportPage>;
+  /** A report's metadata and, for a Lynis report, its summary. */
+  getReport(reportId: string): Promise<ReportDetail>;
+  /** A report's text as stored (license keys redacted). */
+  getRawReport(reportId: string): Promise<string>;
+  /** Every license key, oldest first (never the keys themselves). */
+  listLicenseKeys(): Promise<LicenseKeyList>;
+  /** Creates a license key; the answer is the only time the key itself is shown. */
+  createLicenseKey(request?: NewLicenseKeyRequest): Promise<NewLicenseKey>;
+  /** Revokes a license key; revoking a revoked key changes nothing. */
+  revokeLicenseKey(keyId: string): Promise<LicenseKeyInfo>;
+  /** Issues a new key for an old one, which keeps working for `graceSeconds` (server default: a day). */
+  rotateLicenseKey(keyId: string, request?: RotateLicenseKeyRequest): Promise<RotatedLicenseKey>;
+  /** Closes the client's connections. */
+  close(): Promise<void>;
+}
+
+/** Creates an admin client; TLS certificates are verified unless `ca` or `insecure` says otherwise. */
+export function createAdminClient(options: AdminClientOptions): AdminClient {
+  const { token } = options;
+  // Checked here because an invalid header value makes fetch throw a message that quotes it.
+  if (typeof token !== 'string' || !BEARER_TOKEN_PATTERN.test(token)) {
+    throw new TypeError('The admin token is empty or holds characters a bearer token cannot have');
+  }
+  // The generated SDK adds `Authorization: Bearer <token>` to the operations the contract secures with adminToken.
+  const transport = createTransport(options, { auth: token });
+  const json = async <T>(send: () => Promise<SdkResult>, successStatus: number) => parseJson<T>(await answerOf(send, token, successStatus));
+
+  return {
+    listHosts: (query) => json<HostPage>(() => listHosts({ ...transport.call(), query }), 200),
+    getHost: (hostRecordId, query) => json<HostDetail>(() => getHost({ ...transport.call(), path: { hostRecordId }, query }), 200),
+    listReports: (query) => json<ReportPage>(() => listReports({ ...transport.call(), query }), 200),
+    getReport: (reportId) => json<ReportDetail>(() => getReport({ ...transport.call(), path: { reportId } }), 200),
+    getRawReport: async (reportId) => (await answerOf(() => getRawReport({ ...transport.call(), path: { reportId } }), token, 200)).text,
+    listLicenseKeys: () => json<LicenseKeyList>(() => listLicenseKeys({ ...transport.call() }), 200),
+    createLicenseKey: (request = {}) => json<NewLicenseKey>(() => createLicenseKey({ ...transport.call(), body: request }), 201),
+    revokeLicenseKey: (keyId) => json<LicenseKeyInfo>(() => revokeLicenseKey({ ...transport.call(), path: { keyId } }), 200),
+    rotateLicenseKey: (keyId, request = {}) =>
+      json<RotatedLicenseKey>(() => rotateLicenseKey({ ...transport.call(), path: { keyId }, body: request }), 201),
+    close: () => transport.close(),
+  };
+}
+
+/** What an SDK call resolves with when told not to throw. */
+type SdkResult = Parameters<typeof exchange>[0] extends () => Promise<infer R> ? R : never;
+
+/**
+ * Runs one call and returns its answer when it has the operation's success status, else throws the typed error.
+ * The answer's text has the token redacted already, so nothing built from it can hold the token.
+ */
+async function answerOf(send: () => Promise<SdkResult>, token: string, successStatus: number): Promise<Answer> {
+  const answer = await exchange(send, token);
+  if (answer.status === successStatus) return answer;
+  throw errorFor(answer);
+}
+
+/** The JSON body of a successful answer; anything else is an answer the contract does not describe. */
+function parseJson<T>(answer: Answer): T {
+  if (/^application\/json\b/i.test(answer.contentType)) {
+    try {
+      const value: unknown = JSON.parse(answer.text);
+      if (typeof value === 'object' && value !== null) return value as T;
+    } catch {
+      // Reported below, like any other body that is not the JSON object the contract promises.
+    }
+  }
+  throw new ServerError(answer.status, `expected a JSON object, got ${answer.contentType || 'no content type'}: ${firstLine(answer.text)}`);
+}
+
+/** Maps an answer that is not a success to the typed error a caller branches on. */
+function errorFor(answer: Answer): AuditClientError {
+  const problem = problemOf(answer);
+  const reason = problem ? (problem.detail ?? problem.title) : firstLine(answer.text);
+  if (answer.status === 401) return new InvalidAdminTokenError(problem);
+  if (answer.status === 404) return new NotFoundError(reason, problem);
+  if (answer.status === 409) return new ConflictError(reason, problem);
+  return commonErrorFor(answer, reason, problem);
+}
+
+/** The answer's RFC 9457 problem details, when it is one: only the standard members, each string shortened. */
+function problemOf(answer: Answer): Problem | undefined {
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(answer.text) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  if (typeof body !== 'object' || body === null || typeof body.title !== 'string' || typeof body.status !== 'number') return undefined;
+  const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, 500) : undefined);
+  const detail = text(body.detail);
+  return { type: text(body.type) ?? 'about:blank', title: text(body.title)!, status: body.status, ...(detail === undefined ? {} : { detail }) };
+}

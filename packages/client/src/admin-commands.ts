@@ -1,0 +1,158 @@
+import { Command, Option } from 'commander';
+import { createAdminClient, type AdminClient } from './admin-client.js';
+import { describeNewKey, formatHost, formatHostPage, formatKeys, formatReport, formatReportPage, formatTime } from './admin-output.js';
+import { dateTime, positiveInteger, wholeNumber } from './cli-arguments.js';
+import { EXIT, runWithClient } from './cli-exit-codes.js';
+import { processSources, resolveAdminConnection, UsageError, type AdminFlags } from './cli-settings.js';
+
+/** Flags every admin command has. */
+interface OutputFlags {
+  json?: boolean;
+}
+
+/** Adds the admin commands (hosts, host, reports, report, keys …) to `audit-client`. */
+export function addAdminCommands(program: Command): void {
+  adminCommand(program, 'hosts', 'list hosts, most recently seen first')
+    .option('--hostname <text>', 'only hosts whose host name contains this text (case-insensitive)')
+    .option('--key-id <id>', 'only hosts that upload with this license key (its id)')
+    .option('--host-id <hostid>', 'only hosts with this hostid')
+    .addOption(pageOptions.limit())
+    .addOption(pageOptions.offset())
+    .action(
+      admin<[HostsFlags]>(async (client, options) => {
+        const { hostname, keyId, hostId, limit, offset } = options;
+        return show(options, await client.listHosts({ hostname, keyId, hostId, limit, offset }), formatHostPage);
+      }),
+    );
+
+  adminCommand(program, 'host', 'show a host and the hardening index of its newest reports')
+    .argument('<id>', 'the host\'s id (the ID column of `hosts`)')
+    .addOption(new Option('--history <n>', 'how many of the newest reports the hardening history covers (server default 100)').argParser(positiveInteger))
+    .action(
+      admin<[string, OutputFlags & { history?: number }]>(async (client, id, options) =>
+        show(options, await client.getHost(id, { historyLimit: options.history }), formatHost),
+      ),
+    );
+
+  adminCommand(program, 'reports', 'list reports, newest first')
+    .option('--host <id>', 'only reports of this host (its id, as `hosts` shows it)')
+    .option('--key-id <id>', 'only reports uploaded with this license key (its id)')
+    .addOption(pageOptions.limit())
+    .addOption(pageOptions.offset())
+    .action(
+      admin<[ReportsFlags]>(async (client, options) => {
+        const { host, keyId, limit, offset } = options;
+        return show(options, await client.listReports({ hostRecordId: host, keyId, limit, offset }), formatReportPage);
+      }),
+    );
+
+  adminCommand(program, 'report', 'show a report\'s metadata and what the Lynis report says; --raw prints the report as stored')
+    .argument('<id>', 'the report\'s id (as `upload` printed it, or the ID column of `reports`)')
+    .addOption(new Option('--raw', 'print the report\'s text as stored (license keys redacted) instead').conflicts('json'))
+    .action(
+      admin<[string, OutputFlags & { raw?: boolean }]>(async (client, id, options) => {
+        if (!options.raw) return show(options, await client.getReport(id), formatReport);
+        process.stdout.write(await client.getRawReport(id));
+        return EXIT.ok;
+      }),
+    );
+
+  const keys = program.command('keys').description('list, create, revoke and rotate license keys');
+  adminCommand(keys, 'list', 'list the license keys, oldest first (never the keys themselves)').action(
+    admin<[OutputFlags]>(async (client, options) => show(options, await client.listLicenseKeys(), (list) => formatKeys(list.items))),
+  );
+
+  adminCommand(keys, 'create', 'create a license key and print it on stdout: the only time it is shown')
+    .option('--label <text>', 'what the key is for, e.g. "web servers"')
+    .addOption(new Option('--expires <when>', 'when the key stops working: a date (midnight UTC) or an ISO 8601 date and time').argParser(dateTime))
+    .action(
+      admin<[OutputFlags & { label?: string; expires?: string }]>(async (client, options) => {
+        const created = await client.createLicenseKey({ label: options.label, expiresAt: options.expires });
+        if (options.json) return printJson(created);
+        process.stderr.write(`${describeNewKey(created.key)}\nThe key is shown only now; give it to the hosts (license-key= in their Lynis profile):\n`);
+        process.stdout.write(`${created.licenseKey}\n`);
+        return EXIT.ok;
+      }),
+    );
+
+  adminCommand(keys, 'revoke', 'revoke a license key: its checks and uploads are refused from now on')
+    .argument('<id>', 'the key\'s id (the ID column of `keys list`), never the key itself')
+    .action(
+      admin<[string, OutputFlags]>(async (client, id, options) => show(options, await client.revokeLicenseKey(id), (key) => formatKeys([key]))),
+    );
+
+  adminCommand(keys, 'rotate', 'issue a new key for an old one, which keeps working for the grace period; prints the new key on stdout')
+    .argument('<id>', 'the old key\'s id (the ID column of `keys list`)')
+    .addOption(new Option('--grace <seconds>', 'how long the old key keeps working (server default 86400, a day)').argParser(wholeNumber))
+    .action(
+      admin<[string, OutputFlags & { grace?: number }]>(async (client, id, options) => {
+        const rotated = await client.rotateLicenseKey(id, { graceSeconds: options.grace });
+        if (options.json) return printJson(rotated);
+        process.stderr.write(
+          `${describeNewKey(rotated.key)}\nThe old key ${rotated.previous.id} works until ${formatTime(rotated.previous.expiresAt)}.\n` +
+            'The new key is shown only now; give it to the hosts (license-key= in their Lynis profile):\n',
+        );
+        process.stdout.write(`${rotated.licenseKey}\n`);
+        return EXIT.ok;
+      }),
+    );
+}
+
+interface HostsFlags extends OutputFlags {
+  hostname?: string;
+  keyId?: string;
+  hostId?: string;
+  limit?: number;
+  offset?: number;
+}
+
+interface ReportsFlags extends OutputFlags {
+  host?: string;
+  keyId?: string;
+  limit?: number;
+  offset?: number;
+}
+
+/** Paging options; fresh objects each time, since commander keeps per-command state in them. */
+const pageOptions = {
+  limit: () => new Option('--limit <n>', 'most items to show (server default 50, at most 500)').argParser(positiveInteger),
+  offset: () => new Option('--offset <n>', 'items to skip, for the next page').argParser(wholeNumber),
+};
+
+/** A subcommand of `parent` that talks to the admin API: with `--json`, for tooling. */
+function adminCommand(parent: Command, name: string, description: string): Command {
+  return parent.command(name).description(description).option('--json', 'print the API\'s JSON answer instead of a table');
+}
+
+/** Prints `value` as JSON (`--json`) or as `format` shows it to people, and succeeds. */
+function show<T>(options: OutputFlags, value: T, format: (value: T) => string): number {
+  if (options.json) return printJson(value);
+  process.stdout.write(format(value));
+  return EXIT.ok;
+}
+
+/** Prints the API's answer as JSON, for tooling, and succeeds. */
+function printJson(value: unknown): number {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  return EXIT.ok;
+}
+
+/**
+ * The action of an admin command: resolves the server and the admin token, runs `work` with an admin client and
+ * sets the exit code. Commander passes the arguments, then the options, then the command itself.
+ */
+function admin<Args extends unknown[]>(work: (client: AdminClient, ...args: Args) => Promise<number>) {
+  return async (...args: [...Args, Command]) => {
+    const command = args.at(-1) as Command;
+    const flags = command.optsWithGlobals<AdminFlags & { timeout: number }>();
+    const connection = await resolveAdminConnection(flags, processSources);
+    for (const warning of connection.warnings) process.stderr.write(`Warning: ${warning}\n`);
+    let client: AdminClient;
+    try {
+      client = createAdminClient({ baseUrl: connection.location, ...connection.tls, token: connection.adminToken, timeoutMs: flags.timeout * 1000 });
+    } catch (error) {
+      throw new UsageError((error as Error).message); // the token's format; the message never quotes the token
+    }
+    await runWithClient(client, (c) => work(c, ...(args.slice(0, -1) as Args)));
+  };
+}

@@ -1,0 +1,158 @@
+// How the admin commands show the admin API's answers to people: aligned tables and labelled fields.
+import type { Finding, HostDetail, HostPage, LicenseKeyInfo, ReportDetail, ReportPage } from './generated/types.gen.js';
+
+/** Columns of a table: a heading and how to read the cell from one row. */
+type Columns<Row> = Array<[heading: string, cell: (row: Row) => string | number | null]>;
+
+/**
+ * Text a terminal shows as it is: control characters (a report's host name could carry terminal escapes) become
+ * `?`, and a missing value becomes `-`.
+ */
+export function printable(value: string | number | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '-';
+  return String(value).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+}
+
+/** An API time (`2026-11-22T13:41:25.000Z`) as `2026-11-22 13:41:25 UTC`; anything unreadable as it is. */
+export function formatTime(value: string | null): string {
+  if (value === null) return '-';
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? printable(value) : new Date(time).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+}
+
+/** Rows under their headings, each column as wide as its widest cell, two spaces apart. */
+export function formatTable<Row>(columns: Columns<Row>, rows: Row[]): string {
+  const cells = [columns.map(([heading]) => heading), ...rows.map((row) => columns.map(([, cell]) => printable(cell(row))))];
+  const widths = columns.map((_, i) => Math.max(...cells.map((line) => line[i]!.length)));
+  return cells.map((line) => line.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+/** Labelled values, one per line, the values aligned. */
+export function formatFields(fields: Array<[label: string, value: string | number | null]>): string {
+  const width = Math.max(...fields.map(([label]) => label.length));
+  return fields.map(([label, value]) => `${label.padEnd(width)}  ${printable(value)}`).join('\n') + '\n';
+}
+
+/** Which items of how many a page holds, and how to get the next page. */
+export function formatPageLine(page: { total: number; limit: number; offset: number; items: unknown[] }, noun: string): string {
+  if (page.items.length === 0) return page.total === 0 ? `No ${noun}.\n` : `No ${noun} at offset ${page.offset} (${page.total} in all).\n`;
+  const last = page.offset + page.items.length;
+  const more = last < page.total ? `; next page: --offset ${last}` : '';
+  return `${noun} ${page.offset + 1}-${last} of ${page.total}${more}\n`;
+}
+
+const hostColumns: Columns<HostPage['items'][number]> = [
+  ['ID', (h) => h.id],
+  ['HOSTNAME', (h) => h.hostname],
+  ['HOST ID', (h) => h.hostId],
+  ['OS', (h) => h.os],
+  ['INDEX', (h) => h.latestHardeningIndex],
+  ['REPORTS', (h) => h.reportCount],
+  ['LAST SEEN', (h) => formatTime(h.lastSeen)],
+];
+
+/** `audit-client hosts`. */
+export const formatHostPage = (page: HostPage) =>
+  (page.items.length > 0 ? formatTable(hostColumns, page.items) : '') + formatPageLine(page, 'hosts');
+
+/** `audit-client host <id>`: the host, then the hardening index of its newest reports. */
+export function formatHost(host: HostDetail): string {
+  const fields = formatFields([
+    ['Host', host.id],
+    ['Hostname', host.hostname],
+    ['Host ID', host.hostId],
+    ['Host ID 2', host.hostId2],
+    ['License key ID', host.keyId],
+    ['OS', host.os],
+    ['Lynis', host.lynisVersion],
+    ['First seen', formatTime(host.firstSeen)],
+    ['Last seen', formatTime(host.lastSeen)],
+    ['Reports', host.reportCount],
+    ['Latest report', host.latestReportId],
+    ['Hardening index', host.latestHardeningIndex],
+  ]);
+  if (host.hardeningHistory.length === 0) return fields;
+  const history = formatTable<HostDetail['hardeningHistory'][number]>(
+    [
+      ['RECEIVED', (p) => formatTime(p.receivedAt)],
+      ['INDEX', (p) => p.hardeningIndex],
+      ['REPORT', (p) => p.reportId],
+    ],
+    host.hardeningHistory,
+  );
+  return `${fields}\nHardening index, newest first:\n${history}`;
+}
+
+const reportColumns: Columns<ReportPage['items'][number]> = [
+  ['ID', (r) => r.id],
+  ['RECEIVED', (r) => formatTime(r.receivedAt)],
+  ['HOSTNAME', (r) => r.hostname],
+  ['INDEX', (r) => r.hardeningIndex],
+  ['WARNINGS', (r) => r.warningCount],
+  ['SUGGESTIONS', (r) => r.suggestionCount],
+  ['BYTES', (r) => r.size],
+];
+
+/** `audit-client reports`. */
+export const formatReportPage = (page: ReportPage) =>
+  (page.items.length > 0 ? formatTable(reportColumns, page.items) : '') + formatPageLine(page, 'reports');
+
+/** `audit-client report <id>`: the metadata, then what the Lynis report says, with every warning and suggestion. */
+export function formatReport(report: ReportDetail): string {
+  const { summary } = report;
+  const meta: Array<[string, string | number | null]> = [
+    ['Report', report.id],
+    ['Received', formatTime(report.receivedAt)],
+    ['Host', report.hostRecordId],
+    ['Hostname', report.hostname],
+    ['Host ID', report.hostId],
+    ['Host ID 2', report.hostId2],
+    ['License key ID', report.keyId],
+    ['Encoding', report.encoding],
+    ['Bytes', report.size],
+    ['SHA-256', report.sha256],
+  ];
+  if (!summary) return `${formatFields(meta)}\nNot a Lynis report: no summary.\n`;
+  const os = [summary.os.fullName ?? summary.os.name, summary.os.kernel && `kernel ${summary.os.kernel}`].filter(Boolean).join(', ');
+  const fields = formatFields([
+    ...meta,
+    ['Lynis', summary.lynisVersion],
+    ['Report format', summary.reportVersion],
+    ['OS', os || null],
+    // Lynis writes these in the audited host's local time, without a zone.
+    ['Audit started', summary.startedAt && `${summary.startedAt} (host's local time)`],
+    ['Audit ended', summary.endedAt && `${summary.endedAt} (host's local time)`],
+    ['Hardening index', summary.hardeningIndex],
+    ['Tests performed', summary.testsPerformed],
+  ]);
+  return `${fields}\n${formatFindings('Warnings', summary.warnings)}\n${formatFindings('Suggestions', summary.suggestions)}`;
+}
+
+function formatFindings(title: string, findings: Finding[]): string {
+  if (findings.length === 0) return `${title}: none\n`;
+  const width = Math.max(...findings.map((f) => printable(f.testId).length));
+  const lines = findings.flatMap((f) => [
+    `  ${printable(f.testId).padEnd(width)}  ${printable(f.text)}`,
+    ...(f.details === null ? [] : [`  ${''.padEnd(width)}  details: ${printable(f.details)}`]),
+    ...(f.solution === null ? [] : [`  ${''.padEnd(width)}  solution: ${printable(f.solution)}`]),
+  ]);
+  return `${title} (${findings.length}):\n${lines.join('\n')}\n`;
+}
+
+const keyColumns: Columns<LicenseKeyInfo> = [
+  ['ID', (k) => k.id],
+  ['PREFIX', (k) => k.prefix],
+  ['STATE', (k) => k.state],
+  ['LABEL', (k) => k.label],
+  ['CREATED', (k) => formatTime(k.createdAt)],
+  ['EXPIRES', (k) => formatTime(k.expiresAt)],
+  ['LAST USED', (k) => formatTime(k.lastUsedAt)],
+  ['LAST UPLOAD', (k) => formatTime(k.lastUploadAt)],
+];
+
+/** `audit-client keys list` and the key a `keys revoke` answers with. */
+export const formatKeys = (keys: LicenseKeyInfo[]) => (keys.length > 0 ? formatTable(keyColumns, keys) : 'No license keys.\n');
+
+/** What `keys create` says on stderr about the key whose secret it prints on stdout. */
+export const describeNewKey = (key: LicenseKeyInfo) =>
+  `Created license key ${key.id} (prefix ${printable(key.prefix)}, label ${printable(key.label)}, expires ${formatTime(key.expiresAt)}).`;

@@ -1,0 +1,17 @@
+import { InvalidArgumentError } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { dateTime, positiveInteger, wholeNumber } from './cli-arguments.js';
+
+describe('argument parsers', () => {
+  it('read whole numbers, refusing signs, fractions and words', () => {
+    expect([positiveInteger('1'), positiveInteger('500'), wholeNumber('0')]).toEqual([1, 500, 0]);
+    for (const value of ['0', '-1', '1.5', 'ten', '']) expect(() => positiveInteger(value)).toThrow(InvalidArgumentError);
+    for (const value of ['-1', '1e3', ' 1']) expect(() => wholeNumber(value)).toThrow(InvalidArgumentError);
+  });
+
+  it('read a date as midnight UTC and a date and time with its zone, as ISO 8601', () => {
+    expect(dateTime('2027-11-01')).toBe('2027-11-01T00:00:00.000Z');
+    expect(dateTime('2027-11-01T12:30:00+02:00')).toBe('2027-11-01T10:30:00.000Z');
+    for (const value of ['next week', '11/01/2027', '2027-13-45', '1700000000']) expect(() => dateTime(value)).toThrow(InvalidArgumentError);
+  });
+});

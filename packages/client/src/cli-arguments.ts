@@ -1,0 +1,20 @@
+import { InvalidArgumentError } from 'commander';
+
+/** Parses a whole number of at least 1, such as `--limit 10`. */
+export const positiveInteger = (value: string) => {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
+  return Number(value);
+};
+
+/** Parses a whole number, such as `--offset 0`. */
+export const wholeNumber = (value: string) => {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number');
+  return Number(value);
+};
+
+/** Parses a date, or a date and time, into the ISO 8601 form the API takes: `2027-11-01` is midnight UTC. */
+export const dateTime = (value: string) => {
+  const time = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(time)) throw new InvalidArgumentError('must be a date or a date and time, e.g. 2027-11-01 or 2027-11-01T12:00:00Z');
+  return new Date(time).toISOString();
+};
