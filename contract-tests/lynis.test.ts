@@ -4,9 +4,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lynisKeyAsSent, parseLynisProfiles, type HostPage, type ReportDetail } from '@org/audit-client';
-import { adminGet, adminJson } from './support/admin-api.js';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { createAdminClient, lynisKeyAsSent, parseLynisProfiles } from '@org/audit-client';
 import { makeDataDir, runCli, startServerProcess, type ServerProcess } from './support/server-process.js';
 import { storedReports } from './support/reports.js';
 
@@ -97,23 +96,25 @@ describe('Lynis 3 against the reference server', () => {
     expect(Number.isInteger(hardeningIndex)).toBe(true);
     expect(warningIds.length, 'the kernel logger checks warned (no klogd running)').toBeGreaterThan(0);
 
-    const hosts = await adminJson<HostPage>(server, adminToken, `/api/admin/hosts?hostId=${HOST_ID}&keyId=${keyId}`);
+    // Through the admin client, trusting the server's self-signed certificate.
+    const admin = createAdminClient({ baseUrl: server.url, token: adminToken, ca: await readFile(join(server.dataDir, 'tls-cert.pem')) });
+    onTestFinished(() => admin.close());
+    const hosts = await admin.listHosts({ hostId: HOST_ID, keyId });
     expect(hosts.total).toBe(1);
     expect(hosts.items[0]).toMatchObject({ hostId: HOST_ID, hostId2: HOST_ID2, keyId, hostname, latestHardeningIndex: hardeningIndex, lynisVersion: expect.stringMatching(/^3\./) });
-    const byName = await adminJson<HostPage>(server, adminToken, `/api/admin/hosts?hostname=${encodeURIComponent(hostname!.toUpperCase())}`);
+    const byName = await admin.listHosts({ hostname: hostname!.toUpperCase() });
     expect(byName.items.map((host) => host.id)).toContain(hosts.items[0]!.id);
 
-    const detail = await adminJson<ReportDetail>(server, adminToken, `/api/admin/reports/${firstUpload.reportId}`);
+    const detail = await admin.getReport(firstUpload.reportId);
     expect(detail).toMatchObject({ hostRecordId: hosts.items[0]!.id, hostname, hardeningIndex, warningCount: warningIds.length });
     expect(detail.summary).toMatchObject({ hostname, hardeningIndex });
     expect(detail.summary!.warnings.map((warning) => warning.testId)).toEqual(warningIds);
     console.log(`Summary of a real Lynis report, through the admin API:\n${JSON.stringify(detail.summary, null, 2)}`);
 
-    const raw = await adminGet(server, adminToken, `/api/admin/reports/${firstUpload.reportId}/raw`);
-    expect([raw.status, raw.contentType]).toEqual([200, 'text/plain; charset=utf-8']);
-    expect(raw.text).toContain('license_key=[redacted]');
-    expect(raw.text).not.toContain(key);
-    expect(raw.text).toBe(sent.replace(`license_key=${key}`, 'license_key=[redacted]'));
+    const raw = await admin.getRawReport(firstUpload.reportId);
+    expect(raw).toContain('license_key=[redacted]');
+    expect(raw).not.toContain(key);
+    expect(raw).toBe(sent.replace(`license_key=${key}`, 'license_key=[redacted]'));
   });
 
   it('works the same on the legacy prefix /api/v1/audit', async () => {
