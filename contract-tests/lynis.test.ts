@@ -4,8 +4,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lynisKeyAsSent, parseLynisProfiles } from '@org/audit-client';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { createAdminClient, lynisKeyAsSent, parseLynisProfiles } from '@org/audit-client';
 import { makeDataDir, runCli, startServerProcess, type ServerProcess } from './support/server-process.js';
 import { storedReports } from './support/reports.js';
 
@@ -22,6 +22,9 @@ let server: ServerProcess;
 let removeDataDir: () => Promise<void>;
 let key: string;
 let keyId: string;
+let adminToken: string;
+/** The first upload: what Lynis wrote, and the id the server stored it under. */
+let firstUpload: { reportFile: string; reportId: string } | undefined;
 
 beforeAll(async () => {
   const data = await makeDataDir();
@@ -30,6 +33,7 @@ beforeAll(async () => {
   expect(created.code).toBe(0);
   key = created.stdout.trim();
   keyId = created.stderr.match(/Created key (\S+)/)![1]!;
+  adminToken = (await runCli(['admin-tokens', 'create', '--label', 'lynis test'], data.dataDir)).stdout.trim();
   server = await startServerProcess(data.dataDir);
 });
 afterAll(async () => {
@@ -37,7 +41,11 @@ afterAll(async () => {
   await removeDataDir?.();
 });
 
-/** One `lynis audit system --upload` run against the server, with its own profile, log and report files. */
+/**
+ * One `lynis audit system --upload` run against the server, with its own profile, log and report files. Besides a
+ * boot test it runs the kernel logger checks, which warn when no klogd runs (as in containers and on systemd hosts
+ * without a syslog daemon): a few seconds for a report with a warning in it.
+ */
 async function runLynis(licenseKey: string, prefix: string) {
   const dir = server.dataDir;
   const profile = join(dir, `lynis-${Date.now()}.prf`);
@@ -52,7 +60,7 @@ async function runLynis(licenseKey: string, prefix: string) {
   ].join('\n'));
   const result = spawnSync(
     lynisPath(),
-    ['audit', 'system', '--upload', '--quick', '--no-colors', '--profile', profile, '--tests', 'BOOT-5122',
+    ['audit', 'system', '--upload', '--quick', '--no-colors', '--profile', profile, '--tests', 'BOOT-5122 LOGG-2130 LOGG-2138',
       '--logfile', `${profile}.log`, '--report-file', reportFile],
     { encoding: 'utf8', timeout: 120_000 },
   );
@@ -73,8 +81,41 @@ describe('Lynis 3 against the reference server', () => {
     expect(sent.toString()).toContain(`license_key=${key}`);
     expect(stored.content.toString('latin1')).toBe(sent.toString('latin1').replace(`license_key=${key}`, 'license_key=[redacted]'));
     expect(stored).toMatchObject({ keyId, hostId: HOST_ID, hostId2: HOST_ID2, encoding: 'raw', size: sent.length });
+    firstUpload = { reportFile: run.reportFile, reportId: stored.id };
     console.log(`Stored a real Lynis report: ${stored.size} bytes as sent, ${stored.content.length} bytes kept`);
   }, 120_000);
+
+  it('shows the upload through the admin API: its host with host name and hardening index, its warnings, the raw report redacted', async () => {
+    if (!firstUpload) throw new Error('needs the upload of the previous test');
+    const sent = await readFile(firstUpload.reportFile, 'utf8');
+    const valuesOf = (name: string) => [...sent.matchAll(new RegExp(`^${name.replace(/[[\]]/g, '\\$&')}=(.*)$`, 'gm'))].map((match) => match[1]!);
+    const [hostname] = valuesOf('hostname');
+    const hardeningIndex = Number(valuesOf('hardening_index')[0]);
+    const warningIds = valuesOf('warning[]').map((line) => line.split('|')[0]);
+    expect(hostname).toBeTruthy();
+    expect(Number.isInteger(hardeningIndex)).toBe(true);
+    expect(warningIds.length, 'the kernel logger checks warned (no klogd running)').toBeGreaterThan(0);
+
+    // Through the admin client, trusting the server's self-signed certificate.
+    const admin = createAdminClient({ baseUrl: server.url, token: adminToken, ca: await readFile(join(server.dataDir, 'tls-cert.pem')) });
+    onTestFinished(() => admin.close());
+    const hosts = await admin.listHosts({ hostId: HOST_ID, keyId });
+    expect(hosts.total).toBe(1);
+    expect(hosts.items[0]).toMatchObject({ hostId: HOST_ID, hostId2: HOST_ID2, keyId, hostname, latestHardeningIndex: hardeningIndex, lynisVersion: expect.stringMatching(/^3\./) });
+    const byName = await admin.listHosts({ hostname: hostname!.toUpperCase() });
+    expect(byName.items.map((host) => host.id)).toContain(hosts.items[0]!.id);
+
+    const detail = await admin.getReport(firstUpload.reportId);
+    expect(detail).toMatchObject({ hostRecordId: hosts.items[0]!.id, hostname, hardeningIndex, warningCount: warningIds.length });
+    expect(detail.summary).toMatchObject({ hostname, hardeningIndex });
+    expect(detail.summary!.warnings.map((warning) => warning.testId)).toEqual(warningIds);
+    console.log(`Summary of a real Lynis report, through the admin API:\n${JSON.stringify(detail.summary, null, 2)}`);
+
+    const raw = await admin.getRawReport(firstUpload.reportId);
+    expect(raw).toContain('license_key=[redacted]');
+    expect(raw).not.toContain(key);
+    expect(raw).toBe(sent.replace(`license_key=${key}`, 'license_key=[redacted]'));
+  });
 
   it('works the same on the legacy prefix /api/v1/audit', async () => {
     const before = (await storedReports(server.dataDir)).length;
@@ -94,9 +135,12 @@ describe('Lynis 3 against the reference server', () => {
     expect(await storedReports(server.dataDir)).toHaveLength(before);
   }, 120_000);
 
-  it('never wrote the key into the server log', () => {
+  it('never wrote the key or the admin token into the server log', () => {
     expect(server.logs.length).toBeGreaterThan(0);
-    for (const line of server.logs) expect(line).not.toContain(key);
+    for (const line of server.logs) {
+      expect(line).not.toContain(key);
+      expect(line).not.toContain(adminToken);
+    }
   });
 });
 

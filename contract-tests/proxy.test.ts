@@ -2,7 +2,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importKey, openDatabase, revokeKey } from '@org/audit-server';
+import { createAdminToken, importKey, openDatabase, revokeKey } from '@org/audit-server';
+import { lynisCapture } from './support/lynis-capture.js';
 import { startPrism, type PrismProcess } from './support/prism.js';
 import { storedReports } from './support/reports.js';
 import { MATRIX_MAX_BODY_BYTES, expectAnswer, requestMatrix, send, type MatrixKeys } from './support/request-matrix.js';
@@ -45,6 +46,74 @@ describe('reference server through prism proxy --errors', () => {
     expect(violations(answer)).toBeNull();
     expectAnswer(answer, matrixCase.server);
     expect(await storedReports(server.dataDir)).toHaveLength(before + (matrixCase.server.stores ? 1 : 0));
+  });
+});
+
+describe('admin API of the reference server through prism proxy --errors', () => {
+  let server: ServerProcess;
+  let proxy: PrismProcess;
+  let removeDataDir: () => Promise<void>;
+  let token: string;
+  let keyId: string;
+  let reportId: string;
+  const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+
+  beforeAll(async () => {
+    const data = await makeDataDir();
+    removeDataDir = data.remove;
+    const orm = await openDatabase(data.dataDir);
+    keyId = await importKey(orm, lynisCapture.key);
+    ({ token } = await createAdminToken(orm));
+    await orm.close();
+    server = await startServerProcess(data.dataDir, ['--plain-http']);
+    const upload = await fetch(`${server.url}/api/audit/upload/`, {
+      method: 'POST',
+      body: new URLSearchParams({ licensekey: lynisCapture.key, hostid: lynisCapture.hostId, hostid2: lynisCapture.hostId2, data: lynisCapture.report.toString('latin1') }),
+    });
+    reportId = /^OK (\S+)$/.exec(await upload.text())![1]!;
+    proxy = await startPrism('proxy', [server.url, '--errors', '--validate-request=false']);
+  });
+  afterAll(async () => {
+    await proxy?.stop();
+    await server?.stop();
+    await removeDataDir?.();
+  });
+
+  /** Sends a request through the proxy; fails when Prism found the answer outside the contract. */
+  async function viaProxy(method: string, path: string, options: { body?: unknown; token?: string } = {}) {
+    const headers: Record<string, string> = { authorization: `Bearer ${options.token ?? token}` };
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(`${proxy.url}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    const body = await response.text();
+    expect(response.headers.get('sl-violations'), `${method} ${path}`).toBeNull();
+    // Prism's own problems (violations) have its error type; the server's have about:blank.
+    if (response.headers.get('content-type')?.includes('problem+json')) expect(JSON.parse(body).type, `${method} ${path}: ${body}`).toBe('about:blank');
+    return { status: response.status, body };
+  }
+
+  it('answers every admin operation as the contract describes, successes and errors', async () => {
+    const hosts = await viaProxy('GET', `/api/admin/hosts?keyId=${keyId}`);
+    expect(hosts.status).toBe(200);
+    const hostId = (JSON.parse(hosts.body) as { items: { id: string }[] }).items[0]!.id;
+    const cases: [string, string, { body?: unknown; token?: string }, number][] = [
+      ['GET', '/api/admin/hosts?hostname=LOCAL&limit=10&offset=0', {}, 200],
+      ['GET', `/api/admin/hosts/${hostId}?historyLimit=5`, {}, 200],
+      ['GET', `/api/admin/hosts/${UNKNOWN_ID}`, {}, 404],
+      ['GET', '/api/admin/hosts?limit=0', {}, 400],
+      ['GET', '/api/admin/hosts', { token: `adm_${'0'.repeat(64)}` }, 401], // without any token Prism answers itself
+      ['GET', `/api/admin/reports?hostRecordId=${hostId}`, {}, 200],
+      ['GET', `/api/admin/reports/${reportId}`, {}, 200],
+      ['GET', `/api/admin/reports/${reportId}/raw`, {}, 200],
+      ['GET', `/api/admin/reports/${UNKNOWN_ID}/raw`, {}, 404],
+      ['GET', '/api/admin/keys', {}, 200],
+      ['POST', '/api/admin/keys', { body: { label: 'through the proxy' } }, 201],
+      ['POST', '/api/admin/keys', { body: { label: '' } }, 400],
+      ['POST', `/api/admin/keys/${keyId}/rotate`, { body: { graceSeconds: 0 } }, 201],
+      ['POST', `/api/admin/keys/${keyId}/rotate`, {}, 409],
+      ['POST', `/api/admin/keys/${keyId}/revoke`, {}, 200],
+      ['POST', `/api/admin/keys/${UNKNOWN_ID}/revoke`, {}, 404],
+    ];
+    for (const [method, path, options, status] of cases) expect((await viaProxy(method, path, options)).status, `${method} ${path}`).toBe(status);
   });
 });
 

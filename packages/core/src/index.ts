@@ -19,4 +19,6 @@ export { InMemoryKeyStore, InMemoryReportStore } from './memory-stores.js';
 export { LICENSE_KEY_PATTERN, generateLicenseKey, hashLicenseKey } from './license-key.js';
 export { parseLynisReport, type ParsedLynisReport } from './lynis-report.js';
 export { REDACTED_MARKER, decodeReportData, redactLicenseKeys } from './report-data.js';
+/** The contract (openapi.yaml) as a document object, for hosts that route the operations core leaves to them (the admin API). */
+export { openApiDocument } from './generated/openapi.gen.js';
 export type * from './generated/types.gen.js';

@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import type { Gauge } from 'prom-client';
 import { auditMiddleware, describeFailure, type AuditApi } from '@org/audit-server-core';
+import type { AdminApi } from './admin/api.js';
+import { adminMiddleware } from './admin/express.js';
 
 /** What the app reports beyond its logs. */
 export interface AppOptions {
@@ -10,9 +12,11 @@ export interface AppOptions {
   inFlight?: Pick<Gauge, 'inc' | 'dec'>;
   /** Express `trust proxy`: a hop count or proxy addresses. Unset: the client address is the socket's, `X-Forwarded-For` is ignored. */
   trustProxy?: string;
+  /** The admin API, served under `/api/admin`. Unset: those paths answer 404 like any unknown path. */
+  admin?: AdminApi;
 }
 
-/** The reference host's Express app: request log, the audit endpoints, plain-text 404 and 500. */
+/** The reference host's Express app: request log, the admin API, the audit endpoints, plain-text 404 and 500. */
 export function createApp(api: AuditApi, logger: Logger, options: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -35,6 +39,8 @@ export function createApp(api: AuditApi, logger: Logger, options: AppOptions = {
       },
     }),
   );
+  // Only the method and path are logged (see the serializers): never the Authorization header with its admin token.
+  if (options.admin) app.use('/api/admin', adminMiddleware(options.admin));
   app.use(auditMiddleware(api));
   app.use((_req, res) => {
     res.status(404).type('text/plain').send('Not found');

@@ -7,6 +7,7 @@ import { openDatabase, type Database } from './database.js';
 import { parseDuration, parseExpiry } from './duration.js';
 import { createKey, importKeys, listKeys, parseKeyList, revokeKey, rotateKey } from './key-admin.js';
 import { createLogger } from './logger.js';
+import { createAdminToken, listAdminTokens, revokeAdminToken } from './admin/tokens.js';
 import { hasRetentionRule, pruneReports } from './retention.js';
 import { startServer } from './server.js';
 
@@ -137,6 +138,48 @@ keys
       const rotated = await rotateKey(orm, id, graceMs);
       process.stderr.write(`Created key ${rotated.id}; key ${id} stops working at ${rotated.oldExpiresAt.toISOString()}\n`);
       process.stdout.write(`${rotated.key}\n`);
+    });
+  });
+
+const adminTokens = program.command('admin-tokens').description('manage the bearer tokens of the admin API (stored only as SHA-256 hashes)');
+
+adminTokens
+  .command('create')
+  .description('create an admin token and print it, and only it, on stdout: it cannot be shown again')
+  .option('--label <label>', 'a name for the token, e.g. who or what uses it')
+  .action(async (options: { label?: string }, command: Command) => {
+    await withDatabase(command, async (orm) => {
+      const { id, token } = await createAdminToken(orm, { label: options.label });
+      process.stderr.write(`Created admin token ${id}\n`);
+      process.stdout.write(`${token}\n`);
+    });
+  });
+
+adminTokens
+  .command('list')
+  .description('list admin tokens: id, label, prefix, created, revoked, last use (never the token)')
+  .action(async (_options, command: Command) => {
+    await withDatabase(command, async (orm) => {
+      const rows = (await listAdminTokens(orm)).map((t) => [
+        t.id,
+        t.label ?? '-',
+        `${t.prefix}…`,
+        t.createdAt.toISOString(),
+        t.revokedAt?.toISOString() ?? '-',
+        t.lastUsedAt?.toISOString() ?? 'never',
+      ]);
+      printTable(['ID', 'LABEL', 'PREFIX', 'CREATED', 'REVOKED', 'LAST USED'], rows);
+    });
+  });
+
+adminTokens
+  .command('revoke')
+  .description('revoke an admin token: refused from its next request on, by every server')
+  .argument('<id>', 'the token id shown by admin-tokens list')
+  .action(async (id: string, _options, command: Command) => {
+    await withDatabase(command, async (orm) => {
+      if (!(await revokeAdminToken(orm, id))) throw new Error(`No admin token with id ${id}`);
+      process.stderr.write(`Revoked admin token ${id}\n`);
     });
   });
 

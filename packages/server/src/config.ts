@@ -12,6 +12,7 @@ const ServerSettings = z.object({
   toolSegment: z
     .string()
     .regex(TOOL_SEGMENT_PATTERN, 'must be one URL path segment, e.g. audit or lynis')
+    .refine((segment) => segment !== 'admin', 'cannot be "admin": /api/admin/ is the admin API')
     .default('audit'),
   // Resource limits (see the README for why each default).
   maxBodyBytes: z.coerce.number().int().min(1024).default(DEFAULT_MAX_BODY_BYTES),

@@ -8,8 +8,26 @@ export { openDatabase, databaseFile, dialectOf, type Database, type DatabaseLoca
 export { OrmKeyStore, OrmReportStore, type KeySnapshotOptions, type OrmReportStoreOptions } from './stores.js';
 export { createRateLimiter, type ClosableRateLimiter, type RateLimitSettings } from './rate-limits.js';
 export { parseDuration, parseExpiry } from './duration.js';
-export { KeyAdminError, createKey, importKey, importKeys, listKeys, parseKeyList, revokeKey, rotateKey, type KeySummary, type NewKeyOptions } from './key-admin.js';
+export {
+  KeyAdminError,
+  createKey,
+  findKey,
+  importKey,
+  importKeys,
+  listKeys,
+  parseKeyList,
+  revokeKey,
+  rotateKey,
+  type KeyAdminErrorCode,
+  type KeySummary,
+  type NewKeyOptions,
+} from './key-admin.js';
 export { loadTlsIdentity, type TlsIdentity } from './tls.js';
 export { AdminTokenRecord, HostRecord, LicenseKeyRecord, ReportRecord } from './entities.js';
 export { hostRecordId } from './hosts.js';
 export { pruneReports, schedulePruning, type PruneSchedule, type RetentionRules } from './retention.js';
+export { createAdminApi, type AdminApi, type AdminApiOptions, type AdminRequest, type AdminRequestBody } from './admin/api.js';
+export { AdminTokenAuthenticator } from './admin/auth.js';
+export { adminMiddleware } from './admin/express.js';
+export type { AdminResponse } from './admin/responses.js';
+export { ADMIN_TOKEN_PATTERN, createAdminToken, hashAdminToken, listAdminTokens, revokeAdminToken, type AdminTokenSummary } from './admin/tokens.js';

@@ -24,9 +24,19 @@ export interface NewKeyOptions {
   expiresAt?: Date;
 }
 
+/** What went wrong with a key operation: bad input, no such key, or a key whose state forbids the operation. */
+export type KeyAdminErrorCode = 'invalid' | 'not-found' | 'conflict';
+
 /** An error an operator can act on; its message never contains a key. */
 export class KeyAdminError extends Error {
   override name = 'KeyAdminError';
+
+  constructor(
+    message: string,
+    readonly code: KeyAdminErrorCode = 'invalid',
+  ) {
+    super(message);
+  }
 }
 
 /** Key ids are UUIDs; anything else names no key (and PostgreSQL would refuse to compare it with one). */
@@ -67,7 +77,7 @@ export async function importKeys(orm: Database, keys: string[], options: NewKeyO
     for (let start = 0; start < hashes.length; start += 500) {
       // In slices: SQLite takes only so many parameters in one statement.
       const known = await em.find(LicenseKeyRecord, { keyHash: { $in: hashes.slice(start, start + 500) } }, { fields: ['keyHash'] });
-      if (known.length > 0) throw new KeyAdminError(`key ${firstAt.get(known[0]!.keyHash)! + 1}: this key is already stored`);
+      if (known.length > 0) throw new KeyAdminError(`key ${firstAt.get(known[0]!.keyHash)! + 1}: this key is already stored`, 'conflict');
     }
     const now = new Date();
     const ids: string[] = [];
@@ -114,6 +124,21 @@ export async function listKeys(orm: Database, now: Date = new Date()): Promise<K
   const lastUploads = await em
     .getConnection()
     .execute<{ key_id: string; last_upload: number | string }[]>('select key_id, max(received_at) as last_upload from report group by key_id');
+  return summarizeKeys(keys, lastUploads, now);
+}
+
+/** One key, as {@link listKeys} describes it, or undefined when no key has this id. */
+export async function findKey(orm: Database, id: string, now: Date = new Date()): Promise<KeySummary | undefined> {
+  const em = orm.em.fork();
+  const key = await em.findOne(LicenseKeyRecord, { id });
+  if (!key) return undefined;
+  const lastUploads = await em
+    .getConnection()
+    .execute<{ key_id: string; last_upload: number | string }[]>('select key_id, max(received_at) as last_upload from report where key_id = ? group by key_id', [id]);
+  return summarizeKeys([key], lastUploads, now)[0];
+}
+
+function summarizeKeys(keys: LicenseKeyRecord[], lastUploads: { key_id: string; last_upload: number | string }[], now: Date): KeySummary[] {
   const lastUploadByKey = new Map(lastUploads.map((row) => [row.key_id, new Date(row.last_upload)]));
   return keys.map((record) => ({
     id: record.id,
@@ -149,8 +174,8 @@ export async function rotateKey(orm: Database, id: string, graceMs: number): Pro
     await serialiseKeyChanges(em);
     const old = await em.findOne(LicenseKeyRecord, { id });
     const now = new Date();
-    if (!old) throw new KeyAdminError(`no key with id ${id}`);
-    if (old.revokedAt || (old.expiresAt && old.expiresAt <= now)) throw new KeyAdminError(`key ${id} is already revoked or expired`);
+    if (!old) throw new KeyAdminError(`no key with id ${id}`, 'not-found');
+    if (old.revokedAt || (old.expiresAt && old.expiresAt <= now)) throw new KeyAdminError(`key ${id} is already revoked or expired`, 'conflict');
     const graceEnd = new Date(now.getTime() + graceMs);
     const oldExpiresAt = old.expiresAt && old.expiresAt < graceEnd ? old.expiresAt : graceEnd;
     await em.nativeUpdate(LicenseKeyRecord, { id }, { expiresAt: oldExpiresAt });

@@ -124,5 +124,6 @@ describe('configuration', () => {
   it('explains what is wrong', () => {
     expect(() => parseServerConfig({ port: '70000', toolSegment: 'a/b' })).toThrow(/port: .*\n.*toolSegment: must be one URL path segment/);
     expect(() => parseServerConfig({ tlsCert: 'cert.pem' })).toThrow(/both a TLS certificate and its key/);
+    expect(() => parseServerConfig({ toolSegment: 'admin' })).toThrow(/toolSegment: cannot be "admin": \/api\/admin\/ is the admin API/);
   });
 });

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import type { Logger } from 'pino';
 import { createAuditApi } from '@org/audit-server-core';
+import { createAdminApi } from './admin/api.js';
 import { createApp } from './app.js';
 import type { ServerConfig } from './config.js';
 import { dialectOf, openDatabase } from './database.js';
@@ -64,7 +65,8 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     logger,
     hooks: metrics.hooks,
   });
-  const app = createApp(api, logger, { inFlight: metrics.inFlight, trustProxy: config.trustProxy });
+  const admin = await createAdminApi({ database: orm, rateLimiter, logger });
+  const app = createApp(api, logger, { inFlight: metrics.inFlight, trustProxy: config.trustProxy, admin });
   const tls = config.plainHttp
     ? undefined
     : await loadTlsIdentity(config.dataDir, config.tlsCert && config.tlsKey ? { cert: config.tlsCert, key: config.tlsKey } : undefined);

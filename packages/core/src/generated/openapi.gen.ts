@@ -1173,14 +1173,19 @@ export const openApiDocument: Document = {
             ],
             "properties": {
               "summary": {
-                "type": "object",
-                "allOf": [
+                "description": "`null` when the report is not a Lynis report.",
+                "oneOf": [
                   {
                     "$ref": "#/components/schemas/ReportSummary"
+                  },
+                  {
+                    "type": "object",
+                    "nullable": true,
+                    "enum": [
+                      null
+                    ]
                   }
-                ],
-                "nullable": true,
-                "description": "`null` when the report is not a Lynis report."
+                ]
               }
             }
           }

@@ -1,0 +1,362 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import { Writable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { createAuditApi, type ReportSummary, type ReportToStore } from '@org/audit-server-core';
+import { DIALECTS, useTestDatabase } from '../../../../contract-tests/support/postgres.js';
+import { createApp } from '../app.js';
+import { openDatabase, type Database } from '../database.js';
+import { AdminTokenRecord } from '../entities.js';
+import { hostRecordId } from '../hosts.js';
+import { createKey, revokeKey } from '../key-admin.js';
+import { createRateLimiter, type ClosableRateLimiter } from '../rate-limits.js';
+import { OrmKeyStore, OrmReportStore } from '../stores.js';
+import { createAdminApi } from './api.js';
+import { createAdminToken, revokeAdminToken } from './tokens.js';
+
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+
+/** A Lynis summary with `warnings` and `suggestions` of the given sizes. */
+function summary(overrides: Partial<ReportSummary> = {}, warnings = 1, suggestions = 2): ReportSummary {
+  const finding = (testId: string) => ({ testId, text: `finding of ${testId}`, details: null, solution: null });
+  return {
+    lynisVersion: '3.0.8',
+    reportVersion: '1.0',
+    hostname: 'web-01',
+    os: { name: 'Linux', fullName: 'Debian GNU/Linux 12 (bookworm)', version: '12', kernel: '6.1.0-28-amd64' },
+    startedAt: '2026-11-22 13:40:33',
+    endedAt: '2026-11-22 13:41:24',
+    hardeningIndex: 56,
+    testsPerformed: 235,
+    warnings: Array.from({ length: warnings }, (_, i) => finding(`WARN-${i}`)),
+    suggestions: Array.from({ length: suggestions }, (_, i) => finding(`SUGG-${i}`)),
+    ...overrides,
+  };
+}
+
+describe.each(DIALECTS)('admin API on %s', (dialect) => {
+  const location = useTestDatabase(dialect);
+  let database: Database;
+  let server: Server;
+  let url: string;
+  let token: string;
+  let tokenId: string;
+  let logs: string[];
+  let rateLimiter: ClosableRateLimiter;
+  let keyStore: OrmKeyStore;
+
+  /** Serves the whole app (audit and admin API) on a free port, logging into `logs`. */
+  async function serve(limits: { failuresPer10Minutes?: number } = {}): Promise<void> {
+    rateLimiter = await createRateLimiter({ perAddressPerMinute: 0, perKeyPerMinute: 0, failuresPer10Minutes: limits.failuresPer10Minutes ?? 0, redisPrefix: 'test' });
+    const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _encoding, done) => void (logs.push(String(chunk)), done()) }));
+    keyStore = await OrmKeyStore.open(database);
+    const audit = await createAuditApi({ keyStore, reportStore: new OrmReportStore(database), logger });
+    const admin = await createAdminApi({ database, rateLimiter, logger });
+    server = createServer(createApp(audit, logger, { admin }));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  beforeEach(async () => {
+    logs = [];
+    database = await openDatabase(location.location);
+    ({ id: tokenId, token } = await createAdminToken(database, { label: 'tests' }));
+  });
+  afterEach(async () => {
+    server?.close();
+    server?.closeAllConnections();
+    await keyStore?.close();
+    await rateLimiter?.close();
+    await database.close();
+  });
+
+  const call = (path: string, init: RequestInit & { token?: string | null } = {}) => {
+    const { token: given = token, ...rest } = init;
+    const headers = new Headers(rest.headers);
+    if (given !== null) headers.set('authorization', `Bearer ${given}`);
+    return fetch(`${url}${path}`, { ...rest, headers });
+  };
+  const postJson = (path: string, body: unknown) => call(path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+
+  /** Asserts a problem+json answer and returns its `detail`. */
+  async function expectProblem(response: Response, status: number): Promise<string> {
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const problem = (await response.json()) as { type: string; title: string; status: number; detail: string };
+    expect(problem).toMatchObject({ type: 'about:blank', status });
+    expect(problem.title.length).toBeGreaterThan(0);
+    return problem.detail;
+  }
+
+  /** Stores a report as an upload would, `minutesAgo` before now. */
+  async function store(keyId: string, hostId: string, minutesAgo: number, reportSummary: ReportSummary | null = summary(), content = `hostname=${hostId}\n`) {
+    const report: ReportToStore = {
+      keyId, hostId, hostId2: `${hostId}-2`, receivedAt: new Date(Date.now() - minutesAgo * 60_000), encoding: 'raw',
+      size: content.length, sha256: 'a'.repeat(64), content: Buffer.from(content), summary: reportSummary,
+    };
+    return (await new OrmReportStore(database).save(report)).id;
+  }
+
+  describe('authentication', () => {
+    beforeEach(() => serve());
+
+    it('refuses requests without a token, with a malformed, unknown or revoked one: 401 problem with WWW-Authenticate', async () => {
+      const missing = await call('/api/admin/keys', { token: null });
+      expect(missing.headers.get('www-authenticate')).toBe('Bearer');
+      expect(await expectProblem(missing, 401)).toMatch(/admin token is required/);
+      for (const wrong of ['not-a-token', `adm_${'0'.repeat(64)}`, token.toUpperCase()]) {
+        const refused = await call('/api/admin/keys', { token: wrong });
+        expect(refused.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+        expect(await expectProblem(refused, 401)).toMatch(/unknown or revoked/);
+      }
+      expect((await call('/api/admin/keys')).status).toBe(200);
+      expect(await revokeAdminToken(database, tokenId)).toBe(true);
+      await expectProblem(await call('/api/admin/keys'), 401);
+    });
+
+    it('checks the token before the parameters: an unauthenticated bad request learns nothing', async () => {
+      await expectProblem(await call('/api/admin/hosts?limit=0', { token: null }), 401);
+      await expectProblem(await call(`/api/admin/reports/${UNKNOWN_ID}`, { token: null }), 401);
+    });
+
+    it('records when a token was last used, at most once a minute', async () => {
+      const lastUsed = async () => (await database.em.fork().findOneOrFail(AdminTokenRecord, { id: tokenId })).lastUsedAt ?? null;
+      expect(await lastUsed()).toBeNull();
+      const before = Date.now();
+      expect((await call('/api/admin/keys')).status).toBe(200);
+      const first = await lastUsed();
+      expect(first!.getTime()).toBeGreaterThanOrEqual(before - 1000);
+      expect((await call('/api/admin/keys')).status).toBe(200);
+      expect(await lastUsed()).toEqual(first);
+    });
+
+    it('never logs a token, not even a refused one', async () => {
+      await call('/api/admin/keys');
+      await call('/api/admin/keys', { token: `adm_${'1'.repeat(64)}` });
+      await call('/api/admin/hosts?limit=0');
+      expect(logs.length).toBeGreaterThan(0);
+      for (const line of logs) {
+        expect(line).not.toContain(token);
+        expect(line).not.toContain('1'.repeat(64));
+        expect(line.toLowerCase()).not.toContain('authorization');
+      }
+    });
+  });
+
+  it('counts failed admin logins against the failure limit of the address', async () => {
+    await serve({ failuresPer10Minutes: 2 });
+    for (let i = 0; i < 2; i++) await expectProblem(await call('/api/admin/keys', { token: 'wrong' }), 401);
+    const limited = await call('/api/admin/keys');
+    expect(await expectProblem(limited, 429)).toMatch(/Too many requests/);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  describe('routing and validation', () => {
+    beforeEach(() => serve());
+
+    it('answers an unknown admin path 404 and a wrong method 405, both problem+json', async () => {
+      expect(await expectProblem(await call('/api/admin/nothing'), 404)).toBe('No such admin endpoint');
+      await expectProblem(await call('/api/admin'), 404);
+      const wrongMethod = await call('/api/admin/hosts', { method: 'DELETE' });
+      expect(wrongMethod.headers.get('allow')).toBe('GET');
+      expect(await expectProblem(wrongMethod, 405)).toMatch(/use GET/);
+      expect((await call('/api/admin/keys', { method: 'PUT' })).headers.get('allow')).toBe('GET, POST');
+    });
+
+    it('refuses bad parameters with 400 and a detail naming the parameter', async () => {
+      const cases: [string, RegExp][] = [
+        ['/api/admin/hosts?limit=0', /^limit: must be >= 1/],
+        ['/api/admin/hosts?limit=501', /^limit: must be <= 500/],
+        ['/api/admin/hosts?limit=ten', /^limit: must be integer/],
+        ['/api/admin/hosts?limit=1&limit=2', /^limit: must be integer/],
+        ['/api/admin/hosts?offset=-1', /^offset: must be >= 0/],
+        ['/api/admin/hosts?hostname=', /^hostname: must NOT have fewer than 1 characters/],
+        ['/api/admin/hosts?keyId=42', /^keyId: must match format "uuid"/],
+        ['/api/admin/hosts/not-an-id', /^hostRecordId: must match format "uuid"/],
+        [`/api/admin/hosts/${UNKNOWN_ID}?historyLimit=1001`, /^historyLimit: must be <= 1000/],
+        ['/api/admin/reports?hostRecordId=x', /^hostRecordId: must match format "uuid"/],
+        ['/api/admin/reports/x/raw', /^reportId: must match format "uuid"/],
+      ];
+      for (const [path, detail] of cases) expect(await expectProblem(await call(path), 400), path).toMatch(detail);
+    });
+
+    it('refuses bad bodies: unknown fields, wrong types, invalid JSON, too large, not JSON', async () => {
+      expect(await expectProblem(await postJson('/api/admin/keys', { name: 'x' }), 400)).toBe('name: is not a known field');
+      expect(await expectProblem(await postJson('/api/admin/keys', { expiresAt: 'tomorrow' }), 400)).toMatch(/^expiresAt: must match format "date-time"/);
+      expect(await expectProblem(await postJson('/api/admin/keys', { expiresAt: '2001-01-01T00:00:00Z' }), 400)).toMatch(/already past/);
+      expect(await expectProblem(await postJson('/api/admin/keys', [1]), 400)).toMatch(/must be object/);
+      expect(await expectProblem(await postJson(`/api/admin/keys/${UNKNOWN_ID}/rotate`, { graceSeconds: -1 }), 400)).toMatch(/^graceSeconds: must be >= 0/);
+      const malformed = await call('/api/admin/keys', { method: 'POST', body: '{"label":', headers: { 'content-type': 'application/json' } });
+      expect(await expectProblem(malformed, 400)).toBe('The body is not valid JSON');
+      await expectProblem(await postJson('/api/admin/keys', { label: 'x'.repeat(20_000) }), 413);
+      const form = await call('/api/admin/keys', { method: 'POST', body: new URLSearchParams({ label: 'x' }) });
+      expect(await expectProblem(form, 415)).toBe('Send the body as application/json');
+      expect((await call('/api/admin/keys', { method: 'GET' })).status).toBe(200); // and the server is still fine
+    });
+  });
+
+  describe('hosts and reports', () => {
+    let keyA: string;
+    let keyB: string;
+    beforeEach(async () => {
+      keyA = (await createKey(database, { label: 'a' })).id;
+      keyB = (await createKey(database, { label: 'b' })).id;
+      await serve();
+    });
+
+    it('lists hosts most recently seen first, one page at a time, with the total', async () => {
+      await store(keyA, 'host-old', 30, summary({ hostname: 'db-01' }));
+      await store(keyA, 'host-new', 10, summary({ hostname: 'web-01' }));
+      await store(keyB, 'host-mid', 20, summary({ hostname: 'web-02' }));
+      const all = (await (await call('/api/admin/hosts')).json()) as { items: { hostId: string }[]; total: number; limit: number; offset: number };
+      expect(all).toMatchObject({ total: 3, limit: 50, offset: 0 });
+      expect(all.items.map((host) => host.hostId)).toEqual(['host-new', 'host-mid', 'host-old']);
+      const page = (await (await call('/api/admin/hosts?limit=1&offset=1')).json()) as typeof all;
+      expect(page).toMatchObject({ total: 3, limit: 1, offset: 1 });
+      expect(page.items.map((host) => host.hostId)).toEqual(['host-mid']);
+      const beyond = (await (await call('/api/admin/hosts?offset=10')).json()) as typeof all;
+      expect(beyond).toMatchObject({ total: 3, items: [] });
+    });
+
+    it('shows a host as its newest report describes it, dates as ISO strings', async () => {
+      await store(keyA, 'host-1', 20, summary({ hardeningIndex: 50 }));
+      const newest = await store(keyA, 'host-1', 5, summary({ hardeningIndex: 61, lynisVersion: '3.1.0' }));
+      const response = await call('/api/admin/hosts');
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      const { items } = (await response.json()) as { items: Record<string, unknown>[] };
+      expect(items).toEqual([{
+        id: hostRecordId(keyA, 'host-1'), keyId: keyA, hostId: 'host-1', hostId2: 'host-1-2', hostname: 'web-01',
+        os: 'Debian GNU/Linux 12 (bookworm)', lynisVersion: '3.1.0', firstSeen: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        lastSeen: expect.stringMatching(/Z$/), reportCount: 2, latestReportId: newest, latestHardeningIndex: 61,
+      }]);
+      expect(Date.parse(items[0]!['lastSeen'] as string) - Date.parse(items[0]!['firstSeen'] as string)).toBeCloseTo(15 * 60_000, -3);
+    });
+
+    it('filters hosts by host name (case-insensitive substring, % and _ taken literally), key and hostid', async () => {
+      await store(keyA, 'h1', 1, summary({ hostname: 'Web-01.example.org' }));
+      await store(keyA, 'h2', 2, summary({ hostname: 'db-01.example.org' }));
+      await store(keyB, 'h1', 3, summary({ hostname: 'web_100%' }));
+      await store(keyB, 'h4', 4, null);
+      const hostIds = async (query: string) =>
+        ((await (await call(`/api/admin/hosts?${query}`)).json()) as { items: { hostId: string; keyId: string }[]; total: number });
+      expect((await hostIds('hostname=WEB')).items.map((h) => h.hostId)).toEqual(['h1', 'h1']);
+      expect((await hostIds('hostname=EXAMPLE.org')).total).toBe(2);
+      expect((await hostIds(`hostname=${encodeURIComponent('_1')}`)).total).toBe(1);
+      expect((await hostIds(`hostname=${encodeURIComponent('0%')}`)).total).toBe(1);
+      expect((await hostIds('hostname=nowhere')).total).toBe(0);
+      expect((await hostIds(`keyId=${keyB}`)).items.map((h) => h.hostId)).toEqual(['h1', 'h4']);
+      expect((await hostIds('hostId=h1')).items.map((h) => h.keyId)).toEqual([keyA, keyB]);
+      expect((await hostIds(`hostId=h1&keyId=${keyB}&hostname=web`)).total).toBe(1);
+    });
+
+    it('gives a host with the hardening index of its newest reports, newest first', async () => {
+      const ids = [];
+      for (const [minutesAgo, index] of [[30, 40], [20, null], [10, 55]] as const) {
+        ids.push(await store(keyA, 'host-1', minutesAgo, summary({ hardeningIndex: index })));
+      }
+      const detail = (await (await call(`/api/admin/hosts/${hostRecordId(keyA, 'host-1')}`)).json()) as { hardeningHistory: unknown[]; reportCount: number };
+      expect(detail.reportCount).toBe(3);
+      expect(detail.hardeningHistory).toEqual([
+        { reportId: ids[2], receivedAt: expect.stringMatching(/Z$/), hardeningIndex: 55 },
+        { reportId: ids[1], receivedAt: expect.stringMatching(/Z$/), hardeningIndex: null },
+        { reportId: ids[0], receivedAt: expect.stringMatching(/Z$/), hardeningIndex: 40 },
+      ]);
+      const limited = (await (await call(`/api/admin/hosts/${hostRecordId(keyA, 'host-1')}?historyLimit=1`)).json()) as typeof detail;
+      expect(limited.hardeningHistory).toHaveLength(1);
+      expect(await expectProblem(await call(`/api/admin/hosts/${UNKNOWN_ID}`), 404)).toBe(`No host with id ${UNKNOWN_ID}`);
+    });
+
+    it('lists reports newest first, filtered by host and key, without their content', async () => {
+      const old = await store(keyA, 'h1', 30);
+      const other = await store(keyB, 'h1', 20);
+      const recent = await store(keyA, 'h1', 10);
+      const list = async (query = '') => (await (await call(`/api/admin/reports${query}`)).json()) as { items: Record<string, unknown>[]; total: number };
+      expect((await list()).items.map((r) => r['id'])).toEqual([recent, other, old]);
+      expect((await list(`?hostRecordId=${hostRecordId(keyA, 'h1')}`)).items.map((r) => r['id'])).toEqual([recent, old]);
+      expect((await list(`?keyId=${keyB}`)).items.map((r) => r['id'])).toEqual([other]);
+      const page = await list('?limit=1&offset=2');
+      expect(page.total).toBe(3);
+      expect(page.items[0]).toEqual({
+        id: old, hostRecordId: hostRecordId(keyA, 'h1'), keyId: keyA, hostId: 'h1', hostId2: 'h1-2', receivedAt: expect.stringMatching(/Z$/),
+        encoding: 'raw', size: 12, sha256: 'a'.repeat(64), hostname: 'web-01', lynisVersion: '3.0.8', hardeningIndex: 56, warningCount: 1, suggestionCount: 2,
+      });
+    });
+
+    it('gives a report with its stored summary, null for a report that is not a Lynis report', async () => {
+      const lynis = await store(keyA, 'h1', 2, summary({}, 3, 4));
+      const other = await store(keyA, 'h1', 1, null, 'arbitrary bytes');
+      const detail = (await (await call(`/api/admin/reports/${lynis}`)).json()) as Record<string, unknown>;
+      expect(detail).toMatchObject({ id: lynis, warningCount: 3, suggestionCount: 4, summary: summary({}, 3, 4) });
+      const plain = (await (await call(`/api/admin/reports/${other}`)).json()) as Record<string, unknown>;
+      expect(plain).toMatchObject({ summary: null, hostname: null, hardeningIndex: null, warningCount: null, suggestionCount: null });
+      expect(await expectProblem(await call(`/api/admin/reports/${UNKNOWN_ID}`), 404)).toBe(`No report with id ${UNKNOWN_ID}`);
+    });
+
+    it('gives the raw report as the stored bytes, text/plain', async () => {
+      const content = '# Lynis Report\nlicense_key=[redacted]\nhostname=h\u00e9\n';
+      const id = await store(keyA, 'h1', 1, summary(), content);
+      const raw = await call(`/api/admin/reports/${id}/raw`);
+      expect(raw.status).toBe(200);
+      expect(raw.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect(Buffer.from(await raw.arrayBuffer())).toEqual(Buffer.from(content));
+      await expectProblem(await call(`/api/admin/reports/${UNKNOWN_ID}/raw`), 404);
+    });
+  });
+
+  describe('license keys', () => {
+    beforeEach(() => serve());
+
+    const check = async (licensekey: string) =>
+      (await fetch(`${url}/api/audit/license/`, { method: 'POST', body: new URLSearchParams({ licensekey }) })).text();
+
+    it('creates a key that works at once, shown once, and lists it without the key', async () => {
+      const created = await postJson('/api/admin/keys', { label: 'web servers', expiresAt: '2100-01-01T00:00:00Z' });
+      expect(created.status).toBe(201);
+      const { key, licenseKey } = (await created.json()) as { key: Record<string, unknown>; licenseKey: string };
+      expect(key).toMatchObject({ label: 'web servers', state: 'valid', prefix: licenseKey.slice(0, 8), expiresAt: '2100-01-01T00:00:00.000Z', lastUploadAt: null });
+      await keyStore.refresh();
+      expect(await check(licenseKey)).toBe('Response 100');
+      const listed = await (await call('/api/admin/keys')).text();
+      expect(JSON.parse(listed)).toEqual({ items: [key] });
+      expect(listed).not.toContain(licenseKey);
+      expect(logs.join('')).not.toContain(licenseKey);
+      const bare = (await (await call('/api/admin/keys', { method: 'POST' })).json()) as { key: { label: unknown; expiresAt: unknown } };
+      expect(bare.key).toMatchObject({ label: null, expiresAt: null });
+    });
+
+    it('revokes a key (twice changes nothing); an unknown id is 404', async () => {
+      const { id, key } = await createKey(database);
+      const revoked = await call(`/api/admin/keys/${id}/revoke`, { method: 'POST' });
+      expect(revoked.status).toBe(200);
+      expect(await revoked.json()).toMatchObject({ id, state: 'revoked' });
+      await keyStore.refresh();
+      expect(await check(key)).toBe('Response 500');
+      expect((await call(`/api/admin/keys/${id}/revoke`, { method: 'POST' })).status).toBe(200);
+      expect(await expectProblem(await call(`/api/admin/keys/${UNKNOWN_ID}/revoke`, { method: 'POST' }), 404)).toBe(`No license key with id ${UNKNOWN_ID}`);
+    });
+
+    it('rotates a key: new key at once, old one until the grace period ends; 404 unknown, 409 revoked', async () => {
+      const { id, key: oldKey } = await createKey(database, { label: 'fleet' });
+      const before = Date.now();
+      const rotated = await postJson(`/api/admin/keys/${id}/rotate`, { graceSeconds: 3600 });
+      expect(rotated.status).toBe(201);
+      const body = (await rotated.json()) as { key: { id: string; label: string }; licenseKey: string; previous: { id: string; expiresAt: string; state: string } };
+      expect(body.key.label).toBe('fleet');
+      expect(body.previous).toMatchObject({ id, state: 'valid' });
+      expect(Date.parse(body.previous.expiresAt) - before).toBeGreaterThanOrEqual(3600_000 - 1000);
+      expect(Date.parse(body.previous.expiresAt) - before).toBeLessThanOrEqual(3600_000 + 5000);
+      await keyStore.refresh();
+      expect([await check(body.licenseKey), await check(oldKey)]).toEqual(['Response 100', 'Response 100']);
+
+      const byDefault = (await (await call(`/api/admin/keys/${body.key.id}/rotate`, { method: 'POST' })).json()) as typeof body;
+      expect(Date.parse(byDefault.previous.expiresAt) - Date.now()).toBeGreaterThan(86_400_000 - 10_000);
+      await revokeKey(database, byDefault.key.id);
+      expect(await expectProblem(await postJson(`/api/admin/keys/${byDefault.key.id}/rotate`, {}), 409)).toMatch(/already revoked or expired/);
+      expect(await expectProblem(await postJson(`/api/admin/keys/${UNKNOWN_ID}/rotate`, {}), 404)).toMatch(/no key with id/i);
+      expect(logs.join('')).not.toContain(body.licenseKey);
+    });
+  });
+});

@@ -1,0 +1,163 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { OpenAPIBackend, type Context, type Document } from 'openapi-backend';
+import addFormats from 'ajv-formats';
+import { describeFailure, openApiDocument, type AuditLogger, type AuditRateLimiter } from '@org/audit-server-core';
+import type { Database } from '../database.js';
+import { AdminTokenAuthenticator } from './auth.js';
+import { getHost, listHosts } from './hosts.js';
+import { createLicenseKey, listLicenseKeys, revokeLicenseKey, rotateLicenseKey } from './keys.js';
+import type { AdminContext, AdminOperation } from './operation.js';
+import { getRawReport, getReport, listReports } from './reports.js';
+import { problemResponse, type AdminResponse } from './responses.js';
+
+/** What the contract's admin operations are tagged with. */
+const ADMIN_TAG = 'admin';
+const OPERATIONS: Record<string, AdminOperation> = {
+  listHosts,
+  getHost,
+  listReports,
+  getReport,
+  getRawReport,
+  listLicenseKeys,
+  createLicenseKey,
+  revokeLicenseKey,
+  rotateLicenseKey,
+};
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+const silentLogger: AuditLogger = { info() {}, warn() {}, error() {} };
+
+/** How to build an {@link AdminApi}. */
+export interface AdminApiOptions {
+  database: Database;
+  /** Checks admin tokens; default: against the database's `admin_token` table. */
+  authenticator?: AdminTokenAuthenticator;
+  /** The collectors' limiter: admin requests count per address, failed admin logins as failed key checks. */
+  rateLimiter?: AuditRateLimiter;
+  /** Where changes and refused requests are logged (never a token or key). Default: nowhere. */
+  logger?: AuditLogger;
+}
+
+/** The request body as the adapter read it. */
+export type AdminRequestBody =
+  | { kind: 'none' }
+  | { kind: 'json'; value: unknown }
+  /** A body that could not be read: answered with this status and detail once the request is authenticated. */
+  | { kind: 'unreadable'; status: number; detail: string };
+
+/** A request for a path under `/api/admin`, as the adapters hand it over. */
+export interface AdminRequest {
+  method: string;
+  /** The full path, `/api/admin/…`, without the query string. */
+  path: string;
+  query: Record<string, string | string[]>;
+  headers: IncomingHttpHeaders;
+  body: AdminRequestBody;
+  /** The client's address, for the rate limits; none applies when unknown. */
+  remoteAddress?: string;
+}
+
+/** The admin API: answers every request under `/api/admin`. */
+export interface AdminApi {
+  handle(request: AdminRequest): Promise<AdminResponse>;
+}
+
+/**
+ * Builds the admin API over the contract's `admin` operations: openapi-backend routes, checks the bearer token
+ * (security scheme `adminToken`) and validates parameters and bodies; failures become problem+json answers here,
+ * in one place, and the operations in ./hosts, ./reports and ./keys do the rest.
+ */
+export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi> {
+  const logger = options.logger ?? silentLogger;
+  const { rateLimiter } = options;
+  const authenticator =
+    options.authenticator ??
+    new AdminTokenAuthenticator(options.database, (error) => logger.warn({ error: describeFailure(error) }, 'could not record an admin token\'s last use'));
+  const context: AdminContext = { database: options.database, logger };
+
+  const backend = new OpenAPIBackend({
+    definition: adminDocument(),
+    strict: true,
+    quick: true, // validators compiled on first use
+    coerceTypes: true, // query and path parameters arrive as text
+    ajvOpts: { useDefaults: true, allErrors: false },
+    customizeAjv: (ajv) => addFormats.default(ajv, ['uuid', 'date-time']),
+  });
+
+  backend.registerSecurityHandler('adminToken', async (c: Context) => {
+    const tokenId = await authenticator.authenticate(headerValue(c.request.headers['authorization']));
+    return tokenId ? { tokenId } : false;
+  });
+
+  backend.register({
+    notFound: () => problemResponse(404, 'No such admin endpoint'),
+    methodNotAllowed: (_c: Context, request: AdminRequest) => {
+      const allowed = METHODS.filter((method) => backend.router.matchOperation({ method, path: request.path, headers: {} }));
+      return problemResponse(405, `Method ${request.method} not allowed here: use ${allowed.join(' or ')}`, { allow: allowed.join(', ') });
+    },
+    unauthorizedHandler: async (c: Context, request: AdminRequest) => {
+      const given = request.headers.authorization !== undefined;
+      if (rateLimiter && request.remoteAddress) await rateLimiter.recordFailure(request.remoteAddress);
+      logger.warn({ operation: c.operation.operationId, remoteAddress: request.remoteAddress, tokenGiven: given }, 'admin request unauthorized');
+      return problemResponse(401, given ? 'The admin token is unknown or revoked' : 'An admin token is required: Authorization: Bearer <token>', {
+        'www-authenticate': given ? 'Bearer error="invalid_token"' : 'Bearer',
+      });
+    },
+    validationFail: (c: Context) => problemResponse(400, (c.validation.errors ?? []).map(describeError).join('; ')),
+  });
+  for (const [operationId, operation] of Object.entries(OPERATIONS)) {
+    backend.register(operationId, async (c: Context, request: AdminRequest) => {
+      if (request.body.kind === 'unreadable') return problemResponse(request.body.status, request.body.detail);
+      const body = request.body.kind === 'json' ? (c.request.requestBody as Record<string, unknown>) : undefined;
+      const tokenId = (c.security['adminToken'] as { tokenId: string }).tokenId;
+      return operation({ params: c.request.params as Record<string, string>, query: c.request.query as Record<string, unknown>, body, tokenId }, context);
+    });
+  }
+  await backend.init();
+
+  return {
+    async handle(request) {
+      try {
+        if (rateLimiter && request.remoteAddress) {
+          const decision = await rateLimiter.consumeRequest(request.remoteAddress);
+          if (!decision.allowed) {
+            return problemResponse(429, 'Too many requests from this address', { 'retry-after': String(decision.retryAfterSeconds) });
+          }
+        }
+        const body = request.body.kind === 'json' ? request.body.value : undefined;
+        return (await backend.handleRequest(
+          { method: request.method, path: request.path, query: request.query, headers: request.headers as Record<string, string | string[]>, body },
+          request,
+        )) as AdminResponse;
+      } catch (error) {
+        logger.error({ error: describeFailure(error), path: request.path }, 'admin request failed');
+        return problemResponse(500, 'Internal server error; see the server log');
+      }
+    },
+  };
+}
+
+/** The contract with only its admin operations: the audit operations are core's. */
+function adminDocument(): Document {
+  const document = structuredClone(openApiDocument);
+  const paths: Document['paths'] = {};
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    const operations = Object.entries(item ?? {}).filter(
+      ([method, operation]) => METHODS.includes(method.toUpperCase()) && (operation as { tags?: string[] }).tags?.includes(ADMIN_TAG),
+    );
+    if (operations.length > 0) paths[path] = Object.fromEntries(operations);
+  }
+  document.paths = paths;
+  return document;
+}
+
+function headerValue(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** One ajv error in the words of the request: `limit: must be <= 500`, `label: must NOT have more than 255 characters`. */
+function describeError(error: { instancePath: string; message?: string; keyword: string; params: Record<string, unknown> }): string {
+  const where = error.instancePath.replace(/^\/(query|path|requestBody)\/?/, '').replaceAll('/', '.');
+  if (error.keyword === 'required') return `${where ? `${where}.` : ''}${String(error.params['missingProperty'])}: is required`;
+  if (error.keyword === 'additionalProperties') return `${where ? `${where}.` : ''}${String(error.params['additionalProperty'])}: is not a known field`;
+  return `${where || 'body'}: ${error.message ?? 'is invalid'}`;
+}

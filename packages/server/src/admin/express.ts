@@ -1,0 +1,41 @@
+import express, { type RequestHandler } from 'express';
+import type { AdminApi, AdminRequestBody } from './api.js';
+
+/** Largest admin request body: the contract's bodies are a few small fields. */
+const MAX_BODY_BYTES = 16 * 1024;
+
+/**
+ * Express middleware answering every request under the path it is mounted at (`app.use('/api/admin', …)`)
+ * with the admin API, JSON bodies read here.
+ */
+export function adminMiddleware(api: AdminApi): RequestHandler {
+  const readJson = express.json({ limit: MAX_BODY_BYTES });
+  return (req, res, next) => {
+    readJson(req, res, (error?: unknown) => {
+      const body = requestBody(req, error);
+      api
+        .handle({
+          method: req.method,
+          path: req.baseUrl + req.path,
+          query: req.query as Record<string, string | string[]>,
+          headers: req.headers,
+          body,
+          remoteAddress: req.ip,
+        })
+        .then((response) => void res.status(response.status).set(response.headers).end(response.body), next);
+    });
+  };
+}
+
+/** What the body parser made of the request: a JSON value, nothing, or why it could not be read. */
+function requestBody(req: express.Request, error: unknown): AdminRequestBody {
+  if (error) {
+    const type = (error as { type?: string }).type;
+    if (type === 'entity.too.large') return { kind: 'unreadable', status: 413, detail: `Request body too large (limit ${MAX_BODY_BYTES} bytes)` };
+    if (type === 'encoding.unsupported' || type === 'charset.unsupported') return { kind: 'unreadable', status: 415, detail: 'Send the body as UTF-8 JSON' };
+    return { kind: 'unreadable', status: 400, detail: 'The body is not valid JSON' };
+  }
+  if (req.body !== undefined) return { kind: 'json', value: req.body };
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  return hasBody ? { kind: 'unreadable', status: 415, detail: 'Send the body as application/json' } : { kind: 'none' };
+}

@@ -1,0 +1,67 @@
+import type { Host, HostDetail, HostPage } from '@org/audit-server-core';
+import { HostRecord, ReportRecord } from '../entities.js';
+import type { AdminOperation } from './operation.js';
+import { jsonResponse, problemResponse } from './responses.js';
+
+/** `GET /api/admin/hosts`: one page of hosts, most recently seen first, filtered by host name, key and `hostid`. */
+export const listHosts: AdminOperation = async ({ query }, { database }) => {
+  const limit = query['limit'] as number;
+  const offset = query['offset'] as number;
+  const qb = database.em.fork().createQueryBuilder(HostRecord, 'h');
+  if (query['keyId'] !== undefined) qb.andWhere({ key: query['keyId'] as string });
+  if (query['hostId'] !== undefined) qb.andWhere({ hostId: query['hostId'] as string });
+  if (query['hostname'] !== undefined) {
+    // Case-insensitive substring, the same on both dialects: `like` with an explicit escape character, as
+    // SQLite's `like` has none by default and PostgreSQL's is case-sensitive.
+    qb.andWhere(`lower(h.hostname) like lower(?) escape '\\'`, [`%${escapeLike(query['hostname'] as string)}%`]);
+  }
+  qb.orderBy({ lastSeen: 'desc', id: 'asc' }).limit(limit).offset(offset);
+  const [records, total] = await qb.getResultAndCount();
+  const page: HostPage = { items: records.map(toHost), total, limit, offset };
+  return jsonResponse(200, page);
+};
+
+/** `GET /api/admin/hosts/{hostRecordId}`: a host, with the hardening index of its newest reports. */
+export const getHost: AdminOperation = async ({ params, query }, { database }) => {
+  const id = params['hostRecordId']!;
+  const em = database.em.fork();
+  const record = await em.findOne(HostRecord, { id });
+  if (!record) return problemResponse(404, `No host with id ${id}`);
+  const reports = await em.find(
+    ReportRecord,
+    { hostRecord: id },
+    { fields: ['id', 'receivedAt', 'hardeningIndex'], orderBy: { receivedAt: 'desc', id: 'desc' }, limit: query['historyLimit'] as number },
+  );
+  const detail: HostDetail = {
+    ...toHost(record),
+    hardeningHistory: reports.map((report) => ({
+      reportId: report.id,
+      receivedAt: report.receivedAt.toISOString(),
+      hardeningIndex: report.hardeningIndex ?? null,
+    })),
+  };
+  return jsonResponse(200, detail);
+};
+
+/** A host as the contract shows it. */
+function toHost(record: HostRecord): Host {
+  return {
+    id: record.id,
+    keyId: record.key.id,
+    hostId: record.hostId,
+    hostId2: record.hostId2 ?? null,
+    hostname: record.hostname ?? null,
+    os: record.osName ?? null,
+    lynisVersion: record.lynisVersion ?? null,
+    firstSeen: record.firstSeen.toISOString(),
+    lastSeen: record.lastSeen.toISOString(),
+    reportCount: record.reportCount,
+    latestReportId: record.latestReportId ?? null,
+    latestHardeningIndex: record.latestHardeningIndex ?? null,
+  };
+}
+
+/** Text to match literally inside a `like` pattern whose escape character is `\`. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}

@@ -1,0 +1,22 @@
+import type { AuditLogger } from '@org/audit-server-core';
+import type { Database } from '../database.js';
+import type { AdminResponse } from './responses.js';
+
+/** What every admin operation works with. */
+export interface AdminContext {
+  database: Database;
+  /** Where changes made through the API are logged, with the id of the admin token that made them. */
+  logger: AuditLogger;
+}
+
+/** A validated admin request: parameters coerced to their contract types, defaults filled in. */
+export interface AdminInput {
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: Record<string, unknown> | undefined;
+  /** The id of the admin token the request authenticated with. */
+  tokenId: string;
+}
+
+/** One operation of the admin API. */
+export type AdminOperation = (input: AdminInput, context: AdminContext) => Promise<AdminResponse>;

@@ -1,0 +1,61 @@
+import type { ReportDetail, ReportMeta, ReportPage } from '@org/audit-server-core';
+import { ReportRecord } from '../entities.js';
+import type { AdminOperation } from './operation.js';
+import { jsonResponse, problemResponse, textResponse } from './responses.js';
+
+/** Every column but the stored report and its summary: what lists need. */
+const META_EXCLUDES = ['content', 'summary'] as const;
+
+/** `GET /api/admin/reports`: one page of reports, newest first, without their content. */
+export const listReports: AdminOperation = async ({ query }, { database }) => {
+  const limit = query['limit'] as number;
+  const offset = query['offset'] as number;
+  const where = {
+    ...(query['hostRecordId'] !== undefined ? { hostRecord: query['hostRecordId'] as string } : {}),
+    ...(query['keyId'] !== undefined ? { key: query['keyId'] as string } : {}),
+  };
+  const [records, total] = await database.em
+    .fork()
+    .findAndCount(ReportRecord, where, { exclude: META_EXCLUDES, orderBy: { receivedAt: 'desc', id: 'desc' }, limit, offset });
+  const page: ReportPage = { items: records.map(toReportMeta), total, limit, offset };
+  return jsonResponse(200, page);
+};
+
+/** `GET /api/admin/reports/{reportId}`: a report's metadata and the summary stored with it. */
+export const getReport: AdminOperation = async ({ params }, { database }) => {
+  const id = params['reportId']!;
+  const record = await database.em.fork().findOne(ReportRecord, { id }, { exclude: ['content'] });
+  if (!record) return noSuchReport(id);
+  const detail: ReportDetail = { ...toReportMeta(record), summary: record.summary ? (JSON.parse(record.summary) as ReportDetail['summary']) : null };
+  return jsonResponse(200, detail);
+};
+
+/** `GET /api/admin/reports/{reportId}/raw`: the stored bytes (the license key's value already redacted at upload). */
+export const getRawReport: AdminOperation = async ({ params }, { database }) => {
+  const id = params['reportId']!;
+  const record = await database.em.fork().findOne(ReportRecord, { id }, { fields: ['content'] });
+  if (!record) return noSuchReport(id);
+  return textResponse(200, record.content);
+};
+
+const noSuchReport = (id: string) => problemResponse(404, `No report with id ${id}`);
+
+/** A report's metadata as the contract shows it. */
+function toReportMeta(record: Omit<ReportRecord, 'content' | 'summary'>): ReportMeta {
+  return {
+    id: record.id,
+    hostRecordId: record.hostRecord.id,
+    keyId: record.key.id,
+    hostId: record.hostId,
+    hostId2: record.hostId2 ?? null,
+    receivedAt: record.receivedAt.toISOString(),
+    encoding: record.encoding as ReportMeta['encoding'],
+    size: record.size,
+    sha256: record.sha256,
+    hostname: record.hostname ?? null,
+    lynisVersion: record.lynisVersion ?? null,
+    hardeningIndex: record.hardeningIndex ?? null,
+    warningCount: record.warningCount ?? null,
+    suggestionCount: record.suggestionCount ?? null,
+  };
+}
