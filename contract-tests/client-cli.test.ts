@@ -28,7 +28,7 @@ function runClient(args: string[], env: Record<string, string> = {}, stdin = '')
 describe('audit-client against the reference server', () => {
   let server: ServerProcess;
   let removeDataDir: () => Promise<void>;
-  const runs: Run[] = [];
+  const runs: CommandRun[] = [];
   const run = async (...args: Parameters<typeof runClient>) => {
     const result = await runClient(...args);
     runs.push(result);

@@ -22,7 +22,7 @@ let removeDataDir: () => Promise<void>;
 beforeAll(async () => {
   ({ dataDir, remove: removeDataDir } = await makeDataDir());
   const orm = await openDatabase(dataDir);
-  await importKey(orm, KEY, 'operations');
+  await importKey(orm, KEY, { label: 'operations' });
   await orm.close();
 });
 afterAll(() => removeDataDir?.());

@@ -10,7 +10,7 @@ export async function storedReports(location: string | DatabaseLocation) {
       id: r.id, keyId: r.key.id, hostId: r.hostId, hostId2: r.hostId2, encoding: r.encoding, size: r.size, sha256: r.sha256,
       content: Buffer.from(r.content),
       hostname: r.hostname, lynisVersion: r.lynisVersion, hardeningIndex: r.hardeningIndex, warningCount: r.warningCount,
-      suggestionCount: r.suggestionCount, summary: r.summary === null ? null : (JSON.parse(r.summary) as ReportSummary),
+      suggestionCount: r.suggestionCount, summary: r.summary == null ? null : (JSON.parse(r.summary) as ReportSummary),
     }));
   } finally {
     await orm.close();

@@ -173,7 +173,7 @@ describe('errors', () => {
     const error = await client().getHost(ID).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(type);
     expect(error).toMatchObject(fields);
-    if (answer.type === 'application/problem+json') expect((error as ServerError).problem).toEqual(JSON.parse(answer.body));
+    if ('type' in answer && answer.type === 'application/problem+json') expect((error as ServerError).problem).toEqual(JSON.parse(answer.body));
   });
 
   it('treats a success status the operation does not have, or a body that is not JSON, as a server error', async () => {
