@@ -2,14 +2,13 @@
 // HTTPS, and against a tiny local server that rate-limits, for the retries and exit codes. Its admin commands run
 // against the Prism mock and a tiny server that refuses, for their output and exit codes.
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_ID } from './support/admin-operations.js';
 import { startPrism, type PrismProcess } from './support/prism.js';
 import { storedReports } from './support/reports.js';
+import { startStubServer, type StubReply, type StubServer } from './support/stub-server.js';
 import { LYNIS_FIXTURES, makeDataDir, runNodeScript, seedKeys, startServerProcess, type CommandRun, type ServerProcess } from './support/server-process.js';
 
 /** The committed bin shim, exactly what `npx audit-client` runs. */
@@ -134,25 +133,22 @@ describe('audit-client against the Prism mock', () => {
 });
 
 describe('audit-client against a server that rate-limits', () => {
-  let server: Server;
+  let stub: StubServer;
   let url: string;
   let uploads: number;
   let limitedAnswers: number;
 
   beforeAll(async () => {
     // Answers the license check, then 429 with Retry-After: 1 to the first `limitedAnswers` uploads.
-    server = createServer((request, response) => {
-      request.resume().on('end', () => {
-        if (request.url!.endsWith('/license/')) return response.writeHead(200, { 'content-type': 'text/plain' }).end('Response 100');
-        uploads++;
-        if (uploads <= limitedAnswers) return response.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '1' }).end('Too many requests');
-        response.writeHead(200, { 'content-type': 'text/plain' }).end(`OK id-${uploads}`);
-      });
+    stub = await startStubServer((request): StubReply => {
+      if (request.url.endsWith('/license/')) return { status: 200, headers: { 'content-type': 'text/plain' }, body: 'Response 100' };
+      uploads++;
+      if (uploads <= limitedAnswers) return { status: 429, headers: { 'content-type': 'text/plain', 'retry-after': '1' }, body: 'Too many requests' };
+      return { status: 200, headers: { 'content-type': 'text/plain' }, body: `OK id-${uploads}` };
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/audit`;
+    url = `${stub.url}/api/audit`;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => stub.close());
 
   it('retries after Retry-After and succeeds: exit 0', async () => {
     uploads = 0;
@@ -284,25 +280,25 @@ describe('audit-client admin commands against the Prism mock', () => {
 });
 
 describe('audit-client admin commands against a server that refuses', () => {
-  let server: Server;
+  let stub: StubServer;
   let url: string;
 
   beforeAll(async () => {
     // Answers like the contract: 401 for any other token, 404 for any host, 409 for any rotation, else an empty page.
-    server = createServer((request, response) => {
-      const problem = (status: number, title: string, detail: string) =>
-        response.writeHead(status, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ type: 'about:blank', title, status, detail }));
-      request.resume().on('end', () => {
-        if (request.headers.authorization !== `Bearer ${ADMIN_TOKEN}`) return problem(401, 'Unauthorized', `Unknown token ${request.headers.authorization}`);
-        if (request.url!.startsWith('/api/admin/hosts/')) return problem(404, 'Not Found', `No host with id ${request.url!.split('/')[4]}`);
-        if (request.url!.endsWith('/rotate')) return problem(409, 'Conflict', 'The key is already revoked or expired');
-        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ items: [], total: 0, limit: 50, offset: 0 }));
-      });
+    const problem = (status: number, title: string, detail: string) => ({
+      status,
+      headers: { 'content-type': 'application/problem+json' },
+      body: JSON.stringify({ type: 'about:blank', title, status, detail }),
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    stub = await startStubServer((request) => {
+      if (request.headers.authorization !== `Bearer ${ADMIN_TOKEN}`) return problem(401, 'Unauthorized', `Unknown token ${request.headers.authorization}`);
+      if (request.url.startsWith('/api/admin/hosts/')) return problem(404, 'Not Found', `No host with id ${request.url.split('/')[4]}`);
+      if (request.url.endsWith('/rotate')) return problem(409, 'Conflict', 'The key is already revoked or expired');
+      return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ items: [], total: 0, limit: 50, offset: 0 }) };
+    });
+    url = stub.url;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => stub.close());
 
   it.each([
     { args: ['hosts'], token: 'adm_wrong', code: 2, stderr: 'The server refused the admin token (401: missing, unknown or revoked)\n' },

@@ -1,7 +1,7 @@
 // The admin client against a tiny local server that answers whatever a test tells it to, and records what it got.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startStubServer, unusedPort, type StubServer } from '../../../contract-tests/support/stub-server.js';
 import { createAdminClient, type AdminClientOptions } from './admin-client.js';
 import {
   ConflictError,
@@ -42,9 +42,7 @@ const KEY_INFO: LicenseKeyInfo = {
 };
 const EMPTY_PAGE: HostPage = { items: [], total: 0, limit: 50, offset: 0 };
 
-let server: Server;
-let baseUrl: string;
-let received: Received[];
+let stub: StubServer;
 let reply: Reply;
 
 const json = (status: number, value: unknown): Reply => ({ status, body: JSON.stringify(value), type: 'application/json' });
@@ -54,51 +52,39 @@ const problem = (status: number, title: string, detail?: string): Reply => ({
   type: 'application/problem+json',
 });
 
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const url = new URL(request.url!, 'http://stub');
-      received.push({
-        method: request.method!,
-        path: url.pathname,
-        query: Object.fromEntries(url.searchParams),
-        headers: request.headers,
-        body: Buffer.concat(chunks).toString(),
-      });
-      response.writeHead(reply.status, { 'content-type': reply.type ?? 'text/plain', ...reply.headers }).end(reply.body);
-    });
+/** What the stub got, its URL split into path and query. */
+const received = (): Received[] =>
+  stub.requests.map((request) => {
+    const url = new URL(request.url, 'http://stub');
+    return { method: request.method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers: request.headers, body: request.body.toString() };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+beforeAll(async () => {
+  stub = await startStubServer(() => ({ status: reply.status, body: reply.body, headers: { 'content-type': reply.type ?? 'text/plain', ...reply.headers } }));
 });
-afterAll(() => {
-  server.closeAllConnections();
-  return new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => stub.close());
 beforeEach(() => {
-  received = [];
+  stub.requests.length = 0;
   reply = json(200, EMPTY_PAGE);
 });
 
-const client = (options: Partial<AdminClientOptions> = {}) => createAdminClient({ baseUrl, token: TOKEN, ...options });
+const client = (options: Partial<AdminClientOptions> = {}) => createAdminClient({ baseUrl: stub.url, token: TOKEN, ...options });
 
 describe('requests', () => {
   it('listHosts sends the bearer token and the filters as query parameters, and resolves with the page', async () => {
     const page: HostPage = { ...EMPTY_PAGE, limit: 10, offset: 20 };
     reply = json(200, page);
     await expect(client().listHosts({ hostname: 'web', keyId: ID, hostId: 'abc', limit: 10, offset: 20 })).resolves.toEqual(page);
-    expect(received).toEqual([
+    expect(received()).toEqual([
       expect.objectContaining({ method: 'GET', path: '/api/admin/hosts', query: { hostname: 'web', keyId: ID, hostId: 'abc', limit: '10', offset: '20' } }),
     ]);
-    expect(received[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(received()[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
   });
 
   it('leaves out query parameters that are not given, and keeps the path a server is mounted under', async () => {
-    await client({ baseUrl: `${baseUrl}/collector/` }).listReports({ hostRecordId: ID });
+    await client({ baseUrl: `${stub.url}/collector/` }).listReports({ hostRecordId: ID });
     await client().listHosts();
-    expect(received.map(({ path, query }) => ({ path, query }))).toEqual([
+    expect(received().map(({ path, query }) => ({ path, query }))).toEqual([
       { path: '/collector/api/admin/reports', query: { hostRecordId: ID } },
       { path: '/api/admin/hosts', query: {} },
     ]);
@@ -111,30 +97,30 @@ describe('requests', () => {
   ] as const)('%s sends GET %s', async (_name, call, path, query) => {
     reply = json(200, { items: [] });
     await expect(call(client())).resolves.toEqual({ items: [] });
-    expect(received).toEqual([expect.objectContaining({ method: 'GET', path, query, body: '' })]);
-    expect(received[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(received()).toEqual([expect.objectContaining({ method: 'GET', path, query, body: '' })]);
+    expect(received()[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
   });
 
   it('puts an id into the path encoded, so it cannot reach another route', async () => {
     reply = problem(404, 'Not Found');
     await client().getReport('../keys').catch(() => {});
-    expect(received[0]!.path).toBe('/api/admin/reports/..%2Fkeys');
+    expect(received()[0]!.path).toBe('/api/admin/reports/..%2Fkeys');
   });
 
   it('getRawReport resolves with the text as sent', async () => {
     const text = '# Lynis Report\nlicense_key=[redacted]\nhardening_index=56\n';
     reply = { status: 200, body: text, type: 'text/plain; charset=utf-8' };
     await expect(client().getRawReport(ID)).resolves.toBe(text);
-    expect(received[0]).toMatchObject({ method: 'GET', path: `/api/admin/reports/${ID}/raw` });
+    expect(received()[0]).toMatchObject({ method: 'GET', path: `/api/admin/reports/${ID}/raw` });
   });
 
   it('createLicenseKey POSTs the request as JSON and resolves with the 201 answer', async () => {
     const created: NewLicenseKey = { key: KEY_INFO, licenseKey: '3f9a2c1e-5b7d4e8f-0a1b2c3d-4e5f6a7b-8c9d0e1f-2a3b4c5d' };
     reply = json(201, created);
     await expect(client().createLicenseKey({ label: 'web servers', expiresAt: '2027-11-01T00:00:00.000Z' })).resolves.toEqual(created);
-    expect(received[0]).toMatchObject({ method: 'POST', path: '/api/admin/keys' });
-    expect(received[0]!.headers['content-type']).toBe('application/json');
-    expect(JSON.parse(received[0]!.body)).toEqual({ label: 'web servers', expiresAt: '2027-11-01T00:00:00.000Z' });
+    expect(received()[0]).toMatchObject({ method: 'POST', path: '/api/admin/keys' });
+    expect(received()[0]!.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(received()[0]!.body)).toEqual({ label: 'web servers', expiresAt: '2027-11-01T00:00:00.000Z' });
   });
 
   it('revokeLicenseKey POSTs without a body; rotateLicenseKey POSTs the grace period', async () => {
@@ -142,7 +128,7 @@ describe('requests', () => {
     await expect(client().revokeLicenseKey(ID)).resolves.toMatchObject({ state: 'revoked' });
     reply = json(201, { key: KEY_INFO, licenseKey: 'k', previous: KEY_INFO });
     await expect(client().rotateLicenseKey(ID, { graceSeconds: 3600 })).resolves.toMatchObject({ licenseKey: 'k' });
-    expect(received.map(({ method, path, body }) => ({ method, path, body }))).toEqual([
+    expect(received().map(({ method, path, body }) => ({ method, path, body }))).toEqual([
       { method: 'POST', path: `/api/admin/keys/${ID}/revoke`, body: '' },
       { method: 'POST', path: `/api/admin/keys/${ID}/rotate`, body: '{"graceSeconds":3600}' },
     ]);
@@ -154,7 +140,7 @@ describe('requests', () => {
       expect(attempt).toThrow(TypeError);
       if (token) expect(attempt).not.toThrow(token);
     }
-    expect(received).toHaveLength(0);
+    expect(received()).toHaveLength(0);
   });
 });
 
@@ -196,10 +182,7 @@ describe('errors', () => {
   });
 
   it('is a NetworkError when nothing listens, naming the URL but not the token', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise((resolve) => closed.close(resolve));
+    const port = await unusedPort();
     const error = await client({ baseUrl: `http://127.0.0.1:${port}` }).listLicenseKeys().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as Error).message).toBe(`No answer from http://127.0.0.1:${port}/api/admin/keys: connect ECONNREFUSED 127.0.0.1:${port}`);

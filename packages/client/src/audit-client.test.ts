@@ -1,61 +1,42 @@
 // The thin layer against a tiny local server that answers whatever a test tells it to, and records what it got.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startStubServer, unusedPort, type StubReply, type StubServer } from '../../../contract-tests/support/stub-server.js';
 import { createAuditClient, type AuditClientOptions } from './audit-client.js';
 import { InvalidKeyError, NetworkError, RateLimitedError, RequestRejectedError, ServerError, TooLargeError } from './errors.js';
 
-interface Received {
-  url: string;
-  headers: IncomingHttpHeaders;
-  form: URLSearchParams;
-}
-type Reply = { status: number; body: string; headers?: Record<string, string> } | 'hang';
 
 const KEY = 'deadbeef-0000-0000-0000-000000000001';
-let server: Server;
-let baseUrl: string;
-let received: Received[];
-let reply: Reply;
+let stub: StubServer;
+let reply: StubReply;
+
+/** What the stub got, its body read as a form. */
+const received = () => stub.requests.map((request) => ({ url: request.url, headers: request.headers, form: new URLSearchParams(request.body.toString()) }));
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      received.push({ url: request.url!, headers: request.headers, form: new URLSearchParams(Buffer.concat(chunks).toString()) });
-      if (reply === 'hang') return;
-      response.writeHead(reply.status, { 'content-type': 'text/plain; charset=utf-8', ...reply.headers }).end(reply.body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  stub = await startStubServer(() => (reply === 'hang' ? reply : { ...reply, headers: { 'content-type': 'text/plain; charset=utf-8', ...reply.headers } }));
 });
-afterAll(() => {
-  server.closeAllConnections();
-  return new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => stub.close());
 beforeEach(() => {
-  received = [];
+  stub.requests.length = 0;
   reply = { status: 200, body: 'Response 100' };
 });
 
-const client = (options: Partial<AuditClientOptions> = {}) => createAuditClient({ baseUrl, ...options });
+const client = (options: Partial<AuditClientOptions> = {}) => createAuditClient({ baseUrl: stub.url, ...options });
 const upload = { licenseKey: KEY, hostId: 'host-1', report: '# Lynis Report\nreport_version_major=1\n' };
 
 describe('checkLicense', () => {
   it('sends the key url-encoded like Lynis, to the current path, and maps Response 100 to valid', async () => {
     await expect(client().checkLicense(KEY, { collectorVersion: '105' })).resolves.toEqual({ valid: true });
-    expect(received).toHaveLength(1);
-    expect(received[0]!.url).toBe('/api/audit/license/');
-    expect(received[0]!.headers['content-type']).toBe('application/x-www-form-urlencoded');
-    expect(Object.fromEntries(received[0]!.form)).toEqual({ licensekey: KEY, collector_version: '105' });
+    expect(received()).toHaveLength(1);
+    expect(received()[0]!.url).toBe('/api/audit/license/');
+    expect(received()[0]!.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(Object.fromEntries(received()[0]!.form)).toEqual({ licensekey: KEY, collector_version: '105' });
   });
 
   it('maps 401 with Response 500 to invalid', async () => {
     reply = { status: 401, body: 'Response 500' };
     await expect(client().checkLicense(KEY)).resolves.toEqual({ valid: false });
-    expect(Object.fromEntries(received[0]!.form)).toEqual({ licensekey: KEY });
+    expect(Object.fromEntries(received()[0]!.form)).toEqual({ licensekey: KEY });
   });
 
   it.each([
@@ -72,10 +53,10 @@ describe('checkLicense', () => {
   it('uses the legacy path and a renamed tool segment, keeping Content-Length', async () => {
     await client({ legacyPaths: true }).checkLicense(KEY);
     await client({ toolSegment: 'lynis' }).checkLicense(KEY);
-    await client({ toolSegment: 'lynis', legacyPaths: true, baseUrl: `${baseUrl}/collector/` }).checkLicense(KEY);
-    expect(received.map((r) => r.url)).toEqual(['/api/v1/audit/license/', '/api/lynis/license/', '/collector/api/v1/lynis/license/']);
-    expect(received[2]!.headers['content-length']).toBe(String(`licensekey=${KEY}`.length));
-    expect(received[2]!.headers['transfer-encoding']).toBeUndefined();
+    await client({ toolSegment: 'lynis', legacyPaths: true, baseUrl: `${stub.url}/collector/` }).checkLicense(KEY);
+    expect(received().map((r) => r.url)).toEqual(['/api/v1/audit/license/', '/api/lynis/license/', '/collector/api/v1/lynis/license/']);
+    expect(received()[2]!.headers['content-length']).toBe(String(`licensekey=${KEY}`.length));
+    expect(received()[2]!.headers['transfer-encoding']).toBeUndefined();
   });
 
   it('refuses a tool segment the server could not have', () => {
@@ -87,22 +68,22 @@ describe('uploadReport', () => {
   it('sends the raw report text by default, like Lynis, and resolves with the stored id', async () => {
     reply = { status: 200, body: 'OK 0f8fad5b-d9cb-469f-a165-70867728950e' };
     await expect(client().uploadReport({ ...upload, hostId2: 'host-2' })).resolves.toEqual({ id: '0f8fad5b-d9cb-469f-a165-70867728950e' });
-    expect(received[0]!.url).toBe('/api/audit/upload/');
-    expect(Object.fromEntries(received[0]!.form)).toEqual({ licensekey: KEY, hostid: 'host-1', hostid2: 'host-2', data: upload.report });
+    expect(received()[0]!.url).toBe('/api/audit/upload/');
+    expect(Object.fromEntries(received()[0]!.form)).toEqual({ licensekey: KEY, hostid: 'host-1', hostid2: 'host-2', data: upload.report });
   });
 
   it('sends a Buffer base64-encoded when asked, byte for byte, and leaves out an absent hostid2', async () => {
     reply = { status: 200, body: 'OK id-1' };
     const bytes = Buffer.from([0xff, 0x00, 0x41, 0x0a]);
     await client({ legacyPaths: true }).uploadReport({ ...upload, report: bytes, encoding: 'base64' });
-    expect(received[0]!.url).toBe('/api/v1/audit/upload/');
-    expect(received[0]!.form.get('data')).toBe(bytes.toString('base64'));
-    expect(received[0]!.form.has('hostid2')).toBe(false);
+    expect(received()[0]!.url).toBe('/api/v1/audit/upload/');
+    expect(received()[0]!.form.get('data')).toBe(bytes.toString('base64'));
+    expect(received()[0]!.form.has('hostid2')).toBe(false);
   });
 
   it('refuses to send bytes that are not UTF-8 as raw text, before sending anything', async () => {
     await expect(client().uploadReport({ ...upload, report: Buffer.from([0xff, 0xfe]) })).rejects.toThrow(/encoding 'base64'/);
-    expect(received).toHaveLength(0);
+    expect(received()).toHaveLength(0);
   });
 
   it.each([
@@ -131,10 +112,7 @@ describe('uploadReport', () => {
 
 describe('no answer', () => {
   it('is a NetworkError when nothing listens', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise((resolve) => closed.close(resolve));
+    const port = await unusedPort();
     const error = await createAuditClient({ baseUrl: `http://127.0.0.1:${port}` }).checkLicense(KEY).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).message).toBe(`No answer from http://127.0.0.1:${port}/api/audit/license/: connect ECONNREFUSED 127.0.0.1:${port}`);

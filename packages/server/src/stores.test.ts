@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hashLicenseKey, type ReportSummary, type ReportToStore } from '@org/audit-server-core';
+import { lynisSummary } from '../../../contract-tests/support/lynis-summary.js';
 import { DIALECTS, useTestDatabase } from '../../../contract-tests/support/postgres.js';
 import { openDatabase, type Database } from './database.js';
 import { HostRecord, LicenseKeyRecord, ReportRecord } from './entities.js';
@@ -9,18 +10,6 @@ import { OrmKeyStore, OrmReportStore } from './stores.js';
 
 /** A key id no key has. */
 const MISSING_KEY = '00000000-0000-4000-8000-00000000dead';
-
-/** A Lynis summary as the parser gives it; `overrides` replace whole fields. */
-function lynisSummary(overrides: Partial<ReportSummary> = {}): ReportSummary {
-  const finding = (testId: string) => ({ testId, text: `about ${testId}`, details: null, solution: null });
-  return {
-    lynisVersion: '3.0.9', reportVersion: '1.0', hostname: 'web-1',
-    os: { name: 'Linux', fullName: 'Debian GNU/Linux 12 (bookworm)', version: '12', kernel: '6.1.0-18-amd64' },
-    startedAt: '2026-11-01 10:00:00', endedAt: '2026-11-01 10:02:00', hardeningIndex: 64, testsPerformed: 250,
-    warnings: [finding('SSH-7408')], suggestions: [finding('BOOT-5122'), finding('KRNL-5820')],
-    ...overrides,
-  };
-}
 
 describe.each(DIALECTS)('stores on %s', (dialect) => {
   const database = useTestDatabase(dialect);
@@ -114,7 +103,7 @@ describe.each(DIALECTS)('stores on %s', (dialect) => {
       const summary = lynisSummary();
       const { id } = await new OrmReportStore(orm).save(report('host-1', { summary }));
       const stored = await observer.em.fork().findOneOrFail(ReportRecord, { id });
-      expect(stored).toMatchObject({ hostname: 'web-1', lynisVersion: '3.0.9', hardeningIndex: 64, warningCount: 1, suggestionCount: 2 });
+      expect(stored).toMatchObject({ hostname: 'web-01', lynisVersion: '3.0.8', hardeningIndex: 56, warningCount: 1, suggestionCount: 2 });
       expect(JSON.parse(stored.summary!)).toEqual(summary);
     });
 

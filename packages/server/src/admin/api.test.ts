@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { createAuditApi, type ReportSummary, type ReportToStore } from '@org/audit-server-core';
+import { lynisSummary as summary } from '../../../../contract-tests/support/lynis-summary.js';
 import { DIALECTS, useTestDatabase } from '../../../../contract-tests/support/postgres.js';
 import { createApp } from '../app.js';
 import { openDatabase, type Database } from '../database.js';
@@ -17,24 +18,6 @@ import { createAdminApi } from './api.js';
 import { createAdminToken, revokeAdminToken } from './tokens.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
-
-/** A Lynis summary with `warnings` and `suggestions` of the given sizes. */
-function summary(overrides: Partial<ReportSummary> = {}, warnings = 1, suggestions = 2): ReportSummary {
-  const finding = (testId: string) => ({ testId, text: `finding of ${testId}`, details: null, solution: null });
-  return {
-    lynisVersion: '3.0.8',
-    reportVersion: '1.0',
-    hostname: 'web-01',
-    os: { name: 'Linux', fullName: 'Debian GNU/Linux 12 (bookworm)', version: '12', kernel: '6.1.0-28-amd64' },
-    startedAt: '2026-11-22 13:40:33',
-    endedAt: '2026-11-22 13:41:24',
-    hardeningIndex: 56,
-    testsPerformed: 235,
-    warnings: Array.from({ length: warnings }, (_, i) => finding(`WARN-${i}`)),
-    suggestions: Array.from({ length: suggestions }, (_, i) => finding(`SUGG-${i}`)),
-    ...overrides,
-  };
-}
 
 describe.each(DIALECTS)('admin API on %s', (dialect) => {
   const location = useTestDatabase(dialect);
