@@ -143,7 +143,8 @@ if (only) {
   printTable(results);
   if (afterBigUploads) log(`RSS ${settings.settleMs / 1000} s after the 8 MB uploads: ${afterBigUploads.reference} / ${afterBigUploads.baseline} MiB (idle ${idleRss.reference} / ${idleRss.baseline})`);
   await Promise.all([...servers(), coreHttp].map((server) => server.stop()));
-  rmSync(workDir, { recursive: true, force: true });
+  if (cpuProfile) printProfile();
+  else rmSync(workDir, { recursive: true, force: true });
   process.exit(failures.length ? 1 : 0);
 }
 
@@ -195,16 +196,7 @@ log();
 log('targets:');
 for (const t of targets) log(`  ${t.met ? 'met   ' : 'MISSED'}  ${t.target}: ${t.value}`);
 
-let profile;
-if (cpuProfile) {
-  const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
-  profile = { ...summariseProfile(join(profileDir, file), 15), file: join(profileDir, file) };
-  log();
-  log(`CPU profile of the reference server (first run, ${profile.totalMs} ms sampled), self time by package:`);
-  for (const { name, percent } of profile.byPackage) log(`  ${String(percent).padStart(5)}%  ${name}`);
-  log('by function:');
-  for (const { name, percent } of profile.byFunction) log(`  ${String(percent).padStart(5)}%  ${name}`);
-}
+const profile = cpuProfile ? printProfile() : undefined;
 
 const output = {
   date: new Date().toISOString(),
@@ -277,4 +269,16 @@ function countReports(file) {
       db.get('SELECT count(*) AS n FROM report', (queryError, row) => db.close(() => (queryError ? reject(queryError) : resolve(row.n))));
     });
   });
+}
+
+/** Prints where the reference server's first profiled run spent its time, and returns that summary. */
+function printProfile() {
+  const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
+  const summary = { ...summariseProfile(join(profileDir, file), 15), file: join(profileDir, file) };
+  log();
+  log(`CPU profile of the reference server (first run, ${summary.totalMs} ms sampled), self time by package:`);
+  for (const { name, percent } of summary.byPackage) log(`  ${String(percent).padStart(5)}%  ${name}`);
+  log('by function:');
+  for (const { name, percent } of summary.byFunction) log(`  ${String(percent).padStart(5)}%  ${name}`);
+  return summary;
 }

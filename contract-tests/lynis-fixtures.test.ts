@@ -60,8 +60,6 @@ describe('captured Lynis requests', () => {
       warningCount: 2,
       suggestionCount: 45,
     });
-    expect(stored.summary).toMatchObject({ os: { fullName: 'Debian GNU/Linux 12 (bookworm)' }, testsPerformed: 235 });
-    expect(stored.summary!.warnings.map((w) => w.testId)).toEqual(['PKGS-7392', 'LOGG-2138']);
   });
 
   it('upload with an altered key: 401 and nothing stored', async () => {

@@ -1,4 +1,3 @@
-import type { ReportSummary } from '@org/audit-server-core';
 import { openDatabase, ReportRecord, type DatabaseLocation } from '@org/audit-server';
 
 /** What the reference server stored, read straight from its database. */
@@ -10,7 +9,7 @@ export async function storedReports(location: string | DatabaseLocation) {
       id: r.id, keyId: r.key.id, hostId: r.hostId, hostId2: r.hostId2, encoding: r.encoding, size: r.size, sha256: r.sha256,
       content: Buffer.from(r.content),
       hostname: r.hostname, lynisVersion: r.lynisVersion, hardeningIndex: r.hardeningIndex, warningCount: r.warningCount,
-      suggestionCount: r.suggestionCount, summary: r.summary == null ? null : (JSON.parse(r.summary) as ReportSummary),
+      suggestionCount: r.suggestionCount,
     }));
   } finally {
     await orm.close();

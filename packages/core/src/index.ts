@@ -17,7 +17,7 @@ export { createAuditFetchHandler, type AuditFetchContext, type AuditFetchHandler
 export type { KeyLookup, KeyStore, ReportEncoding, ReportStore, ReportToStore } from './stores.js';
 export { InMemoryKeyStore, InMemoryReportStore } from './memory-stores.js';
 export { LICENSE_KEY_PATTERN, generateLicenseKey, hashLicenseKey } from './license-key.js';
-export { parseLynisReport, type ParsedLynisReport } from './lynis-report.js';
+export { parseLynisReport, summarizeReportBytes, type ParsedLynisReport } from './lynis-report.js';
 export { REDACTED_MARKER, decodeReportData, redactLicenseKeys } from './report-data.js';
 /** The contract (openapi.yaml) as a document object, for hosts that route the operations core leaves to them (the admin API). */
 export { openApiDocument } from './generated/openapi.gen.js';

@@ -74,8 +74,6 @@ export const ReportRecord = defineEntity({
     hardeningIndex: p.integer().nullable(),
     warningCount: p.integer().nullable(),
     suggestionCount: p.integer().nullable(),
-    /** The parsed summary (`ReportSummary` of the API) as JSON text. */
-    summary: p.text().nullable(),
   },
   indexes: [{ properties: ['key', 'receivedAt'] }, { properties: ['hostId'] }, { properties: ['hostRecord', 'receivedAt'] }],
 });

@@ -100,7 +100,7 @@ export class OrmKeyStore implements KeyStore {
 const MAX_GROUP = 128;
 /** Default for {@link OrmReportStoreOptions.maxGroupBytes}. */
 const MAX_GROUP_BYTES = 32 * 1024 * 1024;
-/** Longest text kept in a summary column (the whole summary stays in the JSON). */
+/** Longest text kept in a summary column (the admin API parses the whole summary from the report when asked). */
 const MAX_COLUMN_TEXT = 255;
 
 /** Tuning of {@link OrmReportStore}. */
@@ -127,8 +127,6 @@ interface ReportRow {
   hardening_index: number | null;
   warning_count: number | null;
   suggestion_count: number | null;
-  /** The summary as JSON text. */
-  summary: string | null;
 }
 
 interface PendingSave {
@@ -186,7 +184,6 @@ export class OrmReportStore implements ReportStore {
       hardening_index: summary?.hardeningIndex ?? null,
       warning_count: summary ? summary.warnings.length : null,
       suggestion_count: summary ? summary.suggestions.length : null,
-      summary: summary ? JSON.stringify(summary) : null,
     };
     const host: HostSighting = {
       id: row.host_record_id,

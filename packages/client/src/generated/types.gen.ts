@@ -498,6 +498,12 @@ export type ListHostsErrors = {
      * No admin token, or one that is unknown or revoked.
      */
     401: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
 };
 
 export type ListHostsError = ListHostsErrors[keyof ListHostsErrors];
@@ -541,6 +547,12 @@ export type GetHostErrors = {
      * Nothing has this id.
      */
     404: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
 };
 
 export type GetHostError = GetHostErrors[keyof GetHostErrors];
@@ -587,6 +599,12 @@ export type ListReportsErrors = {
      * No admin token, or one that is unknown or revoked.
      */
     401: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
 };
 
 export type ListReportsError = ListReportsErrors[keyof ListReportsErrors];
@@ -625,6 +643,12 @@ export type GetReportErrors = {
      * Nothing has this id.
      */
     404: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
 };
 
 export type GetReportError = GetReportErrors[keyof GetReportErrors];
@@ -663,6 +687,12 @@ export type GetRawReportErrors = {
      * Nothing has this id.
      */
     404: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
 };
 
 export type GetRawReportError = GetRawReportErrors[keyof GetRawReportErrors];
@@ -688,6 +718,12 @@ export type ListLicenseKeysErrors = {
      * No admin token, or one that is unknown or revoked.
      */
     401: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
 };
 
 export type ListLicenseKeysError = ListLicenseKeysErrors[keyof ListLicenseKeysErrors];
@@ -717,6 +753,20 @@ export type CreateLicenseKeyErrors = {
      * No admin token, or one that is unknown or revoked.
      */
     401: Problem;
+    /**
+     * The JSON body is larger than the admin API accepts.
+     */
+    413: Problem;
+    /**
+     * The body is not `application/json`.
+     */
+    415: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
 };
 
 export type CreateLicenseKeyError = CreateLicenseKeyErrors[keyof CreateLicenseKeyErrors];
@@ -755,6 +805,20 @@ export type RevokeLicenseKeyErrors = {
      * Nothing has this id.
      */
     404: Problem;
+    /**
+     * The JSON body is larger than the admin API accepts.
+     */
+    413: Problem;
+    /**
+     * The body is not `application/json`.
+     */
+    415: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
 };
 
 export type RevokeLicenseKeyError = RevokeLicenseKeyErrors[keyof RevokeLicenseKeyErrors];
@@ -797,6 +861,20 @@ export type RotateLicenseKeyErrors = {
      * The request conflicts with the current state, e.g. rotating a key that is revoked.
      */
     409: Problem;
+    /**
+     * The JSON body is larger than the admin API accepts.
+     */
+    413: Problem;
+    /**
+     * The body is not `application/json`.
+     */
+    415: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
 };
 
 export type RotateLicenseKeyError = RotateLicenseKeyErrors[keyof RotateLicenseKeyErrors];

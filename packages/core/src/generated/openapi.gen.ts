@@ -230,6 +230,9 @@ export const openApiDocument: Document = {
           },
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
           }
         }
       }
@@ -287,6 +290,9 @@ export const openApiDocument: Document = {
           },
           "404": {
             "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
           }
         }
       }
@@ -344,6 +350,9 @@ export const openApiDocument: Document = {
           },
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
           }
         }
       }
@@ -437,6 +446,9 @@ export const openApiDocument: Document = {
           },
           "404": {
             "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
           }
         }
       }
@@ -484,6 +496,9 @@ export const openApiDocument: Document = {
           },
           "404": {
             "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
           }
         }
       }
@@ -514,6 +529,9 @@ export const openApiDocument: Document = {
           },
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
           }
         }
       },
@@ -568,6 +586,15 @@ export const openApiDocument: Document = {
           },
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "413": {
+            "$ref": "#/components/responses/ProblemTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/ProblemUnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
           }
         }
       }
@@ -619,6 +646,15 @@ export const openApiDocument: Document = {
           },
           "404": {
             "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/ProblemTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/ProblemUnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
           }
         }
       }
@@ -696,6 +732,15 @@ export const openApiDocument: Document = {
           },
           "409": {
             "$ref": "#/components/responses/ProblemConflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/ProblemTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/ProblemUnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
           }
         }
       }
@@ -1697,6 +1742,47 @@ export const openApiDocument: Document = {
               "title": "Conflict",
               "status": 409,
               "detail": "The key is already revoked or expired"
+            }
+          }
+        }
+      },
+      "ProblemTooLarge": {
+        "description": "The JSON body is larger than the admin API accepts.",
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "ProblemUnsupportedMediaType": {
+        "description": "The body is not `application/json`.",
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "ProblemTooManyRequests": {
+        "description": "Too many requests from this address, or too many with a wrong admin token (the collectors' limits\ncount admin requests too). Wait for the number of seconds in `Retry-After`.\n",
+        "headers": {
+          "Retry-After": {
+            "$ref": "#/components/headers/Retry-After"
+          }
+        },
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            },
+            "example": {
+              "type": "about:blank",
+              "title": "Too Many Requests",
+              "status": 429,
+              "detail": "Too many requests from this address"
             }
           }
         }

@@ -4,7 +4,8 @@ import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { createAuditApi, type ReportSummary, type ReportToStore } from '@org/audit-server-core';
+import { createAuditApi, summarizeReportBytes, type ReportDetail, type ReportSummary, type ReportToStore } from '@org/audit-server-core';
+import { lynisCapture } from '../../../../contract-tests/support/lynis-capture.js';
 import { lynisSummary as summary } from '../../../../contract-tests/support/lynis-summary.js';
 import { DIALECTS, useTestDatabase } from '../../../../contract-tests/support/postgres.js';
 import { createApp } from '../app.js';
@@ -268,11 +269,14 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
       });
     });
 
-    it('gives a report with its stored summary, null for a report that is not a Lynis report', async () => {
-      const lynis = await store(keyA, 'h1', 2, summary({}, 3, 4));
+    it('gives a report with the summary read from the stored report, null for a report that is not a Lynis report', async () => {
+      const lynis = await store(keyA, 'h1', 2, summarizeReportBytes(lynisCapture.report), lynisCapture.report.toString());
       const other = await store(keyA, 'h1', 1, null, 'arbitrary bytes');
-      const detail = (await (await call(`/api/admin/reports/${lynis}`)).json()) as Record<string, unknown>;
-      expect(detail).toMatchObject({ id: lynis, warningCount: 3, suggestionCount: 4, summary: summary({}, 3, 4) });
+      const detail = (await (await call(`/api/admin/reports/${lynis}`)).json()) as ReportDetail;
+      expect(detail).toMatchObject({ id: lynis, hostname: 'localhost', hardeningIndex: 56, warningCount: 2, suggestionCount: 45 });
+      expect(detail.summary).toMatchObject({ hostname: 'localhost', lynisVersion: '3.0.8', hardeningIndex: 56, testsPerformed: 235 });
+      expect(detail.summary!.warnings.map((warning) => warning.testId)).toEqual(['PKGS-7392', 'LOGG-2138']);
+      expect(detail.summary!.suggestions).toHaveLength(45);
       const plain = (await (await call(`/api/admin/reports/${other}`)).json()) as Record<string, unknown>;
       expect(plain).toMatchObject({ summary: null, hostname: null, hardeningIndex: null, warningCount: null, suggestionCount: null });
       expect(await expectProblem(await call(`/api/admin/reports/${UNKNOWN_ID}`), 404)).toBe(`No report with id ${UNKNOWN_ID}`);

@@ -1,10 +1,10 @@
-import type { ReportDetail, ReportMeta, ReportPage } from '@org/audit-server-core';
+import { summarizeReportBytes, type ReportDetail, type ReportMeta, type ReportPage } from '@org/audit-server-core';
 import { ReportRecord } from '../entities.js';
 import type { AdminOperation } from './operation.js';
 import { jsonResponse, problemResponse, textResponse } from './responses.js';
 
-/** Every column but the stored report and its summary: what lists need. */
-const META_EXCLUDES = ['content', 'summary'] as const;
+/** Every column but the stored report: what lists need. */
+const META_EXCLUDES = ['content'] as const;
 
 /** `GET /api/admin/reports`: one page of reports, newest first, without their content. */
 export const listReports: AdminOperation = async ({ query }, { database }) => {
@@ -21,12 +21,17 @@ export const listReports: AdminOperation = async ({ query }, { database }) => {
   return jsonResponse(200, page);
 };
 
-/** `GET /api/admin/reports/{reportId}`: a report's metadata and the summary stored with it. */
+/**
+ * `GET /api/admin/reports/{reportId}`: a report's metadata and its summary, parsed from the stored report now
+ * (under a millisecond for a real report) rather than stored beside it: writing it with every upload cost more
+ * than a third of the upload rate for large reports.
+ */
 export const getReport: AdminOperation = async ({ params }, { database }) => {
   const id = params['reportId']!;
-  const record = await database.em.fork().findOne(ReportRecord, { id }, { exclude: ['content'] });
+  const record = await database.em.fork().findOne(ReportRecord, { id });
   if (!record) return noSuchReport(id);
-  const detail: ReportDetail = { ...toReportMeta(record), summary: record.summary ? (JSON.parse(record.summary) as ReportDetail['summary']) : null };
+  const { content, ...meta } = record;
+  const detail: ReportDetail = { ...toReportMeta(meta), summary: summarizeReportBytes(Buffer.from(content)) };
   return jsonResponse(200, detail);
 };
 
@@ -41,7 +46,7 @@ export const getRawReport: AdminOperation = async ({ params }, { database }) => 
 const noSuchReport = (id: string) => problemResponse(404, `No report with id ${id}`);
 
 /** A report's metadata as the contract shows it. */
-function toReportMeta(record: Omit<ReportRecord, 'content' | 'summary'>): ReportMeta {
+function toReportMeta(record: Omit<ReportRecord, 'content'>): ReportMeta {
   return {
     id: record.id,
     hostRecordId: record.hostRecord.id,
