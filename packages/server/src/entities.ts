@@ -58,8 +58,9 @@ export const ReportRecord = defineEntity({
   tableName: 'report',
   properties: {
     id: p.uuid().primary(),
-    key: () => p.manyToOne(LicenseKeyRecord),
-    hostRecord: () => p.manyToOne(HostRecord),
+    // No index of their own: the indexes below start with them, and every index slows every upload.
+    key: () => p.manyToOne(LicenseKeyRecord).index(false),
+    hostRecord: () => p.manyToOne(HostRecord).index(false),
     hostId: p.string().length(255),
     hostId2: p.string().length(255).nullable(),
     receivedAt: p.datetime(),
@@ -75,7 +76,7 @@ export const ReportRecord = defineEntity({
     warningCount: p.integer().nullable(),
     suggestionCount: p.integer().nullable(),
   },
-  indexes: [{ properties: ['key', 'receivedAt'] }, { properties: ['hostId'] }, { properties: ['hostRecord', 'receivedAt'] }],
+  indexes: [{ properties: ['key', 'receivedAt'] }, { properties: ['hostRecord', 'receivedAt'] }],
 });
 export type ReportRecord = InferEntity<typeof ReportRecord>;
 

@@ -14,7 +14,6 @@ export class InitialSchema extends Migration {
 
     this.addSql('create table "report" ("id" uuid not null, "key_id" uuid not null, "host_record_id" uuid not null, "host_id" varchar(255) not null, "host_id2" varchar(255) null, "received_at" timestamptz not null, "encoding" varchar(8) not null, "size" int not null, "sha256" varchar(64) not null, "content" bytea not null, "hostname" varchar(255) null, "lynis_version" varchar(255) null, "hardening_index" int null, "warning_count" int null, "suggestion_count" int null, constraint "report_pkey" primary key ("id"));');
     this.addSql('create index "report_key_id_received_at_index" on "report" ("key_id", "received_at");');
-    this.addSql('create index "report_host_id_index" on "report" ("host_id");');
     this.addSql('create index "report_host_record_id_received_at_index" on "report" ("host_record_id", "received_at");');
     this.addSql('alter table "report" add constraint "report_key_id_foreign" foreign key ("key_id") references "license_key" ("id") on update cascade;');
     this.addSql('alter table "report" add constraint "report_host_record_id_foreign" foreign key ("host_record_id") references "host" ("id") on update cascade;');

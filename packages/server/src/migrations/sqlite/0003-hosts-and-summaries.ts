@@ -20,10 +20,7 @@ export class HostsAndSummaries extends Migration {
     this.addSql('insert into `report_new` (`id`, `key_id`, `host_record_id`, `host_id`, `host_id2`, `received_at`, `encoding`, `size`, `sha256`, `content`) select `r`.`id`, `r`.`key_id`, `h`.`id`, `r`.`host_id`, `r`.`host_id2`, `r`.`received_at`, `r`.`encoding`, `r`.`size`, `r`.`sha256`, `r`.`content` from `report` as `r` join `host` as `h` on `h`.`key_id` = `r`.`key_id` and `h`.`host_id` = `r`.`host_id`;');
     this.addSql('drop table `report`;');
     this.addSql('alter table `report_new` rename to `report`;');
-    this.addSql('create index `report_key_id_index` on `report` (`key_id`);');
-    this.addSql('create index `report_host_record_id_index` on `report` (`host_record_id`);');
     this.addSql('create index `report_key_id_received_at_index` on `report` (`key_id`, `received_at`);');
-    this.addSql('create index `report_host_id_index` on `report` (`host_id`);');
     this.addSql('create index `report_host_record_id_received_at_index` on `report` (`host_record_id`, `received_at`);');
 
     this.addSql("create table `admin_token` (`id` text not null, `token_hash` text not null, `prefix` text not null, `label` text null, `created_at` datetime not null, `revoked_at` datetime null, `last_used_at` datetime null, primary key (`id`));");
