@@ -23,6 +23,12 @@ export interface DatabaseLocation {
 /** The database file inside a data directory (SQLite only). */
 export const databaseFile = (dataDir: string) => join(dataDir, 'audit.sqlite');
 
+/**
+ * Tells whether `id` can be a record id (all are UUIDs). Check before querying by an id from outside: anything
+ * else names no record, and PostgreSQL would refuse to compare it with a uuid column instead of finding nothing.
+ */
+export const isRecordId = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+
 /** Tells a URL that selects PostgreSQL. */
 export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlEntityManager } from '@mikro-orm/knex';
 import { LICENSE_KEY_PATTERN, generateLicenseKey, hashLicenseKey } from '@org/audit-server-core';
-import { dialectOf, type Database } from './database.js';
+import { dialectOf, isRecordId, type Database } from './database.js';
 import { LicenseKeyRecord } from './entities.js';
 
 /** A license key as operators see it: never the key itself. */
@@ -39,8 +39,6 @@ export class KeyAdminError extends Error {
   }
 }
 
-/** Key ids are UUIDs; anything else names no key (and PostgreSQL would refuse to compare it with one). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const SHAPE_PROBLEM = 'a license key may use only a-f, 0-9 and "-": Lynis deletes every other character before sending it';
 
@@ -118,27 +116,25 @@ export function parseKeyList(text: string): string[] {
 }
 
 /** All keys, oldest first, each with its state, last use and the time of its last accepted upload. */
-export async function listKeys(orm: Database, now: Date = new Date()): Promise<KeySummary[]> {
-  const em = orm.em.fork();
-  const keys = await em.find(LicenseKeyRecord, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
-  const lastUploads = await em
-    .getConnection()
-    .execute<{ key_id: string; last_upload: number | string }[]>('select key_id, max(received_at) as last_upload from report group by key_id');
-  return summarizeKeys(keys, lastUploads, now);
+export function listKeys(orm: Database, now: Date = new Date()): Promise<KeySummary[]> {
+  return readKeys(orm, undefined, now);
 }
 
 /** One key, as {@link listKeys} describes it, or undefined when no key has this id. */
 export async function findKey(orm: Database, id: string, now: Date = new Date()): Promise<KeySummary | undefined> {
-  const em = orm.em.fork();
-  const key = await em.findOne(LicenseKeyRecord, { id });
-  if (!key) return undefined;
-  const lastUploads = await em
-    .getConnection()
-    .execute<{ key_id: string; last_upload: number | string }[]>('select key_id, max(received_at) as last_upload from report where key_id = ? group by key_id', [id]);
-  return summarizeKeys([key], lastUploads, now)[0];
+  return isRecordId(id) ? (await readKeys(orm, id, now))[0] : undefined;
 }
 
-function summarizeKeys(keys: LicenseKeyRecord[], lastUploads: { key_id: string; last_upload: number | string }[], now: Date): KeySummary[] {
+/** Every key, or the one with `id`, oldest first. */
+async function readKeys(orm: Database, id: string | undefined, now: Date): Promise<KeySummary[]> {
+  const em = orm.em.fork();
+  const keys = await em.find(LicenseKeyRecord, id === undefined ? {} : { id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const lastUploads = await em
+    .getConnection()
+    .execute<{ key_id: string; last_upload: number | string }[]>(
+      `select key_id, max(received_at) as last_upload from report ${id === undefined ? '' : 'where key_id = ? '}group by key_id`,
+      id === undefined ? [] : [id],
+    );
   const lastUploadByKey = new Map(lastUploads.map((row) => [row.key_id, new Date(row.last_upload)]));
   return keys.map((record) => ({
     id: record.id,
@@ -154,7 +150,7 @@ function summarizeKeys(keys: LicenseKeyRecord[], lastUploads: { key_id: string; 
 
 /** Revokes a key by id. Resolves false when no such key exists. */
 export async function revokeKey(orm: Database, id: string): Promise<boolean> {
-  if (!UUID.test(id)) return false;
+  if (!isRecordId(id)) return false;
   return orm.em.fork().transactional(async (em) => {
     await serialiseKeyChanges(em);
     const changed = await em.nativeUpdate(LicenseKeyRecord, { id, revokedAt: null }, { revokedAt: new Date() });
@@ -168,7 +164,7 @@ export async function revokeKey(orm: Database, id: string): Promise<boolean> {
  * (an earlier expiry it had stays). Refuses keys already revoked or expired.
  */
 export async function rotateKey(orm: Database, id: string, graceMs: number): Promise<{ id: string; key: string; oldExpiresAt: Date }> {
-  if (!UUID.test(id)) throw new KeyAdminError(`no key with id ${id}`);
+  if (!isRecordId(id)) throw new KeyAdminError(`no key with id ${id}`);
   const key = generateLicenseKey();
   return orm.em.fork().transactional(async (em) => {
     await serialiseKeyChanges(em);

@@ -107,7 +107,7 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
   for (const [operationId, operation] of Object.entries(OPERATIONS)) {
     backend.register(operationId, async (c: Context, request: AdminRequest) => {
       if (request.body.kind === 'unreadable') return problemResponse(request.body.status, request.body.detail);
-      const body = request.body.kind === 'json' ? (c.request.requestBody as Record<string, unknown>) : undefined;
+      const body = c.request.requestBody as Record<string, unknown>;
       const tokenId = (c.security['adminToken'] as { tokenId: string }).tokenId;
       return operation({ params: c.request.params as Record<string, string>, query: c.request.query as Record<string, unknown>, body, tokenId }, context);
     });
@@ -123,7 +123,8 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
             return problemResponse(429, 'Too many requests from this address', { 'retry-after': String(decision.retryAfterSeconds) });
           }
         }
-        const body = request.body.kind === 'json' ? request.body.value : undefined;
+        // No body reads as `{}`, so that validation fills in the contract's defaults for optional bodies too.
+        const body = request.body.kind === 'json' ? request.body.value : {};
         return (await backend.handleRequest(
           { method: request.method, path: request.path, query: request.query, headers: request.headers as Record<string, string | string[]>, body },
           request,

@@ -2,16 +2,13 @@ import { KeyAdminError, createKey, findKey, listKeys, revokeKey, rotateKey, type
 import type { AdminContext, AdminOperation } from './operation.js';
 import { jsonResponse, problemResponse, type AdminResponse } from './responses.js';
 
-/** Grace period of a rotation when the request names none: the contract's default. */
-const DEFAULT_GRACE_SECONDS = 86_400;
-
 /** `GET /api/admin/keys`: every license key, oldest first. */
 export const listLicenseKeys: AdminOperation = async (_input, { database }) => jsonResponse(200, { items: await listKeys(database) });
 
 /** `POST /api/admin/keys`: a new key, shown this once. */
 export const createLicenseKey: AdminOperation = async ({ body, tokenId }, { database, logger }) => {
-  const label = body?.['label'] as string | undefined;
-  const expiresAt = body?.['expiresAt'] === undefined ? undefined : new Date(body['expiresAt'] as string);
+  const label = body['label'] as string | undefined;
+  const expiresAt = body['expiresAt'] === undefined ? undefined : new Date(body['expiresAt'] as string);
   if (expiresAt && expiresAt.getTime() <= Date.now()) return problemResponse(400, `expiresAt: ${expiresAt.toISOString()} is already past`);
   const { id, key } = await createKey(database, { label, expiresAt });
   logger.info({ keyId: id, adminTokenId: tokenId }, 'license key created');
@@ -29,7 +26,7 @@ export const revokeLicenseKey: AdminOperation = async ({ params, tokenId }, { da
 /** `POST /api/admin/keys/{keyId}/rotate`: a new key with the old one's label; the old one works for the grace period. */
 export const rotateLicenseKey: AdminOperation = async ({ params, body, tokenId }, { database, logger }) => {
   const id = params['keyId']!;
-  const graceSeconds = (body?.['graceSeconds'] as number | undefined) ?? DEFAULT_GRACE_SECONDS;
+  const graceSeconds = body['graceSeconds'] as number; // the contract's default when the request names none
   try {
     const rotated = await rotateKey(database, id, graceSeconds * 1000);
     logger.info({ keyId: id, newKeyId: rotated.id, graceSeconds, adminTokenId: tokenId }, 'license key rotated');

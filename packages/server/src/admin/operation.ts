@@ -13,7 +13,8 @@ export interface AdminContext {
 export interface AdminInput {
   params: Record<string, string>;
   query: Record<string, unknown>;
-  body: Record<string, unknown> | undefined;
+  /** The JSON body, `{}` when none was sent, with the contract's defaults filled in. */
+  body: Record<string, unknown>;
   /** The id of the admin token the request authenticated with. */
   tokenId: string;
 }
