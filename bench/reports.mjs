@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const FIXTURES = new URL('../../shared/fixtures/lynis/', import.meta.url);
-/** The captured Lynis report (`../shared/fixtures/lynis/report.dat`). */
+const FIXTURES = new URL('../fixtures/lynis/', import.meta.url);
+/** The captured Lynis report (`fixtures/lynis/report.dat` in this repository). */
 export const fixtureReport = () => readFileSync(fileURLToPath(new URL('report.dat', FIXTURES)));
 
 export const HOST_ID = '0123456789abcdef0123456789abcdef01234567';

@@ -1,4 +1,4 @@
-// Replays the requests captured from Lynis 3.0.8 (../shared/fixtures/lynis) byte for byte.
+// Replays the requests captured from Lynis 3.0.8 (fixtures/lynis) byte for byte.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importKey, openDatabase } from '@org/audit-server';
 import { lynisCapture, withKey } from './support/lynis-capture.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LYNIS_FIXTURES } from './server-process.js';
 
-/** The key, host ids and requests captured from Lynis 3.0.8 (see ../shared/fixtures/lynis/README.md). */
+/** The key, host ids and requests captured from Lynis 3.0.8 (see fixtures/lynis/README.md). */
 export const lynisCapture = {
   key: 'deadbeef-0000-0000-0000-000000000001',
   hostId: '0123456789abcdef0123456789abcdef01234567',

@@ -8,8 +8,8 @@ import { importKey, openDatabase, revokeKey, type DatabaseLocation } from '@org/
 
 /** The built CLI, exactly what `npx audit-server` runs. */
 export const CLI = fileURLToPath(new URL('../../packages/server/bin/audit-server.js', import.meta.url));
-/** The captured Lynis traffic shipped beside the repository. */
-export const LYNIS_FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/lynis/', import.meta.url));
+/** The captured Lynis traffic (fixtures/lynis in this repository). */
+export { LYNIS_FIXTURES_DIR as LYNIS_FIXTURES } from '../../fixtures/lynis/index.js';
 
 /** A reference server running as its own process on a fresh data directory. */
 export interface ServerProcess {

@@ -6,10 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runNodeScript } from '../../../contract-tests/support/server-process.js';
 import { createLogger, importKey, openDatabase, parseServerConfig, ReportRecord, startServer, type RunningServer } from '@org/audit-server';
+import { lynisFixturePath } from '../../../fixtures/lynis/index.js';
 
 /** The built example (`npm test` builds first), as `npm start` runs it. */
 const EXAMPLE = fileURLToPath(new URL('../dist/upload-folder.js', import.meta.url));
-const REPORT = fileURLToPath(new URL('../../../../shared/fixtures/lynis/report.dat', import.meta.url));
+const REPORT = lynisFixturePath('report.dat');
 const KEY = 'deadbeef-0000-0000-0000-0000000000e1';
 const HOSTS = ['1111111111111111111111111111111111111111', '2222222222222222222222222222222222222222'];
 

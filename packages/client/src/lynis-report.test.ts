@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { readReportHostIds } from './lynis-report.js';
+import { readLynisFixture } from '../../../fixtures/lynis/index.js';
 
 it('reads hostid and hostid2 from a real Lynis report', () => {
-  const report = readFileSync(new URL('../../../../shared/fixtures/lynis/report.dat', import.meta.url));
+  const report = readLynisFixture('report.dat');
   expect(readReportHostIds(report)).toEqual({
     hostId: '0123456789abcdef0123456789abcdef01234567',
     hostId2: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',

@@ -1,6 +1,5 @@
 // One table of requests, sent over real HTTP to the same API served by every adapter: the answers, what is
 // stored and the hook events must be the same whichever adapter carries the request.
-import { readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
@@ -12,8 +11,9 @@ import { createAuditFetchHandler } from './fetch.js';
 import type { ReportStoredEvent, RequestCompletedEvent, RequestRejectedEvent } from './hooks.js';
 import { InMemoryKeyStore, InMemoryReportStore } from './memory-stores.js';
 import { createAuditListener } from './node-http.js';
+import { readLynisFixture } from '../../../fixtures/lynis/index.js';
 
-const report = readFileSync(new URL('../../../../shared/fixtures/lynis/report.dat', import.meta.url));
+const report = readLynisFixture('report.dat');
 const VALID_KEY = 'deadbeef-0000-0000-0000-000000000001';
 const REVOKED_KEY = 'deadbeef-0000-0000-0000-00000000dead';
 const HOST_ID = '0123456789abcdef0123456789abcdef01234567';

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { request as httpRequest, type Server } from 'node:http';
 import express from 'express';
@@ -6,8 +5,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAuditApi, type AuditLogger } from './audit-api.js';
 import { auditMiddleware } from './express.js';
 import { InMemoryKeyStore, InMemoryReportStore } from './memory-stores.js';
+import { readLynisFixture } from '../../../fixtures/lynis/index.js';
 
-const report = readFileSync(new URL('../../../../shared/fixtures/lynis/report.dat', import.meta.url));
+const report = readLynisFixture('report.dat');
 const VALID_KEY = 'deadbeef-0000-0000-0000-000000000001';
 const REVOKED_KEY = 'deadbeef-0000-0000-0000-00000000dead';
 const HOST_ID = '0123456789abcdef0123456789abcdef01234567';

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -7,8 +6,9 @@ import { createAuditApi } from './audit-api.js';
 import { auditMiddleware } from './express.js';
 import type { RequestRejectedEvent } from './hooks.js';
 import { InMemoryKeyStore, InMemoryReportStore } from './memory-stores.js';
+import { readLynisFixture } from '../../../fixtures/lynis/index.js';
 
-const report = readFileSync(new URL('../../../../shared/fixtures/lynis/report.dat', import.meta.url));
+const report = readLynisFixture('report.dat');
 const KEY = 'deadbeef-0000-0000-0000-000000000001';
 const HOST_ID = '0123456789abcdef0123456789abcdef01234567';
 

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { parseLynisReport, summarizeReportBytes } from './lynis-report.js';
+import { readLynisFixture } from '../../../fixtures/lynis/index.js';
 
-const fixture = readFileSync(new URL('../../../../shared/fixtures/lynis/report.dat', import.meta.url));
+const fixture = readLynisFixture('report.dat');
 const fixtureText = fixture.toString('utf8');
 
 /** Parses text that must be a Lynis report. */

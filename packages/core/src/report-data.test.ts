@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeReportData, redactLicenseKeys } from './report-data.js';
+import { readLynisFixture } from '../../../fixtures/lynis/index.js';
 
-const fixture = readFileSync(new URL('../../../../shared/fixtures/lynis/report.dat', import.meta.url));
+const fixture = readLynisFixture('report.dat');
 const asReceived = (bytes: Buffer) => bytes.toString('latin1');
 
 describe('decodeReportData', () => {
