@@ -57,11 +57,17 @@ export const openApiDocument: Document = {
           "401": {
             "$ref": "#/components/responses/LicenseInvalid"
           },
+          "408": {
+            "$ref": "#/components/responses/RequestTimeout"
+          },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
           },
           "429": {
             "$ref": "#/components/responses/RateLimited"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServerBusy"
           }
         }
       }
@@ -85,11 +91,17 @@ export const openApiDocument: Document = {
           "401": {
             "$ref": "#/components/responses/LicenseInvalid"
           },
+          "408": {
+            "$ref": "#/components/responses/RequestTimeout"
+          },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
           },
           "429": {
             "$ref": "#/components/responses/RateLimited"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServerBusy"
           }
         }
       }
@@ -114,6 +126,9 @@ export const openApiDocument: Document = {
           },
           "401": {
             "$ref": "#/components/responses/UploadUnauthorized"
+          },
+          "408": {
+            "$ref": "#/components/responses/RequestTimeout"
           },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
@@ -151,6 +166,9 @@ export const openApiDocument: Document = {
           },
           "401": {
             "$ref": "#/components/responses/UploadUnauthorized"
+          },
+          "408": {
+            "$ref": "#/components/responses/RequestTimeout"
           },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
@@ -190,11 +208,12 @@ export const openApiDocument: Document = {
           {
             "name": "hostname",
             "in": "query",
-            "description": "Only hosts whose latest report names a host name containing this text (case-insensitive).",
+            "description": "Only hosts whose latest report names a host name containing this text (case-insensitive, matched\nliterally: `%` and `_` are no wildcards). Control characters are refused.\n",
             "schema": {
               "type": "string",
               "minLength": 1,
-              "maxLength": 255
+              "maxLength": 255,
+              "pattern": "^[^\\u0000-\\u001F\\u007F]+$"
             }
           },
           {
@@ -233,6 +252,9 @@ export const openApiDocument: Document = {
           },
           "429": {
             "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
           }
         }
       }
@@ -293,6 +315,9 @@ export const openApiDocument: Document = {
           },
           "429": {
             "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
           }
         }
       }
@@ -353,6 +378,9 @@ export const openApiDocument: Document = {
           },
           "429": {
             "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
           }
         }
       }
@@ -449,6 +477,9 @@ export const openApiDocument: Document = {
           },
           "429": {
             "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
           }
         }
       }
@@ -499,6 +530,9 @@ export const openApiDocument: Document = {
           },
           "429": {
             "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
           }
         }
       }
@@ -532,6 +566,9 @@ export const openApiDocument: Document = {
           },
           "429": {
             "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
           }
         }
       },
@@ -595,6 +632,9 @@ export const openApiDocument: Document = {
           },
           "429": {
             "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
           }
         }
       }
@@ -655,6 +695,9 @@ export const openApiDocument: Document = {
           },
           "429": {
             "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
           }
         }
       }
@@ -741,6 +784,9 @@ export const openApiDocument: Document = {
           },
           "429": {
             "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
           }
         }
       }
@@ -1447,6 +1493,7 @@ export const openApiDocument: Document = {
         "schema": {
           "type": "integer",
           "minimum": 0,
+          "maximum": 1000000000,
           "default": 0
         }
       },
@@ -1653,7 +1700,7 @@ export const openApiDocument: Document = {
         }
       },
       "ServerBusy": {
-        "description": "The server is already receiving as many uploads as it allows at once; the client is not at fault.\nTry again after the number of seconds in `Retry-After`.\n",
+        "description": "The server cannot take the request now, and the client is not at fault: the request bodies it is\nreceiving already fill its memory budget, or its database or key store is unavailable. Nothing was\nstored. Try again after the number of seconds in `Retry-After`.\n",
         "headers": {
           "Retry-After": {
             "$ref": "#/components/headers/Retry-After"
@@ -1666,8 +1713,28 @@ export const openApiDocument: Document = {
             },
             "examples": {
               "busy": {
-                "summary": "Too many uploads in flight",
+                "summary": "The memory budget for request bodies is full",
                 "value": "Server busy, try again later"
+              },
+              "unavailable": {
+                "summary": "The database or key store failed",
+                "value": "Service unavailable, try again later"
+              }
+            }
+          }
+        }
+      },
+      "RequestTimeout": {
+        "description": "The request body arrived more slowly than the server's minimum rate, or not within its request\ntimeout. The connection is closed; nothing was stored.\n",
+        "content": {
+          "text/plain": {
+            "schema": {
+              "type": "string"
+            },
+            "examples": {
+              "tooSlow": {
+                "summary": "Body below the minimum rate",
+                "value": "Request body too slow"
               }
             }
           }
@@ -1762,6 +1829,27 @@ export const openApiDocument: Document = {
           "application/problem+json": {
             "schema": {
               "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "ProblemUnavailable": {
+        "description": "The database is unavailable, so the request (or its admin token) could not be checked or served; the\nclient is not at fault. Try again after the number of seconds in `Retry-After`.\n",
+        "headers": {
+          "Retry-After": {
+            "$ref": "#/components/headers/Retry-After"
+          }
+        },
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            },
+            "example": {
+              "type": "about:blank",
+              "title": "Service Unavailable",
+              "status": 503,
+              "detail": "The database is unavailable; try again later"
             }
           }
         }

@@ -283,6 +283,12 @@ export type CheckLicenseErrors = {
      */
     401: 'Response 500';
     /**
+     * The request body arrived more slowly than the server's minimum rate, or not within its request
+     * timeout. The connection is closed; nothing was stored.
+     *
+     */
+    408: string;
+    /**
      * The request body is larger than the server's limit (16 MiB by default on the reference server).
      * The server answers as soon as the limit is passed; the rest of the body is discarded as it arrives.
      *
@@ -294,6 +300,13 @@ export type CheckLicenseErrors = {
      *
      */
     429: string;
+    /**
+     * The server cannot take the request now, and the client is not at fault: the request bodies it is
+     * receiving already fill its memory budget, or its database or key store is unavailable. Nothing was
+     * stored. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: string;
 };
 
 export type CheckLicenseError = CheckLicenseErrors[keyof CheckLicenseErrors];
@@ -325,6 +338,12 @@ export type CheckLicenseLegacyErrors = {
      */
     401: 'Response 500';
     /**
+     * The request body arrived more slowly than the server's minimum rate, or not within its request
+     * timeout. The connection is closed; nothing was stored.
+     *
+     */
+    408: string;
+    /**
      * The request body is larger than the server's limit (16 MiB by default on the reference server).
      * The server answers as soon as the limit is passed; the rest of the body is discarded as it arrives.
      *
@@ -336,6 +355,13 @@ export type CheckLicenseLegacyErrors = {
      *
      */
     429: string;
+    /**
+     * The server cannot take the request now, and the client is not at fault: the request bodies it is
+     * receiving already fill its memory budget, or its database or key store is unavailable. Nothing was
+     * stored. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: string;
 };
 
 export type CheckLicenseLegacyError = CheckLicenseLegacyErrors[keyof CheckLicenseLegacyErrors];
@@ -371,6 +397,12 @@ export type UploadReportErrors = {
      */
     401: string;
     /**
+     * The request body arrived more slowly than the server's minimum rate, or not within its request
+     * timeout. The connection is closed; nothing was stored.
+     *
+     */
+    408: string;
+    /**
      * The request body is larger than the server's limit (16 MiB by default on the reference server).
      * The server answers as soon as the limit is passed; the rest of the body is discarded as it arrives.
      *
@@ -387,8 +419,9 @@ export type UploadReportErrors = {
      */
     429: string;
     /**
-     * The server is already receiving as many uploads as it allows at once; the client is not at fault.
-     * Try again after the number of seconds in `Retry-After`.
+     * The server cannot take the request now, and the client is not at fault: the request bodies it is
+     * receiving already fill its memory budget, or its database or key store is unavailable. Nothing was
+     * stored. Try again after the number of seconds in `Retry-After`.
      *
      */
     503: string;
@@ -427,6 +460,12 @@ export type UploadReportLegacyErrors = {
      */
     401: string;
     /**
+     * The request body arrived more slowly than the server's minimum rate, or not within its request
+     * timeout. The connection is closed; nothing was stored.
+     *
+     */
+    408: string;
+    /**
      * The request body is larger than the server's limit (16 MiB by default on the reference server).
      * The server answers as soon as the limit is passed; the rest of the body is discarded as it arrives.
      *
@@ -443,8 +482,9 @@ export type UploadReportLegacyErrors = {
      */
     429: string;
     /**
-     * The server is already receiving as many uploads as it allows at once; the client is not at fault.
-     * Try again after the number of seconds in `Retry-After`.
+     * The server cannot take the request now, and the client is not at fault: the request bodies it is
+     * receiving already fill its memory budget, or its database or key store is unavailable. Nothing was
+     * stored. Try again after the number of seconds in `Retry-After`.
      *
      */
     503: string;
@@ -474,7 +514,9 @@ export type ListHostsData = {
          */
         offset?: number;
         /**
-         * Only hosts whose latest report names a host name containing this text (case-insensitive).
+         * Only hosts whose latest report names a host name containing this text (case-insensitive, matched
+         * literally: `%` and `_` are no wildcards). Control characters are refused.
+         *
          */
         hostname?: string;
         /**
@@ -504,6 +546,12 @@ export type ListHostsErrors = {
      *
      */
     429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
 };
 
 export type ListHostsError = ListHostsErrors[keyof ListHostsErrors];
@@ -553,6 +601,12 @@ export type GetHostErrors = {
      *
      */
     429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
 };
 
 export type GetHostError = GetHostErrors[keyof GetHostErrors];
@@ -605,6 +659,12 @@ export type ListReportsErrors = {
      *
      */
     429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
 };
 
 export type ListReportsError = ListReportsErrors[keyof ListReportsErrors];
@@ -649,6 +709,12 @@ export type GetReportErrors = {
      *
      */
     429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
 };
 
 export type GetReportError = GetReportErrors[keyof GetReportErrors];
@@ -693,6 +759,12 @@ export type GetRawReportErrors = {
      *
      */
     429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
 };
 
 export type GetRawReportError = GetRawReportErrors[keyof GetRawReportErrors];
@@ -724,6 +796,12 @@ export type ListLicenseKeysErrors = {
      *
      */
     429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
 };
 
 export type ListLicenseKeysError = ListLicenseKeysErrors[keyof ListLicenseKeysErrors];
@@ -767,6 +845,12 @@ export type CreateLicenseKeyErrors = {
      *
      */
     429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
 };
 
 export type CreateLicenseKeyError = CreateLicenseKeyErrors[keyof CreateLicenseKeyErrors];
@@ -819,6 +903,12 @@ export type RevokeLicenseKeyErrors = {
      *
      */
     429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
 };
 
 export type RevokeLicenseKeyError = RevokeLicenseKeyErrors[keyof RevokeLicenseKeyErrors];
@@ -875,6 +965,12 @@ export type RotateLicenseKeyErrors = {
      *
      */
     429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
 };
 
 export type RotateLicenseKeyError = RotateLicenseKeyErrors[keyof RotateLicenseKeyErrors];
