@@ -6,6 +6,7 @@ import { openApiDocument } from './generated/openapi.gen.js';
 import type { LicenseCheckForm, ReportUploadForm } from './generated/types.gen.js';
 import { formFromParsedFields, readForm, type FormRead, type FormReadResult } from './form.js';
 import { describeFailure } from './failure.js';
+import { callDependency, DependencyUnavailableError } from './unavailable.js';
 import { callHook, type AuditHooks, type AuditOperation, type RejectionReason } from './hooks.js';
 import { decodeReportData, redactLicenseKeys, sha256Hex } from './report-data.js';
 import { summarizeReportBytes } from './lynis-report.js';
@@ -18,6 +19,7 @@ import {
   UPLOAD_UNAUTHORIZED,
   payloadTooLarge,
   serverBusy,
+  serviceUnavailable,
   tooManyRequests,
   textResponse,
   type AuditResponse,
@@ -86,6 +88,8 @@ export const DEFAULT_MAX_FIELDS = 32;
 export const DEFAULT_MAX_UPLOADS_IN_FLIGHT = 64;
 /** What a busy server asks the client to wait, in seconds: uploads take milliseconds to store, slow senders seconds. */
 const BUSY_RETRY_AFTER_SECONDS = 5;
+/** What the client is asked to wait when a store fails: long enough for a database to fail over or restart. */
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 10;
 /** What a tool segment may be: one URL path segment of unreserved characters. */
 export const TOOL_SEGMENT_PATTERN = /^[A-Za-z0-9._~-]+$/;
 /** The operation a contract path names, legacy or not. */
@@ -150,17 +154,17 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
 
   /** Counts a failed key check against the client, for the brute-force limit. */
   async function recordFailure(request: RequestInfo): Promise<void> {
-    if (rateLimiter && request.remoteAddress) await rateLimiter.recordFailure(request.remoteAddress);
+    if (rateLimiter && request.remoteAddress) await callDependency('rate limiter', () => rateLimiter.recordFailure(request.remoteAddress!));
   }
 
   /** Looks a key up (none when missing or malformed), counts a failure against the client, or the request against the key. */
   async function checkKey(licenseKey: string | undefined, request: RequestInfo): Promise<KeyCheck> {
-    const lookup = licenseKey ? await keyStore.lookup(licenseKey) : undefined;
+    const lookup = licenseKey ? await callDependency('key store', () => keyStore.lookup(licenseKey)) : undefined;
     if (lookup?.state !== 'valid') {
       await recordFailure(request);
       return { state: 'refused', keyId: keyIdOf(lookup) };
     }
-    const decision = rateLimiter ? await rateLimiter.consumeKey(lookup.keyId) : ALLOWED;
+    const decision = rateLimiter ? await callDependency('rate limiter', () => rateLimiter.consumeKey(lookup.keyId)) : ALLOWED;
     if (!decision.allowed) return { state: 'limited', keyId: lookup.keyId, retryAfterSeconds: decision.retryAfterSeconds };
     return { state: 'valid', keyId: lookup.keyId };
   }
@@ -185,7 +189,7 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
       return rejectRequest(request, 'invalid-data', { ...host, keyId: key.keyId }, textResponse(400, `Invalid data: ${decoded.reason}`));
     }
     const report = reportToStore(key.keyId, host, decoded);
-    const { id } = await reportStore.save(report);
+    const { id } = await callDependency('report store', () => reportStore.save(report));
     logger.info({ reportId: id, keyId: key.keyId, ...host, bytes: report.size, encoding: report.encoding }, 'report stored');
     const hardeningIndex = report.summary?.hardeningIndex ?? null;
     const stored = { reportId: id, keyId: key.keyId, ...host, size: report.size, sha256: report.sha256, encoding: report.encoding, hardeningIndex };
@@ -219,7 +223,7 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
   /** Refuses a request before its body is read: over the client's limits, or too many uploads in flight. */
   async function admit(request: RequestInfo): Promise<AuditResponse | undefined> {
     if (rateLimiter && request.remoteAddress) {
-      const decision = await rateLimiter.consumeRequest(request.remoteAddress);
+      const decision = await callDependency('rate limiter', () => rateLimiter.consumeRequest(request.remoteAddress!));
       if (!decision.allowed) return rejectRequest(request, 'rate-limited', {}, tooManyRequests(decision.retryAfterSeconds));
     }
     if (request.operation === 'uploadReport' && uploadsInFlight >= maxUploadsInFlight) {
@@ -295,8 +299,14 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
           }
         }
       } catch (error) {
-        logger.error({ error: describeFailure(error) }, 'request failed');
-        response = INTERNAL_ERROR;
+        if (error instanceof DependencyUnavailableError) {
+          request.body.resume(); // whatever is still arriving is discarded
+          logger.error({ dependency: error.dependency, error: describeFailure(error.cause) }, 'dependency unavailable');
+          response = rejectRequest(info, 'unavailable', {}, serviceUnavailable(UNAVAILABLE_RETRY_AFTER_SECONDS));
+        } else {
+          logger.error({ error: describeFailure(error) }, 'request failed');
+          response = INTERNAL_ERROR;
+        }
       } finally {
         if (holdsUploadSlot) uploadsInFlight--;
       }

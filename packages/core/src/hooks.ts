@@ -7,7 +7,8 @@ export type AuditOperation = 'checkLicense' | 'uploadReport';
 /**
  * Why a request was refused. Stable strings, safe to use as metric labels: `invalid-key`, `invalid-data`,
  * `invalid-request`, `malformed`, `unsupported-type`, `too-large`, `method-not-allowed`, `rate-limited` (a limit of
- * the `rateLimiter`: 429) and `busy` (too many uploads in flight: 503).
+ * the `rateLimiter`: 429), `busy` (the body budget is full: 503) and `unavailable` (a store or the rate limiter
+ * failed: 503).
  */
 export type RejectionReason =
   | 'invalid-key'
@@ -19,6 +20,7 @@ export type RejectionReason =
   | 'method-not-allowed'
   | 'rate-limited'
   | 'busy'
+  | 'unavailable'
   | (string & {});
 
 /** A report was stored durably. Carries what identifies it, never its content or the license key. */

@@ -135,3 +135,34 @@ describe('uploads in flight', () => {
     expect(logs).toContainEqual(expect.objectContaining({ msg: 'upload rejected', reason: 'busy', keyId: 'unknown' }));
   });
 });
+
+describe('a failing store or limiter', () => {
+  const failing = () => Promise.reject(new Error('SQLITE_FULL: database or disk is full'));
+  const unavailable = { status: 503, retryAfter: '10', body: 'Service unavailable, try again later' };
+
+  it('answers 503 with Retry-After when the key store fails, and never counts that as a failed key check', async () => {
+    const limiter = new CountingLimiter({ failures: 1 });
+    const { post, logs } = await serve({ rateLimiter: limiter, keyStore: { lookup: failing } });
+    expect(await post('/api/audit/license/', { licensekey: VALID_KEY })).toEqual(unavailable);
+    expect(await post('/api/audit/upload/', upload(VALID_KEY))).toEqual(unavailable);
+    expect(await post('/api/v1/audit/upload/', { ...upload(VALID_KEY), hostid: '' })).toEqual(unavailable); // invalid, but the key could not be checked
+    expect([...limiter.counts.keys()].filter((name) => name.startsWith('failure:'))).toEqual([]);
+    expect(logs).toContainEqual(expect.objectContaining({ msg: 'dependency unavailable', dependency: 'key store' }));
+    expect(logs).toContainEqual(expect.objectContaining({ msg: 'upload rejected', reason: 'unavailable', status: 503 }));
+  });
+
+  it('answers 503 with Retry-After, never 200 or 500, when the report store fails', async () => {
+    const { post, logs } = await serve({ reportStore: { save: failing } });
+    expect(await post('/api/audit/upload/', upload(VALID_KEY))).toEqual(unavailable);
+    expect((await post('/api/audit/license/', { licensekey: VALID_KEY })).status).toBe(200);
+    expect(logs).toContainEqual(expect.objectContaining({ msg: 'dependency unavailable', dependency: 'report store', error: expect.objectContaining({ message: 'SQLITE_FULL: database or disk is full' }) }));
+    expect(JSON.stringify(logs)).not.toContain('stack');
+  });
+
+  it('answers 503 when the rate limiter fails', async () => {
+    const limiter = new CountingLimiter({});
+    limiter.consumeRequest = failing;
+    const { post } = await serve({ rateLimiter: limiter });
+    expect(await post('/api/audit/upload/', upload(VALID_KEY))).toEqual(unavailable);
+  });
+});

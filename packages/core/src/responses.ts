@@ -45,6 +45,11 @@ export function serverBusy(retryAfterSeconds: number): AuditResponse {
   return textResponse(503, 'Server busy, try again later', { 'retry-after': String(retryAfterSeconds) });
 }
 
+/** Answer when a store or the rate limiter fails: the server's fault, so never a 401 or a 200. */
+export function serviceUnavailable(retryAfterSeconds: number): AuditResponse {
+  return textResponse(503, 'Service unavailable, try again later', { 'retry-after': String(retryAfterSeconds) });
+}
+
 /** Answer to a request for a path under the audit prefix that the contract does not define. */
 export const NOT_FOUND = textResponse(404, 'Not found');
 
