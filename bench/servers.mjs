@@ -19,7 +19,8 @@ const BENCH_SETTINGS = [
   { flag: '--rate-limit-address', value: '0', why: 'per-address rate limit off' },
   { flag: '--rate-limit-key', value: '0', why: 'per-key rate limit off' },
   { flag: '--rate-limit-failures', value: '0', why: 'failed-key rate limit off' },
-  { flag: '--max-uploads-in-flight', value: '256', why: 'uploads in flight raised to 256, above the 128 connections' },
+  { flag: '--max-bodies-per-address', value: '256', why: 'bodies per address raised to 256, above the 128 connections' },
+  { flag: '--max-body-bytes-in-flight', value: String(512 * 2 ** 20), why: 'body budget raised to 512 MiB, above 32 bodies of 8 MB reports' },
 ];
 
 /** The {@link BENCH_SETTINGS} the reference server is started with. */

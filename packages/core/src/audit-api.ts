@@ -1,9 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { OpenAPIBackend } from 'openapi-backend';
-import { compileRoutes, type OperationContext, type ValidationError } from './contract-routes.js';
+import { compileRoutes, type OperationContext, type RouteMatch, type ValidationError } from './contract-routes.js';
 import { openApiDocument } from './generated/openapi.gen.js';
 import type { LicenseCheckForm, ReportUploadForm } from './generated/types.gen.js';
+import { BodyAdmission, type BodyTicket } from './body-admission.js';
 import { formFromParsedFields, readForm, type FormRead, type FormReadResult } from './form.js';
 import { describeFailure } from './failure.js';
 import { callDependency, DependencyUnavailableError } from './unavailable.js';
@@ -17,11 +18,13 @@ import {
   NOT_FOUND,
   UNSUPPORTED_MEDIA_TYPE,
   UPLOAD_UNAUTHORIZED,
+  BODY_TOO_SLOW,
   payloadTooLarge,
   serverBusy,
   serviceUnavailable,
   tooManyRequests,
   textResponse,
+  withConnectionClose,
   type AuditResponse,
 } from './responses.js';
 import { ALLOWED, type AuditRateLimiter } from './rate-limit.js';
@@ -40,12 +43,26 @@ export interface AuditApiOptions {
   reportStore: ReportStore;
   /** The path segment naming the audit tool, as in `/api/<toolSegment>/upload/`. Default `audit`. */
   toolSegment?: string;
-  /** Largest request body in bytes. Default 16 MiB: real Lynis reports pass 100 kB, and Lynis ignores a 413. */
+  /** Largest upload body in bytes. Default 16 MiB: real Lynis reports pass 100 kB, and Lynis ignores a 413. */
   maxBodyBytes?: number;
+  /** Largest license check body in bytes. Default 16 KiB: its form is a few hundred bytes. */
+  maxLicenseBodyBytes?: number;
   /** Most form fields in one request. Default 32. */
   maxFields?: number;
-  /** Most uploads handled at once; more are answered 503 before their body is read. Default 64. */
-  maxUploadsInFlight?: number;
+  /**
+   * Most bytes of request bodies held at once, all requests together, from the first byte received until the
+   * answer: the memory budget of the intake. A body that does not fit is answered 503. Default 256 MiB.
+   */
+  maxBodyBytesInFlight?: number;
+  /** Most request bodies one client address may be sending at once; more are answered 429. Default 32. */
+  maxBodiesPerAddress?: number;
+  /**
+   * Slowest average rate, in bytes per second, a body may arrive at after {@link bodyGraceMs}; a slower one is
+   * cut off with 408. Default 500 (as Apache's `mod_reqtimeout`); 0 turns the rule off.
+   */
+  minBodyBytesPerSecond?: number;
+  /** Time a body has before the minimum rate applies, in milliseconds. Default 20 000. */
+  bodyGraceMs?: number;
   /** Limits per client address, per key and on failed key checks. Default: none. */
   rateLimiter?: AuditRateLimiter;
   /** Where accepted and rejected requests (and failing hooks) are logged. Default: nowhere. */
@@ -84,16 +101,31 @@ export interface AuditApi {
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** Default cap on form fields: Lynis sends four, multipart clients a few more. */
 export const DEFAULT_MAX_FIELDS = 32;
-/** Default cap on uploads in flight: with 16 MiB bodies at most about 1 GiB buffered, yet far above what SQLite stores per second. */
-export const DEFAULT_MAX_UPLOADS_IN_FLIGHT = 64;
+/** Default largest license check body: its two fields take a few hundred bytes, in any form encoding. */
+export const DEFAULT_MAX_LICENSE_BODY_BYTES = 16 * 1024;
+/** Default memory budget for request bodies: 16 uploads of the largest size, thousands of real reports. */
+export const DEFAULT_MAX_BODY_BYTES_IN_FLIGHT = 256 * 1024 * 1024;
+/** Default cap on bodies per client address: far above a site behind one NAT address, far below a flood. */
+export const DEFAULT_MAX_BODIES_PER_ADDRESS = 32;
+/** Default minimum body rate and grace period: those of Apache's `mod_reqtimeout` (`body=20,MinRate=500`). */
+export const DEFAULT_MIN_BODY_BYTES_PER_SECOND = 500;
+export const DEFAULT_BODY_GRACE_MS = 20_000;
 /** What a busy server asks the client to wait, in seconds: uploads take milliseconds to store, slow senders seconds. */
 const BUSY_RETRY_AFTER_SECONDS = 5;
 /** What the client is asked to wait when a store fails: long enough for a database to fail over or restart. */
 const UNAVAILABLE_RETRY_AFTER_SECONDS = 10;
 /** What a tool segment may be: one URL path segment of unreserved characters. */
 export const TOOL_SEGMENT_PATTERN = /^[A-Za-z0-9._~-]+$/;
-/** The operation a contract path names, legacy or not. */
-const OPERATION_BY_PATH_END: Record<string, AuditOperation> = { 'license/': 'checkLicense', 'upload/': 'uploadReport' };
+/** The operation of each contract operation id, legacy or not. */
+const OPERATION_BY_ID: Record<string, AuditOperation> = {
+  checkLicense: 'checkLicense',
+  checkLicenseLegacy: 'checkLicense',
+  uploadReport: 'uploadReport',
+  uploadReportLegacy: 'uploadReport',
+};
+/** The operation a contract path names, for requests with a method the path does not take. */
+const operationOfPath = (path: string): AuditOperation | undefined =>
+  path.endsWith('/license/') ? 'checkLicense' : path.endsWith('/upload/') ? 'uploadReport' : undefined;
 const silentLogger: AuditLogger = { info() {}, warn() {}, error() {} };
 
 /** The outcome of checking a request's key, with the failure and per-key limits applied. */
@@ -106,13 +138,20 @@ type KeyCheck =
 export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi> {
   const { keyStore, reportStore } = options;
   const toolSegment = options.toolSegment ?? 'audit';
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const formLimits = { maxBodyBytes, maxFields: options.maxFields ?? DEFAULT_MAX_FIELDS };
+  const maxFields = options.maxFields ?? DEFAULT_MAX_FIELDS;
+  const formLimits: Record<AuditOperation, { maxBodyBytes: number; maxFields: number }> = {
+    checkLicense: { maxBodyBytes: options.maxLicenseBodyBytes ?? DEFAULT_MAX_LICENSE_BODY_BYTES, maxFields },
+    uploadReport: { maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, maxFields },
+  };
+  const bodies = new BodyAdmission({
+    maxBytesInFlight: options.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT,
+    maxBodiesPerAddress: options.maxBodiesPerAddress ?? DEFAULT_MAX_BODIES_PER_ADDRESS,
+    minBytesPerSecond: options.minBodyBytesPerSecond ?? DEFAULT_MIN_BODY_BYTES_PER_SECOND,
+    graceMs: options.bodyGraceMs ?? DEFAULT_BODY_GRACE_MS,
+  });
   const logger = options.logger ?? silentLogger;
   const hooks = options.hooks ?? {};
   const { rateLimiter } = options;
-  const maxUploadsInFlight = options.maxUploadsInFlight ?? DEFAULT_MAX_UPLOADS_IN_FLIGHT;
-  let uploadsInFlight = 0;
   if (!TOOL_SEGMENT_PATTERN.test(toolSegment)) throw new Error(`toolSegment must be one URL path segment, not "${toolSegment}"`);
 
   // The contract names the tool `audit`; requests use the configured segment.
@@ -220,16 +259,50 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
     return rejectRequest(request, 'invalid-request', details, refusal ?? textResponse(400, `Invalid request: ${errors.map(describeError).join('; ')}`));
   }
 
-  /** Refuses a request before its body is read: over the client's limits, or too many uploads in flight. */
+  /** Refuses a request over the client's rate limits, before its body is read. */
   async function admit(request: RequestInfo): Promise<AuditResponse | undefined> {
-    if (rateLimiter && request.remoteAddress) {
-      const decision = await callDependency('rate limiter', () => rateLimiter.consumeRequest(request.remoteAddress!));
-      if (!decision.allowed) return rejectRequest(request, 'rate-limited', {}, tooManyRequests(decision.retryAfterSeconds));
+    if (!rateLimiter || !request.remoteAddress) return undefined;
+    const decision = await callDependency('rate limiter', () => rateLimiter.consumeRequest(request.remoteAddress!));
+    return decision.allowed ? undefined : rejectRequest(request, 'rate-limited', {}, tooManyRequests(decision.retryAfterSeconds));
+  }
+
+  /**
+   * Reads the form within the operation's size limit and the body admission's rules. An upload whose key
+   * arrives before the rest of its body (not Lynis: it sends `data` first) and is not valid stops the read at once.
+   */
+  async function readBody(request: AuditRequest, info: RequestInfo, ticket: BodyTicket): Promise<FormRead> {
+    const early = info.operation === 'uploadReport' ? new AbortController() : undefined;
+    const onField = early && ((name: string, value: string) => {
+      if (name !== 'licensekey') return;
+      keyStore.lookup(value).then(
+        (lookup) => lookup.state !== 'valid' && early.abort(lookup),
+        () => {}, // the full check after the body will tell
+      );
+    });
+    const signal = early ? AbortSignal.any([ticket.signal, early.signal]) : ticket.signal;
+    try {
+      return await readForm(request.body, request.headers, formLimits[info.operation], { signal, onBytes: ticket.take, onField });
+    } finally {
+      ticket.received();
     }
-    if (request.operation === 'uploadReport' && uploadsInFlight >= maxUploadsInFlight) {
-      return rejectRequest(request, 'busy', {}, serverBusy(BUSY_RETRY_AFTER_SECONDS));
+  }
+
+  /** Answers a body that could not be read whole: too large, over the budget, too slow, or its key refused early. */
+  async function refuseBody(info: RequestInfo, form: FormRead): Promise<AuditResponse | undefined> {
+    const operation = info.operation;
+    switch (form.kind) {
+      case 'too-large':
+        return rejectRequest(info, 'too-large', {}, payloadTooLarge(formLimits[operation].maxBodyBytes));
+      case 'over-budget':
+        return rejectRequest(info, 'busy', {}, serverBusy(BUSY_RETRY_AFTER_SECONDS));
+      case 'aborted':
+        if (form.reason === 'too-slow') return rejectRequest(info, 'too-slow', {}, BODY_TOO_SLOW);
+        // The key arrived before the rest of the body and is not valid: a definite no, counted as one.
+        await recordFailure(info);
+        return rejectRequest(info, 'invalid-key', { keyId: keyIdOf(form.reason as KeyLookup) }, UPLOAD_UNAUTHORIZED);
+      default:
+        return undefined;
     }
-    return undefined;
   }
 
   const backend = new OpenAPIBackend({
@@ -250,13 +323,8 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
     uploadReportLegacy: uploadReport,
   };
 
-  /** Routes and validates a request whose form has been read, and hands it to its operation. */
-  async function dispatch(request: AuditRequest, path: string, info: RequestInfo): Promise<AuditResponse> {
-    const match = route(request.method, path);
-    if (match.kind === 'not-found') return NOT_FOUND;
-    if (match.kind === 'method-not-allowed') {
-      return rejectRequest(info, 'method-not-allowed', {}, textResponse(405, 'Method not allowed: use POST', { allow: 'POST' }));
-    }
+  /** Validates a request whose form has been read whole, and hands it to its operation. */
+  async function dispatch(request: AuditRequest, match: Extract<RouteMatch, { kind: 'operation' }>, info: RequestInfo): Promise<AuditResponse> {
     const body = info.form?.kind === 'fields' ? info.form.fields : undefined;
     const context: OperationContext<never> = { request: { requestBody: body as never }, operation: match.operation, validation: match.validate(body, request.headers) };
     if (!context.validation.valid) return validationFail(context, info);
@@ -265,42 +333,27 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
     return handler(context, info);
   }
 
-
   return {
     async handle(request) {
       const path = toContractPath(request.path);
       if (path === undefined) return undefined;
       const started = performance.now();
-      const operation = Object.entries(OPERATION_BY_PATH_END).find(([end]) => path.endsWith(`/${end}`))?.[1];
+      // Routed before anything is read: unknown paths and wrong methods cost no body and no limiter call.
+      const match = route(request.method, path);
+      const operation = match.kind === 'operation' ? OPERATION_BY_ID[match.operation.operationId!] : operationOfPath(path);
       const info: RequestInfo = { operation: operation ?? 'uploadReport', remoteAddress: request.remoteAddress };
       let form: FormRead | undefined;
+      let ticket: BodyTicket | undefined;
       let response: AuditResponse;
-      let holdsUploadSlot = false;
       try {
-        const refused = request.method === 'POST' && operation ? await admit(info) : undefined;
-        if (refused) {
-          request.body.resume(); // discarded as it arrives, never buffered, so the connection stays usable
-          response = refused;
+        if (match.kind === 'not-found') response = NOT_FOUND;
+        else if (match.kind === 'method-not-allowed') {
+          response = rejectRequest(info, 'method-not-allowed', {}, textResponse(405, 'Method not allowed: use POST', { allow: 'POST' }));
         } else {
-          if (request.method === 'POST') {
-            if (operation === 'uploadReport') {
-              uploadsInFlight++;
-              holdsUploadSlot = true;
-            }
-            form = request.parsedFields
-              ? formFromParsedFields(request.parsedFields, request.headers, formLimits)
-              : await readForm(request.body, request.headers, formLimits);
-            info.form = form;
-          }
-          if (form?.kind === 'too-large') {
-            response = operation ? rejectRequest(info, 'too-large', {}, payloadTooLarge(maxBodyBytes)) : payloadTooLarge(maxBodyBytes);
-          } else {
-            response = await dispatch(request, path, info);
-          }
+          response = (await admit(info)) ?? (await answer());
         }
       } catch (error) {
         if (error instanceof DependencyUnavailableError) {
-          request.body.resume(); // whatever is still arriving is discarded
           logger.error({ dependency: error.dependency, error: describeFailure(error.cause) }, 'dependency unavailable');
           response = rejectRequest(info, 'unavailable', {}, serviceUnavailable(UNAVAILABLE_RETRY_AFTER_SECONDS));
         } else {
@@ -308,7 +361,7 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
           response = INTERNAL_ERROR;
         }
       } finally {
-        if (holdsUploadSlot) uploadsInFlight--;
+        ticket?.release();
       }
       const completed = {
         operation: operation ?? 'unknown',
@@ -317,7 +370,26 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
         bytesReceived: form?.bytesReceived ?? 0,
       } as const;
       callHook('onRequestCompleted', hooks.onRequestCompleted, completed, logger.error.bind(logger));
-      return response;
+      return bodyLeftUnread(request) ? withConnectionClose(response) : response;
+
+      /** Reads the body within the limits, then validates and hands it to its operation. */
+      async function answer(): Promise<AuditResponse> {
+        if (request.parsedFields) {
+          form = formFromParsedFields(request.parsedFields, request.headers, formLimits[info.operation]);
+        } else {
+          const declared = Number(request.headers['content-length']);
+          if (declared > formLimits[info.operation].maxBodyBytes) {
+            return rejectRequest(info, 'too-large', {}, payloadTooLarge(formLimits[info.operation].maxBodyBytes));
+          }
+          const admitted = bodies.admit(request.remoteAddress, declared);
+          if (admitted === 'budget') return rejectRequest(info, 'busy', {}, serverBusy(BUSY_RETRY_AFTER_SECONDS));
+          if (admitted === 'address') return rejectRequest(info, 'rate-limited', {}, tooManyRequests(BUSY_RETRY_AFTER_SECONDS));
+          ticket = admitted;
+          form = await readBody(request, info, ticket);
+        }
+        info.form = form;
+        return (await refuseBody(info, form)) ?? (await dispatch(request, match as Extract<RouteMatch, { kind: 'operation' }>, info));
+      }
     },
   };
 }
@@ -335,6 +407,15 @@ function reportToStore(keyId: string, host: { hostId: string; hostId2?: string }
     content,
     summary: summarizeReportBytes(content),
   };
+}
+
+/**
+ * Whether the request still has body bytes on the way: then the answer closes the connection, so that a
+ * refused client must reconnect rather than hold it open, and nothing more of its body is read.
+ */
+function bodyLeftUnread(request: AuditRequest): boolean {
+  if (request.parsedFields || !request.body || request.body.readableEnded) return false;
+  return Number(request.headers['content-length']) > 0 || request.headers['transfer-encoding'] !== undefined;
 }
 
 /** ajv's console logging, less its notice that `unicode` is deprecated: the option still works and is chosen on purpose. */

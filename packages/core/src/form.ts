@@ -13,10 +13,27 @@ export type FormReadResult =
   | { kind: 'fields'; fields: FormFields }
   | { kind: 'too-large' }
   | { kind: 'unsupported-type' }
-  | { kind: 'malformed'; reason: string };
+  | { kind: 'malformed'; reason: string }
+  /** `onBytes` refused bytes (the memory budget is full). */
+  | { kind: 'over-budget' }
+  /** `signal` was aborted; its reason says why. */
+  | { kind: 'aborted'; reason: unknown };
 
 /** A {@link FormReadResult} with the number of body bytes read to reach it. */
 export type FormRead = FormReadResult & { bytesReceived: number };
+
+/** What the caller watches while a body arrives. */
+export interface FormReadWatch {
+  /** Stops reading: the read settles as `aborted` with the signal's reason, and the rest of the body is not read. */
+  signal?: AbortSignal;
+  /** Told of every chunk's size as it arrives; returning false stops reading (`over-budget`). */
+  onBytes?(bytes: number): boolean;
+  /**
+   * Told of each field as soon as it is complete, before the rest of the body (urlencoded: among the first
+   * few fields, when the body declares its length; multipart: every field part). For refusing early.
+   */
+  onField?(name: string, value: string): void;
+}
 
 /** Bounds on what one request body may hold. */
 export interface FormLimits {
@@ -36,13 +53,14 @@ const URLENCODED_TYPE = /^application\/x-www-form-urlencoded\s*(;|$)/i;
  * Stops reading as soon as the body passes `maxBodyBytes` (a declared `Content-Length` over the limit is refused
  * before a byte is read), so an oversized upload is never buffered whole.
  */
-export function readForm(body: Readable, headers: IncomingHttpHeaders, limits: FormLimits): Promise<FormRead> {
+export function readForm(body: Readable, headers: IncomingHttpHeaders, limits: FormLimits, watch: FormReadWatch = {}): Promise<FormRead> {
   if (!isFormType(headers)) return Promise.resolve({ kind: 'unsupported-type', bytesReceived: 0 });
   const declaredLength = Number(headers['content-length']);
   if (declaredLength > limits.maxBodyBytes) return Promise.resolve({ kind: 'too-large', bytesReceived: 0 });
   // A stream that already ended would never feed the parser, and the request would hang.
   if (body.readableEnded) return Promise.resolve({ kind: 'malformed', reason: 'the request body was already read', bytesReceived: 0 });
-  if (URLENCODED_TYPE.test(headers['content-type']!)) return readUrlencoded(body, limits, declaredLength);
+  if (watch.signal?.aborted) return Promise.resolve({ kind: 'aborted', reason: watch.signal.reason, bytesReceived: 0 });
+  if (URLENCODED_TYPE.test(headers['content-type']!)) return readUrlencoded(body, limits, declaredLength, watch);
 
   let parser: busboy.Busboy;
   try {
@@ -73,6 +91,7 @@ export function readForm(body: Readable, headers: IncomingHttpHeaders, limits: F
       if (settled) return;
       settled = true;
       body.off('data', countBytes);
+      watch.signal?.removeEventListener('abort', aborted);
       if (result.kind !== 'fields') {
         // Stop parsing; what is still arriving is discarded, never buffered, so the connection stays usable.
         body.unpipe(parser);
@@ -91,11 +110,18 @@ export function readForm(body: Readable, headers: IncomingHttpHeaders, limits: F
     function countBytes(chunk: Buffer) {
       received += chunk.length;
       if (received > limits.maxBodyBytes) settle({ kind: 'too-large' });
+      else if (watch.onBytes && !watch.onBytes(chunk.length)) settle({ kind: 'over-budget' });
     }
+    function aborted() {
+      settle({ kind: 'aborted', reason: watch.signal!.reason });
+    }
+    watch.signal?.addEventListener('abort', aborted);
 
     parser.on('field', (name, value, info) => {
-      if (info.valueTruncated) settle({ kind: 'too-large' });
-      else add(name, value);
+      if (info.valueTruncated) return settle({ kind: 'too-large' });
+      add(name, value);
+      // Only while more is to come (as far as a declared length tells): a body that is here whole is checked whole.
+      if (!(received >= declaredLength)) watch.onField?.(name, value);
     });
     parser.on('file', (name, stream) => {
       openFiles++;
@@ -154,18 +180,20 @@ export function formFromParsedFields(parsed: Record<string, unknown>, headers: I
  * Collects an urlencoded body, never more than the limit, and parses it once it is complete. With a declared
  * `Content-Length` the body is copied into one buffer of that size as it arrives, so no list of chunks is kept.
  */
-function readUrlencoded(body: Readable, limits: FormLimits, declaredLength: number): Promise<FormRead> {
+function readUrlencoded(body: Readable, limits: FormLimits, declaredLength: number, watch: FormReadWatch): Promise<FormRead> {
   return new Promise((resolve) => {
     let buffer = Number.isSafeInteger(declaredLength) && declaredLength >= 0 ? Buffer.allocUnsafe(declaredLength) : undefined;
     let chunks: Buffer[] = [];
     let received = 0;
     let settled = false;
+    const early = watch.onField ? new EarlyFieldScanner(watch.onField) : undefined;
     const settle = (result: FormReadResult) => {
       if (settled) return;
       settled = true;
       chunks = [];
       buffer = undefined;
       body.off('data', collect);
+      watch.signal?.removeEventListener('abort', aborted);
       // What is still arriving is discarded, never buffered, so the connection stays usable.
       if (result.kind !== 'fields') body.resume();
       resolve({ ...result, bytesReceived: received });
@@ -177,8 +205,15 @@ function readUrlencoded(body: Readable, limits: FormLimits, declaredLength: numb
         received += chunk.length;
         return settle({ kind: 'too-large' });
       }
-      if (buffer && received + chunk.length <= buffer.length) chunk.copy(buffer, received);
-      else {
+      if (watch.onBytes && !watch.onBytes(chunk.length)) {
+        received += chunk.length;
+        return settle({ kind: 'over-budget' });
+      }
+      if (buffer && received + chunk.length <= buffer.length) {
+        chunk.copy(buffer, received);
+        // Only while more is to come: a body that is here whole is checked whole.
+        if (received + chunk.length < buffer.length) early?.scan(buffer.subarray(0, received + chunk.length));
+      } else {
         // More than declared (Node's parser prevents it) or no length: fall back to keeping the chunks.
         if (buffer) chunks.push(buffer.subarray(0, received));
         buffer = undefined;
@@ -186,6 +221,10 @@ function readUrlencoded(body: Readable, limits: FormLimits, declaredLength: numb
       }
       received += chunk.length;
     }
+    function aborted() {
+      settle({ kind: 'aborted', reason: watch.signal!.reason });
+    }
+    watch.signal?.addEventListener('abort', aborted);
     body.on('data', collect);
     body.on('end', () => {
       const whole = buffer ? buffer.subarray(0, received) : Buffer.concat(chunks, received);
@@ -197,6 +236,35 @@ function readUrlencoded(body: Readable, limits: FormLimits, declaredLength: numb
       if (!body.readableEnded) cutOff();
     });
   });
+}
+
+/** How many leading fields of an urlencoded body are offered to `onField` before the body is complete. */
+const EARLY_FIELDS = 8;
+
+/**
+ * Finds the complete `name=value` pairs at the start of an urlencoded body as it arrives (a pair is complete once
+ * its `&` has arrived) and hands them to `onField`: a client that sends its key first can be refused before the
+ * rest of its body is read. Each call searches only the bytes that arrived since the last.
+ */
+class EarlyFieldScanner {
+  #pairStart = 0;
+  #searchFrom = 0;
+  #pairs = 0;
+
+  constructor(private readonly onField: (name: string, value: string) => void) {}
+
+  /** `received`: every byte of the body so far. */
+  scan(received: Buffer): void {
+    while (this.#pairs < EARLY_FIELDS) {
+      const end = received.indexOf(AMPERSAND, Math.max(this.#pairStart, this.#searchFrom));
+      if (end === -1) break;
+      const pair = parseUrlencoded(received.subarray(this.#pairStart, end), 1);
+      if (pair.kind === 'fields') for (const [name, value] of Object.entries(pair.fields)) this.onField(name, value as string);
+      this.#pairStart = end + 1;
+      this.#pairs++;
+    }
+    this.#searchFrom = received.length;
+  }
 }
 
 const AMPERSAND = 0x26;

@@ -7,7 +7,8 @@ export type AuditOperation = 'checkLicense' | 'uploadReport';
 /**
  * Why a request was refused. Stable strings, safe to use as metric labels: `invalid-key`, `invalid-data`,
  * `invalid-request`, `malformed`, `unsupported-type`, `too-large`, `method-not-allowed`, `rate-limited` (a limit of
- * the `rateLimiter`: 429), `busy` (the body budget is full: 503) and `unavailable` (a store or the rate limiter
+ * the `rateLimiter`: 429), `busy` (the body budget is full: 503), `too-slow` (the body arrived below
+ * the minimum rate: 408) and `unavailable` (a store or the rate limiter
  * failed: 503).
  */
 export type RejectionReason =
@@ -20,6 +21,7 @@ export type RejectionReason =
   | 'method-not-allowed'
   | 'rate-limited'
   | 'busy'
+  | 'too-slow'
   | 'unavailable'
   | (string & {});
 

@@ -1,4 +1,14 @@
-export { createAuditApi, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_FIELDS, DEFAULT_MAX_UPLOADS_IN_FLIGHT, TOOL_SEGMENT_PATTERN } from './audit-api.js';
+export {
+  createAuditApi,
+  DEFAULT_BODY_GRACE_MS,
+  DEFAULT_MAX_BODIES_PER_ADDRESS,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_BODY_BYTES_IN_FLIGHT,
+  DEFAULT_MAX_FIELDS,
+  DEFAULT_MAX_LICENSE_BODY_BYTES,
+  DEFAULT_MIN_BODY_BYTES_PER_SECOND,
+  TOOL_SEGMENT_PATTERN,
+} from './audit-api.js';
 export { ALLOWED, type AuditRateLimiter, type RateLimitDecision } from './rate-limit.js';
 export { describeFailure } from './failure.js';
 export type { AuditApi, AuditApiOptions, AuditLogger, AuditRequest } from './audit-api.js';

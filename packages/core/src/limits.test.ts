@@ -108,34 +108,6 @@ describe('rate limits', () => {
   });
 });
 
-describe('uploads in flight', () => {
-  it('answers 503 with Retry-After to an upload over the cap, and takes uploads again once one finishes', async () => {
-    // The first upload holds the only slot until its save is let through.
-    const stored = new InMemoryReportStore();
-    let saving!: () => void;
-    const saveStarted = new Promise<void>((resolve) => (saving = resolve));
-    let letThrough!: () => void;
-    const gate = new Promise<void>((resolve) => (letThrough = resolve));
-    const reportStore = {
-      async save(report: Parameters<InMemoryReportStore['save']>[0]) {
-        saving();
-        await gate;
-        return stored.save(report);
-      },
-    };
-    const { post, logs } = await serve({ maxUploadsInFlight: 1, reportStore });
-    const first = post('/api/audit/upload/', upload(VALID_KEY));
-    await saveStarted;
-    expect(await post('/api/audit/upload/', upload(VALID_KEY))).toEqual({ status: 503, retryAfter: '5', body: 'Server busy, try again later' });
-    expect((await post('/api/audit/license/', { licensekey: VALID_KEY })).status).toBe(200); // license checks are not capped
-    letThrough();
-    expect((await first).status).toBe(200);
-    expect((await post('/api/audit/upload/', upload(VALID_KEY))).status).toBe(200);
-    expect(stored.reports.size).toBe(2);
-    expect(logs).toContainEqual(expect.objectContaining({ msg: 'upload rejected', reason: 'busy', keyId: 'unknown' }));
-  });
-});
-
 describe('a failing store or limiter', () => {
   const failing = () => Promise.reject(new Error('SQLITE_FULL: database or disk is full'));
   const unavailable = { status: 503, retryAfter: '10', body: 'Service unavailable, try again later' };

@@ -50,6 +50,14 @@ export function serviceUnavailable(retryAfterSeconds: number): AuditResponse {
   return textResponse(503, 'Service unavailable, try again later', { 'retry-after': String(retryAfterSeconds) });
 }
 
+/** Answer to a body that arrived more slowly than the minimum rate. */
+export const BODY_TOO_SLOW = textResponse(408, 'Request body too slow');
+
+/** The same answer, telling the client that the server closes the connection after it. */
+export function withConnectionClose(response: AuditResponse): AuditResponse {
+  return { ...response, headers: { ...response.headers, connection: 'close' } };
+}
+
 /** Answer to a request for a path under the audit prefix that the contract does not define. */
 export const NOT_FOUND = textResponse(404, 'Not found');
 

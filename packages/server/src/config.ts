@@ -1,5 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_FIELDS, DEFAULT_MAX_UPLOADS_IN_FLIGHT, TOOL_SEGMENT_PATTERN } from '@org/audit-server-core';
+import {
+  DEFAULT_BODY_GRACE_MS,
+  DEFAULT_MAX_BODIES_PER_ADDRESS,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_BODY_BYTES_IN_FLIGHT,
+  DEFAULT_MAX_FIELDS,
+  DEFAULT_MIN_BODY_BYTES_PER_SECOND,
+  TOOL_SEGMENT_PATTERN,
+} from '@org/audit-server-core';
 import { z } from 'zod';
 
 const ServerSettings = z.object({
@@ -17,7 +25,10 @@ const ServerSettings = z.object({
   // Resource limits (see the README for why each default).
   maxBodyBytes: z.coerce.number().int().min(1024).default(DEFAULT_MAX_BODY_BYTES),
   maxFields: z.coerce.number().int().min(4).default(DEFAULT_MAX_FIELDS),
-  maxUploadsInFlight: z.coerce.number().int().min(1).default(DEFAULT_MAX_UPLOADS_IN_FLIGHT),
+  maxBodyBytesInFlight: z.coerce.number().int().min(1024 * 1024).default(DEFAULT_MAX_BODY_BYTES_IN_FLIGHT),
+  maxBodiesPerAddress: z.coerce.number().int().min(1).default(DEFAULT_MAX_BODIES_PER_ADDRESS),
+  minBodyBytesPerSecond: z.coerce.number().int().min(0).default(DEFAULT_MIN_BODY_BYTES_PER_SECOND),
+  bodyGraceMs: z.coerce.number().int().min(100).default(DEFAULT_BODY_GRACE_MS),
   headersTimeoutMs: z.coerce.number().int().min(1000).default(20_000),
   requestTimeoutMs: z.coerce.number().int().min(1000).default(120_000),
   // Rate limits; 0 turns one off.
@@ -50,6 +61,10 @@ export const ServerConfigSchema = ServerSettings
   .refine((c) => Boolean(c.tlsCert) === Boolean(c.tlsKey), { message: 'give both a TLS certificate and its key, or neither' })
   .refine((c) => !(c.plainHttp && c.tlsCert), { message: 'plain HTTP and a TLS certificate exclude each other' })
   .refine((c) => c.headersTimeoutMs <= c.requestTimeoutMs, { message: 'the headers timeout cannot be longer than the request timeout' })
+  .refine((c) => c.maxBodyBytes <= c.maxBodyBytesInFlight, {
+    message: 'the body budget cannot be smaller than the largest body: no upload of that size could ever be taken',
+    path: ['maxBodyBytesInFlight'],
+  })
   .refine((c) => c.opsPort === 'off' || c.opsPort === 0 || c.opsPort !== c.port, {
     message: 'the operations port must differ from the collectors\' port',
     path: ['opsPort'],

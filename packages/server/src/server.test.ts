@@ -61,7 +61,10 @@ describe('configuration', () => {
     const config = parseServerConfig({});
     expect(config).toEqual(expect.objectContaining({
       maxFields: 32,
-      maxUploadsInFlight: 64,
+      maxBodyBytesInFlight: 256 * 1024 * 1024,
+      maxBodiesPerAddress: 32,
+      minBodyBytesPerSecond: 500,
+      bodyGraceMs: 20_000,
       headersTimeoutMs: 20_000,
       requestTimeoutMs: 120_000,
       rateLimitAddress: 1200,
