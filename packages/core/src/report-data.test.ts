@@ -63,6 +63,27 @@ describe('redactLicenseKeys', () => {
     expect(redacted).toBe(fixture.toString('latin1').replace('license_key=deadbeef-0000-0000-0000-000000000001', 'license_key=[redacted]'));
   });
 
+  it.each([
+    ['upper case', 'LICENSE_KEY=secret-1\n', 'LICENSE_KEY=[redacted]\n'],
+    ['mixed case', 'os=Linux\nLicense_Key=secret-1\n', 'os=Linux\nLicense_Key=[redacted]\n'],
+    ['the list form', 'license_key[]=secret-1\nLICENSE_KEY[]=secret-2', 'license_key[]=[redacted]\nLICENSE_KEY[]=[redacted]'],
+    ['the first line', 'license_key=secret-1\nos=Linux\n', 'license_key=[redacted]\nos=Linux\n'],
+    ['the last line, without a line end', 'os=Linux\nlicense_key=secret-1', 'os=Linux\nlicense_key=[redacted]'],
+    ['lines ended by CR alone', 'os=Linux\rlicense_key=secret-1\rb=2', 'os=Linux\rlicense_key=[redacted]\rb=2'],
+    ['indented lines', '  license_key=secret-1\n\tLicense_key[]=secret-2\n', '  license_key=[redacted]\n\tLicense_key[]=[redacted]\n'],
+    ['an empty value', 'license_key=\n', 'license_key=[redacted]\n'],
+  ])('redacts %s', (_name, report, redacted) => {
+    expect(redactLicenseKeys(Buffer.from(report)).toString()).toBe(redacted);
+  });
+
+  it.each([
+    ['another key', 'license_keys=x\nlicense_key_id=y\nmy_license_key=z\n'],
+    ['the text of another value', 'b=license_key=x\n'],
+    ['a key without =', 'license_key\n'],
+  ])('leaves %s alone', (_name, report) => {
+    expect(redactLicenseKeys(Buffer.from(report)).toString()).toBe(report);
+  });
+
   it('returns the same buffer when there is nothing to redact', () => {
     const report = Buffer.from('os=Linux\n');
     expect(redactLicenseKeys(report)).toBe(report);

@@ -45,32 +45,73 @@ function countLines(text: string, end: number): number {
   return lines;
 }
 
-const LICENSE_KEY_FIELD = Buffer.from('license_key=', 'latin1');
+const LICENSE_KEY_NAME = Buffer.from('license_key', 'latin1');
 const LF = 0x0a;
 const CR = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
+const EQUALS = 0x3d;
 /** What replaces the value of each `license_key=` line in a stored report. */
 export const REDACTED_MARKER = '[redacted]';
 const REDACTED = Buffer.from(REDACTED_MARKER, 'latin1');
 
 /**
- * Replaces the value of every `license_key=` line (up to the line's end, `\n` or `\r`): Lynis writes the
- * unfiltered key into each report, and keys must never be stored in clear. Other bytes are kept exactly.
- * Works on the bytes, so a report of megabytes is copied once, not turned into strings and back.
+ * Replaces the value of every license key line: `license_key=` or `license_key[]=`, in any letter case, indented
+ * or not, up to the line's end (`\n` or `\r`). Lynis writes the unfiltered key into each report, and keys must never
+ * be stored in clear. Other bytes are kept exactly. Works on the bytes, so a report of megabytes is copied at
+ * most once, not turned into strings and back.
  */
 export function redactLicenseKeys(report: Buffer): Buffer {
   const parts: Buffer[] = [];
   let kept = 0;
-  for (let at = report.indexOf(LICENSE_KEY_FIELD); at !== -1; at = report.indexOf(LICENSE_KEY_FIELD, at + 1)) {
-    if (at > 0 && report[at - 1] !== LF && report[at - 1] !== CR) continue;
-    const valueStart = at + LICENSE_KEY_FIELD.length;
-    let valueEnd = valueStart;
-    while (valueEnd < report.length && report[valueEnd] !== LF && report[valueEnd] !== CR) valueEnd++;
-    parts.push(report.subarray(kept, valueStart), REDACTED);
-    kept = valueEnd;
+  const lineEnds = new LineEnds(report);
+  for (let lineStart = 0; lineStart < report.length; ) {
+    const lineEnd = lineEnds.after(lineStart);
+    const valueStart = licenseKeyValueStart(report, lineStart, lineEnd);
+    if (valueStart !== undefined) {
+      parts.push(report.subarray(kept, valueStart), REDACTED);
+      kept = lineEnd;
+    }
+    lineStart = lineEnd + 1;
   }
   if (parts.length === 0) return report;
   parts.push(report.subarray(kept));
   return Buffer.concat(parts);
+}
+
+/** Where the value of a license key line in `report[lineStart, lineEnd)` starts, or undefined for any other line. */
+function licenseKeyValueStart(report: Buffer, lineStart: number, lineEnd: number): number | undefined {
+  let at = lineStart;
+  while (at < lineEnd && (report[at] === SPACE || report[at] === TAB)) at++;
+  if (lineEnd - at < LICENSE_KEY_NAME.length + 1) return undefined;
+  for (let i = 0; i < LICENSE_KEY_NAME.length; i++) {
+    const byte = report[at + i]!;
+    const lower = byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte; // ASCII letters only
+    if (lower !== LICENSE_KEY_NAME[i]) return undefined;
+  }
+  at += LICENSE_KEY_NAME.length;
+  if (report[at] === 0x5b && report[at + 1] === 0x5d) at += 2; // `[]`
+  return report[at] === EQUALS && at < lineEnd ? at + 1 : undefined;
+}
+
+/** Finds line ends (`\n` or `\r`) in order, searching for each kind only when passed, so a scan stays linear. */
+class LineEnds {
+  #nextLf = -1;
+  #nextCr = -1;
+
+  constructor(private readonly bytes: Buffer) {}
+
+  /** The first line end at or after `from`, or the length of the bytes when there is none. */
+  after(from: number): number {
+    if (this.#nextLf !== Infinity && this.#nextLf < from) this.#nextLf = this.#find(LF, from);
+    if (this.#nextCr !== Infinity && this.#nextCr < from) this.#nextCr = this.#find(CR, from);
+    return Math.min(this.#nextLf, this.#nextCr, this.bytes.length);
+  }
+
+  #find(byte: number, from: number): number {
+    const at = this.bytes.indexOf(byte, from);
+    return at === -1 ? Infinity : at;
+  }
 }
 
 /** SHA-256 (hex) of a report's bytes. */
