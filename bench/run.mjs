@@ -2,6 +2,7 @@
 // `npm run bench -- --smoke` (or BENCH_SMOKE=1): the same steps, about a second each, so the script cannot rot;
 // it fails on a server error or a wrong answer, never on speed. `--cpu-prof` profiles the reference server;
 // `--only <text>` runs only the scenarios whose name contains the text (results are then not written).
+// `--abuse` runs the abuse scenarios instead (bench/abuse.mjs): memory under floods, slow senders.
 import { cpus, freemem, totalmem, tmpdir, release } from 'node:os';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,11 @@ import { measure } from './load.mjs';
 import { summariseProfile } from './profile-summary.mjs';
 import { checkEncodingAgainstCapture, fixtureReport, licenseBody, syntheticReport, uploadBody } from './reports.mjs';
 import { benchSettings, createReferenceKey, startBaseline, startCoreHttp, startReference, unknownKey } from './servers.mjs';
+
+if (process.argv.includes('--abuse')) {
+  await import('./abuse.mjs'); // a run of its own: see bench/abuse.mjs
+  process.exit(process.exitCode ?? 0);
+}
 
 const KB = 1024;
 const MB = 1024 * KB;

@@ -95,6 +95,8 @@ export interface AuditRequest {
 export interface AuditApi {
   /** Answers a request for one of the audit paths, or resolves `undefined` when the path is not one of them. */
   handle(request: AuditRequest): Promise<AuditResponse | undefined>;
+  /** Bytes of request bodies held now, against `maxBodyBytesInFlight` (for metrics). */
+  bodyBytesInFlight(): number;
 }
 
 /** Default largest request body: 16 MiB. */
@@ -223,7 +225,7 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
     const key = await checkKey(form.licensekey, request);
     if (key.state === 'limited') return keyLimited(request, key, form.hostid);
     if (key.state !== 'valid') return rejectRequest(request, 'invalid-key', { ...host, keyId: key.keyId }, UPLOAD_UNAUTHORIZED);
-    const decoded = decodeReportData(form.data);
+    const decoded = decodeReportData(form.data, request.form?.kind === 'fields' ? request.form.bytes?.get('data') : undefined);
     if (!decoded.ok) {
       return rejectRequest(request, 'invalid-data', { ...host, keyId: key.keyId }, textResponse(400, `Invalid data: ${decoded.reason}`));
     }
@@ -334,6 +336,7 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
   }
 
   return {
+    bodyBytesInFlight: () => bodies.bytesInFlight,
     async handle(request) {
       const path = toContractPath(request.path);
       if (path === undefined) return undefined;
@@ -394,19 +397,15 @@ export async function createAuditApi(options: AuditApiOptions): Promise<AuditApi
   };
 }
 
-/** The report to hand to the store. Built apart so that the decoded bytes are not kept alive while it commits. */
+/**
+ * The report to hand to the store. The decoded bytes are this request's own (a view of the body it read, or a
+ * fresh decode), so the key is redacted in them, after their size and SHA-256 are taken.
+ */
 function reportToStore(keyId: string, host: { hostId: string; hostId2?: string }, decoded: { encoding: ReportEncoding; bytes: Buffer }): ReportToStore {
-  const content = redactLicenseKeys(decoded.bytes);
-  return {
-    keyId,
-    ...host,
-    receivedAt: new Date(),
-    encoding: decoded.encoding,
-    size: decoded.bytes.length,
-    sha256: sha256Hex(decoded.bytes),
-    content,
-    summary: summarizeReportBytes(content),
-  };
+  const size = decoded.bytes.length;
+  const sha256 = sha256Hex(decoded.bytes);
+  const content = redactLicenseKeys(decoded.bytes, { inPlace: true });
+  return { keyId, ...host, receivedAt: new Date(), encoding: decoded.encoding, size, sha256, content, summary: summarizeReportBytes(content) };
 }
 
 /**

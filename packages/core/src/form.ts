@@ -10,7 +10,8 @@ export type FormFields = Record<string, string | string[]>;
 
 /** The outcome of reading a form body. */
 export type FormReadResult =
-  | { kind: 'fields'; fields: FormFields }
+  /** `bytes`: the exact bytes of fields sent once, where the reader has them anyway (so the report needs no copy). */
+  | { kind: 'fields'; fields: FormFields; bytes?: ReadonlyMap<string, Buffer> }
   | { kind: 'too-large' }
   | { kind: 'unsupported-type' }
   | { kind: 'malformed'; reason: string }
@@ -82,6 +83,7 @@ export function readForm(body: Readable, headers: IncomingHttpHeaders, limits: F
 
   return new Promise((resolve) => {
     const fields = new Map<string, string | string[]>();
+    const bytes = new Map<string, Buffer>();
     let received = 0;
     let openFiles = 0;
     let parsed = false;
@@ -101,11 +103,13 @@ export function readForm(body: Readable, headers: IncomingHttpHeaders, limits: F
     };
     const finishIfDone = () => {
       // fromEntries makes own properties, so a field named `__proto__` cannot reach the prototype.
-      if (parsed && openFiles === 0) settle({ kind: 'fields', fields: Object.fromEntries(fields) });
+      if (parsed && openFiles === 0) settle({ kind: 'fields', fields: Object.fromEntries(fields), bytes });
     };
-    const add = (name: string, value: string) => {
+    const add = (name: string, value: string, valueBytes?: Buffer) => {
       const previous = fields.get(name);
       fields.set(name, previous === undefined ? value : [previous, value].flat());
+      if (previous === undefined && valueBytes) bytes.set(name, valueBytes);
+      else bytes.delete(name);
     };
     function countBytes(chunk: Buffer) {
       received += chunk.length;
@@ -132,7 +136,8 @@ export function readForm(body: Readable, headers: IncomingHttpHeaders, limits: F
       stream.on('error', (error: Error) => settle({ kind: 'malformed', reason: error.message }));
       stream.on('close', () => {
         openFiles--;
-        add(name, Buffer.concat(chunks).toString('latin1'));
+        const value = Buffer.concat(chunks);
+        add(name, value.toString('latin1'), value);
         finishIfDone();
       });
     });
@@ -227,8 +232,9 @@ function readUrlencoded(body: Readable, limits: FormLimits, declaredLength: numb
     watch.signal?.addEventListener('abort', aborted);
     body.on('data', collect);
     body.on('end', () => {
+      // The buffer is this reader's own: values are decoded in it, in place, and the report is kept as a view of it.
       const whole = buffer ? buffer.subarray(0, received) : Buffer.concat(chunks, received);
-      settle(parseUrlencoded(whole, limits.maxFields));
+      settle(parsePairs(whole, limits.maxFields, true));
     });
     const cutOff = () => settle({ kind: 'malformed', reason: 'the request body was cut off' });
     body.on('error', cutOff);
@@ -280,7 +286,17 @@ const PLUS = 0x2b;
  * newline and `=` is escaped, becomes millions of string pieces and seconds of garbage collection.
  */
 export function parseUrlencoded(body: Buffer, maxFields: number): FormReadResult {
+  const { bytes: _bytes, ...result } = parsePairs(body, maxFields, false) as FormReadResult & { bytes?: unknown };
+  return result;
+}
+
+/**
+ * {@link parseUrlencoded}, also giving the decoded bytes of each field sent once. `inPlace`: decode into `body`
+ * itself (decoding never lengthens a value), so that the values' bytes are views of it rather than copies.
+ */
+function parsePairs(body: Buffer, maxFields: number, inPlace: boolean): FormReadResult {
   const fields = new Map<string, string | string[]>();
+  const bytes = new Map<string, Buffer>();
   let pairs = 0;
   for (let start = 0; start <= body.length; pairs++) {
     if (pairs === maxFields) return { kind: 'malformed', reason: `more than ${maxFields} form fields` };
@@ -288,23 +304,31 @@ export function parseUrlencoded(body: Buffer, maxFields: number): FormReadResult
     if (end === -1) end = body.length;
     if (end > start) {
       const equals = body.subarray(start, end).indexOf(EQUALS);
-      const name = decodeComponent(body, start, equals === -1 ? end : start + equals);
-      const value = equals === -1 ? '' : decodeComponent(body, start + equals + 1, end);
-      if (name === undefined || value === undefined) return { kind: 'malformed', reason: 'Malformed urlencoded form' };
+      const nameBytes = decodeComponent(body, start, equals === -1 ? end : start + equals, inPlace);
+      const valueBytes = equals === -1 ? Buffer.alloc(0) : decodeComponent(body, start + equals + 1, end, inPlace);
+      if (nameBytes === undefined || valueBytes === undefined) return { kind: 'malformed', reason: 'Malformed urlencoded form' };
+      const name = nameBytes.toString('latin1');
+      const value = valueBytes.toString('latin1');
       const previous = fields.get(name);
       fields.set(name, previous === undefined ? value : [previous, value].flat());
+      if (previous === undefined) bytes.set(name, valueBytes);
+      else bytes.delete(name);
     }
     start = end + 1;
   }
   // fromEntries makes own properties, so a field named `__proto__` cannot reach the prototype.
-  return { kind: 'fields', fields: Object.fromEntries(fields) };
+  return { kind: 'fields', fields: Object.fromEntries(fields), bytes };
 }
 
-/** Decodes `body[from, to)` as one urlencoded name or value into a latin1 string; `undefined` if malformed. */
-function decodeComponent(body: Buffer, from: number, to: number): string | undefined {
+/**
+ * Decodes `body[from, to)` as one urlencoded name or value into its bytes (`inPlace`: written over the encoded
+ * ones, and a view of `body` returned); `undefined` if malformed.
+ */
+function decodeComponent(body: Buffer, from: number, to: number, inPlace: boolean): Buffer | undefined {
   const part = body.subarray(from, to);
-  if (part.indexOf(PERCENT) === -1 && part.indexOf(PLUS) === -1) return part.toString('latin1');
-  const out = Buffer.allocUnsafe(part.length);
+  if (part.indexOf(PERCENT) === -1 && part.indexOf(PLUS) === -1) return part;
+  // Writing never overtakes reading: each escape is three bytes read for one written.
+  const out = inPlace ? part : Buffer.allocUnsafe(part.length);
   let length = 0;
   for (let i = 0; i < part.length; i++) {
     const byte = part[i]!;
@@ -318,7 +342,7 @@ function decodeComponent(body: Buffer, from: number, to: number): string | undef
       i += 2;
     }
   }
-  return out.toString('latin1', 0, length);
+  return out.subarray(0, length);
 }
 
 function hexValue(byte: number | undefined): number {

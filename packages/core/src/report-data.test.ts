@@ -84,6 +84,17 @@ describe('redactLicenseKeys', () => {
     expect(redactLicenseKeys(Buffer.from(report)).toString()).toBe(report);
   });
 
+  it('redacts in place when asked and every value is at least as long as the marker, else into a copy', () => {
+    const long = Buffer.from('a=1\nlicense_key=0123456789abcdef\nb=2\nLICENSE_KEY[]=fedcba9876543210\n');
+    const redacted = redactLicenseKeys(long, { inPlace: true });
+    expect(redacted.toString()).toBe('a=1\nlicense_key=[redacted]\nb=2\nLICENSE_KEY[]=[redacted]\n');
+    expect(redacted.buffer).toBe(long.buffer);
+    const short = Buffer.from('license_key=abc\nb=2\n');
+    const copied = redactLicenseKeys(short, { inPlace: true });
+    expect([copied.toString(), short.toString()]).toEqual(['license_key=[redacted]\nb=2\n', 'license_key=abc\nb=2\n']);
+    expect(redactLicenseKeys(Buffer.from(fixture), { inPlace: true }).toString('latin1')).toBe(redactLicenseKeys(fixture).toString('latin1'));
+  });
+
   it('returns the same buffer when there is nothing to redact', () => {
     const report = Buffer.from('os=Linux\n');
     expect(redactLicenseKeys(report)).toBe(report);

@@ -12,18 +12,19 @@ const BASE64_TEXT = /^[A-Za-z0-9+/]+={0,2}$/;
 const NOT_A_REPORT_LINE = /^(?!#|\r?$|[A-Za-z0-9_.-]+(?:\[\])?=).*$/m;
 
 /**
- * Decodes the `data` field, given as a latin1 string so that each character is one byte as received.
+ * Decodes the `data` field, given as a latin1 string so that each character is one byte as received, and as those
+ * bytes when the form reader kept them (`received`: then a raw report is not copied again).
  *
  * Strictly valid base64 (standard alphabet, padding, no whitespace) is decoded; otherwise the value must be a
  * UTF-8 text report of `key=value` lines, as Lynis sends it. Node's lenient base64 decoder is never used on its
  * own: it turns plain text into junk without complaint, so a decode must re-encode to the same text.
  */
-export function decodeReportData(data: string): DecodedReportData {
+export function decodeReportData(data: string, received?: Buffer): DecodedReportData {
   if (data.length % 4 === 0 && BASE64_TEXT.test(data)) {
     const bytes = Buffer.from(data, 'base64');
     if (bytes.toString('base64') === data) return { ok: true, encoding: 'base64', bytes };
   }
-  const bytes = Buffer.from(data, 'latin1');
+  const bytes = received ?? Buffer.from(data, 'latin1');
   const problem = textReportProblem(bytes, data);
   return problem ? { ok: false, reason: problem } : { ok: true, encoding: 'raw', bytes };
 }
@@ -59,24 +60,47 @@ const REDACTED = Buffer.from(REDACTED_MARKER, 'latin1');
  * Replaces the value of every license key line: `license_key=` or `license_key[]=`, in any letter case, indented
  * or not, up to the line's end (`\n` or `\r`). Lynis writes the unfiltered key into each report, and keys must never
  * be stored in clear. Other bytes are kept exactly. Works on the bytes, so a report of megabytes is copied at
- * most once, not turned into strings and back.
+ * most once, not turned into strings and back; `inPlace` (for a buffer no one else reads) copies it not at all
+ * when each value is at least as long as the marker, as real keys are.
  */
-export function redactLicenseKeys(report: Buffer): Buffer {
+export function redactLicenseKeys(report: Buffer, { inPlace = false } = {}): Buffer {
+  const values = licenseKeyValues(report);
+  if (values.length === 0) return report;
+  if (inPlace && values.every(([start, end]) => end - start >= REDACTED.length)) return redactInPlace(report, values);
   const parts: Buffer[] = [];
   let kept = 0;
+  for (const [start, end] of values) {
+    parts.push(report.subarray(kept, start), REDACTED);
+    kept = end;
+  }
+  parts.push(report.subarray(kept));
+  return Buffer.concat(parts);
+}
+
+/** Where the values of the license key lines are, as `[start, end)` byte ranges, in order. */
+function licenseKeyValues(report: Buffer): [number, number][] {
+  const values: [number, number][] = [];
   const lineEnds = new LineEnds(report);
   for (let lineStart = 0; lineStart < report.length; ) {
     const lineEnd = lineEnds.after(lineStart);
     const valueStart = licenseKeyValueStart(report, lineStart, lineEnd);
-    if (valueStart !== undefined) {
-      parts.push(report.subarray(kept, valueStart), REDACTED);
-      kept = lineEnd;
-    }
+    if (valueStart !== undefined) values.push([valueStart, lineEnd]);
     lineStart = lineEnd + 1;
   }
-  if (parts.length === 0) return report;
-  parts.push(report.subarray(kept));
-  return Buffer.concat(parts);
+  return values;
+}
+
+/** Writes the marker over each value (none shorter than it) and moves the rest up; a view of `report` is returned. */
+function redactInPlace(report: Buffer, values: [number, number][]): Buffer {
+  let written = values[0]![0];
+  let read = written;
+  for (const [start, end] of values) {
+    written += report.copy(report, written, read, start); // overlapping copies are safe: `written` never passes `read`
+    written += REDACTED.copy(report, written);
+    read = end;
+  }
+  written += report.copy(report, written, read);
+  return report.subarray(0, written);
 }
 
 /** Where the value of a license key line in `report[lineStart, lineEnd)` starts, or undefined for any other line. */

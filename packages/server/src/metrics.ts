@@ -10,8 +10,14 @@ export interface ServerMetrics {
   inFlight: Gauge;
 }
 
+/** What the metrics read when scraped. */
+export interface MetricSources {
+  /** Bytes of request bodies the intake holds now. */
+  bodyBytesInFlight(): number;
+}
+
 /** Creates the metrics registry: process metrics plus the audit API's own. */
-export function createMetrics(): ServerMetrics {
+export function createMetrics(sources: MetricSources): ServerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
@@ -42,6 +48,14 @@ export function createMetrics(): ServerMetrics {
     registers,
   });
   const inFlight = new Gauge({ name: 'audit_http_requests_in_flight', help: 'Requests being served on the collectors\' port', registers });
+  new Gauge({
+    name: 'audit_body_bytes_in_flight',
+    help: 'Bytes of request bodies held by the intake, against its memory budget (--max-body-bytes-in-flight)',
+    registers,
+    collect() {
+      this.set(sources.bodyBytesInFlight());
+    },
+  });
 
   return {
     registry,

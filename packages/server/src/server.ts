@@ -4,11 +4,12 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import type { Logger } from 'pino';
-import { createAuditApi } from '@org/audit-server-core';
+import { createAuditApi, type AuditApi } from '@org/audit-server-core';
 import { createAdminApi } from './admin/api.js';
 import { createApp } from './app.js';
 import type { ServerConfig } from './config.js';
 import { dialectOf, openDatabase } from './database.js';
+import { reclaimMemoryWhenIdle } from './memory-reclaim.js';
 import { createMetrics } from './metrics.js';
 import { createOpsServer } from './ops.js';
 import { createRateLimiter } from './rate-limits.js';
@@ -48,13 +49,14 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   const pruning = schedulePruning(orm, { keepLast: config.retentionKeepLast, maxAgeDays: config.retentionMaxAgeDays }, config.pruneIntervalMinutes, logger);
   /** Closes the stores; the key store writes the last-use times it still holds. */
   const release = async () => {
+    reclaimer.stop();
     await rateLimiter.close();
     await pruning?.stop();
     await keyStore.close();
     await orm.close();
   };
-  const metrics = createMetrics();
-  const api = await createAuditApi({
+  const metrics = createMetrics({ bodyBytesInFlight: () => api.bodyBytesInFlight() });
+  const api: AuditApi = await createAuditApi({
     keyStore,
     reportStore: new OrmReportStore(orm),
     toolSegment: config.toolSegment,
@@ -68,6 +70,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     logger,
     hooks: metrics.hooks,
   });
+  const reclaimer = reclaimMemoryWhenIdle(() => api.bodyBytesInFlight());
   const admin = await createAdminApi({ database: orm, rateLimiter, logger });
   const app = createApp(api, logger, { inFlight: metrics.inFlight, trustProxy: config.trustProxy, admin });
   const tls = config.plainHttp
