@@ -32,9 +32,10 @@ export function createApp(api: AuditApi, logger: Logger, options: AppOptions = {
   app.use(
     pinoHttp({
       logger,
-      // Only what identifies a request: no headers, no body, so no secret can reach the log this way.
+      // Only what identifies a request: no headers, no body, no query string (clients may put a key or token
+      // there), so no secret can reach the log this way.
       serializers: {
-        req: (req: { method: string; url: string; remoteAddress?: string }) => ({ method: req.method, url: req.url, remoteAddress: req.remoteAddress }),
+        req: (req: { method: string; url: string; remoteAddress?: string }) => ({ method: req.method, path: pathOf(req.url), remoteAddress: req.remoteAddress }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
     }),
@@ -51,4 +52,10 @@ export function createApp(api: AuditApi, logger: Logger, options: AppOptions = {
   };
   app.use(onError);
   return app;
+}
+
+/** A request target without its query string. */
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }
