@@ -59,3 +59,27 @@ it('logs the path without the query string, so that no secret sent in a URL reac
   for (const secret of secrets) expect(everything).not.toContain(secret);
   expect(everything).not.toContain('?');
 });
+
+it('logs a deliberate 5xx answer (503 busy) as one line with method, path and status, without an error or stack', async () => {
+  await serve(answering(503));
+  const response = await fetch(`${url}/api/admin/keys`);
+  expect(response.status).toBe(503);
+  const [line] = await requestLines(1);
+  expect(line).toMatchObject({ level: 30, msg: 'request completed', req: { method: 'GET', path: '/api/admin/keys' }, res: { statusCode: 503 } });
+  expect(line).not.toHaveProperty('err');
+  expect(line).not.toHaveProperty('error');
+  expect(JSON.stringify(lines)).not.toMatch(/stack|failed with status code/);
+  expect(lines).toHaveLength(1);
+});
+
+it('still logs an unexpected error with its name and message (no stack), and the request line after it', async () => {
+  await serve({ handle: async () => { throw new TypeError('cannot read the database'); } });
+  const response = await fetch(`${url}/api/admin/keys`);
+  expect(response.status).toBe(500);
+  await requestLines(1);
+  expect(lines).toEqual([
+    expect.objectContaining({ level: 50, msg: 'request failed', error: { type: 'TypeError', message: 'cannot read the database' } }),
+    expect.objectContaining({ msg: 'request completed', req: expect.objectContaining({ path: '/api/admin/keys' }), res: { statusCode: 500 } }),
+  ]);
+  expect(JSON.stringify(lines)).not.toMatch(/stack|failed with status code/);
+});

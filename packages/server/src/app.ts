@@ -38,6 +38,10 @@ export function createApp(api: AuditApi, logger: Logger, options: AppOptions = {
         req: (req: { method: string; url: string; remoteAddress?: string }) => ({ method: req.method, path: pathOf(req.url), remoteAddress: req.remoteAddress }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
+      // pino-http turns every 5xx answer into an error with a stack trace. A 503 (busy) is given on purpose and an
+      // unexpected error is logged where it is caught (below), so every answer is one plain line.
+      customErrorObject: (_req, _res, _error, { err: _err, ...line }: Record<string, unknown>) => line,
+      customErrorMessage: () => 'request completed',
     }),
   );
   // Only the method and path are logged (see the serializers): never the Authorization header with its admin token.
