@@ -32,6 +32,8 @@ program
   .addOption(new Option('--max-uploads-in-flight <count>', `uploads handled at once; more get 503 (default: ${DEFAULTS.maxUploadsInFlight})`).env('MAX_UPLOADS_IN_FLIGHT'))
   .addOption(new Option('--headers-timeout-ms <ms>', `time a client has to send the request headers (default: ${DEFAULTS.headersTimeoutMs})`).env('HEADERS_TIMEOUT_MS'))
   .addOption(new Option('--request-timeout-ms <ms>', `time a client has to send the whole request (default: ${DEFAULTS.requestTimeoutMs})`).env('REQUEST_TIMEOUT_MS'))
+  .addOption(new Option('--tls-handshake-timeout-ms <ms>', `time a client has to finish the TLS handshake (default: ${DEFAULTS.tlsHandshakeTimeoutMs})`).env('TLS_HANDSHAKE_TIMEOUT_MS'))
+  .addOption(new Option('--max-connections-per-address <count>', `open connections one client address may hold; more are closed at once (default: ${DEFAULTS.maxConnectionsPerAddress})`).env('MAX_CONNECTIONS_PER_ADDRESS'))
   .addOption(new Option('--rate-limit-address <n>', `requests per minute from one client address; 0: off (default: ${DEFAULTS.rateLimitAddress})`).env('RATE_LIMIT_ADDRESS'))
   .addOption(new Option('--rate-limit-key <n>', `requests per minute with one key; 0: off (default: ${DEFAULTS.rateLimitKey})`).env('RATE_LIMIT_KEY'))
   .addOption(new Option('--rate-limit-failures <n>', `failed key checks per 10 minutes from one address; 0: off (default: ${DEFAULTS.rateLimitFailures})`).env('RATE_LIMIT_FAILURES'))

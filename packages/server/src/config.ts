@@ -20,6 +20,8 @@ const ServerSettings = z.object({
   maxUploadsInFlight: z.coerce.number().int().min(1).default(DEFAULT_MAX_UPLOADS_IN_FLIGHT),
   headersTimeoutMs: z.coerce.number().int().min(1000).default(20_000),
   requestTimeoutMs: z.coerce.number().int().min(1000).default(120_000),
+  tlsHandshakeTimeoutMs: z.coerce.number().int().min(100).default(5000),
+  maxConnectionsPerAddress: z.coerce.number().int().min(1).default(128),
   // Rate limits; 0 turns one off.
   rateLimitAddress: z.coerce.number().int().min(0).default(1200),
   rateLimitKey: z.coerce.number().int().min(0).default(6000),

@@ -71,6 +71,13 @@ describe('configuration', () => {
     expect([config.redisUrl, config.trustProxy]).toEqual([undefined, undefined]);
   });
 
+  it('bounds TLS handshakes to 5 s and a client address to 128 open connections by default', () => {
+    expect(parseServerConfig({})).toMatchObject({ tlsHandshakeTimeoutMs: 5000, maxConnectionsPerAddress: 128 });
+    expect(parseServerConfig({ tlsHandshakeTimeoutMs: '2000', maxConnectionsPerAddress: '1000' })).toMatchObject({ tlsHandshakeTimeoutMs: 2000, maxConnectionsPerAddress: 1000 });
+    expect(() => parseServerConfig({ tlsHandshakeTimeoutMs: 'soon', maxConnectionsPerAddress: '0' }))
+      .toThrow(/tlsHandshakeTimeoutMs: .*\n.*maxConnectionsPerAddress: .*>=1/);
+  });
+
   it('takes proxies only as a hop count, addresses or named ranges', () => {
     expect(parseServerConfig({ trustProxy: '1' }).trustProxy).toBe('1');
     expect(parseServerConfig({ trustProxy: '10.0.0.1, 10.1.0.0/16' }).trustProxy).toBe('10.0.0.1, 10.1.0.0/16');

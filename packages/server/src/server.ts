@@ -1,11 +1,12 @@
 import { mkdir } from 'node:fs/promises';
-import { createServer as createHttpServer, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import type { Logger } from 'pino';
 import { createAuditApi } from '@org/audit-server-core';
 import { createAdminApi } from './admin/api.js';
+import { capConnectionsPerAddress } from './connection-cap.js';
 import { createApp } from './app.js';
 import type { ServerConfig } from './config.js';
 import { dialectOf, openDatabase } from './database.js';
@@ -14,7 +15,7 @@ import { createOpsServer } from './ops.js';
 import { createRateLimiter } from './rate-limits.js';
 import { schedulePruning } from './retention.js';
 import { OrmKeyStore, OrmReportStore } from './stores.js';
-import { loadTlsIdentity } from './tls.js';
+import { loadTlsIdentity, tlsServerOptions, type TlsIdentity } from './tls.js';
 
 /** A started server. */
 export interface RunningServer {
@@ -70,16 +71,8 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   const tls = config.plainHttp
     ? undefined
     : await loadTlsIdentity(config.dataDir, config.tlsCert && config.tlsKey ? { cert: config.tlsCert, key: config.tlsKey } : undefined);
-  // Slow clients hold a socket and, mid-upload, a slot of the in-flight cap: both timeouts bound that.
-  // Node checks them only every `connectionsCheckingInterval` (30 s by default): check every second instead.
-  const timeouts = { headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: 1000 };
-  const server: Server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key, ...timeouts }, app) : createHttpServer(timeouts, app);
-
   let shuttingDown = false;
-  // Requests arriving while draining are answered with `Connection: close`.
-  server.on('request', (_req, res: ServerResponse) => {
-    if (shuttingDown) res.setHeader('connection', 'close');
-  });
+  const server = createListener(app, config, tls, () => shuttingDown);
   const ops = config.opsPort === 'off' ? undefined : createOpsServer({ orm, registry: metrics.registry, isShuttingDown: () => shuttingDown });
   try {
     await listen(server, config.port, config.host);
@@ -129,6 +122,24 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     opsUrl,
     close: () => (closing ??= close()),
   };
+}
+
+/**
+ * An HTTPS server (HTTP without `tls`) for `app` with the configured timeouts and connection cap. Requests arriving
+ * while shutting down are answered with `Connection: close`.
+ */
+function createListener(app: RequestListener, config: ServerConfig, tls: TlsIdentity | undefined, isShuttingDown: () => boolean): Server {
+  // Slow clients hold a socket and, mid-upload, a slot of the in-flight cap: both timeouts bound that.
+  // Node checks them only every `connectionsCheckingInterval` (30 s by default): check every second instead.
+  const timeouts = { headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: 1000 };
+  const server: Server = tls
+    ? createHttpsServer({ ...tlsServerOptions(tls, config.tlsHandshakeTimeoutMs), ...timeouts }, app)
+    : createHttpServer(timeouts, app);
+  capConnectionsPerAddress(server, config.maxConnectionsPerAddress);
+  server.on('request', (_req, res: ServerResponse) => {
+    if (isShuttingDown()) res.setHeader('connection', 'close');
+  });
+  return server;
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
