@@ -43,6 +43,7 @@ program
   .addOption(new Option('--log-level <level>', `fatal, error, warn, info, debug, trace or silent (default: ${DEFAULTS.logLevel})`).env('LOG_LEVEL'))
   .addOption(new Option('--ops-host <address>', `address of /healthz, /readyz and /metrics (default: ${DEFAULTS.opsHost})`).env('OPS_HOST'))
   .addOption(new Option('--ops-port <port>', `port of /healthz, /readyz and /metrics, or "off" (default: ${DEFAULTS.opsPort})`).env('OPS_PORT'))
+  .addOption(new Option('--admin-listen <host:port|off>', 'serve the admin API only on this address (e.g. 127.0.0.1:8444, [::1]:8444), or "off" (default: on the collectors\' port)').env('ADMIN_LISTEN'))
   .addOption(new Option('--shutdown-timeout-seconds <seconds>', `on SIGTERM, how long uploads in flight may take to finish (default: ${DEFAULTS.shutdownTimeoutSeconds})`).env('SHUTDOWN_TIMEOUT_SECONDS'))
   .addOption(new Option('--retention-keep-last <n>', 'keep each host\'s newest n reports (default: no count rule)').env('RETENTION_KEEP_LAST'))
   .addOption(new Option('--retention-max-age-days <days>', 'keep reports younger than this (default: no age rule)').env('RETENTION_MAX_AGE_DAYS'))

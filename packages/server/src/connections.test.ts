@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 /** Completes a TLS handshake with the server (trusting any certificate), or rejects with the reason it failed. */
-function handshake(options: ConnectionOptions = {}): Promise<TLSSocket> {
+function handshake(options: ConnectionOptions & { localAddress?: string } = {}): Promise<TLSSocket> {
   return new Promise((resolve, reject) => {
     const socket = connectTls({ host: '127.0.0.1', port: server.port, rejectUnauthorized: false, ...options }, () => resolve(socket));
     sockets.push(socket);

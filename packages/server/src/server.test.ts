@@ -95,6 +95,21 @@ describe('configuration', () => {
     expect(() => parseServerConfig({ opsPort: 'none' })).toThrow(/opsPort: must be a port number or "off"/);
   });
 
+  it('serves the admin API on the collectors\' port by default, on a listener of its own, or not at all', () => {
+    expect(parseServerConfig({}).adminListen).toBeUndefined();
+    expect(parseServerConfig({ adminListen: 'off' }).adminListen).toBe('off');
+    expect(parseServerConfig({ adminListen: '127.0.0.1:8444' }).adminListen).toEqual({ host: '127.0.0.1', port: 8444 });
+    expect(parseServerConfig({ adminListen: '[::1]:8444' }).adminListen).toEqual({ host: '::1', port: 8444 });
+    expect(parseServerConfig({ adminListen: 'mgmt.example.org:0' }).adminListen).toEqual({ host: 'mgmt.example.org', port: 0 });
+    for (const bad of ['8444', '127.0.0.1', '::1:8444', '[::1]', '127.0.0.1:70000', '127.0.0.1:port', 'on', '']) {
+      expect(() => parseServerConfig({ adminListen: bad }), bad).toThrow(/^Invalid configuration:\n  adminListen: must be host:port \(\[::1\]:8444 for IPv6\) or "off"$/);
+    }
+    expect(() => parseServerConfig({ port: '8443', adminListen: '127.0.0.1:8443' })).toThrow(/adminListen: the admin port must differ from the collectors' port and the operations port/);
+    expect(() => parseServerConfig({ adminListen: '127.0.0.1:9464' })).toThrow(/adminListen: the admin port must differ/);
+    expect(parseServerConfig({ port: '0', opsPort: '0', adminListen: '127.0.0.1:0' }).adminListen).toEqual({ host: '127.0.0.1', port: 0 });
+    expect(parseServerConfig({ opsPort: 'off', adminListen: '127.0.0.1:9464' }).adminListen).toEqual({ host: '127.0.0.1', port: 9464 });
+  });
+
   it('selects PostgreSQL only by a postgres URL, and never repeats the URL in an error', () => {
     expect(parseServerConfig({}).databaseUrl).toBeUndefined();
     expect(parseServerConfig({ databaseUrl: 'postgresql://audit@db/audit' }).databaseUrl).toBe('postgresql://audit@db/audit');
