@@ -167,6 +167,13 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
       for (const [path, detail] of cases) expect(await expectProblem(await call(path), 400), path).toMatch(detail);
     });
 
+    it('refuses a path whose percent-encoding is malformed with 400, not 500', async () => {
+      for (const path of ['/api/admin/keys/%/revoke', '/api/admin/hosts/%zz', '/api/admin/reports/%E0%A4%A/raw', '/api/admin/%ff']) {
+        expect(await expectProblem(await call(path, { method: path.endsWith('revoke') ? 'POST' : 'GET' }), 400), path).toBe('The path is not validly percent-encoded UTF-8');
+      }
+      expect(logs.join('')).not.toContain('admin request failed');
+    });
+
     it('refuses control characters in the host name filter, NUL included, and takes other text', async () => {
       for (const character of ['%00', '%01', '%09', '%0A', '%0D', '%1B', '%1F', '%7F']) {
         const path = `/api/admin/hosts?hostname=web${character}01`;
