@@ -25,3 +25,22 @@ export function postBytes(agent: Agent, url: string, headers: Record<string, str
     outgoing.end(body);
   });
 }
+
+/**
+ * Sends one request for exactly `target` (sent as is: no dot segments resolved, no escapes changed) with exactly
+ * `headers` (a body only when given) to `origin`, and reads the whole answer.
+ */
+export function sendBytes(agent: Agent, origin: string, method: string, target: string, headers: Record<string, string>, body?: Buffer): Promise<HttpAnswer> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const sized = body === undefined ? headers : { 'content-length': String(body.length), ...headers };
+    const outgoing = request({ host: hostname.replace(/^\[|\]$/g, ''), port, path: target, method, agent, headers: sized }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}

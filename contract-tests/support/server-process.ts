@@ -17,6 +17,8 @@ export interface ServerProcess {
   port: number;
   /** Base URL of /healthz, /readyz and /metrics. */
   opsUrl: string;
+  /** Base URL of the admin API, as the server logged it (`off` when not served). */
+  adminUrl: string;
   dataDir: string;
   /** Every log line the server printed so far. */
   logs: string[];
@@ -101,16 +103,16 @@ export async function startServerProcess(dataDir: string, extraArgs: string[] = 
   const logs: string[] = [];
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const listening = new Promise<{ url: string; port: number; opsUrl: string }>((resolve, reject) => {
+  const listening = new Promise<{ url: string; port: number; opsUrl: string; adminUrl: string }>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
       logs.push(line);
-      const entry = JSON.parse(line) as { msg?: string; url?: string; port?: number; opsUrl?: string };
-      if (entry.msg === 'audit server listening') resolve({ url: entry.url!, port: entry.port!, opsUrl: entry.opsUrl! });
+      const entry = JSON.parse(line) as { msg?: string; url?: string; port?: number; opsUrl?: string; adminUrl?: string };
+      if (entry.msg === 'audit server listening') resolve({ url: entry.url!, port: entry.port!, opsUrl: entry.opsUrl!, adminUrl: entry.adminUrl! });
     });
     child.once('exit', (code) => reject(new Error(`audit-server exited with ${code} before listening:\n${stderr}`)));
   });
-  const { url, port, opsUrl } = await listening;
-  return { url, port, opsUrl, dataDir, logs, stderr: () => stderr, stop: (signal = 'SIGTERM') => stopProcess(child, signal) };
+  const { url, port, opsUrl, adminUrl } = await listening;
+  return { url, port, opsUrl, adminUrl, dataDir, logs, stderr: () => stderr, stop: (signal = 'SIGTERM') => stopProcess(child, signal) };
 }
 
 function stopProcess(child: ChildProcess, signal: NodeJS.Signals): Promise<number | null> {

@@ -18,6 +18,21 @@ export interface AppOptions {
 
 /** The reference host's Express app: request log, the admin API, the audit endpoints, plain-text 404 and 500. */
 export function createApp(api: AuditApi, logger: Logger, options: AppOptions = {}): Express {
+  const app = baseApp(logger, options);
+  if (options.admin) app.use('/api/admin', adminMiddleware(options.admin));
+  app.use(auditMiddleware(api));
+  return withFallbacks(app);
+}
+
+/** An app serving only the admin API (under `/api/admin`), for a listener of its own: request log, plain-text 404 and 500. */
+export function createAdminApp(admin: AdminApi, logger: Logger, options: Pick<AppOptions, 'trustProxy'> = {}): Express {
+  const app = baseApp(logger, options);
+  app.use('/api/admin', adminMiddleware(admin));
+  return withFallbacks(app);
+}
+
+/** Express with the proxy setting, the in-flight count and the request log. */
+function baseApp(logger: Logger, options: Pick<AppOptions, 'inFlight' | 'trustProxy'>): Express {
   const app = express();
   app.disable('x-powered-by');
   if (options.trustProxy) app.set('trust proxy', /^\d+$/.test(options.trustProxy) ? Number(options.trustProxy) : options.trustProxy);
@@ -32,16 +47,23 @@ export function createApp(api: AuditApi, logger: Logger, options: AppOptions = {
   app.use(
     pinoHttp({
       logger,
-      // Only what identifies a request: no headers, no body, so no secret can reach the log this way.
+      // Only what identifies a request: no headers (so never the Authorization header with its admin token), no
+      // body, no query string (clients may put a key or token there), so no secret can reach the log this way.
       serializers: {
-        req: (req: { method: string; url: string; remoteAddress?: string }) => ({ method: req.method, url: req.url, remoteAddress: req.remoteAddress }),
+        req: (req: { method: string; url: string; remoteAddress?: string }) => ({ method: req.method, path: pathOf(req.url), remoteAddress: req.remoteAddress }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
+      // pino-http turns every 5xx answer into an error with a stack trace. A 503 (busy) is given on purpose and an
+      // unexpected error is logged where it is caught (withFallbacks), so every answer is one plain line.
+      customErrorObject: (_req, _res, _error, { err: _err, ...line }: Record<string, unknown>) => line,
+      customErrorMessage: () => 'request completed',
     }),
   );
-  // Only the method and path are logged (see the serializers): never the Authorization header with its admin token.
-  if (options.admin) app.use('/api/admin', adminMiddleware(options.admin));
-  app.use(auditMiddleware(api));
+  return app;
+}
+
+/** Plain-text 404 for every other path, and 500 for an unexpected error, which is logged. */
+function withFallbacks(app: Express): Express {
   app.use((_req, res) => {
     res.status(404).type('text/plain').send('Not found');
   });
@@ -51,4 +73,10 @@ export function createApp(api: AuditApi, logger: Logger, options: AppOptions = {
   };
   app.use(onError);
   return app;
+}
+
+/** A request target without its query string. */
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }

@@ -10,6 +10,21 @@ import {
 } from '@org/audit-server-core';
 import { z } from 'zod';
 
+/** `host:port`, an IPv6 host in brackets: `127.0.0.1:8444`, `[::1]:8444`, `mgmt.example.org:8444`. */
+const LISTEN_ADDRESS = /^(?:\[([0-9A-Fa-f:.]+)\]|([^\s:[\]]+)):(\d{1,5})$/;
+
+const ADMIN_LISTEN_ERROR = 'must be host:port ([::1]:8444 for IPv6) or "off"';
+
+/** A listener's address: `host:port` (port 0: any free one). */
+const ListenAddress = z
+  .string()
+  .regex(LISTEN_ADDRESS)
+  .transform((value) => {
+    const [, ipv6, host, port] = LISTEN_ADDRESS.exec(value)!;
+    return { host: ipv6 ?? host!, port: Number(port) };
+  })
+  .refine((address) => address.port <= 65535, ADMIN_LISTEN_ERROR);
+
 const ServerSettings = z.object({
   dataDir: z.string().min(1).default('data'),
   host: z.string().min(1).default('0.0.0.0'),
@@ -31,6 +46,8 @@ const ServerSettings = z.object({
   bodyGraceMs: z.coerce.number().int().min(100).default(DEFAULT_BODY_GRACE_MS),
   headersTimeoutMs: z.coerce.number().int().min(1000).default(20_000),
   requestTimeoutMs: z.coerce.number().int().min(1000).default(120_000),
+  tlsHandshakeTimeoutMs: z.coerce.number().int().min(100).default(5000),
+  maxConnectionsPerAddress: z.coerce.number().int().min(1).default(128),
   // Rate limits; 0 turns one off.
   rateLimitAddress: z.coerce.number().int().min(0).default(1200),
   rateLimitKey: z.coerce.number().int().min(0).default(6000),
@@ -49,6 +66,8 @@ const ServerSettings = z.object({
   opsPort: z
     .union([z.literal('off'), z.coerce.number().int().min(0).max(65535)], { error: 'must be a port number or "off"' })
     .default(9464),
+  // The admin API: unset, on the collectors' listener; a listener of its own; or not served.
+  adminListen: z.union([z.literal('off'), ListenAddress], { error: ADMIN_LISTEN_ERROR }).optional(),
   shutdownTimeoutSeconds: z.coerce.number().min(0).default(30),
   // Retention: off unless a rule is set; a host's newest report is always kept.
   retentionKeepLast: z.coerce.number().int().min(1).optional(),
@@ -68,6 +87,10 @@ export const ServerConfigSchema = ServerSettings
   .refine((c) => c.opsPort === 'off' || c.opsPort === 0 || c.opsPort !== c.port, {
     message: 'the operations port must differ from the collectors\' port',
     path: ['opsPort'],
+  })
+  .refine((c) => typeof c.adminListen !== 'object' || c.adminListen.port === 0 || (c.adminListen.port !== c.port && c.adminListen.port !== c.opsPort), {
+    message: 'the admin port must differ from the collectors\' port and the operations port',
+    path: ['adminListen'],
   });
 
 /** Validated server configuration. */

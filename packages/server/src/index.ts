@@ -1,6 +1,6 @@
 export { startServer, type RunningServer } from './server.js';
 export { parseServerConfig, readConfigFile, ServerConfigSchema, type ServerConfig } from './config.js';
-export { createApp, type AppOptions } from './app.js';
+export { createAdminApp, createApp, type AppOptions } from './app.js';
 export { createMetrics, type ServerMetrics } from './metrics.js';
 export { createOpsServer, readinessProblem, type OpsTarget } from './ops.js';
 export { createLogger } from './logger.js';

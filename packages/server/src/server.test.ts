@@ -74,6 +74,13 @@ describe('configuration', () => {
     expect([config.redisUrl, config.trustProxy]).toEqual([undefined, undefined]);
   });
 
+  it('bounds TLS handshakes to 5 s and a client address to 128 open connections by default', () => {
+    expect(parseServerConfig({})).toMatchObject({ tlsHandshakeTimeoutMs: 5000, maxConnectionsPerAddress: 128 });
+    expect(parseServerConfig({ tlsHandshakeTimeoutMs: '2000', maxConnectionsPerAddress: '1000' })).toMatchObject({ tlsHandshakeTimeoutMs: 2000, maxConnectionsPerAddress: 1000 });
+    expect(() => parseServerConfig({ tlsHandshakeTimeoutMs: 'soon', maxConnectionsPerAddress: '0' }))
+      .toThrow(/tlsHandshakeTimeoutMs: .*\n.*maxConnectionsPerAddress: .*>=1/);
+  });
+
   it('takes proxies only as a hop count, addresses or named ranges', () => {
     expect(parseServerConfig({ trustProxy: '1' }).trustProxy).toBe('1');
     expect(parseServerConfig({ trustProxy: '10.0.0.1, 10.1.0.0/16' }).trustProxy).toBe('10.0.0.1, 10.1.0.0/16');
@@ -89,6 +96,21 @@ describe('configuration', () => {
     expect(parseServerConfig({ opsPort: '9100' }).opsPort).toBe(9100);
     expect(() => parseServerConfig({ port: '9000', opsPort: '9000' })).toThrow(/opsPort: the operations port must differ/);
     expect(() => parseServerConfig({ opsPort: 'none' })).toThrow(/opsPort: must be a port number or "off"/);
+  });
+
+  it('serves the admin API on the collectors\' port by default, on a listener of its own, or not at all', () => {
+    expect(parseServerConfig({}).adminListen).toBeUndefined();
+    expect(parseServerConfig({ adminListen: 'off' }).adminListen).toBe('off');
+    expect(parseServerConfig({ adminListen: '127.0.0.1:8444' }).adminListen).toEqual({ host: '127.0.0.1', port: 8444 });
+    expect(parseServerConfig({ adminListen: '[::1]:8444' }).adminListen).toEqual({ host: '::1', port: 8444 });
+    expect(parseServerConfig({ adminListen: 'mgmt.example.org:0' }).adminListen).toEqual({ host: 'mgmt.example.org', port: 0 });
+    for (const bad of ['8444', '127.0.0.1', '::1:8444', '[::1]', '127.0.0.1:70000', '127.0.0.1:port', 'on', '']) {
+      expect(() => parseServerConfig({ adminListen: bad }), bad).toThrow(/^Invalid configuration:\n  adminListen: must be host:port \(\[::1\]:8444 for IPv6\) or "off"$/);
+    }
+    expect(() => parseServerConfig({ port: '8443', adminListen: '127.0.0.1:8443' })).toThrow(/adminListen: the admin port must differ from the collectors' port and the operations port/);
+    expect(() => parseServerConfig({ adminListen: '127.0.0.1:9464' })).toThrow(/adminListen: the admin port must differ/);
+    expect(parseServerConfig({ port: '0', opsPort: '0', adminListen: '127.0.0.1:0' }).adminListen).toEqual({ host: '127.0.0.1', port: 0 });
+    expect(parseServerConfig({ opsPort: 'off', adminListen: '127.0.0.1:9464' }).adminListen).toEqual({ host: '127.0.0.1', port: 9464 });
   });
 
   it('selects PostgreSQL only by a postgres URL, and never repeats the URL in an error', () => {

@@ -1,12 +1,13 @@
 import { mkdir } from 'node:fs/promises';
-import { createServer as createHttpServer, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import type { Logger } from 'pino';
 import { createAuditApi, type AuditApi } from '@org/audit-server-core';
 import { createAdminApi } from './admin/api.js';
-import { createApp } from './app.js';
+import { capConnectionsPerAddress } from './connection-cap.js';
+import { createAdminApp, createApp } from './app.js';
 import type { ServerConfig } from './config.js';
 import { dialectOf, openDatabase } from './database.js';
 import { reclaimMemoryWhenIdle } from './memory-reclaim.js';
@@ -15,7 +16,7 @@ import { createOpsServer } from './ops.js';
 import { createRateLimiter } from './rate-limits.js';
 import { schedulePruning } from './retention.js';
 import { OrmKeyStore, OrmReportStore } from './stores.js';
-import { loadTlsIdentity } from './tls.js';
+import { loadTlsIdentity, tlsServerOptions, type TlsIdentity } from './tls.js';
 
 /** A started server. */
 export interface RunningServer {
@@ -24,11 +25,16 @@ export interface RunningServer {
   port: number;
   /** SHA-256 fingerprint of the certificate served, when serving HTTPS. */
   fingerprint256?: string;
+  /**
+   * Base URL of the admin API (`/api/admin/…`): `url` unless it has a listener of its own (`adminListen`);
+   * undefined when it is not served.
+   */
+  adminUrl?: string;
   /** Base URL of the operations endpoints (`/healthz`, `/readyz`, `/metrics`), unless turned off. */
   opsUrl?: string;
   /**
-   * Graceful stop: readiness turns 503, no new connections are accepted, requests in flight are finished
-   * (cut off after `shutdownTimeoutSeconds`), then the operations endpoints and the database are closed.
+   * Graceful stop: readiness turns 503, no new connections are accepted (on the admin listener neither), requests in
+   * flight are finished (cut off after `shutdownTimeoutSeconds`), then the operations endpoints and the database are closed.
    */
   close(): Promise<void>;
 }
@@ -71,53 +77,56 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     hooks: metrics.hooks,
   });
   const reclaimer = reclaimMemoryWhenIdle(() => api.bodyBytesInFlight());
-  const admin = await createAdminApi({ database: orm, rateLimiter, logger });
-  const app = createApp(api, logger, { inFlight: metrics.inFlight, trustProxy: config.trustProxy, admin });
+  const admin = config.adminListen === 'off' ? undefined : await createAdminApi({ database: orm, rateLimiter, logger });
+  const adminApart = typeof config.adminListen === 'object' ? config.adminListen : undefined;
+  const app = createApp(api, logger, { inFlight: metrics.inFlight, trustProxy: config.trustProxy, admin: adminApart ? undefined : admin });
   const tls = config.plainHttp
     ? undefined
     : await loadTlsIdentity(config.dataDir, config.tlsCert && config.tlsKey ? { cert: config.tlsCert, key: config.tlsKey } : undefined);
-  // Slow clients hold a socket and, mid-upload, a slot of the in-flight cap: both timeouts bound that.
-  // Node checks them only every `connectionsCheckingInterval` (30 s by default): check every second instead.
-  const timeouts = { headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: 1000 };
-  const server: Server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key, ...timeouts }, app) : createHttpServer(timeouts, app);
-
   let shuttingDown = false;
-  // Requests arriving while draining are answered with `Connection: close`.
-  server.on('request', (_req, res: ServerResponse) => {
-    if (shuttingDown) res.setHeader('connection', 'close');
-  });
+  const server = createListener(app, config, tls, () => shuttingDown);
+  const adminServer = adminApart && createListener(createAdminApp(admin!, logger, { trustProxy: config.trustProxy }), config, tls, () => shuttingDown);
   const ops = config.opsPort === 'off' ? undefined : createOpsServer({ orm, registry: metrics.registry, isShuttingDown: () => shuttingDown });
   try {
     await listen(server, config.port, config.host);
+    if (adminServer) await listen(adminServer, adminApart!.port, adminApart!.host);
     if (ops) await listen(ops, config.opsPort as number, config.opsHost);
   } catch (error) {
     server.close();
+    adminServer?.close();
     await release();
     throw error;
   }
+  const scheme = tls ? 'https' : 'http';
   const port = (server.address() as AddressInfo).port;
-  const url = baseUrl(tls ? 'https' : 'http', config.host, port);
+  const url = baseUrl(scheme, config.host, port);
+  const adminUrl = adminServer ? baseUrl(scheme, adminApart!.host, (adminServer.address() as AddressInfo).port) : admin && url;
   const opsUrl = ops && baseUrl('http', config.opsHost, (ops.address() as AddressInfo).port);
   logger.info(
-    { url, host: config.host, port, toolSegment: config.toolSegment, tls: tls ? (tls.selfSigned ? 'self-signed' : 'configured') : 'off', fingerprint256: tls?.fingerprint256, opsUrl: opsUrl ?? 'off',
+    { url, host: config.host, port, toolSegment: config.toolSegment, tls: tls ? (tls.selfSigned ? 'self-signed' : 'configured') : 'off', fingerprint256: tls?.fingerprint256,
+      adminUrl: adminUrl ?? 'off', opsUrl: opsUrl ?? 'off',
       rateLimitStore: config.redisUrl ? 'redis' : 'memory', database: dialectOf(orm.em), pruneSchedule: pruning ? `${config.pruneIntervalMinutes} min` : 'off' },
     'audit server listening',
   );
 
-  let closing: Promise<void> | undefined;
-  const close = async () => {
-    shuttingDown = true;
-    const drained = once(server, 'close');
-    server.close(); // stop accepting, close idle keep-alive connections
+  /** Stops `listener` accepting and waits for its requests in flight, closing their connections at the shutdown timeout. */
+  const drain = async (listener: Server) => {
+    const drained = once(listener, 'close');
+    listener.close(); // stop accepting, close idle keep-alive connections
     // A busy connection turns idle once its answer is sent: close it then instead of letting it idle in keep-alive.
-    const closeIdle = setInterval(() => server.closeIdleConnections(), 50);
+    const closeIdle = setInterval(() => listener.closeIdleConnections(), 50);
     const cutOff = setTimeout(() => {
       logger.warn({ timeoutSeconds: config.shutdownTimeoutSeconds }, 'requests still in flight at shutdown timeout: closing their connections');
-      server.closeAllConnections();
+      listener.closeAllConnections();
     }, config.shutdownTimeoutSeconds * 1000);
     await drained;
     clearTimeout(cutOff);
     clearInterval(closeIdle);
+  };
+  let closing: Promise<void> | undefined;
+  const close = async () => {
+    shuttingDown = true;
+    await Promise.all([drain(server), adminServer && drain(adminServer)]);
     if (ops) {
       const opsClosed = once(ops, 'close');
       ops.close();
@@ -132,9 +141,28 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     url,
     port,
     fingerprint256: tls?.fingerprint256,
+    adminUrl,
     opsUrl,
     close: () => (closing ??= close()),
   };
+}
+
+/**
+ * An HTTPS server (HTTP without `tls`) for `app` with the configured timeouts and connection cap. Requests arriving
+ * while shutting down are answered with `Connection: close`.
+ */
+function createListener(app: RequestListener, config: ServerConfig, tls: TlsIdentity | undefined, isShuttingDown: () => boolean): Server {
+  // Slow clients hold a socket and, mid-upload, a slot of the in-flight cap: both timeouts bound that.
+  // Node checks them only every `connectionsCheckingInterval` (30 s by default): check every second instead.
+  const timeouts = { headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: 1000 };
+  const server: Server = tls
+    ? createHttpsServer({ ...tlsServerOptions(tls, config.tlsHandshakeTimeoutMs), ...timeouts }, app)
+    : createHttpServer(timeouts, app);
+  capConnectionsPerAddress(server, config.maxConnectionsPerAddress);
+  server.on('request', (_req, res: ServerResponse) => {
+    if (isShuttingDown()) res.setHeader('connection', 'close');
+  });
+  return server;
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

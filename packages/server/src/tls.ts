@@ -1,4 +1,5 @@
 import { X509Certificate } from 'node:crypto';
+import { DEFAULT_CIPHERS, type TlsOptions } from 'node:tls';
 import { readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,28 @@ export interface TlsIdentity {
   fingerprint256: string;
   /** Whether this is the self-signed certificate kept in the data directory. */
   selfSigned: boolean;
+}
+
+/**
+ * TLS 1.2 suites: Mozilla's "intermediate" list, AEAD with forward secrecy only. TLS 1.3 suites (all AEAD with
+ * forward secrecy) stay Node's defaults; they must be named too, as a cipher list without them turns TLS 1.3 off.
+ */
+const TLS12_CIPHERS = [
+  'ECDHE-ECDSA-AES128-GCM-SHA256', 'ECDHE-RSA-AES128-GCM-SHA256', 'ECDHE-ECDSA-AES256-GCM-SHA384', 'ECDHE-RSA-AES256-GCM-SHA384',
+  'ECDHE-ECDSA-CHACHA20-POLY1305', 'ECDHE-RSA-CHACHA20-POLY1305', 'DHE-RSA-AES128-GCM-SHA256', 'DHE-RSA-AES256-GCM-SHA384', 'DHE-RSA-CHACHA20-POLY1305',
+];
+const TLS13_SUITES = DEFAULT_CIPHERS.split(':').filter((suite) => suite.startsWith('TLS_'));
+
+/** Server options for `identity`: TLS 1.2 or later, the suites above in the server's order, and a bound on the handshake's time. */
+export function tlsServerOptions(identity: TlsIdentity, handshakeTimeoutMs: number): TlsOptions {
+  return {
+    cert: identity.cert,
+    key: identity.key,
+    minVersion: 'TLSv1.2',
+    ciphers: [...TLS13_SUITES, ...TLS12_CIPHERS].join(':'),
+    honorCipherOrder: true,
+    handshakeTimeout: handshakeTimeoutMs,
+  };
 }
 
 /** Reads the configured certificate, or the data directory's self-signed one, creating it on first start. */

@@ -167,6 +167,66 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
       for (const [path, detail] of cases) expect(await expectProblem(await call(path), 400), path).toMatch(detail);
     });
 
+    it('refuses a path whose percent-encoding is malformed with 400, not 500', async () => {
+      for (const path of ['/api/admin/keys/%/revoke', '/api/admin/hosts/%zz', '/api/admin/reports/%E0%A4%A/raw', '/api/admin/%ff']) {
+        expect(await expectProblem(await call(path, { method: path.endsWith('revoke') ? 'POST' : 'GET' }), 400), path).toBe('The path is not validly percent-encoded UTF-8');
+      }
+      expect(logs.join('')).not.toContain('admin request failed');
+    });
+
+    it('refuses control characters in the host name filter, NUL included, and takes other text', async () => {
+      for (const character of ['%00', '%01', '%09', '%0A', '%0D', '%1B', '%1F', '%7F']) {
+        const path = `/api/admin/hosts?hostname=web${character}01`;
+        expect(await expectProblem(await call(path), 400), path).toMatch(/^hostname: must match pattern/);
+      }
+      for (const text of ['%C3%A9t%C3%A9', '%E2%80%8B', 'a%27%3B%20drop%20table%20host%3B--', '%5C']) {
+        expect((await call(`/api/admin/hosts?hostname=${text}`)).status, text).toBe(200);
+      }
+    });
+
+    it('refuses huge, negative and fractional numbers with 400 naming the parameter, never clamping them', async () => {
+      const cases: [string, RegExp][] = [
+        ['/api/admin/hosts?offset=1000000000000000000000', /^offset: must be <= 1000000000$/],
+        ['/api/admin/hosts?offset=1e21', /^offset: must be <= 1000000000$/],
+        ['/api/admin/hosts?offset=1000000001', /^offset: must be <= 1000000000$/],
+        ['/api/admin/reports?offset=99999999999999999999999999', /^offset: must be <= 1000000000$/],
+        ['/api/admin/reports?offset=-1', /^offset: must be >= 0$/],
+        ['/api/admin/hosts?offset=1.5', /^offset: must be integer$/],
+        ['/api/admin/hosts?offset=1e400', /^offset: must be (integer|<= 1000000000)$/],
+        ['/api/admin/hosts?offset=NaN', /^offset: must be integer$/],
+        ['/api/admin/hosts?limit=99999999999999999999', /^limit: must be <= 500$/],
+        ['/api/admin/reports?limit=-5', /^limit: must be >= 1$/],
+        ['/api/admin/reports?limit=2.5', /^limit: must be integer$/],
+        ['/api/admin/hosts?limit=Infinity', /^limit: must be (integer|<= 500)$/],
+        [`/api/admin/hosts/${UNKNOWN_ID}?historyLimit=1000000000000000000000`, /^historyLimit: must be <= 1000$/],
+        [`/api/admin/hosts/${UNKNOWN_ID}?historyLimit=-1`, /^historyLimit: must be >= 1$/],
+        [`/api/admin/hosts/${UNKNOWN_ID}?historyLimit=0.5`, /^historyLimit: must be integer$/],
+      ];
+      for (const [path, detail] of cases) expect(await expectProblem(await call(path), 400), path).toMatch(detail);
+      expect(await (await call('/api/admin/hosts?offset=1000000000')).json()).toMatchObject({ offset: 1000000000, items: [] });
+    });
+
+    it('sends every filter value to the database as a bound parameter, never inside the SQL text', async () => {
+      const { id: keyId } = await createKey(database, { label: 'k' });
+      await store(keyId, 'h-1', 1, summary({ hostname: "o'brien-01" }));
+      const queries: { sql: string; bindings: unknown[] }[] = [];
+      database.em.getKnex().on('query', (query: { sql: string; bindings?: unknown[] }) => queries.push({ sql: query.sql, bindings: query.bindings ?? [] }));
+      const hosts = await call(`/api/admin/hosts?hostname=${encodeURIComponent("O'BRIEN")}&hostId=h-1&keyId=${keyId}&limit=7&offset=0`);
+      expect(await hosts.json()).toMatchObject({ total: 1, items: [{ hostname: "o'brien-01" }] });
+      const reports = await call(`/api/admin/reports?hostRecordId=${hostRecordId(keyId, 'h-1')}&keyId=${keyId}&limit=9&offset=3`);
+      expect(await reports.json()).toMatchObject({ total: 1, items: [], limit: 9, offset: 3 });
+      const history = await call(`/api/admin/hosts/${hostRecordId(keyId, 'h-1')}?historyLimit=11`);
+      expect(await history.json()).toMatchObject({ hardeningHistory: [expect.anything()] });
+
+      const filtered = queries.filter((query) => /\b(host|report)\b/.test(query.sql) && !/admin_token/.test(query.sql));
+      expect(filtered.length).toBeGreaterThanOrEqual(5);
+      for (const { sql } of filtered) {
+        for (const value of ['brien', 'h-1', keyId, hostRecordId(keyId, 'h-1')]) expect(sql, sql).not.toContain(value);
+      }
+      const bound = filtered.flatMap((query) => query.bindings);
+      expect(bound).toEqual(expect.arrayContaining(["%O'BRIEN%", 'h-1', keyId, hostRecordId(keyId, 'h-1'), 7, 9, 3, 11]));
+    });
+
     it('refuses bad bodies: unknown fields, wrong types, invalid JSON, too large, not JSON', async () => {
       expect(await expectProblem(await postJson('/api/admin/keys', { name: 'x' }), 400)).toBe('name: is not a known field');
       expect(await expectProblem(await postJson('/api/admin/keys', { expiresAt: 'tomorrow' }), 400)).toMatch(/^expiresAt: must match format "date-time"/);
@@ -230,6 +290,10 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
       expect((await hostIds('hostname=EXAMPLE.org')).total).toBe(2);
       expect((await hostIds(`hostname=${encodeURIComponent('_1')}`)).total).toBe(1);
       expect((await hostIds(`hostname=${encodeURIComponent('0%')}`)).total).toBe(1);
+      expect((await hostIds(`hostname=${encodeURIComponent('%')}`)).total).toBe(1);
+      expect((await hostIds(`hostname=${encodeURIComponent('_')}`)).total).toBe(1);
+      expect((await hostIds(`hostname=${encodeURIComponent('b_0')}`)).total).toBe(0); // "_" would match "b-0" of Web-01 as a wildcard
+      expect((await hostIds(`hostname=${encodeURIComponent('\\')}`)).total).toBe(0);
       expect((await hostIds('hostname=nowhere')).total).toBe(0);
       expect((await hostIds(`keyId=${keyB}`)).items.map((h) => h.hostId)).toEqual(['h1', 'h4']);
       expect((await hostIds('hostId=h1')).items.map((h) => h.keyId)).toEqual([keyA, keyB]);

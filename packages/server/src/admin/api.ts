@@ -123,6 +123,8 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
             return problemResponse(429, 'Too many requests from this address', { 'retry-after': String(decision.retryAfterSeconds) });
           }
         }
+        // The router decodes path parameters and would throw on a malformed escape.
+        if (!isDecodable(request.path)) return problemResponse(400, 'The path is not validly percent-encoded UTF-8');
         // No body reads as `{}`, so that validation fills in the contract's defaults for optional bodies too.
         const body = request.body.kind === 'json' ? request.body.value : {};
         return (await backend.handleRequest(
@@ -149,6 +151,15 @@ function adminDocument(): Document {
   }
   document.paths = paths;
   return document;
+}
+
+function isDecodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function headerValue(value: unknown): string | undefined {

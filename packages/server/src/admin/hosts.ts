@@ -1,5 +1,6 @@
 import type { Host, HostDetail, HostPage } from '@org/audit-server-core';
 import { HostRecord, ReportRecord } from '../entities.js';
+import { countBound, findBound } from './bound-query.js';
 import type { AdminOperation } from './operation.js';
 import { jsonResponse, problemResponse } from './responses.js';
 
@@ -7,7 +8,8 @@ import { jsonResponse, problemResponse } from './responses.js';
 export const listHosts: AdminOperation = async ({ query }, { database }) => {
   const limit = query['limit'] as number;
   const offset = query['offset'] as number;
-  const qb = database.em.fork().createQueryBuilder(HostRecord, 'h');
+  const em = database.em.fork();
+  const qb = em.createQueryBuilder(HostRecord, 'h');
   if (query['keyId'] !== undefined) qb.andWhere({ key: query['keyId'] as string });
   if (query['hostId'] !== undefined) qb.andWhere({ hostId: query['hostId'] as string });
   if (query['hostname'] !== undefined) {
@@ -15,23 +17,25 @@ export const listHosts: AdminOperation = async ({ query }, { database }) => {
     // SQLite's `like` has none by default and PostgreSQL's is case-sensitive.
     qb.andWhere(`lower(h.hostname) like lower(?) escape '\\'`, [`%${escapeLike(query['hostname'] as string)}%`]);
   }
-  qb.orderBy({ lastSeen: 'desc', id: 'asc' }).limit(limit).offset(offset);
-  const [records, total] = await qb.getResultAndCount();
-  const page: HostPage = { items: records.map(toHost), total, limit, offset };
-  return jsonResponse(200, page);
+  const page = qb.clone().orderBy({ lastSeen: 'desc', id: 'asc' }).limit(limit).offset(offset);
+  const [records, total] = await Promise.all([findBound(em, HostRecord, page), countBound(qb)]);
+  const result: HostPage = { items: records.map(toHost), total, limit, offset };
+  return jsonResponse(200, result);
 };
 
 /** `GET /api/admin/hosts/{hostRecordId}`: a host, with the hardening index of its newest reports. */
 export const getHost: AdminOperation = async ({ params, query }, { database }) => {
   const id = params['hostRecordId']!;
   const em = database.em.fork();
-  const record = await em.findOne(HostRecord, { id });
+  const [record] = await findBound(em, HostRecord, em.createQueryBuilder(HostRecord, 'h').where({ id }).limit(1));
   if (!record) return problemResponse(404, `No host with id ${id}`);
-  const reports = await em.find(
-    ReportRecord,
-    { hostRecord: id },
-    { fields: ['id', 'receivedAt', 'hardeningIndex'], orderBy: { receivedAt: 'desc', id: 'desc' }, limit: query['historyLimit'] as number },
-  );
+  const history = em
+    .createQueryBuilder(ReportRecord, 'r')
+    .select(['id', 'receivedAt', 'hardeningIndex'])
+    .where({ hostRecord: id })
+    .orderBy({ receivedAt: 'desc', id: 'desc' })
+    .limit(query['historyLimit'] as number);
+  const reports = await findBound(em, ReportRecord, history);
   const detail: HostDetail = {
     ...toHost(record),
     hardeningHistory: reports.map((report) => ({

@@ -1,24 +1,27 @@
 import { summarizeReportBytes, type ReportDetail, type ReportMeta, type ReportPage } from '@org/audit-server-core';
 import { ReportRecord } from '../entities.js';
+import { countBound, findBound } from './bound-query.js';
 import type { AdminOperation } from './operation.js';
 import { jsonResponse, problemResponse, textResponse } from './responses.js';
 
 /** Every column but the stored report: what lists need. */
-const META_EXCLUDES = ['content'] as const;
+const META_FIELDS = [
+  'id', 'key', 'hostRecord', 'hostId', 'hostId2', 'receivedAt', 'encoding', 'size', 'sha256',
+  'hostname', 'lynisVersion', 'hardeningIndex', 'warningCount', 'suggestionCount',
+] as const satisfies readonly Exclude<keyof ReportRecord, 'content'>[];
 
 /** `GET /api/admin/reports`: one page of reports, newest first, without their content. */
 export const listReports: AdminOperation = async ({ query }, { database }) => {
   const limit = query['limit'] as number;
   const offset = query['offset'] as number;
-  const where = {
-    ...(query['hostRecordId'] !== undefined ? { hostRecord: query['hostRecordId'] as string } : {}),
-    ...(query['keyId'] !== undefined ? { key: query['keyId'] as string } : {}),
-  };
-  const [records, total] = await database.em
-    .fork()
-    .findAndCount(ReportRecord, where, { exclude: META_EXCLUDES, orderBy: { receivedAt: 'desc', id: 'desc' }, limit, offset });
-  const page: ReportPage = { items: records.map(toReportMeta), total, limit, offset };
-  return jsonResponse(200, page);
+  const em = database.em.fork();
+  const qb = em.createQueryBuilder(ReportRecord, 'r');
+  if (query['hostRecordId'] !== undefined) qb.andWhere({ hostRecord: query['hostRecordId'] as string });
+  if (query['keyId'] !== undefined) qb.andWhere({ key: query['keyId'] as string });
+  const page = qb.clone().select([...META_FIELDS]).orderBy({ receivedAt: 'desc', id: 'desc' }).limit(limit).offset(offset);
+  const [records, total] = await Promise.all([findBound(em, ReportRecord, page), countBound(qb)]);
+  const result: ReportPage = { items: records.map(toReportMeta), total, limit, offset };
+  return jsonResponse(200, result);
 };
 
 /**
