@@ -36,6 +36,8 @@ export function createApp(api: AuditApi, logger: Logger, options: AppOptions = {
       serializers: {
         req: (req: { method: string; url: string; remoteAddress?: string }) => ({ method: req.method, url: req.url, remoteAddress: req.remoteAddress }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+        // pino-http makes up an error for every 5xx: its stack says nothing, the handler logged the cause already.
+        err: (error: Error) => ({ type: error.name, message: error.message }),
       },
     }),
   );
