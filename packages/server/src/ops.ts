@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Database } from './database.js';
 import type { Registry } from 'prom-client';
+import type { WriteHealth } from './write-health.js';
 
 /** What the operations endpoints look at. */
 export interface OpsTarget {
@@ -8,6 +9,8 @@ export interface OpsTarget {
   registry: Registry;
   /** True once shutdown began: the server is draining and should get no new traffic. */
   isShuttingDown(): boolean;
+  /** Whether the database takes writes; unset, only reachability is checked. */
+  writeHealth?: WriteHealth;
 }
 
 /** Why the server is not ready, or undefined when it is. */
@@ -19,11 +22,13 @@ export async function readinessProblem(target: OpsTarget): Promise<string | unde
     return 'database unreachable';
   }
   const pending = await target.orm.getMigrator().getPendingMigrations();
-  return pending.length > 0 ? `${pending.length} migration(s) not applied` : undefined;
+  if (pending.length > 0) return `${pending.length} migration(s) not applied`;
+  if (target.writeHealth && !(await target.writeHealth.writable())) return 'database not writable';
+  return undefined;
 }
 
 /**
- * The operations server: `GET /healthz` (alive), `/readyz` (database reachable, migrations applied, not draining)
+ * The operations server: `GET /healthz` (alive), `/readyz` (database reachable and taking writes, migrations applied, not draining)
  * and `/metrics` (Prometheus text). Plain HTTP, meant for a loopback or internal address only.
  */
 export function createOpsServer(target: OpsTarget): Server {

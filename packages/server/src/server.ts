@@ -15,6 +15,7 @@ import { createRateLimiter } from './rate-limits.js';
 import { schedulePruning } from './retention.js';
 import { OrmKeyStore, OrmReportStore } from './stores.js';
 import { loadTlsIdentity } from './tls.js';
+import { WriteHealth } from './write-health.js';
 
 /** A started server. */
 export interface RunningServer {
@@ -54,9 +55,10 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     await orm.close();
   };
   const metrics = createMetrics();
+  const writeHealth = new WriteHealth(orm);
   const api = await createAuditApi({
     keyStore,
-    reportStore: new OrmReportStore(orm),
+    reportStore: new OrmReportStore(orm, { writeHealth }),
     toolSegment: config.toolSegment,
     maxBodyBytes: config.maxBodyBytes,
     maxFields: config.maxFields,
@@ -80,7 +82,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   server.on('request', (_req, res: ServerResponse) => {
     if (shuttingDown) res.setHeader('connection', 'close');
   });
-  const ops = config.opsPort === 'off' ? undefined : createOpsServer({ orm, registry: metrics.registry, isShuttingDown: () => shuttingDown });
+  const ops = config.opsPort === 'off' ? undefined : createOpsServer({ orm, registry: metrics.registry, isShuttingDown: () => shuttingDown, writeHealth });
   try {
     await listen(server, config.port, config.host);
     if (ops) await listen(ops, config.opsPort as number, config.opsHost);

@@ -3,6 +3,7 @@ import { hashLicenseKey, type KeyLookup, type KeyStore, type ReportStore, type R
 import { databaseTime, dialectOf, type Database, type Dialect } from './database.js';
 import { LicenseKeyRecord } from './entities.js';
 import { hostRecordId, hostRowsOf, upsertHosts, type HostSighting } from './hosts.js';
+import type { WriteHealth } from './write-health.js';
 
 /** How often a key store rereads key changes, and writes last-use times. */
 export interface KeySnapshotOptions {
@@ -107,6 +108,8 @@ const MAX_COLUMN_TEXT = 255;
 export interface OrmReportStoreOptions {
   /** Most report bytes in one transaction, though always at least one report: SQLite copies each bound report. Default 32 MiB. */
   maxGroupBytes?: number;
+  /** Told how each commit ended, so that readiness can say when the database does not take writes. */
+  writeHealth?: WriteHealth;
 }
 
 /** A `report` row by column name (see the migrations). */
@@ -148,6 +151,7 @@ export class OrmReportStore implements ReportStore {
 
   private readonly maxGroupBytes: number;
   private readonly dialect: Dialect;
+  private readonly writeHealth: WriteHealth | undefined;
 
   constructor(
     private readonly orm: Database,
@@ -155,6 +159,7 @@ export class OrmReportStore implements ReportStore {
   ) {
     this.maxGroupBytes = options.maxGroupBytes ?? MAX_GROUP_BYTES;
     this.dialect = dialectOf(orm.em);
+    this.writeHealth = options.writeHealth;
   }
 
   save(report: ReportToStore): Promise<{ id: string }> {
@@ -223,18 +228,29 @@ export class OrmReportStore implements ReportStore {
 
   private async commitGroup(group: PendingSave[]): Promise<void> {
     const hosts = hostRowsOf(group.map((save) => save.host), (time) => databaseTime(this.orm, time));
+    /** The statement's own error: SQLite rolls back by itself on SQLITE_FULL, and knex then reports only its failed ROLLBACK. */
+    let statementError: unknown;
     try {
       // Through knex with bound parameters: MikroORM's own insert inlines values into the SQL text, which turns
       // every report into a hex literal twice its size for the database to parse.
       await this.orm.em.getKnex().transaction(async (trx) => {
-        await upsertHosts(trx, this.dialect, hosts);
-        await trx.insert(group.map((save) => save.row)).into('report');
+        try {
+          await upsertHosts(trx, this.dialect, hosts);
+          await trx.insert(group.map((save) => save.row)).into('report');
+        } catch (error) {
+          statementError = error;
+          throw error;
+        }
       });
     } catch (error) {
-      if (group.length === 1) return group[0]!.reject(error);
+      if (group.length === 1) {
+        this.writeHealth?.recordFailure();
+        return group[0]!.reject(statementError ?? error);
+      }
       for (const save of group) await this.commitGroup([save]);
       return;
     }
+    this.writeHealth?.recordSuccess();
     for (const save of group) save.resolve({ id: save.row.id });
   }
 }
