@@ -10,8 +10,14 @@ export interface ServerMetrics {
   inFlight: Gauge;
 }
 
+/** What the metrics read from the server's parts. */
+export interface MetricsSources {
+  /** Whether the rate limits' Redis is reachable; with it, `audit_rate_limit_store_up` is exported. */
+  rateLimitStoreReachable?: () => boolean;
+}
+
 /** Creates the metrics registry: process metrics plus the audit API's own. */
-export function createMetrics(): ServerMetrics {
+export function createMetrics(sources: MetricsSources = {}): ServerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
@@ -42,6 +48,17 @@ export function createMetrics(): ServerMetrics {
     registers,
   });
   const inFlight = new Gauge({ name: 'audit_http_requests_in_flight', help: 'Requests being served on the collectors\' port', registers });
+  const { rateLimitStoreReachable } = sources;
+  if (rateLimitStoreReachable) {
+    new Gauge({
+      name: 'audit_rate_limit_store_up',
+      help: '1 while the rate limits\' Redis is reachable, 0 while each server counts in its own memory',
+      registers,
+      collect() {
+        this.set(rateLimitStoreReachable() ? 1 : 0);
+      },
+    });
+  }
 
   return {
     registry,

@@ -11,6 +11,8 @@ export interface OpsTarget {
   isShuttingDown(): boolean;
   /** Whether the database takes writes; unset, only reachability is checked. */
   writeHealth?: WriteHealth;
+  /** Whether the rate limits' Redis is reachable (unset without Redis): while not, the server is ready but says so. */
+  rateLimitStoreReachable?: () => boolean;
 }
 
 /** Why the server is not ready, or undefined when it is. */
@@ -27,6 +29,11 @@ export async function readinessProblem(target: OpsTarget): Promise<string | unde
   return undefined;
 }
 
+/** `ready`, with what works only in a degraded way: the memory limiter keeps serving while Redis is away. */
+function readyText(target: OpsTarget): string {
+  return target.rateLimitStoreReachable?.() === false ? 'ready (rate limits counted in memory: Redis unreachable)' : 'ready';
+}
+
 /**
  * The operations server: `GET /healthz` (alive), `/readyz` (database reachable and taking writes, migrations applied, not draining)
  * and `/metrics` (Prometheus text). Plain HTTP, meant for a loopback or internal address only.
@@ -40,7 +47,7 @@ export function createOpsServer(target: OpsTarget): Server {
     if (path === '/healthz') return send(200, 'ok');
     if (path === '/readyz') {
       readinessProblem(target).then(
-        (problem) => (problem ? send(503, `not ready: ${problem}`) : send(200, 'ready')),
+        (problem) => (problem ? send(503, `not ready: ${problem}`) : send(200, readyText(target))),
         () => send(503, 'not ready: check failed'),
       );
       return;

@@ -43,6 +43,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     failuresPer10Minutes: config.rateLimitFailures,
     redisUrl: config.redisUrl,
     redisPrefix: config.redisPrefix,
+    logger,
   });
   const orm = await openDatabase(config, (message) => logger.info({ component: 'database' }, message));
   const keyStore = await OrmKeyStore.open(orm);
@@ -54,7 +55,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     await keyStore.close();
     await orm.close();
   };
-  const metrics = createMetrics();
+  const metrics = createMetrics({ rateLimitStoreReachable: rateLimiter.sharedStoreReachable });
   const writeHealth = new WriteHealth(orm);
   const api = await createAuditApi({
     keyStore,
@@ -82,7 +83,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   server.on('request', (_req, res: ServerResponse) => {
     if (shuttingDown) res.setHeader('connection', 'close');
   });
-  const ops = config.opsPort === 'off' ? undefined : createOpsServer({ orm, registry: metrics.registry, isShuttingDown: () => shuttingDown, writeHealth });
+  const ops = config.opsPort === 'off' ? undefined : createOpsServer({ orm, registry: metrics.registry, isShuttingDown: () => shuttingDown, writeHealth, rateLimitStoreReachable: rateLimiter.sharedStoreReachable });
   try {
     await listen(server, config.port, config.host);
     if (ops) await listen(ops, config.opsPort as number, config.opsHost);
