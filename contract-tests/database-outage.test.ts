@@ -65,6 +65,8 @@ it('answers 503 while PostgreSQL is down, locks no address out, and recovers at 
   expect(refused.headers.get('retry-after')).toBe('10');
   expect(await refused.text()).toBe('Service unavailable, try again later');
   expect(await licenseCheck(licenseKey).then((answer) => answer.text())).toBe('Response 100'); // known keys are answered from memory
+  const unknownKey = await licenseCheck('0000-not-a-key-0000'); // only the database could say it is unknown
+  expect([unknownKey.status, unknownKey.headers.get('retry-after')]).toEqual([503, '10']);
   expect(await readiness()).toEqual([503, 'not ready: database unreachable']);
   await logLine(server!, (line) => line.includes('"admin request failed: database unavailable"'));
   const unauthorized = server!.logs.filter((line) => line.includes('"admin request unauthorized"'));

@@ -22,8 +22,10 @@ interface KeyEntry {
 
 /**
  * {@link KeyStore} over the database that answers from memory: a snapshot of every key hash and its state,
- * reread when any key changed (one `max(revision)` query per refresh interval), so lookups never wait for
- * the database and every server sees a revocation within the interval. Last-use times are kept in memory
+ * reread when any key changed (one `max(revision)` query per refresh interval), so lookups of known keys never
+ * wait for the database and every server sees a revocation within the interval. A key not in the snapshot waits
+ * for a refresh begun after it was asked for, so a key created a moment ago works at once; misses share that
+ * refresh, and one fails (core answers 503) when the database cannot say. Last-use times are kept in memory
  * and written in one batch per flush interval and on close.
  */
 export class OrmKeyStore implements KeyStore {
@@ -31,6 +33,8 @@ export class OrmKeyStore implements KeyStore {
   #revision = -1;
   #lastUsed = new Map<string, Date>();
   #refreshing: Promise<void> | undefined;
+  /** The refresh that starts when the one in flight ends: what misses arriving during that one wait for. */
+  #nextRefresh: Promise<void> | undefined;
   #timers: NodeJS.Timeout[] = [];
 
   private constructor(private readonly orm: Database) {}
@@ -52,8 +56,13 @@ export class OrmKeyStore implements KeyStore {
   async lookup(licenseKey: string): Promise<KeyLookup> {
     // Found by SHA-256 digest: a lookup's timing can only tell about the digest of the caller's own guess,
     // which reveals nothing about stored keys, so no secret is ever compared byte by byte.
-    const entry = this.#keys.get(hashLicenseKey(licenseKey));
-    if (!entry) return { state: 'unknown' };
+    const hash = hashLicenseKey(licenseKey);
+    let entry = this.#keys.get(hash);
+    if (!entry) {
+      await this.#refreshStartingNow(); // throws when the database cannot say whether the key exists
+      entry = this.#keys.get(hash);
+      if (!entry) return { state: 'unknown' };
+    }
     if (entry.revoked || (entry.expiresAt !== null && entry.expiresAt <= Date.now())) return { state: 'revoked', keyId: entry.keyId };
     this.#lastUsed.set(entry.keyId, new Date());
     return { state: 'valid', keyId: entry.keyId };
@@ -63,6 +72,21 @@ export class OrmKeyStore implements KeyStore {
   refresh(): Promise<void> {
     this.#refreshing ??= this.#reload().finally(() => (this.#refreshing = undefined));
     return this.#refreshing;
+  }
+
+  /**
+   * A refresh begun no earlier than this call: one in flight may have read the keys before the caller's key was
+   * made, so it is followed by one more, shared by every caller meanwhile (one query in flight at a time).
+   */
+  #refreshStartingNow(): Promise<void> {
+    if (!this.#refreshing) return this.refresh();
+    this.#nextRefresh ??= this.#refreshing
+      .catch(() => {}) // its failure is its own callers'; this one reads again
+      .then(() => {
+        this.#nextRefresh = undefined;
+        return this.refresh();
+      });
+    return this.#nextRefresh;
   }
 
   async #reload(): Promise<void> {
@@ -92,7 +116,7 @@ export class OrmKeyStore implements KeyStore {
   /** Stops refreshing and writes the pending last-use times. */
   async close(): Promise<void> {
     for (const timer of this.#timers) clearInterval(timer);
-    await this.#refreshing;
+    await Promise.allSettled([this.#refreshing, this.#nextRefresh]); // a failed one is its callers' to report
     await this.flushLastUsed();
   }
 }
