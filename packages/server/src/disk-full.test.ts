@@ -82,7 +82,7 @@ it('answers uploads 503 and stores nothing while the disk is full, reports not r
   const before = await stored();
 
   // The disk is full: the database cannot grow beyond the pages it has.
-  const [{ page_count: pages }] = await execute('pragma page_count');
+  const pages = (await execute('pragma page_count'))[0]!['page_count'];
   await execute(`pragma max_page_count = ${pages}`);
   const refused = await upload('b'.repeat(40));
   expect(refused.status).toBe(503);
