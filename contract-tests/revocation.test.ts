@@ -30,6 +30,11 @@ it('two servers on one database accept a new key, and refuse it within a second 
   expect(await Promise.all(servers.map((server) => check(server, key)))).toEqual(['Response 500', 'Response 500']);
 });
 
+it('both servers accept a key made by keys create as soon as the command returns', async () => {
+  const key = (await runCli(['keys', 'create'], dataDir)).stdout.trim();
+  expect(await Promise.all(servers.map((server) => check(server, key)))).toEqual(['Response 100', 'Response 100']);
+});
+
 it('after a rotation without grace period, both servers accept the new key and refuse the old one', async () => {
   const created = await runCli(['keys', 'create'], dataDir);
   const old = created.stdout.trim();

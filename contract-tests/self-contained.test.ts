@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** A relative path in a URL or import: `'../../x'`, `"./y"`. */
+/** A quoted relative path in a URL or import, such as ../../x or ./y. */
 const RELATIVE_PATH = /['"`](\.{1,2}\/[^'"`\s$]*)['"`]/g;
 
 describe('the repository is self-contained', () => {

@@ -1,5 +1,5 @@
 import { connect as connectPlain, type Socket } from 'node:net';
-import { connect as connectTls } from 'node:tls';
+import { connect as connectTls, type ConnectionOptions } from 'node:tls';
 
 /** An HTTP response as read off the wire. */
 export interface RawResponse {
@@ -39,7 +39,7 @@ export interface OpenRequest {
 export function sendRaw(port: number, bytes: Buffer, { tls = true, localAddress }: RawConnectOptions = {}): Promise<OpenRequest> {
   return new Promise((resolve, reject) => {
     const socket: Socket = tls
-      ? connectTls({ host: '127.0.0.1', port, localAddress, rejectUnauthorized: false }, () => connected())
+      ? connectTls({ host: '127.0.0.1', port, localAddress, rejectUnauthorized: false } as ConnectionOptions, () => connected()) // tls.connect takes net's options too
       : connectPlain({ host: '127.0.0.1', port, localAddress }, () => connected());
     const closed = new Promise<void>((done) => socket.once('close', () => done()));
     const response = readResponse(socket);

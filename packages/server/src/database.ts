@@ -48,6 +48,9 @@ export async function openDatabase(location: string | DatabaseLocation, log: (me
     // No `disableForeignKeys`: on PostgreSQL it needs a superuser, and no migration relies on it.
     migrations: { migrationsList: migrationsFor(dialect), transactional: true, snapshot: false, disableForeignKeys: false },
     discovery: { warnWhenNoEntities: false },
+    // knex prints its warnings (a pooled connection lost when the database goes away) with console.log, which
+    // would break the JSON log on stdout: they go to `log` instead.
+    driverOptions: { log: { warn: log, error: log, deprecate: log, debug: () => {} } },
   } satisfies Options;
   const orm = databaseUrl
     ? await PostgreSqlMikroORM.init({ ...common, clientUrl: databaseUrl })

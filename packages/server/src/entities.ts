@@ -97,5 +97,20 @@ export const AdminTokenRecord = defineEntity({
 });
 export type AdminTokenRecord = InferEntity<typeof AdminTokenRecord>;
 
+/**
+ * One row (id 1) that the readiness check rewrites while writes fail, to see whether the database takes a write
+ * needing new space again (see `WriteHealth`).
+ */
+export const WriteProbeRecord = defineEntity({
+  name: 'WriteProbeRecord',
+  tableName: 'write_probe',
+  properties: {
+    id: p.integer().primary().autoincrement(false),
+    writtenAt: p.datetime(),
+    payload: p.blob(),
+  },
+});
+export type WriteProbeRecord = InferEntity<typeof WriteProbeRecord>;
+
 /** Every entity, for opening the database. */
-export const ENTITIES = [LicenseKeyRecord, HostRecord, ReportRecord, AdminTokenRecord];
+export const ENTITIES = [LicenseKeyRecord, HostRecord, ReportRecord, AdminTokenRecord, WriteProbeRecord];

@@ -10,14 +10,16 @@ export interface ServerMetrics {
   inFlight: Gauge;
 }
 
-/** What the metrics read when scraped. */
-export interface MetricSources {
+/** What the metrics read from the server's parts when scraped. */
+export interface MetricsSources {
   /** Bytes of request bodies the intake holds now. */
   bodyBytesInFlight(): number;
+  /** Whether the rate limits' Redis is reachable; with it, `audit_rate_limit_store_up` is exported. */
+  rateLimitStoreReachable?: () => boolean;
 }
 
 /** Creates the metrics registry: process metrics plus the audit API's own. */
-export function createMetrics(sources: MetricSources): ServerMetrics {
+export function createMetrics(sources: MetricsSources): ServerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
@@ -56,6 +58,17 @@ export function createMetrics(sources: MetricSources): ServerMetrics {
       this.set(sources.bodyBytesInFlight());
     },
   });
+  const { rateLimitStoreReachable } = sources;
+  if (rateLimitStoreReachable) {
+    new Gauge({
+      name: 'audit_rate_limit_store_up',
+      help: '1 while the rate limits\' Redis is reachable, 0 while each server counts in its own memory',
+      registers,
+      collect() {
+        this.set(rateLimitStoreReachable() ? 1 : 0);
+      },
+    });
+  }
 
   return {
     registry,

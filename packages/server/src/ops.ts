@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Database } from './database.js';
 import type { Registry } from 'prom-client';
+import type { WriteHealth } from './write-health.js';
 
 /** What the operations endpoints look at. */
 export interface OpsTarget {
@@ -8,6 +9,10 @@ export interface OpsTarget {
   registry: Registry;
   /** True once shutdown began: the server is draining and should get no new traffic. */
   isShuttingDown(): boolean;
+  /** Whether the database takes writes; unset, only reachability is checked. */
+  writeHealth?: WriteHealth;
+  /** Whether the rate limits' Redis is reachable (unset without Redis): while not, the server is ready but says so. */
+  rateLimitStoreReachable?: () => boolean;
 }
 
 /** Why the server is not ready, or undefined when it is. */
@@ -19,11 +24,18 @@ export async function readinessProblem(target: OpsTarget): Promise<string | unde
     return 'database unreachable';
   }
   const pending = await target.orm.getMigrator().getPendingMigrations();
-  return pending.length > 0 ? `${pending.length} migration(s) not applied` : undefined;
+  if (pending.length > 0) return `${pending.length} migration(s) not applied`;
+  if (target.writeHealth && !(await target.writeHealth.writable())) return 'database not writable';
+  return undefined;
+}
+
+/** `ready`, with what works only in a degraded way: the memory limiter keeps serving while Redis is away. */
+function readyText(target: OpsTarget): string {
+  return target.rateLimitStoreReachable?.() === false ? 'ready (rate limits counted in memory: Redis unreachable)' : 'ready';
 }
 
 /**
- * The operations server: `GET /healthz` (alive), `/readyz` (database reachable, migrations applied, not draining)
+ * The operations server: `GET /healthz` (alive), `/readyz` (database reachable and taking writes, migrations applied, not draining)
  * and `/metrics` (Prometheus text). Plain HTTP, meant for a loopback or internal address only.
  */
 export function createOpsServer(target: OpsTarget): Server {
@@ -35,7 +47,7 @@ export function createOpsServer(target: OpsTarget): Server {
     if (path === '/healthz') return send(200, 'ok');
     if (path === '/readyz') {
       readinessProblem(target).then(
-        (problem) => (problem ? send(503, `not ready: ${problem}`) : send(200, 'ready')),
+        (problem) => (problem ? send(503, `not ready: ${problem}`) : send(200, readyText(target))),
         () => send(503, 'not ready: check failed'),
       );
       return;

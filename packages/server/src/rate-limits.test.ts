@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { startPrivateRedis, type PrivateRedis } from '../../../contract-tests/support/private-redis.js';
 import { redisUrl } from '../../../contract-tests/support/redis.js';
 import { parseServerConfig } from './config.js';
 import { openDatabase } from './database.js';
@@ -107,6 +110,72 @@ describe('rate limits in Redis, shared by two servers', () => {
       await b.close();
     }
   });
+});
+
+describe('a Redis that goes away and comes back', () => {
+  const FAILURE_LIMIT = 3;
+  let redis: PrivateRedis | undefined;
+  let dataDir: string;
+  let server: RunningServer | undefined;
+  let key: string;
+  const logs: { level: number; msg: string }[] = [];
+
+  beforeAll(async () => {
+    redis = await startPrivateRedis();
+    dataDir = await mkdtemp(join(tmpdir(), 'audit-redis-outage-'));
+    const orm = await openDatabase(dataDir);
+    key = (await createKey(orm)).key;
+    await orm.close();
+    const config = parseServerConfig({
+      dataDir, host: '127.0.0.1', port: '0', plainHttp: true, opsPort: '0', redisUrl: redis.url, redisPrefix: 'outage',
+      rateLimitAddress: '0', rateLimitKey: '0', rateLimitFailures: String(FAILURE_LIMIT),
+    });
+    const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _encoding, done) => void (logs.push(JSON.parse(String(chunk)) as { level: number; msg: string }), done()) }));
+    server = await startServer(config, logger);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await redis?.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const check = async (licensekey: string) => (await fetch(`${server!.url}/api/audit/license/`, { method: 'POST', body: new URLSearchParams({ licensekey }) })).status;
+  const readiness = async () => {
+    const answer = await fetch(`${server!.opsUrl}/readyz`);
+    return [answer.status, await answer.text()];
+  };
+  const storeUp = async () => /^audit_rate_limit_store_up (\d)$/m.exec(await (await fetch(`${server!.opsUrl}/metrics`)).text())?.[1];
+  const logged = (msg: string) => logs.filter((line) => line.msg === msg);
+  /** Waits (at most 10 s) until `msg` was logged. */
+  async function untilLogged(msg: string): Promise<void> {
+    for (const started = Date.now(); logged(msg).length === 0; await new Promise((resolve) => setTimeout(resolve, 50))) {
+      if (Date.now() - started > 10_000) throw new Error(`not logged within 10 s: ${msg}`);
+    }
+  }
+
+  it('says so once each way (log, metric, readiness detail) and keeps a lockout counted while it was away', async () => {
+    expect(await check(key)).toBe(200);
+    expect(await storeUp()).toBe('1');
+    expect(await readiness()).toEqual([200, 'ready']);
+
+    await redis!.stop();
+    await untilLogged('rate-limit store unreachable: counting in memory');
+    // The memory limiter answers: requests still work, the server stays ready and says why it counts alone.
+    for (let i = 0; i < 5; i++) expect(await check(key)).toBe(200);
+    expect(await storeUp()).toBe('0');
+    expect(await readiness()).toEqual([200, 'ready (rate limits counted in memory: Redis unreachable)']);
+    // An address scanning keys during the outage is locked out.
+    for (let i = 0; i < FAILURE_LIMIT; i++) expect(await check('0000-not-a-key')).toBe(401);
+    expect(await check(key)).toBe(429);
+
+    await redis!.start();
+    await untilLogged('rate-limit store reachable again: counting in Redis');
+    expect(await storeUp()).toBe('1');
+    expect(await readiness()).toEqual([200, 'ready']);
+    expect(await check(key)).toBe(429); // the new, empty Redis knows nothing of those failures; this server remembers
+    expect(logged('rate-limit store unreachable: counting in memory')).toEqual([expect.objectContaining({ level: 40 })]);
+    expect(logged('rate-limit store reachable again: counting in Redis')).toEqual([expect.objectContaining({ level: 30 })]);
+  }, 30_000);
 });
 
 describe('the client address', () => {

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { ALLOWED, type AuditRateLimiter, type RateLimitDecision } from '@org/audit-server-core';
+import { ALLOWED, type AuditLogger, type AuditRateLimiter, type RateLimitDecision } from '@org/audit-server-core';
 
 /** The limits, each a number of requests per window; 0 turns a limit off. */
 export interface RateLimitSettings {
@@ -14,19 +14,26 @@ export interface RateLimitSettings {
   redisUrl?: string;
   /** Prefix of the Redis keys, so that several collectors can share one Redis. */
   redisPrefix: string;
+  /** Where Redis going away and coming back is logged. Default: nowhere. */
+  logger?: AuditLogger;
 }
 
 /** An {@link AuditRateLimiter} that must be closed (it may hold a Redis connection). */
 export interface ClosableRateLimiter extends AuditRateLimiter {
   close(): Promise<void>;
+  /** Whether Redis is reachable right now; absent when counts are kept in memory only. */
+  sharedStoreReachable?: () => boolean;
 }
 
 /**
  * Builds the limits on rate-limiter-flexible: in memory, or in Redis when a URL is given. With Redis, a
- * per-process memory limiter takes over while Redis is unreachable, so an outage never turns into 500s.
+ * per-process memory limiter takes over while Redis is unreachable, so an outage never turns into 500s; and
+ * failed key checks are always counted in memory too, so that a lockout earned while Redis was away (or counted
+ * by a Redis that restarted empty) still holds when it is back.
  */
 export async function createRateLimiter(settings: RateLimitSettings): Promise<ClosableRateLimiter> {
   const redis = settings.redisUrl ? await connectRedis(settings.redisUrl) : undefined;
+  const status = redis && watchRedis(redis, settings.logger);
   const limiter = (name: string, points: number, duration: number): RateLimiterAbstract | undefined => {
     if (points <= 0) return undefined;
     const memory = new RateLimiterMemory({ points, duration, keyPrefix: name });
@@ -36,22 +43,52 @@ export async function createRateLimiter(settings: RateLimitSettings): Promise<Cl
   const perAddress = limiter('address', settings.perAddressPerMinute, 60);
   const perKey = limiter('key', settings.perKeyPerMinute, 60);
   const failures = limiter('failures', settings.failuresPer10Minutes, 600);
+  const failuresHere =
+    redis && settings.failuresPer10Minutes > 0 ? new RateLimiterMemory({ points: settings.failuresPer10Minutes, duration: 600, keyPrefix: 'failures-here' }) : undefined;
 
   return {
     async consumeRequest(clientAddress) {
-      if (failures) {
-        const counted = await failures.get(clientAddress);
-        if (counted && counted.consumedPoints >= failures.points) return refusal(counted);
+      for (const counter of [failures, failuresHere]) {
+        const counted = await counter?.get(clientAddress);
+        if (counter && counted && counted.consumedPoints >= counter.points) return refusal(counted);
       }
       return consume(perAddress, clientAddress);
     },
     consumeKey: (keyId) => consume(perKey, keyId),
     async recordFailure(clientAddress) {
+      await consume(failuresHere, clientAddress);
       await consume(failures, clientAddress);
     },
     async close() {
+      status?.stopWatching();
       await redis?.quit();
     },
+    ...(status && { sharedStoreReachable: () => status.reachable }),
+  };
+}
+
+/**
+ * Follows the Redis connection: logs once when it is lost (the memory limiter counts meanwhile) and once when it is
+ * back, never once per request.
+ */
+function watchRedis(redis: Redis, logger: AuditLogger | undefined): { readonly reachable: boolean; stopWatching(): void } {
+  let reachable = true;
+  let watching = true;
+  redis.on('close', () => {
+    if (!watching || !reachable) return;
+    reachable = false;
+    logger?.warn({ component: 'rate limits' }, 'rate-limit store unreachable: counting in memory');
+  });
+  redis.on('ready', () => {
+    if (!watching || reachable) return;
+    reachable = true;
+    logger?.info({ component: 'rate limits' }, 'rate-limit store reachable again: counting in Redis');
+  });
+  return {
+    get reachable() {
+      return reachable;
+    },
+    stopWatching: () => void (watching = false), // a deliberate quit is no outage
   };
 }
 

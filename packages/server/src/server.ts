@@ -17,6 +17,7 @@ import { createRateLimiter } from './rate-limits.js';
 import { schedulePruning } from './retention.js';
 import { OrmKeyStore, OrmReportStore } from './stores.js';
 import { loadTlsIdentity, tlsServerOptions, type TlsIdentity } from './tls.js';
+import { WriteHealth } from './write-health.js';
 
 /** A started server. */
 export interface RunningServer {
@@ -49,6 +50,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     failuresPer10Minutes: config.rateLimitFailures,
     redisUrl: config.redisUrl,
     redisPrefix: config.redisPrefix,
+    logger,
   });
   const orm = await openDatabase(config, (message) => logger.info({ component: 'database' }, message));
   const keyStore = await OrmKeyStore.open(orm);
@@ -61,10 +63,11 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     await keyStore.close();
     await orm.close();
   };
-  const metrics = createMetrics({ bodyBytesInFlight: () => api.bodyBytesInFlight() });
+  const metrics = createMetrics({ bodyBytesInFlight: () => api.bodyBytesInFlight(), rateLimitStoreReachable: rateLimiter.sharedStoreReachable });
+  const writeHealth = new WriteHealth(orm);
   const api: AuditApi = await createAuditApi({
     keyStore,
-    reportStore: new OrmReportStore(orm),
+    reportStore: new OrmReportStore(orm, { writeHealth }),
     toolSegment: config.toolSegment,
     maxBodyBytes: config.maxBodyBytes,
     maxFields: config.maxFields,
@@ -86,7 +89,9 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   let shuttingDown = false;
   const server = createListener(app, config, tls, () => shuttingDown);
   const adminServer = adminApart && createListener(createAdminApp(admin!, logger, { trustProxy: config.trustProxy }), config, tls, () => shuttingDown);
-  const ops = config.opsPort === 'off' ? undefined : createOpsServer({ orm, registry: metrics.registry, isShuttingDown: () => shuttingDown });
+  const ops = config.opsPort === 'off'
+    ? undefined
+    : createOpsServer({ orm, registry: metrics.registry, isShuttingDown: () => shuttingDown, writeHealth, rateLimitStoreReachable: rateLimiter.sharedStoreReachable });
   try {
     await listen(server, config.port, config.host);
     if (adminServer) await listen(adminServer, adminApart!.port, adminApart!.host);

@@ -63,6 +63,55 @@ describe.each(DIALECTS)('stores on %s', (dialect) => {
       await expect(rotateKey(orm, 'not-a-key-id', 0)).rejects.toThrow(/^no key with id not-a-key-id$/);
     });
 
+    it('knows a key created elsewhere on the very next lookup, however long its refresh interval', async () => {
+      const store = await OrmKeyStore.open(orm, { refreshIntervalMs: 60_000 });
+      try {
+        const { id, key } = await createKey(observer); // as `keys create` or another server's admin API would
+        expect(await store.lookup(key)).toEqual({ state: 'valid', keyId: id });
+        expect(await store.lookup(`${key}0`)).toEqual({ state: 'unknown' });
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('answers a flood of unknown keys with at most two revision queries, one at a time', async () => {
+      const store = await OrmKeyStore.open(orm, { refreshIntervalMs: 60_000 });
+      const connection = orm.em.getConnection();
+      const execute = connection.execute.bind(connection);
+      let revisionQueries = 0;
+      let inFlight = 0;
+      let mostInFlight = 0;
+      const spy = vi.spyOn(connection, 'execute').mockImplementation((async (query: string, ...rest: unknown[]) => {
+        if (!String(query).includes('max(revision)')) return (execute as (...args: unknown[]) => Promise<unknown>)(query, ...rest);
+        revisionQueries++;
+        mostInFlight = Math.max(mostInFlight, ++inFlight);
+        try {
+          return await (execute as (...args: unknown[]) => Promise<unknown>)(query, ...rest);
+        } finally {
+          inFlight--;
+        }
+      }) as typeof connection.execute);
+      try {
+        const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => store.lookup(`unknown-key-${i}`)));
+        expect(answers.every((answer) => answer.state === 'unknown')).toBe(true);
+        expect(revisionQueries).toBeGreaterThanOrEqual(1);
+        expect(revisionQueries).toBeLessThanOrEqual(2);
+        expect(mostInFlight).toBe(1);
+      } finally {
+        spy.mockRestore();
+        await store.close();
+      }
+    });
+
+    it('throws on an unknown key while the database is unreachable, and still knows the keys it read', async () => {
+      const { id, key } = await createKey(orm);
+      const store = await OrmKeyStore.open(orm, { refreshIntervalMs: 60_000 });
+      await orm.close(); // every query fails from now on
+      expect(await store.lookup(key)).toEqual({ state: 'valid', keyId: id });
+      await expect(store.lookup(`${key}0`)).rejects.toThrow();
+      await store.close().catch(() => {}); // its last-use write fails too
+    });
+
     it('imports only keys Lynis can send unchanged', async () => {
       const id = await importKey(orm, 'deadbeef-0000-0000-0000-000000000001');
       const store = await OrmKeyStore.open(orm);

@@ -3,6 +3,7 @@ import { hashLicenseKey, type KeyLookup, type KeyStore, type ReportStore, type R
 import { databaseTime, dialectOf, type Database, type Dialect } from './database.js';
 import { LicenseKeyRecord } from './entities.js';
 import { hostRecordId, hostRowsOf, upsertHosts, type HostSighting } from './hosts.js';
+import type { WriteHealth } from './write-health.js';
 
 /** How often a key store rereads key changes, and writes last-use times. */
 export interface KeySnapshotOptions {
@@ -21,8 +22,10 @@ interface KeyEntry {
 
 /**
  * {@link KeyStore} over the database that answers from memory: a snapshot of every key hash and its state,
- * reread when any key changed (one `max(revision)` query per refresh interval), so lookups never wait for
- * the database and every server sees a revocation within the interval. Last-use times are kept in memory
+ * reread when any key changed (one `max(revision)` query per refresh interval), so lookups of known keys never
+ * wait for the database and every server sees a revocation within the interval. A key not in the snapshot waits
+ * for a refresh begun after it was asked for, so a key created a moment ago works at once; misses share that
+ * refresh, and one fails (core answers 503) when the database cannot say. Last-use times are kept in memory
  * and written in one batch per flush interval and on close.
  */
 export class OrmKeyStore implements KeyStore {
@@ -30,6 +33,8 @@ export class OrmKeyStore implements KeyStore {
   #revision = -1;
   #lastUsed = new Map<string, Date>();
   #refreshing: Promise<void> | undefined;
+  /** The refresh that starts when the one in flight ends: what misses arriving during that one wait for. */
+  #nextRefresh: Promise<void> | undefined;
   #timers: NodeJS.Timeout[] = [];
 
   private constructor(private readonly orm: Database) {}
@@ -51,8 +56,13 @@ export class OrmKeyStore implements KeyStore {
   async lookup(licenseKey: string): Promise<KeyLookup> {
     // Found by SHA-256 digest: a lookup's timing can only tell about the digest of the caller's own guess,
     // which reveals nothing about stored keys, so no secret is ever compared byte by byte.
-    const entry = this.#keys.get(hashLicenseKey(licenseKey));
-    if (!entry) return { state: 'unknown' };
+    const hash = hashLicenseKey(licenseKey);
+    let entry = this.#keys.get(hash);
+    if (!entry) {
+      await this.#refreshStartingNow(); // throws when the database cannot say whether the key exists
+      entry = this.#keys.get(hash);
+      if (!entry) return { state: 'unknown' };
+    }
     if (entry.revoked || (entry.expiresAt !== null && entry.expiresAt <= Date.now())) return { state: 'revoked', keyId: entry.keyId };
     this.#lastUsed.set(entry.keyId, new Date());
     return { state: 'valid', keyId: entry.keyId };
@@ -62,6 +72,21 @@ export class OrmKeyStore implements KeyStore {
   refresh(): Promise<void> {
     this.#refreshing ??= this.#reload().finally(() => (this.#refreshing = undefined));
     return this.#refreshing;
+  }
+
+  /**
+   * A refresh begun no earlier than this call: one in flight may have read the keys before the caller's key was
+   * made, so it is followed by one more, shared by every caller meanwhile (one query in flight at a time).
+   */
+  #refreshStartingNow(): Promise<void> {
+    if (!this.#refreshing) return this.refresh();
+    this.#nextRefresh ??= this.#refreshing
+      .catch(() => {}) // its failure is its own callers'; this one reads again
+      .then(() => {
+        this.#nextRefresh = undefined;
+        return this.refresh();
+      });
+    return this.#nextRefresh;
   }
 
   async #reload(): Promise<void> {
@@ -91,7 +116,7 @@ export class OrmKeyStore implements KeyStore {
   /** Stops refreshing and writes the pending last-use times. */
   async close(): Promise<void> {
     for (const timer of this.#timers) clearInterval(timer);
-    await this.#refreshing;
+    await Promise.allSettled([this.#refreshing, this.#nextRefresh]); // a failed one is its callers' to report
     await this.flushLastUsed();
   }
 }
@@ -107,6 +132,8 @@ const MAX_COLUMN_TEXT = 255;
 export interface OrmReportStoreOptions {
   /** Most report bytes in one transaction, though always at least one report: SQLite copies each bound report. Default 32 MiB. */
   maxGroupBytes?: number;
+  /** Told how each commit ended, so that readiness can say when the database does not take writes. */
+  writeHealth?: WriteHealth;
 }
 
 /** A `report` row by column name (see the migrations). */
@@ -148,6 +175,7 @@ export class OrmReportStore implements ReportStore {
 
   private readonly maxGroupBytes: number;
   private readonly dialect: Dialect;
+  private readonly writeHealth: WriteHealth | undefined;
 
   constructor(
     private readonly orm: Database,
@@ -155,6 +183,7 @@ export class OrmReportStore implements ReportStore {
   ) {
     this.maxGroupBytes = options.maxGroupBytes ?? MAX_GROUP_BYTES;
     this.dialect = dialectOf(orm.em);
+    this.writeHealth = options.writeHealth;
   }
 
   save(report: ReportToStore): Promise<{ id: string }> {
@@ -223,18 +252,29 @@ export class OrmReportStore implements ReportStore {
 
   private async commitGroup(group: PendingSave[]): Promise<void> {
     const hosts = hostRowsOf(group.map((save) => save.host), (time) => databaseTime(this.orm, time));
+    /** The statement's own error: SQLite rolls back by itself on SQLITE_FULL, and knex then reports only its failed ROLLBACK. */
+    let statementError: unknown;
     try {
       // Through knex with bound parameters: MikroORM's own insert inlines values into the SQL text, which turns
       // every report into a hex literal twice its size for the database to parse.
       await this.orm.em.getKnex().transaction(async (trx) => {
-        await upsertHosts(trx, this.dialect, hosts);
-        await trx.insert(group.map((save) => save.row)).into('report');
+        try {
+          await upsertHosts(trx, this.dialect, hosts);
+          await trx.insert(group.map((save) => save.row)).into('report');
+        } catch (error) {
+          statementError = error;
+          throw error;
+        }
       });
     } catch (error) {
-      if (group.length === 1) return group[0]!.reject(error);
+      if (group.length === 1) {
+        this.writeHealth?.recordFailure();
+        return group[0]!.reject(statementError ?? error);
+      }
       for (const save of group) await this.commitGroup([save]);
       return;
     }
+    this.writeHealth?.recordSuccess();
     for (const save of group) save.resolve({ id: save.row.id });
   }
 }

@@ -16,6 +16,7 @@ import { createKey, revokeKey } from '../key-admin.js';
 import { createRateLimiter, type ClosableRateLimiter } from '../rate-limits.js';
 import { OrmKeyStore, OrmReportStore } from '../stores.js';
 import { createAdminApi } from './api.js';
+import { AdminTokenAuthenticator } from './auth.js';
 import { createAdminToken, revokeAdminToken } from './tokens.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
@@ -32,12 +33,12 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
   let keyStore: OrmKeyStore;
 
   /** Serves the whole app (audit and admin API) on a free port, logging into `logs`. */
-  async function serve(limits: { failuresPer10Minutes?: number } = {}): Promise<void> {
-    rateLimiter = await createRateLimiter({ perAddressPerMinute: 0, perKeyPerMinute: 0, failuresPer10Minutes: limits.failuresPer10Minutes ?? 0, redisPrefix: 'test' });
+  async function serve(options: { failuresPer10Minutes?: number; authenticator?: AdminTokenAuthenticator; adminDatabase?: Database } = {}): Promise<void> {
+    rateLimiter = await createRateLimiter({ perAddressPerMinute: 0, perKeyPerMinute: 0, failuresPer10Minutes: options.failuresPer10Minutes ?? 0, redisPrefix: 'test' });
     const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _encoding, done) => void (logs.push(String(chunk)), done()) }));
     keyStore = await OrmKeyStore.open(database);
     const audit = await createAuditApi({ keyStore, reportStore: new OrmReportStore(database), logger });
-    const admin = await createAdminApi({ database, rateLimiter, logger });
+    const admin = await createAdminApi({ database: options.adminDatabase ?? database, rateLimiter, logger, authenticator: options.authenticator });
     server = createServer(createApp(audit, logger, { admin }));
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
@@ -136,6 +137,58 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
     const limited = await call('/api/admin/keys');
     expect(await expectProblem(limited, 429)).toMatch(/Too many requests/);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  describe('while the database is unavailable', () => {
+    /** A database that was open and is closed now: every query fails as it does when the server is down. */
+    async function closedDatabase(): Promise<Database> {
+      const closed = await openDatabase(location.location);
+      await closed.close();
+      return closed;
+    }
+
+    it('answers 503 with Retry-After when the token cannot be checked, never 401, and counts no failed login', async () => {
+      const unreachable = new AdminTokenAuthenticator(await closedDatabase());
+      let down = true;
+      /** Checks tokens on the closed database until the outage ends, then on the real one. */
+      class OutageAuthenticator extends AdminTokenAuthenticator {
+        override authenticate(authorization: string | undefined) {
+          return down ? unreachable.authenticate(authorization) : super.authenticate(authorization);
+        }
+      }
+      await serve({ failuresPer10Minutes: 1, authenticator: new OutageAuthenticator(database) });
+      const requests = 5;
+      for (let i = 0; i < requests; i++) {
+        const answer = await call('/api/admin/keys');
+        expect(answer.headers.get('retry-after')).toBe('10');
+        expect(answer.headers.get('www-authenticate')).toBeNull();
+        const detail = await expectProblem(answer, 503);
+        expect(detail).toBe('The database is unavailable; try again later');
+      }
+      const logged = logs.filter((line) => line.includes('"admin request failed: database unavailable"'));
+      expect(logged).toHaveLength(requests);
+      for (const line of logs) {
+        expect(line).not.toContain('unauthorized');
+        expect(line).not.toMatch(/"stack"|\\n\s+at /);
+      }
+      down = false; // the database is back: the address was never locked (the limit is one failure)
+      expect((await call('/api/admin/keys')).status).toBe(200);
+    });
+
+    it('answers 503 with Retry-After when an operation\'s query fails because the database is unavailable', async () => {
+      /** Accepts the test's token without the database, so that only the operation meets the outage. */
+      class AcceptingAuthenticator extends AdminTokenAuthenticator {
+        override authenticate() {
+          return Promise.resolve(tokenId);
+        }
+      }
+      await serve({ authenticator: new AcceptingAuthenticator(database), adminDatabase: await closedDatabase() });
+      for (const answer of [await call('/api/admin/hosts'), await call('/api/admin/keys'), await postJson('/api/admin/keys', { label: 'x' })]) {
+        expect(answer.headers.get('retry-after')).toBe('10');
+        expect(await expectProblem(answer, 503)).toBe('The database is unavailable; try again later');
+      }
+      expect(logs.filter((line) => line.includes('"admin request failed: database unavailable"'))).toHaveLength(3);
+    });
   });
 
   describe('routing and validation', () => {

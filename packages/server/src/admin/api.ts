@@ -3,6 +3,7 @@ import { OpenAPIBackend, type Context, type Document } from 'openapi-backend';
 import addFormats from 'ajv-formats';
 import { describeFailure, openApiDocument, type AuditLogger, type AuditRateLimiter } from '@org/audit-server-core';
 import type { Database } from '../database.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../database-failure.js';
 import { AdminTokenAuthenticator } from './auth.js';
 import { getHost, listHosts } from './hosts.js';
 import { createLicenseKey, listLicenseKeys, revokeLicenseKey, rotateLicenseKey } from './keys.js';
@@ -25,6 +26,11 @@ const OPERATIONS: Record<string, AdminOperation> = {
 };
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 const silentLogger: AuditLogger = { info() {}, warn() {}, error() {} };
+
+/** The token could not be checked: not the client's fault, so never a 401 nor a failed login. */
+class TokenCheckFailedError extends Error {
+  override name = 'TokenCheckFailedError';
+}
 
 /** How to build an {@link AdminApi}. */
 export interface AdminApiOptions {
@@ -95,6 +101,9 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
       return problemResponse(405, `Method ${request.method} not allowed here: use ${allowed.join(' or ')}`, { allow: allowed.join(', ') });
     },
     unauthorizedHandler: async (c: Context, request: AdminRequest) => {
+      // openapi-backend turns a security handler that threw into `{ error }` and calls this handler, as for a wrong token.
+      const checked = c.security['adminToken'] as { error?: unknown } | false | undefined;
+      if (checked && checked.error) throw new TokenCheckFailedError('the admin token could not be checked', { cause: checked.error });
       const given = request.headers.authorization !== undefined;
       if (rateLimiter && request.remoteAddress) await rateLimiter.recordFailure(request.remoteAddress);
       logger.warn({ operation: c.operation.operationId, remoteAddress: request.remoteAddress, tokenGiven: given }, 'admin request unauthorized');
@@ -132,6 +141,11 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
           request,
         )) as AdminResponse;
       } catch (error) {
+        if (error instanceof TokenCheckFailedError || isDatabaseUnavailable(error)) {
+          const cause = error instanceof TokenCheckFailedError ? error.cause : error;
+          logger.error({ error: describeFailure(cause), path: request.path }, 'admin request failed: database unavailable');
+          return problemResponse(503, 'The database is unavailable; try again later', { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
+        }
         logger.error({ error: describeFailure(error), path: request.path }, 'admin request failed');
         return problemResponse(500, 'Internal server error; see the server log');
       }
