@@ -14,16 +14,8 @@ export function keepAliveAgent(maxSockets: number): Agent {
 
 /** POSTs exactly `body` with exactly `headers` (no content type is added) and reads the whole answer. */
 export function postBytes(agent: Agent, url: string, headers: Record<string, string>, body: Buffer): Promise<HttpAnswer> {
-  return new Promise((resolve, reject) => {
-    const outgoing = request(url, { method: 'POST', agent, headers: { 'content-length': String(body.length), ...headers } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      response.on('error', reject);
-    });
-    outgoing.on('error', reject);
-    outgoing.end(body);
-  });
+  const { origin, pathname, search } = new URL(url);
+  return sendBytes(agent, origin, 'POST', `${pathname}${search}`, headers, body);
 }
 
 /**

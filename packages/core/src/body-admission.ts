@@ -102,19 +102,21 @@ export class BodyAdmission {
   #watch(arriving: ArrivingBody): void {
     if (this.limits.minBytesPerSecond <= 0) return;
     this.#arriving.add(arriving);
-    // One timer for every body, running only while some arrive; it never keeps the process alive.
+    // One timer for every body; it stops itself at a tick with nothing to watch (not at every request's end,
+    // which under load would make a timer per request), and never keeps the process alive.
     this.#rateTimer ??= setInterval(() => this.#cutOffSlowBodies(), RATE_CHECK_INTERVAL_MS).unref();
   }
 
   #unwatch(arriving: ArrivingBody): void {
     this.#arriving.delete(arriving);
-    if (this.#arriving.size === 0 && this.#rateTimer) {
-      clearInterval(this.#rateTimer);
-      this.#rateTimer = undefined;
-    }
   }
 
   #cutOffSlowBodies(): void {
+    if (this.#arriving.size === 0) {
+      clearInterval(this.#rateTimer);
+      this.#rateTimer = undefined;
+      return;
+    }
     const now = Date.now();
     for (const arriving of this.#arriving) {
       const ratedMs = now - arriving.startedAt - this.limits.graceMs;

@@ -52,8 +52,6 @@ function baseApp(logger: Logger, options: Pick<AppOptions, 'inFlight' | 'trustPr
       serializers: {
         req: (req: { method: string; url: string; remoteAddress?: string }) => ({ method: req.method, path: pathOf(req.url), remoteAddress: req.remoteAddress }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-        // pino-http makes up an error for every 5xx: its stack says nothing, the handler logged the cause already.
-        err: (error: Error) => ({ type: error.name, message: error.message }),
       },
       // pino-http turns every 5xx answer into an error with a stack trace. A 503 (busy) is given on purpose and an
       // unexpected error is logged where it is caught (withFallbacks), so every answer is one plain line.
