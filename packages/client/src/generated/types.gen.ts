@@ -60,6 +60,70 @@ export type Finding = {
 };
 
 /**
+ * What changed between two Lynis reports of a host, from the earlier (`before`) to the later (`after`).
+ * Findings are compared whole (test id, text, details and solution); keys written as `key[]=` lines are
+ * compared as sets of values. `values` holds every key not covered by the other fields.
+ *
+ */
+export type ReportChanges = {
+    hardeningIndex: {
+        before: number | null;
+        after: number | null;
+    };
+    warnings: FindingChanges;
+    suggestions: FindingChanges;
+    /**
+     * From `installed_packages_array` (`|name,version|…`).
+     */
+    packages: {
+        added: Array<PackageVersion>;
+        removed: Array<PackageVersion>;
+        changed: Array<{
+            name: string;
+            before: string;
+            after: string;
+        }>;
+    };
+    /**
+     * From the `vulnerable_package[]` lines.
+     */
+    vulnerablePackages: {
+        added: Array<string>;
+        resolved: Array<string>;
+    };
+    values: {
+        added: Array<ReportValue>;
+        removed: Array<ReportValue>;
+        /**
+         * Keys written once (`key=value`) whose value changed.
+         */
+        changed: Array<{
+            key: string;
+            before: string;
+            after: string;
+        }>;
+    };
+};
+
+export type FindingChanges = {
+    added: Array<Finding>;
+    resolved: Array<Finding>;
+};
+
+export type PackageVersion = {
+    name: string;
+    version: string;
+};
+
+/**
+ * One value of a report key; for `key[]=` lines the key is written with its `[]`.
+ */
+export type ReportValue = {
+    key: string;
+    value: string;
+};
+
+/**
  * What a Lynis report says about its host, read from its `key=value` lines. Every field Lynis did not
  * write is `null`.
  *

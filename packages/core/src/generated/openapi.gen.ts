@@ -900,6 +900,225 @@ export const openApiDocument: Document = {
           }
         }
       },
+      "ReportChanges": {
+        "type": "object",
+        "description": "What changed between two Lynis reports of a host, from the earlier (`before`) to the later (`after`).\nFindings are compared whole (test id, text, details and solution); keys written as `key[]=` lines are\ncompared as sets of values. `values` holds every key not covered by the other fields.\n",
+        "required": [
+          "hardeningIndex",
+          "warnings",
+          "suggestions",
+          "packages",
+          "vulnerablePackages",
+          "values"
+        ],
+        "properties": {
+          "hardeningIndex": {
+            "type": "object",
+            "required": [
+              "before",
+              "after"
+            ],
+            "properties": {
+              "before": {
+                "type": "integer",
+                "nullable": true,
+                "example": 64
+              },
+              "after": {
+                "type": "integer",
+                "nullable": true,
+                "example": 61
+              }
+            }
+          },
+          "warnings": {
+            "$ref": "#/components/schemas/FindingChanges"
+          },
+          "suggestions": {
+            "$ref": "#/components/schemas/FindingChanges"
+          },
+          "packages": {
+            "type": "object",
+            "description": "From `installed_packages_array` (`|name,version|…`).",
+            "required": [
+              "added",
+              "removed",
+              "changed"
+            ],
+            "properties": {
+              "added": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/PackageVersion"
+                }
+              },
+              "removed": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/PackageVersion"
+                }
+              },
+              "changed": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "required": [
+                    "name",
+                    "before",
+                    "after"
+                  ],
+                  "properties": {
+                    "name": {
+                      "type": "string",
+                      "example": "openssl"
+                    },
+                    "before": {
+                      "type": "string",
+                      "example": "3.0.15-1~deb12u1"
+                    },
+                    "after": {
+                      "type": "string",
+                      "example": "3.0.17-1~deb12u2"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "vulnerablePackages": {
+            "type": "object",
+            "description": "From the `vulnerable_package[]` lines.",
+            "required": [
+              "added",
+              "resolved"
+            ],
+            "properties": {
+              "added": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                },
+                "example": [
+                  "libssl3"
+                ]
+              },
+              "resolved": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                },
+                "example": [
+                  "jq"
+                ]
+              }
+            }
+          },
+          "values": {
+            "type": "object",
+            "required": [
+              "added",
+              "removed",
+              "changed"
+            ],
+            "properties": {
+              "added": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/ReportValue"
+                }
+              },
+              "removed": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/ReportValue"
+                }
+              },
+              "changed": {
+                "type": "array",
+                "description": "Keys written once (`key=value`) whose value changed.",
+                "items": {
+                  "type": "object",
+                  "required": [
+                    "key",
+                    "before",
+                    "after"
+                  ],
+                  "properties": {
+                    "key": {
+                      "type": "string",
+                      "example": "firewall_active"
+                    },
+                    "before": {
+                      "type": "string",
+                      "example": "1"
+                    },
+                    "after": {
+                      "type": "string",
+                      "example": "0"
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "FindingChanges": {
+        "type": "object",
+        "required": [
+          "added",
+          "resolved"
+        ],
+        "properties": {
+          "added": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Finding"
+            }
+          },
+          "resolved": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Finding"
+            }
+          }
+        }
+      },
+      "PackageVersion": {
+        "type": "object",
+        "required": [
+          "name",
+          "version"
+        ],
+        "properties": {
+          "name": {
+            "type": "string",
+            "example": "jq"
+          },
+          "version": {
+            "type": "string",
+            "example": "1.6-2.1"
+          }
+        }
+      },
+      "ReportValue": {
+        "type": "object",
+        "description": "One value of a report key; for `key[]=` lines the key is written with its `[]`.",
+        "required": [
+          "key",
+          "value"
+        ],
+        "properties": {
+          "key": {
+            "type": "string",
+            "example": "network_listen_port[]"
+          },
+          "value": {
+            "type": "string",
+            "example": "127.0.0.1:8443|tcp|node|"
+          }
+        }
+      },
       "ReportSummary": {
         "type": "object",
         "description": "What a Lynis report says about its host, read from its `key=value` lines. Every field Lynis did not\nwrite is `null`.\n",
