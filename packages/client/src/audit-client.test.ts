@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStubServer, unusedPort, type StubReply, type StubServer } from '../../../contract-tests/support/stub-server.js';
 import { createAuditClient, type AuditClientOptions } from './audit-client.js';
-import { InvalidKeyError, NetworkError, RateLimitedError, RequestRejectedError, ServerError, TooLargeError } from './errors.js';
+import { InvalidKeyError, NetworkError, RateLimitedError, RequestRejectedError, ServerError, ServiceUnavailableError, TooLargeError } from './errors.js';
 
 
 const KEY = 'deadbeef-0000-0000-0000-000000000001';
@@ -93,7 +93,8 @@ describe('uploadReport', () => {
     [{ status: 413, body: 'Request body too large (limit 10 bytes)' }, TooLargeError, { code: 'too-large', reason: 'Request body too large (limit 10 bytes)' }],
     [{ status: 429, body: 'Too many requests', headers: { 'retry-after': '7' } }, RateLimitedError, { code: 'rate-limited', retryAfterSeconds: 7 }],
     [{ status: 429, body: 'Too many requests' }, RateLimitedError, { retryAfterSeconds: undefined }],
-    [{ status: 503, body: 'Unavailable' }, ServerError, { code: 'server', status: 503 }],
+    [{ status: 503, body: 'Server busy, try again later', headers: { 'retry-after': '5' } }, ServiceUnavailableError, { code: 'unavailable', status: 503, retryAfterSeconds: 5 }],
+    [{ status: 500, body: 'Internal server error' }, ServerError, { code: 'server', status: 500 }],
     [{ status: 200, body: 'Stored' }, ServerError, { code: 'server', status: 200 }],
   ] as const)('maps %j to a typed error', async (answer, type, fields) => {
     reply = answer;

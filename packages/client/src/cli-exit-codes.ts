@@ -6,6 +6,7 @@ import {
   NotFoundError,
   RateLimitedError,
   RequestRejectedError,
+  ServiceUnavailableError,
   TooLargeError,
 } from './errors.js';
 
@@ -16,7 +17,7 @@ export const EXIT = { ok: 0, failure: 1, refused: 2, rejected: 3, rateLimited: 4
 export function exitCodeFor(error: unknown): number {
   if (error instanceof InvalidKeyError || error instanceof InvalidAdminTokenError) return EXIT.refused;
   if (error instanceof RequestRejectedError || error instanceof TooLargeError || error instanceof ConflictError) return EXIT.rejected;
-  if (error instanceof RateLimitedError) return EXIT.rateLimited;
+  if (error instanceof RateLimitedError || error instanceof ServiceUnavailableError) return EXIT.rateLimited;
   if (error instanceof NotFoundError) return EXIT.notFound;
   return EXIT.failure;
 }

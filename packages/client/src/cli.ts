@@ -27,7 +27,7 @@ const program = new Command('audit-client')
 The license key is never taken from the command line: use --key-file, --key-stdin, AUDIT_LICENSE_KEY_FILE,
 AUDIT_LICENSE_KEY or the profile's license-key. Nor is the admin token: use --admin-token-file,
 AUDIT_ADMIN_TOKEN_FILE or AUDIT_ADMIN_TOKEN. Exit codes: 0 success, 2 license key or admin token refused,
-3 request rejected, 4 still rate limited after the retries, 5 not found, 1 anything else.`)
+3 request rejected, 4 still rate limited or unavailable after the retries, 5 not found, 1 anything else.`)
   .showHelpAfterError();
 
 program
@@ -50,7 +50,7 @@ program
   .addOption(new Option('--host-id2 <id>', 'hostid2 for every report (default: as for --host-id)').env('AUDIT_HOST_ID2'))
   .addOption(new Option('--encoding <encoding>', 'raw sends the report text as Lynis does; base64 sends its bytes').choices(['raw', 'base64']).default('raw'))
   .addOption(new Option('--concurrency <n>', 'uploads in flight at once').default(4).argParser(positiveInteger))
-  .addOption(new Option('--retries <n>', 'further attempts per report after a 429 answer').default(3).argParser(wholeNumber))
+  .addOption(new Option('--retries <n>', 'further attempts per report after a 429 or 503 answer').default(3).argParser(wholeNumber))
   .action(async (paths: string[], options: UploadFlags, command: Command) => {
     const connection = await connect(command);
     const files = await reportFiles(paths);

@@ -106,6 +106,26 @@ export class RateLimitedError extends AuditClientError {
   }
 }
 
+/**
+ * The server cannot take the request now (503): its intake is full, or its database is unavailable. The client
+ * is not at fault; wait `retryAfterSeconds` (when it said) before trying again.
+ */
+export class ServiceUnavailableError extends AuditClientError {
+  override name = 'ServiceUnavailableError';
+  constructor(
+    readonly retryAfterSeconds: number | undefined,
+    reason: string,
+    problem?: Problem,
+  ) {
+    super(
+      'unavailable',
+      `The server cannot take the request now (503): ${reason}${retryAfterSeconds === undefined ? '' : `; retry after ${retryAfterSeconds} s`}`,
+      503,
+      { problem },
+    );
+  }
+}
+
 /** The server answered something the contract does not describe (5xx, an unknown status or text). */
 export class ServerError extends AuditClientError {
   override name = 'ServerError';

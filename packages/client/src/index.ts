@@ -12,6 +12,7 @@ export {
   NetworkError,
   NotFoundError,
   RateLimitedError,
+  ServiceUnavailableError,
   RequestRejectedError,
   ServerError,
   TooLargeError,

@@ -1,5 +1,5 @@
 import { createClient, type Client, type Config } from './generated/client/index.js';
-import { AuditClientError, NetworkError, RateLimitedError, RequestRejectedError, ServerError, TooLargeError } from './errors.js';
+import { AuditClientError, NetworkError, RateLimitedError, RequestRejectedError, ServerError, ServiceUnavailableError, TooLargeError } from './errors.js';
 import type { Problem } from './generated/types.gen.js';
 import { createTlsFetch, type TlsOptions } from './tls-fetch.js';
 
@@ -71,11 +71,12 @@ export async function exchange(
 }
 
 /**
- * The error for the statuses every operation shares: 400, 415 and 422 (the request), 413, 429, and anything else
+ * The error for the statuses every operation shares: 400, 415 and 422 (the request), 413, 429, 503, and anything else
  * as an answer the contract does not describe. `reason` is the server's one-line explanation.
  */
 export function commonErrorFor({ status, retryAfter }: Answer, reason: string, problem?: Problem): AuditClientError {
   if (status === 429) return new RateLimitedError(parseRetryAfter(retryAfter), problem);
+  if (status === 503) return new ServiceUnavailableError(parseRetryAfter(retryAfter), reason || 'try again later', problem);
   if (status === 413) return new TooLargeError(reason, problem);
   if (status === 400 || status === 415 || status === 422) return new RequestRejectedError(status, reason, problem);
   return new ServerError(status, reason || '(empty body)', problem);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidKeyError, RateLimitedError, RequestRejectedError } from './errors.js';
+import { InvalidKeyError, RateLimitedError, RequestRejectedError, ServiceUnavailableError } from './errors.js';
 import { retryRateLimited, uploadBatch } from './upload-batch.js';
 
 /** Records the waits instead of waiting. */
@@ -19,6 +19,16 @@ describe('retryRateLimited', () => {
     expect(result).toBe('stored');
     expect(calls).toBe(3);
     expect(waits).toEqual([3000, 3000]);
+  });
+
+  it('retries a 503 (server busy or its database unavailable) the same way', async () => {
+    const { waits, sleep } = recordingSleep();
+    let calls = 0;
+    const result = await retryRateLimited(async () => {
+      if (++calls === 1) throw new ServiceUnavailableError(10, 'Service unavailable, try again later');
+      return 'stored';
+    }, { retries: 3, maxRetryWaitSeconds: 60, sleep });
+    expect([result, calls, waits]).toEqual(['stored', 2, [10_000]]);
   });
 
   it('waits 1, 2, 4 s when the server sends no Retry-After, and gives up after the retries', async () => {

@@ -1,4 +1,4 @@
-import { InvalidKeyError, RateLimitedError } from './errors.js';
+import { InvalidKeyError, RateLimitedError, ServiceUnavailableError } from './errors.js';
 
 /** How a batch of uploads is run. */
 export interface BatchOptions extends Omit<RetryOptions, 'giveUp'> {
@@ -16,9 +16,9 @@ export type UploadOutcome =
 
 const defaultSleep = (milliseconds: number) => new Promise<void>((resolve) => setTimeout(resolve, milliseconds));
 
-/** How to retry a request the server rate-limits. */
+/** How to retry a request the server rate-limits or cannot take now. */
 export interface RetryOptions {
-  /** Further attempts after a 429 answer. */
+  /** Further attempts after a 429 or 503 answer. */
   retries: number;
   /** A `Retry-After` longer than this gives up at once instead of waiting (seconds). */
   maxRetryWaitSeconds: number;
@@ -27,14 +27,18 @@ export interface RetryOptions {
   giveUp?(): boolean;
 }
 
-/** Runs `task`, and again after each 429 for up to `retries` times, waiting `Retry-After` seconds (1, 2, 4 … without one). */
+/**
+ * Runs `task`, and again after each 429 (rate limited) or 503 (the server cannot take it now) for up to `retries`
+ * times, waiting `Retry-After` seconds (1, 2, 4 … without one).
+ */
 export async function retryRateLimited<T>(task: () => Promise<T>, options: RetryOptions): Promise<T> {
   const sleep = options.sleep ?? defaultSleep;
   for (let attempt = 1; ; attempt++) {
     try {
       return await task();
     } catch (error) {
-      if (!(error instanceof RateLimitedError) || attempt > options.retries || options.giveUp?.()) throw error;
+      const askedToWait = error instanceof RateLimitedError || error instanceof ServiceUnavailableError;
+      if (!askedToWait || attempt > options.retries || options.giveUp?.()) throw error;
       const wait = error.retryAfterSeconds ?? 2 ** (attempt - 1);
       if (wait > options.maxRetryWaitSeconds) throw error;
       await sleep(wait * 1000);
@@ -43,8 +47,8 @@ export async function retryRateLimited<T>(task: () => Promise<T>, options: Retry
 }
 
 /**
- * Uploads every item with at most `concurrency` in flight, retrying an item the server rate-limits after the
- * `Retry-After` it sent (1, 2, 4 … s when it sent none). A refused key stops the batch: items not yet started are skipped.
+ * Uploads every item with at most `concurrency` in flight, retrying an item the server rate-limits or cannot take
+ * now after the `Retry-After` it sent (1, 2, 4 … s when it sent none). A refused key stops the batch: items not yet started are skipped.
  */
 export async function uploadBatch(
   items: string[],
