@@ -9,6 +9,7 @@ export type AuditClientErrorCode =
   | 'rejected'
   | 'too-large'
   | 'rate-limited'
+  | 'unavailable'
   | 'server'
   | 'network';
 
