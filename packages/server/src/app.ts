@@ -5,6 +5,7 @@ import type { Gauge } from 'prom-client';
 import { auditMiddleware, describeFailure, type AuditApi } from '@org/audit-server-core';
 import type { AdminApi } from './admin/api.js';
 import { adminMiddleware } from './admin/express.js';
+import { dashboardRouter } from './dashboard.js';
 
 /** What the app reports beyond its logs. */
 export interface AppOptions {
@@ -12,23 +13,29 @@ export interface AppOptions {
   inFlight?: Pick<Gauge, 'inc' | 'dec'>;
   /** Express `trust proxy`: a hop count or proxy addresses. Unset: the client address is the socket's, `X-Forwarded-For` is ignored. */
   trustProxy?: string;
-  /** The admin API, served under `/api/admin`. Unset: those paths answer 404 like any unknown path. */
+  /** The admin API, served under `/api/admin`, and the dashboard on it under `/dashboard/`. Unset: both answer 404. */
   admin?: AdminApi;
 }
 
 /** The reference host's Express app: request log, the admin API, the audit endpoints, plain-text 404 and 500. */
 export function createApp(api: AuditApi, logger: Logger, options: AppOptions = {}): Express {
   const app = baseApp(logger, options);
-  if (options.admin) app.use('/api/admin', adminMiddleware(options.admin));
+  if (options.admin) serveAdmin(app, options.admin);
   app.use(auditMiddleware(api));
   return withFallbacks(app);
 }
 
-/** An app serving only the admin API (under `/api/admin`), for a listener of its own: request log, plain-text 404 and 500. */
+/** An app serving only the admin API and the dashboard, for a listener of their own: request log, plain-text 404 and 500. */
 export function createAdminApp(admin: AdminApi, logger: Logger, options: Pick<AppOptions, 'trustProxy'> = {}): Express {
   const app = baseApp(logger, options);
-  app.use('/api/admin', adminMiddleware(admin));
+  serveAdmin(app, admin);
   return withFallbacks(app);
+}
+
+/** The admin API under `/api/admin`, and the dashboard, which calls it, under `/dashboard/`. */
+function serveAdmin(app: Express, admin: AdminApi): void {
+  app.use('/api/admin', adminMiddleware(admin));
+  app.use('/dashboard', dashboardRouter());
 }
 
 /** Express with the proxy setting, the in-flight count and the request log. */

@@ -1,0 +1,5 @@
+// The generated SDK on its own, for browsers (the dashboard): none of the Node-only code (undici, TLS options) of
+// the client's main entry comes with it.
+export * from './generated/sdk.gen.js';
+export { createClient, createConfig, type Client } from './generated/client/index.js';
+export type * from './generated/types.gen.js';

@@ -1,0 +1,64 @@
+import { useState } from 'react';
+import { adminClient } from './api.js';
+import { HostPage } from './pages/HostPage.js';
+import { HostsPage } from './pages/HostsPage.js';
+import { KeysPage } from './pages/KeysPage.js';
+import { RawReportPage } from './pages/RawReportPage.js';
+import { SignIn } from './pages/SignIn.js';
+import { hrefOf, useRoute, type Route } from './route.js';
+import { forgetToken, storeToken, storedToken } from './session.js';
+
+/** The dashboard: sign-in until a token is given, then the pages, each reading the admin API. */
+export function App() {
+  const [token, setToken] = useState(storedToken);
+  const [notice, setNotice] = useState<string>();
+  const route = useRoute();
+  const signOut = (message?: string) => {
+    forgetToken();
+    setToken(undefined);
+    setNotice(message);
+  };
+  if (!token) {
+    return (
+      <SignIn
+        notice={notice}
+        onSignIn={(given) => {
+          storeToken(given);
+          setToken(given);
+          setNotice(undefined);
+        }}
+      />
+    );
+  }
+  const client = adminClient(token);
+  const refused = () => signOut('The server refused the admin token (unknown or revoked). Sign in again.');
+  return (
+    <>
+      <header className="top">
+        <a className="brand" href={hrefOf({ page: 'hosts', offset: 0 })}>Audit collector</a>
+        <nav aria-label="Pages">
+          <NavLink route={{ page: 'hosts', offset: 0 }} current={route} label="Hosts" />
+          <NavLink route={{ page: 'keys' }} current={route} label="Keys" />
+        </nav>
+        <span className="session">
+          Signed in with an admin token <button type="button" onClick={() => signOut()}>Sign out</button>
+        </span>
+      </header>
+      <main>
+        {route.page === 'hosts' && <HostsPage client={client} route={route} onUnauthorized={refused} />}
+        {route.page === 'host' && <HostPage client={client} id={route.id} onUnauthorized={refused} />}
+        {route.page === 'raw-report' && <RawReportPage client={client} id={route.id} onUnauthorized={refused} />}
+        {route.page === 'keys' && <KeysPage client={client} onUnauthorized={refused} />}
+      </main>
+    </>
+  );
+}
+
+function NavLink({ route, current, label }: { route: Route; current: Route; label: string }) {
+  const active = current.page === route.page || (route.page === 'hosts' && (current.page === 'host' || current.page === 'raw-report'));
+  return (
+    <a href={hrefOf(route)} aria-current={active ? 'page' : undefined}>
+      {label}
+    </a>
+  );
+}

@@ -1,0 +1,25 @@
+// The admin API through the client generated from the contract: the only way the dashboard talks to the server.
+import { createClient, createConfig, type Client } from '@org/audit-client/sdk';
+
+/** An API call's failure, with the problem's detail when the server sent one. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+/** A client for this page's own server, sending `token` as the bearer token of every admin call. */
+export function adminClient(token: string): Client {
+  return createClient(createConfig({ baseUrl: window.location.origin, auth: () => token }));
+}
+
+/** The data of a generated SDK call, or an {@link ApiError} with the server's problem detail. */
+export async function data<T>(call: Promise<{ data?: T; error?: unknown; response?: Response }>): Promise<T> {
+  const { data: value, error, response } = await call;
+  if (response?.ok && value !== undefined) return value;
+  const detail = (error as { detail?: unknown } | undefined)?.detail;
+  throw new ApiError(response?.status ?? 0, typeof detail === 'string' ? detail : `The server answered ${response?.status ?? 'nothing'}`);
+}

@@ -1,0 +1,103 @@
+import { useState, type FormEvent } from 'react';
+import { createLicenseKey, listLicenseKeys, revokeLicenseKey, rotateLicenseKey, type Client } from '@org/audit-client/sdk';
+import { ApiError, data } from '../api.js';
+import { formatTime } from '../format.js';
+import { useLoad } from '../use-load.js';
+import { Status } from '../components/Status.js';
+
+/** License keys: list, create (the key shown once), revoke and rotate. */
+export function KeysPage({ client, onUnauthorized }: { client: Client; onUnauthorized(): void }) {
+  const [keys, reload] = useLoad(() => data(listLicenseKeys({ client })), 'keys', onUnauthorized);
+  const [label, setLabel] = useState('');
+  const [shown, setShown] = useState<{ label: string; key: string }>();
+  const [problem, setProblem] = useState<string>();
+
+  /** Runs a change, then reloads the list; a refused token signs out. */
+  const change = async (work: () => Promise<void>) => {
+    setProblem(undefined);
+    try {
+      await work();
+      reload();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) return onUnauthorized();
+      setProblem(error instanceof Error ? error.message : String(error));
+    }
+  };
+  const create = (event: FormEvent) => {
+    event.preventDefault();
+    void change(async () => {
+      const created = await data(createLicenseKey({ client, body: label.trim() ? { label: label.trim() } : {} }));
+      setShown({ label: created.key.label ?? created.key.id, key: created.licenseKey });
+      setLabel('');
+    });
+  };
+  return (
+    <section aria-labelledby="keys-title">
+      <h1 id="keys-title">License keys</h1>
+      <form className="filters" onSubmit={create}>
+        <label htmlFor="key-label">Label of a new key</label>
+        <input id="key-label" value={label} onChange={(event) => setLabel(event.target.value)} placeholder="web servers" maxLength={255} />
+        <button type="submit">Create key</button>
+      </form>
+      {shown && (
+        <div className="shown-once" role="status">
+          <p>New key for <strong>{shown.label}</strong>. Copy it now: it is shown only this once.</p>
+          <output className="mono" aria-label="New license key">{shown.key}</output>
+          <button type="button" onClick={() => setShown(undefined)}>Done</button>
+        </div>
+      )}
+      {problem && <p className="error" role="alert">{problem}</p>}
+      <Status loaded={keys} />
+      {keys.state === 'ready' && (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Label</th>
+              <th scope="col">Prefix</th>
+              <th scope="col">State</th>
+              <th scope="col">Created</th>
+              <th scope="col">Expires</th>
+              <th scope="col">Last upload</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.value.items.map((key) => (
+              <tr key={key.id}>
+                <td>{key.label ?? '—'}</td>
+                <td className="mono">{key.prefix}…</td>
+                <td>{key.state}</td>
+                <td>{formatTime(key.createdAt)}</td>
+                <td>{key.expiresAt ? formatTime(key.expiresAt) : 'never'}</td>
+                <td>{formatTime(key.lastUploadAt)}</td>
+                <td>
+                  {key.state === 'valid' && (
+                    <div className="actions">
+                      <button
+                        type="button"
+                        onClick={() => confirm(`Rotate the key "${key.label ?? key.id}"? The old key keeps working for a day.`) &&
+                          void change(async () => {
+                            const rotated = await data(rotateLicenseKey({ client, path: { keyId: key.id }, body: {} }));
+                            setShown({ label: rotated.key.label ?? rotated.key.id, key: rotated.licenseKey });
+                          })}
+                      >
+                        Rotate
+                      </button>
+                      <button
+                        type="button"
+                        onClick={() => confirm(`Revoke the key "${key.label ?? key.id}"? Its hosts' uploads are refused from now on.`) &&
+                          void change(async () => void (await data(revokeLicenseKey({ client, path: { keyId: key.id } }))))}
+                      >
+                        Revoke
+                      </button>
+                    </div>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

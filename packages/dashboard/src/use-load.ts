@@ -1,0 +1,30 @@
+import { useEffect, useState } from 'react';
+import { ApiError } from './api.js';
+
+/** What a page's data is: on its way, there, or failed with a message. */
+export type Loaded<T> = { state: 'loading' } | { state: 'ready'; value: T } | { state: 'failed'; message: string };
+
+/**
+ * Loads a page's data whenever `key` changes; a 401 calls `onUnauthorized` (the token was refused or revoked).
+ * A load that is overtaken by a newer one is dropped.
+ */
+export function useLoad<T>(load: () => Promise<T>, key: string, onUnauthorized: () => void): [Loaded<T>, () => void] {
+  const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let current = true;
+    setLoaded({ state: 'loading' });
+    load().then(
+      (value) => current && setLoaded({ state: 'ready', value }),
+      (error: unknown) => {
+        if (!current) return;
+        if (error instanceof ApiError && error.status === 401) return onUnauthorized();
+        setLoaded({ state: 'failed', message: error instanceof Error ? error.message : String(error) });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [key, round]); // eslint-disable-line react-hooks/exhaustive-deps -- `key` names what `load` loads
+  return [loaded, () => setRound((n) => n + 1)];
+}
