@@ -226,6 +226,21 @@ describe('audit-client admin commands against the Prism mock', () => {
     expect(await run(['report', EXAMPLE_ID, '--raw', '--json'])).toMatchObject({ code: 1, stderr: expect.stringContaining("'--raw' cannot be used with option '--json'") });
   });
 
+  it('diff: every change since the previous report, one line each, or the JSON answer', async () => {
+    const diff = await run(['diff', EXAMPLE_ID]);
+    expect(diff.code).toBe(0);
+    expect(diff.stdout).toContain(`After   ${EXAMPLE_ID}`);
+    expect(diff.stdout.split('\n')).toEqual(expect.arrayContaining([
+      '~ hardening index 64 -> 61',
+      '+ warning FIRE-4512: iptables module(s) loaded, but no rules active',
+      '- suggestion DEB-0280: Install libpam-tmpdir to set $TMP and $TMPDIR for PAM sessions',
+      '- vulnerable package jq',
+      '~ package openssl 3.0.15-1~deb12u1 -> 3.0.17-1~deb12u2',
+      '~ firewall_active: 1 -> 0',
+    ]));
+    expect(JSON.parse((await run(['diff', EXAMPLE_ID, '--against', EXAMPLE_ID, '--json'])).stdout)).toMatchObject({ afterReportId: EXAMPLE_ID });
+  });
+
   it('keys create and rotate print the license key alone on stdout, once; what it is goes to stderr', async () => {
     const created = await run(['keys', 'create', '--label', 'web servers', '--expires', '2027-11-01']);
     expect(created).toEqual({

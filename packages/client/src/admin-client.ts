@@ -3,6 +3,7 @@ import {
   getHost,
   getRawReport,
   getReport,
+  getReportDiff,
   listHosts,
   listLicenseKeys,
   listReports,
@@ -21,6 +22,7 @@ import type {
   NewLicenseKeyRequest,
   Problem,
   ReportDetail,
+  ReportDiff,
   ReportPage,
   RotatedLicenseKey,
   RotateLicenseKeyRequest,
@@ -56,6 +58,8 @@ export interface AdminClient {
   getReport(reportId: string): Promise<ReportDetail>;
   /** A report's text as stored (license keys redacted). */
   getRawReport(reportId: string): Promise<string>;
+  /** What changed since the host's previous report, or between the report and `against`, another of its host's. */
+  getReportDiff(reportId: string, against?: string): Promise<ReportDiff>;
   /** Every license key, oldest first (never the keys themselves). */
   listLicenseKeys(): Promise<LicenseKeyList>;
   /** Creates a license key; the answer is the only time the key itself is shown. */
@@ -85,6 +89,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     listReports: (query) => json<ReportPage>(() => listReports({ ...transport.call(), query }), 200),
     getReport: (reportId) => json<ReportDetail>(() => getReport({ ...transport.call(), path: { reportId } }), 200),
     getRawReport: async (reportId) => (await answerOf(() => getRawReport({ ...transport.call(), path: { reportId } }), token, 200)).text,
+    getReportDiff: (reportId, against) => json<ReportDiff>(() => getReportDiff({ ...transport.call(), path: { reportId }, query: { against } }), 200),
     listLicenseKeys: () => json<LicenseKeyList>(() => listLicenseKeys({ ...transport.call() }), 200),
     createLicenseKey: (request = {}) => json<NewLicenseKey>(() => createLicenseKey({ ...transport.call(), body: request }), 201),
     revokeLicenseKey: (keyId) => json<LicenseKeyInfo>(() => revokeLicenseKey({ ...transport.call(), path: { keyId } }), 200),

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { createAdminClient, type AdminClient } from './admin-client.js';
-import { describeNewKey, formatHost, formatHostPage, formatKeys, formatReport, formatReportPage, formatTime } from './admin-output.js';
+import { describeNewKey, formatHost, formatHostPage, formatKeys, formatReport, formatReportDiff, formatReportPage, formatTime } from './admin-output.js';
 import { dateTime, positiveInteger, wholeNumber } from './cli-arguments.js';
 import { EXIT, runWithClient } from './cli-exit-codes.js';
 import { processSources, resolveAdminConnection, UsageError, type AdminFlags } from './cli-settings.js';
@@ -55,6 +55,15 @@ export function addAdminCommands(program: Command): void {
         process.stdout.write(await client.getRawReport(id));
         return EXIT.ok;
       }),
+    );
+
+  adminCommand(program, 'diff', 'show what changed since the host\'s previous report (or against another of its reports)')
+    .argument('<id>', 'the report\'s id')
+    .option('--against <id>', 'another report of the same host to compare with (the earlier of the two is "before")')
+    .action(
+      admin<[string, OutputFlags & { against?: string }]>(async (client, id, options) =>
+        show(options, await client.getReportDiff(id, options.against), formatReportDiff),
+      ),
     );
 
   const keys = program.command('keys').description('list, create, revoke and rotate license keys');

@@ -1,5 +1,5 @@
 // How the admin commands show the admin API's answers to people: aligned tables and labelled fields.
-import type { Finding, HostDetail, HostPage, LicenseKeyInfo, ReportDetail, ReportPage } from './generated/types.gen.js';
+import type { Finding, HostDetail, HostPage, LicenseKeyInfo, ReportDetail, ReportDiff, ReportPage } from './generated/types.gen.js';
 
 /** Columns of a table: a heading and how to read the cell from one row. */
 type Columns<Row> = Array<[heading: string, cell: (row: Row) => string | number | null]>;
@@ -137,6 +137,30 @@ function formatFindings(title: string, findings: Finding[]): string {
     ...(f.solution === null ? [] : [`  ${''.padEnd(width)}  solution: ${printable(f.solution)}`]),
   ]);
   return `${title} (${findings.length}):\n${lines.join('\n')}\n`;
+}
+
+/** `audit-client diff <id>`: the two reports, then every change, one line each (`+` added, `-` removed or resolved, `~` changed). */
+export function formatReportDiff(diff: ReportDiff): string {
+  const head = formatFields([['Before', diff.beforeReportId], ['After', diff.afterReportId]]);
+  const { changes } = diff;
+  if (!changes) return `${head}\n${diff.beforeReportId ? 'Not both Lynis reports: nothing to compare.' : 'The host sent no report before this one.'}\n`;
+  const { before, after } = changes.hardeningIndex;
+  const lines = [
+    ...(before !== after ? [`~ hardening index ${printable(before)} -> ${printable(after)}`] : []),
+    ...changes.warnings.added.map((f) => `+ warning ${printable(f.testId)}: ${printable(f.text)}`),
+    ...changes.warnings.resolved.map((f) => `- warning ${printable(f.testId)}: ${printable(f.text)}`),
+    ...changes.suggestions.added.map((f) => `+ suggestion ${printable(f.testId)}: ${printable(f.text)}`),
+    ...changes.suggestions.resolved.map((f) => `- suggestion ${printable(f.testId)}: ${printable(f.text)}`),
+    ...changes.vulnerablePackages.added.map((name) => `+ vulnerable package ${printable(name)}`),
+    ...changes.vulnerablePackages.resolved.map((name) => `- vulnerable package ${printable(name)}`),
+    ...changes.packages.added.map((p) => `+ package ${printable(p.name)} ${printable(p.version)}`),
+    ...changes.packages.removed.map((p) => `- package ${printable(p.name)} ${printable(p.version)}`),
+    ...changes.packages.changed.map((p) => `~ package ${printable(p.name)} ${printable(p.before)} -> ${printable(p.after)}`),
+    ...changes.values.added.map((v) => `+ ${printable(v.key)}=${printable(v.value)}`),
+    ...changes.values.removed.map((v) => `- ${printable(v.key)}=${printable(v.value)}`),
+    ...changes.values.changed.map((v) => `~ ${printable(v.key)}: ${printable(v.before)} -> ${printable(v.after)}`),
+  ];
+  return `${head}\n${lines.length > 0 ? `${lines.join('\n')}\n` : 'No changes.\n'}`;
 }
 
 const keyColumns: Columns<LicenseKeyInfo> = [

@@ -59,6 +59,18 @@ export type Finding = {
     solution: string | null;
 };
 
+export type ReportDiff = {
+    /**
+     * The earlier report; `null` when the host sent none before this one.
+     */
+    beforeReportId: string | null;
+    afterReportId: Id;
+    /**
+     * `null` when there is no earlier report, or either report is not a Lynis report.
+     */
+    changes: ReportChanges | null;
+};
+
 /**
  * What changed between two Lynis reports of a host, from the earlier (`before`) to the later (`after`).
  * Findings are compared whole (test id, text, details and solution); keys written as `key[]=` lines are
@@ -841,6 +853,61 @@ export type GetRawReportResponses = {
 };
 
 export type GetRawReportResponse = GetRawReportResponses[keyof GetRawReportResponses];
+
+export type GetReportDiffData = {
+    body?: never;
+    path: {
+        /**
+         * The report's id, as the upload's `OK <id>` answer gave it.
+         */
+        reportId: Id;
+    };
+    query?: {
+        /**
+         * Another report of the same host. Default the host's report received just before this one.
+         */
+        against?: Id;
+    };
+    url: '/api/admin/reports/{reportId}/diff';
+};
+
+export type GetReportDiffErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type GetReportDiffError = GetReportDiffErrors[keyof GetReportDiffErrors];
+
+export type GetReportDiffResponses = {
+    /**
+     * The two reports compared.
+     */
+    200: ReportDiff;
+};
+
+export type GetReportDiffResponse = GetReportDiffResponses[keyof GetReportDiffResponses];
 
 export type ListLicenseKeysData = {
     body?: never;

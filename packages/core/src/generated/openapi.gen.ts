@@ -537,6 +537,121 @@ export const openApiDocument: Document = {
         }
       }
     },
+    "/api/admin/reports/{reportId}/diff": {
+      "get": {
+        "operationId": "getReportDiff",
+        "tags": [
+          "admin"
+        ],
+        "summary": "What changed between two reports of a host",
+        "description": "Compares the report with the one its host sent just before it, or with `against`, another report of the\nsame host; the earlier of the two is `before`. The comparison reads both stored reports now.\n",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ReportId"
+          },
+          {
+            "name": "against",
+            "in": "query",
+            "description": "Another report of the same host. Default the host's report received just before this one.",
+            "schema": {
+              "$ref": "#/components/schemas/Id"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The two reports compared.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ReportDiff"
+                },
+                "example": {
+                  "beforeReportId": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                  "afterReportId": "0f8fad5b-d9cb-469f-a165-70867728950e",
+                  "changes": {
+                    "hardeningIndex": {
+                      "before": 64,
+                      "after": 61
+                    },
+                    "warnings": {
+                      "added": [
+                        {
+                          "testId": "FIRE-4512",
+                          "text": "iptables module(s) loaded, but no rules active",
+                          "details": null,
+                          "solution": null
+                        }
+                      ],
+                      "resolved": []
+                    },
+                    "suggestions": {
+                      "added": [],
+                      "resolved": [
+                        {
+                          "testId": "DEB-0280",
+                          "text": "Install libpam-tmpdir to set $TMP and $TMPDIR for PAM sessions",
+                          "details": null,
+                          "solution": null
+                        }
+                      ]
+                    },
+                    "packages": {
+                      "added": [],
+                      "removed": [],
+                      "changed": [
+                        {
+                          "name": "openssl",
+                          "before": "3.0.15-1~deb12u1",
+                          "after": "3.0.17-1~deb12u2"
+                        }
+                      ]
+                    },
+                    "vulnerablePackages": {
+                      "added": [],
+                      "resolved": [
+                        "jq"
+                      ]
+                    },
+                    "values": {
+                      "added": [],
+                      "removed": [],
+                      "changed": [
+                        {
+                          "key": "firewall_active",
+                          "before": "1",
+                          "after": "0"
+                        }
+                      ]
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
     "/api/admin/keys": {
       "get": {
         "operationId": "listLicenseKeys",
@@ -897,6 +1012,41 @@ export const openApiDocument: Document = {
             "type": "string",
             "nullable": true,
             "example": null
+          }
+        }
+      },
+      "ReportDiff": {
+        "type": "object",
+        "required": [
+          "beforeReportId",
+          "afterReportId",
+          "changes"
+        ],
+        "properties": {
+          "beforeReportId": {
+            "type": "string",
+            "format": "uuid",
+            "nullable": true,
+            "description": "The earlier report; `null` when the host sent none before this one.",
+            "example": "7c9e6679-7425-40de-944b-e07fc1f90ae7"
+          },
+          "afterReportId": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "changes": {
+            "description": "`null` when there is no earlier report, or either report is not a Lynis report.",
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/ReportChanges"
+              },
+              {
+                "type": "object",
+                "nullable": true,
+                "enum": [
+                  null
+                ]
+              }
+            ]
           }
         }
       },

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { createAuditApi, summarizeReportBytes, type ReportDetail, type ReportSummary, type ReportToStore } from '@org/audit-server-core';
+import { createAuditApi, summarizeReportBytes, type ReportDetail, type ReportDiff, type ReportSummary, type ReportToStore } from '@org/audit-server-core';
 import { lynisCapture } from '../../../../contract-tests/support/lynis-capture.js';
 import { lynisSummary as summary } from '../../../../contract-tests/support/lynis-summary.js';
 import { DIALECTS, useTestDatabase } from '../../../../contract-tests/support/postgres.js';
@@ -407,6 +407,34 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
       expect(raw.headers.get('content-type')).toBe('text/plain; charset=utf-8');
       expect(Buffer.from(await raw.arrayBuffer())).toEqual(Buffer.from(content));
       await expectProblem(await call(`/api/admin/reports/${UNKNOWN_ID}/raw`), 404);
+    });
+
+    it('tells what changed since the host\'s previous report, or against another report of the same host', async () => {
+      const lynis = (index: number, warnings: string[]) =>
+        `lynis_version=3.0.8\nhostname=web-01\nhardening_index=${index}\n${warnings.map((w) => `warning[]=${w}|text of ${w}|-|-|\n`).join('')}`;
+      const first = await store(keyA, 'h1', 30, summary(), lynis(64, ['AUTH-9286']));
+      const second = await store(keyA, 'h1', 20, summary(), lynis(61, ['AUTH-9286', 'FIRE-4512']));
+      const third = await store(keyA, 'h1', 10, summary(), lynis(70, []));
+      const other = await store(keyA, 'h2', 5, summary(), lynis(50, []));
+      const diff = async (path: string) => {
+        const response = await call(path);
+        expect(response.status).toBe(200);
+        return (await response.json()) as ReportDiff;
+      };
+      const latest = await diff(`/api/admin/reports/${third}/diff`);
+      expect(latest).toMatchObject({ beforeReportId: second, afterReportId: third, changes: { hardeningIndex: { before: 61, after: 70 } } });
+      expect(latest.changes!.warnings.resolved.map((w) => w.testId)).toEqual(['AUTH-9286', 'FIRE-4512']);
+      // Against an earlier report, in either order: the earlier one is always `before`.
+      for (const path of [`/api/admin/reports/${second}/diff?against=${first}`, `/api/admin/reports/${first}/diff?against=${second}`]) {
+        const changes = await diff(path);
+        expect(changes).toMatchObject({ beforeReportId: first, afterReportId: second, changes: { hardeningIndex: { before: 64, after: 61 } } });
+        expect(changes.changes!.warnings.added).toEqual([{ testId: 'FIRE-4512', text: 'text of FIRE-4512', details: null, solution: null }]);
+      }
+      expect(await diff(`/api/admin/reports/${first}/diff`)).toEqual({ beforeReportId: null, afterReportId: first, changes: null });
+      expect(await expectProblem(await call(`/api/admin/reports/${third}/diff?against=${other}`), 400)).toMatch(/another host/);
+      await expectProblem(await call(`/api/admin/reports/${third}/diff?against=${UNKNOWN_ID}`), 404);
+      await expectProblem(await call(`/api/admin/reports/${UNKNOWN_ID}/diff`), 404);
+      await expectProblem(await call(`/api/admin/reports/${third}/diff?against=x`), 400);
     });
   });
 

@@ -8,7 +8,7 @@ import { AdminTokenAuthenticator } from './auth.js';
 import { getHost, listHosts } from './hosts.js';
 import { createLicenseKey, listLicenseKeys, revokeLicenseKey, rotateLicenseKey } from './keys.js';
 import type { AdminContext, AdminOperation } from './operation.js';
-import { getRawReport, getReport, listReports } from './reports.js';
+import { getRawReport, getReport, getReportDiff, listReports } from './reports.js';
 import { problemResponse, type AdminResponse } from './responses.js';
 
 /** What the contract's admin operations are tagged with. */
@@ -19,6 +19,7 @@ const OPERATIONS: Record<string, AdminOperation> = {
   listReports,
   getReport,
   getRawReport,
+  getReportDiff,
   listLicenseKeys,
   createLicenseKey,
   revokeLicenseKey,

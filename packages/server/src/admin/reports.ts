@@ -1,4 +1,5 @@
-import { summarizeReportBytes, type ReportDetail, type ReportMeta, type ReportPage } from '@org/audit-server-core';
+import { isUtf8 } from 'node:buffer';
+import { diffLynisReports, parseLynisReport, summarizeReportBytes, type ReportChanges, type ReportDetail, type ReportDiff, type ReportMeta, type ReportPage } from '@org/audit-server-core';
 import { ReportRecord } from '../entities.js';
 import { countBound, findBound } from './bound-query.js';
 import type { AdminOperation } from './operation.js';
@@ -45,6 +46,46 @@ export const getRawReport: AdminOperation = async ({ params }, { database }) => 
   if (!record) return noSuchReport(id);
   return textResponse(200, record.content);
 };
+
+/**
+ * `GET /api/admin/reports/{reportId}/diff`: what changed between the report and the one its host sent just before
+ * it, or `against`, another report of the same host (the earlier of the two is `before`).
+ */
+export const getReportDiff: AdminOperation = async ({ params, query }, { database }) => {
+  const id = params['reportId']!;
+  const againstId = query['against'] as string | undefined;
+  const em = database.em.fork();
+  const report = await em.findOne(ReportRecord, { id });
+  if (!report) return noSuchReport(id);
+  const other = againstId === undefined
+    ? await em.findOne(
+      ReportRecord,
+      { hostRecord: report.hostRecord.id, $or: [{ receivedAt: { $lt: report.receivedAt } }, { receivedAt: report.receivedAt, id: { $lt: report.id } }] },
+      { orderBy: { receivedAt: 'desc', id: 'desc' } },
+    )
+    : await em.findOne(ReportRecord, { id: againstId });
+  if (againstId !== undefined && !other) return noSuchReport(againstId);
+  if (other && other.hostRecord.id !== report.hostRecord.id) return problemResponse(400, `against: report ${againstId} belongs to another host`);
+  const [before, after] = !other ? [null, report] : isEarlier(other, report) ? [other, report] : [report, other];
+  const diff: ReportDiff = {
+    beforeReportId: before?.id ?? null,
+    afterReportId: after.id,
+    changes: before ? changesBetween(before.content, after.content) : null,
+  };
+  return jsonResponse(200, diff);
+};
+
+/** Whether report `a` was received before `b` (ties broken by id, as the report lists order them). */
+function isEarlier(a: ReportRecord, b: ReportRecord): boolean {
+  return a.receivedAt.getTime() < b.receivedAt.getTime() || (a.receivedAt.getTime() === b.receivedAt.getTime() && a.id < b.id);
+}
+
+/** The changes between two stored reports, or null unless both are Lynis reports in UTF-8. */
+function changesBetween(before: Uint8Array, after: Uint8Array): ReportChanges | null {
+  const parse = (bytes: Uint8Array) => (isUtf8(bytes) ? parseLynisReport(Buffer.from(bytes).toString('utf8')) : null);
+  const [earlier, later] = [parse(before), parse(after)];
+  return earlier && later ? diffLynisReports(earlier, later) : null;
+}
 
 const noSuchReport = (id: string) => problemResponse(404, `No report with id ${id}`);
 
