@@ -143,6 +143,28 @@ describe('the dashboard', () => {
     await page.close();
   });
 
+  it('shows what changed since the report before, and against any other report of the host', async () => {
+    const { page, errors, foreign } = await openPage();
+    await signIn(page);
+    await page.getByRole('link', { name: 'web-01' }).click();
+    await page.getByRole('link', { name: 'Changes since the report before' }).first().click();
+    await page.getByRole('heading', { name: 'Changes between two reports of web-01' }).waitFor();
+    await page.getByText('62 → 58 (-4)').waitFor();
+    const added = page.getByRole('row').filter({ hasText: 'Warning added' });
+    await expect.poll(() => added.count()).toBe(1);
+    expect(await added.textContent()).toContain('iptables module(s) loaded, but no rules active');
+    await page.screenshot({ path: `${ARTIFACTS}/dashboard-compare.png`, fullPage: true });
+    // Against the newer report from the older one: the same two, the earlier still "before".
+    await page.goBack();
+    await page.getByRole('link', { name: 'Changes since the report before' }).last().click();
+    await page.getByText('The host sent no report before this one.').waitFor();
+    const [newest] = await page.getByLabel('Compare with').locator('option').allTextContents().then((options) => options.slice(1));
+    await page.getByLabel('Compare with').selectOption({ label: newest! });
+    await page.getByText('62 → 58 (-4)').waitFor();
+    expect([errors, foreign]).toEqual([[], []]);
+    await page.close();
+  });
+
   it('shows hostile host names, warnings and details as text, running nothing', async () => {
     const { page, dialogs, errors, foreign } = await openPage();
     await signIn(page);

@@ -4,6 +4,7 @@ import { HostPage } from './pages/HostPage.js';
 import { HostsPage } from './pages/HostsPage.js';
 import { KeysPage } from './pages/KeysPage.js';
 import { RawReportPage } from './pages/RawReportPage.js';
+import { ReportDiffPage } from './pages/ReportDiffPage.js';
 import { SignIn } from './pages/SignIn.js';
 import { hrefOf, useRoute, type Route } from './route.js';
 import { forgetToken, storeToken, storedToken } from './session.js';
@@ -48,6 +49,7 @@ export function App() {
         {route.page === 'hosts' && <HostsPage client={client} route={route} onUnauthorized={refused} />}
         {route.page === 'host' && <HostPage client={client} id={route.id} onUnauthorized={refused} />}
         {route.page === 'raw-report' && <RawReportPage client={client} id={route.id} onUnauthorized={refused} />}
+        {route.page === 'report-diff' && <ReportDiffPage client={client} route={route} onUnauthorized={refused} />}
         {route.page === 'keys' && <KeysPage client={client} onUnauthorized={refused} />}
       </main>
     </>
@@ -55,7 +57,7 @@ export function App() {
 }
 
 function NavLink({ route, current, label }: { route: Route; current: Route; label: string }) {
-  const active = current.page === route.page || (route.page === 'hosts' && (current.page === 'host' || current.page === 'raw-report'));
+  const active = current.page === route.page || (route.page === 'hosts' && (current.page === 'host' || current.page === 'raw-report' || current.page === 'report-diff'));
   return (
     <a href={hrefOf(route)} aria-current={active ? 'page' : undefined}>
       {label}

@@ -1,7 +1,7 @@
-/** A time from the API (ISO 8601, UTC) as the operator reads it: `2026-11-23 14:05 UTC`. */
+/** A time from the API (ISO 8601, UTC) as the operator reads it: `2026-11-23 14:05:09 UTC`. */
 export function formatTime(iso: string | null | undefined): string {
   if (!iso) return '—';
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
 }
 
 /** A number of bytes in KB or MB. */

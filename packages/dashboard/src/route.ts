@@ -5,6 +5,7 @@ export type Route =
   | { page: 'hosts'; hostname?: string; offset: number }
   | { page: 'host'; id: string }
   | { page: 'raw-report'; id: string }
+  | { page: 'report-diff'; id: string; against?: string }
   | { page: 'keys' };
 
 /** Reads a fragment such as `#/hosts?hostname=web&offset=50`; anything unknown is the hosts list. */
@@ -14,6 +15,7 @@ export function parseRoute(hash: string): Route {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   if (parts[0] === 'hosts' && parts[1]) return { page: 'host', id: parts[1] };
   if (parts[0] === 'reports' && parts[1] && parts[2] === 'raw') return { page: 'raw-report', id: parts[1] };
+  if (parts[0] === 'reports' && parts[1] && parts[2] === 'diff') return { page: 'report-diff', id: parts[1], against: params.get('against') || undefined };
   if (parts[0] === 'keys') return { page: 'keys' };
   const offset = Number(params.get('offset') ?? 0);
   return { page: 'hosts', hostname: params.get('hostname') || undefined, offset: Number.isSafeInteger(offset) && offset > 0 ? offset : 0 };
@@ -26,6 +28,8 @@ export function hrefOf(route: Route): string {
       return `#/hosts/${encodeURIComponent(route.id)}`;
     case 'raw-report':
       return `#/reports/${encodeURIComponent(route.id)}/raw`;
+    case 'report-diff':
+      return `#/reports/${encodeURIComponent(route.id)}/diff${route.against ? `?against=${encodeURIComponent(route.against)}` : ''}`;
     case 'keys':
       return '#/keys';
     case 'hosts': {

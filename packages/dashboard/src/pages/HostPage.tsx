@@ -55,6 +55,7 @@ export function HostPage({ client, id, onUnauthorized }: { client: Client; id: s
               <th scope="col">Received</th>
               <th scope="col" className="number">Hardening index</th>
               <th scope="col">Report</th>
+              <th scope="col">Changes</th>
             </tr>
           </thead>
           <tbody>
@@ -63,6 +64,7 @@ export function HostPage({ client, id, onUnauthorized }: { client: Client; id: s
                 <td>{formatTime(entry.receivedAt)}</td>
                 <td className="number">{entry.hardeningIndex ?? '—'}</td>
                 <td><a href={hrefOf({ page: 'raw-report', id: entry.reportId })}>Raw report</a></td>
+                <td><a href={hrefOf({ page: 'report-diff', id: entry.reportId })}>Changes since the report before</a></td>
               </tr>
             ))}
           </tbody>
