@@ -114,6 +114,10 @@ describe('the dashboard', () => {
     await expect.poll(() => rows.count()).toBe(3); // the header and two hosts
     await expect.poll(() => page.getByRole('link', { name: 'web-01' }).count()).toBe(1);
     await page.screenshot({ path: `${ARTIFACTS}/dashboard-hosts.png`, fullPage: true });
+    await page.setViewportSize({ width: 420, height: 800 }); // a narrow window: nothing runs off the side
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(420);
+    await page.screenshot({ path: `${ARTIFACTS}/dashboard-hosts-narrow.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
     expect(await page.evaluate(() => Object.keys(localStorage).length)).toBe(0);
     expect(await page.evaluate(() => sessionStorage.length)).toBe(1);
     await page.getByRole('button', { name: 'Sign out' }).click();
