@@ -11,7 +11,8 @@ export {
 } from './audit-api.js';
 export { ALLOWED, type AuditRateLimiter, type RateLimitDecision } from './rate-limit.js';
 export { describeFailure } from './failure.js';
-export type { AuditApi, AuditApiOptions, AuditLogger, AuditRequest } from './audit-api.js';
+export type { AuditApi, AuditApiOptions, AuditRequest } from './audit-api.js';
+export type { AuditLogger } from './logger.js';
 export type { AuditResponse } from './responses.js';
 export type {
   AuditHooks,
