@@ -2,7 +2,8 @@ import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import type { Gauge } from 'prom-client';
-import { auditMiddleware, describeFailure, type AuditApi } from '@org/audit-server-core';
+import { describeFailure, type AuditApi } from '@org/audit-server-core';
+import { auditMiddleware } from '@org/audit-server-core/express';
 import type { AdminApi } from './admin/api.js';
 import { adminMiddleware } from './admin/express.js';
 
