@@ -3,7 +3,8 @@
 //
 // Usage: node bench/core-http-server.mjs   with PORT and BENCH_LICENSE_KEY in the environment.
 import { createServer } from 'node:http';
-import { createAuditApi, createAuditListener, InMemoryKeyStore, InMemoryReportStore } from '@org/audit-server-core';
+import { createAuditApi, InMemoryKeyStore, InMemoryReportStore } from '@org/audit-server-core';
+import { createAuditListener } from '@org/audit-server-core/node';
 
 const keyStore = new InMemoryKeyStore();
 keyStore.add(process.env.BENCH_LICENSE_KEY ?? '');

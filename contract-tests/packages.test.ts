@@ -27,7 +27,8 @@ describe('core installed from its tarball', () => {
     scratch = await mkdtemp(join(tmpdir(), 'audit-core-install-'));
     const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: join(root, 'packages/core') });
     const [{ filename, files }] = JSON.parse(stdout) as [{ filename: string; files: { path: string }[] }];
-    expect(files.map((file) => file.path)).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts']));
+    const entries = ['index', 'express', 'node-http', 'fetch'].flatMap((entry) => [`dist/${entry}.js`, `dist/${entry}.d.ts`]);
+    expect(files.map((file) => file.path)).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', ...entries]));
     expect(files.filter((file) => file.path.includes('.test.'))).toEqual([]);
     await writeFile(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
     // From the registry (or npm's cache): the tarball's own dependencies, nothing from the workspace.
@@ -54,6 +55,31 @@ for (const key of ['deadbeef-0000-0000-0000-000000000001', 'deadbeef']) {
     expect(stdout).toBe('200 Response 100\n401 Response 500\n');
   });
 
+  it('serves through its node:http and fetch adapters, imported from their subpaths', async () => {
+    await writeFile(
+      join(scratch, 'adapters.mjs'),
+      `import { createServer } from 'node:http';
+import { createAuditApi, InMemoryKeyStore, InMemoryReportStore } from '@org/audit-server-core';
+import { createAuditFetchHandler } from '@org/audit-server-core/fetch';
+import { createAuditListener } from '@org/audit-server-core/node';
+const keyStore = new InMemoryKeyStore();
+keyStore.add('deadbeef-0000-0000-0000-000000000001');
+const api = await createAuditApi({ keyStore, reportStore: new InMemoryReportStore() });
+const init = { method: 'POST', body: 'licensekey=deadbeef-0000-0000-0000-000000000001', headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+const fromFetch = await createAuditFetchHandler(api, { basePath: '/collector' })(new Request('http://localhost/collector/api/audit/license/', init));
+console.log('fetch', fromFetch.status, await fromFetch.text());
+const server = createServer(createAuditListener(api)).listen(0, '127.0.0.1');
+await new Promise((resolve) => server.once('listening', resolve));
+const fromNode = await fetch(\`http://127.0.0.1:\${server.address().port}/api/audit/license/\`, init);
+console.log('node', fromNode.status, await fromNode.text());
+server.closeAllConnections();
+server.close();
+`,
+    );
+    const { stdout } = await run(process.execPath, ['adapters.mjs'], { cwd: scratch });
+    expect(stdout).toBe('fetch 200 Response 100\nnode 200 Response 100\n');
+  });
+
   it('gives TypeScript users its types through the exports map', async () => {
     await writeFile(
       join(scratch, 'embed.ts'),
@@ -66,7 +92,28 @@ export const api = createAuditApi({ keyStore, reportStore, hooks: { onReportStor
 export const wrong: KeyStore = { lookup: async () => ({ state: 'maybe' }) };
 `,
     );
-    const args = ['--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2023', '--skipLibCheck', '--types', 'node', '--typeRoots', join(root, 'node_modules/@types'), 'embed.ts'];
+    // Each adapter from its subpath, typed; the root no longer carries them.
+    await writeFile(
+      join(scratch, 'adapters.ts'),
+      `import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuditApi } from '@org/audit-server-core';
+import { auditMiddleware } from '@org/audit-server-core/express';
+import { createAuditFetchHandler, type AuditFetchHandler } from '@org/audit-server-core/fetch';
+import { createAuditListener, type AuditListenerOptions } from '@org/audit-server-core/node';
+// @ts-expect-error the adapters are entries of their own, not on the root
+import { createAuditListener as fromRoot } from '@org/audit-server-core';
+declare const api: AuditApi;
+const options: AuditListenerOptions = { basePath: '/collector', onUnhandled: (_req: IncomingMessage, res: ServerResponse) => void res.end() };
+export const listener = createAuditListener(api, options);
+export const handler: AuditFetchHandler = createAuditFetchHandler(api, { basePath: '/collector' });
+export const middleware = auditMiddleware(api);
+export const answered = handler(new Request('http://localhost/'), { remoteAddress: '192.0.2.1' }).then((response) => response?.status);
+// @ts-expect-error the options are typed (the fetch handler has no onUnhandled), not any
+createAuditFetchHandler(api, { onUnhandled: () => undefined });
+export { fromRoot };
+`,
+    );
+    const args = ['--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2023', '--skipLibCheck', '--types', 'node', '--typeRoots', join(root, 'node_modules/@types'), 'embed.ts', 'adapters.ts'];
     await expect(run(process.execPath, [tsc, ...args], { cwd: scratch })).resolves.toMatchObject({ stdout: '' });
   });
 });

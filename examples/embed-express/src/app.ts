@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
-import { auditMiddleware, createAuditApi, type AuditLogger } from '@org/audit-server-core';
+import { createAuditApi, type AuditLogger } from '@org/audit-server-core';
+import { auditMiddleware } from '@org/audit-server-core/express';
 import { FolderReportStore } from './folder-report-store.js';
 import { JsonFileKeyStore } from './json-file-key-store.js';
 

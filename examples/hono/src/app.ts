@@ -1,6 +1,7 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
-import { createAuditApi, createAuditFetchHandler, type AuditApiOptions } from '@org/audit-server-core';
+import { createAuditApi, type AuditApiOptions } from '@org/audit-server-core';
+import { createAuditFetchHandler } from '@org/audit-server-core/fetch';
 
 /** A Hono app serving the audit API through core's fetch handler, beside its own routes. */
 export async function createCollectorApp(options: AuditApiOptions): Promise<Hono> {

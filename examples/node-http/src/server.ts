@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import { createAuditApi, createAuditListener, type AuditApiOptions } from '@org/audit-server-core';
+import { createAuditApi, type AuditApiOptions } from '@org/audit-server-core';
+import { createAuditListener } from '@org/audit-server-core/node';
 
 /** The audit API on bare `node:http`, with `/healthz` answered beside it. */
 export async function createCollectorServer(options: AuditApiOptions): Promise<Server> {

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { AuditApi } from './audit-api.js';
-import { normalizeBasePath, stripBasePath } from './node-http.js';
+import { normalizeBasePath, stripBasePath } from './base-path.js';
 
 /** How {@link createAuditFetchHandler} serves the API. */
 export interface AuditFetchOptions {

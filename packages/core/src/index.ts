@@ -1,3 +1,5 @@
+// The package's root entry. The adapters are entries of their own (`/express`, `/node`, `/fetch`), so that importing
+// the API pulls in no framework and its types.
 export {
   createAuditApi,
   DEFAULT_BODY_GRACE_MS,
@@ -11,7 +13,8 @@ export {
 } from './audit-api.js';
 export { ALLOWED, type AuditRateLimiter, type RateLimitDecision } from './rate-limit.js';
 export { describeFailure } from './failure.js';
-export type { AuditApi, AuditApiOptions, AuditLogger, AuditRequest } from './audit-api.js';
+export type { AuditApi, AuditApiOptions, AuditRequest } from './audit-api.js';
+export type { AuditLogger } from './logger.js';
 export type { AuditResponse } from './responses.js';
 export type {
   AuditHooks,
@@ -21,9 +24,6 @@ export type {
   RequestCompletedEvent,
   RequestRejectedEvent,
 } from './hooks.js';
-export { auditMiddleware } from './express.js';
-export { createAuditListener, type AuditListenerOptions } from './node-http.js';
-export { createAuditFetchHandler, type AuditFetchContext, type AuditFetchHandler, type AuditFetchOptions } from './fetch.js';
 export type { KeyLookup, KeyStore, ReportEncoding, ReportStore, ReportToStore } from './stores.js';
 export { InMemoryKeyStore, InMemoryReportStore } from './memory-stores.js';
 export { LICENSE_KEY_PATTERN, generateLicenseKey, hashLicenseKey } from './license-key.js';

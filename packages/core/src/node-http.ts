@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { AuditApi } from './audit-api.js';
+import { normalizeBasePath, stripBasePath } from './base-path.js';
 import { INTERNAL_ERROR, NOT_FOUND, type AuditResponse } from './responses.js';
 
 /** How {@link createAuditListener} serves the API. */
@@ -30,15 +31,4 @@ export function createAuditListener(api: AuditApi, options: AuditListenerOptions
 /** Sends an answer with its length, as Express does, rather than chunked. */
 function send(res: ServerResponse, response: AuditResponse): void {
   res.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(response.body) }).end(response.body);
-}
-
-/** `/collector/` → `/collector`; empty or `/` → ``. */
-export function normalizeBasePath(basePath: string | undefined): string {
-  return (basePath ?? '').replace(/\/+$/, '');
-}
-
-/** The path relative to `basePath`, or undefined when it lies outside it. */
-export function stripBasePath(path: string, basePath: string): string | undefined {
-  if (!basePath) return path;
-  return path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : undefined;
 }

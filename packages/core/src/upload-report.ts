@@ -1,0 +1,46 @@
+import type { OperationContext } from './contract-routes.js';
+import type { ReportUploadForm } from './generated/types.gen.js';
+import { callHook } from './hooks.js';
+import { checkKey, refuseLimitedKey, type KeyCheckContext } from './key-check.js';
+import { summarizeReportBytes } from './lynis-report.js';
+import { rejectRequest, type RejectionContext, type RequestInfo } from './reject-request.js';
+import { decodeReportData, redactLicenseKeys, sha256Hex } from './report-data.js';
+import { textResponse, UPLOAD_UNAUTHORIZED, type AuditResponse } from './responses.js';
+import type { ReportEncoding, ReportStore, ReportToStore } from './stores.js';
+import { callDependency } from './unavailable.js';
+
+/** What the upload needs: the key check, where refusals go, and where reports are stored. */
+export type UploadReportContext = KeyCheckContext & RejectionContext & { reportStore: ReportStore };
+
+/** The upload operation, on a validated form: checks the key, decodes the report, stores it and answers `OK <id>`. */
+export async function uploadReport(context: UploadReportContext, validated: OperationContext<ReportUploadForm>, request: RequestInfo): Promise<AuditResponse> {
+  const { reportStore, logger, hooks } = context;
+  const form = validated.request.requestBody;
+  const host = { hostId: form.hostid, hostId2: form.hostid2 };
+  const key = await checkKey(context, form.licensekey, request.remoteAddress);
+  if (key.state === 'limited') return refuseLimitedKey(context, request, key, form.hostid);
+  if (key.state !== 'valid') return rejectRequest(context, request, 'invalid-key', { ...host, keyId: key.keyId }, UPLOAD_UNAUTHORIZED);
+  const decoded = decodeReportData(form.data, request.form?.kind === 'fields' ? request.form.bytes?.get('data') : undefined);
+  if (!decoded.ok) {
+    return rejectRequest(context, request, 'invalid-data', { ...host, keyId: key.keyId }, textResponse(400, `Invalid data: ${decoded.reason}`));
+  }
+  const report = reportToStore(key.keyId, host, decoded);
+  const { id } = await callDependency('report store', () => reportStore.save(report));
+  logger.info({ reportId: id, keyId: key.keyId, ...host, bytes: report.size, encoding: report.encoding }, 'report stored');
+  const hardeningIndex = report.summary?.hardeningIndex ?? null;
+  const stored = { reportId: id, keyId: key.keyId, ...host, size: report.size, sha256: report.sha256, encoding: report.encoding, hardeningIndex };
+  if (request.remoteAddress) Object.assign(stored, { remoteAddress: request.remoteAddress });
+  callHook('onReportStored', hooks.onReportStored, stored, logger.error.bind(logger));
+  return textResponse(200, `OK ${id}`);
+}
+
+/**
+ * The report to hand to the store. The decoded bytes are this request's own (a view of the body it read, or a
+ * fresh decode), so the key is redacted in them, after their size and SHA-256 are taken.
+ */
+export function reportToStore(keyId: string, host: { hostId: string; hostId2?: string }, decoded: { encoding: ReportEncoding; bytes: Buffer }): ReportToStore {
+  const size = decoded.bytes.length;
+  const sha256 = sha256Hex(decoded.bytes);
+  const content = redactLicenseKeys(decoded.bytes, { inPlace: true });
+  return { keyId, ...host, receivedAt: new Date(), encoding: decoded.encoding, size, sha256, content, summary: summarizeReportBytes(content) };
+}
