@@ -1,7 +1,7 @@
 // `audit-server admin-tokens` on each database: a token created on the command line opens the admin API of a
 // running server, and is refused from the request after its revocation; neither the CLI nor the server shows it again.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { createScratchDatabase, DIALECTS } from './support/postgres.js';
+import { createScratchDatabase, DIALECTS } from '@org/test-support/postgres';
 import { makeDataDir, runCli, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 describe.each(DIALECTS)('admin-tokens on %s', (dialect) => {

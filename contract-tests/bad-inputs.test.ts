@@ -5,15 +5,16 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { importKey, openDatabase } from '@org/audit-server';
+import { lynisFixturePath } from '@org/test-support/lynis-fixtures';
 import { keepAliveAgent, postBytes, type HttpAnswer } from './support/http.js';
 import { storedReports } from './support/reports.js';
-import { LYNIS_FIXTURES, makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const RUNS = 200;
 const REQUESTS_PER_RUN = 50;
 const PARALLEL = 8;
 const MAX_BODY_BYTES = 64 * 1024;
-const report = readFileSync(join(LYNIS_FIXTURES, 'report.dat'));
+const report = readFileSync(lynisFixturePath('report.dat'));
 
 const PATHS = ['/api/audit/license/', '/api/v1/audit/license/', '/api/audit/upload/', '/api/v1/audit/upload/'];
 /** Statuses the contract documents per operation. */

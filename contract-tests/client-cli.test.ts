@@ -5,11 +5,13 @@ import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lynisFixturePath } from '@org/test-support/lynis-fixtures';
+import { runNodeScript, type CommandRun } from '@org/test-support/node-script';
+import { startStubServer, type StubReply, type StubServer } from '@org/test-support/stub-server';
 import { EXAMPLE_ID } from './support/admin-operations.js';
 import { startPrism, type PrismProcess } from './support/prism.js';
 import { storedReports } from './support/reports.js';
-import { startStubServer, type StubReply, type StubServer } from './support/stub-server.js';
-import { LYNIS_FIXTURES, makeDataDir, runNodeScript, seedKeys, startServerProcess, type CommandRun, type ServerProcess } from './support/server-process.js';
+import { makeDataDir, seedKeys, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 /** The committed bin shim, exactly what `npx audit-client` runs. */
 const CLIENT_CLI = fileURLToPath(new URL('../packages/client/bin/audit-client.js', import.meta.url));
@@ -17,7 +19,7 @@ const VALID_KEY = 'deadbeef-0000-0000-0000-0000000000d1';
 const REVOKED_KEY = 'deadbeef-0000-0000-0000-0000000000d2';
 const HOST_ID = '0123456789abcdef0123456789abcdef01234567';
 const HOST_ID2 = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
-const REPORT = join(LYNIS_FIXTURES, 'report.dat');
+const REPORT = lynisFixturePath('report.dat');
 
 /** Runs `audit-client <args>` with only the given environment variables (plus PATH) and optional stdin. */
 function runClient(args: string[], env: Record<string, string> = {}, stdin = ''): Promise<CommandRun> {

@@ -12,9 +12,10 @@ import {
   TooLargeError,
   type AuditClientOptions,
 } from '@org/audit-client';
+import { lynisFixturePath } from '@org/test-support/lynis-fixtures';
 import { startPrism, type PrismProcess } from './support/prism.js';
 import { storedReports } from './support/reports.js';
-import { LYNIS_FIXTURES, makeDataDir, seedKeys, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { makeDataDir, seedKeys, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const VALID_KEY = 'deadbeef-0000-0000-0000-0000000000c1';
 const REVOKED_KEY = 'deadbeef-0000-0000-0000-0000000000c2';
@@ -33,7 +34,7 @@ describe('client against the reference server over HTTPS', () => {
     await seedKeys(data.dataDir, { valid: [VALID_KEY], revoked: [REVOKED_KEY] });
     server = await startServerProcess(data.dataDir);
     ca = await readFile(join(data.dataDir, 'tls-cert.pem'));
-    report = await readFile(join(LYNIS_FIXTURES, 'report.dat'));
+    report = await readFile(lynisFixturePath('report.dat'));
   });
   afterAll(async () => {
     await server?.stop();

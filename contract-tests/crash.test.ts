@@ -2,12 +2,12 @@
 // uploads and restarted on the same data directory; every acknowledged report must be there, intact.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createKey, openDatabase } from '@org/audit-server';
+import { lynisFixturePath } from '@org/test-support/lynis-fixtures';
 import { keepAliveAgent, postBytes } from './support/http.js';
 import { storedReports } from './support/reports.js';
-import { LYNIS_FIXTURES, makeDataDir, startServerProcess } from './support/server-process.js';
+import { makeDataDir, startServerProcess } from './support/server-process.js';
 
 const UPLOADS = 400;
 const CONCURRENCY = 24;
@@ -15,7 +15,7 @@ const CONCURRENCY = 24;
 const KILL_AFTER = 80;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 // The real report without its license_key line, so that what is stored is byte for byte what was sent.
-const baseReport = readFileSync(join(LYNIS_FIXTURES, 'report.dat'), 'utf8').replace(/^license_key=.*\n/m, '');
+const baseReport = readFileSync(lynisFixturePath('report.dat'), 'utf8').replace(/^license_key=.*\n/m, '');
 
 let dataDir: string;
 let removeDataDir: () => Promise<void>;

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminToken, openDatabase } from '@org/audit-server';
-import { lynisCapture } from './support/lynis-capture.js';
+import { lynisCapture } from '@org/test-support/lynis-fixtures';
 import { makeDataDir, seedKeys, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

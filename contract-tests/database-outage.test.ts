@@ -6,13 +6,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, expect, it } from 'vitest';
 import { createAdminToken, importKey, openDatabase } from '@org/audit-server';
+import { lynisFixturePath } from '@org/test-support/lynis-fixtures';
 import { startPrivatePostgres, type PrivatePostgres } from './support/private-postgres.js';
-import { LYNIS_FIXTURES, logLine, makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { logLine, makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 /** Failed key checks that lock an address: far fewer than the admin requests sent during the outage. */
 const FAILURE_LIMIT = 3;
 const ADMIN_REQUESTS_DURING_OUTAGE = 20;
-const report = readFileSync(join(LYNIS_FIXTURES, 'report.dat'), 'utf8').replace(/^license_key=.*\n/m, '');
+const report = readFileSync(lynisFixturePath('report.dat'), 'utf8').replace(/^license_key=.*\n/m, '');
 const licenseKey = randomBytes(16).toString('hex').match(/.{8}/g)!.join('-');
 
 let postgres: PrivatePostgres | undefined;

@@ -1,8 +1,8 @@
 // Replays the requests captured from Lynis 3.0.8 (fixtures/lynis) byte for byte.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importKey, openDatabase } from '@org/audit-server';
-import { lynisCapture, withKey } from './support/lynis-capture.js';
-import { exchangeRaw } from './support/raw-https.js';
+import { lynisCapture, withKey } from '@org/test-support/lynis-fixtures';
+import { exchangeRaw } from '@org/test-support/raw-https';
 import { storedReports } from './support/reports.js';
 import { makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
 

@@ -7,12 +7,13 @@ import { access, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { importKey, openDatabase } from '@org/audit-server';
+import { lynisFixturePath } from '@org/test-support/lynis-fixtures';
 import { storedReports } from './support/reports.js';
-import { LYNIS_FIXTURES, makeDataDir, runCli, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { makeDataDir, runCli, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const KEY = 'deadbeef-0000-0000-0000-000000000001';
 const HOST_ID = '0123456789abcdef0123456789abcdef01234567';
-const report = readFileSync(join(LYNIS_FIXTURES, 'report.dat'));
+const report = readFileSync(lynisFixturePath('report.dat'));
 const uploadBody = Buffer.from(new URLSearchParams({ data: report.toString(), licensekey: KEY, hostid: HOST_ID }).toString());
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 

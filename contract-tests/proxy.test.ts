@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminToken, importKey, openDatabase, revokeKey } from '@org/audit-server';
-import { lynisCapture } from './support/lynis-capture.js';
+import { lynisCapture } from '@org/test-support/lynis-fixtures';
 import { startPrism, type PrismProcess } from './support/prism.js';
 import { storedReports } from './support/reports.js';
 import { MATRIX_MAX_BODY_BYTES, expectAnswer, requestMatrix, send, type MatrixKeys } from './support/request-matrix.js';

@@ -2,11 +2,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { lynisFixturePath } from '@org/test-support/lynis-fixtures';
 import { storedReports } from './support/reports.js';
-import { LYNIS_FIXTURES, logLine, makeDataDir, runCli, seedKeys, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { logLine, makeDataDir, runCli, seedKeys, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const KEY = 'deadbeef-0000-0000-0000-00000000a11c';
-const report = readFileSync(join(LYNIS_FIXTURES, 'report.dat'), 'utf8');
+const report = readFileSync(lynisFixturePath('report.dat'), 'utf8');
 
 let dataDir: string;
 let removeDataDir: () => Promise<void>;

@@ -4,9 +4,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lynisFixturePath } from '@org/test-support/lynis-fixtures';
 import { MATRIX_MAX_BODY_BYTES, requestMatrix, send, type MatrixKeys } from './support/request-matrix.js';
 import { storedReports } from './support/reports.js';
-import { LYNIS_FIXTURES, logLine, makeDataDir, runCli, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { logLine, makeDataDir, runCli, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const HOST_ID = '0123456789abcdef0123456789abcdef01234567';
 const UNKNOWN_KEY = 'deadbeef-0000-0000-0000-00000000beef';
@@ -85,7 +86,7 @@ describe('a server taking every kind of request', () => {
 
   it('accepts the rotated key, the old one in its grace period and the key not yet expired; stores a report naming its key', async () => {
     for (const key of [rotatedNew, rotatedOld, expiring, IMPORTED[0]!]) expect((await post('/api/audit/license/', { licensekey: key })).body).toBe('Response 100');
-    const report = (await readFile(join(LYNIS_FIXTURES, 'report.dat'), 'utf8')).replace(/^license_key=.*$/m, `license_key=${rotatedNew}`);
+    const report = (await readFile(lynisFixturePath('report.dat'), 'utf8')).replace(/^license_key=.*$/m, `license_key=${rotatedNew}`);
     expect((await post('/api/audit/upload/', { licensekey: rotatedNew, hostid: HOST_ID, data: report })).status).toBe(200);
   });
 

@@ -2,8 +2,8 @@
 // 1 byte a second with an invalid key (as an attacker mimicking Lynis would send them: `data` first, so the key
 // cannot be checked before the report) do not delay a real upload from another address.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { lynisCapture, withKey } from './support/lynis-capture.js';
-import { exchangeRaw, sendRaw, type OpenRequest } from './support/raw-https.js';
+import { lynisCapture, withKey } from '@org/test-support/lynis-fixtures';
+import { exchangeRaw, sendRaw, type OpenRequest } from '@org/test-support/raw-https';
 import { storedReports } from './support/reports.js';
 import { makeDataDir, seedKeys, startServerProcess, type ServerProcess } from './support/server-process.js';
 

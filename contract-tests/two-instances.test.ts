@@ -6,16 +6,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, expect, it } from 'vitest';
 import { createAdminToken, HostRecord, importKey, openDatabase, ReportRecord } from '@org/audit-server';
+import { lynisFixturePath } from '@org/test-support/lynis-fixtures';
+import { createScratchDatabase } from '@org/test-support/postgres';
+import { redisUrl } from '@org/test-support/redis';
 import { keepAliveAgent, postBytes } from './support/http.js';
-import { createScratchDatabase } from './support/postgres.js';
-import { redisUrl } from './support/redis.js';
-import { LYNIS_FIXTURES, makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 /** Uploads per collector, sent alternately to the two servers. */
 const UPLOADS_EACH = 25;
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 // The real report without its license_key line, so that what is stored is byte for byte what was sent.
-const baseReport = readFileSync(join(LYNIS_FIXTURES, 'report.dat'), 'utf8').replace(/^license_key=.*\n/m, '');
+const baseReport = readFileSync(lynisFixturePath('report.dat'), 'utf8').replace(/^license_key=.*\n/m, '');
 const newKey = () => randomBytes(16).toString('hex').match(/.{8}/g)!.join('-');
 
 let scratch: { url: string; drop: () => Promise<void> };

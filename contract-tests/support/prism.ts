@@ -1,22 +1,11 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@org/test-support/ports';
 
 const PRISM = fileURLToPath(new URL('../../node_modules/.bin/prism', import.meta.url));
 /** The contract. */
 export const OPENAPI = fileURLToPath(new URL('../../openapi.yaml', import.meta.url));
-
-/** A free TCP port on 127.0.0.1 (Prism cannot listen on port 0 and report the port). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
-}
 
 /** A running Prism process. */
 export interface PrismProcess {
@@ -28,6 +17,7 @@ export interface PrismProcess {
 
 /** Starts `prism <args> openapi.yaml [...]` on a free port and waits until it listens. */
 export async function startPrism(command: 'mock' | 'proxy', extraArgs: string[] = []): Promise<PrismProcess> {
+  // Prism cannot listen on port 0 and report the port.
   const port = await freePort();
   const child = spawn(PRISM, [command, '--host', '127.0.0.1', '--port', String(port), OPENAPI, ...extraArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { chown, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '@org/test-support/ports';
 
 const run = promisify(execFile);
 /** Where Debian's `postgresql` package puts `initdb` and `pg_ctl`, one directory per major version. */
@@ -85,13 +85,4 @@ async function postgresUser(): Promise<{ uid: number; gid: number } | undefined>
   if (userInfo().uid !== 0) return undefined;
   const [{ stdout: uid }, { stdout: gid }] = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]);
   return { uid: Number(uid.trim()), gid: Number(gid.trim()) };
-}
-
-/** A TCP port of 127.0.0.1 that nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { LicenseCheckForm, ReportUploadForm } from '@org/audit-server-core';
-import { LYNIS_FIXTURES } from './server-process.js';
+import { lynisFixturePath } from '@org/test-support/lynis-fixtures';
 
 /** The keys a case may use; the reference server knows the valid and the revoked one. */
 export interface MatrixKeys {
@@ -29,7 +28,7 @@ export interface MatrixCase {
 /** Body size limit the reference server is started with for the matrix. */
 export const MATRIX_MAX_BODY_BYTES = 64 * 1024;
 
-const report = readFileSync(join(LYNIS_FIXTURES, 'report.dat'));
+const report = readFileSync(lynisFixturePath('report.dat'));
 const HOST_ID = '0123456789abcdef0123456789abcdef01234567';
 const HOST_ID2 = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
 const urlencoded = (fields: Partial<Record<keyof LicenseCheckForm | keyof ReportUploadForm, string>>) => ({

@@ -5,11 +5,10 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { importKey, openDatabase, revokeKey, type DatabaseLocation } from '@org/audit-server';
+import { runNodeScript, type CommandRun } from '@org/test-support/node-script';
 
 /** The built CLI, exactly what `npx audit-server` runs. */
 export const CLI = fileURLToPath(new URL('../../packages/server/bin/audit-server.js', import.meta.url));
-/** The captured Lynis traffic (fixtures/lynis in this repository). */
-export { LYNIS_FIXTURES_DIR as LYNIS_FIXTURES } from '../../fixtures/lynis/index.js';
 
 /** A reference server running as its own process on a fresh data directory. */
 export interface ServerProcess {
@@ -52,27 +51,6 @@ export async function seedKeys(location: string | DatabaseLocation, keys: { vali
 export async function makeDataDir(): Promise<{ dataDir: string; remove: () => Promise<void> }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'audit-contract-'));
   return { dataDir, remove: () => rm(dataDir, { recursive: true, force: true }) };
-}
-
-/** What a finished command printed, and its exit code. */
-export interface CommandRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a Node script to completion with `env` as its whole environment and `stdin` as its input. */
-export function runNodeScript(script: string, args: string[], env: NodeJS.ProcessEnv, stdin = ''): Promise<CommandRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { env });
-    child.stdin.end(stdin);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 /**

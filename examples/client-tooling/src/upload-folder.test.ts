@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runNodeScript } from '../../../contract-tests/support/server-process.js';
 import { createLogger, importKey, openDatabase, parseServerConfig, ReportRecord, startServer, type RunningServer } from '@org/audit-server';
-import { lynisFixturePath } from '../../../fixtures/lynis/index.js';
+import { lynisFixturePath } from '@org/test-support/lynis-fixtures';
+import { runNodeScript } from '@org/test-support/node-script';
 
 /** The built example (`npm test` builds first), as `npm start` runs it. */
 const EXAMPLE = fileURLToPath(new URL('../dist/upload-folder.js', import.meta.url));

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashLicenseKey } from '@org/audit-server-core';
-import { lynisCapture, redactedReport, underBasePath, withKey } from '../../../contract-tests/support/lynis-capture.js';
-import { exchangeRaw } from '../../../contract-tests/support/raw-https.js';
+import { lynisCapture, redactedReport, underBasePath, withKey } from '@org/test-support/lynis-fixtures';
+import { exchangeRaw } from '@org/test-support/raw-https';
 import { createInventoryApp } from './app.js';
 import { FolderReportStore } from './folder-report-store.js';
 

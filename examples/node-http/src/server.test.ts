@@ -3,8 +3,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemoryKeyStore, InMemoryReportStore } from '@org/audit-server-core';
-import { lynisCapture, redactedReport, withKey } from '../../../contract-tests/support/lynis-capture.js';
-import { exchangeRaw } from '../../../contract-tests/support/raw-https.js';
+import { lynisCapture, redactedReport, withKey } from '@org/test-support/lynis-fixtures';
+import { exchangeRaw } from '@org/test-support/raw-https';
 import { createCollectorServer } from './server.js';
 
 const keyStore = new InMemoryKeyStore();

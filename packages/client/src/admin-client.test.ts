@@ -1,7 +1,7 @@
 // The admin client against a tiny local server that answers whatever a test tells it to, and records what it got.
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startStubServer, unusedPort, type StubServer } from '../../../contract-tests/support/stub-server.js';
+import { startStubServer, unusedPort, type StubServer } from '@org/test-support/stub-server';
 import { createAdminClient, type AdminClientOptions } from './admin-client.js';
 import {
   ConflictError,

@@ -1,6 +1,6 @@
 // The thin layer against a tiny local server that answers whatever a test tells it to, and records what it got.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startStubServer, unusedPort, type StubReply, type StubServer } from '../../../contract-tests/support/stub-server.js';
+import { startStubServer, unusedPort, type StubReply, type StubServer } from '@org/test-support/stub-server';
 import { createAuditClient, type AuditClientOptions } from './audit-client.js';
 import { InvalidKeyError, NetworkError, RateLimitedError, RequestRejectedError, ServerError, ServiceUnavailableError, TooLargeError } from './errors.js';
 

@@ -5,13 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import express from 'express';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readLynisFixture } from '@org/test-support/lynis-fixtures';
 import { createAuditApi, type AuditApi } from './audit-api.js';
 import { auditMiddleware } from './express.js';
 import { createAuditFetchHandler } from './fetch.js';
 import type { ReportStoredEvent, RequestCompletedEvent, RequestRejectedEvent } from './hooks.js';
 import { InMemoryKeyStore, InMemoryReportStore } from './memory-stores.js';
 import { createAuditListener } from './node-http.js';
-import { readLynisFixture } from '../../../fixtures/lynis/index.js';
 
 const report = readLynisFixture('report.dat');
 const VALID_KEY = 'deadbeef-0000-0000-0000-000000000001';

@@ -2,10 +2,10 @@ import type { AddressInfo } from 'node:net';
 import { request as httpRequest, type Server } from 'node:http';
 import express from 'express';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readLynisFixture } from '@org/test-support/lynis-fixtures';
 import { createAuditApi, type AuditLogger } from './audit-api.js';
 import { auditMiddleware } from './express.js';
 import { InMemoryKeyStore, InMemoryReportStore } from './memory-stores.js';
-import { readLynisFixture } from '../../../fixtures/lynis/index.js';
 
 const report = readLynisFixture('report.dat');
 const VALID_KEY = 'deadbeef-0000-0000-0000-000000000001';

@@ -2,11 +2,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readLynisFixture } from '@org/test-support/lynis-fixtures';
 import { createAuditApi } from './audit-api.js';
 import { auditMiddleware } from './express.js';
 import type { RequestRejectedEvent } from './hooks.js';
 import { InMemoryKeyStore, InMemoryReportStore } from './memory-stores.js';
-import { readLynisFixture } from '../../../fixtures/lynis/index.js';
 
 const report = readLynisFixture('report.dat');
 const KEY = 'deadbeef-0000-0000-0000-000000000001';

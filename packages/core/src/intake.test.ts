@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { formPostHead, sendRaw, type OpenRequest } from '../../../contract-tests/support/raw-https.js';
+import { formPostHead, sendRaw, type OpenRequest } from '@org/test-support/raw-https';
 import { createAuditApi, type AuditApiOptions } from './audit-api.js';
 import { InMemoryKeyStore, InMemoryReportStore } from './memory-stores.js';
 import { createAuditListener } from './node-http.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readLynisFixture } from '../../../fixtures/lynis/index.js';
+import { readLynisFixture } from '@org/test-support/lynis-fixtures';
 import { diffLynisReports } from './lynis-diff.js';
 import { parseLynisReport, type ParsedLynisReport } from './lynis-report.js';
 

@@ -1,8 +1,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { readLynisFixture } from '@org/test-support/lynis-fixtures';
 import { parseLynisReport, summarizeReportBytes } from './lynis-report.js';
-import { readLynisFixture } from '../../../fixtures/lynis/index.js';
 
 const fixture = readLynisFixture('report.dat');
 const fixtureText = fixture.toString('utf8');

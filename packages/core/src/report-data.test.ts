@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { readLynisFixture } from '@org/test-support/lynis-fixtures';
 import { decodeReportData, redactLicenseKeys } from './report-data.js';
-import { readLynisFixture } from '../../../fixtures/lynis/index.js';
 
 const fixture = readLynisFixture('report.dat');
 const asReceived = (bytes: Buffer) => bytes.toString('latin1');

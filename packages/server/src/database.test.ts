@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Registry } from 'prom-client';
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as SqliteMikroORM } from '@mikro-orm/sqlite';
-import { DIALECTS, useTestDatabase } from '../../../contract-tests/support/postgres.js';
+import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { databaseFile, dialectOf, openDatabase, type Database } from './database.js';
 import { ENTITIES, HostRecord } from './entities.js';
 import { hostRecordId } from './hosts.js';

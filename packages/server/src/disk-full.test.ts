@@ -11,7 +11,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { createAuditApi } from '@org/audit-server-core';
-import { LYNIS_FIXTURES_DIR } from '../../../fixtures/lynis/index.js';
+import { LYNIS_FIXTURES_DIR } from '@org/test-support/lynis-fixtures';
 import { createAdminApi } from './admin/api.js';
 import { createAdminToken } from './admin/tokens.js';
 import { createApp } from './app.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DIALECTS, useTestDatabase } from '../../../contract-tests/support/postgres.js';
+import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { openDatabase, type Database } from './database.js';
 import { parseDuration, parseExpiry } from './duration.js';
 import { LicenseKeyRecord } from './entities.js';

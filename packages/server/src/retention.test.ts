@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ReportToStore } from '@org/audit-server-core';
-import { DIALECTS, useTestDatabase } from '../../../contract-tests/support/postgres.js';
+import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { openDatabase, type Database } from './database.js';
 import { HostRecord, ReportRecord } from './entities.js';
 import { createKey } from './key-admin.js';

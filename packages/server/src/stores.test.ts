@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hashLicenseKey, type ReportSummary, type ReportToStore } from '@org/audit-server-core';
-import { lynisSummary } from '../../../contract-tests/support/lynis-summary.js';
-import { DIALECTS, useTestDatabase } from '../../../contract-tests/support/postgres.js';
+import { lynisSummary } from '@org/test-support/lynis-summary';
+import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { openDatabase, type Database } from './database.js';
 import { HostRecord, LicenseKeyRecord, ReportRecord } from './entities.js';
 import { hostRecordId } from './hosts.js';

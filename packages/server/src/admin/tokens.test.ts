@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, useTestDatabase } from '../../../../contract-tests/support/postgres.js';
+import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { openDatabase, type Database } from '../database.js';
 import { AdminTokenRecord } from '../entities.js';
 import { AdminTokenAuthenticator, bearerToken } from './auth.js';

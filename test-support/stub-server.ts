@@ -45,11 +45,5 @@ export async function startStubServer(answer: (request: StubRequest) => StubRepl
   };
 }
 
-/** A port on 127.0.0.1 where nothing listens (it was free a moment ago). */
-export async function unusedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+/** A port on 127.0.0.1 where nothing listens (it was free a moment ago): a client sent there gets no connection. */
+export { freePort as unusedPort } from './ports.js';

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { freePort } from './private-postgres.js';
+import { freePort } from './ports.js';
 
 /** Longest wait for a start or a stop. */
 const TIMEOUT_MS = 10_000;
