@@ -7,7 +7,7 @@ import { positiveInteger, wholeNumber } from './cli-arguments.js';
 import { EXIT, exitCodeFor, runWithClient } from './cli-exit-codes.js';
 import { processSources, resolveConnection, UsageError, type Connection, type ConnectionFlags } from './cli-settings.js';
 import { LynisProfileError } from './lynis-profile.js';
-import { readReportHostIds } from './lynis-report.js';
+import { readReportHostIds } from './report-host-ids.js';
 import { retryRateLimited, uploadBatch, type UploadOutcome } from './upload-batch.js';
 
 /** A rate limit asking for a longer wait than this ends the retries of that file (seconds). */

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { readLynisFixture } from '@org/test-support/lynis-fixtures';
-import { readReportHostIds } from './lynis-report.js';
+import { readReportHostIds } from './report-host-ids.js';
 
 it('reads hostid and hostid2 from a real Lynis report', () => {
   const report = readLynisFixture('report.dat');
