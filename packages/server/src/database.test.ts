@@ -3,11 +3,10 @@ import { Registry } from 'prom-client';
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as SqliteMikroORM } from '@mikro-orm/sqlite';
 import { DIALECTS, useTestDatabase } from '../../../contract-tests/support/postgres.js';
-import { databaseFile, dialectOf, openDatabase, type Database } from './database.js';
+import { databaseFile, dialectOf, migrationsFor, openDatabase, type Database } from './database.js';
 import { ENTITIES, HostRecord } from './entities.js';
 import { hostRecordId } from './hosts.js';
 import { createKey, listKeys } from './key-admin.js';
-import { migrationsFor } from './migrations/index.js';
 import { readinessProblem } from './ops.js';
 
 describe.each(DIALECTS)('database on %s', (dialect) => {

@@ -5,7 +5,8 @@ import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as PostgreSqlMikroORM, PostgreSqlPlatform } from '@mikro-orm/postgresql';
 import { MikroORM as SqliteMikroORM } from '@mikro-orm/sqlite';
 import { ENTITIES } from './entities.js';
-import { migrationsFor } from './migrations/index.js';
+import { POSTGRESQL_MIGRATIONS } from './migrations/postgresql/index.js';
+import { SQLITE_MIGRATIONS } from './migrations/sqlite/index.js';
 
 /** An open database of either dialect. */
 export type Database = AnyMikroORM<AbstractSqlDriver, SqlEntityManager>;
@@ -74,6 +75,9 @@ export async function openDatabase(location: string | DatabaseLocation, log: (me
   }
   return database;
 }
+
+/** Every schema migration of a dialect, oldest first; a test per dialect checks that they build the entities' schema. */
+export const migrationsFor = (dialect: Dialect) => (dialect === 'sqlite' ? SQLITE_MIGRATIONS : POSTGRESQL_MIGRATIONS);
 
 /** Which dialect a database speaks, told by its entity manager (`orm.em` or a fork). */
 export function dialectOf(em: Pick<EntityManager, 'getPlatform'>): Dialect {
