@@ -7,7 +7,7 @@ import { connect as connectTls } from 'node:tls';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createAdminToken } from './admin/tokens.js';
 import { parseServerConfig } from './config.js';
-import { openDatabase } from './database.js';
+import { openDatabase } from './database/open.js';
 import { createLogger } from './logger.js';
 import { startServer, type RunningServer } from './server.js';
 

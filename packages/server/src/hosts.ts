@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
-import type { Dialect } from './database.js';
+import type { SqlDialect } from './database/dialect.js';
 
 /**
  * The id of the host a key and `hostid` belong to: the SHA-256 of both, written as a UUID (version 8, "custom"),
@@ -71,10 +71,9 @@ const LATEST_COLUMNS = ['host_id2', 'hostname', 'os_name', 'lynis_version', 'lat
  * sorted by id (as {@link hostRowsOf} returns them) so that concurrent servers lock hosts in the same order and
  * cannot deadlock each other.
  */
-export async function upsertHosts(trx: Knex.Transaction, dialect: Dialect, rows: HostRow[]): Promise<void> {
-  const [least, greatest] = dialect === 'postgresql' ? ['least', 'greatest'] : ['min', 'max'];
+export async function upsertHosts(trx: Knex.Transaction, dialect: SqlDialect, rows: HostRow[]): Promise<void> {
   const latest = Object.fromEntries(
-    LATEST_COLUMNS.map((column) => [column, trx.raw(`case when excluded.last_seen >= host.last_seen then excluded.${column} else host.${column} end`)]),
+    LATEST_COLUMNS.map((column) => [column, trx.raw(`case when ${dialect.proposed('last_seen')} >= host.last_seen then ${dialect.proposed(column)} else host.${column} end`)]),
   );
   await trx
     .insert(rows)
@@ -82,8 +81,8 @@ export async function upsertHosts(trx: Knex.Transaction, dialect: Dialect, rows:
     .onConflict(['key_id', 'host_id'])
     .merge({
       ...latest,
-      report_count: trx.raw('host.report_count + excluded.report_count'),
-      first_seen: trx.raw(`${least}(host.first_seen, excluded.first_seen)`),
-      last_seen: trx.raw(`${greatest}(host.last_seen, excluded.last_seen)`),
+      report_count: trx.raw(`host.report_count + ${dialect.proposed('report_count')}`),
+      first_seen: trx.raw(dialect.least('host.first_seen', dialect.proposed('first_seen'))),
+      last_seen: trx.raw(dialect.greatest('host.last_seen', dialect.proposed('last_seen'))),
     });
 }

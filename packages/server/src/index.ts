@@ -4,7 +4,10 @@ export { createAdminApp, createApp, type AppOptions } from './app.js';
 export { createMetrics, type ServerMetrics } from './metrics.js';
 export { createOpsServer, readinessProblem, type OpsTarget } from './ops.js';
 export { createLogger } from './logger.js';
-export { openDatabase, databaseFile, dialectOf, type Database, type DatabaseLocation, type Dialect } from './database.js';
+export { openDatabase } from './database/open.js';
+export { databaseFile } from './database/sqlite.js';
+export { dialectOf } from './database/dialects.js';
+export type { Database, DatabaseLocation, Dialect } from './database/dialect.js';
 export { OrmKeyStore, OrmReportStore, type KeySnapshotOptions, type OrmReportStoreOptions } from './stores.js';
 export { createRateLimiter, type ClosableRateLimiter, type RateLimitSettings } from './rate-limits.js';
 export { parseDuration, parseExpiry } from './duration.js';
@@ -23,7 +26,7 @@ export {
   type NewKeyOptions,
 } from './key-admin.js';
 export { loadTlsIdentity, type TlsIdentity } from './tls.js';
-export { AdminTokenRecord, HostRecord, LicenseKeyRecord, ReportRecord } from './entities.js';
+export { AdminTokenRecord, HostRecord, LicenseKeyRecord, ReportRecord } from './database/entities.js';
 export { hostRecordId } from './hosts.js';
 export { pruneReports, schedulePruning, type PruneSchedule, type RetentionRules } from './retention.js';
 export { createAdminApi, type AdminApi, type AdminApiOptions, type AdminRequest, type AdminRequestBody } from './admin/api.js';

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlEntityManager } from '@mikro-orm/knex';
 import { LICENSE_KEY_PATTERN, generateLicenseKey, hashLicenseKey } from '@org/audit-server-core';
-import { dialectOf, isRecordId, type Database } from './database.js';
-import { LicenseKeyRecord } from './entities.js';
+import type { Database } from './database/dialect.js';
+import { sqlDialectOf } from './database/dialects.js';
+import { LicenseKeyRecord, isRecordId } from './database/entities.js';
 
 /** A license key as operators see it: never the key itself. */
 export interface KeySummary {
@@ -195,11 +196,10 @@ export async function rotateKey(orm: Database, id: string, graceMs: number): Pro
 
 /**
  * Makes key changes wait for each other until commit, so that revision numbers rise in commit order and a server
- * that read the keys at revision n never misses a change numbered n. SQLite serialises writers anyway; PostgreSQL
- * lets them run side by side unless told, and plain reads of the keys are not blocked by this lock.
+ * that read the keys at revision n never misses a change numbered n.
  */
 async function serialiseKeyChanges(em: SqlEntityManager): Promise<void> {
-  if (dialectOf(em) === 'postgresql') await em.execute('lock table license_key in share row exclusive mode');
+  await sqlDialectOf(em).serialiseKeyChanges(em);
 }
 
 /** Gives a key the next revision number, so that running servers reread the keys. */

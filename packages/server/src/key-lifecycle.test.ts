@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DIALECTS, useTestDatabase } from '../../../contract-tests/support/postgres.js';
-import { openDatabase, type Database } from './database.js';
+import { openDatabase, type Database } from './database/open.js';
 import { parseDuration, parseExpiry } from './duration.js';
-import { LicenseKeyRecord } from './entities.js';
+import { LicenseKeyRecord } from './database/entities.js';
 import { createKey, importKeys, listKeys, parseKeyList, revokeKey, rotateKey } from './key-admin.js';
 import { OrmKeyStore } from './stores.js';
 

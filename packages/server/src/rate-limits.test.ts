@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { startPrivateRedis, type PrivateRedis } from '../../../contract-tests/support/private-redis.js';
 import { redisUrl } from '../../../contract-tests/support/redis.js';
 import { parseServerConfig } from './config.js';
-import { openDatabase } from './database.js';
+import { openDatabase } from './database/open.js';
 import { createKey } from './key-admin.js';
 import { createLogger } from './logger.js';
 import { createRateLimiter, type RateLimitSettings } from './rate-limits.js';

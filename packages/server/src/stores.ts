@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hashLicenseKey, type KeyLookup, type KeyStore, type ReportStore, type ReportToStore } from '@org/audit-server-core';
-import { databaseTime, dialectOf, type Database, type Dialect } from './database.js';
-import { LicenseKeyRecord } from './entities.js';
+import type { Database, SqlDialect } from './database/dialect.js';
+import { sqlDialectOf } from './database/dialects.js';
+import { LicenseKeyRecord } from './database/entities.js';
 import { hostRecordId, hostRowsOf, upsertHosts, type HostSighting } from './hosts.js';
 import type { WriteHealth } from './write-health.js';
 
@@ -174,7 +175,7 @@ export class OrmReportStore implements ReportStore {
   private committing = false;
 
   private readonly maxGroupBytes: number;
-  private readonly dialect: Dialect;
+  private readonly dialect: SqlDialect;
   private readonly writeHealth: WriteHealth | undefined;
 
   constructor(
@@ -182,7 +183,7 @@ export class OrmReportStore implements ReportStore {
     options: OrmReportStoreOptions = {},
   ) {
     this.maxGroupBytes = options.maxGroupBytes ?? MAX_GROUP_BYTES;
-    this.dialect = dialectOf(orm.em);
+    this.dialect = sqlDialectOf(orm.em);
     this.writeHealth = options.writeHealth;
   }
 
@@ -203,7 +204,7 @@ export class OrmReportStore implements ReportStore {
       host_record_id: hostRecordId(report.keyId, report.hostId),
       host_id: report.hostId,
       host_id2: report.hostId2 ?? null,
-      received_at: databaseTime(this.orm, report.receivedAt),
+      received_at: this.dialect.toDatabaseTime(report.receivedAt),
       encoding: report.encoding,
       size: report.size,
       sha256: report.sha256,
@@ -251,7 +252,7 @@ export class OrmReportStore implements ReportStore {
   }
 
   private async commitGroup(group: PendingSave[]): Promise<void> {
-    const hosts = hostRowsOf(group.map((save) => save.host), (time) => databaseTime(this.orm, time));
+    const hosts = hostRowsOf(group.map((save) => save.host), this.dialect.toDatabaseTime);
     /** The statement's own error: SQLite rolls back by itself on SQLITE_FULL, and knex then reports only its failed ROLLBACK. */
     let statementError: unknown;
     try {

@@ -9,8 +9,8 @@ import { lynisCapture } from '../../../../contract-tests/support/lynis-capture.j
 import { lynisSummary as summary } from '../../../../contract-tests/support/lynis-summary.js';
 import { DIALECTS, useTestDatabase } from '../../../../contract-tests/support/postgres.js';
 import { createApp } from '../app.js';
-import { openDatabase, type Database } from '../database.js';
-import { AdminTokenRecord } from '../entities.js';
+import { openDatabase, type Database } from '../database/open.js';
+import { AdminTokenRecord } from '../database/entities.js';
 import { hostRecordId } from '../hosts.js';
 import { createKey, revokeKey } from '../key-admin.js';
 import { createRateLimiter, type ClosableRateLimiter } from '../rate-limits.js';

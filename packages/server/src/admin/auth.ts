@@ -1,5 +1,5 @@
-import type { Database } from '../database.js';
-import { AdminTokenRecord } from '../entities.js';
+import type { Database } from '../database/dialect.js';
+import { AdminTokenRecord } from '../database/entities.js';
 import { ADMIN_TOKEN_PATTERN, hashAdminToken } from './tokens.js';
 
 /** How often, at most, one server writes a token's last-use time: an admin request costs one read, not a write. */

@@ -1,6 +1,6 @@
 import { summarizeReportBytes, type ReportDetail, type ReportMeta, type ReportPage } from '@org/audit-server-core';
-import { ReportRecord } from '../entities.js';
-import { countBound, findBound } from './bound-query.js';
+import { countBound, findBound } from '../database/bound-query.js';
+import { ReportRecord } from '../database/entities.js';
 import type { AdminOperation } from './operation.js';
 import { jsonResponse, problemResponse, textResponse } from './responses.js';
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { isRecordId, type Database } from '../database.js';
-import { AdminTokenRecord } from '../entities.js';
+import type { Database } from '../database/dialect.js';
+import { AdminTokenRecord, isRecordId } from '../database/entities.js';
 
 /** What every admin token starts with, so that people and secret scanners recognise one. */
 export const ADMIN_TOKEN_PREFIX = 'adm_';
