@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { hashLicenseKey, type KeyLookup, type KeyStore, type ReportStore, type ReportToStore } from '@org/audit-server-core';
 import type { Database, SqlDialect } from './database/dialect.js';
 import { sqlDialectOf } from './database/dialects.js';
-import { LicenseKeyRecord } from './database/entities.js';
+import { LicenseKeyRecord, type ReportRecord } from './database/entities.js';
+import type { RowOf } from './database/rows.js';
 import { hostRecordId, hostRowsOf, upsertHosts, type HostSighting } from './hosts.js';
 import type { WriteHealth } from './write-health.js';
 
@@ -137,25 +138,8 @@ export interface OrmReportStoreOptions {
   writeHealth?: WriteHealth;
 }
 
-/** A `report` row by column name (see the migrations). */
-interface ReportRow {
-  id: string;
-  key_id: string;
-  host_record_id: string;
-  host_id: string;
-  host_id2: string | null;
-  /** As the dialect stores datetimes (see `databaseTime`). */
-  received_at: Date | number;
-  encoding: string;
-  size: number;
-  sha256: string;
-  content: Buffer;
-  hostname: string | null;
-  lynis_version: string | null;
-  hardening_index: number | null;
-  warning_count: number | null;
-  suggestion_count: number | null;
-}
+/** A `report` row by column name, as the group commit inserts it. */
+type ReportRow = RowOf<ReportRecord>;
 
 interface PendingSave {
   row: ReportRow;
@@ -188,46 +172,11 @@ export class OrmReportStore implements ReportStore {
   }
 
   save(report: ReportToStore): Promise<{ id: string }> {
-    const { row, host } = this.rowsOf(report);
+    const { row, host } = reportRowsOf(report, this.dialect);
     return new Promise((resolve, reject) => {
       this.waiting.push({ row, host, resolve, reject });
       if (!this.committing) void this.commitWaiting();
     });
-  }
-
-  /** The report's row, and what it tells about its host. */
-  private rowsOf(report: ReportToStore): { row: ReportRow; host: HostSighting } {
-    const summary = report.summary ?? null;
-    const row: ReportRow = {
-      id: randomUUID(),
-      key_id: report.keyId,
-      host_record_id: hostRecordId(report.keyId, report.hostId),
-      host_id: report.hostId,
-      host_id2: report.hostId2 ?? null,
-      received_at: this.dialect.toDatabaseTime(report.receivedAt),
-      encoding: report.encoding,
-      size: report.size,
-      sha256: report.sha256,
-      content: report.content,
-      hostname: columnText(summary?.hostname),
-      lynis_version: columnText(summary?.lynisVersion),
-      hardening_index: summary?.hardeningIndex ?? null,
-      warning_count: summary ? summary.warnings.length : null,
-      suggestion_count: summary ? summary.suggestions.length : null,
-    };
-    const host: HostSighting = {
-      id: row.host_record_id,
-      key_id: row.key_id,
-      host_id: row.host_id,
-      host_id2: row.host_id2,
-      hostname: row.hostname,
-      os_name: columnText(summary?.os?.fullName),
-      lynis_version: row.lynis_version,
-      latest_hardening_index: row.hardening_index,
-      reportId: row.id,
-      receivedAt: report.receivedAt,
-    };
-    return { row, host };
   }
 
   /** Commits what is waiting, group after group, until nothing is left; only one of these runs at a time. */
@@ -278,6 +227,41 @@ export class OrmReportStore implements ReportStore {
     this.writeHealth?.recordSuccess();
     for (const save of group) save.resolve({ id: save.row.id });
   }
+}
+
+/** A new report's row, and what it tells about its host. */
+export function reportRowsOf(report: ReportToStore, dialect: SqlDialect): { row: ReportRow; host: HostSighting } {
+  const summary = report.summary ?? null;
+  const row: ReportRow = {
+    id: randomUUID(),
+    key_id: report.keyId,
+    host_record_id: hostRecordId(report.keyId, report.hostId),
+    host_id: report.hostId,
+    host_id2: report.hostId2 ?? null,
+    received_at: dialect.toDatabaseTime(report.receivedAt),
+    encoding: report.encoding,
+    size: report.size,
+    sha256: report.sha256,
+    content: report.content,
+    hostname: columnText(summary?.hostname),
+    lynis_version: columnText(summary?.lynisVersion),
+    hardening_index: summary?.hardeningIndex ?? null,
+    warning_count: summary ? summary.warnings.length : null,
+    suggestion_count: summary ? summary.suggestions.length : null,
+  };
+  const host: HostSighting = {
+    id: row.host_record_id,
+    key_id: row.key_id,
+    host_id: row.host_id,
+    host_id2: row.host_id2,
+    hostname: row.hostname,
+    os_name: columnText(summary?.os?.fullName),
+    lynis_version: row.lynis_version,
+    latest_hardening_index: row.hardening_index,
+    reportId: row.id,
+    receivedAt: report.receivedAt,
+  };
+  return { row, host };
 }
 
 /** Text for a column of its own: at most {@link MAX_COLUMN_TEXT} characters, no NUL (PostgreSQL text cannot hold it). */

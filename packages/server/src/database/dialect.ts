@@ -4,6 +4,9 @@ import type { AbstractSqlDriver, SqlEntityManager } from '@mikro-orm/knex';
 /** An open database of any dialect. */
 export type Database = MikroORM<AbstractSqlDriver, SqlEntityManager>;
 
+/** A time as a dialect's datetime columns hold it: epoch milliseconds in SQLite, a `Date` in PostgreSQL. */
+export type DatabaseTime = Date | number;
+
 /** The SQL dialects the server runs on. */
 export type Dialect = 'sqlite' | 'postgresql';
 
@@ -31,7 +34,7 @@ export interface SqlDialect {
   /** Whether an entity manager's platform is this dialect's. */
   speaks(platform: Platform): boolean;
   /** A time as this dialect's datetime columns hold it, for statements written without the ORM. */
-  toDatabaseTime(time: Date): Date | number;
+  toDatabaseTime(time: Date): DatabaseTime;
   /** An upsert's update clause (`insert … on conflict … do update`): the smaller and the larger of two values. */
   least(a: string, b: string): string;
   greatest(a: string, b: string): string;
