@@ -6,9 +6,9 @@ import { DEFAULT_SERVER_CONFIG as DEFAULTS, parseServerConfig, readConfigFile, t
 import type { Database } from './database/dialect.js';
 import { openDatabase } from './database/open.js';
 import { parseDuration, parseExpiry } from './duration.js';
-import { createKey, importKeys, listKeys, parseKeyList, revokeKey, rotateKey } from './key-admin.js';
+import { createKey, importKeys, listKeys, parseKeyList, revokeKey, rotateKey } from './secrets/license-keys.js';
 import { createLogger } from './logger.js';
-import { createAdminToken, listAdminTokens, revokeAdminToken } from './admin/tokens.js';
+import { createAdminToken, listAdminTokens, revokeAdminToken } from './secrets/admin-tokens.js';
 import { hasRetentionRule, pruneReports } from './retention.js';
 import { startServer } from './server.js';
 

@@ -7,10 +7,10 @@ import { dialectOf, migrationsFor, sqlDialectOf } from './database/dialects.js';
 import { openDatabase, type Database } from './database/open.js';
 import { databaseFile } from './database/sqlite.js';
 import { ENTITIES, HostRecord } from './database/entities.js';
-import { hostRecordId, hostRowsOf } from './hosts.js';
-import { createKey, listKeys } from './key-admin.js';
+import { hostRecordId, hostRowsOf } from './host-records.js';
+import { createKey, listKeys } from './secrets/license-keys.js';
 import { readinessProblem } from './ops.js';
-import { reportRowsOf } from './stores.js';
+import { reportRowsOf } from './report-store.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 

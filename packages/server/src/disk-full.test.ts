@@ -13,14 +13,15 @@ import { pino } from 'pino';
 import { createAuditApi } from '@org/audit-server-core';
 import { LYNIS_FIXTURES_DIR } from '../../../fixtures/lynis/index.js';
 import { createAdminApi } from './admin/api.js';
-import { createAdminToken } from './admin/tokens.js';
+import { createAdminToken } from './secrets/admin-tokens.js';
 import { createApp } from './app.js';
 import { openDatabase, type Database } from './database/open.js';
 import { HostRecord, ReportRecord } from './database/entities.js';
-import { createKey } from './key-admin.js';
+import { createKey } from './secrets/license-keys.js';
 import { createMetrics } from './metrics.js';
 import { createOpsServer } from './ops.js';
-import { OrmKeyStore, OrmReportStore } from './stores.js';
+import { OrmReportStore } from './report-store.js';
+import { OrmKeyStore } from './secrets/license-key-store.js';
 import { WriteHealth } from './write-health.js';
 
 let dataDir: string;

@@ -3,8 +3,8 @@ import { DIALECTS, useTestDatabase } from '../../../contract-tests/support/postg
 import { openDatabase, type Database } from './database/open.js';
 import { parseDuration, parseExpiry } from './duration.js';
 import { LicenseKeyRecord } from './database/entities.js';
-import { createKey, importKeys, listKeys, parseKeyList, revokeKey, rotateKey } from './key-admin.js';
-import { OrmKeyStore } from './stores.js';
+import { createKey, importKeys, listKeys, parseKeyList, revokeKey, rotateKey } from './secrets/license-keys.js';
+import { OrmKeyStore } from './secrets/license-key-store.js';
 
 const HOUR = 3_600_000;
 

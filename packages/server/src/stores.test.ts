@@ -4,9 +4,10 @@ import { lynisSummary } from '../../../contract-tests/support/lynis-summary.js';
 import { DIALECTS, useTestDatabase } from '../../../contract-tests/support/postgres.js';
 import { openDatabase, type Database } from './database/open.js';
 import { HostRecord, LicenseKeyRecord, ReportRecord } from './database/entities.js';
-import { hostRecordId } from './hosts.js';
-import { createKey, importKey, listKeys, revokeKey, rotateKey } from './key-admin.js';
-import { OrmKeyStore, OrmReportStore } from './stores.js';
+import { hostRecordId } from './host-records.js';
+import { createKey, importKey, listKeys, revokeKey, rotateKey } from './secrets/license-keys.js';
+import { OrmReportStore } from './report-store.js';
+import { OrmKeyStore } from './secrets/license-key-store.js';
 
 /** A key id no key has. */
 const MISSING_KEY = '00000000-0000-4000-8000-00000000dead';

@@ -5,10 +5,10 @@ import { describeFailure, openApiDocument, type AuditLogger, type AuditRateLimit
 import type { Database } from '../database/dialect.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../database/unavailable.js';
 import { AdminTokenAuthenticator } from './auth.js';
-import { getHost, listHosts } from './hosts.js';
-import { createLicenseKey, listLicenseKeys, revokeLicenseKey, rotateLicenseKey } from './keys.js';
+import { getHost, listHosts } from './host-routes.js';
+import { createLicenseKey, listLicenseKeys, revokeLicenseKey, rotateLicenseKey } from './key-routes.js';
 import type { AdminContext, AdminOperation } from './operation.js';
-import { getRawReport, getReport, listReports } from './reports.js';
+import { getRawReport, getReport, listReports } from './report-routes.js';
 import { problemResponse, type AdminResponse } from './responses.js';
 
 /** What the contract's admin operations are tagged with. */

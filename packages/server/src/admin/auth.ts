@@ -1,6 +1,6 @@
 import type { Database } from '../database/dialect.js';
 import { AdminTokenRecord } from '../database/entities.js';
-import { ADMIN_TOKEN_PATTERN, hashAdminToken } from './tokens.js';
+import { ADMIN_TOKEN_PATTERN, hashAdminToken } from '../secrets/admin-tokens.js';
 
 /** How often, at most, one server writes a token's last-use time: an admin request costs one read, not a write. */
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;

@@ -1,4 +1,4 @@
-import { KeyAdminError, createKey, findKey, listKeys, revokeKey, rotateKey, type KeySummary } from '../key-admin.js';
+import { KeyAdminError, createKey, findKey, listKeys, revokeKey, rotateKey, type KeySummary } from '../secrets/license-keys.js';
 import type { AdminContext, AdminOperation } from './operation.js';
 import { jsonResponse, problemResponse, type AdminResponse } from './responses.js';
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlEntityManager } from '@mikro-orm/knex';
 import { LICENSE_KEY_PATTERN, generateLicenseKey, hashLicenseKey } from '@org/audit-server-core';
-import type { Database } from './database/dialect.js';
-import { sqlDialectOf } from './database/dialects.js';
-import { LicenseKeyRecord, isRecordId } from './database/entities.js';
+import type { Database } from '../database/dialect.js';
+import { sqlDialectOf } from '../database/dialects.js';
+import { LicenseKeyRecord, isRecordId } from '../database/entities.js';
 
 /** A license key as operators see it: never the key itself. */
 export interface KeySummary {

@@ -9,9 +9,9 @@ import { startPrivateRedis, type PrivateRedis } from '../../../contract-tests/su
 import { redisUrl } from '../../../contract-tests/support/redis.js';
 import { parseServerConfig } from './config.js';
 import { openDatabase } from './database/open.js';
-import { createKey } from './key-admin.js';
+import { createKey } from './secrets/license-keys.js';
 import { createLogger } from './logger.js';
-import { createRateLimiter, type RateLimitSettings } from './rate-limits.js';
+import { createRateLimiter, type RateLimitSettings } from './rate-limiter-store.js';
 import { startServer, type RunningServer } from './server.js';
 
 const OFF: RateLimitSettings = { perAddressPerMinute: 0, perKeyPerMinute: 0, failuresPer10Minutes: 0, redisPrefix: 'unused' };
