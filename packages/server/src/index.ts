@@ -13,7 +13,6 @@ export { OrmKeyStore, type KeySnapshotOptions } from './secrets/license-key-stor
 export { createRateLimiter, type ClosableRateLimiter, type RateLimitSettings } from './rate-limiter-store.js';
 export { parseDuration, parseExpiry } from './duration.js';
 export {
-  KeyAdminError,
   createKey,
   findKey,
   importKey,
@@ -21,11 +20,14 @@ export {
   listKeys,
   parseKeyList,
   revokeKey,
+  revokeKeyOrFail,
   rotateKey,
-  type KeyAdminErrorCode,
   type KeySummary,
   type NewKeyOptions,
 } from './secrets/license-keys.js';
+export { SecretError, type SecretErrorCode } from './secrets/secret-records.js';
+/** The former names of {@link SecretError} and its codes, kept for existing importers. */
+export { SecretError as KeyAdminError, type SecretErrorCode as KeyAdminErrorCode } from './secrets/secret-records.js';
 export { loadTlsIdentity, type TlsIdentity } from './tls.js';
 export { AdminTokenRecord, HostRecord, LicenseKeyRecord, ReportRecord } from './database/entities.js';
 export { hostRecordId } from './host-records.js';
@@ -34,4 +36,13 @@ export { createAdminApi, type AdminApi, type AdminApiOptions, type AdminRequest,
 export { AdminTokenAuthenticator } from './admin/auth.js';
 export { adminMiddleware } from './admin/express.js';
 export type { AdminResponse } from './admin/responses.js';
-export { ADMIN_TOKEN_PATTERN, createAdminToken, hashAdminToken, listAdminTokens, revokeAdminToken, type AdminTokenSummary } from './secrets/admin-tokens.js';
+export {
+  ADMIN_TOKEN_PATTERN,
+  AdminTokenVerifier,
+  createAdminToken,
+  hashAdminToken,
+  listAdminTokens,
+  revokeAdminToken,
+  revokeAdminTokenOrFail,
+  type AdminTokenSummary,
+} from './secrets/admin-tokens.js';

@@ -1,6 +1,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Database } from '../database/dialect.js';
 import { AdminTokenRecord, isRecordId } from '../database/entities.js';
+import { SecretError, falseIfNotFound, recordLastUse, secretPrefix } from './secret-records.js';
+
+/** How often, at most, one server writes a token's last-use time: an admin request costs one read, not a write. */
+const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 
 /** What every admin token starts with, so that people and secret scanners recognise one. */
 export const ADMIN_TOKEN_PREFIX = 'adm_';
@@ -32,7 +36,7 @@ export async function createAdminToken(database: Database, options: { label?: st
   await database.em.fork().insert(AdminTokenRecord, {
     id,
     tokenHash: hashAdminToken(token),
-    prefix: secret.slice(0, 8), // 32 of the 256 bits: enough to tell tokens apart, too few to matter
+    prefix: secretPrefix(secret), // 32 of the 256 bits: enough to tell tokens apart, too few to matter
     label: options.label ?? null,
     createdAt: new Date(),
     revokedAt: null,
@@ -54,10 +58,54 @@ export async function listAdminTokens(database: Database): Promise<AdminTokenSum
   }));
 }
 
-/** Revokes an admin token by id; it is refused from the next request on. Resolves false when no such token exists. */
-export async function revokeAdminToken(database: Database, id: string): Promise<boolean> {
-  if (!isRecordId(id)) return false;
+/**
+ * Revokes an admin token by id; it is refused from the next request on (revoking twice changes nothing). Rejects
+ * with a `not-found` {@link SecretError} when no token has this id.
+ */
+export async function revokeAdminTokenOrFail(database: Database, id: string): Promise<void> {
+  const notFound = new SecretError(`No admin token with id ${id}`, 'not-found');
+  if (!isRecordId(id)) throw notFound;
   const em = database.em.fork();
   const changed = await em.nativeUpdate(AdminTokenRecord, { id, revokedAt: null }, { revokedAt: new Date() });
-  return changed > 0 || (await em.count(AdminTokenRecord, { id })) > 0;
+  if (changed === 0 && (await em.count(AdminTokenRecord, { id })) === 0) throw notFound;
+}
+
+/** {@link revokeAdminTokenOrFail} for scripts that only ask whether the token existed: resolves false when none has this id. */
+export const revokeAdminToken = (database: Database, id: string): Promise<boolean> =>
+  revokeAdminTokenOrFail(database, id).then(() => true, falseIfNotFound);
+
+/**
+ * Finds valid admin tokens: by SHA-256 digest (so no secret is compared byte by byte), refused once revoked. Every
+ * check reads the table, so a revocation counts from the next check on, on every server. Records each token's last
+ * use at most once a minute per process.
+ */
+export class AdminTokenVerifier {
+  /** When this process last wrote each token's last-use time (epoch ms). */
+  #lastWritten = new Map<string, number>();
+
+  constructor(
+    private readonly database: Database,
+    private readonly onWriteFailure: (error: unknown) => void = () => {},
+  ) {}
+
+  /** The id of a valid token, or undefined when the token is unknown or revoked. */
+  async verify(token: string): Promise<string | undefined> {
+    const em = this.database.em.fork();
+    const record = await em.findOne(AdminTokenRecord, { tokenHash: hashAdminToken(token), revokedAt: null }, { fields: ['id'] });
+    if (!record) return undefined;
+    await this.#noteUse(record.id);
+    return record.id;
+  }
+
+  /** Writes the last-use time at most once a minute per token; a failed write never fails the check. */
+  async #noteUse(id: string): Promise<void> {
+    const now = Date.now();
+    if (now - (this.#lastWritten.get(id) ?? 0) < LAST_USED_WRITE_INTERVAL_MS) return;
+    this.#lastWritten.set(id, now);
+    try {
+      await recordLastUse(this.database.em.fork(), AdminTokenRecord, id, new Date(now));
+    } catch (error) {
+      this.onWriteFailure(error);
+    }
+  }
 }

@@ -1,6 +1,7 @@
 import { hashLicenseKey, type KeyLookup, type KeyStore } from '@org/audit-server-core';
 import type { Database } from '../database/dialect.js';
 import { LicenseKeyRecord } from '../database/entities.js';
+import { recordLastUse } from './secret-records.js';
 
 /** How often a key store rereads key changes, and writes last-use times. */
 export interface KeySnapshotOptions {
@@ -103,10 +104,7 @@ export class OrmKeyStore implements KeyStore {
     const batch = this.#lastUsed;
     this.#lastUsed = new Map();
     await this.orm.em.fork().transactional(async (em) => {
-      for (const [id, at] of batch) {
-        // Several servers may write: keep the latest time.
-        await em.nativeUpdate(LicenseKeyRecord, { id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: at } }] }, { lastUsedAt: at });
-      }
+      for (const [id, at] of batch) await recordLastUse(em, LicenseKeyRecord, id, at);
     });
   }
 
