@@ -35,8 +35,9 @@ export interface SqlDialect {
   speaks(platform: Platform): boolean;
   /** A time as this dialect's datetime columns hold it, for statements written without the ORM. */
   toDatabaseTime(time: Date): DatabaseTime;
-  /** An upsert's update clause (`insert … on conflict … do update`): the smaller and the larger of two values. */
+  /** In an upsert's update clause (`insert … on conflict … do update`), the smaller of two values. */
   least(a: string, b: string): string;
+  /** In an upsert's update clause, the larger of two values. */
   greatest(a: string, b: string): string;
   /** In an upsert's update clause, the value the refused insert proposed for `column`. */
   proposed(column: string): string;

@@ -35,5 +35,6 @@ export const secretPrefix = (secret: string) => secret.slice(0, Math.min(8, Math
 
 /** Writes when a license key or admin token was last used, keeping a later time another server may have written. */
 export async function recordLastUse(em: SqlEntityManager, entity: typeof LicenseKeyRecord | typeof AdminTokenRecord, id: string, at: Date): Promise<void> {
+  // Both tables have `id` and `lastUsedAt`; the cast lets one statement serve either.
   await em.nativeUpdate(entity as typeof LicenseKeyRecord, { id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: at } }] }, { lastUsedAt: at });
 }
