@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect as connectTls } from 'node:tls';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createAdminToken } from './admin/tokens.js';
+import { createAdminToken } from './secrets/admin-tokens.js';
 import { parseServerConfig } from './config.js';
-import { openDatabase } from './database.js';
+import { openDatabase } from './database/open.js';
 import { createLogger } from './logger.js';
 import { startServer, type RunningServer } from './server.js';
 

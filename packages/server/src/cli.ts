@@ -3,11 +3,12 @@ import { text } from 'node:stream/consumers';
 import { Command, Option } from 'commander';
 import { describeFailure } from '@org/audit-server-core';
 import { DEFAULT_SERVER_CONFIG as DEFAULTS, parseServerConfig, readConfigFile, type ServerConfig } from './config.js';
-import { openDatabase, type Database } from './database.js';
+import type { Database } from './database/dialect.js';
+import { openDatabase } from './database/open.js';
 import { parseDuration, parseExpiry } from './duration.js';
-import { createKey, importKeys, listKeys, parseKeyList, revokeKey, rotateKey } from './key-admin.js';
+import { createKey, importKeys, listKeys, parseKeyList, revokeKeyOrFail, rotateKey } from './secrets/license-keys.js';
 import { createLogger } from './logger.js';
-import { createAdminToken, listAdminTokens, revokeAdminToken } from './admin/tokens.js';
+import { createAdminToken, listAdminTokens, revokeAdminTokenOrFail } from './secrets/admin-tokens.js';
 import { hasRetentionRule, pruneReports } from './retention.js';
 import { startServer } from './server.js';
 
@@ -128,7 +129,7 @@ keys
   .argument('<id>', 'the key id shown by keys list')
   .action(async (id: string, _options, command: Command) => {
     await withDatabase(command, async (orm) => {
-      if (!(await revokeKey(orm, id))) throw new Error(`No key with id ${id}`);
+      await revokeKeyOrFail(orm, id);
       process.stderr.write(`Revoked key ${id}\n`);
     });
   });
@@ -184,7 +185,7 @@ adminTokens
   .argument('<id>', 'the token id shown by admin-tokens list')
   .action(async (id: string, _options, command: Command) => {
     await withDatabase(command, async (orm) => {
-      if (!(await revokeAdminToken(orm, id))) throw new Error(`No admin token with id ${id}`);
+      await revokeAdminTokenOrFail(orm, id);
       process.stderr.write(`Revoked admin token ${id}\n`);
     });
   });
@@ -234,6 +235,7 @@ function printTable(header: string[], rows: string[][]): void {
 }
 
 program.parseAsync().catch((error: Error) => {
+  // Every failure, a key or token operation's `SecretError` included, as its message: written for operators.
   process.stderr.write(`audit-server: ${error.message}\n`);
   process.exit(1);
 });

@@ -3,12 +3,16 @@ import { Registry } from 'prom-client';
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as SqliteMikroORM } from '@mikro-orm/sqlite';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
-import { databaseFile, dialectOf, openDatabase, type Database } from './database.js';
-import { ENTITIES, HostRecord } from './entities.js';
-import { hostRecordId } from './hosts.js';
-import { createKey, listKeys } from './key-admin.js';
-import { migrationsFor } from './migrations/index.js';
+import { dialectOf, migrationsFor, sqlDialectOf } from './database/dialects.js';
+import { openDatabase, type Database } from './database/open.js';
+import { databaseFile } from './database/sqlite.js';
+import { ENTITIES, HostRecord } from './database/entities.js';
+import { hostRecordId, hostRowsOf } from './host-records.js';
+import { createKey, listKeys } from './secrets/license-keys.js';
 import { readinessProblem } from './ops.js';
+import { reportRowsOf } from './report-store.js';
+
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 describe.each(DIALECTS)('database on %s', (dialect) => {
   const database = useTestDatabase(dialect);
@@ -28,6 +32,14 @@ describe.each(DIALECTS)('database on %s', (dialect) => {
     expect(await orm.schema.getUpdateSchemaSQL({ wrap: false })).toBe('');
     const applied = await orm.getMigrator().getExecutedMigrations();
     expect(applied.map((m) => m.name)).toEqual(migrationsFor(dialect).map((m) => m.name));
+  });
+
+  it('writes report and host rows with exactly the columns the entities describe', () => {
+    const columns = (entity: string) => orm.getMetadata().get(entity).props.flatMap((property) => property.fieldNames).sort();
+    const report = { keyId: UNKNOWN_ID, hostId: 'web', receivedAt: new Date(), encoding: 'raw', size: 3, sha256: 'a'.repeat(64), content: Buffer.from('a=1'), summary: null } as const;
+    const { row, host } = reportRowsOf(report, sqlDialectOf(orm.em));
+    expect(Object.keys(row).sort()).toEqual(columns('ReportRecord'));
+    expect(Object.keys(hostRowsOf([host], (time) => time)[0]!).sort()).toEqual(columns('HostRecord'));
   });
 
   it('reopens an existing database without migrating again', async () => {

@@ -4,12 +4,15 @@ export { createAdminApp, createApp, type AppOptions } from './app.js';
 export { createMetrics, type ServerMetrics } from './metrics.js';
 export { createOpsServer, readinessProblem, type OpsTarget } from './ops.js';
 export { createLogger } from './logger.js';
-export { openDatabase, databaseFile, dialectOf, type Database, type DatabaseLocation, type Dialect } from './database.js';
-export { OrmKeyStore, OrmReportStore, type KeySnapshotOptions, type OrmReportStoreOptions } from './stores.js';
-export { createRateLimiter, type ClosableRateLimiter, type RateLimitSettings } from './rate-limits.js';
+export { openDatabase } from './database/open.js';
+export { databaseFile } from './database/sqlite.js';
+export { dialectOf } from './database/dialects.js';
+export type { Database, DatabaseLocation, Dialect } from './database/dialect.js';
+export { OrmReportStore, type OrmReportStoreOptions } from './report-store.js';
+export { OrmKeyStore, type KeySnapshotOptions } from './secrets/license-key-store.js';
+export { createRateLimiter, type ClosableRateLimiter, type RateLimitSettings } from './rate-limiter-store.js';
 export { parseDuration, parseExpiry } from './duration.js';
 export {
-  KeyAdminError,
   createKey,
   findKey,
   importKey,
@@ -17,17 +20,29 @@ export {
   listKeys,
   parseKeyList,
   revokeKey,
+  revokeKeyOrFail,
   rotateKey,
-  type KeyAdminErrorCode,
   type KeySummary,
   type NewKeyOptions,
-} from './key-admin.js';
+} from './secrets/license-keys.js';
+export { SecretError, type SecretErrorCode } from './secrets/secret-records.js';
+/** The former names of {@link SecretError} and its codes, kept for existing importers. */
+export { SecretError as KeyAdminError, type SecretErrorCode as KeyAdminErrorCode } from './secrets/secret-records.js';
 export { loadTlsIdentity, type TlsIdentity } from './tls.js';
-export { AdminTokenRecord, HostRecord, LicenseKeyRecord, ReportRecord } from './entities.js';
-export { hostRecordId } from './hosts.js';
+export { AdminTokenRecord, HostRecord, LicenseKeyRecord, ReportRecord } from './database/entities.js';
+export { hostRecordId } from './host-records.js';
 export { pruneReports, schedulePruning, type PruneSchedule, type RetentionRules } from './retention.js';
 export { createAdminApi, type AdminApi, type AdminApiOptions, type AdminRequest, type AdminRequestBody } from './admin/api.js';
 export { AdminTokenAuthenticator } from './admin/auth.js';
 export { adminMiddleware } from './admin/express.js';
 export type { AdminResponse } from './admin/responses.js';
-export { ADMIN_TOKEN_PATTERN, createAdminToken, hashAdminToken, listAdminTokens, revokeAdminToken, type AdminTokenSummary } from './admin/tokens.js';
+export {
+  ADMIN_TOKEN_PATTERN,
+  AdminTokenVerifier,
+  createAdminToken,
+  hashAdminToken,
+  listAdminTokens,
+  revokeAdminToken,
+  revokeAdminTokenOrFail,
+  type AdminTokenSummary,
+} from './secrets/admin-tokens.js';

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { Database } from './database.js';
+import type { Database } from './database/dialect.js';
 import type { Registry } from 'prom-client';
 import type { WriteHealth } from './write-health.js';
 

@@ -2,11 +2,11 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ReportToStore } from '@org/audit-server-core';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
-import { openDatabase, type Database } from './database.js';
-import { HostRecord, ReportRecord } from './entities.js';
-import { createKey } from './key-admin.js';
+import { openDatabase, type Database } from './database/open.js';
+import { HostRecord, ReportRecord } from './database/entities.js';
+import { createKey } from './secrets/license-keys.js';
 import { pruneReports, schedulePruning } from './retention.js';
-import { OrmReportStore } from './stores.js';
+import { OrmReportStore } from './report-store.js';
 
 const NOW = new Date('2026-11-30T12:00:00Z');
 const daysAgo = (days: number) => new Date(NOW.getTime() - days * 86_400_000);

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashLicenseKey } from '@org/audit-server-core';
 import { parseServerConfig, readConfigFile } from './config.js';
-import { openDatabase, type Database } from './database.js';
-import { createKey } from './key-admin.js';
+import { openDatabase, type Database } from './database/open.js';
+import { createKey } from './secrets/license-keys.js';
 import { loadTlsIdentity } from './tls.js';
 
 let dataDir: string;

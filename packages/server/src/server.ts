@@ -9,13 +9,15 @@ import { createAdminApi } from './admin/api.js';
 import { capConnectionsPerAddress } from './connection-cap.js';
 import { createAdminApp, createApp } from './app.js';
 import type { ServerConfig } from './config.js';
-import { dialectOf, openDatabase } from './database.js';
+import { dialectOf } from './database/dialects.js';
+import { openDatabase } from './database/open.js';
 import { reclaimMemoryWhenIdle } from './memory-reclaim.js';
 import { createMetrics } from './metrics.js';
 import { createOpsServer } from './ops.js';
-import { createRateLimiter } from './rate-limits.js';
+import { createRateLimiter } from './rate-limiter-store.js';
 import { schedulePruning } from './retention.js';
-import { OrmKeyStore, OrmReportStore } from './stores.js';
+import { OrmReportStore } from './report-store.js';
+import { OrmKeyStore } from './secrets/license-key-store.js';
 import { loadTlsIdentity, tlsServerOptions, type TlsIdentity } from './tls.js';
 import { WriteHealth } from './write-health.js';
 

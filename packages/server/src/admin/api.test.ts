@@ -9,15 +9,16 @@ import { lynisCapture } from '@org/test-support/lynis-fixtures';
 import { lynisSummary as summary } from '@org/test-support/lynis-summary';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { createApp } from '../app.js';
-import { openDatabase, type Database } from '../database.js';
-import { AdminTokenRecord } from '../entities.js';
-import { hostRecordId } from '../hosts.js';
-import { createKey, revokeKey } from '../key-admin.js';
-import { createRateLimiter, type ClosableRateLimiter } from '../rate-limits.js';
-import { OrmKeyStore, OrmReportStore } from '../stores.js';
+import { openDatabase, type Database } from '../database/open.js';
+import { AdminTokenRecord } from '../database/entities.js';
+import { hostRecordId } from '../host-records.js';
+import { createKey, revokeKey } from '../secrets/license-keys.js';
+import { createRateLimiter, type ClosableRateLimiter } from '../rate-limiter-store.js';
+import { OrmReportStore } from '../report-store.js';
+import { OrmKeyStore } from '../secrets/license-key-store.js';
 import { createAdminApi } from './api.js';
 import { AdminTokenAuthenticator } from './auth.js';
-import { createAdminToken, revokeAdminToken } from './tokens.js';
+import { createAdminToken, revokeAdminToken } from '../secrets/admin-tokens.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 

@@ -2,13 +2,13 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { OpenAPIBackend, type Context, type Document } from 'openapi-backend';
 import addFormats from 'ajv-formats';
 import { describeFailure, openApiDocument, type AuditLogger, type AuditRateLimiter } from '@org/audit-server-core';
-import type { Database } from '../database.js';
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../database-failure.js';
+import type { Database } from '../database/dialect.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../database/unavailable.js';
 import { AdminTokenAuthenticator } from './auth.js';
-import { getHost, listHosts } from './hosts.js';
-import { createLicenseKey, listLicenseKeys, revokeLicenseKey, rotateLicenseKey } from './keys.js';
+import { getHost, listHosts } from './host-routes.js';
+import { createLicenseKey, listLicenseKeys, revokeLicenseKey, rotateLicenseKey } from './key-routes.js';
 import type { AdminContext, AdminOperation } from './operation.js';
-import { getRawReport, getReport, getReportDiff, listReports } from './reports.js';
+import { getRawReport, getReport, getReportDiff, listReports } from './report-routes.js';
 import { problemResponse, type AdminResponse } from './responses.js';
 
 /** What the contract's admin operations are tagged with. */

@@ -1,47 +1,21 @@
-import type { Database } from '../database.js';
-import { AdminTokenRecord } from '../entities.js';
-import { ADMIN_TOKEN_PATTERN, hashAdminToken } from './tokens.js';
-
-/** How often, at most, one server writes a token's last-use time: an admin request costs one read, not a write. */
-const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+import type { Database } from '../database/dialect.js';
+import { ADMIN_TOKEN_PATTERN, AdminTokenVerifier } from '../secrets/admin-tokens.js';
 
 /**
- * Checks the bearer tokens of admin requests against the `admin_token` table: found by SHA-256 digest (so no
- * secret is compared byte by byte), refused once revoked. Every request reads the table, so a revocation counts
- * from the next request on, on every server.
+ * Checks the bearer tokens of admin requests (`Authorization: Bearer <token>`) against the stored admin tokens;
+ * `onWriteFailure` hears of a last-use time that could not be written.
  */
 export class AdminTokenAuthenticator {
-  /** When this process last wrote each token's last-use time (epoch ms). */
-  #lastWritten = new Map<string, number>();
+  readonly #verifier: AdminTokenVerifier;
 
-  constructor(
-    private readonly database: Database,
-    private readonly onWriteFailure: (error: unknown) => void = () => {},
-  ) {}
+  constructor(database: Database, onWriteFailure: (error: unknown) => void = () => {}) {
+    this.#verifier = new AdminTokenVerifier(database, onWriteFailure);
+  }
 
   /** The id of the token an `Authorization` header carries, or undefined when it carries no valid token. */
   async authenticate(authorization: string | undefined): Promise<string | undefined> {
     const token = bearerToken(authorization);
-    if (!token) return undefined;
-    const em = this.database.em.fork();
-    const record = await em.findOne(AdminTokenRecord, { tokenHash: hashAdminToken(token), revokedAt: null }, { fields: ['id'] });
-    if (!record) return undefined;
-    await this.#noteUse(record.id);
-    return record.id;
-  }
-
-  /** Writes the last-use time at most once a minute per token; a failed write never fails the request. */
-  async #noteUse(id: string): Promise<void> {
-    const now = Date.now();
-    if (now - (this.#lastWritten.get(id) ?? 0) < LAST_USED_WRITE_INTERVAL_MS) return;
-    this.#lastWritten.set(id, now);
-    const at = new Date(now);
-    try {
-      // Several servers may write: keep the latest time.
-      await this.database.em.fork().nativeUpdate(AdminTokenRecord, { id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: at } }] }, { lastUsedAt: at });
-    } catch (error) {
-      this.onWriteFailure(error);
-    }
+    return token ? this.#verifier.verify(token) : undefined;
   }
 }
 

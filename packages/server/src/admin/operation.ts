@@ -1,5 +1,5 @@
 import type { AuditLogger } from '@org/audit-server-core';
-import type { Database } from '../database.js';
+import type { Database } from '../database/dialect.js';
 import type { AdminResponse } from './responses.js';
 
 /** What every admin operation works with. */

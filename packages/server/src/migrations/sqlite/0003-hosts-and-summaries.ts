@@ -1,5 +1,5 @@
+import { createHash } from 'node:crypto';
 import { Migration } from '@mikro-orm/migrations';
-import { hostRecordId } from '../../hosts.js';
 
 /**
  * Hosts (one per key and `hostid`), what each report's Lynis summary says, and admin tokens. Existing reports get
@@ -47,6 +47,17 @@ export class HostsAndSummaries extends Migration {
       latest_report_id: report.id,
     }));
   }
+}
+
+/**
+ * The host id of a key and `hostid`, as the server computed it when this migration was written: SHA-256 of both,
+ * written as a UUID version 8. A frozen copy: the live derivation must keep giving the same ids, but a change to it
+ * must never change what this migration did, so this copy stays exactly as it is.
+ */
+function hostRecordId(keyId: string, hostId: string): string {
+  const hex = createHash('sha256').update(`${keyId}\n${hostId}`).digest('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 function chunks<T>(items: T[], size: number): T[][] {

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
-import type { Dialect } from './database.js';
+import type { DatabaseTime, SqlDialect } from './database/dialect.js';
+import type { HostRecord } from './database/entities.js';
+import type { RowOf } from './database/rows.js';
 
 /**
  * The id of the host a key and `hostid` belong to: the SHA-256 of both, written as a UUID (version 8, "custom"),
@@ -12,23 +14,8 @@ export function hostRecordId(keyId: string, hostId: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** A `host` row by column name, as one group of new reports changes it. */
-export interface HostRow {
-  id: string;
-  key_id: string;
-  host_id: string;
-  host_id2: string | null;
-  hostname: string | null;
-  os_name: string | null;
-  lynis_version: string | null;
-  /** Datetimes as the dialect stores them (see `databaseTime`). */
-  first_seen: Date | number;
-  last_seen: Date | number;
-  /** Reports this group adds. */
-  report_count: number;
-  latest_report_id: string;
-  latest_hardening_index: number | null;
-}
+/** A `host` row by column name, as one group of new reports changes it (`report_count`: the reports it adds). */
+export type HostRow = RowOf<HostRecord>;
 
 /** One new report, as far as its host is concerned. */
 export interface HostSighting extends Omit<HostRow, 'first_seen' | 'last_seen' | 'report_count' | 'latest_report_id'> {
@@ -40,7 +27,7 @@ export interface HostSighting extends Omit<HostRow, 'first_seen' | 'last_seen' |
  * The host rows a group of reports adds or changes, sorted by id: each host's columns come from its newest report
  * of the group (the later one on equal times).
  */
-export function hostRowsOf(sightings: HostSighting[], toDatabaseTime: (time: Date) => Date | number): HostRow[] {
+export function hostRowsOf(sightings: HostSighting[], toDatabaseTime: (time: Date) => DatabaseTime): HostRow[] {
   const byId = new Map<string, { newest: HostSighting; oldest: HostSighting; count: number }>();
   for (const sighting of sightings) {
     const seen = byId.get(sighting.id);
@@ -71,10 +58,9 @@ const LATEST_COLUMNS = ['host_id2', 'hostname', 'os_name', 'lynis_version', 'lat
  * sorted by id (as {@link hostRowsOf} returns them) so that concurrent servers lock hosts in the same order and
  * cannot deadlock each other.
  */
-export async function upsertHosts(trx: Knex.Transaction, dialect: Dialect, rows: HostRow[]): Promise<void> {
-  const [least, greatest] = dialect === 'postgresql' ? ['least', 'greatest'] : ['min', 'max'];
+export async function upsertHosts(trx: Knex.Transaction, dialect: SqlDialect, rows: HostRow[]): Promise<void> {
   const latest = Object.fromEntries(
-    LATEST_COLUMNS.map((column) => [column, trx.raw(`case when excluded.last_seen >= host.last_seen then excluded.${column} else host.${column} end`)]),
+    LATEST_COLUMNS.map((column) => [column, trx.raw(`case when ${dialect.proposed('last_seen')} >= host.last_seen then ${dialect.proposed(column)} else host.${column} end`)]),
   );
   await trx
     .insert(rows)
@@ -82,8 +68,8 @@ export async function upsertHosts(trx: Knex.Transaction, dialect: Dialect, rows:
     .onConflict(['key_id', 'host_id'])
     .merge({
       ...latest,
-      report_count: trx.raw('host.report_count + excluded.report_count'),
-      first_seen: trx.raw(`${least}(host.first_seen, excluded.first_seen)`),
-      last_seen: trx.raw(`${greatest}(host.last_seen, excluded.last_seen)`),
+      report_count: trx.raw(`host.report_count + ${dialect.proposed('report_count')}`),
+      first_seen: trx.raw(dialect.least('host.first_seen', dialect.proposed('first_seen'))),
+      last_seen: trx.raw(dialect.greatest('host.last_seen', dialect.proposed('last_seen'))),
     });
 }

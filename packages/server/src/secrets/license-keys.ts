@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlEntityManager } from '@mikro-orm/knex';
 import { LICENSE_KEY_PATTERN, generateLicenseKey, hashLicenseKey } from '@org/audit-server-core';
-import { dialectOf, isRecordId, type Database } from './database.js';
-import { LicenseKeyRecord } from './entities.js';
+import type { Database } from '../database/dialect.js';
+import { sqlDialectOf } from '../database/dialects.js';
+import { LicenseKeyRecord, isRecordId } from '../database/entities.js';
+import { SecretError, falseIfNotFound, secretPrefix } from './secret-records.js';
 
 /** A license key as operators see it: never the key itself. */
 export interface KeySummary {
@@ -23,22 +25,6 @@ export interface NewKeyOptions {
   /** After this time the key counts as revoked. */
   expiresAt?: Date;
 }
-
-/** What went wrong with a key operation: bad input, no such key, or a key whose state forbids the operation. */
-export type KeyAdminErrorCode = 'invalid' | 'not-found' | 'conflict';
-
-/** An error an operator can act on; its message never contains a key. */
-export class KeyAdminError extends Error {
-  override name = 'KeyAdminError';
-
-  constructor(
-    message: string,
-    readonly code: KeyAdminErrorCode = 'invalid',
-  ) {
-    super(message);
-  }
-}
-
 
 const SHAPE_PROBLEM = 'a license key may use only a-f, 0-9 and "-": Lynis deletes every other character before sending it';
 
@@ -61,13 +47,13 @@ export async function importKey(orm: Database, key: string, options: NewKeyOptio
  */
 export async function importKeys(orm: Database, keys: string[], options: NewKeyOptions = {}): Promise<string[]> {
   const hashes = keys.map((key, i) => {
-    if (!LICENSE_KEY_PATTERN.test(key)) throw new KeyAdminError(`key ${i + 1}: ${SHAPE_PROBLEM}`);
+    if (!LICENSE_KEY_PATTERN.test(key)) throw new SecretError(`key ${i + 1}: ${SHAPE_PROBLEM}`);
     return hashLicenseKey(key);
   });
   const firstAt = new Map<string, number>();
   hashes.forEach((hash, i) => {
     const earlier = firstAt.get(hash);
-    if (earlier !== undefined) throw new KeyAdminError(`key ${i + 1}: the same key as key ${earlier + 1}`);
+    if (earlier !== undefined) throw new SecretError(`key ${i + 1}: the same key as key ${earlier + 1}`);
     firstAt.set(hash, i);
   });
   return orm.em.fork().transactional(async (em) => {
@@ -75,7 +61,7 @@ export async function importKeys(orm: Database, keys: string[], options: NewKeyO
     for (let start = 0; start < hashes.length; start += 500) {
       // In slices: SQLite takes only so many parameters in one statement.
       const known = await em.find(LicenseKeyRecord, { keyHash: { $in: hashes.slice(start, start + 500) } }, { fields: ['keyHash'] });
-      if (known.length > 0) throw new KeyAdminError(`key ${firstAt.get(known[0]!.keyHash)! + 1}: this key is already stored`, 'conflict');
+      if (known.length > 0) throw new SecretError(`key ${firstAt.get(known[0]!.keyHash)! + 1}: this key is already stored`, 'conflict');
     }
     const now = new Date();
     const ids: string[] = [];
@@ -84,7 +70,7 @@ export async function importKeys(orm: Database, keys: string[], options: NewKeyO
       await em.insert(LicenseKeyRecord, {
         id,
         keyHash: hashes[i]!,
-        prefix: key.slice(0, Math.min(8, Math.floor(key.length / 4))), // a hint, never more than a quarter of the key
+        prefix: secretPrefix(key),
         label: options.label ?? null,
         createdAt: now,
         revokedAt: null,
@@ -108,10 +94,10 @@ export function parseKeyList(text: string): string[] {
   for (const [i, raw] of text.split('\n').entries()) {
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) continue;
-    if (!LICENSE_KEY_PATTERN.test(line)) throw new KeyAdminError(`line ${i + 1}: ${SHAPE_PROBLEM}`);
+    if (!LICENSE_KEY_PATTERN.test(line)) throw new SecretError(`line ${i + 1}: ${SHAPE_PROBLEM}`);
     keys.push(line);
   }
-  if (keys.length === 0) throw new KeyAdminError('no keys given: one key per line expected');
+  if (keys.length === 0) throw new SecretError('no keys given: one key per line expected');
   return keys;
 }
 
@@ -148,30 +134,34 @@ async function readKeys(orm: Database, id: string | undefined, now: Date): Promi
   }));
 }
 
-/** Revokes a key by id. Resolves false when no such key exists. */
-export async function revokeKey(orm: Database, id: string): Promise<boolean> {
-  if (!isRecordId(id)) return false;
-  return orm.em.fork().transactional(async (em) => {
+/** Revokes a key by id (revoking twice changes nothing). Rejects with a `not-found` {@link SecretError} when no key has this id. */
+export async function revokeKeyOrFail(orm: Database, id: string): Promise<void> {
+  const notFound = new SecretError(`No license key with id ${id}`, 'not-found');
+  if (!isRecordId(id)) throw notFound;
+  await orm.em.fork().transactional(async (em) => {
     await serialiseKeyChanges(em);
     const changed = await em.nativeUpdate(LicenseKeyRecord, { id, revokedAt: null }, { revokedAt: new Date() });
     if (changed > 0) await markChanged(em, id);
-    return changed > 0 || (await em.count(LicenseKeyRecord, { id })) > 0;
+    else if ((await em.count(LicenseKeyRecord, { id })) === 0) throw notFound;
   });
 }
+
+/** {@link revokeKeyOrFail} for scripts that only ask whether the key existed: resolves false when no key has this id. */
+export const revokeKey = (orm: Database, id: string): Promise<boolean> => revokeKeyOrFail(orm, id).then(() => true, falseIfNotFound);
 
 /**
  * Issues a new key with the old one's label; the old key keeps working for `graceMs`, then counts as revoked
  * (an earlier expiry it had stays). Refuses keys already revoked or expired.
  */
 export async function rotateKey(orm: Database, id: string, graceMs: number): Promise<{ id: string; key: string; oldExpiresAt: Date }> {
-  if (!isRecordId(id)) throw new KeyAdminError(`no key with id ${id}`);
+  if (!isRecordId(id)) throw new SecretError(`no key with id ${id}`, 'not-found');
   const key = generateLicenseKey();
   return orm.em.fork().transactional(async (em) => {
     await serialiseKeyChanges(em);
     const old = await em.findOne(LicenseKeyRecord, { id });
     const now = new Date();
-    if (!old) throw new KeyAdminError(`no key with id ${id}`, 'not-found');
-    if (old.revokedAt || (old.expiresAt && old.expiresAt <= now)) throw new KeyAdminError(`key ${id} is already revoked or expired`, 'conflict');
+    if (!old) throw new SecretError(`no key with id ${id}`, 'not-found');
+    if (old.revokedAt || (old.expiresAt && old.expiresAt <= now)) throw new SecretError(`key ${id} is already revoked or expired`, 'conflict');
     const graceEnd = new Date(now.getTime() + graceMs);
     const oldExpiresAt = old.expiresAt && old.expiresAt < graceEnd ? old.expiresAt : graceEnd;
     await em.nativeUpdate(LicenseKeyRecord, { id }, { expiresAt: oldExpiresAt });
@@ -180,7 +170,7 @@ export async function rotateKey(orm: Database, id: string, graceMs: number): Pro
     await em.insert(LicenseKeyRecord, {
       id: newId,
       keyHash: hashLicenseKey(key),
-      prefix: key.slice(0, 8),
+      prefix: secretPrefix(key),
       label: old.label ?? null,
       createdAt: now,
       revokedAt: null,
@@ -195,11 +185,10 @@ export async function rotateKey(orm: Database, id: string, graceMs: number): Pro
 
 /**
  * Makes key changes wait for each other until commit, so that revision numbers rise in commit order and a server
- * that read the keys at revision n never misses a change numbered n. SQLite serialises writers anyway; PostgreSQL
- * lets them run side by side unless told, and plain reads of the keys are not blocked by this lock.
+ * that read the keys at revision n never misses a change numbered n.
  */
 async function serialiseKeyChanges(em: SqlEntityManager): Promise<void> {
-  if (dialectOf(em) === 'postgresql') await em.execute('lock table license_key in share row exclusive mode');
+  await sqlDialectOf(em).serialiseKeyChanges(em);
 }
 
 /** Gives a key the next revision number, so that running servers reread the keys. */

@@ -1,15 +1,12 @@
 import { isUtf8 } from 'node:buffer';
 import { diffLynisReports, parseLynisReport, summarizeReportBytes, type ReportChanges, type ReportDetail, type ReportDiff, type ReportMeta, type ReportPage } from '@org/audit-server-core';
-import { ReportRecord } from '../entities.js';
-import { countBound, findBound } from './bound-query.js';
+import { countBound, findBound } from '../database/bound-query.js';
+import { ReportRecord } from '../database/entities.js';
 import type { AdminOperation } from './operation.js';
 import { jsonResponse, problemResponse, textResponse } from './responses.js';
 
-/** Every column but the stored report: what lists need. */
-const META_FIELDS = [
-  'id', 'key', 'hostRecord', 'hostId', 'hostId2', 'receivedAt', 'encoding', 'size', 'sha256',
-  'hostname', 'lynisVersion', 'hardeningIndex', 'warningCount', 'suggestionCount',
-] as const satisfies readonly Exclude<keyof ReportRecord, 'content'>[];
+/** Every property but the stored report, read from the entity so that none is forgotten: what lists need. */
+const META_FIELDS = Object.keys(ReportRecord.meta.properties).filter((name) => name !== 'content') as Exclude<keyof ReportRecord, 'content'>[];
 
 /** `GET /api/admin/reports`: one page of reports, newest first, without their content. */
 export const listReports: AdminOperation = async ({ query }, { database }) => {
@@ -19,7 +16,7 @@ export const listReports: AdminOperation = async ({ query }, { database }) => {
   const qb = em.createQueryBuilder(ReportRecord, 'r');
   if (query['hostRecordId'] !== undefined) qb.andWhere({ hostRecord: query['hostRecordId'] as string });
   if (query['keyId'] !== undefined) qb.andWhere({ key: query['keyId'] as string });
-  const page = qb.clone().select([...META_FIELDS]).orderBy({ receivedAt: 'desc', id: 'desc' }).limit(limit).offset(offset);
+  const page = qb.clone().select(META_FIELDS).orderBy({ receivedAt: 'desc', id: 'desc' }).limit(limit).offset(offset);
   const [records, total] = await Promise.all([findBound(em, ReportRecord, page), countBound(qb)]);
   const result: ReportPage = { items: records.map(toReportMeta), total, limit, offset };
   return jsonResponse(200, result);

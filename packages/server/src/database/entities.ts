@@ -1,5 +1,11 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
+/**
+ * Tells whether `id` can be a record id (all are UUIDs). Check before querying by an id from outside: anything
+ * else names no record, and PostgreSQL would refuse to compare it with a uuid column instead of finding nothing.
+ */
+export const isRecordId = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+
 /** A license key, known only by its SHA-256 hash. */
 export const LicenseKeyRecord = defineEntity({
   name: 'LicenseKeyRecord',

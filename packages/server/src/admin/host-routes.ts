@@ -1,6 +1,7 @@
 import type { Host, HostDetail, HostPage } from '@org/audit-server-core';
-import { HostRecord, ReportRecord } from '../entities.js';
-import { countBound, findBound } from './bound-query.js';
+import { countBound, findBound } from '../database/bound-query.js';
+import { sqlDialectOf } from '../database/dialects.js';
+import { HostRecord, ReportRecord } from '../database/entities.js';
 import type { AdminOperation } from './operation.js';
 import { jsonResponse, problemResponse } from './responses.js';
 
@@ -13,9 +14,8 @@ export const listHosts: AdminOperation = async ({ query }, { database }) => {
   if (query['keyId'] !== undefined) qb.andWhere({ key: query['keyId'] as string });
   if (query['hostId'] !== undefined) qb.andWhere({ hostId: query['hostId'] as string });
   if (query['hostname'] !== undefined) {
-    // Case-insensitive substring, the same on both dialects: `like` with an explicit escape character, as
-    // SQLite's `like` has none by default and PostgreSQL's is case-sensitive.
-    qb.andWhere(`lower(h.hostname) like lower(?) escape '\\'`, [`%${escapeLike(query['hostname'] as string)}%`]);
+    const { sql, bindings } = sqlDialectOf(em).containsIgnoringCase('h.hostname', query['hostname'] as string);
+    qb.andWhere(sql, bindings);
   }
   const page = qb.clone().orderBy({ lastSeen: 'desc', id: 'asc' }).limit(limit).offset(offset);
   const [records, total] = await Promise.all([findBound(em, HostRecord, page), countBound(qb)]);
@@ -63,9 +63,4 @@ function toHost(record: HostRecord): Host {
     latestReportId: record.latestReportId ?? null,
     latestHardeningIndex: record.latestHardeningIndex ?? null,
   };
-}
-
-/** Text to match literally inside a `like` pattern whose escape character is `\`. */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }

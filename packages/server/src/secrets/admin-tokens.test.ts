@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
-import { openDatabase, type Database } from '../database.js';
-import { AdminTokenRecord } from '../entities.js';
-import { AdminTokenAuthenticator, bearerToken } from './auth.js';
-import { ADMIN_TOKEN_PATTERN, createAdminToken, hashAdminToken, listAdminTokens, revokeAdminToken } from './tokens.js';
+import { openDatabase, type Database } from '../database/open.js';
+import { AdminTokenRecord } from '../database/entities.js';
+import { AdminTokenAuthenticator, bearerToken } from '../admin/auth.js';
+import { ADMIN_TOKEN_PATTERN, createAdminToken, hashAdminToken, listAdminTokens, revokeAdminToken } from './admin-tokens.js';
 
 describe.each(DIALECTS)('admin tokens on %s', (dialect) => {
   const location = useTestDatabase(dialect);

@@ -1,4 +1,5 @@
-import { KeyAdminError, createKey, findKey, listKeys, revokeKey, rotateKey, type KeySummary } from '../key-admin.js';
+import { createKey, findKey, listKeys, revokeKeyOrFail, rotateKey, type KeySummary } from '../secrets/license-keys.js';
+import { SecretError } from '../secrets/secret-records.js';
 import type { AdminContext, AdminOperation } from './operation.js';
 import { jsonResponse, problemResponse, type AdminResponse } from './responses.js';
 
@@ -16,26 +17,23 @@ export const createLicenseKey: AdminOperation = async ({ body, tokenId }, { data
 };
 
 /** `POST /api/admin/keys/{keyId}/revoke`: the key, revoked (revoking twice changes nothing). */
-export const revokeLicenseKey: AdminOperation = async ({ params, tokenId }, { database, logger }) => {
-  const id = params['keyId']!;
-  if (!(await revokeKey(database, id))) return noSuchKey(id);
-  logger.info({ keyId: id, adminTokenId: tokenId }, 'license key revoked');
-  return jsonResponse(200, await keyInfo(database, id));
-};
+export const revokeLicenseKey: AdminOperation = ({ params, tokenId }, { database, logger }) =>
+  answeringSecretErrors(async () => {
+    const id = params['keyId']!;
+    await revokeKeyOrFail(database, id);
+    logger.info({ keyId: id, adminTokenId: tokenId }, 'license key revoked');
+    return jsonResponse(200, await keyInfo(database, id));
+  });
 
 /** `POST /api/admin/keys/{keyId}/rotate`: a new key with the old one's label; the old one works for the grace period. */
-export const rotateLicenseKey: AdminOperation = async ({ params, body, tokenId }, { database, logger }) => {
-  const id = params['keyId']!;
-  const graceSeconds = body['graceSeconds'] as number; // the contract's default when the request names none
-  try {
+export const rotateLicenseKey: AdminOperation = ({ params, body, tokenId }, { database, logger }) =>
+  answeringSecretErrors(async () => {
+    const id = params['keyId']!;
+    const graceSeconds = body['graceSeconds'] as number; // the contract's default when the request names none
     const rotated = await rotateKey(database, id, graceSeconds * 1000);
     logger.info({ keyId: id, newKeyId: rotated.id, graceSeconds, adminTokenId: tokenId }, 'license key rotated');
     return jsonResponse(201, { key: await keyInfo(database, rotated.id), licenseKey: rotated.key, previous: await keyInfo(database, id) });
-  } catch (error) {
-    if (error instanceof KeyAdminError) return keyProblem(error);
-    throw error;
-  }
-};
+  });
 
 /** A key that was just written: it exists. */
 async function keyInfo(database: AdminContext['database'], id: string): Promise<KeySummary> {
@@ -44,11 +42,15 @@ async function keyInfo(database: AdminContext['database'], id: string): Promise<
   return key;
 }
 
-const noSuchKey = (id: string) => problemResponse(404, `No license key with id ${id}`);
+/** The HTTP status of each way a key operation can fail. */
+const STATUS_OF = { invalid: 400, 'not-found': 404, conflict: 409 } as const;
 
-/** Key errors say what is wrong in the operator's terms; their status follows their code. */
-function keyProblem(error: KeyAdminError): AdminResponse {
-  const status = { invalid: 400, 'not-found': 404, conflict: 409 }[error.code];
-  const detail = error.message.charAt(0).toUpperCase() + error.message.slice(1);
-  return problemResponse(status, detail);
+/** Runs a key operation, answering its {@link SecretError} as a problem in the operator's terms. */
+async function answeringSecretErrors(operation: () => Promise<AdminResponse>): Promise<AdminResponse> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (error instanceof SecretError) return problemResponse(STATUS_OF[error.code], error.detail);
+    throw error;
+  }
 }

@@ -1,0 +1,65 @@
+import type { MikroORM, MigrationObject, Options, Platform } from '@mikro-orm/core';
+import type { AbstractSqlDriver, SqlEntityManager } from '@mikro-orm/knex';
+
+/** An open database of any dialect. */
+export type Database = MikroORM<AbstractSqlDriver, SqlEntityManager>;
+
+/** A time as a dialect's datetime columns hold it: epoch milliseconds in SQLite, a `Date` in PostgreSQL. */
+export type DatabaseTime = Date | number;
+
+/** The SQL dialects the server runs on. */
+export type Dialect = 'sqlite' | 'postgresql';
+
+/** Where the data lives: a database URL when given, else a SQLite file in the data directory. */
+export interface DatabaseLocation {
+  dataDir: string;
+  /** A URL whose scheme selects the dialect, e.g. `postgres://`. */
+  databaseUrl?: string;
+}
+
+/**
+ * Everything a SQL dialect does differently; the rest of the server writes SQL and ORM queries both dialects
+ * understand. A new dialect (say MySQL) is one module implementing this, its frozen migrations under
+ * `migrations/<name>/` (building exactly the schema of `entities.ts`: the schema test checks it), its name in
+ * {@link Dialect} and its entry in `dialects.ts`.
+ */
+export interface SqlDialect {
+  readonly name: Dialect;
+  /** URL schemes that select this dialect (`postgres://`); none for the dialect used without a URL. */
+  readonly urlSchemes: readonly string[];
+  /** Every schema migration, oldest first. */
+  readonly migrations: MigrationObject[];
+  /** Opens the database with the options every dialect shares (entities, migrations, logging), adding its own. */
+  open(shared: Options, location: DatabaseLocation): Promise<Database>;
+  /** Whether an entity manager's platform is this dialect's. */
+  speaks(platform: Platform): boolean;
+  /** A time as this dialect's datetime columns hold it, for statements written without the ORM. */
+  toDatabaseTime(time: Date): DatabaseTime;
+  /** In an upsert's update clause (`insert … on conflict … do update`), the smaller of two values. */
+  least(a: string, b: string): string;
+  /** In an upsert's update clause, the larger of two values. */
+  greatest(a: string, b: string): string;
+  /** In an upsert's update clause, the value the refused insert proposed for `column`. */
+  proposed(column: string): string;
+  /**
+   * Makes changes of license keys wait for each other until commit (called first in their transaction), so that
+   * revision numbers rise in commit order; plain reads of the keys must not wait.
+   */
+  serialiseKeyChanges(em: SqlEntityManager): Promise<void>;
+  /** A condition true when `column` contains `text` as typed, ignoring case; `text` is bound, never SQL. */
+  containsIgnoringCase(column: string, text: string): { sql: string; bindings: string[] };
+  /**
+   * Whether a driver error code means the database cannot serve now (full, read-only, shutting down, locked),
+   * not a fault of the request: such errors become 503 with `Retry-After`.
+   */
+  isUnavailableCode(code: string): boolean;
+}
+
+/**
+ * `like` with an explicit escape character, lowering both sides: case-insensitive on SQLite (whose `like` has no
+ * escape character by default) and on PostgreSQL (whose `like` is case-sensitive) alike.
+ */
+export function lowerLikeContains(column: string, text: string): { sql: string; bindings: string[] } {
+  const literal = text.replace(/[\\%_]/g, (character) => `\\${character}`);
+  return { sql: `lower(${column}) like lower(?) escape '\\'`, bindings: [`%${literal}%`] };
+}

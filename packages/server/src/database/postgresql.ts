@@ -1,0 +1,30 @@
+import type { Options } from '@mikro-orm/core';
+import { MikroORM, PostgreSqlPlatform } from '@mikro-orm/postgresql';
+import { POSTGRESQL_MIGRATIONS } from '../migrations/postgresql/index.js';
+import { lowerLikeContains, type Database, type SqlDialect } from './dialect.js';
+
+/**
+ * SQLSTATE classes and codes of a server that cannot serve now: 08 connection exception, 53 insufficient resources
+ * (53100 disk full), 57P01–57P03 shutting down or starting, 58 system error, 25006 read-only (a standby).
+ */
+const UNAVAILABLE_STATE = /^(08|53|58|57P0[123]$|25006$)/;
+
+/** PostgreSQL: shared by every server of a deployment. */
+export const POSTGRESQL: SqlDialect = {
+  name: 'postgresql',
+  urlSchemes: ['postgres://', 'postgresql://'],
+  migrations: POSTGRESQL_MIGRATIONS,
+  async open(shared: Options, { databaseUrl }) {
+    return (await MikroORM.init({ ...shared, clientUrl: databaseUrl })) as unknown as Database;
+  },
+  speaks: (platform) => platform instanceof PostgreSqlPlatform,
+  // timestamptz: the driver converts a Date itself.
+  toDatabaseTime: (time) => time,
+  least: (a, b) => `least(${a}, ${b})`,
+  greatest: (a, b) => `greatest(${a}, ${b})`,
+  proposed: (column) => `excluded.${column}`,
+  // Writers run side by side unless told; this lock blocks other key changes, not plain reads.
+  serialiseKeyChanges: async (em) => void (await em.execute('lock table license_key in share row exclusive mode')),
+  containsIgnoringCase: lowerLikeContains,
+  isUnavailableCode: (code) => UNAVAILABLE_STATE.test(code),
+};

@@ -1,0 +1,41 @@
+import { join } from 'node:path';
+import type { Options } from '@mikro-orm/core';
+import { MikroORM, SqlitePlatform } from '@mikro-orm/sqlite';
+import { SQLITE_MIGRATIONS } from '../migrations/sqlite/index.js';
+import { lowerLikeContains, type Database, type SqlDialect } from './dialect.js';
+
+/** The database file inside a data directory. */
+export const databaseFile = (dataDir: string) => join(dataDir, 'audit.sqlite');
+
+/** SQLite result codes of a full disk, an I/O error, a locked or read-only database. */
+const UNAVAILABLE_CODES = new Set(['SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_READONLY', 'SQLITE_CANTOPEN', 'SQLITE_NOMEM']);
+
+/** SQLite: one file in the data directory, for a single server. */
+export const SQLITE: SqlDialect = {
+  name: 'sqlite',
+  urlSchemes: [],
+  migrations: SQLITE_MIGRATIONS,
+  async open(shared: Options, { dataDir }) {
+    const orm = await MikroORM.init({
+      ...shared,
+      dbName: databaseFile(dataDir),
+      pool: {
+        // WAL with `synchronous = FULL`: a commit has reached the disk when it returns, so a 200 means durable.
+        afterCreate(connection: { exec(sql: string, done: (error: Error | null) => void): void }, done: (error: Error | null, connection: unknown) => void) {
+          connection.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;', (error) => done(error, connection));
+        },
+      },
+    });
+    return orm as unknown as Database;
+  },
+  speaks: (platform) => platform instanceof SqlitePlatform,
+  // Epoch milliseconds: MikroORM's convention for SQLite datetimes.
+  toDatabaseTime: (time) => time.getTime(),
+  least: (a, b) => `min(${a}, ${b})`,
+  greatest: (a, b) => `max(${a}, ${b})`,
+  proposed: (column) => `excluded.${column}`,
+  // SQLite lets one writer at a time in anyway.
+  serialiseKeyChanges: async () => {},
+  containsIgnoringCase: lowerLikeContains,
+  isUnavailableCode: (code) => UNAVAILABLE_CODES.has(code),
+};

@@ -1,0 +1,12 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { InitialSchema } from './0001-initial-schema.js';
+import { WriteProbe } from './0002-write-probe.js';
+
+/**
+ * Every PostgreSQL schema migration, oldest first. PostgreSQL support came after SQLite's 0003, so its list starts
+ * at that schema. Migrations are frozen history: they import nothing from the live code.
+ */
+export const POSTGRESQL_MIGRATIONS: MigrationObject[] = [
+  { name: '0001-initial-schema', class: InitialSchema },
+  { name: '0002-write-probe', class: WriteProbe },
+];

@@ -1,0 +1,16 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { InitialSchema } from './0001-initial-schema.js';
+import { KeyLifecycle } from './0002-key-lifecycle.js';
+import { HostsAndSummaries } from './0003-hosts-and-summaries.js';
+import { WriteProbe } from './0004-write-probe.js';
+
+/**
+ * Every SQLite schema migration, oldest first, listed so that they run from compiled output without file globbing.
+ * Migrations are frozen history: they import nothing from the live code, which may change after them.
+ */
+export const SQLITE_MIGRATIONS: MigrationObject[] = [
+  { name: '0001-initial-schema', class: InitialSchema },
+  { name: '0002-key-lifecycle', class: KeyLifecycle },
+  { name: '0003-hosts-and-summaries', class: HostsAndSummaries },
+  { name: '0004-write-probe', class: WriteProbe },
+];

@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import type { ReportStore, ReportToStore } from '@org/audit-server-core';
+import type { Database, SqlDialect } from './database/dialect.js';
+import { sqlDialectOf } from './database/dialects.js';
+import type { ReportRecord } from './database/entities.js';
+import type { RowOf } from './database/rows.js';
+import { hostRecordId, hostRowsOf, upsertHosts, type HostSighting } from './host-records.js';
+import type { WriteHealth } from './write-health.js';
+
+/** Most reports written in one transaction, well under SQLite's limits on bound parameters and compound selects. */
+const MAX_GROUP = 128;
+/** Default for {@link OrmReportStoreOptions.maxGroupBytes}. */
+const MAX_GROUP_BYTES = 32 * 1024 * 1024;
+/** Longest text kept in a summary column (the admin API parses the whole summary from the report when asked). */
+const MAX_COLUMN_TEXT = 255;
+
+/** Tuning of {@link OrmReportStore}. */
+export interface OrmReportStoreOptions {
+  /** Most report bytes in one transaction, though always at least one report: SQLite copies each bound report. Default 32 MiB. */
+  maxGroupBytes?: number;
+  /** Told how each commit ended, so that readiness can say when the database does not take writes. */
+  writeHealth?: WriteHealth;
+}
+
+/** A `report` row by column name, as the group commit inserts it. */
+type ReportRow = RowOf<ReportRecord>;
+
+interface PendingSave {
+  row: ReportRow;
+  host: HostSighting;
+  resolve(saved: { id: string }): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * {@link ReportStore} over the database with group commit: reports arriving while a commit is under way wait and
+ * are then written together in one transaction, with their hosts, so one fsync covers all of them. Each `save`
+ * resolves only once the transaction holding its report has committed (SQLite: WAL, `synchronous = FULL`). A
+ * report the database refuses fails only its own `save`: the others of its group are then committed one by one.
+ */
+export class OrmReportStore implements ReportStore {
+  private waiting: PendingSave[] = [];
+  private committing = false;
+
+  private readonly maxGroupBytes: number;
+  private readonly dialect: SqlDialect;
+  private readonly writeHealth: WriteHealth | undefined;
+
+  constructor(
+    private readonly orm: Database,
+    options: OrmReportStoreOptions = {},
+  ) {
+    this.maxGroupBytes = options.maxGroupBytes ?? MAX_GROUP_BYTES;
+    this.dialect = sqlDialectOf(orm.em);
+    this.writeHealth = options.writeHealth;
+  }
+
+  save(report: ReportToStore): Promise<{ id: string }> {
+    const { row, host } = reportRowsOf(report, this.dialect);
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ row, host, resolve, reject });
+      if (!this.committing) void this.commitWaiting();
+    });
+  }
+
+  /** Commits what is waiting, group after group, until nothing is left; only one of these runs at a time. */
+  private async commitWaiting(): Promise<void> {
+    this.committing = true;
+    try {
+      while (this.waiting.length > 0) await this.commitGroup(this.waiting.splice(0, this.nextGroupSize()));
+    } finally {
+      this.committing = false;
+    }
+  }
+
+  /** How many of the waiting reports go into the next transaction. */
+  private nextGroupSize(): number {
+    let bytes = this.waiting[0]!.row.content.length;
+    let count = 1;
+    while (count < this.waiting.length && count < MAX_GROUP && bytes + this.waiting[count]!.row.content.length <= this.maxGroupBytes) {
+      bytes += this.waiting[count]!.row.content.length;
+      count++;
+    }
+    return count;
+  }
+
+  private async commitGroup(group: PendingSave[]): Promise<void> {
+    const hosts = hostRowsOf(group.map((save) => save.host), this.dialect.toDatabaseTime);
+    /** The statement's own error: SQLite rolls back by itself on SQLITE_FULL, and knex then reports only its failed ROLLBACK. */
+    let statementError: unknown;
+    try {
+      // Through knex with bound parameters: MikroORM's own insert inlines values into the SQL text, which turns
+      // every report into a hex literal twice its size for the database to parse.
+      await this.orm.em.getKnex().transaction(async (trx) => {
+        try {
+          await upsertHosts(trx, this.dialect, hosts);
+          await trx.insert(group.map((save) => save.row)).into('report');
+        } catch (error) {
+          statementError = error;
+          throw error;
+        }
+      });
+    } catch (error) {
+      if (group.length === 1) {
+        this.writeHealth?.recordFailure();
+        return group[0]!.reject(statementError ?? error);
+      }
+      for (const save of group) await this.commitGroup([save]);
+      return;
+    }
+    this.writeHealth?.recordSuccess();
+    for (const save of group) save.resolve({ id: save.row.id });
+  }
+}
+
+/** A new report's row, and what it tells about its host. */
+export function reportRowsOf(report: ReportToStore, dialect: SqlDialect): { row: ReportRow; host: HostSighting } {
+  const summary = report.summary ?? null;
+  const row: ReportRow = {
+    id: randomUUID(),
+    key_id: report.keyId,
+    host_record_id: hostRecordId(report.keyId, report.hostId),
+    host_id: report.hostId,
+    host_id2: report.hostId2 ?? null,
+    received_at: dialect.toDatabaseTime(report.receivedAt),
+    encoding: report.encoding,
+    size: report.size,
+    sha256: report.sha256,
+    content: report.content,
+    hostname: columnText(summary?.hostname),
+    lynis_version: columnText(summary?.lynisVersion),
+    hardening_index: summary?.hardeningIndex ?? null,
+    warning_count: summary ? summary.warnings.length : null,
+    suggestion_count: summary ? summary.suggestions.length : null,
+  };
+  const host: HostSighting = {
+    id: row.host_record_id,
+    key_id: row.key_id,
+    host_id: row.host_id,
+    host_id2: row.host_id2,
+    hostname: row.hostname,
+    os_name: columnText(summary?.os?.fullName),
+    lynis_version: row.lynis_version,
+    latest_hardening_index: row.hardening_index,
+    reportId: row.id,
+    receivedAt: report.receivedAt,
+  };
+  return { row, host };
+}
+
+/** Text for a column of its own: at most {@link MAX_COLUMN_TEXT} characters, no NUL (PostgreSQL text cannot hold it). */
+function columnText(value: string | null | undefined): string | null {
+  return value == null ? null : value.replaceAll('\0', '').slice(0, MAX_COLUMN_TEXT);
+}
