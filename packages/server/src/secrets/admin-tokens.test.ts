@@ -31,6 +31,7 @@ describe.each(DIALECTS)('admin tokens on %s', (dialect) => {
 
   it('lists tokens oldest first, with their state, and revokes them by id', async () => {
     const first = await createAdminToken(database, { label: 'one' });
+    await new Promise((resolve) => setTimeout(resolve, 5)); // tokens of the same millisecond have no order
     const second = await createAdminToken(database);
     expect(await revokeAdminToken(database, first.id)).toBe(true);
     expect(await revokeAdminToken(database, first.id)).toBe(true); // revoking twice changes nothing
