@@ -113,6 +113,7 @@ describe('the dashboard', () => {
     const rows = page.getByRole('row');
     await expect.poll(() => rows.count()).toBe(3); // the header and two hosts
     await expect.poll(() => page.getByRole('link', { name: 'web-01' }).count()).toBe(1);
+    await page.getByText('Signed in as dashboard test').waitFor(); // the token's label, never the token
     await page.screenshot({ path: `${ARTIFACTS}/dashboard-hosts.png`, fullPage: true });
     await page.setViewportSize({ width: 420, height: 800 }); // a narrow window: nothing runs off the side
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(420);

@@ -63,7 +63,7 @@ describe('mock admin API', () => {
 
   it('covers every admin operation of the contract', () => {
     expect(operations.map((o) => o.operationId).sort()).toEqual([
-      'createLicenseKey', 'getHost', 'getRawReport', 'getReport', 'getReportDiff', 'listHosts', 'listLicenseKeys', 'listReports', 'revokeLicenseKey', 'rotateLicenseKey',
+      'createLicenseKey', 'getAdminSession', 'getHost', 'getRawReport', 'getReport', 'getReportDiff', 'listHosts', 'listLicenseKeys', 'listReports', 'revokeLicenseKey', 'rotateLicenseKey',
     ]);
   });
 

@@ -1,5 +1,6 @@
 import {
   createLicenseKey,
+  getAdminSession,
   getHost,
   getRawReport,
   getReport,
@@ -11,6 +12,7 @@ import {
   rotateLicenseKey,
 } from './generated/sdk.gen.js';
 import type {
+  AdminSession,
   GetHostData,
   HostDetail,
   HostPage,
@@ -48,6 +50,8 @@ export type HostDetailQuery = NonNullable<GetHostData['query']>;
 
 /** A client of one server's admin API (`/api/admin/`); every method resolves with the contract's type or throws. */
 export interface AdminClient {
+  /** The admin token this client signs in with: id, label and prefix, never the token. */
+  getSession(): Promise<AdminSession>;
   /** One page of hosts, most recently seen first. */
   listHosts(query?: HostQuery): Promise<HostPage>;
   /** A host with the hardening index of its newest reports. */
@@ -84,6 +88,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
   const json = async <T>(send: () => Promise<SdkResult>, successStatus: number) => parseJson<T>(await answerOf(send, token, successStatus));
 
   return {
+    getSession: () => json<AdminSession>(() => getAdminSession({ ...transport.call() }), 200),
     listHosts: (query) => json<HostPage>(() => listHosts({ ...transport.call(), query }), 200),
     getHost: (hostRecordId, query) => json<HostDetail>(() => getHost({ ...transport.call(), path: { hostRecordId }, query }), 200),
     listReports: (query) => json<ReportPage>(() => listReports({ ...transport.call(), query }), 200),

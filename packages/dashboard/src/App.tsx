@@ -1,5 +1,6 @@
-import { useState } from 'react';
-import { adminClient } from './api.js';
+import { useEffect, useState } from 'react';
+import { getAdminSession } from '@org/audit-client/sdk';
+import { adminClient, data } from './api.js';
 import { HostPage } from './pages/HostPage.js';
 import { HostsPage } from './pages/HostsPage.js';
 import { KeysPage } from './pages/KeysPage.js';
@@ -14,6 +15,15 @@ export function App() {
   const [token, setToken] = useState(storedToken);
   const [notice, setNotice] = useState<string>();
   const route = useRoute();
+  const [signedInAs, setSignedInAs] = useState<string>();
+  useEffect(() => {
+    if (!token) return setSignedInAs(undefined);
+    // Who is signed in: the token's label (or its first characters), never the token.
+    data(getAdminSession({ client: adminClient(token) })).then(
+      (session) => setSignedInAs(session.label ?? session.prefix),
+      () => setSignedInAs(undefined),
+    );
+  }, [token]);
   const signOut = (message?: string) => {
     forgetToken();
     setToken(undefined);
@@ -42,7 +52,7 @@ export function App() {
           <NavLink route={{ page: 'keys' }} current={route} label="Keys" />
         </nav>
         <span className="session">
-          Signed in with an admin token <button type="button" onClick={() => signOut()}>Sign out</button>
+          Signed in as <strong>{signedInAs ?? '…'}</strong> <button type="button" onClick={() => signOut()}>Sign out</button>
         </span>
       </header>
       <main>

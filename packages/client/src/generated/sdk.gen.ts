@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, type Options as Options2, type TDataShape, urlSearchParamsBodySerializer } from './client/index.js';
-import type { CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, GetHostData, GetHostErrors, GetHostResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListReportsData, ListReportsErrors, ListReportsResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
+import type { CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, GetAdminSessionData, GetAdminSessionErrors, GetAdminSessionResponses, GetHostData, GetHostErrors, GetHostResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListReportsData, ListReportsErrors, ListReportsResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -82,6 +82,17 @@ export const uploadReportLegacy = <ThrowOnError extends boolean = false>(options
         'Content-Type': 'application/x-www-form-urlencoded',
         ...options.headers
     }
+});
+
+/**
+ * Which admin token this request is signed in with
+ *
+ * The token's id, label and first characters, never the token; for tools that show who is signed in.
+ */
+export const getAdminSession = <ThrowOnError extends boolean = false>(options?: Options<GetAdminSessionData, ThrowOnError>) => (options?.client ?? client).get<GetAdminSessionResponses, GetAdminSessionErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/session',
+    ...options
 });
 
 /**

@@ -185,6 +185,42 @@ export const openApiDocument: Document = {
         }
       }
     },
+    "/api/admin/session": {
+      "get": {
+        "operationId": "getAdminSession",
+        "tags": [
+          "admin"
+        ],
+        "summary": "Which admin token this request is signed in with",
+        "description": "The token's id, label and first characters, never the token; for tools that show who is signed in.",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The token the request carried.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AdminSession"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
     "/api/admin/hosts": {
       "get": {
         "operationId": "listHosts",
@@ -1012,6 +1048,29 @@ export const openApiDocument: Document = {
             "type": "string",
             "nullable": true,
             "example": null
+          }
+        }
+      },
+      "AdminSession": {
+        "type": "object",
+        "required": [
+          "tokenId",
+          "label",
+          "prefix"
+        ],
+        "properties": {
+          "tokenId": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "label": {
+            "type": "string",
+            "nullable": true,
+            "example": "dashboard"
+          },
+          "prefix": {
+            "type": "string",
+            "description": "The token's first characters, `adm_` included.",
+            "example": "adm_3f9a2c1e"
           }
         }
       },

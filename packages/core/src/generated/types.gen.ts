@@ -59,6 +59,15 @@ export type Finding = {
     solution: string | null;
 };
 
+export type AdminSession = {
+    tokenId: Id;
+    label: string | null;
+    /**
+     * The token's first characters, `adm_` included.
+     */
+    prefix: string;
+};
+
 export type ReportDiff = {
     /**
      * The earlier report; `null` when the host sent none before this one.
@@ -576,6 +585,43 @@ export type UploadReportLegacyResponses = {
 };
 
 export type UploadReportLegacyResponse = UploadReportLegacyResponses[keyof UploadReportLegacyResponses];
+
+export type GetAdminSessionData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/admin/session';
+};
+
+export type GetAdminSessionErrors = {
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type GetAdminSessionError = GetAdminSessionErrors[keyof GetAdminSessionErrors];
+
+export type GetAdminSessionResponses = {
+    /**
+     * The token the request carried.
+     */
+    200: AdminSession;
+};
+
+export type GetAdminSessionResponse = GetAdminSessionResponses[keyof GetAdminSessionResponses];
 
 export type ListHostsData = {
     body?: never;

@@ -400,6 +400,15 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
       expect(await expectProblem(await call(`/api/admin/reports/${UNKNOWN_ID}`), 404)).toBe(`No report with id ${UNKNOWN_ID}`);
     });
 
+    it('tells which token the request is signed in with: its id, label and prefix, never the token', async () => {
+      const response = await call('/api/admin/session');
+      expect(response.status).toBe(200);
+      const body = await response.text();
+      expect(JSON.parse(body)).toEqual({ tokenId, label: 'tests', prefix: token.slice(0, 12) });
+      expect(body).not.toContain(token);
+      await expectProblem(await call('/api/admin/session', { token: null }), 401);
+    });
+
     it('gives the raw report as the stored bytes, text/plain', async () => {
       const content = '# Lynis Report\nlicense_key=[redacted]\nhostname=h\u00e9\n';
       const id = await store(keyA, 'h1', 1, summary(), content);

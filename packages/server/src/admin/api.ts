@@ -9,11 +9,13 @@ import { getHost, listHosts } from './host-routes.js';
 import { createLicenseKey, listLicenseKeys, revokeLicenseKey, rotateLicenseKey } from './key-routes.js';
 import type { AdminContext, AdminOperation } from './operation.js';
 import { getRawReport, getReport, getReportDiff, listReports } from './report-routes.js';
+import { getAdminSession } from './session-routes.js';
 import { problemResponse, type AdminResponse } from './responses.js';
 
 /** What the contract's admin operations are tagged with. */
 const ADMIN_TAG = 'admin';
 const OPERATIONS: Record<string, AdminOperation> = {
+  getAdminSession,
   listHosts,
   getHost,
   listReports,

@@ -45,9 +45,9 @@ export async function createAdminToken(database: Database, options: { label?: st
   return { id, token };
 }
 
-/** All admin tokens, oldest first. */
-export async function listAdminTokens(database: Database): Promise<AdminTokenSummary[]> {
-  const records = await database.em.fork().find(AdminTokenRecord, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
+/** All admin tokens (or the one with `id`), oldest first. */
+export async function listAdminTokens(database: Database, id?: string): Promise<AdminTokenSummary[]> {
+  const records = await database.em.fork().find(AdminTokenRecord, id === undefined ? {} : { id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
   return records.map((record) => ({
     id: record.id,
     label: record.label ?? null,
@@ -56,6 +56,11 @@ export async function listAdminTokens(database: Database): Promise<AdminTokenSum
     revokedAt: record.revokedAt ?? null,
     lastUsedAt: record.lastUsedAt ?? null,
   }));
+}
+
+/** One admin token as operators see it, or undefined when no token has this id. */
+export async function findAdminToken(database: Database, id: string): Promise<AdminTokenSummary | undefined> {
+  return (await listAdminTokens(database, id))[0];
 }
 
 /**
