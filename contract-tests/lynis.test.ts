@@ -1,15 +1,17 @@
 // The real client: Lynis, from the Debian package, checks its license and uploads its report over HTTPS.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createAdminClient, lynisKeyAsSent, parseLynisProfiles } from '@org/audit-client';
 import { makeDataDir, runCli, startServerProcess, type ServerProcess } from './support/server-process.js';
 import { storedReports } from './support/reports.js';
 
 const HOST_ID = '0123456789abcdef0123456789abcdef01234567';
+const ARTIFACTS = fileURLToPath(new URL('../test-artifacts', import.meta.url));
 const HOST_ID2 = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
 
 function lynisPath(): string {
@@ -116,6 +118,28 @@ describe('Lynis 3 against the reference server', () => {
     expect(raw).not.toContain(key);
     expect(raw).toBe(sent.replace(`license_key=${key}`, 'license_key=[redacted]'));
   });
+
+  it('shows the upload on the dashboard\'s host page, in a real browser', async () => {
+    if (!firstUpload) throw new Error('needs the upload of the previous test');
+    const sent = await readFile(firstUpload.reportFile, 'utf8');
+    const hostname = sent.match(/^hostname=(.*)$/m)![1]!;
+    const warningIds = [...sent.matchAll(/^warning\[\]=([^|]*)\|/gm)].map((match) => match[1]!);
+    const browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    onTestFinished(() => browser.close());
+    // The server's certificate is its own self-signed one, as an operator's browser would first meet it.
+    const page = await browser.newPage({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 } });
+    await page.goto(`${server.url}/dashboard/`);
+    await page.getByLabel('Admin token').fill(adminToken);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: hostname, exact: true }).first().click();
+    await page.getByRole('heading', { name: hostname, exact: true }).waitFor();
+    for (const testId of warningIds) await page.getByRole('cell', { name: testId, exact: true }).first().waitFor();
+    await mkdir(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: `${ARTIFACTS}/dashboard-real-lynis.png`, fullPage: true });
+  }, 60_000);
 
   it('works the same on the legacy prefix /api/v1/audit', async () => {
     const before = (await storedReports(server.dataDir)).length;

@@ -7,13 +7,15 @@ export function TrendChart({ points, label }: { points: { at: string; value: num
   useEffect(() => {
     const element = box.current;
     if (!element || points.length === 0) return;
-    const series: uPlot.AlignedData = [points.map((point) => Date.parse(point.at) / 1000), points.map((point) => point.value)];
+    const times = points.map((point) => Date.parse(point.at) / 1000);
+    const series: uPlot.AlignedData = [times, points.map((point) => point.value)];
+    // One report alone would get a scale of years around it: show the day around it instead.
+    const onlyOne = times.length === 1 ? { auto: false, range: [times[0]! - 43_200, times[0]! + 43_200] as uPlot.Range.MinMax } : {};
     const chart = new uPlot(
       {
         width: Math.max(320, element.clientWidth),
         height: 220,
-        // One report alone would get a scale of years around it: show the day around it instead.
-        scales: { x: { time: true, range: (_chart, min, max) => (min === max ? [min - 43_200, max + 43_200] : [min, max]) }, y: { range: [0, 100] } },
+        scales: { x: { time: true, ...onlyOne }, y: { range: [0, 100] } },
         axes: [{}, { label: 'Hardening index' }],
         series: [{}, { label, stroke: '#2563eb', width: 2, points: { show: true, size: 6 } }],
         legend: { show: false },
