@@ -3,6 +3,7 @@
 // it fails on a server error or a wrong answer, never on speed. `--cpu-prof` profiles the reference server;
 // `--only <text>` runs only the scenarios whose name contains the text (results are then not written).
 // `--abuse` runs the abuse scenarios instead (bench/abuse.mjs): memory under floods, slow senders.
+// `--admin` times the admin API on a fleet-sized database instead (bench/admin-queries.mjs).
 import { cpus, freemem, totalmem, tmpdir, release } from 'node:os';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +15,10 @@ import { summariseProfile } from './profile-summary.mjs';
 import { checkEncodingAgainstCapture, fixtureReport, licenseBody, syntheticReport, uploadBody } from './reports.mjs';
 import { benchSettings, createReferenceKey, startBaseline, startCoreHttp, startReference, unknownKey } from './servers.mjs';
 
+if (process.argv.includes('--admin')) {
+  await import('./admin-queries.mjs'); // a run of its own: see bench/admin-queries.mjs
+  process.exit(process.exitCode ?? 0);
+}
 if (process.argv.includes('--abuse')) {
   await import('./abuse.mjs'); // a run of its own: see bench/abuse.mjs
   process.exit(process.exitCode ?? 0);

@@ -137,16 +137,17 @@ export async function waitUntilAnswering(port, licenseKey, timeoutMs = 30_000) {
 /**
  * Starts the reference server from the built CLI: plain HTTP on 127.0.0.1, the given data directory, default
  * log level (JSON lines go to `server.log` in the data directory). `nodeFlags` go to node (e.g. `--cpu-prof`);
- * `defaults` keeps every limit at its default instead of the bench's raised ones.
+ * `defaults` keeps every limit at its default instead of the bench's raised ones; `databaseUrl` runs it on that
+ * PostgreSQL database instead of SQLite in the data directory.
  */
-export async function startReference(dataDir, licenseKey, { port, nodeFlags = [], defaults = false } = {}) {
+export async function startReference(dataDir, licenseKey, { port, nodeFlags = [], defaults = false, databaseUrl } = {}) {
   port ??= await freePort();
   const logFile = join(dataDir, 'server.log');
   const log = openSync(logFile, 'a');
   // `defaults`: the limits as an operator gets them, for the abuse scenarios.
   const settings = defaults ? [] : benchSettings().flatMap(({ flag, value }) => [flag, value]);
   const args = [...nodeFlags, CLI, 'start', '--plain-http', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir, ...settings];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', log, log], env: referenceEnv() });
+  const child = spawn(process.execPath, args, { stdio: ['ignore', log, log], env: { ...referenceEnv(), ...(databaseUrl && { DATABASE_URL: databaseUrl }) } });
   closeSync(log);
   const server = new ServerProcess('reference', child, port, logFile);
   await Promise.race([waitUntilAnswering(port, licenseKey), exitOf(server)]);
