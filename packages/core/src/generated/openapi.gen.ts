@@ -1907,10 +1907,10 @@ export const openApiDocument: Document = {
       "RejectedOperation": {
         "type": "string",
         "enum": [
-          "checkLicense",
-          "uploadReport"
+          "uploadReport",
+          "checkLicense"
         ],
-        "description": "`checkLicense`: a license check; `uploadReport`: an upload.",
+        "description": "`uploadReport`: an upload; `checkLicense`: a license check.",
         "example": "uploadReport"
       },
       "RejectionReason": {

@@ -308,9 +308,9 @@ export type RotatedLicenseKey = NewLicenseKey & {
 };
 
 /**
- * `checkLicense`: a license check; `uploadReport`: an upload.
+ * `uploadReport`: an upload; `checkLicense`: a license check.
  */
-export type RejectedOperation = 'checkLicense' | 'uploadReport';
+export type RejectedOperation = 'uploadReport' | 'checkLicense';
 
 /**
  * Why the request was refused: `invalid-key`, `invalid-data`, `invalid-request`, `malformed`,
