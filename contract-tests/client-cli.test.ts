@@ -204,6 +204,18 @@ describe('audit-client admin commands against the Prism mock', () => {
     expect(JSON.parse((await run(['keys', 'list', '--json'])).stdout)).toMatchObject({ items: [{ prefix: '3f9a2c1e' }] });
   });
 
+  it('rejections: the refused uploads as a table, filters passed on, --json for tooling', async () => {
+    const result = await run(['rejections', '--since', '2026-11-01', '--reason', 'invalid-key', '--host-id', HOST_ID, '--key-id', EXAMPLE_ID]);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const [heading, row, paging] = result.stdout.split('\n');
+    expect(heading!.split(/\s{2,}/)).toEqual(['DAY', 'OPERATION', 'REASON', 'HOST ID', 'KEY ID', 'COUNT', 'LAST REFUSED', 'ADDRESSES']);
+    expect(row!.split(/\s{2,}/)).toEqual(['2026-11-22', 'upload', 'invalid-key', HOST_ID, EXAMPLE_ID, '3', '2026-11-22 13:41:25 UTC', '203.0.113.7']);
+    expect(paging).toBe('refusals 1-1 of 1');
+    const json = await run(['rejections', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ total: 1, items: [{ hostId: HOST_ID, reason: 'invalid-key', count: 3, folded: false }] });
+    expect(await run(['rejections', '--since', 'yesterday'])).toMatchObject({ code: 1, stderr: expect.stringContaining('must be a day') });
+  });
+
   it('host: its fields and its hardening history', async () => {
     const result = await run(['host', EXAMPLE_ID, '--history', '5']);
     expect(result.code).toBe(0);

@@ -16,6 +16,8 @@ const KEY = lynisCapture.key;
 /** Host names, findings and details an attacker controlling a host could write into its report. */
 const HOSTILE_NAME = '<img src=x onerror=alert(1)>evil-host';
 const HOSTILE_WARNING = 'AUTH-0001|<script>alert("warning")</script>|<b onmouseover=alert(2)>details</b>|-|';
+/** A `hostid` as the contract allows it (printable ASCII, no spaces) that is also markup. */
+const HOSTILE_HOST_ID = '<img/src=x/onerror=alert(3)>';
 
 let server: ServerProcess;
 let browser: Browser;
@@ -49,7 +51,8 @@ beforeAll(async () => {
   const orm = await openDatabase(data.dataDir);
   ({ token: adminToken } = await createAdminToken(orm, { label: 'dashboard test' }));
   await orm.close();
-  server = await startServerProcess(data.dataDir, ['--plain-http']);
+  // Refusals written every 200 ms instead of every few seconds, so the Refused uploads page shows them at once.
+  server = await startServerProcess(data.dataDir, ['--plain-http', '--rejections-flush-ms', '200']);
   dashboardUrl = `${server.url}/dashboard/`;
   await upload('1111111111111111111111111111111111111111', report('1111111111111111111111111111111111111111', 'web-01', 62));
   await upload('1111111111111111111111111111111111111111', report('1111111111111111111111111111111111111111', 'web-01', 58, ['FIRE-4512|iptables module(s) loaded, but no rules active|-|-|']));
@@ -202,6 +205,41 @@ describe('the dashboard', () => {
     expect(listed.items.find((item) => item.label === 'made in the dashboard')?.state).toBe('revoked');
     expect(dialogs).toEqual([expect.stringMatching(/^Revoke the key "made in the dashboard"\?/)]);
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows refused uploads: which hosts are losing reports and why, host ids as text, filtered by reason', async () => {
+    const refuse = async (licensekey: string, hostid: string, text: string, status: number) => {
+      const response = await fetch(`${server.url}/api/audit/upload/`, { method: 'POST', body: new URLSearchParams({ data: text, licensekey, hostid }) });
+      expect(response.status).toBe(status);
+    };
+    await refuse('deadbeef-0000-0000-0000-00000000ffff', '3333333333333333333333333333333333333333', report('3333333333333333333333333333333333333333', 'db-01', 70), 401);
+    for (let i = 0; i < 3; i++) await refuse(KEY, HOSTILE_HOST_ID, 'not a report', 400);
+    const listed = async () =>
+      ((await (await fetch(`${server.url}/api/admin/rejections?operation=uploadReport`, { headers: { authorization: `Bearer ${adminToken}` } })).json()) as { total: number }).total;
+    await expect.poll(listed, { timeout: 5000 }).toBe(2);
+
+    const { page, dialogs, errors, foreign } = await openPage();
+    await signIn(page);
+    await page.getByRole('link', { name: 'Refused uploads' }).click();
+    await page.getByRole('heading', { name: 'Refused uploads' }).waitFor();
+    const hostile = page.getByRole('row').filter({ has: page.getByRole('cell', { name: HOSTILE_HOST_ID, exact: true }) });
+    await expect.poll(() => hostile.getByRole('cell').allTextContents()).toEqual([
+      expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), HOSTILE_HOST_ID, expect.stringMatching(/^\(no label\) · [0-9a-f]{8}…$/), 'Upload', 'invalid-datareport unreadable', '3',
+      expect.stringMatching(/^\d{2}:\d{2}:\d{2} UTC$/), '127.0.0.1',
+    ]);
+    const unknownKey = page.getByRole('row').filter({ hasText: '3333333333333333333333333333333333333333' });
+    await unknownKey.getByRole('cell', { name: 'unknown key' }).waitFor();
+    await unknownKey.getByRole('cell', { name: /^invalid-key\s*key unknown, revoked or expired$/ }).waitFor();
+    expect(await page.locator('main img, main script').count()).toBe(0);
+    await page.screenshot({ path: `${ARTIFACTS}/dashboard-refused.png`, fullPage: true });
+
+    await page.getByLabel('Reason').selectOption('invalid-key');
+    await page.getByRole('cell', { name: HOSTILE_HOST_ID }).waitFor({ state: 'detached' });
+    await unknownKey.waitFor();
+    expect(await page.getByRole('cell', { name: /^invalid-data/ }).count()).toBe(0);
+    expect(page.url()).toMatch(/#\/refused\?reason=invalid-key$/);
+    expect([dialogs, errors, foreign]).toEqual([[], [], []]);
     await page.close();
   });
 });

@@ -63,7 +63,7 @@ describe('mock admin API', () => {
 
   it('covers every admin operation of the contract', () => {
     expect(operations.map((o) => o.operationId).sort()).toEqual([
-      'createLicenseKey', 'getAdminSession', 'getHost', 'getRawReport', 'getReport', 'getReportDiff', 'listHosts', 'listLicenseKeys', 'listReports', 'revokeLicenseKey', 'rotateLicenseKey',
+      'createLicenseKey', 'getAdminSession', 'getHost', 'getRawReport', 'getReport', 'getReportDiff', 'listHosts', 'listLicenseKeys', 'listRejections', 'listReports', 'revokeLicenseKey', 'rotateLicenseKey',
     ]);
   });
 
@@ -117,8 +117,14 @@ describe('mock admin API', () => {
     expect((await admin.listLicenseKeys()).items).toHaveLength(1);
   });
 
+  it('lists refused uploads with their hosts, keys, addresses and counts', async () => {
+    const page = await admin.listRejections({ since: '2026-11-01', reason: 'invalid-key', operation: 'uploadReport' });
+    expect(page).toMatchObject({ total: 1, items: [{ day: '2026-11-22', operation: 'uploadReport', reason: 'invalid-key', keyId: EXAMPLE_ID, folded: false, remoteAddresses: ['203.0.113.7'], count: 3 }] });
+  });
+
   it.each([
     ['limit=0', '/api/admin/hosts?limit=0', /limit/],
+    ['since that is no date', '/api/admin/rejections?since=yesterday', /since/],
     ['limit=501', '/api/admin/reports?limit=501', /limit/],
     ['offset=-1', '/api/admin/hosts?offset=-1', /offset/],
     ['historyLimit=1001', `/api/admin/hosts/${EXAMPLE_ID}?historyLimit=1001`, /historyLimit/i],

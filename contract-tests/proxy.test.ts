@@ -65,12 +65,18 @@ describe('admin API of the reference server through prism proxy --errors', () =>
     keyId = await importKey(orm, lynisCapture.key);
     ({ token } = await createAdminToken(orm));
     await orm.close();
-    server = await startServerProcess(data.dataDir, ['--plain-http']);
+    server = await startServerProcess(data.dataDir, ['--plain-http', '--rejections-flush-ms', '200']);
     const upload = await fetch(`${server.url}/api/audit/upload/`, {
       method: 'POST',
       body: new URLSearchParams({ licensekey: lynisCapture.key, hostid: lynisCapture.hostId, hostid2: lynisCapture.hostId2, data: lynisCapture.report.toString('latin1') }),
     });
     reportId = /^OK (\S+)$/.exec(await upload.text())![1]!;
+    // A refused upload (a valid key, data that is no report), for the list of refusals.
+    const refused = await fetch(`${server.url}/api/audit/upload/`, {
+      method: 'POST',
+      body: new URLSearchParams({ licensekey: lynisCapture.key, hostid: lynisCapture.hostId, data: 'not a report' }),
+    });
+    expect(refused.status).toBe(400);
     proxy = await startPrism('proxy', [server.url, '--errors', '--validate-request=false']);
   });
   afterAll(async () => {
@@ -114,6 +120,13 @@ describe('admin API of the reference server through prism proxy --errors', () =>
       ['POST', `/api/admin/keys/${UNKNOWN_ID}/revoke`, {}, 404],
     ];
     for (const [method, path, options, status] of cases) expect((await viaProxy(method, path, options)).status, `${method} ${path}`).toBe(status);
+  });
+
+  it('lists the refused upload as the contract describes', async () => {
+    await expect.poll(async () => JSON.parse((await viaProxy('GET', `/api/admin/rejections?hostId=${lynisCapture.hostId}`)).body).items, { timeout: 5000 }).toEqual([
+      expect.objectContaining({ operation: 'uploadReport', reason: 'invalid-data', keyId, hostId: lynisCapture.hostId, count: 1, folded: false }),
+    ]);
+    expect((await viaProxy('GET', '/api/admin/rejections?since=2026-13-01')).status).toBe(400);
   });
 });
 

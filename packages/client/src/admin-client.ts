@@ -7,6 +7,7 @@ import {
   getReportDiff,
   listHosts,
   listLicenseKeys,
+  listRejections,
   listReports,
   revokeLicenseKey,
   rotateLicenseKey,
@@ -19,6 +20,7 @@ import type {
   LicenseKeyInfo,
   LicenseKeyList,
   ListHostsData,
+  ListRejectionsData,
   ListReportsData,
   NewLicenseKey,
   NewLicenseKeyRequest,
@@ -26,6 +28,7 @@ import type {
   ReportDetail,
   ReportDiff,
   ReportPage,
+  RejectionPage,
   RotatedLicenseKey,
   RotateLicenseKeyRequest,
 } from './generated/types.gen.js';
@@ -45,6 +48,8 @@ export interface AdminClientOptions extends TransportOptions {
 export type HostQuery = NonNullable<ListHostsData['query']>;
 /** Query of `listReports`: paging and filters, as the contract names them. */
 export type ReportQuery = NonNullable<ListReportsData['query']>;
+/** Query of `listRejections`: paging and filters, as the contract names them. */
+export type RejectionQuery = NonNullable<ListRejectionsData['query']>;
 /** Query of `getHost`. */
 export type HostDetailQuery = NonNullable<GetHostData['query']>;
 
@@ -72,6 +77,8 @@ export interface AdminClient {
   revokeLicenseKey(keyId: string): Promise<LicenseKeyInfo>;
   /** Issues a new key for an old one, which keeps working for `graceSeconds` (server default: a day). */
   rotateLicenseKey(keyId: string, request?: RotateLicenseKeyRequest): Promise<RotatedLicenseKey>;
+  /** One page of refused uploads and license checks, newest day first, with the client addresses they came from. */
+  listRejections(query?: RejectionQuery): Promise<RejectionPage>;
   /** Closes the client's connections. */
   close(): Promise<void>;
 }
@@ -100,6 +107,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     revokeLicenseKey: (keyId) => json<LicenseKeyInfo>(() => revokeLicenseKey({ ...transport.call(), path: { keyId } }), 200),
     rotateLicenseKey: (keyId, request = {}) =>
       json<RotatedLicenseKey>(() => rotateLicenseKey({ ...transport.call(), path: { keyId }, body: request }), 201),
+    listRejections: (query) => json<RejectionPage>(() => listRejections({ ...transport.call(), query }), 200),
     close: () => transport.close(),
   };
 }

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { createAdminClient, type AdminClient } from './admin-client.js';
-import { describeNewKey, formatHost, formatHostPage, formatKeys, formatReport, formatReportDiff, formatReportPage, formatTime } from './admin-output.js';
-import { dateTime, positiveInteger, wholeNumber } from './cli-arguments.js';
+import { describeNewKey, formatHost, formatHostPage, formatKeys, formatRejectionPage, formatReport, formatReportDiff, formatReportPage, formatTime } from './admin-output.js';
+import { dateTime, day, positiveInteger, wholeNumber } from './cli-arguments.js';
 import { EXIT, runWithClient } from './cli-exit-codes.js';
 import { processSources, resolveAdminConnection, UsageError, type AdminFlags } from './cli-settings.js';
 
@@ -66,6 +66,21 @@ export function addAdminCommands(program: Command): void {
       ),
     );
 
+  adminCommand(program, 'rejections', 'list refused uploads and license checks (hosts losing reports), newest day first')
+    .addOption(new Option('--since <date>', 'only refusals on this day (UTC, YYYY-MM-DD) or later').argParser(day))
+    .option('--reason <reason>', 'only refusals for this reason, e.g. invalid-key or invalid-data')
+    .addOption(new Option('--operation <operation>', 'only refused uploads or only refused license checks').choices(['uploadReport', 'checkLicense']))
+    .option('--host-id <hostid>', 'only refusals of this hostid')
+    .option('--key-id <id>', 'only refusals that named this license key (its id)')
+    .addOption(pageOptions.limit())
+    .addOption(pageOptions.offset())
+    .action(
+      admin<[RejectionsFlags]>(async (client, options) => {
+        const { since, reason, operation, hostId, keyId, limit, offset } = options;
+        return show(options, await client.listRejections({ since, reason, operation, hostId, keyId, limit, offset }), formatRejectionPage);
+      }),
+    );
+
   const keys = program.command('keys').description('list, create, revoke and rotate license keys');
   adminCommand(keys, 'list', 'list the license keys, oldest first (never the keys themselves)').action(
     admin<[OutputFlags]>(async (client, options) => show(options, await client.listLicenseKeys(), (list) => formatKeys(list.items))),
@@ -111,6 +126,16 @@ interface HostsFlags extends OutputFlags {
   hostname?: string;
   keyId?: string;
   hostId?: string;
+  limit?: number;
+  offset?: number;
+}
+
+interface RejectionsFlags extends OutputFlags {
+  since?: string;
+  reason?: string;
+  operation?: 'uploadReport' | 'checkLicense';
+  hostId?: string;
+  keyId?: string;
   limit?: number;
   offset?: number;
 }

@@ -1,5 +1,5 @@
 // How the admin commands show the admin API's answers to people: aligned tables and labelled fields.
-import type { Finding, HostDetail, HostPage, LicenseKeyInfo, ReportDetail, ReportDiff, ReportPage } from './generated/types.gen.js';
+import type { Finding, HostDetail, HostPage, LicenseKeyInfo, RejectionPage, ReportDetail, ReportDiff, ReportPage } from './generated/types.gen.js';
 
 /** Columns of a table: a heading and how to read the cell from one row. */
 type Columns<Row> = Array<[heading: string, cell: (row: Row) => string | number | null]>;
@@ -180,3 +180,18 @@ export const formatKeys = (keys: LicenseKeyInfo[]) => (keys.length > 0 ? formatT
 /** What `keys create` says on stderr about the key whose secret it prints on stdout. */
 export const describeNewKey = (key: LicenseKeyInfo) =>
   `Created license key ${key.id} (prefix ${printable(key.prefix)}, label ${printable(key.label)}, expires ${formatTime(key.expiresAt)}).`;
+
+const rejectionColumns: Columns<RejectionPage['items'][number]> = [
+  ['DAY', (r) => r.day],
+  ['OPERATION', (r) => (r.operation === 'uploadReport' ? 'upload' : 'license')],
+  ['REASON', (r) => r.reason],
+  ['HOST ID', (r) => (r.folded ? '(other hosts)' : r.hostId)],
+  ['KEY ID', (r) => r.keyId ?? 'unknown'],
+  ['COUNT', (r) => r.count],
+  ['LAST REFUSED', (r) => formatTime(r.lastAt)],
+  ['ADDRESSES', (r) => (r.remoteAddresses.join(' ') + (r.addressCount > r.remoteAddresses.length ? ` (+${r.addressCount - r.remoteAddresses.length})` : '')) || null],
+];
+
+/** `audit-client rejections`: refused uploads and license checks, newest day first. */
+export const formatRejectionPage = (page: RejectionPage) =>
+  (page.items.length > 0 ? formatTable(rejectionColumns, page.items) : '') + formatPageLine(page, 'refusals');

@@ -18,3 +18,9 @@ export const dateTime = (value: string) => {
   if (Number.isNaN(time)) throw new InvalidArgumentError('must be a date or a date and time, e.g. 2027-11-01 or 2027-11-01T12:00:00Z');
   return new Date(time).toISOString();
 };
+
+/** Parses a calendar day, `2026-11-01`, as the API takes it. */
+export const day = (value: string) => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) throw new InvalidArgumentError('must be a day, e.g. 2026-11-01');
+  return value;
+};

@@ -5,6 +5,7 @@ import { HostPage } from './pages/HostPage.js';
 import { HostsPage } from './pages/HostsPage.js';
 import { KeysPage } from './pages/KeysPage.js';
 import { RawReportPage } from './pages/RawReportPage.js';
+import { RefusedPage } from './pages/RefusedPage.js';
 import { ReportDiffPage } from './pages/ReportDiffPage.js';
 import { SignIn } from './pages/SignIn.js';
 import { hrefOf, useRoute, type Route } from './route.js';
@@ -50,6 +51,7 @@ export function App() {
         <nav aria-label="Pages">
           <NavLink route={{ page: 'hosts', offset: 0 }} current={route} label="Hosts" />
           <NavLink route={{ page: 'keys' }} current={route} label="Keys" />
+          <NavLink route={{ page: 'refused', offset: 0 }} current={route} label="Refused uploads" />
         </nav>
         <span className="session">
           Signed in as <strong>{signedInAs ?? '…'}</strong> <button type="button" onClick={() => signOut()}>Sign out</button>
@@ -61,6 +63,7 @@ export function App() {
         {route.page === 'raw-report' && <RawReportPage client={client} id={route.id} onUnauthorized={refused} />}
         {route.page === 'report-diff' && <ReportDiffPage client={client} route={route} onUnauthorized={refused} />}
         {route.page === 'keys' && <KeysPage client={client} onUnauthorized={refused} />}
+        {route.page === 'refused' && <RefusedPage client={client} route={route} onUnauthorized={refused} />}
       </main>
     </>
   );

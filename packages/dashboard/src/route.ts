@@ -6,7 +6,8 @@ export type Route =
   | { page: 'host'; id: string }
   | { page: 'raw-report'; id: string }
   | { page: 'report-diff'; id: string; against?: string }
-  | { page: 'keys' };
+  | { page: 'keys' }
+  | { page: 'refused'; reason?: string; offset: number };
 
 /** Reads a fragment such as `#/hosts?hostname=web&offset=50`; anything unknown is the hosts list. */
 export function parseRoute(hash: string): Route {
@@ -18,6 +19,7 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'reports' && parts[1] && parts[2] === 'diff') return { page: 'report-diff', id: parts[1], against: params.get('against') || undefined };
   if (parts[0] === 'keys') return { page: 'keys' };
   const offset = Number(params.get('offset') ?? 0);
+  if (parts[0] === 'refused') return { page: 'refused', reason: params.get('reason') || undefined, offset: Number.isSafeInteger(offset) && offset > 0 ? offset : 0 };
   return { page: 'hosts', hostname: params.get('hostname') || undefined, offset: Number.isSafeInteger(offset) && offset > 0 ? offset : 0 };
 }
 
@@ -32,6 +34,13 @@ export function hrefOf(route: Route): string {
       return `#/reports/${encodeURIComponent(route.id)}/diff${route.against ? `?against=${encodeURIComponent(route.against)}` : ''}`;
     case 'keys':
       return '#/keys';
+    case 'refused': {
+      const params = new URLSearchParams();
+      if (route.reason) params.set('reason', route.reason);
+      if (route.offset) params.set('offset', String(route.offset));
+      const query = params.toString();
+      return `#/refused${query ? `?${query}` : ''}`;
+    }
     case 'hosts': {
       const params = new URLSearchParams();
       if (route.hostname) params.set('hostname', route.hostname);

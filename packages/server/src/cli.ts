@@ -52,6 +52,8 @@ program
   .addOption(new Option('--retention-keep-last <n>', 'keep each host\'s newest n reports (default: no count rule)').env('RETENTION_KEEP_LAST'))
   .addOption(new Option('--retention-max-age-days <days>', 'keep reports younger than this (default: no age rule)').env('RETENTION_MAX_AGE_DAYS'))
   .addOption(new Option('--prune-interval-minutes <minutes>', `how often to delete what no retention rule keeps; 0: never (default: ${DEFAULTS.pruneIntervalMinutes})`).env('PRUNE_INTERVAL_MINUTES'))
+  .addOption(new Option('--rejections-keep-days <days>', `days of refused uploads and license checks kept for the admin API (default: ${DEFAULTS.rejectionsKeepDays})`).env('REJECTIONS_KEEP_DAYS'))
+  .addOption(new Option('--rejections-flush-ms <ms>', `how often counted refusals are written to the database (default: ${DEFAULTS.rejectionsFlushMs})`).env('REJECTIONS_FLUSH_MS'))
   .action(async (_options, command: Command) => {
     const config = await loadConfig(command);
     const logger = createLogger(config.logLevel);

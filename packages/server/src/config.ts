@@ -73,6 +73,9 @@ const ServerSettings = z.object({
   retentionKeepLast: z.coerce.number().int().min(1).optional(),
   retentionMaxAgeDays: z.coerce.number().positive().optional(),
   pruneIntervalMinutes: z.coerce.number().min(0).default(60),
+  // Refused uploads and license checks: written in batches, kept for some days.
+  rejectionsKeepDays: z.coerce.number().int().min(1).default(30),
+  rejectionsFlushMs: z.coerce.number().int().min(100).max(600_000).default(5000),
 });
 
 /** Everything the reference server can be told, with its defaults. Parsed once at start. */

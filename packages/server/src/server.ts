@@ -15,6 +15,7 @@ import { reclaimMemoryWhenIdle } from './memory-reclaim.js';
 import { createMetrics } from './metrics.js';
 import { createOpsServer } from './ops.js';
 import { createRateLimiter } from './rate-limiter-store.js';
+import { RejectionLog } from './rejection-log.js';
 import { schedulePruning } from './retention.js';
 import { OrmReportStore } from './report-store.js';
 import { OrmKeyStore } from './secrets/license-key-store.js';
@@ -57,11 +58,13 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   const orm = await openDatabase(config, (message) => logger.info({ component: 'database' }, message));
   const keyStore = await OrmKeyStore.open(orm);
   const pruning = schedulePruning(orm, { keepLast: config.retentionKeepLast, maxAgeDays: config.retentionMaxAgeDays }, config.pruneIntervalMinutes, logger);
-  /** Closes the stores; the key store writes the last-use times it still holds. */
+  const rejections = new RejectionLog(orm, logger, { flushIntervalMs: config.rejectionsFlushMs, keepDays: config.rejectionsKeepDays }).start();
+  /** Closes the stores; the key store writes the last-use times it still holds, the rejection log its counts. */
   const release = async () => {
     reclaimer.stop();
     await rateLimiter.close();
     await pruning?.stop();
+    await rejections.close();
     await keyStore.close();
     await orm.close();
   };
@@ -79,7 +82,13 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     bodyGraceMs: config.bodyGraceMs,
     rateLimiter,
     logger,
-    hooks: metrics.hooks,
+    hooks: {
+      ...metrics.hooks,
+      onRequestRejected: (event) => {
+        metrics.hooks.onRequestRejected?.(event);
+        rejections.record(event);
+      },
+    },
   });
   const reclaimer = reclaimMemoryWhenIdle(() => api.bodyBytesInFlight());
   const admin = config.adminListen === 'off' ? undefined : await createAdminApi({ database: orm, rateLimiter, logger });

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, type Options as Options2, type TDataShape, urlSearchParamsBodySerializer } from './client/index.js';
-import type { CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, GetAdminSessionData, GetAdminSessionErrors, GetAdminSessionResponses, GetHostData, GetHostErrors, GetHostResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListReportsData, ListReportsErrors, ListReportsResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
+import type { CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, GetAdminSessionData, GetAdminSessionErrors, GetAdminSessionResponses, GetHostData, GetHostErrors, GetHostResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListRejectionsData, ListRejectionsErrors, ListRejectionsResponses, ListReportsData, ListReportsErrors, ListReportsResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -217,4 +217,21 @@ export const rotateLicenseKey = <ThrowOnError extends boolean = false>(options: 
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * List refused uploads and license checks
+ *
+ * Refused uploads and license checks, so operators see which hosts are losing reports and why (Lynis prints
+ * `DONE` even when its upload was refused). One item per day (UTC), operation, reason, license key and
+ * `hostid`, with the client addresses it came from and how many requests were refused; newest day first,
+ * then most recently refused first. Servers write refusals in batches (every few seconds), keep them for a
+ * limited number of days, and bound how many distinct groups they keep per day: refusals beyond that bound
+ * are counted in `folded` items whose host and address are not shown.
+ *
+ */
+export const listRejections = <ThrowOnError extends boolean = false>(options?: Options<ListRejectionsData, ThrowOnError>) => (options?.client ?? client).get<ListRejectionsResponses, ListRejectionsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/rejections',
+    ...options
 });

@@ -35,7 +35,7 @@ export const openApiDocument: Document = {
     },
     {
       "name": "admin",
-      "description": "What operators and their tooling call: hosts, their reports and hardening index, and license keys.\nEvery admin request carries an admin token (`Authorization: Bearer <token>`); the reference server creates\nthem with `audit-server admin-tokens create` and stores only their SHA-256 hash. Answers are JSON;\nerrors are `application/problem+json` (RFC 9457).\n"
+      "description": "What operators and their tooling call: hosts, their reports and hardening index, license keys, and\nrefused uploads and license checks.\nEvery admin request carries an admin token (`Authorization: Bearer <token>`); the reference server creates\nthem with `audit-server admin-tokens create` and stores only their SHA-256 hash. Answers are JSON;\nerrors are `application/problem+json` (RFC 9457).\n"
     }
   ],
   "paths": {
@@ -932,6 +932,95 @@ export const openApiDocument: Document = {
           },
           "415": {
             "$ref": "#/components/responses/ProblemUnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/rejections": {
+      "get": {
+        "operationId": "listRejections",
+        "tags": [
+          "admin"
+        ],
+        "summary": "List refused uploads and license checks",
+        "description": "Refused uploads and license checks, so operators see which hosts are losing reports and why (Lynis prints\n`DONE` even when its upload was refused). One item per day (UTC), operation, reason, license key and\n`hostid`, with the client addresses it came from and how many requests were refused; newest day first,\nthen most recently refused first. Servers write refusals in batches (every few seconds), keep them for a\nlimited number of days, and bound how many distinct groups they keep per day: refusals beyond that bound\nare counted in `folded` items whose host and address are not shown.\n",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Limit"
+          },
+          {
+            "$ref": "#/components/parameters/Offset"
+          },
+          {
+            "name": "since",
+            "in": "query",
+            "description": "Only refusals on this day (UTC) or later.",
+            "schema": {
+              "type": "string",
+              "format": "date",
+              "example": "2026-11-01"
+            }
+          },
+          {
+            "name": "operation",
+            "in": "query",
+            "description": "Only refused license checks or only refused uploads.",
+            "schema": {
+              "$ref": "#/components/schemas/RejectedOperation"
+            }
+          },
+          {
+            "name": "reason",
+            "in": "query",
+            "description": "Only refusals for this reason.",
+            "schema": {
+              "$ref": "#/components/schemas/RejectionReason"
+            }
+          },
+          {
+            "name": "keyId",
+            "in": "query",
+            "description": "Only refusals of requests that named this license key.",
+            "schema": {
+              "$ref": "#/components/schemas/Id"
+            }
+          },
+          {
+            "name": "hostId",
+            "in": "query",
+            "description": "Only refusals of requests from this `hostid`.",
+            "schema": {
+              "$ref": "#/components/schemas/HostId"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "One page of refusals.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/RejectionPage"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
           },
           "429": {
             "$ref": "#/components/responses/ProblemTooManyRequests"
@@ -1869,6 +1958,124 @@ export const openApiDocument: Document = {
             "properties": {
               "previous": {
                 "$ref": "#/components/schemas/LicenseKeyInfo"
+              }
+            }
+          }
+        ]
+      },
+      "RejectedOperation": {
+        "type": "string",
+        "enum": [
+          "uploadReport",
+          "checkLicense"
+        ],
+        "description": "`uploadReport`: an upload; `checkLicense`: a license check.",
+        "example": "uploadReport"
+      },
+      "RejectionReason": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 32,
+        "pattern": "^[a-z-]+$",
+        "description": "Why the request was refused: `invalid-key`, `invalid-data`, `invalid-request`, `malformed`,\n`unsupported-type`, `too-large`, `method-not-allowed`, `rate-limited`, `busy`, `too-slow`, `unavailable`\n(the reasons of the `audit_requests_rejected_total` metric).\n",
+        "example": "invalid-key"
+      },
+      "RejectionGroup": {
+        "type": "object",
+        "description": "Refused requests of one day, operation, reason, license key and `hostid`. Never carries a license key.\n",
+        "required": [
+          "day",
+          "operation",
+          "reason",
+          "keyId",
+          "hostId",
+          "folded",
+          "remoteAddresses",
+          "addressCount",
+          "count",
+          "firstAt",
+          "lastAt"
+        ],
+        "properties": {
+          "day": {
+            "type": "string",
+            "format": "date",
+            "description": "The day (UTC) of the refusals.",
+            "example": "2026-11-22"
+          },
+          "operation": {
+            "$ref": "#/components/schemas/RejectedOperation"
+          },
+          "reason": {
+            "$ref": "#/components/schemas/RejectionReason"
+          },
+          "keyId": {
+            "type": "string",
+            "format": "uuid",
+            "nullable": true,
+            "description": "The license key the request named; `null` when it named none the server knows.",
+            "example": "0f8fad5b-d9cb-469f-a165-70867728950e"
+          },
+          "hostId": {
+            "type": "string",
+            "nullable": true,
+            "description": "The `hostid` the request sent; `null` when it sent none, one the contract refuses, or the item is `folded`.",
+            "example": "0123456789abcdef0123456789abcdef01234567"
+          },
+          "folded": {
+            "type": "boolean",
+            "description": "Counts refusals beyond the bound of distinct groups a server keeps per day, from many hosts and\naddresses together: their `hostid` and address are not kept.\n",
+            "example": false
+          },
+          "remoteAddresses": {
+            "type": "array",
+            "maxItems": 20,
+            "description": "Client addresses the refused requests came from, most refusals first (at most 20).",
+            "items": {
+              "type": "string",
+              "example": "203.0.113.7"
+            }
+          },
+          "addressCount": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "How many distinct client addresses there were.",
+            "example": 1
+          },
+          "count": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "How many requests were refused.",
+            "example": 3
+          },
+          "firstAt": {
+            "type": "string",
+            "format": "date-time",
+            "example": "2026-11-22T02:10:03.000Z"
+          },
+          "lastAt": {
+            "type": "string",
+            "format": "date-time",
+            "example": "2026-11-22T13:41:25.000Z"
+          }
+        }
+      },
+      "RejectionPage": {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Page"
+          },
+          {
+            "type": "object",
+            "required": [
+              "items"
+            ],
+            "properties": {
+              "items": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/RejectionGroup"
+                }
               }
             }
           }

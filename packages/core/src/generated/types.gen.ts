@@ -317,6 +317,64 @@ export type RotatedLicenseKey = NewLicenseKey & {
 };
 
 /**
+ * `uploadReport`: an upload; `checkLicense`: a license check.
+ */
+export type RejectedOperation = 'uploadReport' | 'checkLicense';
+
+/**
+ * Why the request was refused: `invalid-key`, `invalid-data`, `invalid-request`, `malformed`,
+ * `unsupported-type`, `too-large`, `method-not-allowed`, `rate-limited`, `busy`, `too-slow`, `unavailable`
+ * (the reasons of the `audit_requests_rejected_total` metric).
+ *
+ */
+export type RejectionReason = string;
+
+/**
+ * Refused requests of one day, operation, reason, license key and `hostid`. Never carries a license key.
+ *
+ */
+export type RejectionGroup = {
+    /**
+     * The day (UTC) of the refusals.
+     */
+    day: string;
+    operation: RejectedOperation;
+    reason: RejectionReason;
+    /**
+     * The license key the request named; `null` when it named none the server knows.
+     */
+    keyId: string | null;
+    /**
+     * The `hostid` the request sent; `null` when it sent none, one the contract refuses, or the item is `folded`.
+     */
+    hostId: string | null;
+    /**
+     * Counts refusals beyond the bound of distinct groups a server keeps per day, from many hosts and
+     * addresses together: their `hostid` and address are not kept.
+     *
+     */
+    folded: boolean;
+    /**
+     * Client addresses the refused requests came from, most refusals first (at most 20).
+     */
+    remoteAddresses: Array<string>;
+    /**
+     * How many distinct client addresses there were.
+     */
+    addressCount: number;
+    /**
+     * How many requests were refused.
+     */
+    count: number;
+    firstAt: string;
+    lastAt: string;
+};
+
+export type RejectionPage = Page & {
+    items: Array<RejectionGroup>;
+};
+
+/**
  * An error, as RFC 9457 describes (`application/problem+json`).
  */
 export type Problem = {
@@ -1160,3 +1218,73 @@ export type RotateLicenseKeyResponses = {
 };
 
 export type RotateLicenseKeyResponse = RotateLicenseKeyResponses[keyof RotateLicenseKeyResponses];
+
+export type ListRejectionsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Most items on the page.
+         */
+        limit?: number;
+        /**
+         * Items to skip before the page starts.
+         */
+        offset?: number;
+        /**
+         * Only refusals on this day (UTC) or later.
+         */
+        since?: string;
+        /**
+         * Only refused license checks or only refused uploads.
+         */
+        operation?: RejectedOperation;
+        /**
+         * Only refusals for this reason.
+         */
+        reason?: RejectionReason;
+        /**
+         * Only refusals of requests that named this license key.
+         */
+        keyId?: Id;
+        /**
+         * Only refusals of requests from this `hostid`.
+         */
+        hostId?: HostId;
+    };
+    url: '/api/admin/rejections';
+};
+
+export type ListRejectionsErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ListRejectionsError = ListRejectionsErrors[keyof ListRejectionsErrors];
+
+export type ListRejectionsResponses = {
+    /**
+     * One page of refusals.
+     */
+    200: RejectionPage;
+};
+
+export type ListRejectionsResponse = ListRejectionsResponses[keyof ListRejectionsResponses];

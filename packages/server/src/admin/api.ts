@@ -8,6 +8,7 @@ import { AdminTokenAuthenticator } from './auth.js';
 import { getHost, listHosts } from './host-routes.js';
 import { createLicenseKey, listLicenseKeys, revokeLicenseKey, rotateLicenseKey } from './key-routes.js';
 import type { AdminContext, AdminOperation } from './operation.js';
+import { listRejections } from './rejection-routes.js';
 import { getRawReport, getReport, getReportDiff, listReports } from './report-routes.js';
 import { getAdminSession } from './session-routes.js';
 import { problemResponse, type AdminResponse } from './responses.js';
@@ -26,6 +27,7 @@ const OPERATIONS: Record<string, AdminOperation> = {
   createLicenseKey,
   revokeLicenseKey,
   rotateLicenseKey,
+  listRejections,
 };
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 const silentLogger: AuditLogger = { info() {}, warn() {}, error() {} };
@@ -89,7 +91,7 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
     quick: true, // validators compiled on first use
     coerceTypes: true, // query and path parameters arrive as text
     ajvOpts: { useDefaults: true, allErrors: false },
-    customizeAjv: (ajv) => addFormats.default(ajv, ['uuid', 'date-time']),
+    customizeAjv: (ajv) => addFormats.default(ajv, ['uuid', 'date', 'date-time']),
   });
 
   backend.registerSecurityHandler('adminToken', async (c: Context) => {

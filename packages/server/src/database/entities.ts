@@ -118,5 +118,29 @@ export const WriteProbeRecord = defineEntity({
 });
 export type WriteProbeRecord = InferEntity<typeof WriteProbeRecord>;
 
+/**
+ * Refused license checks and uploads of one day (UTC), operation, reason, key id, `hostid` and client address,
+ * counted. Written in batches by `RejectionLog`; `''` stands for a key id, `hostid` or address not known, and a
+ * `folded` row counts the refusals beyond the bound of distinct groups per day (its `hostid` and address are `''`).
+ */
+export const RejectionRecord = defineEntity({
+  name: 'RejectionRecord',
+  tableName: 'rejection',
+  properties: {
+    /** `YYYY-MM-DD`, so that days compare and sort as text on every dialect. */
+    day: p.string().length(10).primary(),
+    operation: p.string().length(16).primary(),
+    reason: p.string().length(32).primary(),
+    keyId: p.string().length(36).primary(),
+    hostId: p.string().length(255).primary(),
+    remoteAddress: p.string().length(64).primary(),
+    folded: p.boolean().primary(),
+    count: p.integer(),
+    firstAt: p.datetime(),
+    lastAt: p.datetime(),
+  },
+});
+export type RejectionRecord = InferEntity<typeof RejectionRecord>;
+
 /** Every entity, for opening the database. */
-export const ENTITIES = [LicenseKeyRecord, HostRecord, ReportRecord, AdminTokenRecord, WriteProbeRecord];
+export const ENTITIES = [LicenseKeyRecord, HostRecord, ReportRecord, AdminTokenRecord, WriteProbeRecord, RejectionRecord];

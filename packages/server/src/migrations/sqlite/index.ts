@@ -3,6 +3,7 @@ import { InitialSchema } from './0001-initial-schema.js';
 import { KeyLifecycle } from './0002-key-lifecycle.js';
 import { HostsAndSummaries } from './0003-hosts-and-summaries.js';
 import { WriteProbe } from './0004-write-probe.js';
+import { Rejections } from './0005-rejections.js';
 
 /**
  * Every SQLite schema migration, oldest first, listed so that they run from compiled output without file globbing.
@@ -13,4 +14,5 @@ export const SQLITE_MIGRATIONS: MigrationObject[] = [
   { name: '0002-key-lifecycle', class: KeyLifecycle },
   { name: '0003-hosts-and-summaries', class: HostsAndSummaries },
   { name: '0004-write-probe', class: WriteProbe },
+  { name: '0005-rejections', class: Rejections },
 ];
