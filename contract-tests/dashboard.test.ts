@@ -232,6 +232,7 @@ describe('the dashboard', () => {
     await unknownKey.getByRole('cell', { name: 'unknown key' }).waitFor();
     await unknownKey.getByRole('cell', { name: /^invalid-key\s*key unknown, revoked or expired$/ }).waitFor();
     expect(await page.locator('main img, main script').count()).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280); // fits the window
     await page.screenshot({ path: `${ARTIFACTS}/dashboard-refused.png`, fullPage: true });
 
     await page.getByLabel('Reason').selectOption('invalid-key');

@@ -95,7 +95,7 @@ function Findings({ title, findings }: { title: string; findings: Finding[] }) {
           <tbody>
             {findings.map((finding, index) => (
               <tr key={`${finding.testId}-${index}`}>
-                <td className="mono">{finding.testId}</td>
+                <td className="mono nowrap">{finding.testId}</td>
                 <td>{finding.text}</td>
                 <td>{finding.details ?? '—'}</td>
                 <td>{finding.solution ?? '—'}</td>

@@ -86,7 +86,7 @@ function Changes({ changes }: { changes: ReportChanges }) {
           <thead><tr><th scope="col">Change</th><th scope="col">Test</th><th scope="col">Finding</th><th scope="col">Details</th></tr></thead>
           <tbody>
             {findings.map(([change, finding]: readonly [string, Finding], index) => (
-              <tr key={index}><td>{change}</td><td className="mono">{finding.testId}</td><td>{finding.text}</td><td>{finding.details ?? '—'}</td></tr>
+              <tr key={index}><td>{change}</td><td className="mono nowrap">{finding.testId}</td><td>{finding.text}</td><td>{finding.details ?? '—'}</td></tr>
             ))}
           </tbody>
         </table>
