@@ -82,7 +82,8 @@ export const ReportRecord = defineEntity({
     warningCount: p.integer().nullable(),
     suggestionCount: p.integer().nullable(),
   },
-  indexes: [{ properties: ['key', 'receivedAt'] }, { properties: ['hostRecord', 'receivedAt'] }],
+  // Newest first, by key, by host, or over all reports (the admin API's report list at fleet size).
+  indexes: [{ properties: ['key', 'receivedAt'] }, { properties: ['hostRecord', 'receivedAt'] }, { properties: ['receivedAt', 'id'] }],
 });
 export type ReportRecord = InferEntity<typeof ReportRecord>;
 

@@ -2,6 +2,7 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { InitialSchema } from './0001-initial-schema.js';
 import { WriteProbe } from './0002-write-probe.js';
 import { Rejections } from './0003-rejections.js';
+import { ReportReceivedAtIndex } from './0004-report-received-at-index.js';
 
 /**
  * Every PostgreSQL schema migration, oldest first. PostgreSQL support came after SQLite's 0003, so its list starts
@@ -11,4 +12,5 @@ export const POSTGRESQL_MIGRATIONS: MigrationObject[] = [
   { name: '0001-initial-schema', class: InitialSchema },
   { name: '0002-write-probe', class: WriteProbe },
   { name: '0003-rejections', class: Rejections },
+  { name: '0004-report-received-at-index', class: ReportReceivedAtIndex },
 ];
