@@ -32,8 +32,8 @@ export interface BodyTicket {
   received(): void;
   /** Gives the bytes and the address's slot back. Safe to call more than once. */
   release(): void;
-  /** Aborted with reason `too-slow` when the body falls below the minimum rate. */
-  readonly signal: AbortSignal;
+  /** Tells the ticket how to stop its body's read: called with `too-slow` when the body falls below the minimum rate. */
+  stopReadWith(stop: (reason: 'too-slow') => void): void;
 }
 
 /** How often the minimum rate is checked. */
@@ -43,7 +43,7 @@ const RATE_CHECK_INTERVAL_MS = 1000;
 interface ArrivingBody {
   startedAt: number;
   bytes: number;
-  controller: AbortController;
+  stop?: (reason: 'too-slow') => void;
 }
 
 /** Admits request bodies within the limits; see the module comment. */
@@ -71,7 +71,7 @@ export class BodyAdmission {
     if (declaredBytes > this.limits.maxBytesInFlight - this.#bytesInFlight) return 'budget';
     if (address !== undefined && (this.#bodiesByAddress.get(address) ?? 0) >= this.limits.maxBodiesPerAddress) return 'address';
     if (address !== undefined) this.#bodiesByAddress.set(address, (this.#bodiesByAddress.get(address) ?? 0) + 1);
-    const arriving: ArrivingBody = { startedAt: Date.now(), bytes: 0, controller: new AbortController() };
+    const arriving: ArrivingBody = { startedAt: Date.now(), bytes: 0 };
     this.#watch(arriving);
     let held = 0;
     let released = false;
@@ -95,7 +95,7 @@ export class BodyAdmission {
         if (bodies === 0) this.#bodiesByAddress.delete(address);
         else this.#bodiesByAddress.set(address, bodies);
       },
-      signal: arriving.controller.signal,
+      stopReadWith: (stop) => void (arriving.stop = stop),
     };
   }
 
@@ -122,7 +122,7 @@ export class BodyAdmission {
       const ratedMs = now - arriving.startedAt - this.limits.graceMs;
       if (ratedMs > 0 && arriving.bytes < (this.limits.minBytesPerSecond * ratedMs) / 1000) {
         this.#unwatch(arriving);
-        arriving.controller.abort('too-slow');
+        arriving.stop?.('too-slow');
       }
     }
   }

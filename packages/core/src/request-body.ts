@@ -34,17 +34,20 @@ export async function readRequestBody(
   ticket: BodyTicket,
 ): Promise<FormRead> {
   const { keyStore } = context;
-  const early = info.operation === 'uploadReport' ? new AbortController() : undefined;
-  const onField = early && ((name: string, value: string) => {
+  let stopRead: (reason: unknown) => void = () => {};
+  const onStart = (stop: (reason: unknown) => void) => {
+    stopRead = stop;
+    ticket.stopReadWith(stop);
+  };
+  const onField = info.operation === 'uploadReport' ? (name: string, value: string) => {
     if (name !== 'licensekey') return;
     keyStore.lookup(value).then(
-      (lookup) => lookup.state !== 'valid' && early.abort(lookup),
+      (lookup) => lookup.state !== 'valid' && stopRead(lookup),
       () => {}, // the full check after the body will tell
     );
-  });
-  const signal = early ? AbortSignal.any([ticket.signal, early.signal]) : ticket.signal;
+  } : undefined;
   try {
-    return await readForm(request.body, request.headers, context.formLimits[info.operation], { signal, onBytes: ticket.take, onField });
+    return await readForm(request.body, request.headers, context.formLimits[info.operation], { onStart, onBytes: ticket.take, onField });
   } finally {
     ticket.received();
   }
