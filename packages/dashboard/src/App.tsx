@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { getAdminSession } from '@org/audit-client/sdk';
 import { adminClient, data } from './api.js';
 import { HostPage } from './pages/HostPage.js';
@@ -17,20 +17,22 @@ export function App() {
   const [notice, setNotice] = useState<string>();
   const route = useRoute();
   const [signedInAs, setSignedInAs] = useState<string>();
+  // One client per token, not one per render.
+  const client = useMemo(() => (token ? adminClient(token) : undefined), [token]);
   useEffect(() => {
-    if (!token) return setSignedInAs(undefined);
+    if (!client) return setSignedInAs(undefined);
     // Who is signed in: the token's label (or its first characters), never the token.
-    data(getAdminSession({ client: adminClient(token) })).then(
+    data(getAdminSession({ client })).then(
       (session) => setSignedInAs(session.label ?? session.prefix),
       () => setSignedInAs(undefined),
     );
-  }, [token]);
+  }, [client]);
   const signOut = (message?: string) => {
     forgetToken();
     setToken(undefined);
     setNotice(message);
   };
-  if (!token) {
+  if (!token || !client) {
     return (
       <SignIn
         notice={notice}
@@ -42,7 +44,6 @@ export function App() {
       />
     );
   }
-  const client = adminClient(token);
   const refused = () => signOut('The server refused the admin token (unknown or revoked). Sign in again.');
   return (
     <>

@@ -59,15 +59,6 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   const keyStore = await OrmKeyStore.open(orm);
   const pruning = schedulePruning(orm, { keepLast: config.retentionKeepLast, maxAgeDays: config.retentionMaxAgeDays }, config.pruneIntervalMinutes, logger);
   const rejections = new RejectionLog(orm, logger, { flushIntervalMs: config.rejectionsFlushMs, keepDays: config.rejectionsKeepDays }).start();
-  /** Closes the stores; the key store writes the last-use times it still holds, the rejection log its counts. */
-  const release = async () => {
-    reclaimer.stop();
-    await rateLimiter.close();
-    await pruning?.stop();
-    await rejections.close();
-    await keyStore.close();
-    await orm.close();
-  };
   const metrics = createMetrics({ bodyBytesInFlight: () => api.bodyBytesInFlight(), rateLimitStoreReachable: rateLimiter.sharedStoreReachable });
   const writeHealth = new WriteHealth(orm);
   const api: AuditApi = await createAuditApi({
@@ -91,6 +82,15 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     },
   });
   const reclaimer = reclaimMemoryWhenIdle(() => api.bodyBytesInFlight());
+  /** Closes the stores; the key store writes the last-use times it still holds, the rejection log its counts. */
+  const release = async () => {
+    reclaimer.stop();
+    await rateLimiter.close();
+    await pruning?.stop();
+    await rejections.close();
+    await keyStore.close();
+    await orm.close();
+  };
   const admin = config.adminListen === 'off' ? undefined : await createAdminApi({ database: orm, rateLimiter, logger });
   const adminApart = typeof config.adminListen === 'object' ? config.adminListen : undefined;
   const app = createApp(api, logger, { inFlight: metrics.inFlight, trustProxy: config.trustProxy, admin: adminApart ? undefined : admin });
