@@ -197,6 +197,27 @@ export type Host = {
     reportCount: number;
     latestReportId: string | null;
     latestHardeningIndex: number | null;
+    /**
+     * Warnings in the newest report; `null` when it is not a Lynis report.
+     */
+    latestWarningCount: number | null;
+    latestSuggestionCount: number | null;
+    /**
+     * The newest report's `system-groups=` (from the Lynis profile), split at commas, trimmed, empty ones dropped.
+     */
+    groups: Array<string>;
+    /**
+     * The newest report's `tags=`, split like `groups`.
+     */
+    tags: Array<string>;
+    /**
+     * The newest report's `system-customer-name=`.
+     */
+    customerName: string | null;
+    /**
+     * The newest report's `hostname_alias=`.
+     */
+    hostnameAlias: string | null;
 };
 
 export type HostPage = Page & {
@@ -314,6 +335,179 @@ export type RotateLicenseKeyRequest = {
 
 export type RotatedLicenseKey = NewLicenseKey & {
     previous: LicenseKeyInfo;
+};
+
+export type LabelFilter = string;
+
+/**
+ * A Lynis test id, as a report's `warning[]` or `suggestion[]` line names it.
+ */
+export type TestId = string;
+
+export type FindingKind = 'warning' | 'suggestion';
+
+export type FindingCount = {
+    kind: FindingKind;
+    testId: string;
+    /**
+     * The finding's text on one of the hosts (texts of one test id can differ from host to host).
+     */
+    text: string;
+    /**
+     * Hosts whose latest report has it.
+     */
+    hosts: number;
+};
+
+export type FindingGroupPage = Page & {
+    items: Array<FindingCount>;
+};
+
+export type LabelCount = {
+    /**
+     * `null` for hosts whose report does not say.
+     */
+    name: string | null;
+    hosts: number;
+};
+
+export type Overview = {
+    generatedAt: string;
+    staleDays: number;
+    hosts: {
+        total: number;
+        seenLast24h: number;
+        seenLast7d: number;
+        /**
+         * Hosts whose last report is older than `staleDays`.
+         */
+        stale: number;
+    };
+    /**
+     * Over the hosts' latest hardening index; hosts without one are counted in `unknown` only.
+     */
+    hardeningIndex: {
+        average: number | null;
+        median: number | null;
+        unknown: number;
+        /**
+         * Ten buckets, 0–9, 10–19, …, 90–100, each with its number of hosts (zero included).
+         */
+        distribution: [
+            {
+                from: number;
+                /**
+                 * Inclusive.
+                 */
+                to: number;
+                hosts: number;
+            },
+            {
+                from: number;
+                /**
+                 * Inclusive.
+                 */
+                to: number;
+                hosts: number;
+            },
+            {
+                from: number;
+                /**
+                 * Inclusive.
+                 */
+                to: number;
+                hosts: number;
+            },
+            {
+                from: number;
+                /**
+                 * Inclusive.
+                 */
+                to: number;
+                hosts: number;
+            },
+            {
+                from: number;
+                /**
+                 * Inclusive.
+                 */
+                to: number;
+                hosts: number;
+            },
+            {
+                from: number;
+                /**
+                 * Inclusive.
+                 */
+                to: number;
+                hosts: number;
+            },
+            {
+                from: number;
+                /**
+                 * Inclusive.
+                 */
+                to: number;
+                hosts: number;
+            },
+            {
+                from: number;
+                /**
+                 * Inclusive.
+                 */
+                to: number;
+                hosts: number;
+            },
+            {
+                from: number;
+                /**
+                 * Inclusive.
+                 */
+                to: number;
+                hosts: number;
+            },
+            {
+                from: number;
+                /**
+                 * Inclusive.
+                 */
+                to: number;
+                hosts: number;
+            }
+        ];
+    };
+    /**
+     * For each of the last 90 days (UTC) with reports, oldest first, the average hardening index of the reports received that day.
+     */
+    hardeningTrend: Array<{
+        day: string;
+        average: number | null;
+        reports: number;
+    }>;
+    /**
+     * The ten warnings on the most hosts.
+     */
+    topWarnings: Array<FindingCount>;
+    topSuggestions: Array<FindingCount>;
+    /**
+     * The twenty operating systems on the most hosts.
+     */
+    operatingSystems: Array<LabelCount>;
+    lynisVersions: Array<LabelCount>;
+    /**
+     * Each of the last 30 days (UTC), oldest first, zeros included: reports received (of those still
+     * stored) and uploads refused.
+     *
+     */
+    uploadsPerDay: Array<{
+        day: string;
+        accepted: number;
+        refused: number;
+    }>;
+    /**
+     * The ten stale hosts seen longest ago (`GET /api/admin/hosts?seenBefore=` lists all).
+     */
+    staleHosts: Array<Host>;
 };
 
 /**
@@ -707,6 +901,40 @@ export type ListHostsData = {
          * Only hosts with this `hostid`.
          */
         hostId?: HostId;
+        /**
+         * Only hosts whose latest report lists this group in `system-groups=` (exact, case-sensitive).
+         */
+        group?: LabelFilter;
+        /**
+         * Only hosts whose latest report lists this tag in `tags=` (exact, case-sensitive).
+         */
+        tag?: LabelFilter;
+        /**
+         * Only hosts whose operating system (`Host.os`) is exactly this.
+         */
+        os?: LabelFilter;
+        /**
+         * Only hosts whose latest report has a warning or suggestion with this test id.
+         */
+        finding?: TestId;
+        /**
+         * With `finding`, only warnings or only suggestions.
+         */
+        findingKind?: FindingKind;
+        /**
+         * Only hosts whose last report arrived before this time (stale hosts).
+         */
+        seenBefore?: string;
+        /**
+         * Order of the hosts: `lastSeen` (default), `hostname`, `hardeningIndex` or `warnings` (the latest
+         * report's warning count). Hosts without a value come last either way; ties by id.
+         *
+         */
+        sort?: 'lastSeen' | 'hostname' | 'hardeningIndex' | 'warnings';
+        /**
+         * `desc` (default) or `asc`.
+         */
+        order?: 'asc' | 'desc';
     };
     url: '/api/admin/hosts';
 };
@@ -1218,6 +1446,110 @@ export type RotateLicenseKeyResponses = {
 };
 
 export type RotateLicenseKeyResponse = RotateLicenseKeyResponses[keyof RotateLicenseKeyResponses];
+
+export type GetOverviewData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * A host is stale when its last report is older than this many days.
+         */
+        staleDays?: number;
+    };
+    url: '/api/admin/overview';
+};
+
+export type GetOverviewErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type GetOverviewError = GetOverviewErrors[keyof GetOverviewErrors];
+
+export type GetOverviewResponses = {
+    /**
+     * The overview.
+     */
+    200: Overview;
+};
+
+export type GetOverviewResponse = GetOverviewResponses[keyof GetOverviewResponses];
+
+export type ListFindingsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Most items on the page.
+         */
+        limit?: number;
+        /**
+         * Items to skip before the page starts.
+         */
+        offset?: number;
+        /**
+         * Only warnings or only suggestions.
+         */
+        kind?: FindingKind;
+        /**
+         * Only this test id.
+         */
+        testId?: TestId;
+    };
+    url: '/api/admin/findings';
+};
+
+export type ListFindingsErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ListFindingsError = ListFindingsErrors[keyof ListFindingsErrors];
+
+export type ListFindingsResponses = {
+    /**
+     * One page of findings.
+     */
+    200: FindingGroupPage;
+};
+
+export type ListFindingsResponse = ListFindingsResponses[keyof ListFindingsResponses];
 
 export type ListRejectionsData = {
     body?: never;

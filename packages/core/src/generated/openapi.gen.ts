@@ -228,7 +228,7 @@ export const openApiDocument: Document = {
           "admin"
         ],
         "summary": "List hosts",
-        "description": "Hosts that uploaded at least one report, most recently seen first. A host is one `hostid` under one\nlicense key: the same `hostid` under another key is another host.\n",
+        "description": "Hosts that uploaded at least one report, most recently seen first unless `sort` says otherwise. A host is\none `hostid` under one license key: the same `hostid` under another key is another host. Filters combine.\n",
         "security": [
           {
             "adminToken": []
@@ -266,6 +266,84 @@ export const openApiDocument: Document = {
             "description": "Only hosts with this `hostid`.",
             "schema": {
               "$ref": "#/components/schemas/HostId"
+            }
+          },
+          {
+            "name": "group",
+            "in": "query",
+            "description": "Only hosts whose latest report lists this group in `system-groups=` (exact, case-sensitive).",
+            "schema": {
+              "$ref": "#/components/schemas/LabelFilter"
+            }
+          },
+          {
+            "name": "tag",
+            "in": "query",
+            "description": "Only hosts whose latest report lists this tag in `tags=` (exact, case-sensitive).",
+            "schema": {
+              "$ref": "#/components/schemas/LabelFilter"
+            }
+          },
+          {
+            "name": "os",
+            "in": "query",
+            "description": "Only hosts whose operating system (`Host.os`) is exactly this.",
+            "schema": {
+              "$ref": "#/components/schemas/LabelFilter"
+            }
+          },
+          {
+            "name": "finding",
+            "in": "query",
+            "description": "Only hosts whose latest report has a warning or suggestion with this test id.",
+            "schema": {
+              "$ref": "#/components/schemas/TestId"
+            }
+          },
+          {
+            "name": "findingKind",
+            "in": "query",
+            "description": "With `finding`, only warnings or only suggestions.",
+            "schema": {
+              "$ref": "#/components/schemas/FindingKind"
+            }
+          },
+          {
+            "name": "seenBefore",
+            "in": "query",
+            "description": "Only hosts whose last report arrived before this time (stale hosts).",
+            "schema": {
+              "type": "string",
+              "format": "date-time",
+              "example": "2026-11-15T00:00:00.000Z"
+            }
+          },
+          {
+            "name": "sort",
+            "in": "query",
+            "description": "Order of the hosts: `lastSeen` (default), `hostname`, `hardeningIndex` or `warnings` (the latest\nreport's warning count). Hosts without a value come last either way; ties by id.\n",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "lastSeen",
+                "hostname",
+                "hardeningIndex",
+                "warnings"
+              ],
+              "default": "lastSeen"
+            }
+          },
+          {
+            "name": "order",
+            "in": "query",
+            "description": "`desc` (default) or `asc`.",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "asc",
+                "desc"
+              ],
+              "default": "desc"
             }
           }
         ],
@@ -942,6 +1020,121 @@ export const openApiDocument: Document = {
         }
       }
     },
+    "/api/admin/overview": {
+      "get": {
+        "operationId": "getOverview",
+        "tags": [
+          "admin"
+        ],
+        "summary": "The fleet at a glance",
+        "description": "Counts, hardening index, trends, the most common findings, the OS and Lynis-version mix and the uploads\naccepted and refused per day, over every host. Findings, OS and versions come from each host's latest\nreport; trends from the reports still stored (retention shortens them).\n",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "staleDays",
+            "in": "query",
+            "description": "A host is stale when its last report is older than this many days.",
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 3650,
+              "default": 7
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The overview.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Overview"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/findings": {
+      "get": {
+        "operationId": "listFindings",
+        "tags": [
+          "admin"
+        ],
+        "summary": "Warnings and suggestions across the fleet",
+        "description": "The warnings and suggestions of every host's latest report, one item per kind and test id, most hosts\naffected first (ties by test id). `GET /api/admin/hosts?finding=<test id>` lists the hosts of one.\n",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Limit"
+          },
+          {
+            "$ref": "#/components/parameters/Offset"
+          },
+          {
+            "name": "kind",
+            "in": "query",
+            "description": "Only warnings or only suggestions.",
+            "schema": {
+              "$ref": "#/components/schemas/FindingKind"
+            }
+          },
+          {
+            "name": "testId",
+            "in": "query",
+            "description": "Only this test id.",
+            "schema": {
+              "$ref": "#/components/schemas/TestId"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "One page of findings.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/FindingGroupPage"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
     "/api/admin/rejections": {
       "get": {
         "operationId": "listRejections",
@@ -1534,7 +1727,13 @@ export const openApiDocument: Document = {
           "lastSeen",
           "reportCount",
           "latestReportId",
-          "latestHardeningIndex"
+          "latestHardeningIndex",
+          "latestWarningCount",
+          "latestSuggestionCount",
+          "groups",
+          "tags",
+          "customerName",
+          "hostnameAlias"
         ],
         "properties": {
           "id": {
@@ -1592,6 +1791,45 @@ export const openApiDocument: Document = {
             "type": "integer",
             "nullable": true,
             "example": 56
+          },
+          "latestWarningCount": {
+            "type": "integer",
+            "nullable": true,
+            "description": "Warnings in the newest report; `null` when it is not a Lynis report.",
+            "example": 1
+          },
+          "latestSuggestionCount": {
+            "type": "integer",
+            "nullable": true,
+            "example": 24
+          },
+          "groups": {
+            "type": "array",
+            "description": "The newest report's `system-groups=` (from the Lynis profile), split at commas, trimmed, empty ones dropped.",
+            "items": {
+              "type": "string",
+              "example": "webservers"
+            }
+          },
+          "tags": {
+            "type": "array",
+            "description": "The newest report's `tags=`, split like `groups`.",
+            "items": {
+              "type": "string",
+              "example": "production"
+            }
+          },
+          "customerName": {
+            "type": "string",
+            "nullable": true,
+            "description": "The newest report's `system-customer-name=`.",
+            "example": "acme"
+          },
+          "hostnameAlias": {
+            "type": "string",
+            "nullable": true,
+            "description": "The newest report's `hostname_alias=`.",
+            "example": "web-01.example.org"
           }
         }
       },
@@ -1962,6 +2200,302 @@ export const openApiDocument: Document = {
             }
           }
         ]
+      },
+      "LabelFilter": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 255,
+        "pattern": "^[^\\u0000-\\u001F\\u007F]+$",
+        "example": "webservers"
+      },
+      "TestId": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 64,
+        "pattern": "^[^\\u0000-\\u001F\\u007F]+$",
+        "description": "A Lynis test id, as a report's `warning[]` or `suggestion[]` line names it.",
+        "example": "PKGS-7392"
+      },
+      "FindingKind": {
+        "type": "string",
+        "enum": [
+          "warning",
+          "suggestion"
+        ],
+        "example": "warning"
+      },
+      "FindingCount": {
+        "type": "object",
+        "required": [
+          "kind",
+          "testId",
+          "text",
+          "hosts"
+        ],
+        "properties": {
+          "kind": {
+            "$ref": "#/components/schemas/FindingKind"
+          },
+          "testId": {
+            "type": "string",
+            "example": "PKGS-7392"
+          },
+          "text": {
+            "type": "string",
+            "description": "The finding's text on one of the hosts (texts of one test id can differ from host to host).",
+            "example": "Found one or more vulnerable packages."
+          },
+          "hosts": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Hosts whose latest report has it.",
+            "example": 12
+          }
+        }
+      },
+      "FindingGroupPage": {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Page"
+          },
+          {
+            "type": "object",
+            "required": [
+              "items"
+            ],
+            "properties": {
+              "items": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/FindingCount"
+                }
+              }
+            }
+          }
+        ]
+      },
+      "LabelCount": {
+        "type": "object",
+        "required": [
+          "name",
+          "hosts"
+        ],
+        "properties": {
+          "name": {
+            "type": "string",
+            "nullable": true,
+            "description": "`null` for hosts whose report does not say.",
+            "example": "Debian GNU/Linux 12 (bookworm)"
+          },
+          "hosts": {
+            "type": "integer",
+            "minimum": 1,
+            "example": 310
+          }
+        }
+      },
+      "Overview": {
+        "type": "object",
+        "required": [
+          "generatedAt",
+          "staleDays",
+          "hosts",
+          "hardeningIndex",
+          "hardeningTrend",
+          "topWarnings",
+          "topSuggestions",
+          "operatingSystems",
+          "lynisVersions",
+          "uploadsPerDay",
+          "staleHosts"
+        ],
+        "properties": {
+          "generatedAt": {
+            "type": "string",
+            "format": "date-time",
+            "example": "2026-11-23T10:00:00.000Z"
+          },
+          "staleDays": {
+            "type": "integer",
+            "example": 7
+          },
+          "hosts": {
+            "type": "object",
+            "required": [
+              "total",
+              "seenLast24h",
+              "seenLast7d",
+              "stale"
+            ],
+            "properties": {
+              "total": {
+                "type": "integer",
+                "example": 512
+              },
+              "seenLast24h": {
+                "type": "integer",
+                "example": 480
+              },
+              "seenLast7d": {
+                "type": "integer",
+                "example": 505
+              },
+              "stale": {
+                "type": "integer",
+                "description": "Hosts whose last report is older than `staleDays`.",
+                "example": 7
+              }
+            }
+          },
+          "hardeningIndex": {
+            "type": "object",
+            "description": "Over the hosts' latest hardening index; hosts without one are counted in `unknown` only.",
+            "required": [
+              "average",
+              "median",
+              "unknown",
+              "distribution"
+            ],
+            "properties": {
+              "average": {
+                "type": "number",
+                "nullable": true,
+                "example": 64.2
+              },
+              "median": {
+                "type": "number",
+                "nullable": true,
+                "example": 65
+              },
+              "unknown": {
+                "type": "integer",
+                "example": 2
+              },
+              "distribution": {
+                "type": "array",
+                "description": "Ten buckets, 0–9, 10–19, …, 90–100, each with its number of hosts (zero included).",
+                "minItems": 10,
+                "maxItems": 10,
+                "items": {
+                  "type": "object",
+                  "required": [
+                    "from",
+                    "to",
+                    "hosts"
+                  ],
+                  "properties": {
+                    "from": {
+                      "type": "integer",
+                      "example": 60
+                    },
+                    "to": {
+                      "type": "integer",
+                      "description": "Inclusive.",
+                      "example": 69
+                    },
+                    "hosts": {
+                      "type": "integer",
+                      "example": 204
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "hardeningTrend": {
+            "type": "array",
+            "description": "For each of the last 90 days (UTC) with reports, oldest first, the average hardening index of the reports received that day.",
+            "items": {
+              "type": "object",
+              "required": [
+                "day",
+                "average",
+                "reports"
+              ],
+              "properties": {
+                "day": {
+                  "type": "string",
+                  "format": "date",
+                  "example": "2026-11-22"
+                },
+                "average": {
+                  "type": "number",
+                  "nullable": true,
+                  "example": 63.8
+                },
+                "reports": {
+                  "type": "integer",
+                  "example": 498
+                }
+              }
+            }
+          },
+          "topWarnings": {
+            "type": "array",
+            "maxItems": 10,
+            "description": "The ten warnings on the most hosts.",
+            "items": {
+              "$ref": "#/components/schemas/FindingCount"
+            }
+          },
+          "topSuggestions": {
+            "type": "array",
+            "maxItems": 10,
+            "items": {
+              "$ref": "#/components/schemas/FindingCount"
+            }
+          },
+          "operatingSystems": {
+            "type": "array",
+            "maxItems": 20,
+            "description": "The twenty operating systems on the most hosts.",
+            "items": {
+              "$ref": "#/components/schemas/LabelCount"
+            }
+          },
+          "lynisVersions": {
+            "type": "array",
+            "maxItems": 20,
+            "items": {
+              "$ref": "#/components/schemas/LabelCount"
+            }
+          },
+          "uploadsPerDay": {
+            "type": "array",
+            "description": "Each of the last 30 days (UTC), oldest first, zeros included: reports received (of those still\nstored) and uploads refused.\n",
+            "items": {
+              "type": "object",
+              "required": [
+                "day",
+                "accepted",
+                "refused"
+              ],
+              "properties": {
+                "day": {
+                  "type": "string",
+                  "format": "date",
+                  "example": "2026-11-22"
+                },
+                "accepted": {
+                  "type": "integer",
+                  "example": 498
+                },
+                "refused": {
+                  "type": "integer",
+                  "example": 3
+                }
+              }
+            }
+          },
+          "staleHosts": {
+            "type": "array",
+            "maxItems": 10,
+            "description": "The ten stale hosts seen longest ago (`GET /api/admin/hosts?seenBefore=` lists all).",
+            "items": {
+              "$ref": "#/components/schemas/Host"
+            }
+          }
+        }
       },
       "RejectedOperation": {
         "type": "string",
