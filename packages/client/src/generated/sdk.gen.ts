@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, type Options as Options2, type TDataShape, urlSearchParamsBodySerializer } from './client/index.js';
-import type { CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, GetAdminSessionData, GetAdminSessionErrors, GetAdminSessionResponses, GetHostData, GetHostErrors, GetHostResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, ListFindingsData, ListFindingsErrors, ListFindingsResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListRejectionsData, ListRejectionsErrors, ListRejectionsResponses, ListReportsData, ListReportsErrors, ListReportsResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
+import type { CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, CreatePolicyData, CreatePolicyErrors, CreatePolicyResponses, CreateWaiverData, CreateWaiverErrors, CreateWaiverResponses, DeletePolicyData, DeletePolicyErrors, DeletePolicyResponses, DeleteWaiverData, DeleteWaiverErrors, DeleteWaiverResponses, EnableBaselinePolicyData, EnableBaselinePolicyErrors, EnableBaselinePolicyResponses, GetAdminSessionData, GetAdminSessionErrors, GetAdminSessionResponses, GetHostComplianceData, GetHostComplianceErrors, GetHostComplianceResponses, GetHostData, GetHostErrors, GetHostResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetPolicyData, GetPolicyErrors, GetPolicyResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, ListFindingsData, ListFindingsErrors, ListFindingsResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListPoliciesData, ListPoliciesErrors, ListPoliciesResponses, ListPolicyResultsData, ListPolicyResultsErrors, ListPolicyResultsResponses, ListRejectionsData, ListRejectionsErrors, ListRejectionsResponses, ListReportsData, ListReportsErrors, ListReportsResponses, ListWaiversData, ListWaiversErrors, ListWaiversResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, UpdatePolicyData, UpdatePolicyErrors, UpdatePolicyResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -260,5 +260,139 @@ export const listFindings = <ThrowOnError extends boolean = false>(options?: Opt
 export const listRejections = <ThrowOnError extends boolean = false>(options?: Options<ListRejectionsData, ThrowOnError>) => (options?.client ?? client).get<ListRejectionsResponses, ListRejectionsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/admin/rejections',
+    ...options
+});
+
+/**
+ * List compliance policies
+ *
+ * Every policy, by name, with how many hosts pass, fail, err or are waived on each rule.
+ */
+export const listPolicies = <ThrowOnError extends boolean = false>(options?: Options<ListPoliciesData, ThrowOnError>) => (options?.client ?? client).get<ListPoliciesResponses, ListPoliciesErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/policies',
+    ...options
+});
+
+/**
+ * Create a compliance policy
+ *
+ * A policy is a named set of rules, each a CEL expression over one host's latest report that is true when the
+ * host complies. Every expression is checked before the policy is saved: a 400 names each faulty rule and
+ * the position of its error. Hosts are evaluated in the background within seconds.
+ *
+ */
+export const createPolicy = <ThrowOnError extends boolean = false>(options: Options<CreatePolicyData, ThrowOnError>) => (options.client ?? client).post<CreatePolicyResponses, CreatePolicyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/policies',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Create the shipped baseline policy
+ *
+ * Creates the policy named `Baseline` for every host: hardening index at least 60, no vulnerable packages,
+ * no warnings, audited within the last 7 days. 409 when a policy of that name exists.
+ *
+ */
+export const enableBaselinePolicy = <ThrowOnError extends boolean = false>(options?: Options<EnableBaselinePolicyData, ThrowOnError>) => (options?.client ?? client).post<EnableBaselinePolicyResponses, EnableBaselinePolicyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/policies/baseline',
+    ...options
+});
+
+/**
+ * Delete a compliance policy, its results and its waivers
+ */
+export const deletePolicy = <ThrowOnError extends boolean = false>(options: Options<DeletePolicyData, ThrowOnError>) => (options.client ?? client).delete<DeletePolicyResponses, DeletePolicyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/policies/{policyId}',
+    ...options
+});
+
+/**
+ * Get a compliance policy
+ */
+export const getPolicy = <ThrowOnError extends boolean = false>(options: Options<GetPolicyData, ThrowOnError>) => (options.client ?? client).get<GetPolicyResponses, GetPolicyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/policies/{policyId}',
+    ...options
+});
+
+/**
+ * Replace a compliance policy
+ *
+ * Replaces the policy's name, scope and rules; every host is evaluated again. Results of rules that are gone are deleted.
+ */
+export const updatePolicy = <ThrowOnError extends boolean = false>(options: Options<UpdatePolicyData, ThrowOnError>) => (options.client ?? client).put<UpdatePolicyResponses, UpdatePolicyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/policies/{policyId}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Each host's result on a policy's rules
+ *
+ * One item per host in the policy's scope and rule, from the host's latest report: failures first, then
+ * errors, waived and passes; within those, by host name.
+ *
+ */
+export const listPolicyResults = <ThrowOnError extends boolean = false>(options: Options<ListPolicyResultsData, ThrowOnError>) => (options.client ?? client).get<ListPolicyResultsResponses, ListPolicyResultsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/policies/{policyId}/results',
+    ...options
+});
+
+/**
+ * A host's results on every policy, and how they changed
+ */
+export const getHostCompliance = <ThrowOnError extends boolean = false>(options: Options<GetHostComplianceData, ThrowOnError>) => (options.client ?? client).get<GetHostComplianceResponses, GetHostComplianceErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/hosts/{hostRecordId}/compliance',
+    ...options
+});
+
+/**
+ * List waivers
+ *
+ * Waivers that have not expired, soonest expiry first (with `includeExpired`, expired ones too).
+ */
+export const listWaivers = <ThrowOnError extends boolean = false>(options?: Options<ListWaiversData, ThrowOnError>) => (options?.client ?? client).get<ListWaiversResponses, ListWaiversErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/waivers',
+    ...options
+});
+
+/**
+ * Waive a rule (or a whole policy) for a host or a group
+ *
+ * Until it expires, a failing or erring result the waiver covers counts as `waived`, not as a failure, and
+ * not as a pass either.
+ *
+ */
+export const createWaiver = <ThrowOnError extends boolean = false>(options: Options<CreateWaiverData, ThrowOnError>) => (options.client ?? client).post<CreateWaiverResponses, CreateWaiverErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/waivers',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete a waiver
+ */
+export const deleteWaiver = <ThrowOnError extends boolean = false>(options: Options<DeleteWaiverData, ThrowOnError>) => (options.client ?? client).delete<DeleteWaiverResponses, DeleteWaiverErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/waivers/{waiverId}',
     ...options
 });

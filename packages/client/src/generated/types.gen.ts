@@ -569,6 +569,192 @@ export type RejectionPage = Page & {
 };
 
 /**
+ * A rule's id within its policy; results and waivers name it.
+ */
+export type RuleId = string;
+
+/**
+ * `pass`: the expression is true; `fail`: false; `error`: it could not be evaluated on this host's report
+ * (say, a key the report lacks) or gave no boolean; `waived`: `fail` or `error` under a waiver that has not
+ * expired.
+ *
+ */
+export type RuleStatus = 'pass' | 'fail' | 'error' | 'waived';
+
+export type Rule = {
+    id: RuleId;
+    description?: string | null;
+    /**
+     * A CEL expression, true when the host complies. It sees `summary` (the report's `ReportSummary`),
+     * `report` (every key of the report: `key[]` lines as a list under `key`, absent Lynis list keys as empty
+     * lists, `installed_packages_array` as a map of package to version), `host` (`hostname`, `hostId`,
+     * `keyId`, `groups`, `tags`, `lastSeen`) and `now`. At most 200 nodes, no comprehension (`all`,
+     * `exists`, `map`, `filter`) inside another, and no `matches` (JavaScript regular expressions can take
+     * exponential time), so evaluating it costs at most in proportion to the report.
+     *
+     */
+    expression: string;
+};
+
+/**
+ * Which hosts the policy applies to; every condition given must hold, and none given means every host.
+ */
+export type PolicyScope = {
+    /**
+     * Hosts uploading with this license key.
+     */
+    keyId?: string | null;
+    /**
+     * Hosts whose latest report lists this group in `system-groups=`.
+     */
+    group?: string | null;
+    /**
+     * Hosts whose latest report lists this tag in `tags=`.
+     */
+    tag?: string | null;
+    /**
+     * Hosts whose host name matches this pattern, where `*` stands for any characters (case-insensitive).
+     */
+    hostname?: string | null;
+};
+
+export type PolicyInput = {
+    name: string;
+    description?: string | null;
+    /**
+     * A disabled policy keeps its rules but is not evaluated and counts for no host.
+     */
+    enabled?: boolean;
+    scope?: PolicyScope;
+    rules: Array<Rule>;
+};
+
+/**
+ * Hosts with each status.
+ */
+export type StatusCounts = {
+    pass: number;
+    fail: number;
+    error: number;
+    waived: number;
+};
+
+export type Policy = {
+    id: Id;
+    name: string;
+    description: string | null;
+    enabled: boolean;
+    scope: PolicyScope;
+    rules: Array<Rule & {
+        results: StatusCounts;
+    }>;
+    createdAt: string;
+    updatedAt: string;
+    /**
+     * Hosts evaluated under the policy: `pass` when every rule passes, `fail` when one fails (not waived),
+     * `error` when none fails but one errs, else `waived`.
+     *
+     */
+    hosts: StatusCounts;
+};
+
+export type PolicyList = {
+    items: Array<Policy>;
+};
+
+export type RuleError = {
+    ruleId: string;
+    /**
+     * Where in the expression the error is (0 is its first character), when known.
+     */
+    position: number | null;
+    message: string;
+};
+
+export type PolicyResult = {
+    policyId: Id;
+    ruleId: RuleId;
+    hostRecordId: Id;
+    hostname: string | null;
+    hostId: HostId;
+    status: RuleStatus;
+    /**
+     * The value the rule looked at, when its expression is a comparison: the left side's value in CEL
+     * notation (for `summary.hardeningIndex >= 60`, the host's index), at most 200 characters.
+     *
+     */
+    value: string | null;
+    /**
+     * Why the result is `error`.
+     */
+    message: string | null;
+    reportId: Id;
+    evaluatedAt: string;
+    /**
+     * When the rule last changed status on this host.
+     */
+    since: string;
+    /**
+     * The waiver that makes this result `waived`.
+     */
+    waiverId: string | null;
+};
+
+export type PolicyResultPage = Page & {
+    items: Array<PolicyResult>;
+};
+
+export type PolicyResultChange = {
+    policyId: Id;
+    ruleId: RuleId;
+    status: 'pass' | 'fail' | 'error';
+    value: string | null;
+    reportId: Id;
+    at: string;
+};
+
+export type HostCompliance = {
+    hostRecordId: Id;
+    /**
+     * Over every enabled policy that applies, as `Policy.hosts` counts; `null` when none applies or none was evaluated yet.
+     */
+    status: 'pass' | 'fail' | 'error' | 'waived' | null;
+    results: Array<PolicyResult>;
+    /**
+     * The latest changes of status (pass, fail, error, before waivers), newest first.
+     */
+    history: Array<PolicyResultChange>;
+};
+
+/**
+ * Exactly one of `hostRecordId` and `group`.
+ */
+export type WaiverInput = {
+    policyId: Id;
+    /**
+     * The rule waived; `null` or absent waives every rule of the policy.
+     */
+    ruleId?: string | null;
+    hostRecordId?: string | null;
+    group?: string | null;
+    reason: string;
+    expiresAt: string;
+};
+
+export type Waiver = WaiverInput & {
+    id: Id;
+    createdAt: string;
+    /**
+     * The label of the admin token that created it.
+     */
+    createdBy: string | null;
+};
+
+export type WaiverList = {
+    items: Array<Waiver>;
+};
+
+/**
  * An error, as RFC 9457 describes (`application/problem+json`).
  */
 export type Problem = {
@@ -577,6 +763,8 @@ export type Problem = {
     status: number;
     detail?: string;
 };
+
+export type PolicyId = Id;
 
 /**
  * Most items on the page.
@@ -597,6 +785,8 @@ export type ReportId = Id;
  * The license key's id (`LicenseKeyInfo.id`), never the key itself.
  */
 export type KeyId = Id;
+
+export type PolicyInput2 = PolicyInput;
 
 export type LicenseCheck = LicenseCheckForm;
 
@@ -1620,3 +1810,552 @@ export type ListRejectionsResponses = {
 };
 
 export type ListRejectionsResponse = ListRejectionsResponses[keyof ListRejectionsResponses];
+
+export type ListPoliciesData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/admin/policies';
+};
+
+export type ListPoliciesErrors = {
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ListPoliciesError = ListPoliciesErrors[keyof ListPoliciesErrors];
+
+export type ListPoliciesResponses = {
+    /**
+     * The policies.
+     */
+    200: PolicyList;
+};
+
+export type ListPoliciesResponse = ListPoliciesResponses[keyof ListPoliciesResponses];
+
+export type CreatePolicyData = {
+    body: PolicyInput2;
+    path?: never;
+    query?: never;
+    url: '/api/admin/policies';
+};
+
+export type CreatePolicyErrors = {
+    /**
+     * The policy is invalid; `errors` names each rule whose expression does not check, and where.
+     */
+    400: Problem & {
+        errors?: Array<RuleError>;
+    };
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The request conflicts with the current state, e.g. rotating a key that is revoked.
+     */
+    409: Problem;
+    /**
+     * The JSON body is larger than the admin API accepts.
+     */
+    413: Problem;
+    /**
+     * The body is not `application/json`.
+     */
+    415: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type CreatePolicyError = CreatePolicyErrors[keyof CreatePolicyErrors];
+
+export type CreatePolicyResponses = {
+    /**
+     * The policy.
+     */
+    201: Policy;
+};
+
+export type CreatePolicyResponse = CreatePolicyResponses[keyof CreatePolicyResponses];
+
+export type EnableBaselinePolicyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/admin/policies/baseline';
+};
+
+export type EnableBaselinePolicyErrors = {
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The request conflicts with the current state, e.g. rotating a key that is revoked.
+     */
+    409: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type EnableBaselinePolicyError = EnableBaselinePolicyErrors[keyof EnableBaselinePolicyErrors];
+
+export type EnableBaselinePolicyResponses = {
+    /**
+     * The baseline policy.
+     */
+    201: Policy;
+};
+
+export type EnableBaselinePolicyResponse = EnableBaselinePolicyResponses[keyof EnableBaselinePolicyResponses];
+
+export type DeletePolicyData = {
+    body?: never;
+    path: {
+        policyId: Id;
+    };
+    query?: never;
+    url: '/api/admin/policies/{policyId}';
+};
+
+export type DeletePolicyErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type DeletePolicyError = DeletePolicyErrors[keyof DeletePolicyErrors];
+
+export type DeletePolicyResponses = {
+    /**
+     * Deleted.
+     */
+    204: void;
+};
+
+export type DeletePolicyResponse = DeletePolicyResponses[keyof DeletePolicyResponses];
+
+export type GetPolicyData = {
+    body?: never;
+    path: {
+        policyId: Id;
+    };
+    query?: never;
+    url: '/api/admin/policies/{policyId}';
+};
+
+export type GetPolicyErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type GetPolicyError = GetPolicyErrors[keyof GetPolicyErrors];
+
+export type GetPolicyResponses = {
+    /**
+     * The policy.
+     */
+    200: Policy;
+};
+
+export type GetPolicyResponse = GetPolicyResponses[keyof GetPolicyResponses];
+
+export type UpdatePolicyData = {
+    body: PolicyInput2;
+    path: {
+        policyId: Id;
+    };
+    query?: never;
+    url: '/api/admin/policies/{policyId}';
+};
+
+export type UpdatePolicyErrors = {
+    /**
+     * The policy is invalid; `errors` names each rule whose expression does not check, and where.
+     */
+    400: Problem & {
+        errors?: Array<RuleError>;
+    };
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * The request conflicts with the current state, e.g. rotating a key that is revoked.
+     */
+    409: Problem;
+    /**
+     * The JSON body is larger than the admin API accepts.
+     */
+    413: Problem;
+    /**
+     * The body is not `application/json`.
+     */
+    415: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type UpdatePolicyError = UpdatePolicyErrors[keyof UpdatePolicyErrors];
+
+export type UpdatePolicyResponses = {
+    /**
+     * The policy.
+     */
+    200: Policy;
+};
+
+export type UpdatePolicyResponse = UpdatePolicyResponses[keyof UpdatePolicyResponses];
+
+export type ListPolicyResultsData = {
+    body?: never;
+    path: {
+        policyId: Id;
+    };
+    query?: {
+        /**
+         * Most items on the page.
+         */
+        limit?: number;
+        /**
+         * Items to skip before the page starts.
+         */
+        offset?: number;
+        /**
+         * Only this rule.
+         */
+        ruleId?: RuleId;
+        /**
+         * Only results with this status.
+         */
+        status?: RuleStatus;
+    };
+    url: '/api/admin/policies/{policyId}/results';
+};
+
+export type ListPolicyResultsErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ListPolicyResultsError = ListPolicyResultsErrors[keyof ListPolicyResultsErrors];
+
+export type ListPolicyResultsResponses = {
+    /**
+     * One page of results.
+     */
+    200: PolicyResultPage;
+};
+
+export type ListPolicyResultsResponse = ListPolicyResultsResponses[keyof ListPolicyResultsResponses];
+
+export type GetHostComplianceData = {
+    body?: never;
+    path: {
+        /**
+         * The host's id (`Host.id`).
+         */
+        hostRecordId: Id;
+    };
+    query?: never;
+    url: '/api/admin/hosts/{hostRecordId}/compliance';
+};
+
+export type GetHostComplianceErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type GetHostComplianceError = GetHostComplianceErrors[keyof GetHostComplianceErrors];
+
+export type GetHostComplianceResponses = {
+    /**
+     * The host's results.
+     */
+    200: HostCompliance;
+};
+
+export type GetHostComplianceResponse = GetHostComplianceResponses[keyof GetHostComplianceResponses];
+
+export type ListWaiversData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Only waivers of this policy.
+         */
+        policyId?: Id;
+        includeExpired?: boolean;
+    };
+    url: '/api/admin/waivers';
+};
+
+export type ListWaiversErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ListWaiversError = ListWaiversErrors[keyof ListWaiversErrors];
+
+export type ListWaiversResponses = {
+    /**
+     * The waivers.
+     */
+    200: WaiverList;
+};
+
+export type ListWaiversResponse = ListWaiversResponses[keyof ListWaiversResponses];
+
+export type CreateWaiverData = {
+    body: WaiverInput;
+    path?: never;
+    query?: never;
+    url: '/api/admin/waivers';
+};
+
+export type CreateWaiverErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * The JSON body is larger than the admin API accepts.
+     */
+    413: Problem;
+    /**
+     * The body is not `application/json`.
+     */
+    415: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type CreateWaiverError = CreateWaiverErrors[keyof CreateWaiverErrors];
+
+export type CreateWaiverResponses = {
+    /**
+     * The waiver.
+     */
+    201: Waiver;
+};
+
+export type CreateWaiverResponse = CreateWaiverResponses[keyof CreateWaiverResponses];
+
+export type DeleteWaiverData = {
+    body?: never;
+    path: {
+        waiverId: Id;
+    };
+    query?: never;
+    url: '/api/admin/waivers/{waiverId}';
+};
+
+export type DeleteWaiverErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type DeleteWaiverError = DeleteWaiverErrors[keyof DeleteWaiverErrors];
+
+export type DeleteWaiverResponses = {
+    /**
+     * Deleted.
+     */
+    204: void;
+};
+
+export type DeleteWaiverResponse = DeleteWaiverResponses[keyof DeleteWaiverResponses];

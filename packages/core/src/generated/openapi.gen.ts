@@ -1223,6 +1223,548 @@ export const openApiDocument: Document = {
           }
         }
       }
+    },
+    "/api/admin/policies": {
+      "get": {
+        "operationId": "listPolicies",
+        "tags": [
+          "admin"
+        ],
+        "summary": "List compliance policies",
+        "description": "Every policy, by name, with how many hosts pass, fail, err or are waived on each rule.",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The policies.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PolicyList"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      },
+      "post": {
+        "operationId": "createPolicy",
+        "tags": [
+          "admin"
+        ],
+        "summary": "Create a compliance policy",
+        "description": "A policy is a named set of rules, each a CEL expression over one host's latest report that is true when the\nhost complies. Every expression is checked before the policy is saved: a 400 names each faulty rule and\nthe position of its error. Hosts are evaluated in the background within seconds.\n",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "requestBody": {
+          "$ref": "#/components/requestBodies/PolicyInput"
+        },
+        "responses": {
+          "201": {
+            "description": "The policy.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Policy"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemInvalidPolicy"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProblemConflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/ProblemTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/ProblemUnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/policies/baseline": {
+      "post": {
+        "operationId": "enableBaselinePolicy",
+        "tags": [
+          "admin"
+        ],
+        "summary": "Create the shipped baseline policy",
+        "description": "Creates the policy named `Baseline` for every host: hardening index at least 60, no vulnerable packages,\nno warnings, audited within the last 7 days. 409 when a policy of that name exists.\n",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "responses": {
+          "201": {
+            "description": "The baseline policy.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Policy"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProblemConflict"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/policies/{policyId}": {
+      "get": {
+        "operationId": "getPolicy",
+        "tags": [
+          "admin"
+        ],
+        "summary": "Get a compliance policy",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/PolicyId"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The policy.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Policy"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      },
+      "put": {
+        "operationId": "updatePolicy",
+        "tags": [
+          "admin"
+        ],
+        "summary": "Replace a compliance policy",
+        "description": "Replaces the policy's name, scope and rules; every host is evaluated again. Results of rules that are gone are deleted.",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/PolicyId"
+          }
+        ],
+        "requestBody": {
+          "$ref": "#/components/requestBodies/PolicyInput"
+        },
+        "responses": {
+          "200": {
+            "description": "The policy.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Policy"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemInvalidPolicy"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProblemConflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/ProblemTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/ProblemUnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deletePolicy",
+        "tags": [
+          "admin"
+        ],
+        "summary": "Delete a compliance policy, its results and its waivers",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/PolicyId"
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Deleted."
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/policies/{policyId}/results": {
+      "get": {
+        "operationId": "listPolicyResults",
+        "tags": [
+          "admin"
+        ],
+        "summary": "Each host's result on a policy's rules",
+        "description": "One item per host in the policy's scope and rule, from the host's latest report: failures first, then\nerrors, waived and passes; within those, by host name.\n",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/PolicyId"
+          },
+          {
+            "$ref": "#/components/parameters/Limit"
+          },
+          {
+            "$ref": "#/components/parameters/Offset"
+          },
+          {
+            "name": "ruleId",
+            "in": "query",
+            "description": "Only this rule.",
+            "schema": {
+              "$ref": "#/components/schemas/RuleId"
+            }
+          },
+          {
+            "name": "status",
+            "in": "query",
+            "description": "Only results with this status.",
+            "schema": {
+              "$ref": "#/components/schemas/RuleStatus"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "One page of results.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PolicyResultPage"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/hosts/{hostRecordId}/compliance": {
+      "get": {
+        "operationId": "getHostCompliance",
+        "tags": [
+          "admin"
+        ],
+        "summary": "A host's results on every policy, and how they changed",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "hostRecordId",
+            "in": "path",
+            "required": true,
+            "description": "The host's id (`Host.id`).",
+            "schema": {
+              "$ref": "#/components/schemas/Id"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The host's results.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/HostCompliance"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/waivers": {
+      "get": {
+        "operationId": "listWaivers",
+        "tags": [
+          "admin"
+        ],
+        "summary": "List waivers",
+        "description": "Waivers that have not expired, soonest expiry first (with `includeExpired`, expired ones too).",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "policyId",
+            "in": "query",
+            "description": "Only waivers of this policy.",
+            "schema": {
+              "$ref": "#/components/schemas/Id"
+            }
+          },
+          {
+            "name": "includeExpired",
+            "in": "query",
+            "schema": {
+              "type": "boolean",
+              "default": false
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The waivers.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/WaiverList"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      },
+      "post": {
+        "operationId": "createWaiver",
+        "tags": [
+          "admin"
+        ],
+        "summary": "Waive a rule (or a whole policy) for a host or a group",
+        "description": "Until it expires, a failing or erring result the waiver covers counts as `waived`, not as a failure, and\nnot as a pass either.\n",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/WaiverInput"
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "The waiver.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Waiver"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/ProblemTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/ProblemUnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/waivers/{waiverId}": {
+      "delete": {
+        "operationId": "deleteWaiver",
+        "tags": [
+          "admin"
+        ],
+        "summary": "Delete a waiver",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "waiverId",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "$ref": "#/components/schemas/Id"
+            }
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Deleted."
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -2615,6 +3157,512 @@ export const openApiDocument: Document = {
           }
         ]
       },
+      "RuleId": {
+        "type": "string",
+        "pattern": "^[a-z0-9][a-z0-9-]{0,63}$",
+        "description": "A rule's id within its policy; results and waivers name it.",
+        "example": "hardening-index"
+      },
+      "RuleStatus": {
+        "type": "string",
+        "enum": [
+          "pass",
+          "fail",
+          "error",
+          "waived"
+        ],
+        "description": "`pass`: the expression is true; `fail`: false; `error`: it could not be evaluated on this host's report\n(say, a key the report lacks) or gave no boolean; `waived`: `fail` or `error` under a waiver that has not\nexpired.\n",
+        "example": "fail"
+      },
+      "Rule": {
+        "type": "object",
+        "required": [
+          "id",
+          "expression"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/RuleId"
+          },
+          "description": {
+            "type": "string",
+            "maxLength": 500,
+            "nullable": true,
+            "example": "Hardening index of at least 60"
+          },
+          "expression": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 2000,
+            "description": "A CEL expression, true when the host complies. It sees `summary` (the report's `ReportSummary`),\n`report` (every key of the report: `key[]` lines as a list under `key`, absent Lynis list keys as empty\nlists, `installed_packages_array` as a map of package to version), `host` (`hostname`, `hostId`,\n`keyId`, `groups`, `tags`, `lastSeen`) and `now`. At most 200 nodes, no comprehension (`all`,\n`exists`, `map`, `filter`) inside another, and no `matches` (JavaScript regular expressions can take\nexponential time), so evaluating it costs at most in proportion to the report.\n",
+            "example": "summary.hardeningIndex >= 60"
+          }
+        }
+      },
+      "PolicyScope": {
+        "type": "object",
+        "description": "Which hosts the policy applies to; every condition given must hold, and none given means every host.",
+        "properties": {
+          "keyId": {
+            "type": "string",
+            "format": "uuid",
+            "nullable": true,
+            "description": "Hosts uploading with this license key."
+          },
+          "group": {
+            "type": "string",
+            "nullable": true,
+            "minLength": 1,
+            "maxLength": 255,
+            "description": "Hosts whose latest report lists this group in `system-groups=`.",
+            "example": "webservers"
+          },
+          "tag": {
+            "type": "string",
+            "nullable": true,
+            "minLength": 1,
+            "maxLength": 255,
+            "description": "Hosts whose latest report lists this tag in `tags=`."
+          },
+          "hostname": {
+            "type": "string",
+            "nullable": true,
+            "minLength": 1,
+            "maxLength": 255,
+            "description": "Hosts whose host name matches this pattern, where `*` stands for any characters (case-insensitive).",
+            "example": "web-*"
+          }
+        }
+      },
+      "PolicyInput": {
+        "type": "object",
+        "required": [
+          "name",
+          "rules"
+        ],
+        "properties": {
+          "name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^[^\\u0000-\\u001F\\u007F]+$",
+            "example": "Baseline"
+          },
+          "description": {
+            "type": "string",
+            "nullable": true,
+            "maxLength": 2000
+          },
+          "enabled": {
+            "type": "boolean",
+            "default": true,
+            "description": "A disabled policy keeps its rules but is not evaluated and counts for no host."
+          },
+          "scope": {
+            "$ref": "#/components/schemas/PolicyScope"
+          },
+          "rules": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 50,
+            "items": {
+              "$ref": "#/components/schemas/Rule"
+            }
+          }
+        }
+      },
+      "StatusCounts": {
+        "type": "object",
+        "description": "Hosts with each status.",
+        "required": [
+          "pass",
+          "fail",
+          "error",
+          "waived"
+        ],
+        "properties": {
+          "pass": {
+            "type": "integer",
+            "example": 480
+          },
+          "fail": {
+            "type": "integer",
+            "example": 20
+          },
+          "error": {
+            "type": "integer",
+            "example": 0
+          },
+          "waived": {
+            "type": "integer",
+            "example": 3
+          }
+        }
+      },
+      "Policy": {
+        "type": "object",
+        "required": [
+          "id",
+          "name",
+          "description",
+          "enabled",
+          "scope",
+          "rules",
+          "createdAt",
+          "updatedAt",
+          "hosts"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "name": {
+            "type": "string",
+            "example": "Baseline"
+          },
+          "description": {
+            "type": "string",
+            "nullable": true
+          },
+          "enabled": {
+            "type": "boolean"
+          },
+          "scope": {
+            "$ref": "#/components/schemas/PolicyScope"
+          },
+          "rules": {
+            "type": "array",
+            "items": {
+              "allOf": [
+                {
+                  "$ref": "#/components/schemas/Rule"
+                },
+                {
+                  "type": "object",
+                  "required": [
+                    "results"
+                  ],
+                  "properties": {
+                    "results": {
+                      "$ref": "#/components/schemas/StatusCounts"
+                    }
+                  }
+                }
+              ]
+            }
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "updatedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "hosts": {
+            "description": "Hosts evaluated under the policy: `pass` when every rule passes, `fail` when one fails (not waived),\n`error` when none fails but one errs, else `waived`.\n",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/StatusCounts"
+              }
+            ]
+          }
+        }
+      },
+      "PolicyList": {
+        "type": "object",
+        "required": [
+          "items"
+        ],
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Policy"
+            }
+          }
+        }
+      },
+      "RuleError": {
+        "type": "object",
+        "required": [
+          "ruleId",
+          "position",
+          "message"
+        ],
+        "properties": {
+          "ruleId": {
+            "type": "string",
+            "example": "hardening-index"
+          },
+          "position": {
+            "type": "integer",
+            "nullable": true,
+            "description": "Where in the expression the error is (0 is its first character), when known.",
+            "example": 26
+          },
+          "message": {
+            "type": "string",
+            "example": "Unexpected token: EOF"
+          }
+        }
+      },
+      "PolicyResult": {
+        "type": "object",
+        "required": [
+          "policyId",
+          "ruleId",
+          "hostRecordId",
+          "hostname",
+          "hostId",
+          "status",
+          "value",
+          "message",
+          "reportId",
+          "evaluatedAt",
+          "since",
+          "waiverId"
+        ],
+        "properties": {
+          "policyId": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "ruleId": {
+            "$ref": "#/components/schemas/RuleId"
+          },
+          "hostRecordId": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "hostname": {
+            "type": "string",
+            "nullable": true,
+            "example": "web-01"
+          },
+          "hostId": {
+            "$ref": "#/components/schemas/HostId"
+          },
+          "status": {
+            "$ref": "#/components/schemas/RuleStatus"
+          },
+          "value": {
+            "type": "string",
+            "nullable": true,
+            "description": "The value the rule looked at, when its expression is a comparison: the left side's value in CEL\nnotation (for `summary.hardeningIndex >= 60`, the host's index), at most 200 characters.\n",
+            "example": "56"
+          },
+          "message": {
+            "type": "string",
+            "nullable": true,
+            "description": "Why the result is `error`.",
+            "example": null
+          },
+          "reportId": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "evaluatedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "since": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When the rule last changed status on this host."
+          },
+          "waiverId": {
+            "type": "string",
+            "format": "uuid",
+            "nullable": true,
+            "description": "The waiver that makes this result `waived`."
+          }
+        }
+      },
+      "PolicyResultPage": {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Page"
+          },
+          {
+            "type": "object",
+            "required": [
+              "items"
+            ],
+            "properties": {
+              "items": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/PolicyResult"
+                }
+              }
+            }
+          }
+        ]
+      },
+      "PolicyResultChange": {
+        "type": "object",
+        "required": [
+          "policyId",
+          "ruleId",
+          "status",
+          "value",
+          "reportId",
+          "at"
+        ],
+        "properties": {
+          "policyId": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "ruleId": {
+            "$ref": "#/components/schemas/RuleId"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "pass",
+              "fail",
+              "error"
+            ]
+          },
+          "value": {
+            "type": "string",
+            "nullable": true
+          },
+          "reportId": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "HostCompliance": {
+        "type": "object",
+        "required": [
+          "hostRecordId",
+          "status",
+          "results",
+          "history"
+        ],
+        "properties": {
+          "hostRecordId": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "status": {
+            "type": "string",
+            "nullable": true,
+            "enum": [
+              "pass",
+              "fail",
+              "error",
+              "waived",
+              null
+            ],
+            "description": "Over every enabled policy that applies, as `Policy.hosts` counts; `null` when none applies or none was evaluated yet."
+          },
+          "results": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/PolicyResult"
+            }
+          },
+          "history": {
+            "type": "array",
+            "maxItems": 100,
+            "description": "The latest changes of status (pass, fail, error, before waivers), newest first.",
+            "items": {
+              "$ref": "#/components/schemas/PolicyResultChange"
+            }
+          }
+        }
+      },
+      "WaiverInput": {
+        "type": "object",
+        "required": [
+          "policyId",
+          "reason",
+          "expiresAt"
+        ],
+        "description": "Exactly one of `hostRecordId` and `group`.",
+        "properties": {
+          "policyId": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "ruleId": {
+            "type": "string",
+            "nullable": true,
+            "pattern": "^[a-z0-9][a-z0-9-]{0,63}$",
+            "description": "The rule waived; `null` or absent waives every rule of the policy."
+          },
+          "hostRecordId": {
+            "type": "string",
+            "format": "uuid",
+            "nullable": true
+          },
+          "group": {
+            "type": "string",
+            "nullable": true,
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "reason": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 1000,
+            "example": "Legacy kernel until the hardware is replaced (ticket OPS-123)"
+          },
+          "expiresAt": {
+            "type": "string",
+            "format": "date-time",
+            "example": "2027-03-31T00:00:00.000Z"
+          }
+        }
+      },
+      "Waiver": {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/WaiverInput"
+          },
+          {
+            "type": "object",
+            "required": [
+              "id",
+              "ruleId",
+              "hostRecordId",
+              "group",
+              "createdAt",
+              "createdBy"
+            ],
+            "properties": {
+              "id": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "createdAt": {
+                "type": "string",
+                "format": "date-time"
+              },
+              "createdBy": {
+                "type": "string",
+                "nullable": true,
+                "description": "The label of the admin token that created it."
+              }
+            }
+          }
+        ]
+      },
+      "WaiverList": {
+        "type": "object",
+        "required": [
+          "items"
+        ],
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Waiver"
+            }
+          }
+        }
+      },
       "Problem": {
         "type": "object",
         "description": "An error, as RFC 9457 describes (`application/problem+json`).",
@@ -2644,6 +3692,14 @@ export const openApiDocument: Document = {
       }
     },
     "parameters": {
+      "PolicyId": {
+        "name": "policyId",
+        "in": "path",
+        "required": true,
+        "schema": {
+          "$ref": "#/components/schemas/Id"
+        }
+      },
       "Limit": {
         "name": "limit",
         "in": "query",
@@ -2686,6 +3742,36 @@ export const openApiDocument: Document = {
       }
     },
     "requestBodies": {
+      "PolicyInput": {
+        "required": true,
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/PolicyInput"
+            },
+            "example": {
+              "name": "Web servers",
+              "scope": {
+                "group": "webservers"
+              },
+              "rules": [
+                {
+                  "id": "hardening-index",
+                  "expression": "summary.hardeningIndex >= 60"
+                },
+                {
+                  "id": "no-vulnerable-packages",
+                  "expression": "size(report.vulnerable_package) == 0"
+                },
+                {
+                  "id": "firewall",
+                  "expression": "report.firewall_active == '1'"
+                }
+              ]
+            }
+          }
+        }
+      },
       "LicenseCheck": {
         "required": true,
         "description": "The key to check. Lynis sends `licensekey` and `collector_version`, url-encoded.",
@@ -2905,6 +3991,44 @@ export const openApiDocument: Document = {
                 "summary": "Body below the minimum rate",
                 "value": "Request body too slow"
               }
+            }
+          }
+        }
+      },
+      "ProblemInvalidPolicy": {
+        "description": "The policy is invalid; `errors` names each rule whose expression does not check, and where.",
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "allOf": [
+                {
+                  "$ref": "#/components/schemas/Problem"
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "errors": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/RuleError"
+                      }
+                    }
+                  }
+                }
+              ]
+            },
+            "example": {
+              "type": "about:blank",
+              "title": "Bad Request",
+              "status": 400,
+              "detail": "rule hardening-index: Unexpected token: EOF (at 26)",
+              "errors": [
+                {
+                  "ruleId": "hardening-index",
+                  "position": 26,
+                  "message": "Unexpected token: EOF"
+                }
+              ]
             }
           }
         }
