@@ -60,7 +60,7 @@ describe('rules evaluated on a report', () => {
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 
-  it('the baseline policy compiles; on the captured report it passes only the audit's age', () => {
+  it('the baseline policy compiles; on the captured report it passes only the age of the audit', () => {
     const results = Object.fromEntries(BASELINE_POLICY.rules.map((rule) => [rule.id, evaluate(rule.expression).status]));
     expect(results).toEqual({ 'hardening-index': 'fail', 'no-vulnerable-packages': 'fail', 'no-warnings': 'fail', 'audited-recently': 'pass' });
   });
