@@ -143,5 +143,104 @@ export const RejectionRecord = defineEntity({
 });
 export type RejectionRecord = InferEntity<typeof RejectionRecord>;
 
+/**
+ * A compliance policy: named rules (CEL expressions, kept as JSON in `rules`) over each host's latest report,
+ * for the hosts its scope selects. `revision` rises with every change, so evaluators notice changes cheaply.
+ */
+export const PolicyRecord = defineEntity({
+  name: 'PolicyRecord',
+  tableName: 'policy',
+  properties: {
+    id: p.uuid().primary(),
+    name: p.string().length(100).unique(),
+    description: p.text().nullable(),
+    enabled: p.boolean(),
+    scopeKeyId: p.string().length(36).nullable(),
+    scopeGroup: p.string().length(255).nullable(),
+    scopeTag: p.string().length(255).nullable(),
+    scopeHostname: p.string().length(255).nullable(),
+    /** `[{ id, description, expression }]`, in order. */
+    rules: p.text(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+    revision: p.integer(),
+  },
+});
+export type PolicyRecord = InferEntity<typeof PolicyRecord>;
+
+/** One host's result on one rule, from its latest report (`pass`, `fail` or `error`; waivers apply when read). */
+export const PolicyResultRecord = defineEntity({
+  name: 'PolicyResultRecord',
+  tableName: 'policy_result',
+  properties: {
+    policyId: p.string().length(36).primary(),
+    ruleId: p.string().length(64).primary(),
+    hostRecordId: p.string().length(36).primary(),
+    status: p.string().length(8),
+    value: p.string().length(255).nullable(),
+    message: p.string().length(500).nullable(),
+    reportId: p.string().length(36),
+    evaluatedAt: p.datetime(),
+    /** When the status last changed. */
+    since: p.datetime(),
+  },
+  indexes: [{ properties: ['hostRecordId'] }],
+});
+export type PolicyResultRecord = InferEntity<typeof PolicyResultRecord>;
+
+/** A change of one host's status on one rule: the history behind {@link PolicyResultRecord}. */
+export const PolicyResultChangeRecord = defineEntity({
+  name: 'PolicyResultChangeRecord',
+  tableName: 'policy_result_change',
+  properties: {
+    id: p.uuid().primary(),
+    hostRecordId: p.string().length(36),
+    policyId: p.string().length(36),
+    ruleId: p.string().length(64),
+    status: p.string().length(8),
+    value: p.string().length(255).nullable(),
+    reportId: p.string().length(36),
+    at: p.datetime(),
+  },
+  indexes: [{ properties: ['hostRecordId', 'at'] }, { properties: ['policyId'] }],
+});
+export type PolicyResultChangeRecord = InferEntity<typeof PolicyResultChangeRecord>;
+
+/**
+ * Which report and which set of policies a host was last evaluated on, so that evaluators find the hosts whose
+ * results are out of date with one query.
+ */
+export const PolicyEvaluationRecord = defineEntity({
+  name: 'PolicyEvaluationRecord',
+  tableName: 'policy_evaluation',
+  properties: {
+    hostRecordId: p.string().length(36).primary(),
+    reportId: p.string().length(36),
+    /** The fingerprint of the enabled policies' ids and revisions. */
+    policySet: p.string().length(64),
+    evaluatedAt: p.datetime(),
+  },
+});
+export type PolicyEvaluationRecord = InferEntity<typeof PolicyEvaluationRecord>;
+
+/** A waiver: failures of a rule (or of every rule, `ruleId` null) of a policy count as waived for a host or a group until it expires. */
+export const WaiverRecord = defineEntity({
+  name: 'WaiverRecord',
+  tableName: 'waiver',
+  properties: {
+    id: p.uuid().primary(),
+    policyId: p.string().length(36),
+    ruleId: p.string().length(64).nullable(),
+    hostRecordId: p.string().length(36).nullable(),
+    groupName: p.string().length(255).nullable(),
+    reason: p.text(),
+    expiresAt: p.datetime(),
+    createdAt: p.datetime(),
+    createdBy: p.string().length(255).nullable(),
+  },
+  indexes: [{ properties: ['policyId'] }],
+});
+export type WaiverRecord = InferEntity<typeof WaiverRecord>;
+
 /** Every entity, for opening the database. */
-export const ENTITIES = [LicenseKeyRecord, HostRecord, ReportRecord, AdminTokenRecord, WriteProbeRecord, RejectionRecord];
+export const ENTITIES = [LicenseKeyRecord, HostRecord, ReportRecord, AdminTokenRecord, WriteProbeRecord, RejectionRecord, PolicyRecord, PolicyResultRecord, PolicyResultChangeRecord, PolicyEvaluationRecord, WaiverRecord];
