@@ -8,6 +8,19 @@ import { AdminTokenAuthenticator } from './auth.js';
 import { getHost, listHosts } from './host-routes.js';
 import { createLicenseKey, listLicenseKeys, revokeLicenseKey, rotateLicenseKey } from './key-routes.js';
 import type { AdminContext, AdminOperation } from './operation.js';
+import {
+  createPolicy,
+  createWaiver,
+  deletePolicy,
+  deleteWaiver,
+  enableBaselinePolicy,
+  getHostCompliance,
+  getPolicy,
+  listPolicies,
+  listPolicyResults,
+  listWaivers,
+  updatePolicy,
+} from './policy-routes.js';
 import { listRejections } from './rejection-routes.js';
 import { getRawReport, getReport, getReportDiff, listReports } from './report-routes.js';
 import { getAdminSession } from './session-routes.js';
@@ -28,6 +41,17 @@ const OPERATIONS: Record<string, AdminOperation> = {
   revokeLicenseKey,
   rotateLicenseKey,
   listRejections,
+  listPolicies,
+  createPolicy,
+  enableBaselinePolicy,
+  getPolicy,
+  updatePolicy,
+  deletePolicy,
+  listPolicyResults,
+  getHostCompliance,
+  listWaivers,
+  createWaiver,
+  deleteWaiver,
 };
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 const silentLogger: AuditLogger = { info() {}, warn() {}, error() {} };
@@ -46,6 +70,8 @@ export interface AdminApiOptions {
   rateLimiter?: AuditRateLimiter;
   /** Where changes and refused requests are logged (never a token or key). Default: nowhere. */
   logger?: AuditLogger;
+  /** Woken when policies change. */
+  policyEvaluator?: { wake(): void };
 }
 
 /** The request body as the adapter read it. */
@@ -83,7 +109,7 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
   const authenticator =
     options.authenticator ??
     new AdminTokenAuthenticator(options.database, (error) => logger.warn({ error: describeFailure(error) }, 'could not record an admin token\'s last use'));
-  const context: AdminContext = { database: options.database, logger };
+  const context: AdminContext = { database: options.database, logger, policyEvaluator: options.policyEvaluator };
 
   const backend = new OpenAPIBackend({
     definition: adminDocument(),

@@ -7,6 +7,8 @@ export interface AdminContext {
   database: Database;
   /** Where changes made through the API are logged, with the id of the admin token that made them. */
   logger: AuditLogger;
+  /** Woken when policies change, so hosts are evaluated again soon. */
+  policyEvaluator?: { wake(): void };
 }
 
 /** A validated admin request: parameters coerced to their contract types, defaults filled in. */

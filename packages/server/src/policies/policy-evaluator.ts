@@ -1,0 +1,292 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from '@mikro-orm/knex';
+import { describeFailure, parseLynisReport, type AuditLogger } from '@org/audit-server-core';
+import type { Database, DatabaseTime } from '../database/dialect.js';
+import { sqlDialectOf } from '../database/dialects.js';
+import { listPolicies, policySetOf, type StoredPolicy } from './policy-records.js';
+import { compileRule, evaluateRule, isExpressionError, type CompiledRule, type RuleOutcome } from './rule-expression.js';
+import { ruleVariables, type HostFacts } from './rule-variables.js';
+
+/** Tuning of {@link PolicyEvaluator}. */
+export interface PolicyEvaluatorOptions {
+  /** How often to look for hosts out of date even when nothing woke the evaluator. Default 60 s. */
+  intervalMs?: number;
+  /** How old a result of a rule that reads `now` may grow before it is evaluated again. Default 1 h. */
+  clockRecheckMs?: number;
+  /** Hosts evaluated per transaction. Default 100. */
+  batchSize?: number;
+  logger?: AuditLogger;
+  /** The clock, for tests. */
+  now?: () => Date;
+}
+
+/** A policy ready to evaluate: its rules compiled once per revision. */
+interface ReadyPolicy {
+  policy: StoredPolicy;
+  rules: { id: string; compiled: CompiledRule }[];
+}
+
+/** A host out of date, as the evaluator reads it. */
+interface HostRow {
+  id: string;
+  key_id: string;
+  host_id: string;
+  hostname: string | null;
+  last_seen: Date | number;
+  latest_report_id: string;
+}
+
+interface ResultRow {
+  policy_id: string;
+  rule_id: string;
+  host_record_id: string;
+  status: string;
+  value: string | null;
+  message: string | null;
+  report_id: string;
+  evaluated_at: DatabaseTime;
+  since: DatabaseTime;
+}
+
+const WAKE_DELAY_MS = 100;
+const MAX_MESSAGE = 500;
+
+/**
+ * Keeps every host's policy results in step with its latest report and the enabled policies. It finds the hosts
+ * out of date with one query (a new latest report, another set of policies, or a rule reading `now` evaluated too
+ * long ago) against `policy_evaluation`, so nothing is lost when a server stops between an upload and its
+ * evaluation: the next pass, on this server or another, finds the host. Uploads and policy changes wake it; a
+ * timer catches the rest. Results are written in one transaction per batch, with a `policy_result_change` row for
+ * every status that changed.
+ */
+export class PolicyEvaluator {
+  private timer: NodeJS.Timeout | undefined;
+  private wakeTimer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  private compiled = new Map<string, ReadyPolicy>();
+
+  private readonly intervalMs: number;
+  private readonly clockRecheckMs: number;
+  private readonly batchSize: number;
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly database: Database,
+    private readonly options: PolicyEvaluatorOptions = {},
+  ) {
+    this.intervalMs = options.intervalMs ?? 60_000;
+    this.clockRecheckMs = options.clockRecheckMs ?? 3_600_000;
+    this.batchSize = options.batchSize ?? 100;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /** Evaluates what is out of date now, then on every interval. */
+  start(): this {
+    this.wake(0);
+    this.timer = setInterval(() => this.wake(0), this.intervalMs);
+    this.timer.unref();
+    return this;
+  }
+
+  /** Asks for a pass soon (after uploads, policy and waiver changes); passes never overlap. */
+  wake(delayMs = WAKE_DELAY_MS): void {
+    if (this.stopped || this.wakeTimer) return;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = undefined;
+      void this.runPass();
+    }, delayMs);
+    this.wakeTimer.unref();
+  }
+
+  /** Brings every host up to date and resolves when none is left (for tests and the CLI). */
+  async settle(): Promise<void> {
+    while (this.running) await this.running;
+    await this.runPass();
+    while (this.running) await this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    clearTimeout(this.wakeTimer);
+    await this.running;
+  }
+
+  private runPass(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.evaluateOutOfDate();
+        } while (this.again && !this.stopped);
+      } catch (error) {
+        this.options.logger?.error({ error: describeFailure(error) }, 'policy evaluation failed; retrying on the next pass');
+      } finally {
+        this.running = undefined;
+      }
+    })();
+    return this.running;
+  }
+
+  /** Evaluates batches of out-of-date hosts until none is left. */
+  private async evaluateOutOfDate(): Promise<void> {
+    const policies = this.ready(await listPolicies(this.database));
+    const policySet = policySetOf(policies.map((ready) => ready.policy));
+    const readsNow = policies.some((ready) => ready.rules.some((rule) => rule.compiled.readsNow));
+    while (!this.stopped) {
+      const now = this.now();
+      const hosts = await this.outOfDateHosts(policySet, readsNow ? new Date(now.getTime() - this.clockRecheckMs) : undefined);
+      if (hosts.length === 0) return;
+      await this.evaluateHosts(hosts, policies, policySet, now);
+    }
+  }
+
+  /** The enabled policies with their rules compiled, reusing what was compiled for the same revision. */
+  private ready(policies: StoredPolicy[]): ReadyPolicy[] {
+    const ready = new Map<string, ReadyPolicy>();
+    for (const policy of policies.filter((candidate) => candidate.enabled)) {
+      const key = `${policy.id}:${policy.revision}`;
+      const known = this.compiled.get(key);
+      ready.set(key, known ?? { policy, rules: policy.rules.flatMap((rule) => compiledOrNothing(rule.id, rule.expression)) });
+    }
+    this.compiled = ready;
+    return [...ready.values()];
+  }
+
+  private async outOfDateHosts(policySet: string, evaluatedBefore: Date | undefined): Promise<HostRow[]> {
+    const knex = this.database.em.getKnex();
+    const query = knex('host as h')
+      .leftJoin('policy_evaluation as e', 'e.host_record_id', 'h.id')
+      .select('h.id', 'h.key_id', 'h.host_id', 'h.hostname', 'h.last_seen', 'h.latest_report_id')
+      .whereNotNull('h.latest_report_id')
+      .andWhere((outOfDate) => {
+        outOfDate.whereNull('e.host_record_id').orWhereRaw('e.report_id <> h.latest_report_id').orWhere('e.policy_set', '<>', policySet);
+        if (evaluatedBefore) outOfDate.orWhere('e.evaluated_at', '<', sqlDialectOf(this.database.em).toDatabaseTime(evaluatedBefore));
+      })
+      .orderBy('h.id')
+      .limit(this.batchSize);
+    return (await query) as HostRow[];
+  }
+
+  private async evaluateHosts(hosts: HostRow[], policies: ReadyPolicy[], policySet: string, now: Date): Promise<void> {
+    const dialect = sqlDialectOf(this.database.em);
+    const time = dialect.toDatabaseTime(now);
+    const knex = this.database.em.getKnex();
+    const labels = await labelsOf(knex, hosts.map((host) => host.id));
+    const results: ResultRow[] = [];
+    for (const host of hosts) {
+      const facts: HostFacts = {
+        hostname: host.hostname,
+        hostId: host.host_id,
+        keyId: host.key_id,
+        groups: labels.get(`${host.id}\ngroup`) ?? [],
+        tags: labels.get(`${host.id}\ntag`) ?? [],
+        lastSeen: new Date(host.last_seen),
+      };
+      const applicable = policies.filter(({ policy }) => inScope(policy, facts));
+      if (applicable.length === 0) continue;
+      const outcomes = await this.outcomesFor(host, facts, applicable, now);
+      for (const { policyId, ruleId, outcome } of outcomes) {
+        results.push({ policy_id: policyId, rule_id: ruleId, host_record_id: host.id, status: outcome.status, value: outcome.value, message: outcome.message?.slice(0, MAX_MESSAGE) ?? null, report_id: host.latest_report_id, evaluated_at: time, since: time });
+      }
+    }
+    await knex.transaction(async (trx) => {
+      const ids = hosts.map((host) => host.id);
+      const previous = new Map<string, { status: string; since: DatabaseTime }>();
+      for (const row of (await trx('policy_result').select('policy_id', 'rule_id', 'host_record_id', 'status', 'since').whereIn('host_record_id', ids)) as ResultRow[]) {
+        previous.set(resultKey(row), { status: row.status, since: row.since });
+      }
+      const changes = [];
+      for (const result of results) {
+        const before = previous.get(resultKey(result));
+        if (before?.status === result.status) result.since = before.since;
+        else changes.push({ id: randomUUID(), host_record_id: result.host_record_id, policy_id: result.policy_id, rule_id: result.rule_id, status: result.status, value: result.value, report_id: result.report_id, at: time });
+      }
+      await trx('policy_result').whereIn('host_record_id', ids).delete();
+      for (const chunk of chunks(results, 50)) await trx('policy_result').insert(chunk);
+      for (const chunk of chunks(changes, 50)) await trx('policy_result_change').insert(chunk);
+      await trx('policy_evaluation').whereIn('host_record_id', ids).delete();
+      for (const chunk of chunks(hosts, 100)) {
+        await trx('policy_evaluation').insert(chunk.map((host) => ({ host_record_id: host.id, report_id: host.latest_report_id, policy_set: policySet, evaluated_at: time })));
+      }
+    });
+  }
+
+  /** Every applicable rule's outcome on the host's latest report (all `error` when that is not a Lynis report). */
+  private async outcomesFor(host: HostRow, facts: HostFacts, policies: ReadyPolicy[], now: Date) {
+    const [row] = (await this.database.em.getKnex()('report').select('content').where('id', host.latest_report_id)) as { content: Buffer }[];
+    const parsed = row ? parseLynisReport(Buffer.from(row.content).toString('utf8')) : null;
+    const variables = parsed && ruleVariables(parsed, facts, now);
+    return policies.flatMap(({ policy, rules }) =>
+      policy.rules.map((rule) => {
+        const compiled = rules.find((candidate) => candidate.id === rule.id)?.compiled;
+        const outcome: RuleOutcome = !variables
+          ? { status: 'error', value: null, message: row ? 'the latest report is not a Lynis report' : 'the latest report is gone' }
+          : compiled
+            ? evaluateRule(compiled, variables)
+            : { status: 'error', value: null, message: 'the rule no longer compiles' };
+        return { policyId: policy.id, ruleId: rule.id, outcome };
+      }),
+    );
+  }
+}
+
+/** Whether a policy's scope selects a host: every condition given holds. */
+export function inScope(policy: StoredPolicy, host: HostFacts): boolean {
+  const { keyId, group, tag, hostname } = policy.scope;
+  if (keyId && keyId !== host.keyId.toLowerCase()) return false;
+  if (group && !host.groups.includes(group)) return false;
+  if (tag && !host.tags.includes(tag)) return false;
+  if (hostname && !globMatches(hostname, host.hostname ?? '')) return false;
+  return true;
+}
+
+/** `*` for any characters, everything else literal, ignoring case. */
+function globMatches(pattern: string, text: string): boolean {
+  const parts = pattern.toLowerCase().split('*');
+  const subject = text.toLowerCase();
+  if (parts.length === 1) return subject === parts[0];
+  if (!subject.startsWith(parts[0]!) || !subject.endsWith(parts.at(-1)!)) return false;
+  let at = parts[0]!.length;
+  const end = subject.length - parts.at(-1)!.length;
+  for (const part of parts.slice(1, -1)) {
+    const found = subject.indexOf(part, at);
+    if (found === -1 || found + part.length > end) return false;
+    at = found + part.length;
+  }
+  return at <= end;
+}
+
+/** Groups and tags of hosts, by `<host id>\n<kind>`, in the report's order. */
+async function labelsOf(knex: Knex, hostIds: string[]): Promise<Map<string, string[]>> {
+  const labels = new Map<string, string[]>();
+  const rows = (await knex('host_label').select('host_record_id', 'kind', 'value').whereIn('host_record_id', hostIds).orderBy(['host_record_id', 'kind', 'position'])) as {
+    host_record_id: string;
+    kind: string;
+    value: string;
+  }[];
+  for (const row of rows) {
+    const key = `${row.host_record_id}\n${row.kind}`;
+    labels.set(key, [...(labels.get(key) ?? []), row.value]);
+  }
+  return labels;
+}
+
+function compiledOrNothing(id: string, expression: string): { id: string; compiled: CompiledRule }[] {
+  const compiled = compileRule(expression);
+  return isExpressionError(compiled) ? [] : [{ id, compiled }];
+}
+
+const resultKey = (row: Pick<ResultRow, 'policy_id' | 'rule_id' | 'host_record_id'>) => `${row.policy_id}\n${row.rule_id}\n${row.host_record_id}`;
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
+  return out;
+}

@@ -1,0 +1,146 @@
+import type { Knex } from '@mikro-orm/knex';
+import type { HostCompliance, PolicyResult, PolicyResultChange, RuleStatus, StatusCounts } from '@org/audit-server-core';
+import type { Database } from '../database/dialect.js';
+import { sqlDialectOf } from '../database/dialects.js';
+
+/** Statuses from worst to best: a host's status on a policy is its worst rule's. */
+const RANK: Record<RuleStatus, number> = { fail: 4, error: 3, waived: 2, pass: 1 };
+const BY_RANK = Object.fromEntries(Object.entries(RANK).map(([status, rank]) => [rank, status])) as Record<number, RuleStatus>;
+const HISTORY_SHOWN = 100;
+
+interface EffectiveRow {
+  policy_id: string;
+  rule_id: string;
+  host_record_id: string;
+  status: RuleStatus;
+  value: string | null;
+  message: string | null;
+  report_id: string;
+  evaluated_at: Date | number;
+  since: Date | number;
+  waiver_id: string | null;
+  hostname: string | null;
+  host_id: string;
+}
+
+/**
+ * Results as operators see them: a `fail` or `error` that an unexpired waiver covers (for the host, or for a group
+ * its latest report names) reads `waived`. Waivers apply when read, so creating, deleting or outliving one changes
+ * results at once, without evaluating anything again.
+ */
+export function effectiveResults(database: Database, now: Date): Knex.QueryBuilder {
+  const knex = database.em.getKnex();
+  const time = sqlDialectOf(database.em).toDatabaseTime(now);
+  const waiver = knex('waiver as w')
+    .select('w.id')
+    .whereRaw('w.policy_id = r.policy_id')
+    .andWhere((rule) => rule.whereNull('w.rule_id').orWhereRaw('w.rule_id = r.rule_id'))
+    .andWhere('w.expires_at', '>', time)
+    .andWhere((who) =>
+      who
+        .whereRaw('w.host_record_id = r.host_record_id')
+        .orWhereExists(knex('host_label as l').select(knex.raw('1')).whereRaw("l.host_record_id = r.host_record_id and l.kind = 'group' and l.value = w.group_name")),
+    )
+    .orderBy('w.id')
+    .limit(1);
+  const withWaiver = knex('policy_result as r')
+    .join('host as h', 'h.id', 'r.host_record_id')
+    .select('r.policy_id', 'r.rule_id', 'r.host_record_id', 'r.value', 'r.message', 'r.report_id', 'r.evaluated_at', 'r.since', 'h.hostname', 'h.host_id')
+    .select({ raw_status: 'r.status' })
+    .select(knex.raw('(?) as waiver_id', [waiver]));
+  return knex
+    .from(withWaiver.as('x'))
+    .select('x.*')
+    .select(knex.raw("case when x.raw_status <> 'pass' and x.waiver_id is not null then 'waived' else x.raw_status end as status"));
+}
+
+/** How many hosts have each status on each rule of each policy, and on each policy as a whole. */
+export async function statusCounts(database: Database, now = new Date()): Promise<{ byRule: Map<string, StatusCounts>; byPolicy: Map<string, StatusCounts> }> {
+  const knex = database.em.getKnex();
+  const effective = effectiveResults(database, now).as('e');
+  const ruleRows = (await knex.from(effective).select('policy_id', 'rule_id', 'status').count({ hosts: '*' }).groupBy('policy_id', 'rule_id', 'status')) as {
+    policy_id: string;
+    rule_id: string;
+    status: RuleStatus;
+    hosts: number | string;
+  }[];
+  const rank = `max(case status ${Object.entries(RANK).map(([status, value]) => `when '${status}' then ${value}`).join(' ')} end)`;
+  const perHost = knex.from(effectiveResults(database, now).as('e')).select('policy_id', 'host_record_id', knex.raw(`${rank} as worst`)).groupBy('policy_id', 'host_record_id');
+  const policyRows = (await knex.from(perHost.as('p')).select('policy_id', 'worst').count({ hosts: '*' }).groupBy('policy_id', 'worst')) as {
+    policy_id: string;
+    worst: number | string;
+    hosts: number | string;
+  }[];
+  const byRule = new Map<string, StatusCounts>();
+  for (const row of ruleRows) counted(byRule, `${row.policy_id}\n${row.rule_id}`)[row.status] += Number(row.hosts);
+  const byPolicy = new Map<string, StatusCounts>();
+  for (const row of policyRows) counted(byPolicy, row.policy_id)[BY_RANK[Number(row.worst)]!] += Number(row.hosts);
+  return { byRule, byPolicy };
+}
+
+/** One page of a policy's results: failures first, then errors, waived and passes; within those by host name. */
+export async function listResults(
+  database: Database,
+  policyId: string,
+  filter: { ruleId?: string; status?: RuleStatus; limit: number; offset: number },
+  now = new Date(),
+): Promise<{ items: PolicyResult[]; total: number }> {
+  const knex = database.em.getKnex();
+  const matching = knex.from(effectiveResults(database, now).as('e')).where('policy_id', policyId);
+  if (filter.ruleId !== undefined) matching.andWhere('rule_id', filter.ruleId);
+  if (filter.status !== undefined) matching.andWhere('status', filter.status);
+  const worstFirst = `case status ${Object.entries(RANK).map(([status, value]) => `when '${status}' then ${-value}`).join(' ')} end`;
+  const [rows, [{ total }]] = await Promise.all([
+    matching.clone().select('*').orderByRaw(`${worstFirst}, hostname is null, hostname, host_record_id, rule_id`).limit(filter.limit).offset(filter.offset) as Promise<EffectiveRow[]>,
+    matching.clone().count({ total: '*' }) as unknown as Promise<[{ total: number | string }]>,
+  ]);
+  return { items: rows.map(toResult), total: Number(total) };
+}
+
+/** A host's results on every policy and the latest changes of its status; null when there is no such host. */
+export async function hostCompliance(database: Database, hostRecordId: string, now = new Date()): Promise<HostCompliance | null> {
+  const knex = database.em.getKnex();
+  const [host] = (await knex('host').select('id').where('id', hostRecordId)) as { id: string }[];
+  if (!host) return null;
+  const [rows, history] = await Promise.all([
+    knex.from(effectiveResults(database, now).as('e')).select('*').where('host_record_id', hostRecordId).orderBy(['policy_id', 'rule_id']) as Promise<EffectiveRow[]>,
+    knex('policy_result_change').select('*').where('host_record_id', hostRecordId).orderBy([{ column: 'at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(HISTORY_SHOWN) as Promise<
+      { policy_id: string; rule_id: string; status: 'pass' | 'fail' | 'error'; value: string | null; report_id: string; at: Date | number }[]
+    >,
+  ]);
+  const results = rows.map(toResult);
+  const worst = Math.max(0, ...results.map((result) => RANK[result.status]));
+  return {
+    hostRecordId,
+    status: worst === 0 ? null : BY_RANK[worst]!,
+    results,
+    history: history.map(
+      (change): PolicyResultChange => ({ policyId: change.policy_id, ruleId: change.rule_id, status: change.status, value: change.value, reportId: change.report_id, at: new Date(change.at).toISOString() }),
+    ),
+  };
+}
+
+function counted(map: Map<string, StatusCounts>, key: string): StatusCounts {
+  let counts = map.get(key);
+  if (!counts) map.set(key, (counts = emptyCounts()));
+  return counts;
+}
+
+export const emptyCounts = (): StatusCounts => ({ pass: 0, fail: 0, error: 0, waived: 0 });
+
+function toResult(row: EffectiveRow): PolicyResult {
+  return {
+    policyId: row.policy_id,
+    ruleId: row.rule_id,
+    hostRecordId: row.host_record_id,
+    hostname: row.hostname,
+    hostId: row.host_id,
+    status: row.status,
+    value: row.value,
+    message: row.message,
+    reportId: row.report_id,
+    evaluatedAt: new Date(row.evaluated_at).toISOString(),
+    since: new Date(row.since).toISOString(),
+    waiverId: row.waiver_id,
+  };
+}
