@@ -20,6 +20,8 @@ export interface OrmReportStoreOptions {
   maxGroupBytes?: number;
   /** Told how each commit ended, so that readiness can say when the database does not take writes. */
   writeHealth?: WriteHealth;
+  /** Told after each commit, so that work that follows new reports (policy evaluation) starts soon. */
+  onCommitted?: () => void;
 }
 
 /** A `report` row by column name, as the group commit inserts it. */
@@ -45,6 +47,7 @@ export class OrmReportStore implements ReportStore {
   private readonly maxGroupBytes: number;
   private readonly dialect: SqlDialect;
   private readonly writeHealth: WriteHealth | undefined;
+  private readonly onCommitted: (() => void) | undefined;
 
   constructor(
     private readonly orm: Database,
@@ -53,6 +56,7 @@ export class OrmReportStore implements ReportStore {
     this.maxGroupBytes = options.maxGroupBytes ?? MAX_GROUP_BYTES;
     this.dialect = sqlDialectOf(orm.em);
     this.writeHealth = options.writeHealth;
+    this.onCommitted = options.onCommitted;
   }
 
   save(report: ReportToStore): Promise<{ id: string }> {
@@ -110,6 +114,7 @@ export class OrmReportStore implements ReportStore {
     }
     this.writeHealth?.recordSuccess();
     for (const save of group) save.resolve({ id: save.row.id });
+    this.onCommitted?.();
   }
 }
 

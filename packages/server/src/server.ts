@@ -15,6 +15,7 @@ import { reclaimMemoryWhenIdle } from './memory-reclaim.js';
 import { createMetrics } from './metrics.js';
 import { createOpsServer } from './ops.js';
 import { createRateLimiter } from './rate-limiter-store.js';
+import { PolicyEvaluator } from './policies/policy-evaluator.js';
 import { RejectionLog } from './rejection-log.js';
 import { schedulePruning } from './retention.js';
 import { OrmReportStore } from './report-store.js';
@@ -61,9 +62,10 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   const rejections = new RejectionLog(orm, logger, { flushIntervalMs: config.rejectionsFlushMs, keepDays: config.rejectionsKeepDays }).start();
   const metrics = createMetrics({ bodyBytesInFlight: () => api.bodyBytesInFlight(), rateLimitStoreReachable: rateLimiter.sharedStoreReachable });
   const writeHealth = new WriteHealth(orm);
+  const policyEvaluator = new PolicyEvaluator(orm, { logger }).start();
   const api: AuditApi = await createAuditApi({
     keyStore,
-    reportStore: new OrmReportStore(orm, { writeHealth }),
+    reportStore: new OrmReportStore(orm, { writeHealth, onCommitted: () => policyEvaluator.wake() }),
     toolSegment: config.toolSegment,
     maxBodyBytes: config.maxBodyBytes,
     maxFields: config.maxFields,
@@ -87,11 +89,12 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     reclaimer.stop();
     await rateLimiter.close();
     await pruning?.stop();
+    await policyEvaluator.stop();
     await rejections.close();
     await keyStore.close();
     await orm.close();
   };
-  const admin = config.adminListen === 'off' ? undefined : await createAdminApi({ database: orm, rateLimiter, logger });
+  const admin = config.adminListen === 'off' ? undefined : await createAdminApi({ database: orm, rateLimiter, logger, policyEvaluator });
   const adminApart = typeof config.adminListen === 'object' ? config.adminListen : undefined;
   const app = createApp(api, logger, { inFlight: metrics.inFlight, trustProxy: config.trustProxy, admin: adminApart ? undefined : admin });
   const tls = config.plainHttp

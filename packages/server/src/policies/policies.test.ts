@@ -1,0 +1,171 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { summarizeReportBytes, type ReportToStore } from '@org/audit-server-core';
+import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
+import { openDatabase, type Database } from '../database/open.js';
+import { hostRecordId } from '../host-records.js';
+import { OrmReportStore } from '../report-store.js';
+import { createKey } from '../secrets/license-keys.js';
+import { BASELINE_POLICY } from './baseline.js';
+import { PolicyEvaluator } from './policy-evaluator.js';
+import { createPolicy, deletePolicy, PolicyError, updatePolicy } from './policy-records.js';
+import { hostCompliance, listResults, statusCounts } from './policy-results.js';
+import { createWaiver, listWaivers } from './waivers.js';
+
+const DAY_MS = 86_400_000;
+
+/** A Lynis report of a host: hardening index, firewall, vulnerable packages and warnings as given. */
+function lynisReport(hostname: string, { index, firewall = '1', vulnerable = [] as string[], warnings = [] as string[] }) {
+  return [
+    'report_version_major=1',
+    'report_version_minor=0',
+    'lynis_version=3.0.8',
+    `hostname=${hostname}`,
+    `hardening_index=${index}`,
+    `firewall_active=${firewall}`,
+    ...vulnerable.map((name) => `vulnerable_package[]=${name}`),
+    ...warnings.map((testId) => `warning[]=${testId}|A warning|-|-|`),
+    '',
+  ].join('\n');
+}
+
+describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
+  const database = useTestDatabase(dialect);
+  let orm: Database;
+  let store: OrmReportStore;
+  let keyId: string;
+  let clock: Date;
+  let evaluator: PolicyEvaluator;
+  beforeEach(async () => {
+    orm = await openDatabase(database.location);
+    store = new OrmReportStore(orm);
+    ({ id: keyId } = await createKey(orm));
+    clock = new Date();
+    evaluator = new PolicyEvaluator(orm, { now: () => clock, clockRecheckMs: 60_000, batchSize: 2 });
+  });
+  afterEach(async () => {
+    await evaluator.stop();
+    await orm.close();
+  });
+
+  async function upload(hostId: string, text: string, receivedAt = clock): Promise<string> {
+    const content = Buffer.from(text);
+    const report: ReportToStore = { keyId, hostId, receivedAt, encoding: 'raw', size: content.length, sha256: 'a'.repeat(64), content, summary: summarizeReportBytes(content) };
+    return (await store.save(report)).id;
+  }
+
+  const WEB = 'a'.repeat(40);
+  const DB = 'b'.repeat(40);
+  const OLD = 'c'.repeat(40);
+
+  it('evaluates every host in scope, keeps results with their history, and applies waivers when read', async () => {
+    const baseline = await createPolicy(orm, BASELINE_POLICY);
+    const web = await createPolicy(orm, { name: 'Web firewall', scope: { hostname: 'WEB-*' }, rules: [{ id: 'firewall', expression: "report.firewall_active == '1'" }] });
+    await upload(WEB, lynisReport('web-01', { index: 70 }));
+    const dbFirst = await upload(DB, lynisReport('db-01', { index: 40, vulnerable: ['openssl'], warnings: ['PKGS-7392'] }));
+    await evaluator.settle();
+
+    const dbHost = hostRecordId(keyId, DB);
+    const results = await listResults(orm, baseline.id, { limit: 50, offset: 0 });
+    expect(results.total).toBe(8);
+    // Failures first, then by host name.
+    expect(results.items.slice(0, 3).map((result) => [result.hostname, result.ruleId, result.status, result.value, result.reportId])).toEqual([
+      ['db-01', 'hardening-index', 'fail', '40', dbFirst],
+      ['db-01', 'no-vulnerable-packages', 'fail', '1', dbFirst],
+      ['db-01', 'no-warnings', 'fail', '1', dbFirst],
+    ]);
+    expect(results.items.slice(3).every((result) => result.status === 'pass')).toBe(true);
+    const webResults = await listResults(orm, web.id, { limit: 50, offset: 0 });
+    expect(webResults.items.map((result) => [result.hostname, result.status])).toEqual([['web-01', 'pass']]);
+    let counts = await statusCounts(orm, clock);
+    expect(counts.byPolicy.get(baseline.id)).toEqual({ pass: 1, fail: 1, error: 0, waived: 0 });
+    expect(counts.byRule.get(`${baseline.id}\nhardening-index`)).toEqual({ pass: 1, fail: 1, error: 0, waived: 0 });
+
+    // A new report of db-01 that fixes its index: that rule passes, with both statuses in the history.
+    clock = new Date(clock.getTime() + 1000);
+    await upload(DB, lynisReport('db-01', { index: 65, vulnerable: ['openssl'], warnings: ['PKGS-7392'] }));
+    await evaluator.settle();
+    const compliance = (await hostCompliance(orm, dbHost, clock))!;
+    expect(compliance.status).toBe('fail');
+    expect(compliance.results.find((result) => result.ruleId === 'hardening-index')).toMatchObject({ status: 'pass', value: '65', since: clock.toISOString() });
+    expect(compliance.history.filter((change) => change.ruleId === 'hardening-index').map((change) => change.status)).toEqual(['pass', 'fail']);
+
+    // Waive the warnings rule for the host, then the whole policy: waived, not passed.
+    const expiresAt = new Date(clock.getTime() + DAY_MS).toISOString();
+    const waiver = await createWaiver(orm, { policyId: baseline.id, ruleId: 'no-warnings', hostRecordId: dbHost, reason: 'known', expiresAt }, 'ops', clock);
+    expect(waiver).toMatchObject({ ruleId: 'no-warnings', hostRecordId: dbHost, group: null, createdBy: 'ops' });
+    const waived = await listResults(orm, baseline.id, { status: 'waived', limit: 50, offset: 0 }, clock);
+    expect(waived.items.map((result) => [result.ruleId, result.waiverId])).toEqual([['no-warnings', waiver.id]]);
+    expect((await statusCounts(orm, clock)).byPolicy.get(baseline.id)).toEqual({ pass: 1, fail: 1, error: 0, waived: 0 });
+    await createWaiver(orm, { policyId: baseline.id, hostRecordId: dbHost, reason: 'decommissioning', expiresAt }, null, clock);
+    expect((await statusCounts(orm, clock)).byPolicy.get(baseline.id)).toEqual({ pass: 1, fail: 0, error: 0, waived: 1 });
+    // Once expired, the failures count again.
+    const later = new Date(clock.getTime() + 2 * DAY_MS);
+    expect((await statusCounts(orm, later)).byPolicy.get(baseline.id)).toEqual({ pass: 1, fail: 1, error: 0, waived: 0 });
+    expect(await listWaivers(orm, {}, later)).toEqual([]);
+    expect(await listWaivers(orm, { includeExpired: true }, later)).toHaveLength(2);
+
+    // A rule removed from the policy loses its results; a deleted policy loses results and waivers.
+    await updatePolicy(orm, baseline.id, { ...BASELINE_POLICY, rules: BASELINE_POLICY.rules.filter((rule) => rule.id !== 'no-warnings') });
+    await evaluator.settle();
+    expect((await listResults(orm, baseline.id, { limit: 50, offset: 0 })).items.some((result) => result.ruleId === 'no-warnings')).toBe(false);
+    await deletePolicy(orm, baseline.id);
+    const knex = orm.em.getKnex();
+    expect(await knex('policy_result').where('policy_id', baseline.id).count({ n: '*' })).toEqual([{ n: expect.anything() }]);
+    expect(Number((await knex('policy_result').where('policy_id', baseline.id).count({ n: '*' }))[0]!['n'])).toBe(0);
+    expect(Number((await knex('waiver').count({ n: '*' }))[0]!['n'])).toBe(0);
+    counts = await statusCounts(orm, clock);
+    expect(counts.byPolicy.has(baseline.id)).toBe(false);
+  });
+
+  it('evaluates rules that read the clock again as time passes, and nothing else', async () => {
+    const policy = await createPolicy(orm, { name: 'Fresh', rules: [{ id: 'recent', expression: "now - host.lastSeen < duration('168h')" }] });
+    await upload(OLD, lynisReport('old-01', { index: 70 }));
+    await evaluator.settle();
+    expect((await listResults(orm, policy.id, { limit: 10, offset: 0 })).items.map((result) => result.status)).toEqual(['pass']);
+    clock = new Date(clock.getTime() + 8 * DAY_MS);
+    await evaluator.settle();
+    expect((await listResults(orm, policy.id, { limit: 10, offset: 0 })).items.map((result) => result.status)).toEqual(['fail']);
+  });
+
+  it('a server started later finds nothing out of date, and a host whose evaluation was lost is found again', async () => {
+    const policy = await createPolicy(orm, { name: 'Index', rules: [{ id: 'index', expression: 'summary.hardeningIndex >= 50' }] });
+    for (let host = 0; host < 5; host++) await upload(String(host).repeat(40), lynisReport(`h-${host}`, { index: 40 + host * 5 }));
+    await evaluator.settle();
+    const knex = orm.em.getKnex();
+    const before = await knex('policy_evaluation').select('*').orderBy('host_record_id');
+    expect(before).toHaveLength(5);
+    const restarted = new PolicyEvaluator(orm, { now: () => new Date(clock.getTime() + 1000) });
+    await restarted.settle();
+    expect(await knex('policy_evaluation').select('*').orderBy('host_record_id')).toEqual(before);
+    // As if the server had stopped between storing a report and evaluating it.
+    await knex('policy_evaluation').where('host_record_id', hostRecordId(keyId, '0'.repeat(40))).delete();
+    await knex('policy_result').where('host_record_id', hostRecordId(keyId, '0'.repeat(40))).delete();
+    await restarted.settle();
+    await restarted.stop();
+    expect((await statusCounts(orm)).byPolicy.get(policy.id)).toEqual({ pass: 3, fail: 2, error: 0, waived: 0 });
+  });
+
+  it('refuses invalid rules naming each, a duplicate name, and a waiver that names no single target', async () => {
+    const error = await createPolicy(orm, {
+      name: 'Broken',
+      rules: [
+        { id: 'syntax', expression: 'summary.hardeningIndex >= ' },
+        { id: 'fine', expression: 'true' },
+        { id: 'fine', expression: 'true' },
+      ],
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PolicyError);
+    expect((error as PolicyError).ruleErrors).toEqual([
+      { ruleId: 'syntax', position: 26, message: 'Unexpected token: EOF' },
+      { ruleId: 'fine', position: null, message: 'another rule of the policy has this id' },
+    ]);
+    await createPolicy(orm, BASELINE_POLICY);
+    await expect(createPolicy(orm, BASELINE_POLICY)).rejects.toMatchObject({ code: 'conflict' });
+    const [policy] = await orm.em.getKnex()('policy').select('id');
+    const expiresAt = new Date(Date.now() + DAY_MS).toISOString();
+    await expect(createWaiver(orm, { policyId: policy.id, reason: 'x', expiresAt }, null)).rejects.toMatchObject({ code: 'invalid' });
+    await expect(createWaiver(orm, { policyId: policy.id, group: 'web', hostRecordId: hostRecordId(keyId, WEB), reason: 'x', expiresAt }, null)).rejects.toMatchObject({ code: 'invalid' });
+    await expect(createWaiver(orm, { policyId: policy.id, group: 'web', ruleId: 'nope', reason: 'x', expiresAt }, null)).rejects.toMatchObject({ code: 'not-found' });
+    await expect(createWaiver(orm, { policyId: policy.id, hostRecordId: hostRecordId(keyId, WEB), reason: 'x', expiresAt }, null)).rejects.toMatchObject({ code: 'not-found' });
+  });
+});
