@@ -9,6 +9,8 @@ import { parseDuration, parseExpiry } from './duration.js';
 import { createKey, importKeys, listKeys, parseKeyList, revokeKeyOrFail, rotateKey } from './secrets/license-keys.js';
 import { createLogger } from './logger.js';
 import { createAdminToken, listAdminTokens, revokeAdminTokenOrFail } from './secrets/admin-tokens.js';
+import { BASELINE_POLICY } from './policies/baseline.js';
+import { createPolicy, listPolicies } from './policies/policy-records.js';
 import { hasRetentionRule, pruneReports } from './retention.js';
 import { startServer } from './server.js';
 
@@ -189,6 +191,34 @@ adminTokens
     await withDatabase(command, async (orm) => {
       await revokeAdminTokenOrFail(orm, id);
       process.stderr.write(`Revoked admin token ${id}\n`);
+    });
+  });
+
+const policies = program.command('policies').description('manage compliance policies (CEL rules evaluated on each host\'s latest report)');
+
+policies
+  .command('enable-baseline')
+  .description('create the shipped Baseline policy: hardening index >= 60, no vulnerable packages, no warnings, audited within 7 days')
+  .action(async (_options, command: Command) => {
+    await withDatabase(command, async (orm) => {
+      const policy = await createPolicy(orm, BASELINE_POLICY);
+      process.stderr.write(`Created policy ${policy.name} (${policy.id}); running servers evaluate every host within a minute\n`);
+    });
+  });
+
+policies
+  .command('list')
+  .description('list policies: id, name, enabled, scope, rules')
+  .action(async (_options, command: Command) => {
+    await withDatabase(command, async (orm) => {
+      const rows = (await listPolicies(orm)).map((policy) => [
+        policy.id,
+        policy.name,
+        policy.enabled ? 'yes' : 'no',
+        Object.entries(policy.scope).filter(([, value]) => value !== null).map(([name, value]) => `${name}=${value}`).join(' ') || 'every host',
+        policy.rules.map((rule) => rule.id).join(', '),
+      ]);
+      printTable(['ID', 'NAME', 'ENABLED', 'SCOPE', 'RULES'], rows);
     });
   });
 
