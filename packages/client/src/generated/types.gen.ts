@@ -755,6 +755,89 @@ export type WaiverList = {
 };
 
 /**
+ * `report.stored`: a report was stored. `host.regressed`: a host's new report has a hardening index lower by at
+ * least `regressionThreshold` than its previous one, or a warning the previous one did not have.
+ * `host.noncompliant` / `host.compliant`: a host's status on a policy became `fail` / `pass`. `host.stale`: a
+ * host sent no report for `staleDays` days (once, until it reports again). `uploads.refused`: a host's uploads
+ * are being refused (at most one event per host and reason per hour). `key.expiring`: a license key expires
+ * within 7 days (once per key).
+ *
+ */
+export type WebhookEventType = 'report.stored' | 'host.regressed' | 'host.noncompliant' | 'host.compliant' | 'host.stale' | 'uploads.refused' | 'key.expiring';
+
+export type WebhookInput = {
+    url: string;
+    description?: string | null;
+    events: Array<WebhookEventType>;
+    /**
+     * `standard`: the event as JSON; `slack`: a Slack-compatible `{"text": …}` message (still signed).
+     */
+    format?: 'standard' | 'slack';
+    enabled?: boolean;
+    staleDays?: number;
+    regressionThreshold?: number;
+};
+
+export type Webhook = WebhookInput & {
+    id: Id;
+    createdAt: string;
+    /**
+     * The secret's first characters, `whsec_` included.
+     */
+    secretPrefix: string;
+    /**
+     * Deliveries waiting to be sent or retried.
+     */
+    pending: number;
+    /**
+     * Deliveries that gave up after every attempt.
+     */
+    failed: number;
+};
+
+export type NewWebhook = {
+    webhook: Webhook;
+    /**
+     * The signing secret (`whsec_` and base64), shown this once.
+     */
+    secret: string;
+};
+
+export type WebhookList = {
+    items: Array<Webhook>;
+};
+
+/**
+ * `pending`: to be sent or retried; `delivered`: answered 2xx; `failed`: gave up after the last attempt.
+ */
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export type WebhookDelivery = {
+    id: Id;
+    webhookId: Id;
+    /**
+     * The event's id, sent as `webhook-id` (the same on every attempt, so receivers can drop duplicates).
+     */
+    eventId: string;
+    eventType: WebhookEventType;
+    status: DeliveryStatus;
+    attempts: number;
+    lastStatusCode: number | null;
+    lastError: string | null;
+    createdAt: string;
+    nextAttemptAt: string | null;
+    deliveredAt: string | null;
+    /**
+     * The body sent, as sent.
+     */
+    payload: string;
+};
+
+export type WebhookDeliveryPage = Page & {
+    items: Array<WebhookDelivery>;
+};
+
+/**
  * An error, as RFC 9457 describes (`application/problem+json`).
  */
 export type Problem = {
@@ -763,6 +846,8 @@ export type Problem = {
     status: number;
     detail?: string;
 };
+
+export type WebhookId = Id;
 
 export type PolicyId = Id;
 
@@ -2359,3 +2444,343 @@ export type DeleteWaiverResponses = {
 };
 
 export type DeleteWaiverResponse = DeleteWaiverResponses[keyof DeleteWaiverResponses];
+
+export type ListWebhooksData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/admin/webhooks';
+};
+
+export type ListWebhooksErrors = {
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ListWebhooksError = ListWebhooksErrors[keyof ListWebhooksErrors];
+
+export type ListWebhooksResponses = {
+    /**
+     * The subscriptions.
+     */
+    200: WebhookList;
+};
+
+export type ListWebhooksResponse = ListWebhooksResponses[keyof ListWebhooksResponses];
+
+export type CreateWebhookData = {
+    body: WebhookInput;
+    path?: never;
+    query?: never;
+    url: '/api/admin/webhooks';
+};
+
+export type CreateWebhookErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The JSON body is larger than the admin API accepts.
+     */
+    413: Problem;
+    /**
+     * The body is not `application/json`.
+     */
+    415: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type CreateWebhookError = CreateWebhookErrors[keyof CreateWebhookErrors];
+
+export type CreateWebhookResponses = {
+    /**
+     * The subscription and its secret.
+     */
+    201: NewWebhook;
+};
+
+export type CreateWebhookResponse = CreateWebhookResponses[keyof CreateWebhookResponses];
+
+export type DeleteWebhookData = {
+    body?: never;
+    path: {
+        webhookId: Id;
+    };
+    query?: never;
+    url: '/api/admin/webhooks/{webhookId}';
+};
+
+export type DeleteWebhookErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type DeleteWebhookError = DeleteWebhookErrors[keyof DeleteWebhookErrors];
+
+export type DeleteWebhookResponses = {
+    /**
+     * Deleted.
+     */
+    204: void;
+};
+
+export type DeleteWebhookResponse = DeleteWebhookResponses[keyof DeleteWebhookResponses];
+
+export type GetWebhookData = {
+    body?: never;
+    path: {
+        webhookId: Id;
+    };
+    query?: never;
+    url: '/api/admin/webhooks/{webhookId}';
+};
+
+export type GetWebhookErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type GetWebhookError = GetWebhookErrors[keyof GetWebhookErrors];
+
+export type GetWebhookResponses = {
+    /**
+     * The subscription.
+     */
+    200: Webhook;
+};
+
+export type GetWebhookResponse = GetWebhookResponses[keyof GetWebhookResponses];
+
+export type UpdateWebhookData = {
+    body: WebhookInput;
+    path: {
+        webhookId: Id;
+    };
+    query?: never;
+    url: '/api/admin/webhooks/{webhookId}';
+};
+
+export type UpdateWebhookErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * The JSON body is larger than the admin API accepts.
+     */
+    413: Problem;
+    /**
+     * The body is not `application/json`.
+     */
+    415: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type UpdateWebhookError = UpdateWebhookErrors[keyof UpdateWebhookErrors];
+
+export type UpdateWebhookResponses = {
+    /**
+     * The subscription.
+     */
+    200: Webhook;
+};
+
+export type UpdateWebhookResponse = UpdateWebhookResponses[keyof UpdateWebhookResponses];
+
+export type ListWebhookDeliveriesData = {
+    body?: never;
+    path: {
+        webhookId: Id;
+    };
+    query?: {
+        /**
+         * Most items on the page.
+         */
+        limit?: number;
+        /**
+         * Items to skip before the page starts.
+         */
+        offset?: number;
+        status?: DeliveryStatus;
+    };
+    url: '/api/admin/webhooks/{webhookId}/deliveries';
+};
+
+export type ListWebhookDeliveriesErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ListWebhookDeliveriesError = ListWebhookDeliveriesErrors[keyof ListWebhookDeliveriesErrors];
+
+export type ListWebhookDeliveriesResponses = {
+    /**
+     * One page of deliveries.
+     */
+    200: WebhookDeliveryPage;
+};
+
+export type ListWebhookDeliveriesResponse = ListWebhookDeliveriesResponses[keyof ListWebhookDeliveriesResponses];
+
+export type RedeliverWebhookDeliveryData = {
+    body?: never;
+    path: {
+        webhookId: Id;
+        deliveryId: Id;
+    };
+    query?: never;
+    url: '/api/admin/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver';
+};
+
+export type RedeliverWebhookDeliveryErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type RedeliverWebhookDeliveryError = RedeliverWebhookDeliveryErrors[keyof RedeliverWebhookDeliveryErrors];
+
+export type RedeliverWebhookDeliveryResponses = {
+    /**
+     * The delivery, queued.
+     */
+    200: WebhookDelivery;
+};
+
+export type RedeliverWebhookDeliveryResponse = RedeliverWebhookDeliveryResponses[keyof RedeliverWebhookDeliveryResponses];
