@@ -1,5 +1,5 @@
 import type { MikroORM, MigrationObject, Options, Platform } from '@mikro-orm/core';
-import type { AbstractSqlDriver, SqlEntityManager } from '@mikro-orm/knex';
+import type { AbstractSqlDriver, Knex, SqlEntityManager } from '@mikro-orm/knex';
 
 /** An open database of any dialect. */
 export type Database = MikroORM<AbstractSqlDriver, SqlEntityManager>;
@@ -46,6 +46,11 @@ export interface SqlDialect {
    * revision numbers rise in commit order; plain reads of the keys must not wait.
    */
   serialiseKeyChanges(em: SqlEntityManager): Promise<void>;
+  /**
+   * Makes a `select` inside a transaction lock the rows it returns and skip rows another transaction holds, so that
+   * several servers claiming work from one table each take different rows (`for update skip locked`).
+   */
+  lockSkippingLocked(query: Knex.QueryBuilder): Knex.QueryBuilder;
   /** A condition true when `column` contains `text` as typed, ignoring case; `text` is bound, never SQL. */
   containsIgnoringCase(column: string, text: string): { sql: string; bindings: string[] };
   /**

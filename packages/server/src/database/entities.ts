@@ -242,5 +242,81 @@ export const WaiverRecord = defineEntity({
 });
 export type WaiverRecord = InferEntity<typeof WaiverRecord>;
 
+/** A webhook subscription. Its secret signs deliveries, so it is kept as it is (shown once, never logged). */
+export const WebhookRecord = defineEntity({
+  name: 'WebhookRecord',
+  tableName: 'webhook',
+  properties: {
+    id: p.uuid().primary(),
+    url: p.text(),
+    description: p.string().length(500).nullable(),
+    /** Event types, comma-separated. */
+    events: p.string().length(255),
+    format: p.string().length(8),
+    enabled: p.boolean(),
+    staleDays: p.integer(),
+    regressionThreshold: p.integer(),
+    secret: p.string().length(64),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type WebhookRecord = InferEntity<typeof WebhookRecord>;
+
+/**
+ * The outbox: an event written in the same transaction as the change it tells of, then fanned out to the
+ * subscriptions that want it (`dispatched` set), so that no event is lost between a commit and its delivery.
+ */
+export const WebhookEventRecord = defineEntity({
+  name: 'WebhookEventRecord',
+  tableName: 'webhook_event',
+  properties: {
+    id: p.string().length(40).primary(),
+    type: p.string().length(32),
+    /** The event's `data`, as JSON. */
+    data: p.text(),
+    createdAt: p.datetime(),
+    dispatched: p.boolean(),
+  },
+  indexes: [{ properties: ['dispatched', 'createdAt'] }],
+});
+export type WebhookEventRecord = InferEntity<typeof WebhookEventRecord>;
+
+/** One event to send to one subscription: its body as sent, and how its attempts went. */
+export const WebhookDeliveryRecord = defineEntity({
+  name: 'WebhookDeliveryRecord',
+  tableName: 'webhook_delivery',
+  properties: {
+    id: p.uuid().primary(),
+    webhookId: p.string().length(36),
+    eventId: p.string().length(40),
+    eventType: p.string().length(32),
+    payload: p.text(),
+    status: p.string().length(10),
+    attempts: p.integer(),
+    nextAttemptAt: p.datetime().nullable(),
+    /** A sender's claim: others leave the delivery alone until then. */
+    claimedUntil: p.datetime().nullable(),
+    lastStatusCode: p.integer().nullable(),
+    lastError: p.string().length(500).nullable(),
+    createdAt: p.datetime(),
+    deliveredAt: p.datetime().nullable(),
+  },
+  indexes: [{ properties: ['status', 'nextAttemptAt'] }, { properties: ['webhookId', 'createdAt'] }],
+});
+export type WebhookDeliveryRecord = InferEntity<typeof WebhookDeliveryRecord>;
+
+/** Events sent once per subject (a stale host, an expiring key, a host's refused uploads per hour): when last told. */
+export const WebhookNoticeRecord = defineEntity({
+  name: 'WebhookNoticeRecord',
+  tableName: 'webhook_notice',
+  properties: {
+    kind: p.string().length(32).primary(),
+    subject: p.string().length(400).primary(),
+    notifiedAt: p.datetime(),
+  },
+});
+export type WebhookNoticeRecord = InferEntity<typeof WebhookNoticeRecord>;
+
 /** Every entity, for opening the database. */
-export const ENTITIES = [LicenseKeyRecord, HostRecord, ReportRecord, AdminTokenRecord, WriteProbeRecord, RejectionRecord, PolicyRecord, PolicyResultRecord, PolicyResultChangeRecord, PolicyEvaluationRecord, WaiverRecord];
+export const ENTITIES = [LicenseKeyRecord, HostRecord, ReportRecord, AdminTokenRecord, WriteProbeRecord, RejectionRecord, PolicyRecord, PolicyResultRecord, PolicyResultChangeRecord, PolicyEvaluationRecord, WaiverRecord, WebhookRecord, WebhookEventRecord, WebhookDeliveryRecord, WebhookNoticeRecord];

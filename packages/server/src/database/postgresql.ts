@@ -25,6 +25,7 @@ export const POSTGRESQL: SqlDialect = {
   proposed: (column) => `excluded.${column}`,
   // Writers run side by side unless told; this lock blocks other key changes, not plain reads.
   serialiseKeyChanges: async (em) => void (await em.execute('lock table license_key in share row exclusive mode')),
+  lockSkippingLocked: (query) => query.forUpdate().skipLocked(),
   containsIgnoringCase: lowerLikeContains,
   isUnavailableCode: (code) => UNAVAILABLE_STATE.test(code),
 };

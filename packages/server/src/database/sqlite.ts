@@ -36,6 +36,8 @@ export const SQLITE: SqlDialect = {
   proposed: (column) => `excluded.${column}`,
   // SQLite lets one writer at a time in anyway.
   serialiseKeyChanges: async () => {},
+  // SQLite lets one writer at a time in, and one server per database file.
+  lockSkippingLocked: (query) => query,
   containsIgnoringCase: lowerLikeContains,
   isUnavailableCode: (code) => UNAVAILABLE_CODES.has(code),
 };

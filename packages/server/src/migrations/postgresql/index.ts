@@ -4,6 +4,7 @@ import { WriteProbe } from './0002-write-probe.js';
 import { Rejections } from './0003-rejections.js';
 import { ReportReceivedAtIndex } from './0004-report-received-at-index.js';
 import { Policies } from './0006-policies.js';
+import { Webhooks } from './0007-webhooks.js';
 
 /**
  * Every PostgreSQL schema migration, oldest first. PostgreSQL support came after SQLite's 0003, so its list starts
@@ -15,4 +16,5 @@ export const POSTGRESQL_MIGRATIONS: MigrationObject[] = [
   { name: '0003-rejections', class: Rejections },
   { name: '0004-report-received-at-index', class: ReportReceivedAtIndex },
   { name: '0006-policies', class: Policies },
+  { name: '0007-webhooks', class: Webhooks },
 ];

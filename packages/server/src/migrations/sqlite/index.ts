@@ -6,6 +6,7 @@ import { WriteProbe } from './0004-write-probe.js';
 import { Rejections } from './0005-rejections.js';
 import { ReportReceivedAtIndex } from './0006-report-received-at-index.js';
 import { Policies } from './0008-policies.js';
+import { Webhooks } from './0009-webhooks.js';
 
 /**
  * Every SQLite schema migration, oldest first, listed so that they run from compiled output without file globbing.
@@ -19,4 +20,5 @@ export const SQLITE_MIGRATIONS: MigrationObject[] = [
   { name: '0005-rejections', class: Rejections },
   { name: '0006-report-received-at-index', class: ReportReceivedAtIndex },
   { name: '0008-policies', class: Policies },
+  { name: '0009-webhooks', class: Webhooks },
 ];

@@ -1,0 +1,36 @@
+import type { WebhookEventType } from '@org/audit-server-core';
+
+/** The body of a delivery: the Standard Webhooks envelope (`type`, `timestamp`, `data`), or a Slack message. */
+export function deliveryBody(format: 'standard' | 'slack', type: WebhookEventType, createdAt: Date, data: Record<string, unknown>): string {
+  if (format === 'slack') return JSON.stringify({ text: slackText(type, data) });
+  return JSON.stringify({ type, timestamp: createdAt.toISOString(), data });
+}
+
+/**
+ * One line for a chat channel. Host names and texts come from the hosts: Slack's control characters (`<`, `>`,
+ * `&`) are escaped, so a host cannot make the message mention a channel or hide a link.
+ */
+function slackText(type: WebhookEventType, data: Record<string, unknown>): string {
+  const host = escape(String(data['hostname'] ?? data['hostId'] ?? 'a host'));
+  switch (type) {
+    case 'report.stored':
+      return `Report stored for ${host}: hardening index ${String(data['hardeningIndex'] ?? 'unknown')}`;
+    case 'host.regressed': {
+      const index = data['hardeningIndex'] as { before: number | null; after: number | null };
+      const warnings = (data['newWarnings'] as { testId: string }[]).map((warning) => escape(warning.testId));
+      return `${host} regressed: hardening index ${String(index.before)} → ${String(index.after)}${warnings.length ? `, new warnings ${warnings.join(', ')}` : ''}`;
+    }
+    case 'host.noncompliant':
+      return `${host} no longer complies with policy ${escape(String(data['policyName']))} (failing: ${escape((data['failingRules'] as string[]).join(', '))})`;
+    case 'host.compliant':
+      return `${host} complies with policy ${escape(String(data['policyName']))} again`;
+    case 'host.stale':
+      return `${host} has sent no report for ${String(data['staleDays'])} days (last ${String(data['lastSeen'])})`;
+    case 'uploads.refused':
+      return `Uploads of ${host} are being refused (${escape(String(data['reason']))}, ${String(data['count'])} since ${String(data['firstAt'])})`;
+    case 'key.expiring':
+      return `License key ${escape(String(data['label'] ?? data['prefix']))} expires at ${String(data['expiresAt'])}`;
+  }
+}
+
+const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -1,0 +1,120 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Webhook, WebhookEventType, WebhookInput } from '@org/audit-server-core';
+import type { Database } from '../database/dialect.js';
+import { sqlDialectOf } from '../database/dialects.js';
+
+/** A subscription as the dispatcher reads it, with its secret. */
+export interface Subscription {
+  id: string;
+  url: string;
+  events: Set<WebhookEventType>;
+  format: 'standard' | 'slack';
+  enabled: boolean;
+  staleDays: number;
+  regressionThreshold: number;
+  secret: string;
+}
+
+interface WebhookRow {
+  id: string;
+  url: string;
+  description: string | null;
+  events: string;
+  format: string;
+  enabled: boolean | number;
+  stale_days: number;
+  regression_threshold: number;
+  secret: string;
+  created_at: Date | number;
+  pending?: number | string;
+  failed?: number | string;
+}
+
+/** Characters of the secret shown in listings: `whsec_` and four of its own. */
+const SECRET_PREFIX_LENGTH = 10;
+
+/** A new signing secret: `whsec_` and 24 random bytes in base64, the form `standardwebhooks` reads. */
+const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
+
+/** Saves a subscription; its secret is returned this once. */
+export async function createWebhook(database: Database, input: WebhookInput, now = new Date()): Promise<{ webhook: Webhook; secret: string }> {
+  const id = randomUUID();
+  const secret = newSecret();
+  const time = sqlDialectOf(database.em).toDatabaseTime(now);
+  await database.em.getKnex()('webhook').insert({ id, ...columnsOf(input), secret, created_at: time, updated_at: time });
+  return { webhook: (await findWebhook(database, id))!, secret };
+}
+
+/** Replaces a subscription's settings, keeping its secret; false when there is none. */
+export async function updateWebhook(database: Database, id: string, input: WebhookInput, now = new Date()): Promise<boolean> {
+  const time = sqlDialectOf(database.em).toDatabaseTime(now);
+  return (await database.em.getKnex()('webhook').where('id', id).update({ ...columnsOf(input), updated_at: time })) > 0;
+}
+
+/** Deletes a subscription and its delivery log; false when there was none. */
+export async function deleteWebhook(database: Database, id: string): Promise<boolean> {
+  return database.em.getKnex().transaction(async (trx) => {
+    const deleted = await trx('webhook').where('id', id).delete();
+    await trx('webhook_delivery').where('webhook_id', id).delete();
+    return deleted > 0;
+  });
+}
+
+export async function listWebhooks(database: Database): Promise<Webhook[]> {
+  return ((await withCounts(database).orderBy(['w.created_at', 'w.id'])) as WebhookRow[]).map(toWebhook);
+}
+
+export async function findWebhook(database: Database, id: string): Promise<Webhook | undefined> {
+  const [row] = (await withCounts(database).where('w.id', id)) as WebhookRow[];
+  return row && toWebhook(row);
+}
+
+/** The enabled subscriptions, with their secrets, for the dispatcher. */
+export async function enabledSubscriptions(database: Database): Promise<Subscription[]> {
+  const rows = (await database.em.getKnex()('webhook').select('*').where('enabled', true)) as WebhookRow[];
+  return rows.map((row) => ({
+    id: row.id,
+    url: row.url,
+    events: new Set(row.events.split(',') as WebhookEventType[]),
+    format: row.format === 'slack' ? 'slack' : 'standard',
+    enabled: true,
+    staleDays: Number(row.stale_days),
+    regressionThreshold: Number(row.regression_threshold),
+    secret: row.secret,
+  }));
+}
+
+function withCounts(database: Database) {
+  const knex = database.em.getKnex();
+  const count = (status: string) => knex('webhook_delivery as d').count('*').whereRaw('d.webhook_id = w.id').andWhere('d.status', status);
+  return knex('webhook as w').select('w.*', knex.raw('(?) as pending', [count('pending')]), knex.raw('(?) as failed', [count('failed')]));
+}
+
+function columnsOf(input: WebhookInput) {
+  return {
+    url: input.url,
+    description: input.description ?? null,
+    events: [...new Set(input.events)].join(','),
+    format: input.format ?? 'standard',
+    enabled: input.enabled ?? true,
+    stale_days: input.staleDays ?? 7,
+    regression_threshold: input.regressionThreshold ?? 5,
+  };
+}
+
+function toWebhook(row: WebhookRow): Webhook {
+  return {
+    id: row.id,
+    url: row.url,
+    description: row.description,
+    events: row.events.split(',') as WebhookEventType[],
+    format: row.format as Webhook['format'],
+    enabled: Boolean(row.enabled),
+    staleDays: Number(row.stale_days),
+    regressionThreshold: Number(row.regression_threshold),
+    createdAt: new Date(row.created_at).toISOString(),
+    secretPrefix: row.secret.slice(0, SECRET_PREFIX_LENGTH),
+    pending: Number(row.pending ?? 0),
+    failed: Number(row.failed ?? 0),
+  };
+}
