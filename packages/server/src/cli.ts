@@ -29,6 +29,7 @@ program
   .addOption(new Option('--tls-cert <file>', 'PEM certificate (default: a self-signed one in the data directory)').env('TLS_CERT'))
   .addOption(new Option('--tls-key <file>', 'PEM private key of --tls-cert').env('TLS_KEY'))
   .option('--plain-http', 'serve plain HTTP, for running behind a TLS-terminating proxy')
+  .option('--webhooks-allow-private', 'let webhooks reach loopback, private and link-local addresses (refused by default)')
   .addOption(new Option('--tool-segment <name>', `path segment in /api/<name>/upload/ (default: ${DEFAULTS.toolSegment})`).env('TOOL_SEGMENT'))
   .addOption(new Option('--max-body-bytes <bytes>', `largest request body accepted (default: ${DEFAULTS.maxBodyBytes / 2 ** 20} MiB)`).env('MAX_BODY_BYTES'))
   .addOption(new Option('--max-fields <count>', `most form fields in one request (default: ${DEFAULTS.maxFields})`).env('MAX_FIELDS'))

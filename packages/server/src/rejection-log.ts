@@ -23,10 +23,12 @@ export interface RejectionLogOptions {
   pruneIntervalMs?: number;
   /** The clock, for tests. */
   now?: () => Date;
+  /** Called inside each write's transaction with the groups it wrote, so that what follows from them commits with them. */
+  onWrite?: (trx: Knex.Transaction, groups: RefusalGroup[], now: Date) => Promise<void>;
 }
 
 /** Refusals of one group, counted in memory. */
-interface PendingGroup {
+export interface RefusalGroup {
   day: string;
   operation: string;
   reason: string;
@@ -61,11 +63,12 @@ export const dayOf = (time: Date) => time.toISOString().slice(0, 10);
  * for the next one.
  */
 export class RejectionLog {
-  private pending = new Map<string, PendingGroup>();
+  private pending = new Map<string, RefusalGroup>();
   private flushing: Promise<void> | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly dialect: SqlDialect;
-  private readonly options: Required<Omit<RejectionLogOptions, 'now'>>;
+  private readonly options: Required<Omit<RejectionLogOptions, 'now' | 'onWrite'>>;
+  private readonly onWrite: RejectionLogOptions['onWrite'];
   private readonly now: () => Date;
 
   constructor(
@@ -75,6 +78,7 @@ export class RejectionLog {
   ) {
     this.dialect = sqlDialectOf(database.em);
     this.now = options.now ?? (() => new Date());
+    this.onWrite = options.onWrite;
     this.options = {
       flushIntervalMs: options.flushIntervalMs ?? 5000,
       keepDays: options.keepDays ?? 30,
@@ -150,7 +154,7 @@ export class RejectionLog {
   }
 
   /** Adds to the group's count, or folds the refusal when memory holds the most groups it may. */
-  private add(group: PendingGroup): void {
+  private add(group: RefusalGroup): void {
     let key = groupKey(group);
     if (!this.pending.has(key) && this.pending.size >= this.options.maxPendingGroups && !group.folded) {
       group = folded(group);
@@ -173,6 +177,7 @@ export class RejectionLog {
       await this.database.em.getKnex().transaction(async (trx) => {
         const days = [...new Set([...batch.values()].map((group) => group.day))].sort();
         for (const day of days) await this.writeDay(trx, [...batch.values()].filter((group) => group.day === day));
+        await this.onWrite?.(trx, [...batch.values()], this.now());
       });
     } catch (error) {
       for (const group of batch.values()) this.add(group);
@@ -184,14 +189,14 @@ export class RejectionLog {
   }
 
   /** Adds one day's groups to the table, folding the new groups that would pass the day's bound (folded rows not counted). */
-  private async writeDay(trx: Knex.Transaction, groups: PendingGroup[]): Promise<void> {
+  private async writeDay(trx: Knex.Transaction, groups: RefusalGroup[]): Promise<void> {
     const day = groups[0]!.day;
     const [{ stored }] = (await trx('rejection').where({ day, folded: false }).count({ stored: '*' })) as [{ stored: number | string }];
     let room = this.options.maxGroupsPerDay - Number(stored);
     const fresh = groups.filter((group) => !group.folded);
     // Only near the bound: the day's stored groups, so that a group already stored is never folded.
     const known = room < fresh.length ? await this.storedKeys(trx, day) : undefined;
-    const rows = new Map<string, PendingGroup>();
+    const rows = new Map<string, RefusalGroup>();
     for (let group of groups) {
       if (!group.folded && known && !known.has(groupKey(group))) {
         if (room > 0) room--;
@@ -231,7 +236,7 @@ export class RejectionLog {
       });
   }
 
-  private rowOf(group: PendingGroup): RejectionRow {
+  private rowOf(group: RefusalGroup): RejectionRow {
     return {
       day: group.day,
       operation: group.operation,
@@ -248,9 +253,9 @@ export class RejectionLog {
 }
 
 /** The group a refusal beyond a bound is counted in: same day, operation, reason and key, no `hostid` nor address. */
-const folded = (group: PendingGroup): PendingGroup => ({ ...group, hostId: '', remoteAddress: '', folded: true });
+const folded = (group: RefusalGroup): RefusalGroup => ({ ...group, hostId: '', remoteAddress: '', folded: true });
 
-const groupKey = (group: Omit<PendingGroup, 'count' | 'firstAt' | 'lastAt'>) =>
+const groupKey = (group: Omit<RefusalGroup, 'count' | 'firstAt' | 'lastAt'>) =>
   JSON.stringify([group.day, group.operation, group.reason, group.keyId, group.hostId, group.remoteAddress, group.folded]);
 
 const min = (a: Date, b: Date) => (a < b ? a : b);

@@ -5,6 +5,7 @@ import { sqlDialectOf } from './database/dialects.js';
 import type { ReportRecord } from './database/entities.js';
 import type { RowOf } from './database/rows.js';
 import { hostRecordId, hostRowsOf, upsertHosts, type HostSighting } from './host-records.js';
+import { writeEvents, type OutboxEvent } from './webhooks/outbox.js';
 import type { WriteHealth } from './write-health.js';
 
 /** Most reports written in one transaction, well under SQLite's limits on bound parameters and compound selects. */
@@ -99,6 +100,7 @@ export class OrmReportStore implements ReportStore {
         try {
           await upsertHosts(trx, this.dialect, hosts);
           await trx.insert(group.map((save) => save.row)).into('report');
+          await writeEvents(trx, group.map(storedEvent), this.dialect.toDatabaseTime(new Date()));
         } catch (error) {
           statementError = error;
           throw error;
@@ -156,4 +158,21 @@ export function reportRowsOf(report: ReportToStore, dialect: SqlDialect): { row:
 /** Text for a column of its own: at most {@link MAX_COLUMN_TEXT} characters, no NUL (PostgreSQL text cannot hold it). */
 function columnText(value: string | null | undefined): string | null {
   return value == null ? null : value.replaceAll('\0', '').slice(0, MAX_COLUMN_TEXT);
+}
+
+/** The `report.stored` event of a saved report, written to the outbox with it. */
+function storedEvent({ row }: PendingSave): OutboxEvent {
+  return {
+    type: 'report.stored',
+    data: {
+      reportId: row.id,
+      hostRecordId: row.host_record_id,
+      keyId: row.key_id,
+      hostId: row.host_id,
+      hostname: row.hostname,
+      hardeningIndex: row.hardening_index,
+      warningCount: row.warning_count,
+      receivedAt: new Date(row.received_at).toISOString(),
+    },
+  };
 }

@@ -9,7 +9,7 @@ import { createAdminApi } from './admin/api.js';
 import { capConnectionsPerAddress } from './connection-cap.js';
 import { createAdminApp, createApp } from './app.js';
 import type { ServerConfig } from './config.js';
-import { dialectOf } from './database/dialects.js';
+import { dialectOf, sqlDialectOf } from './database/dialects.js';
 import { openDatabase } from './database/open.js';
 import { reclaimMemoryWhenIdle } from './memory-reclaim.js';
 import { createMetrics } from './metrics.js';
@@ -17,6 +17,8 @@ import { createOpsServer } from './ops.js';
 import { createRateLimiter } from './rate-limiter-store.js';
 import { PolicyEvaluator } from './policies/policy-evaluator.js';
 import { RejectionLog } from './rejection-log.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { writeRefusedUploadEvents } from './webhooks/refused-uploads.js';
 import { schedulePruning } from './retention.js';
 import { OrmReportStore } from './report-store.js';
 import { OrmKeyStore } from './secrets/license-key-store.js';
@@ -59,13 +61,21 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   const orm = await openDatabase(config, (message) => logger.info({ component: 'database' }, message));
   const keyStore = await OrmKeyStore.open(orm);
   const pruning = schedulePruning(orm, { keepLast: config.retentionKeepLast, maxAgeDays: config.retentionMaxAgeDays }, config.pruneIntervalMinutes, logger);
-  const rejections = new RejectionLog(orm, logger, { flushIntervalMs: config.rejectionsFlushMs, keepDays: config.rejectionsKeepDays }).start();
+  const rejections = new RejectionLog(orm, logger, {
+    flushIntervalMs: config.rejectionsFlushMs,
+    keepDays: config.rejectionsKeepDays,
+    onWrite: (trx, groups, now) => writeRefusedUploadEvents(trx, groups, now, sqlDialectOf(orm.em).toDatabaseTime),
+  }).start();
   const metrics = createMetrics({ bodyBytesInFlight: () => api.bodyBytesInFlight(), rateLimitStoreReachable: rateLimiter.sharedStoreReachable });
   const writeHealth = new WriteHealth(orm);
-  const policyEvaluator = new PolicyEvaluator(orm, { logger }).start();
+  const webhookDispatcher = new WebhookDispatcher(orm, { logger, allowPrivate: config.webhooksAllowPrivate }).start();
+  const policyEvaluator = new PolicyEvaluator(orm, { logger, onEvents: () => webhookDispatcher.wake() }).start();
   const api: AuditApi = await createAuditApi({
     keyStore,
-    reportStore: new OrmReportStore(orm, { writeHealth, onCommitted: () => policyEvaluator.wake() }),
+    reportStore: new OrmReportStore(orm, { writeHealth, onCommitted: () => {
+      policyEvaluator.wake();
+      webhookDispatcher.wake();
+    } }),
     toolSegment: config.toolSegment,
     maxBodyBytes: config.maxBodyBytes,
     maxFields: config.maxFields,
@@ -90,11 +100,12 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     await rateLimiter.close();
     await pruning?.stop();
     await policyEvaluator.stop();
+    await webhookDispatcher.stop();
     await rejections.close();
     await keyStore.close();
     await orm.close();
   };
-  const admin = config.adminListen === 'off' ? undefined : await createAdminApi({ database: orm, rateLimiter, logger, policyEvaluator });
+  const admin = config.adminListen === 'off' ? undefined : await createAdminApi({ database: orm, rateLimiter, logger, policyEvaluator, webhookDispatcher });
   const adminApart = typeof config.adminListen === 'object' ? config.adminListen : undefined;
   const app = createApp(api, logger, { inFlight: metrics.inFlight, trustProxy: config.trustProxy, admin: adminApart ? undefined : admin });
   const tls = config.plainHttp

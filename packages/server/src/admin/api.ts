@@ -22,6 +22,7 @@ import {
   updatePolicy,
 } from './policy-routes.js';
 import { listRejections } from './rejection-routes.js';
+import { createWebhook, deleteWebhook, getWebhook, listWebhookDeliveries, listWebhooks, redeliverWebhookDelivery, updateWebhook } from './webhook-routes.js';
 import { getRawReport, getReport, getReportDiff, listReports } from './report-routes.js';
 import { getAdminSession } from './session-routes.js';
 import { problemResponse, type AdminResponse } from './responses.js';
@@ -52,6 +53,13 @@ const OPERATIONS: Record<string, AdminOperation> = {
   listWaivers,
   createWaiver,
   deleteWaiver,
+  listWebhooks,
+  createWebhook,
+  getWebhook,
+  updateWebhook,
+  deleteWebhook,
+  listWebhookDeliveries,
+  redeliverWebhookDelivery,
 };
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 const silentLogger: AuditLogger = { info() {}, warn() {}, error() {} };
@@ -72,6 +80,8 @@ export interface AdminApiOptions {
   logger?: AuditLogger;
   /** Woken when policies change. */
   policyEvaluator?: { wake(): void };
+  /** Woken when a webhook delivery is queued again. */
+  webhookDispatcher?: { wake(): void };
 }
 
 /** The request body as the adapter read it. */
@@ -109,7 +119,7 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
   const authenticator =
     options.authenticator ??
     new AdminTokenAuthenticator(options.database, (error) => logger.warn({ error: describeFailure(error) }, 'could not record an admin token\'s last use'));
-  const context: AdminContext = { database: options.database, logger, policyEvaluator: options.policyEvaluator };
+  const context: AdminContext = { database: options.database, logger, policyEvaluator: options.policyEvaluator, webhookDispatcher: options.webhookDispatcher };
 
   const backend = new OpenAPIBackend({
     definition: adminDocument(),

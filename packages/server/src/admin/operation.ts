@@ -9,6 +9,8 @@ export interface AdminContext {
   logger: AuditLogger;
   /** Woken when policies change, so hosts are evaluated again soon. */
   policyEvaluator?: { wake(): void };
+  /** Woken when a delivery is queued again. */
+  webhookDispatcher?: { wake(): void };
 }
 
 /** A validated admin request: parameters coerced to their contract types, defaults filled in. */

@@ -3,6 +3,7 @@ import type { Knex } from '@mikro-orm/knex';
 import { describeFailure, parseLynisReport, type AuditLogger } from '@org/audit-server-core';
 import type { Database, DatabaseTime } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
+import { writeEvents, type OutboxEvent } from '../webhooks/outbox.js';
 import { listPolicies, policySetOf, type StoredPolicy } from './policy-records.js';
 import { compileRule, evaluateRule, isExpressionError, type CompiledRule, type RuleOutcome } from './rule-expression.js';
 import { ruleVariables, type HostFacts } from './rule-variables.js';
@@ -18,6 +19,8 @@ export interface PolicyEvaluatorOptions {
   logger?: AuditLogger;
   /** The clock, for tests. */
   now?: () => Date;
+  /** Told after a batch wrote webhook events (a host's compliance changed). */
+  onEvents?: () => void;
 }
 
 /** A policy ready to evaluate: its rules compiled once per revision. */
@@ -196,6 +199,7 @@ export class PolicyEvaluator {
         results.push({ policy_id: policyId, rule_id: ruleId, host_record_id: host.id, status: outcome.status, value: outcome.value, message: outcome.message?.slice(0, MAX_MESSAGE) ?? null, report_id: host.latest_report_id, evaluated_at: time, since: time });
       }
     }
+    let wroteEvents = false;
     await knex.transaction(async (trx) => {
       const ids = hosts.map((host) => host.id);
       const previous = new Map<string, { status: string; since: DatabaseTime }>();
@@ -208,6 +212,9 @@ export class PolicyEvaluator {
         if (before?.status === result.status) result.since = before.since;
         else changes.push({ id: randomUUID(), host_record_id: result.host_record_id, policy_id: result.policy_id, rule_id: result.rule_id, status: result.status, value: result.value, report_id: result.report_id, at: time });
       }
+      const events = complianceEvents(results, previous, hosts, policies);
+      await writeEvents(trx, events, time);
+      wroteEvents = events.length > 0;
       await trx('policy_result').whereIn('host_record_id', ids).delete();
       for (const chunk of chunks(results, 50)) await trx('policy_result').insert(chunk);
       for (const chunk of chunks(changes, 50)) await trx('policy_result_change').insert(chunk);
@@ -216,6 +223,7 @@ export class PolicyEvaluator {
         await trx('policy_evaluation').insert(chunk.map((host) => ({ host_record_id: host.id, report_id: host.latest_report_id, policy_set: policySet, evaluated_at: time })));
       }
     });
+    if (wroteEvents) this.options.onEvents?.();
   }
 
   /** Every applicable rule's outcome on the host's latest report (all `error` when that is not a Lynis report). */
@@ -235,6 +243,35 @@ export class PolicyEvaluator {
       }),
     );
   }
+}
+
+/**
+ * `host.noncompliant` when a host's results on a policy come to include a failure, `host.compliant` when every rule
+ * passes again after that (a first evaluation that passes is no news).
+ */
+function complianceEvents(results: ResultRow[], previous: Map<string, { status: string }>, hosts: HostRow[], policies: ReadyPolicy[]): OutboxEvent[] {
+  const byHostAndPolicy = new Map<string, ResultRow[]>();
+  for (const result of results) {
+    const key = `${result.host_record_id}\n${result.policy_id}`;
+    byHostAndPolicy.set(key, [...(byHostAndPolicy.get(key) ?? []), result]);
+  }
+  const events: OutboxEvent[] = [];
+  for (const [key, rows] of byHostAndPolicy) {
+    const before = rows.map((row) => previous.get(resultKey(row))?.status).filter((status) => status !== undefined);
+    const failing = rows.filter((row) => row.status === 'fail').map((row) => row.rule_id);
+    const failedBefore = before.includes('fail');
+    const passesNow = rows.every((row) => row.status === 'pass');
+    const type = failing.length > 0 && !failedBefore ? 'host.noncompliant' : passesNow && before.length > 0 && before.some((status) => status !== 'pass') ? 'host.compliant' : undefined;
+    if (!type) continue;
+    const [hostRecordId, policyId] = key.split('\n') as [string, string];
+    const host = hosts.find((candidate) => candidate.id === hostRecordId)!;
+    const policy = policies.find((candidate) => candidate.policy.id === policyId)!.policy;
+    events.push({
+      type,
+      data: { hostRecordId, hostId: host.host_id, keyId: host.key_id, hostname: host.hostname, policyId, policyName: policy.name, reportId: host.latest_report_id, failingRules: failing },
+    });
+  }
+  return events;
 }
 
 /** Whether a policy's scope selects a host: every condition given holds. */

@@ -1,0 +1,60 @@
+import type { DeliveryStatus, WebhookDelivery } from '@org/audit-server-core';
+import type { Database } from '../database/dialect.js';
+import { sqlDialectOf } from '../database/dialects.js';
+
+interface DeliveryRow {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: WebhookDelivery['eventType'];
+  payload: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: Date | number | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: Date | number;
+  delivered_at: Date | number | null;
+}
+
+/** One page of a subscription's delivery log, newest first. */
+export async function listDeliveries(database: Database, webhookId: string, filter: { status?: DeliveryStatus; limit: number; offset: number }) {
+  const matching = database.em.getKnex()('webhook_delivery').where('webhook_id', webhookId);
+  if (filter.status !== undefined) matching.andWhere('status', filter.status);
+  const [rows, [{ total }]] = await Promise.all([
+    matching.clone().select('*').orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(filter.limit).offset(filter.offset) as Promise<DeliveryRow[]>,
+    matching.clone().count({ total: '*' }) as unknown as Promise<[{ total: number | string }]>,
+  ]);
+  return { items: rows.map(toDelivery), total: Number(total) };
+}
+
+/** Queues a delivery to be sent again now, its attempts counted from zero; undefined when it is not the subscription's. */
+export async function redeliver(database: Database, webhookId: string, deliveryId: string, now = new Date()): Promise<WebhookDelivery | undefined> {
+  const knex = database.em.getKnex();
+  const time = sqlDialectOf(database.em).toDatabaseTime(now);
+  const updated = await knex('webhook_delivery')
+    .where({ id: deliveryId, webhook_id: webhookId })
+    .update({ status: 'pending', attempts: 0, next_attempt_at: time, claimed_until: null, delivered_at: null });
+  if (updated === 0) return undefined;
+  const [row] = (await knex('webhook_delivery').select('*').where('id', deliveryId)) as DeliveryRow[];
+  return toDelivery(row!);
+}
+
+const isoOrNull = (time: Date | number | null) => (time === null ? null : new Date(time).toISOString());
+
+function toDelivery(row: DeliveryRow): WebhookDelivery {
+  return {
+    id: row.id,
+    webhookId: row.webhook_id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    status: row.status,
+    attempts: Number(row.attempts),
+    lastStatusCode: row.last_status_code === null ? null : Number(row.last_status_code),
+    lastError: row.last_error,
+    createdAt: new Date(row.created_at).toISOString(),
+    nextAttemptAt: isoOrNull(row.next_attempt_at),
+    deliveredAt: isoOrNull(row.delivered_at),
+    payload: row.payload,
+  };
+}
