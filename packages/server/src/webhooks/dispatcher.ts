@@ -137,7 +137,7 @@ export class WebhookDispatcher {
     return this.database.em.getKnex().transaction(async (trx) => {
       const events = (await this.dialect.lockSkippingLocked(trx('webhook_event').select('*').orderBy(['created_at', 'id']).limit(BATCH))) as EventRow[];
       if (events.length === 0) return 0;
-      const subscriptions = await enabledSubscriptions(this.database);
+      const subscriptions = await enabledSubscriptions(trx);
       const time = this.dialect.toDatabaseTime(this.now());
       const deliveries: Record<string, unknown>[] = [];
       for (const event of events) {
@@ -195,7 +195,7 @@ export class WebhookDispatcher {
       return rows;
     });
     if (claimed.length === 0) return 0;
-    const subscriptions = new Map((await enabledSubscriptions(this.database)).map((subscription) => [subscription.id, subscription]));
+    const subscriptions = new Map((await enabledSubscriptions(this.database.em.getKnex())).map((subscription) => [subscription.id, subscription]));
     const queue = [...claimed];
     const sender = async () => {
       for (let row = queue.shift(); row; row = queue.shift()) await this.send(row, subscriptions.get(row.webhook_id));
@@ -251,7 +251,7 @@ export class WebhookDispatcher {
     const now = this.now();
     if (!force && now.getTime() - this.lastSweep < (this.options.sweepIntervalMs ?? 60_000)) return;
     this.lastSweep = now.getTime();
-    const subscriptions = await enabledSubscriptions(this.database);
+    const subscriptions = await enabledSubscriptions(this.database.em.getKnex());
     const staleDays = new Set(subscriptions.filter((s) => s.events.has('host.stale')).map((s) => s.staleDays));
     for (const days of staleDays) await this.noticeStaleHosts(days, now);
     if (subscriptions.some((s) => s.events.has('key.expiring'))) await this.noticeExpiringKeys(now);

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { Knex } from '@mikro-orm/knex';
 import type { Webhook, WebhookEventType, WebhookInput } from '@org/audit-server-core';
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
@@ -69,9 +70,9 @@ export async function findWebhook(database: Database, id: string): Promise<Webho
   return row && toWebhook(row);
 }
 
-/** The enabled subscriptions, with their secrets, for the dispatcher. */
-export async function enabledSubscriptions(database: Database): Promise<Subscription[]> {
-  const rows = (await database.em.getKnex()('webhook').select('*').where('enabled', true)) as WebhookRow[];
+/** The enabled subscriptions, with their secrets, for the dispatcher (read through `knex`, a transaction's or not). */
+export async function enabledSubscriptions(knex: Knex): Promise<Subscription[]> {
+  const rows = (await knex('webhook').select('*').where('enabled', true)) as WebhookRow[];
   return rows.map((row) => ({
     id: row.id,
     url: row.url,

@@ -1,0 +1,206 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { summarizeReportBytes, type ReportToStore, type WebhookEventType } from '@org/audit-server-core';
+import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
+import { startStubServer, type StubReply, type StubServer } from '@org/test-support/stub-server';
+import { openDatabase, type Database } from '../database/open.js';
+import { sqlDialectOf } from '../database/dialects.js';
+import { hostRecordId } from '../host-records.js';
+import { RejectionLog } from '../rejection-log.js';
+import { OrmReportStore } from '../report-store.js';
+import { createKey } from '../secrets/license-keys.js';
+import { listDeliveries, redeliver } from './deliveries.js';
+import { WebhookDispatcher } from './dispatcher.js';
+import { writeRefusedUploadEvents } from './refused-uploads.js';
+import { isAllowedAddress } from './safe-request.js';
+import { createWebhook, listWebhooks } from './webhook-records.js';
+
+const DAY_MS = 86_400_000;
+const silent = { info() {}, warn() {}, error() {} };
+
+const lynisReport = (hostname: string, index: number, warnings: string[] = []) =>
+  ['report_version_major=1', 'report_version_minor=0', 'lynis_version=3.0.8', `hostname=${hostname}`, `hardening_index=${index}`, ...warnings.map((id) => `warning[]=${id}|Warned|-|-|`), ''].join('\n');
+
+describe('which addresses a webhook may reach', () => {
+  it('refuses loopback, private, link-local and mapped forms of them unless allowed', () => {
+    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '0.0.0.0', '100.64.0.1']) {
+      expect([address, isAllowedAddress(address, false)]).toEqual([address, false]);
+      expect(isAllowedAddress(address, true)).toBe(true);
+    }
+    for (const address of ['93.184.216.34', '2606:4700::1111', '::ffff:8.8.8.8']) expect([address, isAllowedAddress(address, false)]).toEqual([address, true]);
+  });
+});
+
+describe.each(DIALECTS)('webhooks on %s', (dialect) => {
+  const database = useTestDatabase(dialect);
+  let orm: Database;
+  let store: OrmReportStore;
+  let keyId: string;
+  let receiver: StubServer;
+  let reply: (attempt: number) => StubReply;
+  let clock: Date;
+  const dispatchers: WebhookDispatcher[] = [];
+  const dispatcher = (options: ConstructorParameters<typeof WebhookDispatcher>[1] = {}) => {
+    const created = new WebhookDispatcher(orm, { allowPrivate: true, firstRetryMs: 1000, now: () => clock, logger: silent, ...options });
+    dispatchers.push(created);
+    return created;
+  };
+  beforeEach(async () => {
+    orm = await openDatabase(database.location);
+    store = new OrmReportStore(orm);
+    ({ id: keyId } = await createKey(orm));
+    clock = new Date();
+    reply = () => ({ status: 204, body: '' });
+    receiver = await startStubServer(() => reply(receiver.requests.length));
+  });
+  afterEach(async () => {
+    for (const created of dispatchers.splice(0)) await created.stop();
+    await receiver.close();
+    await orm.close();
+  });
+
+  async function upload(hostId: string, text: string): Promise<string> {
+    const content = Buffer.from(text);
+    const report: ReportToStore = { keyId, hostId, receivedAt: clock, encoding: 'raw', size: content.length, sha256: 'a'.repeat(64), content, summary: summarizeReportBytes(content) };
+    return (await store.save(report)).id;
+  }
+
+  const subscribe = (events: WebhookEventType[], extra: Partial<Parameters<typeof createWebhook>[1]> = {}) =>
+    createWebhook(orm, { url: `${receiver.url}/hook`, events, ...extra });
+
+  it('delivers a stored report signed as Standard Webhooks says, verified by the standardwebhooks package', async () => {
+    const { webhook, secret } = await subscribe(['report.stored']);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    expect(webhook.secretPrefix).toBe(secret.slice(0, 10));
+    const reportId = await upload('a'.repeat(40), lynisReport('web-01', 70));
+    await dispatcher().settle();
+    expect(receiver.requests).toHaveLength(1);
+    const [request] = receiver.requests;
+    const headers = request!.headers as Record<string, string>;
+    const verified = new Webhook(secret).verify(request!.body.toString(), headers) as { type: string; data: Record<string, unknown> };
+    expect(verified).toMatchObject({ type: 'report.stored', data: { reportId, hostId: 'a'.repeat(40), hostname: 'web-01', hardeningIndex: 70, keyId } });
+    expect(() => new Webhook(`whsec_${Buffer.alloc(24, 1).toString('base64')}`).verify(request!.body.toString(), headers)).toThrow();
+    const log = await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 });
+    expect(log.items).toEqual([expect.objectContaining({ status: 'delivered', attempts: 1, lastStatusCode: 204, lastError: null, eventId: headers['webhook-id'] })]);
+    // The outbox is empty once fanned out; nothing is sent twice.
+    expect(await orm.em.getKnex()('webhook_event').count({ n: '*' })).toEqual([{ n: expect.anything() }]);
+    await dispatcher().settle();
+    expect(receiver.requests).toHaveLength(1);
+  });
+
+  it('retries a failing receiver with growing waits, gives up after the last attempt, and redelivers on demand with the same id', async () => {
+    const { webhook } = await subscribe(['report.stored']);
+    reply = () => ({ status: 500, body: 'down' });
+    await upload('a'.repeat(40), lynisReport('web-01', 70));
+    const sender = dispatcher({ maxAttempts: 3 });
+    await sender.settle();
+    let [delivery] = (await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 })).items;
+    expect(delivery).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 500, lastError: 'answered 500', nextAttemptAt: new Date(clock.getTime() + 1000).toISOString() });
+    await sender.settle(); // not due yet
+    expect(receiver.requests).toHaveLength(1);
+    clock = new Date(clock.getTime() + 1000);
+    await sender.settle();
+    [delivery] = (await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 })).items;
+    expect(delivery).toMatchObject({ status: 'pending', attempts: 2, nextAttemptAt: new Date(clock.getTime() + 2000).toISOString() });
+    clock = new Date(clock.getTime() + 2000);
+    await sender.settle();
+    [delivery] = (await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 })).items;
+    expect(delivery).toMatchObject({ status: 'failed', attempts: 3, nextAttemptAt: null });
+    expect((await listWebhooks(orm))[0]).toMatchObject({ pending: 0, failed: 1 });
+
+    reply = () => ({ status: 200, body: 'ok' });
+    expect(await redeliver(orm, webhook.id, delivery!.id, clock)).toMatchObject({ status: 'pending', attempts: 0 });
+    await sender.settle();
+    expect((await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 })).items[0]).toMatchObject({ status: 'delivered', attempts: 1 });
+    const ids = receiver.requests.map((request) => request.headers['webhook-id']);
+    expect(new Set(ids).size).toBe(1);
+    expect(ids).toHaveLength(4);
+  });
+
+  it('follows no redirect, and refuses a private address unless allowed', async () => {
+    const { webhook } = await subscribe(['report.stored']);
+    reply = () => ({ status: 302, body: '', headers: { location: 'http://169.254.169.254/latest/meta-data' } });
+    await upload('a'.repeat(40), lynisReport('web-01', 70));
+    await dispatcher({ maxAttempts: 1 }).settle();
+    expect((await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 })).items[0]).toMatchObject({ status: 'failed', lastError: 'answered 302: redirects are not followed' });
+    expect(receiver.requests).toHaveLength(1);
+
+    clock = new Date(clock.getTime() + 1000);
+    await upload('b'.repeat(40), lynisReport('web-02', 70));
+    await dispatcher({ maxAttempts: 1, allowPrivate: false }).settle();
+    const refused = (await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 })).items[0];
+    expect(refused).toMatchObject({ status: 'failed', lastStatusCode: null, lastError: '127.0.0.1 is a private, loopback or link-local address' });
+    expect(receiver.requests).toHaveLength(1);
+  });
+
+  it('tells of a regression (index drop or new warning) per subscription threshold, in Slack format when asked', async () => {
+    const strict = await subscribe(['host.regressed'], { regressionThreshold: 3 });
+    const lenient = await subscribe(['host.regressed'], { regressionThreshold: 20, format: 'slack' });
+    await upload('a'.repeat(40), lynisReport('web-<!channel>', 70));
+    clock = new Date(clock.getTime() + 1000);
+    await upload('a'.repeat(40), lynisReport('web-<!channel>', 65));
+    clock = new Date(clock.getTime() + 1000);
+    await upload('a'.repeat(40), lynisReport('web-<!channel>', 65, ['FIRE-4512']));
+    await dispatcher().settle();
+    const payloads = (id: string) => listDeliveries(orm, id, { limit: 10, offset: 0 }).then((page) => page.items.map((item) => JSON.parse(item.payload) as Record<string, unknown>));
+    const strictPayloads = await payloads(strict.webhook.id);
+    // Fanned out together, so in no particular order.
+    const byIndexBefore = strictPayloads.map((payload) => payload['data'] as { hardeningIndex: { before: number }; newWarnings: unknown }).sort((a, b) => a.hardeningIndex.before - b.hardeningIndex.before);
+    expect(byIndexBefore).toEqual([
+      expect.objectContaining({ hardeningIndex: { before: 65, after: 65 }, newWarnings: [{ testId: 'FIRE-4512', text: 'Warned' }] }),
+      expect.objectContaining({ hardeningIndex: { before: 70, after: 65 }, newWarnings: [] }),
+    ]);
+    expect(await payloads(lenient.webhook.id)).toEqual([{ text: 'web-&lt;!channel&gt; regressed: hardening index 65 → 65, new warnings FIRE-4512' }]);
+  });
+
+  it('tells of refused uploads at most once an hour per host and reason, and never for unknown keys', async () => {
+    const { webhook } = await subscribe(['uploads.refused']);
+    const toTime = sqlDialectOf(orm.em).toDatabaseTime;
+    const log = new RejectionLog(orm, silent, { now: () => clock, onWrite: (trx, groups, now) => writeRefusedUploadEvents(trx, groups, now, toTime) });
+    const refuse = (hostId: string, key = keyId) => log.record({ operation: 'uploadReport', reason: 'invalid-key', keyId: key, hostId, remoteAddress: '127.0.0.2' } as never);
+    refuse('a'.repeat(40));
+    refuse('a'.repeat(40));
+    refuse('b'.repeat(40), '');
+    await log.flush();
+    clock = new Date(clock.getTime() + 60_000);
+    refuse('a'.repeat(40));
+    await log.flush();
+    await dispatcher().settle();
+    let items = (await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 })).items;
+    expect(items.map((item) => JSON.parse(item.payload).data)).toEqual([expect.objectContaining({ hostId: 'a'.repeat(40), keyId, reason: 'invalid-key', count: 2 })]);
+    clock = new Date(clock.getTime() + 3_600_000);
+    refuse('a'.repeat(40));
+    await log.flush();
+    await dispatcher().settle();
+    items = (await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 })).items;
+    expect(items).toHaveLength(2);
+    await log.close();
+  });
+
+  it('tells once of a host gone stale and of a key about to expire', async () => {
+    const stale = await subscribe(['host.stale'], { staleDays: 2 });
+    const expiring = await subscribe(['key.expiring']);
+    await upload('a'.repeat(40), lynisReport('web-01', 70));
+    await createKey(orm, { label: 'soon', expiresAt: new Date(clock.getTime() + 3 * DAY_MS) });
+    await createKey(orm, { label: 'later', expiresAt: new Date(clock.getTime() + 30 * DAY_MS) });
+    const sender = dispatcher();
+    await sender.settle();
+    expect((await listDeliveries(orm, stale.webhook.id, { limit: 10, offset: 0 })).total).toBe(0);
+    clock = new Date(clock.getTime() + 3 * DAY_MS);
+    await sender.settle();
+    await sender.settle();
+    const staleItems = (await listDeliveries(orm, stale.webhook.id, { limit: 10, offset: 0 })).items;
+    expect(staleItems.map((item) => JSON.parse(item.payload).data)).toEqual([expect.objectContaining({ hostRecordId: hostRecordId(keyId, 'a'.repeat(40)), staleDays: 2 })]);
+    const expiringItems = (await listDeliveries(orm, expiring.webhook.id, { limit: 10, offset: 0 })).items;
+    expect(expiringItems.map((item) => JSON.parse(item.payload).data.label)).toEqual(['soon']);
+  });
+
+  it('with two dispatchers on one database, each delivery is sent once', async () => {
+    await subscribe(['report.stored']);
+    for (let host = 0; host < 30; host++) await upload(String(host % 10).repeat(39) + String(host).slice(-1), lynisReport(`h-${host}`, 70));
+    const [one, two] = [dispatcher(), dispatcher()];
+    await Promise.all([one.settle(), two.settle()]);
+    expect(receiver.requests).toHaveLength(30);
+    expect(new Set(receiver.requests.map((request) => request.headers['webhook-id'])).size).toBe(30);
+  });
+});
