@@ -110,7 +110,6 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
     expect((await listResults(orm, baseline.id, { limit: 50, offset: 0 })).items.some((result) => result.ruleId === 'no-warnings')).toBe(false);
     await deletePolicy(orm, baseline.id);
     const knex = orm.em.getKnex();
-    expect(await knex('policy_result').where('policy_id', baseline.id).count({ n: '*' })).toEqual([{ n: expect.anything() }]);
     expect(Number((await knex('policy_result').where('policy_id', baseline.id).count({ n: '*' }))[0]!['n'])).toBe(0);
     expect(Number((await knex('waiver').count({ n: '*' }))[0]!['n'])).toBe(0);
     counts = await statusCounts(orm, clock);

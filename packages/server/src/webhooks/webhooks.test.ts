@@ -83,7 +83,8 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     const log = await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 });
     expect(log.items).toEqual([expect.objectContaining({ status: 'delivered', attempts: 1, lastStatusCode: 204, lastError: null, eventId: headers['webhook-id'] })]);
     // The outbox is empty once fanned out; nothing is sent twice.
-    expect(await orm.em.getKnex()('webhook_event').count({ n: '*' })).toEqual([{ n: expect.anything() }]);
+    const [{ n: waiting }] = (await orm.em.getKnex()('webhook_event').count({ n: '*' })) as [{ n: number | string }];
+    expect(Number(waiting)).toBe(0);
     await dispatcher().settle();
     expect(receiver.requests).toHaveLength(1);
   });
