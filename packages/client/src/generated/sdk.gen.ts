@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, type Options as Options2, type TDataShape, urlSearchParamsBodySerializer } from './client/index.js';
-import type { CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, CreatePolicyData, CreatePolicyErrors, CreatePolicyResponses, CreateWaiverData, CreateWaiverErrors, CreateWaiverResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeletePolicyData, DeletePolicyErrors, DeletePolicyResponses, DeleteWaiverData, DeleteWaiverErrors, DeleteWaiverResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, EnableBaselinePolicyData, EnableBaselinePolicyErrors, EnableBaselinePolicyResponses, GetAdminSessionData, GetAdminSessionErrors, GetAdminSessionResponses, GetHostComplianceData, GetHostComplianceErrors, GetHostComplianceResponses, GetHostData, GetHostErrors, GetHostResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetPolicyData, GetPolicyErrors, GetPolicyResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListFindingsData, ListFindingsErrors, ListFindingsResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListPoliciesData, ListPoliciesErrors, ListPoliciesResponses, ListPolicyResultsData, ListPolicyResultsErrors, ListPolicyResultsResponses, ListRejectionsData, ListRejectionsErrors, ListRejectionsResponses, ListReportsData, ListReportsErrors, ListReportsResponses, ListWaiversData, ListWaiversErrors, ListWaiversResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, UpdatePolicyData, UpdatePolicyErrors, UpdatePolicyResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
+import type { CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, CreatePolicyData, CreatePolicyErrors, CreatePolicyResponses, CreateWaiverData, CreateWaiverErrors, CreateWaiverResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeletePolicyData, DeletePolicyErrors, DeletePolicyResponses, DeleteWaiverData, DeleteWaiverErrors, DeleteWaiverResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, EnableBaselinePolicyData, EnableBaselinePolicyErrors, EnableBaselinePolicyResponses, ExportFindingsData, ExportFindingsErrors, ExportFindingsResponses, ExportHostHistoryData, ExportHostHistoryErrors, ExportHostHistoryResponses, ExportHostsData, ExportHostsErrors, ExportHostsResponses, GetAdminSessionData, GetAdminSessionErrors, GetAdminSessionResponses, GetHostComplianceData, GetHostComplianceErrors, GetHostComplianceResponses, GetHostData, GetHostErrors, GetHostResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetPolicyData, GetPolicyErrors, GetPolicyResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListFindingsData, ListFindingsErrors, ListFindingsResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListPoliciesData, ListPoliciesErrors, ListPoliciesResponses, ListPolicyResultsData, ListPolicyResultsErrors, ListPolicyResultsResponses, ListRejectionsData, ListRejectionsErrors, ListRejectionsResponses, ListReportsData, ListReportsErrors, ListReportsResponses, ListWaiversData, ListWaiversErrors, ListWaiversResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, UpdatePolicyData, UpdatePolicyErrors, UpdatePolicyResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -476,5 +476,41 @@ export const listWebhookDeliveries = <ThrowOnError extends boolean = false>(opti
 export const redeliverWebhookDelivery = <ThrowOnError extends boolean = false>(options: Options<RedeliverWebhookDeliveryData, ThrowOnError>) => (options.client ?? client).post<RedeliverWebhookDeliveryResponses, RedeliverWebhookDeliveryErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/admin/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver',
+    ...options
+});
+
+/**
+ * Every host with its latest index, findings counts and compliance
+ *
+ * Every host, by host name: streamed from the database a page at a time, so a fleet of any size costs the server the same memory.
+ *
+ */
+export const exportHosts = <ThrowOnError extends boolean = false>(options?: Options<ExportHostsData, ThrowOnError>) => (options?.client ?? client).get<ExportHostsResponses, ExportHostsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/exports/hosts',
+    ...options
+});
+
+/**
+ * Every warning and suggestion of every host's latest report
+ *
+ * One row per host and finding of its latest report, by test id then host name; streamed like the hosts export.
+ *
+ */
+export const exportFindings = <ThrowOnError extends boolean = false>(options?: Options<ExportFindingsData, ThrowOnError>) => (options?.client ?? client).get<ExportFindingsResponses, ExportFindingsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/exports/findings',
+    ...options
+});
+
+/**
+ * One host's reports, newest first
+ *
+ * Every stored report of the host: when it arrived, its hardening index and its counts of warnings and suggestions.
+ *
+ */
+export const exportHostHistory = <ThrowOnError extends boolean = false>(options: Options<ExportHostHistoryData, ThrowOnError>) => (options.client ?? client).get<ExportHostHistoryResponses, ExportHostHistoryErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/exports/hosts/{hostRecordId}/history',
     ...options
 });

@@ -837,6 +837,46 @@ export type WebhookDeliveryPage = Page & {
     items: Array<WebhookDelivery>;
 };
 
+export type HostExport = {
+    id: string;
+    hostname: string | null;
+    hostId: string;
+    keyId: string;
+    os: string | null;
+    lynisVersion: string | null;
+    groups: Array<string>;
+    tags: Array<string>;
+    customerName: string | null;
+    firstSeen: string;
+    lastSeen: string;
+    reportCount: number;
+    hardeningIndex: number | null;
+    warnings: number | null;
+    suggestions: number | null;
+    /**
+     * Over every enabled policy that applies (`HostCompliance.status`).
+     */
+    compliance: 'pass' | 'fail' | 'error' | 'waived' | null;
+};
+
+export type FindingExport = {
+    kind: FindingKind;
+    testId: string;
+    text: string;
+    hostRecordId: string;
+    hostname: string | null;
+    hostId: string;
+};
+
+export type HistoryExport = {
+    reportId: string;
+    receivedAt: string;
+    lynisVersion: string | null;
+    hardeningIndex: number | null;
+    warnings: number | null;
+    suggestions: number | null;
+};
+
 /**
  * An error, as RFC 9457 describes (`application/problem+json`).
  */
@@ -2784,3 +2824,147 @@ export type RedeliverWebhookDeliveryResponses = {
 };
 
 export type RedeliverWebhookDeliveryResponse = RedeliverWebhookDeliveryResponses[keyof RedeliverWebhookDeliveryResponses];
+
+export type ExportHostsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * `csv` (a header row, then one row per item; cells that a spreadsheet would read as a formula are prefixed with `'`) or `json` (an array).
+         */
+        format?: 'csv' | 'json';
+    };
+    url: '/api/admin/exports/hosts';
+};
+
+export type ExportHostsErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ExportHostsError = ExportHostsErrors[keyof ExportHostsErrors];
+
+export type ExportHostsResponses = {
+    /**
+     * The export, streamed (`content-disposition` names a file).
+     */
+    200: Array<HostExport>;
+};
+
+export type ExportHostsResponse = ExportHostsResponses[keyof ExportHostsResponses];
+
+export type ExportFindingsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * `csv` (a header row, then one row per item; cells that a spreadsheet would read as a formula are prefixed with `'`) or `json` (an array).
+         */
+        format?: 'csv' | 'json';
+    };
+    url: '/api/admin/exports/findings';
+};
+
+export type ExportFindingsErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ExportFindingsError = ExportFindingsErrors[keyof ExportFindingsErrors];
+
+export type ExportFindingsResponses = {
+    /**
+     * The export, streamed (`content-disposition` names a file).
+     */
+    200: Array<FindingExport>;
+};
+
+export type ExportFindingsResponse = ExportFindingsResponses[keyof ExportFindingsResponses];
+
+export type ExportHostHistoryData = {
+    body?: never;
+    path: {
+        hostRecordId: Id;
+    };
+    query?: {
+        /**
+         * `csv` (a header row, then one row per item; cells that a spreadsheet would read as a formula are prefixed with `'`) or `json` (an array).
+         */
+        format?: 'csv' | 'json';
+    };
+    url: '/api/admin/exports/hosts/{hostRecordId}/history';
+};
+
+export type ExportHostHistoryErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ExportHostHistoryError = ExportHostHistoryErrors[keyof ExportHostHistoryErrors];
+
+export type ExportHostHistoryResponses = {
+    /**
+     * The export, streamed (`content-disposition` names a file).
+     */
+    200: Array<HistoryExport>;
+};
+
+export type ExportHostHistoryResponse = ExportHostHistoryResponses[keyof ExportHostHistoryResponses];

@@ -2111,6 +2111,206 @@ export const openApiDocument: Document = {
           }
         }
       }
+    },
+    "/api/admin/exports/hosts": {
+      "get": {
+        "operationId": "exportHosts",
+        "tags": [
+          "admin"
+        ],
+        "summary": "Every host with its latest index, findings counts and compliance",
+        "description": "Every host, by host name: streamed from the database a page at a time, so a fleet of any size costs the server the same memory.\n",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "format",
+            "in": "query",
+            "description": "`csv` (a header row, then one row per item; cells that a spreadsheet would read as a formula are prefixed with `'`) or `json` (an array).",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "csv",
+                "json"
+              ],
+              "default": "csv"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The export, streamed (`content-disposition` names a file).",
+            "content": {
+              "text/csv": {
+                "schema": {
+                  "type": "string"
+                },
+                "example": "id,hostname,hostId,keyId,os,lynisVersion,groups,tags,customerName,firstSeen,lastSeen,reportCount,hardeningIndex,warnings,suggestions,compliance\n0f8fad5b-d9cb-469f-a165-70867728950e,web-01,0123456789abcdef0123456789abcdef01234567,7c9e6679-7425-40de-944b-e07fc1f90ae7,Debian GNU/Linux 12 (bookworm),3.0.8,webservers,production,acme,2026-11-01T08:00:02.000Z,2026-11-22T13:41:25.000Z,22,56,1,24,fail\n"
+              },
+              "application/json": {
+                "schema": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/components/schemas/HostExport"
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/exports/findings": {
+      "get": {
+        "operationId": "exportFindings",
+        "tags": [
+          "admin"
+        ],
+        "summary": "Every warning and suggestion of every host's latest report",
+        "description": "One row per host and finding of its latest report, by test id then host name; streamed like the hosts export.\n",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "format",
+            "in": "query",
+            "description": "`csv` (a header row, then one row per item; cells that a spreadsheet would read as a formula are prefixed with `'`) or `json` (an array).",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "csv",
+                "json"
+              ],
+              "default": "csv"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The export, streamed (`content-disposition` names a file).",
+            "content": {
+              "text/csv": {
+                "schema": {
+                  "type": "string"
+                },
+                "example": "kind,testId,text,hostRecordId,hostname,hostId\nwarning,PKGS-7392,Found one or more vulnerable packages.,0f8fad5b-d9cb-469f-a165-70867728950e,web-01,0123456789abcdef0123456789abcdef01234567\n"
+              },
+              "application/json": {
+                "schema": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/components/schemas/FindingExport"
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/exports/hosts/{hostRecordId}/history": {
+      "get": {
+        "operationId": "exportHostHistory",
+        "tags": [
+          "admin"
+        ],
+        "summary": "One host's reports, newest first",
+        "description": "Every stored report of the host: when it arrived, its hardening index and its counts of warnings and suggestions.\n",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "hostRecordId",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "$ref": "#/components/schemas/Id"
+            }
+          },
+          {
+            "name": "format",
+            "in": "query",
+            "description": "`csv` (a header row, then one row per item; cells that a spreadsheet would read as a formula are prefixed with `'`) or `json` (an array).",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "csv",
+                "json"
+              ],
+              "default": "csv"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The export, streamed (`content-disposition` names a file).",
+            "content": {
+              "text/csv": {
+                "schema": {
+                  "type": "string"
+                },
+                "example": "reportId,receivedAt,lynisVersion,hardeningIndex,warnings,suggestions\n0f8fad5b-d9cb-469f-a165-70867728950e,2026-11-22T13:41:25.000Z,3.0.8,56,1,24\n"
+              },
+              "application/json": {
+                "schema": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/components/schemas/HistoryExport"
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -4251,6 +4451,173 @@ export const openApiDocument: Document = {
             }
           }
         ]
+      },
+      "HostExport": {
+        "type": "object",
+        "required": [
+          "id",
+          "hostname",
+          "hostId",
+          "keyId",
+          "os",
+          "lynisVersion",
+          "groups",
+          "tags",
+          "customerName",
+          "firstSeen",
+          "lastSeen",
+          "reportCount",
+          "hardeningIndex",
+          "warnings",
+          "suggestions",
+          "compliance"
+        ],
+        "properties": {
+          "id": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "hostname": {
+            "type": "string",
+            "nullable": true
+          },
+          "hostId": {
+            "type": "string"
+          },
+          "keyId": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "os": {
+            "type": "string",
+            "nullable": true
+          },
+          "lynisVersion": {
+            "type": "string",
+            "nullable": true
+          },
+          "groups": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "tags": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "customerName": {
+            "type": "string",
+            "nullable": true
+          },
+          "firstSeen": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "lastSeen": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "reportCount": {
+            "type": "integer"
+          },
+          "hardeningIndex": {
+            "type": "integer",
+            "nullable": true
+          },
+          "warnings": {
+            "type": "integer",
+            "nullable": true
+          },
+          "suggestions": {
+            "type": "integer",
+            "nullable": true
+          },
+          "compliance": {
+            "type": "string",
+            "nullable": true,
+            "enum": [
+              "pass",
+              "fail",
+              "error",
+              "waived",
+              null
+            ],
+            "description": "Over every enabled policy that applies (`HostCompliance.status`)."
+          }
+        }
+      },
+      "FindingExport": {
+        "type": "object",
+        "required": [
+          "kind",
+          "testId",
+          "text",
+          "hostRecordId",
+          "hostname",
+          "hostId"
+        ],
+        "properties": {
+          "kind": {
+            "$ref": "#/components/schemas/FindingKind"
+          },
+          "testId": {
+            "type": "string"
+          },
+          "text": {
+            "type": "string"
+          },
+          "hostRecordId": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "hostname": {
+            "type": "string",
+            "nullable": true
+          },
+          "hostId": {
+            "type": "string"
+          }
+        }
+      },
+      "HistoryExport": {
+        "type": "object",
+        "required": [
+          "reportId",
+          "receivedAt",
+          "lynisVersion",
+          "hardeningIndex",
+          "warnings",
+          "suggestions"
+        ],
+        "properties": {
+          "reportId": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "receivedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "lynisVersion": {
+            "type": "string",
+            "nullable": true
+          },
+          "hardeningIndex": {
+            "type": "integer",
+            "nullable": true
+          },
+          "warnings": {
+            "type": "integer",
+            "nullable": true
+          },
+          "suggestions": {
+            "type": "integer",
+            "nullable": true
+          }
+        }
       },
       "Problem": {
         "type": "object",
