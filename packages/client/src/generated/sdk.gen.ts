@@ -482,7 +482,7 @@ export const redeliverWebhookDelivery = <ThrowOnError extends boolean = false>(o
 /**
  * Every host with its latest index, findings counts and compliance
  *
- * Every host, by host name: streamed from the database a page at a time, so a fleet of any size costs the server the same memory.
+ * Every host, ordered by id: streamed from the database a page at a time, so a fleet of any size costs the server the same memory.
  *
  */
 export const exportHosts = <ThrowOnError extends boolean = false>(options?: Options<ExportHostsData, ThrowOnError>) => (options?.client ?? client).get<ExportHostsResponses, ExportHostsErrors, ThrowOnError>({
@@ -494,7 +494,7 @@ export const exportHosts = <ThrowOnError extends boolean = false>(options?: Opti
 /**
  * Every warning and suggestion of every host's latest report
  *
- * One row per host and finding of its latest report, by test id then host name; streamed like the hosts export.
+ * One row per host and finding of its latest report, ordered by host id, kind and test id; streamed like the hosts export.
  *
  */
 export const exportFindings = <ThrowOnError extends boolean = false>(options?: Options<ExportFindingsData, ThrowOnError>) => (options?.client ?? client).get<ExportFindingsResponses, ExportFindingsErrors, ThrowOnError>({

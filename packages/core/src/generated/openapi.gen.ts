@@ -2119,7 +2119,7 @@ export const openApiDocument: Document = {
           "admin"
         ],
         "summary": "Every host with its latest index, findings counts and compliance",
-        "description": "Every host, by host name: streamed from the database a page at a time, so a fleet of any size costs the server the same memory.\n",
+        "description": "Every host, ordered by id: streamed from the database a page at a time, so a fleet of any size costs the server the same memory.\n",
         "security": [
           {
             "adminToken": []
@@ -2182,7 +2182,7 @@ export const openApiDocument: Document = {
           "admin"
         ],
         "summary": "Every warning and suggestion of every host's latest report",
-        "description": "One row per host and finding of its latest report, by test id then host name; streamed like the hosts export.\n",
+        "description": "One row per host and finding of its latest report, ordered by host id, kind and test id; streamed like the hosts export.\n",
         "security": [
           {
             "adminToken": []

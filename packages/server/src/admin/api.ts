@@ -5,6 +5,7 @@ import { describeFailure, openApiDocument, type AuditLogger, type AuditRateLimit
 import type { Database } from '../database/dialect.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../database/unavailable.js';
 import { AdminTokenAuthenticator } from './auth.js';
+import { exportFindings, exportHostHistory, exportHosts } from './export-routes.js';
 import { getHost, listHosts } from './host-routes.js';
 import { createLicenseKey, listLicenseKeys, revokeLicenseKey, rotateLicenseKey } from './key-routes.js';
 import type { AdminContext, AdminOperation } from './operation.js';
@@ -60,6 +61,9 @@ const OPERATIONS: Record<string, AdminOperation> = {
   deleteWebhook,
   listWebhookDeliveries,
   redeliverWebhookDelivery,
+  exportHosts,
+  exportFindings,
+  exportHostHistory,
 };
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 const silentLogger: AuditLogger = { info() {}, warn() {}, error() {} };

@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import express, { type RequestHandler } from 'express';
 import type { AdminApi, AdminRequestBody } from './api.js';
 
@@ -22,7 +24,11 @@ export function adminMiddleware(api: AdminApi): RequestHandler {
           body,
           remoteAddress: req.ip,
         })
-        .then((response) => void res.status(response.status).set(response.headers).end(response.body), next);
+        .then((response) => {
+          res.status(response.status).set(response.headers);
+          if (response.body instanceof Readable) pipeline(response.body, res).catch(() => res.destroy());
+          else res.end(response.body);
+        }, next);
     });
   };
 }

@@ -1,11 +1,13 @@
 import { STATUS_CODES } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { Problem } from '@org/audit-server-core';
 
 /** An answer of the admin API, independent of the HTTP framework that sends it. */
 export interface AdminResponse {
   status: number;
   headers: Record<string, string>;
-  body: string | Uint8Array;
+  /** The body whole, or streamed (exports): a stream that fails part way cuts the connection, so no client takes a truncated export for a whole one. */
+  body: string | Uint8Array | Readable;
 }
 
 /** A JSON answer. `JSON.stringify` writes every `Date` as an ISO 8601 string, as the contract's `date-time` fields want. */

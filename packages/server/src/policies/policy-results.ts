@@ -120,6 +120,18 @@ export async function hostCompliance(database: Database, hostRecordId: string, n
   };
 }
 
+/** The status of each of `hostRecordIds` over every policy, as {@link hostCompliance} gives it; absent when none applies. */
+export async function hostComplianceStatuses(database: Database, hostRecordIds: string[], now = new Date()): Promise<Map<string, RuleStatus>> {
+  const knex = database.em.getKnex();
+  const rows = (await knex.from(effectiveResults(database, now).as('e')).select('host_record_id', 'status').whereIn('host_record_id', hostRecordIds)) as { host_record_id: string; status: RuleStatus }[];
+  const worst = new Map<string, RuleStatus>();
+  for (const row of rows) {
+    const known = worst.get(row.host_record_id);
+    if (!known || RANK[row.status] > RANK[known]) worst.set(row.host_record_id, row.status);
+  }
+  return worst;
+}
+
 function counted(map: Map<string, StatusCounts>, key: string): StatusCounts {
   let counts = map.get(key);
   if (!counts) map.set(key, (counts = emptyCounts()));
