@@ -46,6 +46,11 @@ export interface SqlDialect {
    * revision numbers rise in commit order; plain reads of the keys must not wait.
    */
   serialiseKeyChanges(em: SqlEntityManager): Promise<void>;
+  /**
+   * An integer expression of the UTC day a datetime column's time falls on, in days since 1970-01-01, for grouping
+   * rows by day (the overview's trends). Day `d` begins at `new Date(d * 86_400_000)`.
+   */
+  utcDay(column: string): string;
   /** A condition true when `column` contains `text` as typed, ignoring case; `text` is bound, never SQL. */
   containsIgnoringCase(column: string, text: string): { sql: string; bindings: string[] };
   /**

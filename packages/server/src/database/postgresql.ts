@@ -23,6 +23,8 @@ export const POSTGRESQL: SqlDialect = {
   least: (a, b) => `least(${a}, ${b})`,
   greatest: (a, b) => `greatest(${a}, ${b})`,
   proposed: (column) => `excluded.${column}`,
+  // A date minus a date is a whole number of days, whatever the session's time zone.
+  utcDay: (column) => `((${column} at time zone 'UTC')::date - date '1970-01-01')`,
   // Writers run side by side unless told; this lock blocks other key changes, not plain reads.
   serialiseKeyChanges: async (em) => void (await em.execute('lock table license_key in share row exclusive mode')),
   containsIgnoringCase: lowerLikeContains,

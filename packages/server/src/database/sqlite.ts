@@ -34,6 +34,8 @@ export const SQLITE: SqlDialect = {
   least: (a, b) => `min(${a}, ${b})`,
   greatest: (a, b) => `max(${a}, ${b})`,
   proposed: (column) => `excluded.${column}`,
+  // Datetimes are whole epoch milliseconds, so integer division gives the day.
+  utcDay: (column) => `(${column} / 86400000)`,
   // SQLite lets one writer at a time in anyway.
   serialiseKeyChanges: async () => {},
   containsIgnoringCase: lowerLikeContains,

@@ -3,6 +3,7 @@ import { InitialSchema } from './0001-initial-schema.js';
 import { WriteProbe } from './0002-write-probe.js';
 import { Rejections } from './0003-rejections.js';
 import { ReportReceivedAtIndex } from './0004-report-received-at-index.js';
+import { FleetView } from './0005-fleet-view.js';
 
 /**
  * Every PostgreSQL schema migration, oldest first. PostgreSQL support came after SQLite's 0003, so its list starts
@@ -13,4 +14,5 @@ export const POSTGRESQL_MIGRATIONS: MigrationObject[] = [
   { name: '0002-write-probe', class: WriteProbe },
   { name: '0003-rejections', class: Rejections },
   { name: '0004-report-received-at-index', class: ReportReceivedAtIndex },
+  { name: '0005-fleet-view', class: FleetView },
 ];

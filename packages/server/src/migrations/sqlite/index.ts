@@ -5,6 +5,7 @@ import { HostsAndSummaries } from './0003-hosts-and-summaries.js';
 import { WriteProbe } from './0004-write-probe.js';
 import { Rejections } from './0005-rejections.js';
 import { ReportReceivedAtIndex } from './0006-report-received-at-index.js';
+import { FleetView } from './0007-fleet-view.js';
 
 /**
  * Every SQLite schema migration, oldest first, listed so that they run from compiled output without file globbing.
@@ -17,4 +18,5 @@ export const SQLITE_MIGRATIONS: MigrationObject[] = [
   { name: '0004-write-probe', class: WriteProbe },
   { name: '0005-rejections', class: Rejections },
   { name: '0006-report-received-at-index', class: ReportReceivedAtIndex },
+  { name: '0007-fleet-view', class: FleetView },
 ];
