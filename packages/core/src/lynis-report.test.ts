@@ -283,7 +283,7 @@ describe('readReportBytes: the summary and the host labels of the Lynis profile'
   });
 
   it('takes the last line of a key, and reads empty or blank values as none', () => {
-    expect(read('tags=old', 'tags=new', 'system-customer-name=', 'hostname_alias=   ', 'system-groups=,, ,').labels).toEqual({
+    expect(read('tags=old', 'tags=new', 'system-customer-name=', 'hostname_alias=   ', 'system-groups=,, ,')!.labels).toEqual({
       groups: [], tags: ['new'], customerName: null, hostnameAlias: null,
     });
   });
