@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { describeFailure, readReportBytes } from '@org/audit-server-core';
 import type { Database } from './database/dialect.js';
+import { sqlDialectOf } from './database/dialects.js';
 import { DERIVED_VERSION, deriveFromReport, replaceDerivations, type HostDerivation } from './host-derivation.js';
 
 /** Hosts derived per transaction: short transactions, so that uploads never wait long behind one. */
@@ -27,6 +28,7 @@ export interface DeriveOptions {
 export async function deriveStoredHosts(orm: Database, options: DeriveOptions = {}): Promise<number> {
   const batchSize = options.batchSize ?? BATCH_SIZE;
   const knex = orm.em.getKnex();
+  const dialect = sqlDialectOf(orm.em);
   let after: string | undefined;
   let derived = 0;
   while (!options.stopped?.()) {
@@ -50,7 +52,9 @@ export async function deriveStoredHosts(orm: Database, options: DeriveOptions = 
         else newest.andWhere('latest_report_id', reportId);
         if ((await newest.update(columns)) > 0) derivations.set(id, derivation);
       }
-      await replaceDerivations(trx, derivations);
+      // Read once the updates hold the rows, like the upload's transaction does.
+      const digests = derivations.size === 0 ? [] : ((await trx('host').select('id', 'derived_digest').whereIn('id', [...derivations.keys()])) as { id: string; derived_digest: string | null }[]);
+      await replaceDerivations(trx, dialect, digests.map((host) => ({ id: host.id, storedDigest: host.derived_digest, derivation: derivations.get(host.id)! })));
       derived += derivations.size;
     });
     if (hosts.length < batchSize) break;

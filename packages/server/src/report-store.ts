@@ -5,7 +5,7 @@ import type { Database, SqlDialect } from './database/dialect.js';
 import { sqlDialectOf } from './database/dialects.js';
 import type { ReportRecord } from './database/entities.js';
 import type { RowOf } from './database/rows.js';
-import { columnText, deriveFromReport, replaceDerivations, type HostDerivation } from './host-derivation.js';
+import { columnText, deriveFromReport, replaceDerivations, type DerivedHost, type HostDerivation } from './host-derivation.js';
 import { hostRecordId, hostRowsOf, upsertHosts, type HostSighting } from './host-records.js';
 import type { WriteHealth } from './write-health.js';
 
@@ -98,7 +98,7 @@ export class OrmReportStore implements ReportStore {
         try {
           await upsertHosts(trx, this.dialect, hosts);
           await trx.insert(group.map((save) => save.row)).into('report');
-          await replaceDerivations(trx, await this.newestDerivations(trx, group, hosts.map((host) => host.id)));
+          await replaceDerivations(trx, this.dialect, await this.newestDerivations(trx, group, hosts.map((host) => host.id)));
         } catch (error) {
           statementError = error;
           throw error;
@@ -117,19 +117,23 @@ export class OrmReportStore implements ReportStore {
   }
 
   /**
-   * The hosts whose newest report is now one of the group's, with that report's labels and findings. Read after
-   * the upsert, in its transaction: the upsert holds the hosts' rows until commit, so no other writer changes them
-   * in between.
+   * The hosts whose newest report is now one of the group's, with that report's labels and findings and the digest
+   * of the ones they hold. Read after the upsert, in its transaction: the upsert holds the hosts' rows until commit,
+   * so no other writer changes them in between.
    */
-  private async newestDerivations(trx: Knex.Transaction, group: PendingSave[], hostIds: string[]): Promise<Map<string, HostDerivation>> {
+  private async newestDerivations(trx: Knex.Transaction, group: PendingSave[], hostIds: string[]): Promise<DerivedHost[]> {
     const byReport = new Map(group.map((save) => [save.row.id, save.derivation]));
-    const newest = (await trx('host').select('id', 'latest_report_id').whereIn('id', hostIds)) as { id: string; latest_report_id: string | null }[];
-    const derivations = new Map<string, HostDerivation>();
+    const newest = (await trx('host').select('id', 'latest_report_id', 'derived_digest').whereIn('id', hostIds)) as {
+      id: string;
+      latest_report_id: string | null;
+      derived_digest: string | null;
+    }[];
+    const derived: DerivedHost[] = [];
     for (const host of newest) {
       const derivation = host.latest_report_id === null ? undefined : byReport.get(host.latest_report_id);
-      if (derivation) derivations.set(host.id, derivation);
+      if (derivation) derived.push({ id: host.id, storedDigest: host.derived_digest, derivation });
     }
-    return derivations;
+    return derived;
   }
 }
 
@@ -164,6 +168,8 @@ export function reportRowsOf(report: ReportToStore, dialect: SqlDialect): { row:
     lynis_version: row.lynis_version,
     latest_hardening_index: row.hardening_index,
     ...columns,
+    // Written with the rows it describes, never by the upsert (see `replaceDerivations`).
+    derived_digest: null,
     reportId: row.id,
     receivedAt: report.receivedAt,
   };

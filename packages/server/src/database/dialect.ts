@@ -51,6 +51,12 @@ export interface SqlDialect {
    * rows by day (the overview's trends). Day `d` begins at `new Date(d * 86_400_000)`.
    */
   utcDay(column: string): string;
+  /**
+   * A condition true for the rows whose `columns` (each with its type) hold one of the tuples of `keys`, every value
+   * bound: the bulk delete by primary key of the host labels and findings. The caller keeps `keys` under SQLite's
+   * limit on parameters.
+   */
+  keyIn(columns: readonly (readonly [name: string, type: 'uuid' | 'text'])[], keys: readonly (readonly (string | number)[])[]): { sql: string; bindings: unknown[] };
   /** A condition true when `column` contains `text` as typed, ignoring case; `text` is bound, never SQL. */
   containsIgnoringCase(column: string, text: string): { sql: string; bindings: string[] };
   /**

@@ -63,6 +63,8 @@ export const HostRecord = defineEntity({
      * current one (`DERIVED_VERSION`); hosts stored before it are derived again in the background.
      */
     derivedVersion: p.integer().default(0),
+    /** A digest of the labels and findings the host holds (`host_label`, `host_finding`): unchanged ones are not rewritten. */
+    derivedDigest: p.string().length(64).nullable(),
   },
   uniques: [{ properties: ['key', 'hostId'] }],
   indexes: [{ properties: ['hostname'] }, { properties: ['lastSeen'] }],
@@ -101,7 +103,7 @@ export type ReportRecord = InferEntity<typeof ReportRecord>;
 
 /**
  * A group (`kind` `group`, from `system-groups=`) or tag (`tags`) of a host's newest report, one row each, in the
- * report's order (`position`). Replaced whenever the host's newest report changes, in the same transaction.
+ * report's order (`position`). Kept current with the host's newest report, in the transaction that changes it.
  */
 export const HostLabelRecord = defineEntity({
   name: 'HostLabelRecord',
@@ -119,7 +121,8 @@ export type HostLabelRecord = InferEntity<typeof HostLabelRecord>;
 
 /**
  * A warning or suggestion (`kind`) of a host's newest report: one row per test id, with the test's text (the
- * smallest when the report names the test more than once). Replaced whenever the host's newest report changes.
+ * smallest when the report names the test more than once). Kept current with the host's newest report. SQLite keeps
+ * this table and `host_label` without rowid (their migration says so; the ORM does not model it).
  */
 export const HostFindingRecord = defineEntity({
   name: 'HostFindingRecord',
@@ -130,8 +133,9 @@ export const HostFindingRecord = defineEntity({
     testId: p.string().length(64).primary(),
     text: p.string().length(255),
   },
-  // The findings across the fleet (grouped by test id and kind), and the hosts of one test id.
-  indexes: [{ properties: ['testId', 'kind', 'hostRecord'] }],
+  // The findings across the fleet (grouped by test id and kind, with their smallest text) and the hosts of one test
+  // id, both read from this index alone: fetching each row's text took 230 of 250 ms at 10,000 hosts on SQLite.
+  indexes: [{ properties: ['testId', 'kind', 'text', 'hostRecord'] }],
 });
 export type HostFindingRecord = InferEntity<typeof HostFindingRecord>;
 

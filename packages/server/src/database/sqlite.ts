@@ -36,6 +36,11 @@ export const SQLITE: SqlDialect = {
   proposed: (column) => `excluded.${column}`,
   // Datetimes are whole epoch milliseconds, so integer division gives the day.
   utcDay: (column) => `(${column} / 86400000)`,
+  // Row values, which SQLite looks up through the primary key one tuple at a time.
+  keyIn: (columns, keys) => {
+    const tuple = `(${columns.map(() => '?').join(', ')})`;
+    return { sql: `(${columns.map(([name]) => name).join(', ')}) in (${keys.map(() => tuple).join(', ')})`, bindings: keys.flat() };
+  },
   // SQLite lets one writer at a time in anyway.
   serialiseKeyChanges: async () => {},
   containsIgnoringCase: lowerLikeContains,
