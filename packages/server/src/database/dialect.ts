@@ -47,11 +47,6 @@ export interface SqlDialect {
    */
   serialiseKeyChanges(em: SqlEntityManager): Promise<void>;
   /**
-   * An integer expression of the UTC day a datetime column's time falls on, in days since 1970-01-01, for grouping
-   * rows by day (the overview's trends). Day `d` begins at `new Date(d * 86_400_000)`.
-   */
-  utcDay(column: string): string;
-  /**
    * A condition true for the rows whose `columns` (each with its type) hold one of the tuples of `keys`, every value
    * bound: the bulk delete by primary key of the host labels and findings. The caller keeps `keys` under SQLite's
    * limit on parameters.

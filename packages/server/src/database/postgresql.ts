@@ -23,8 +23,6 @@ export const POSTGRESQL: SqlDialect = {
   least: (a, b) => `least(${a}, ${b})`,
   greatest: (a, b) => `greatest(${a}, ${b})`,
   proposed: (column) => `excluded.${column}`,
-  // A date minus a date is a whole number of days, whatever the session's time zone.
-  utcDay: (column) => `((${column} at time zone 'UTC')::date - date '1970-01-01')`,
   // One array per column: a list of row values is planned as an OR of index scans, whose planning grows with the list.
   keyIn: (columns, keys) => ({
     sql: `(${columns.map(([name]) => name).join(', ')}) in (select * from unnest(${columns.map(([, type]) => `?::${type}[]`).join(', ')}))`,

@@ -34,8 +34,6 @@ export const SQLITE: SqlDialect = {
   least: (a, b) => `min(${a}, ${b})`,
   greatest: (a, b) => `max(${a}, ${b})`,
   proposed: (column) => `excluded.${column}`,
-  // Datetimes are whole epoch milliseconds, so integer division gives the day.
-  utcDay: (column) => `(${column} / 86400000)`,
   // Row values, which SQLite looks up through the primary key one tuple at a time.
   keyIn: (columns, keys) => {
     const tuple = `(${columns.map(() => '?').join(', ')})`;
