@@ -49,6 +49,8 @@ const text = () =>
     fc.string({ maxLength: 30 }).map(encode),
     fc.string({ unit: 'grapheme', maxLength: 30 }).map(encode),
     fc.constantFrom('web', 'WEB-01', '%25_', "o'brien", 'a\u0000b', '\u202e', 'x'.repeat(300), '\\', '*', 'é').map(encode),
+    // Values the fleet filters take, so that requests get past validation to the queries.
+    fc.constantFrom('warning', 'suggestion', 'PKGS-7392', 'asc', 'desc', 'lastSeen', 'hostname', 'hardeningIndex', 'warnings', '2026-11-15T00:00:00.000Z', '7', '3650').map(encode),
   );
 const id = () =>
   fc.oneof(
@@ -61,7 +63,10 @@ const id = () =>
     fc.constant(null).map(() => `${keyId}%00`),
     text(),
   );
-const PARAMETERS = ['limit', 'offset', 'historyLimit', 'hostname', 'keyId', 'hostId', 'hostRecordId'];
+const PARAMETERS = [
+  'limit', 'offset', 'historyLimit', 'hostname', 'keyId', 'hostId', 'hostRecordId', 'group', 'tag', 'os', 'finding', 'findingKind', 'seenBefore', 'sort', 'order',
+  'staleDays', 'kind', 'testId',
+];
 const query = fc
   .array(
     fc.tuple(fc.oneof(fc.constantFrom(...PARAMETERS), fc.constantFrom('__proto__', 'constructor', 'limit[]', 'a[b]'), fc.string({ maxLength: 8 }).map(encode)), text()),
@@ -70,7 +75,12 @@ const query = fc
   .map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([name, value]) => `${name}=${value}`).join('&')}`));
 /** A path, with the method its operation takes (GET for unknown paths). */
 const route = fc.oneof(
-  { weight: 8, arbitrary: fc.constantFrom<[string, string]>(['/api/admin/hosts', 'GET'], ['/api/admin/reports', 'GET'], ['/api/admin/keys', 'GET'], ['/api/admin/keys', 'POST']) },
+  {
+    weight: 8,
+    arbitrary: fc.constantFrom<[string, string]>(
+      ['/api/admin/hosts', 'GET'], ['/api/admin/reports', 'GET'], ['/api/admin/keys', 'GET'], ['/api/admin/keys', 'POST'], ['/api/admin/overview', 'GET'], ['/api/admin/findings', 'GET'],
+    ),
+  },
   { weight: 8, arbitrary: id().chain((value) => fc.constantFrom<[string, string]>([`/api/admin/hosts/${value}`, 'GET'], [`/api/admin/reports/${value}`, 'GET'], [`/api/admin/reports/${value}/raw`, 'GET'])) },
   { weight: 4, arbitrary: id().chain((value) => fc.constantFrom<[string, string]>([`/api/admin/keys/${value}/revoke`, 'POST'], [`/api/admin/keys/${value}/rotate`, 'POST'])) },
   {

@@ -1,7 +1,7 @@
 // The Prism mock that collector developers run (`npm run mock`), checked against the contract's exact texts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError, createAdminClient, NotFoundError, RequestRejectedError, type AdminClient } from '@org/audit-client';
-import type { CheckLicenseErrors, CheckLicenseResponses, Problem } from '@org/audit-server-core';
+import type { CheckLicenseErrors, CheckLicenseResponses, FindingGroupPage, HostPage, Overview, Problem } from '@org/audit-server-core';
 import { adminOperations, EXAMPLE_ID } from './support/admin-operations.js';
 import { startPrism, type PrismProcess } from './support/prism.js';
 import { expectAnswer, requestMatrix, send } from './support/request-matrix.js';
@@ -63,7 +63,8 @@ describe('mock admin API', () => {
 
   it('covers every admin operation of the contract', () => {
     expect(operations.map((o) => o.operationId).sort()).toEqual([
-      'createLicenseKey', 'getAdminSession', 'getHost', 'getRawReport', 'getReport', 'getReportDiff', 'listHosts', 'listLicenseKeys', 'listRejections', 'listReports', 'revokeLicenseKey', 'rotateLicenseKey',
+      'createLicenseKey', 'getAdminSession', 'getHost', 'getOverview', 'getRawReport', 'getReport', 'getReportDiff', 'listFindings', 'listHosts', 'listLicenseKeys', 'listRejections',
+      'listReports', 'revokeLicenseKey', 'rotateLicenseKey',
     ]);
   });
 
@@ -122,8 +123,28 @@ describe('mock admin API', () => {
     expect(page).toMatchObject({ total: 1, items: [{ day: '2026-11-22', operation: 'uploadReport', reason: 'invalid-key', keyId: EXAMPLE_ID, folded: false, remoteAddresses: ['203.0.113.7'], count: 3 }] });
   });
 
+  it('gives the fleet overview, the findings across the fleet, and hosts by group, tag, finding and sort', async () => {
+    const read = async <T>(path: string) => {
+      const response = await fetch(`${checkedMock.url}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect({ status: response.status, violations: response.headers.get('sl-violations') }).toEqual({ status: 200, violations: null });
+      return (await response.json()) as T;
+    };
+    const overview = await read<Overview>('/api/admin/overview?staleDays=14');
+    expect(overview).toMatchObject({ hosts: { total: 512, stale: 7 }, hardeningIndex: { median: 65 }, uploadsPerDay: [{ accepted: 498, refused: 3 }] });
+    expect(overview.hardeningIndex.distribution).toHaveLength(10);
+    expect(overview.staleHosts[0]).toMatchObject({ groups: ['webservers'], tags: ['production'], customerName: 'acme', latestWarningCount: 1 });
+    const findings = await read<FindingGroupPage>('/api/admin/findings?kind=warning&testId=PKGS-7392&limit=10');
+    expect(findings.items[0]).toMatchObject({ kind: 'warning', testId: 'PKGS-7392', hosts: 12 });
+    const hosts = await read<HostPage>('/api/admin/hosts?group=webservers&tag=production&os=Debian&finding=PKGS-7392&findingKind=warning&seenBefore=2026-11-15T00:00:00.000Z&sort=warnings&order=asc');
+    expect(hosts.items[0]).toMatchObject({ groups: ['webservers'], tags: ['production'], hostnameAlias: 'web-01.example.org' });
+  });
+
   it.each([
     ['limit=0', '/api/admin/hosts?limit=0', /limit/],
+    ['a sort the contract does not name', '/api/admin/hosts?sort=name', /sort/],
+    ['a finding kind that is neither', '/api/admin/hosts?finding=PKGS-7392&findingKind=note', /findingKind/i],
+    ['staleDays=0', '/api/admin/overview?staleDays=0', /staleDays/i],
+    ['a test id with a control character', '/api/admin/findings?testId=A%00B', /testId/i],
     ['since that is no date', '/api/admin/rejections?since=yesterday', /since/],
     ['limit=501', '/api/admin/reports?limit=501', /limit/],
     ['offset=-1', '/api/admin/hosts?offset=-1', /offset/],

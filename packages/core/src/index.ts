@@ -27,7 +27,16 @@ export type {
 export type { KeyLookup, KeyStore, ReportEncoding, ReportStore, ReportToStore } from './stores.js';
 export { InMemoryKeyStore, InMemoryReportStore } from './memory-stores.js';
 export { LICENSE_KEY_PATTERN, generateLicenseKey, hashLicenseKey } from './license-key.js';
-export { parseLynisReport, summarizeReportBytes, type ParsedLynisReport } from './lynis-report.js';
+export {
+  MAX_HOST_LABELS,
+  MAX_LABEL_LENGTH,
+  parseLynisReport,
+  readReportBytes,
+  summarizeReportBytes,
+  type HostLabels,
+  type ParsedLynisReport,
+  type ReportReading,
+} from './lynis-report.js';
 export { diffLynisReports } from './lynis-diff.js';
 export { REDACTED_MARKER, decodeReportData, redactLicenseKeys } from './report-data.js';
 /** The contract (openapi.yaml) as a document object, for hosts that route the operations core leaves to them (the admin API). */

@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { readLynisFixture } from '@org/test-support/lynis-fixtures';
-import { parseLynisReport, summarizeReportBytes } from './lynis-report.js';
+import { MAX_HOST_LABELS, MAX_LABEL_LENGTH, parseLynisReport, readReportBytes, summarizeReportBytes } from './lynis-report.js';
 
 const fixture = readLynisFixture('report.dat');
 const fixtureText = fixture.toString('utf8');
@@ -255,5 +255,81 @@ describe('summarizeReportBytes', () => {
     expect(summarizeReportBytes(Buffer.from([0x6c, 0x79, 0x6e, 0x69, 0x73, 0x5f, 0x76, 0x3d, 0xff, 0xfe, 0x0a]))).toBeNull();
     expect(summarizeReportBytes(Buffer.from('lynis_version=3.0.8\n\xff', 'latin1'))).toBeNull();
     expect(summarizeReportBytes(Buffer.from('a=1\nb=2\n'))).toBeNull();
+  });
+});
+
+describe('readReportBytes: the summary and the host labels of the Lynis profile', () => {
+  const read = (...lines: string[]) => readReportBytes(Buffer.from(report(...lines)));
+
+  it('reads the summary exactly as summarizeReportBytes does, and no labels from a report without them', () => {
+    const reading = readReportBytes(fixture);
+    expect(reading!.summary).toEqual(summarizeReportBytes(fixture));
+    expect(reading!.labels).toEqual({ groups: [], tags: [], customerName: null, hostnameAlias: null });
+  });
+
+  it('splits groups and tags at commas, trims them, drops empty ones and repeats, in the report\'s order', () => {
+    const reading = read(
+      'system-groups= webservers ,, dmz,webservers, ,pci ',
+      'tags=production,Production,eu-west',
+      'system-customer-name=  Acme Corp ',
+      'hostname_alias=web-01.example.org',
+    );
+    expect(reading!.labels).toEqual({
+      groups: ['webservers', 'dmz', 'pci'],
+      tags: ['production', 'Production', 'eu-west'],
+      customerName: 'Acme Corp',
+      hostnameAlias: 'web-01.example.org',
+    });
+  });
+
+  it('takes the last line of a key, and reads empty or blank values as none', () => {
+    expect(read('tags=old', 'tags=new', 'system-customer-name=', 'hostname_alias=   ', 'system-groups=,, ,')!.labels).toEqual({
+      groups: [], tags: ['new'], customerName: null, hostnameAlias: null,
+    });
+  });
+
+  it('keeps hostile text as it is (an = in the value, unicode, markup) but bounds counts and lengths', () => {
+    const long = `${'x'.repeat(MAX_LABEL_LENGTH - 1)}\u{1F600}tail`;
+    const reading = read(
+      `system-groups=${Array.from({ length: 5000 }, (_, i) => `g${i}`).join(',')}`,
+      `tags=a=b,<script>,é✓,${long},${long}x`,
+      `system-customer-name=${'c'.repeat(10_000)}`,
+      'hostname_alias=a|b|c',
+    );
+    const { groups, tags, customerName, hostnameAlias } = reading!.labels;
+    expect(groups).toHaveLength(MAX_HOST_LABELS);
+    expect(groups.at(-1)).toBe(`g${MAX_HOST_LABELS - 1}`);
+    // Cut before the emoji rather than between its two halves; both long tags cut to the same text, kept once.
+    expect(tags).toEqual(['a=b', '<script>', 'é✓', 'x'.repeat(MAX_LABEL_LENGTH - 1)]);
+    expect(customerName).toBe('c'.repeat(MAX_LABEL_LENGTH));
+    expect(hostnameAlias).toBe('a|b|c');
+  });
+
+  it('reads labels on any line of a report of many chunks, and none from text that is not a Lynis report', () => {
+    const lines = ['lynis_version=3.0.8', ...Array.from({ length: 5_000 }, (_, i) => `suggestion[]=TEST-${i}|text ${i}|-|-|`), 'tags=late,one'];
+    const reading = readReportBytes(Buffer.from(lines.join('\n')));
+    expect(reading!.labels.tags).toEqual(['late', 'one']);
+    expect(reading!.summary.suggestions).toHaveLength(5_000);
+    expect(readReportBytes(Buffer.from('tags=a,b\nsystem-groups=c\n'))).toBeNull();
+    expect(readReportBytes(Buffer.from('lynis_version=3.0.8\ntags=\xff', 'latin1'))).toBeNull();
+  });
+
+  it('keeps none of the report text alive through a label', () => {
+    setFlagsFromString('--expose-gc');
+    const collectGarbage = runInNewContext('gc') as () => void;
+    const heapAfterGc = () => {
+      collectGarbage();
+      return process.memoryUsage().heapUsed;
+    };
+    const lineBytes = 32 * 1024 * 1024;
+    // One line far longer than a chunk: the chunk decoded is that whole line, and a label cut from it without a
+    // copy would keep all of it.
+    const labelsOfBigReport = () => readReportBytes(Buffer.from(report(`tags=${'t'.repeat(40)},${'x'.repeat(lineBytes)}`, `hostname_alias=${'a'.repeat(40)}`)))!.labels;
+    const before = heapAfterGc();
+    const labels = labelsOfBigReport();
+    const retained = heapAfterGc() - before;
+    expect(labels.tags).toEqual(['t'.repeat(40), 'x'.repeat(MAX_LABEL_LENGTH)]);
+    expect(labels.hostnameAlias).toBe('a'.repeat(40));
+    expect(retained).toBeLessThan(lineBytes / 4);
   });
 });

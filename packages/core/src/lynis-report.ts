@@ -45,7 +45,35 @@ const SUMMARY_KEYS = [
   'suggestion[]',
 ] as const;
 type SummaryKey = (typeof SUMMARY_KEYS)[number];
-const IS_SUMMARY_KEY: ReadonlySet<string> = new Set(SUMMARY_KEYS);
+/** The profile options Lynis copies into the report (`include/profiles`), which label the host. */
+const LABEL_KEYS = ['system-groups', 'tags', 'system-customer-name', 'hostname_alias'] as const;
+type LabelKey = (typeof LABEL_KEYS)[number];
+/** The keys read on every upload: the summary's and the labels'. */
+const IS_UPLOAD_KEY: ReadonlySet<string> = new Set([...SUMMARY_KEYS, ...LABEL_KEYS]);
+
+/** Most groups, and most tags, kept of one report; further ones are dropped. */
+export const MAX_HOST_LABELS = 32;
+/** Longest group, tag, customer name or alias kept, in UTF-16 code units; longer ones are cut there. */
+export const MAX_LABEL_LENGTH = 255;
+
+/**
+ * What a report's Lynis profile says to file its host under: `system-groups=` and `tags=` split at commas,
+ * trimmed, empty ones dropped, each kept once (in the report's order, at most {@link MAX_HOST_LABELS}, each at most
+ * {@link MAX_LABEL_LENGTH} long), and `system-customer-name=` and `hostname_alias=` trimmed (null when absent or
+ * empty). The texts are the host's, unchecked: show them only as text.
+ */
+export interface HostLabels {
+  groups: string[];
+  tags: string[];
+  customerName: string | null;
+  hostnameAlias: string | null;
+}
+
+/** What the upload path reads from a Lynis report: its summary and its host's labels. */
+export interface ReportReading {
+  summary: ReportSummary;
+  labels: HostLabels;
+}
 
 type Values = Record<string, string | string[]>;
 
@@ -73,6 +101,14 @@ export function parseLynisReport(text: string): ParsedLynisReport | null {
  * 150 KB, 10 to 25 ms for 8 MiB (the more findings, the longer).
  */
 export function summarizeReportBytes(report: Buffer): ReportSummary | null {
+  return readReportBytes(report)?.summary ?? null;
+}
+
+/**
+ * The summary of a report's bytes, as {@link summarizeReportBytes} reads it, and the labels its Lynis profile gives
+ * the host ({@link HostLabels}), in the same single pass: null when the bytes are not UTF-8 text or not a Lynis report.
+ */
+export function readReportBytes(report: Buffer): ReportReading | null {
   if (!isUtf8(report)) return null;
   const values: Values = Object.create(null);
   let chunkStart = report.subarray(0, UTF8_BYTE_ORDER_MARK.length).equals(UTF8_BYTE_ORDER_MARK) ? UTF8_BYTE_ORDER_MARK.length : 0;
@@ -81,11 +117,52 @@ export function summarizeReportBytes(report: Buffer): ReportSummary | null {
     const text = report.toString('utf8', chunkStart, chunkEnd);
     readKeyValueLines(text, 0, (lineStart, equals, lineEnd) => {
       const key = text.slice(lineStart, equals);
-      if (IS_SUMMARY_KEY.has(key)) addValue(values, key, text.slice(equals + 1, lineEnd));
+      if (IS_UPLOAD_KEY.has(key)) addValue(values, key, text.slice(equals + 1, lineEnd));
     });
     chunkStart = chunkEnd;
   }
-  return isLynisReport(values) ? summarize(values) : null;
+  return isLynisReport(values) ? { summary: summarize(values), labels: hostLabels(values) } : null;
+}
+
+/** The labels of a report's values (the last line of each key wins, as for every `key=value` line). */
+function hostLabels(values: Values): HostLabels {
+  const single = (key: LabelKey): string | null => {
+    const value = values[key];
+    if (typeof value !== 'string') return null;
+    const trimmed = value.trim();
+    return trimmed === '' ? null : copyOf(cut(trimmed).trimEnd());
+  };
+  return {
+    groups: labelList(values['system-groups' satisfies LabelKey]),
+    tags: labelList(values['tags' satisfies LabelKey]),
+    customerName: single('system-customer-name'),
+    hostnameAlias: single('hostname_alias'),
+  };
+}
+
+/**
+ * A comma-separated list: trimmed, empty entries dropped, duplicates (after cutting) kept once, in order, at most
+ * {@link MAX_HOST_LABELS}. Walks the text with `indexOf` and stops at the bound, so a line of a million commas costs
+ * no more than the entries kept.
+ */
+function labelList(value: string | string[] | undefined): string[] {
+  if (typeof value !== 'string') return [];
+  const kept = new Set<string>();
+  for (let start = 0; start <= value.length && kept.size < MAX_HOST_LABELS; ) {
+    let end = value.indexOf(',', start);
+    if (end === -1) end = value.length;
+    const entry = value.slice(start, end).trim();
+    if (entry !== '') kept.add(cut(entry).trimEnd());
+    start = end + 1;
+  }
+  return [...kept].map(copyOf);
+}
+
+/** `text` cut to {@link MAX_LABEL_LENGTH} code units, never between the two halves of a surrogate pair. */
+function cut(text: string): string {
+  if (text.length <= MAX_LABEL_LENGTH) return text;
+  const last = text.charCodeAt(MAX_LABEL_LENGTH - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? MAX_LABEL_LENGTH - 1 : MAX_LABEL_LENGTH);
 }
 
 /**

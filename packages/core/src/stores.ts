@@ -1,4 +1,5 @@
 import type { ReportSummary } from './generated/types.gen.js';
+import type { HostLabels } from './lynis-report.js';
 
 /** What a {@link KeyStore} knows about a license key. Expired keys count as `revoked`. */
 export type KeyLookup =
@@ -31,6 +32,12 @@ export interface ReportToStore {
   content: Buffer;
   /** What the report says about its host (see `parseLynisReport`); null when it is not a Lynis report. */
   summary: ReportSummary | null;
+  /**
+   * What the report's Lynis profile labels its host with (`system-groups=`, `tags=`, `system-customer-name=`,
+   * `hostname_alias=`); null when it is not a Lynis report. Absent from reports made before core read labels: a
+   * store may treat absent as null.
+   */
+  labels?: HostLabels | null;
 }
 
 /** Keeps uploaded reports. */

@@ -2,7 +2,7 @@ import type { OperationContext } from './contract-routes.js';
 import type { ReportUploadForm } from './generated/types.gen.js';
 import { callHook } from './hooks.js';
 import { checkKey, refuseLimitedKey, type KeyCheckContext } from './key-check.js';
-import { summarizeReportBytes } from './lynis-report.js';
+import { readReportBytes } from './lynis-report.js';
 import { rejectRequest, type RejectionContext, type RequestInfo } from './reject-request.js';
 import { decodeReportData, redactLicenseKeys, sha256Hex } from './report-data.js';
 import { textResponse, UPLOAD_UNAUTHORIZED, type AuditResponse } from './responses.js';
@@ -42,5 +42,6 @@ export function reportToStore(keyId: string, host: { hostId: string; hostId2?: s
   const size = decoded.bytes.length;
   const sha256 = sha256Hex(decoded.bytes);
   const content = redactLicenseKeys(decoded.bytes, { inPlace: true });
-  return { keyId, ...host, receivedAt: new Date(), encoding: decoded.encoding, size, sha256, content, summary: summarizeReportBytes(content) };
+  const reading = readReportBytes(content);
+  return { keyId, ...host, receivedAt: new Date(), encoding: decoded.encoding, size, sha256, content, summary: reading?.summary ?? null, labels: reading?.labels ?? null };
 }

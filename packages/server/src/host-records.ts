@@ -50,7 +50,10 @@ export function hostRowsOf(sightings: HostSighting[], toDatabaseTime: (time: Dat
 }
 
 /** Columns that follow a host's newest report. */
-const LATEST_COLUMNS = ['host_id2', 'hostname', 'os_name', 'lynis_version', 'latest_report_id', 'latest_hardening_index'] as const;
+const LATEST_COLUMNS = [
+  'host_id2', 'hostname', 'os_name', 'lynis_version', 'latest_report_id', 'latest_hardening_index', 'latest_warning_count', 'latest_suggestion_count',
+  'customer_name', 'hostname_alias', 'derived_version',
+] as const satisfies readonly (keyof HostRow)[];
 
 /**
  * Inserts new hosts and updates known ones in one statement: counts add up, first and last seen widen, and the

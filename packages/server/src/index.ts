@@ -29,8 +29,10 @@ export { SecretError, type SecretErrorCode } from './secrets/secret-records.js';
 /** The former names of {@link SecretError} and its codes, kept for existing importers. */
 export { SecretError as KeyAdminError, type SecretErrorCode as KeyAdminErrorCode } from './secrets/secret-records.js';
 export { loadTlsIdentity, type TlsIdentity } from './tls.js';
-export { AdminTokenRecord, HostRecord, LicenseKeyRecord, RejectionRecord, ReportRecord } from './database/entities.js';
+export { AdminTokenRecord, HostFindingRecord, HostLabelRecord, HostRecord, LicenseKeyRecord, RejectionRecord, ReportRecord } from './database/entities.js';
 export { hostRecordId } from './host-records.js';
+export { DERIVED_VERSION } from './host-derivation.js';
+export { deriveStoredHosts, startHostBackfill, type DeriveOptions, type HostBackfill } from './host-backfill.js';
 export { pruneReports, schedulePruning, type PruneSchedule, type RetentionRules } from './retention.js';
 export { RejectionLog, type RejectionLogOptions } from './rejection-log.js';
 export { createAdminApi, type AdminApi, type AdminApiOptions, type AdminRequest, type AdminRequestBody } from './admin/api.js';

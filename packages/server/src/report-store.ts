@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { Knex } from '@mikro-orm/knex';
 import type { ReportStore, ReportToStore } from '@org/audit-server-core';
 import type { Database, SqlDialect } from './database/dialect.js';
 import { sqlDialectOf } from './database/dialects.js';
 import type { ReportRecord } from './database/entities.js';
 import type { RowOf } from './database/rows.js';
+import { columnText, deriveFromReport, replaceDerivations, type DerivedHost, type HostDerivation } from './host-derivation.js';
 import { hostRecordId, hostRowsOf, upsertHosts, type HostSighting } from './host-records.js';
 import { writeEvents, type OutboxEvent } from './webhooks/outbox.js';
 import type { WriteHealth } from './write-health.js';
@@ -12,8 +14,6 @@ import type { WriteHealth } from './write-health.js';
 const MAX_GROUP = 128;
 /** Default for {@link OrmReportStoreOptions.maxGroupBytes}. */
 const MAX_GROUP_BYTES = 32 * 1024 * 1024;
-/** Longest text kept in a summary column (the admin API parses the whole summary from the report when asked). */
-const MAX_COLUMN_TEXT = 255;
 
 /** Tuning of {@link OrmReportStore}. */
 export interface OrmReportStoreOptions {
@@ -31,13 +31,16 @@ type ReportRow = RowOf<ReportRecord>;
 interface PendingSave {
   row: ReportRow;
   host: HostSighting;
+  /** The host's labels and findings, should this report be its newest. */
+  derivation: HostDerivation;
   resolve(saved: { id: string }): void;
   reject(error: unknown): void;
 }
 
 /**
  * {@link ReportStore} over the database with group commit: reports arriving while a commit is under way wait and
- * are then written together in one transaction, with their hosts, so one fsync covers all of them. Each `save`
+ * are then written together in one transaction, with their hosts (and, for each host whose newest report is one of
+ * them, its labels and findings), so one fsync covers all of them. Each `save`
  * resolves only once the transaction holding its report has committed (SQLite: WAL, `synchronous = FULL`). A
  * report the database refuses fails only its own `save`: the others of its group are then committed one by one.
  */
@@ -61,9 +64,9 @@ export class OrmReportStore implements ReportStore {
   }
 
   save(report: ReportToStore): Promise<{ id: string }> {
-    const { row, host } = reportRowsOf(report, this.dialect);
+    const { row, host, derivation } = reportRowsOf(report, this.dialect);
     return new Promise((resolve, reject) => {
-      this.waiting.push({ row, host, resolve, reject });
+      this.waiting.push({ row, host, derivation, resolve, reject });
       if (!this.committing) void this.commitWaiting();
     });
   }
@@ -100,6 +103,7 @@ export class OrmReportStore implements ReportStore {
         try {
           await upsertHosts(trx, this.dialect, hosts);
           await trx.insert(group.map((save) => save.row)).into('report');
+          await replaceDerivations(trx, this.dialect, await this.newestDerivations(trx, group, hosts.map((host) => host.id)));
           await writeEvents(trx, group.map(storedEvent), this.dialect.toDatabaseTime(new Date()));
         } catch (error) {
           statementError = error;
@@ -118,11 +122,32 @@ export class OrmReportStore implements ReportStore {
     for (const save of group) save.resolve({ id: save.row.id });
     this.onCommitted?.();
   }
+
+  /**
+   * The hosts whose newest report is now one of the group's, with that report's labels and findings and the digest
+   * of the ones they hold. Read after the upsert, in its transaction: the upsert holds the hosts' rows until commit,
+   * so no other writer changes them in between.
+   */
+  private async newestDerivations(trx: Knex.Transaction, group: PendingSave[], hostIds: string[]): Promise<DerivedHost[]> {
+    const byReport = new Map(group.map((save) => [save.row.id, save.derivation]));
+    const newest = (await trx('host').select('id', 'latest_report_id', 'derived_digest').whereIn('id', hostIds)) as {
+      id: string;
+      latest_report_id: string | null;
+      derived_digest: string | null;
+    }[];
+    const derived: DerivedHost[] = [];
+    for (const host of newest) {
+      const derivation = host.latest_report_id === null ? undefined : byReport.get(host.latest_report_id);
+      if (derivation) derived.push({ id: host.id, storedDigest: host.derived_digest, derivation });
+    }
+    return derived;
+  }
 }
 
 /** A new report's row, and what it tells about its host. */
-export function reportRowsOf(report: ReportToStore, dialect: SqlDialect): { row: ReportRow; host: HostSighting } {
+export function reportRowsOf(report: ReportToStore, dialect: SqlDialect): { row: ReportRow; host: HostSighting; derivation: HostDerivation } {
   const summary = report.summary ?? null;
+  const { columns, derivation } = deriveFromReport(summary, report.labels);
   const row: ReportRow = {
     id: randomUUID(),
     key_id: report.keyId,
@@ -149,15 +174,13 @@ export function reportRowsOf(report: ReportToStore, dialect: SqlDialect): { row:
     os_name: columnText(summary?.os?.fullName),
     lynis_version: row.lynis_version,
     latest_hardening_index: row.hardening_index,
+    ...columns,
+    // Written with the rows it describes, never by the upsert (see `replaceDerivations`).
+    derived_digest: null,
     reportId: row.id,
     receivedAt: report.receivedAt,
   };
-  return { row, host };
-}
-
-/** Text for a column of its own: at most {@link MAX_COLUMN_TEXT} characters, no NUL (PostgreSQL text cannot hold it). */
-function columnText(value: string | null | undefined): string | null {
-  return value == null ? null : value.replaceAll('\0', '').slice(0, MAX_COLUMN_TEXT);
+  return { row, host, derivation };
 }
 
 /** The `report.stored` event of a saved report, written to the outbox with it. */

@@ -11,6 +11,7 @@ import { createAdminApp, createApp } from './app.js';
 import type { ServerConfig } from './config.js';
 import { dialectOf, sqlDialectOf } from './database/dialects.js';
 import { openDatabase } from './database/open.js';
+import { startHostBackfill, type HostBackfill } from './host-backfill.js';
 import { reclaimMemoryWhenIdle } from './memory-reclaim.js';
 import { createMetrics } from './metrics.js';
 import { createOpsServer } from './ops.js';
@@ -94,9 +95,12 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     },
   });
   const reclaimer = reclaimMemoryWhenIdle(() => api.bodyBytesInFlight());
+  /** Derives hosts stored before the current derivation, in the background once the server listens. */
+  let backfill: HostBackfill | undefined;
   /** Closes the stores; the key store writes the last-use times it still holds, the rejection log its counts. */
   const release = async () => {
     reclaimer.stop();
+    await backfill?.stop();
     await rateLimiter.close();
     await pruning?.stop();
     await policyEvaluator.stop();
@@ -127,6 +131,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     await release();
     throw error;
   }
+  backfill = startHostBackfill(orm, logger);
   const scheme = tls ? 'https' : 'http';
   const port = (server.address() as AddressInfo).port;
   const url = baseUrl(scheme, config.host, port);

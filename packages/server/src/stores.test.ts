@@ -4,6 +4,7 @@ import { lynisSummary } from '@org/test-support/lynis-summary';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { openDatabase, type Database } from './database/open.js';
 import { HostRecord, LicenseKeyRecord, ReportRecord } from './database/entities.js';
+import { DERIVED_VERSION } from './host-derivation.js';
 import { hostRecordId } from './host-records.js';
 import { createKey, importKey, listKeys, revokeKey, rotateKey } from './secrets/license-keys.js';
 import { OrmReportStore } from './report-store.js';
@@ -254,7 +255,8 @@ describe.each(DIALECTS)('stores on %s', (dialect) => {
       expect({ ...host, key: host!.key.id }).toEqual({
         id: hostRecordId(keyId, 'web'), key: keyId, hostId: 'web', hostId2: 'second-2', hostname: 'new-name',
         osName: 'Debian GNU/Linux 12 (bookworm)', lynisVersion: '3.1.1', firstSeen: at('10:00:00'), lastSeen: at('12:00:00'),
-        reportCount: 3, latestReportId: saved[1], latestHardeningIndex: 70,
+        reportCount: 3, latestReportId: saved[1], latestHardeningIndex: 70, latestWarningCount: 1, latestSuggestionCount: 2,
+        customerName: null, hostnameAlias: null, derivedVersion: DERIVED_VERSION, derivedDigest: expect.stringMatching(/^[\w-]{43}$/),
       });
       // Each report keeps its own hostid2.
       const reports = await observer.em.fork().find(ReportRecord, {}, { orderBy: { receivedAt: 'asc' } });

@@ -5,6 +5,7 @@ import { describeFailure, openApiDocument, type AuditLogger, type AuditRateLimit
 import type { Database } from '../database/dialect.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../database/unavailable.js';
 import { AdminTokenAuthenticator } from './auth.js';
+import { getOverview, listFindings } from './fleet-routes.js';
 import { exportFindings, exportHostHistory, exportHosts } from './export-routes.js';
 import { getHost, listHosts } from './host-routes.js';
 import { createLicenseKey, listLicenseKeys, revokeLicenseKey, rotateLicenseKey } from './key-routes.js';
@@ -43,6 +44,8 @@ const OPERATIONS: Record<string, AdminOperation> = {
   revokeLicenseKey,
   rotateLicenseKey,
   listRejections,
+  getOverview,
+  listFindings,
   listPolicies,
   createPolicy,
   enableBaselinePolicy,
@@ -115,7 +118,7 @@ export interface AdminApi {
 /**
  * Builds the admin API over the contract's `admin` operations: openapi-backend routes, checks the bearer token
  * (security scheme `adminToken`) and validates parameters and bodies; failures become problem+json answers here,
- * in one place, and the operations in ./hosts, ./reports and ./keys do the rest.
+ * in one place, and the operations in the `*-routes.ts` modules do the rest.
  */
 export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi> {
   const logger = options.logger ?? silentLogger;

@@ -1,11 +1,26 @@
+import type { SqlEntityManager } from '@mikro-orm/knex';
 import type { Host, HostDetail, HostPage } from '@org/audit-server-core';
 import { countBound, findBound } from '../database/bound-query.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { HostRecord, ReportRecord } from '../database/entities.js';
+import type { LabelKind } from '../host-derivation.js';
 import type { AdminOperation } from './operation.js';
 import { jsonResponse, problemResponse } from './responses.js';
 
-/** `GET /api/admin/hosts`: one page of hosts, most recently seen first, filtered by host name, key and `hostid`. */
+/** The host property each `sort` of the contract orders by. */
+const SORT_PROPERTIES = {
+  lastSeen: 'lastSeen',
+  hostname: 'hostname',
+  hardeningIndex: 'latestHardeningIndex',
+  warnings: 'latestWarningCount',
+} as const satisfies Record<string, keyof HostRecord>;
+/** Sorts whose column is never null: ordered plainly, so that the index on it serves either direction. */
+const NEVER_NULL = new Set<string>(['lastSeen']);
+
+/**
+ * `GET /api/admin/hosts`: one page of hosts, most recently seen first unless `sort` says otherwise, filtered by host
+ * name, key, `hostid`, group, tag, OS, a finding of the newest report and last seen. Every value is a bound parameter.
+ */
 export const listHosts: AdminOperation = async ({ query }, { database }) => {
   const limit = query['limit'] as number;
   const offset = query['offset'] as number;
@@ -17,9 +32,28 @@ export const listHosts: AdminOperation = async ({ query }, { database }) => {
     const { sql, bindings } = sqlDialectOf(em).containsIgnoringCase('h.hostname', query['hostname'] as string);
     qb.andWhere(sql, bindings);
   }
-  const page = qb.clone().orderBy({ lastSeen: 'desc', id: 'asc' }).limit(limit).offset(offset);
+  for (const [parameter, kind] of [['group', 'group'], ['tag', 'tag']] as const satisfies [string, LabelKind][]) {
+    if (query[parameter] === undefined) continue;
+    qb.andWhere('h.id in (select l.host_record_id from host_label l where l.kind = ? and l.value = ?)', [kind, query[parameter] as string]);
+  }
+  if (query['os'] !== undefined) qb.andWhere({ osName: query['os'] as string });
+  if (query['finding'] !== undefined) {
+    if (query['findingKind'] === undefined) {
+      qb.andWhere('h.id in (select f.host_record_id from host_finding f where f.test_id = ?)', [query['finding'] as string]);
+    } else {
+      qb.andWhere('h.id in (select f.host_record_id from host_finding f where f.test_id = ? and f.kind = ?)', [query['finding'] as string, query['findingKind'] as string]);
+    }
+  }
+  if (query['seenBefore'] !== undefined) qb.andWhere({ lastSeen: { $lt: new Date(query['seenBefore'] as string) } });
+  const sort = (query['sort'] ?? 'lastSeen') as keyof typeof SORT_PROPERTIES;
+  const order = (query['order'] ?? 'desc') as 'asc' | 'desc';
+  const page = qb
+    .clone()
+    .orderBy({ [SORT_PROPERTIES[sort]]: NEVER_NULL.has(sort) ? order : `${order} nulls last`, id: 'asc' })
+    .limit(limit)
+    .offset(offset);
   const [records, total] = await Promise.all([findBound(em, HostRecord, page), countBound(qb)]);
-  const result: HostPage = { items: records.map(toHost), total, limit, offset };
+  const result: HostPage = { items: await hostsOf(em, records), total, limit, offset };
   return jsonResponse(200, result);
 };
 
@@ -35,9 +69,9 @@ export const getHost: AdminOperation = async ({ params, query }, { database }) =
     .where({ hostRecord: id })
     .orderBy({ receivedAt: 'desc', id: 'desc' })
     .limit(query['historyLimit'] as number);
-  const reports = await findBound(em, ReportRecord, history);
+  const [reports, [host]] = await Promise.all([findBound(em, ReportRecord, history), hostsOf(em, [record])]);
   const detail: HostDetail = {
-    ...toHost(record),
+    ...host!,
     hardeningHistory: reports.map((report) => ({
       reportId: report.id,
       receivedAt: report.receivedAt.toISOString(),
@@ -47,8 +81,25 @@ export const getHost: AdminOperation = async ({ params, query }, { database }) =
   return jsonResponse(200, detail);
 };
 
+/** Hosts as the contract shows them, in the order given, with the groups and tags of each (one query for all). */
+export async function hostsOf(em: SqlEntityManager, records: HostRecord[]): Promise<Host[]> {
+  const labels = new Map<string, { groups: string[]; tags: string[] }>(records.map((record) => [record.id, { groups: [], tags: [] }]));
+  if (records.length > 0) {
+    const rows = (await em
+      .getKnex()('host_label')
+      .select('host_record_id', 'kind', 'value')
+      .whereIn('host_record_id', records.map((record) => record.id))
+      .orderBy(['host_record_id', 'kind', 'position'])) as { host_record_id: string; kind: LabelKind; value: string }[];
+    for (const row of rows) {
+      const host = labels.get(row.host_record_id);
+      if (host) (row.kind === 'group' ? host.groups : host.tags).push(row.value);
+    }
+  }
+  return records.map((record) => toHost(record, labels.get(record.id)!));
+}
+
 /** A host as the contract shows it. */
-function toHost(record: HostRecord): Host {
+function toHost(record: HostRecord, labels: { groups: string[]; tags: string[] }): Host {
   return {
     id: record.id,
     keyId: record.key.id,
@@ -62,5 +113,11 @@ function toHost(record: HostRecord): Host {
     reportCount: record.reportCount,
     latestReportId: record.latestReportId ?? null,
     latestHardeningIndex: record.latestHardeningIndex ?? null,
+    latestWarningCount: record.latestWarningCount ?? null,
+    latestSuggestionCount: record.latestSuggestionCount ?? null,
+    groups: labels.groups,
+    tags: labels.tags,
+    customerName: record.customerName ?? null,
+    hostnameAlias: record.hostnameAlias ?? null,
   };
 }

@@ -23,6 +23,11 @@ export const POSTGRESQL: SqlDialect = {
   least: (a, b) => `least(${a}, ${b})`,
   greatest: (a, b) => `greatest(${a}, ${b})`,
   proposed: (column) => `excluded.${column}`,
+  // One array per column: a list of row values is planned as an OR of index scans, whose planning grows with the list.
+  keyIn: (columns, keys) => ({
+    sql: `(${columns.map(([name]) => name).join(', ')}) in (select * from unnest(${columns.map(([, type]) => `?::${type}[]`).join(', ')}))`,
+    bindings: columns.map((_, i) => keys.map((key) => key[i])),
+  }),
   // Writers run side by side unless told; this lock blocks other key changes, not plain reads.
   serialiseKeyChanges: async (em) => void (await em.execute('lock table license_key in share row exclusive mode')),
   lockSkippingLocked: (query) => query.forUpdate().skipLocked(),

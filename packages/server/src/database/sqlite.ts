@@ -34,6 +34,11 @@ export const SQLITE: SqlDialect = {
   least: (a, b) => `min(${a}, ${b})`,
   greatest: (a, b) => `max(${a}, ${b})`,
   proposed: (column) => `excluded.${column}`,
+  // Row values, which SQLite looks up through the primary key one tuple at a time.
+  keyIn: (columns, keys) => {
+    const tuple = `(${columns.map(() => '?').join(', ')})`;
+    return { sql: `(${columns.map(([name]) => name).join(', ')}) in (${keys.map(() => tuple).join(', ')})`, bindings: keys.flat() };
+  },
   // SQLite lets one writer at a time in anyway.
   serialiseKeyChanges: async () => {},
   // SQLite lets one writer at a time in, and one server per database file.

@@ -3,6 +3,7 @@ import { InitialSchema } from './0001-initial-schema.js';
 import { WriteProbe } from './0002-write-probe.js';
 import { Rejections } from './0003-rejections.js';
 import { ReportReceivedAtIndex } from './0004-report-received-at-index.js';
+import { FleetView } from './0005-fleet-view.js';
 import { Policies } from './0006-policies.js';
 import { Webhooks } from './0007-webhooks.js';
 
@@ -15,6 +16,7 @@ export const POSTGRESQL_MIGRATIONS: MigrationObject[] = [
   { name: '0002-write-probe', class: WriteProbe },
   { name: '0003-rejections', class: Rejections },
   { name: '0004-report-received-at-index', class: ReportReceivedAtIndex },
+  { name: '0005-fleet-view', class: FleetView },
   { name: '0006-policies', class: Policies },
   { name: '0007-webhooks', class: Webhooks },
 ];

@@ -5,6 +5,7 @@ import { HostsAndSummaries } from './0003-hosts-and-summaries.js';
 import { WriteProbe } from './0004-write-probe.js';
 import { Rejections } from './0005-rejections.js';
 import { ReportReceivedAtIndex } from './0006-report-received-at-index.js';
+import { FleetView } from './0007-fleet-view.js';
 import { Policies } from './0008-policies.js';
 import { Webhooks } from './0009-webhooks.js';
 
@@ -19,6 +20,7 @@ export const SQLITE_MIGRATIONS: MigrationObject[] = [
   { name: '0004-write-probe', class: WriteProbe },
   { name: '0005-rejections', class: Rejections },
   { name: '0006-report-received-at-index', class: ReportReceivedAtIndex },
+  { name: '0007-fleet-view', class: FleetView },
   { name: '0008-policies', class: Policies },
   { name: '0009-webhooks', class: Webhooks },
 ];
