@@ -1,6 +1,6 @@
 import { text } from 'node:stream/consumers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { summarizeReportBytes, type ReportToStore } from '@org/audit-server-core';
+import { readReportBytes, type ReportToStore } from '@org/audit-server-core';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { openDatabase, type Database } from '../database/open.js';
 import { hostRecordId } from '../host-records.js';
@@ -26,7 +26,8 @@ describe.each(DIALECTS)('exports on %s', (dialect) => {
 
   async function upload(hostId: string, body: string, receivedAt = new Date()) {
     const content = Buffer.from(body);
-    const saved: ReportToStore = { keyId, hostId, receivedAt, encoding: 'raw', size: content.length, sha256: 'a'.repeat(64), content, summary: summarizeReportBytes(content) };
+    const reading = readReportBytes(content);
+    const saved: ReportToStore = { keyId, hostId, receivedAt, encoding: 'raw', size: content.length, sha256: 'a'.repeat(64), content, summary: reading?.summary ?? null, labels: reading?.labels };
     return (await new OrmReportStore(orm).save(saved)).id;
   }
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { summarizeReportBytes, type ReportToStore } from '@org/audit-server-core';
+import { readReportBytes, type ReportToStore } from '@org/audit-server-core';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { openDatabase, type Database } from '../database/open.js';
 import { hostRecordId } from '../host-records.js';
@@ -14,8 +14,9 @@ import { createWaiver, listWaivers } from './waivers.js';
 const DAY_MS = 86_400_000;
 
 /** A Lynis report of a host: hardening index, firewall, vulnerable packages and warnings as given. */
-function lynisReport(hostname: string, { index, firewall = '1', vulnerable = [] as string[], warnings = [] as string[] }) {
+function lynisReport(hostname: string, { index, firewall = '1', vulnerable = [] as string[], warnings = [] as string[], groups = '' }) {
   return [
+    ...(groups ? [`system-groups=${groups}`] : []),
     'report_version_major=1',
     'report_version_minor=0',
     'lynis_version=3.0.8',
@@ -49,7 +50,8 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
 
   async function upload(hostId: string, text: string, receivedAt = clock): Promise<string> {
     const content = Buffer.from(text);
-    const report: ReportToStore = { keyId, hostId, receivedAt, encoding: 'raw', size: content.length, sha256: 'a'.repeat(64), content, summary: summarizeReportBytes(content) };
+    const reading = readReportBytes(content);
+    const report: ReportToStore = { keyId, hostId, receivedAt, encoding: 'raw', size: content.length, sha256: 'a'.repeat(64), content, summary: reading?.summary ?? null, labels: reading?.labels };
     return (await store.save(report)).id;
   }
 
@@ -142,6 +144,22 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
     await restarted.settle();
     await restarted.stop();
     expect((await statusCounts(orm)).byPolicy.get(policy.id)).toEqual({ pass: 3, fail: 2, error: 0, waived: 0 });
+  });
+
+  it('scopes a policy to a group of the latest report, and waives it for a whole group', async () => {
+    const policy = await createPolicy(orm, { name: 'Web', scope: { group: 'web' }, rules: [{ id: 'index', expression: 'summary.hardeningIndex >= 60' }] });
+    await upload(WEB, lynisReport('web-01', { index: 40, groups: 'web,eu' }));
+    await upload(DB, lynisReport('db-01', { index: 40, groups: 'db' }));
+    await evaluator.settle();
+    expect((await listResults(orm, policy.id, { limit: 10, offset: 0 })).items.map((result) => [result.hostname, result.status])).toEqual([['web-01', 'fail']]);
+    const expiresAt = new Date(clock.getTime() + DAY_MS).toISOString();
+    await createWaiver(orm, { policyId: policy.id, group: 'eu', reason: 'migration', expiresAt }, null, clock);
+    expect((await listResults(orm, policy.id, { limit: 10, offset: 0 }, clock)).items.map((result) => result.status)).toEqual(['waived']);
+    // The host leaves the group with its next report: out of scope, its results gone.
+    clock = new Date(clock.getTime() + 1000);
+    await upload(WEB, lynisReport('web-01', { index: 40, groups: 'db' }));
+    await evaluator.settle();
+    expect((await listResults(orm, policy.id, { limit: 10, offset: 0 })).total).toBe(0);
   });
 
   it('refuses invalid rules naming each, a duplicate name, and a waiver that names no single target', async () => {
