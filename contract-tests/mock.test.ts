@@ -63,8 +63,10 @@ describe('mock admin API', () => {
 
   it('covers every admin operation of the contract', () => {
     expect(operations.map((o) => o.operationId).sort()).toEqual([
-      'createLicenseKey', 'getAdminSession', 'getHost', 'getOverview', 'getRawReport', 'getReport', 'getReportDiff', 'listFindings', 'listHosts', 'listLicenseKeys', 'listRejections',
-      'listReports', 'revokeLicenseKey', 'rotateLicenseKey',
+      'createLicenseKey', 'createPolicy', 'createWaiver', 'createWebhook', 'deletePolicy', 'deleteWaiver', 'deleteWebhook', 'enableBaselinePolicy', 'exportFindings',
+      'exportHostHistory', 'exportHosts', 'getAdminSession', 'getHost', 'getHostCompliance', 'getOverview', 'getPolicy', 'getRawReport', 'getReport', 'getReportDiff',
+      'getWebhook', 'listFindings', 'listHosts', 'listLicenseKeys', 'listPolicies', 'listPolicyResults', 'listRejections', 'listReports', 'listWaivers',
+      'listWebhookDeliveries', 'listWebhooks', 'redeliverWebhookDelivery', 'revokeLicenseKey', 'rotateLicenseKey', 'updatePolicy', 'updateWebhook',
     ]);
   });
 
@@ -76,11 +78,13 @@ describe('mock admin API', () => {
     expect(await response.json()).toMatchObject<Partial<Problem>>({ title: 'Unauthorized', status: 401 });
   });
 
-  it.each(operations)('$operationId with a token: its documented answer, matching its schema', async ({ method, path, successStatus, successType }) => {
-    const response = await fetch(`${checkedMock.url}${path}`, { method, headers: { authorization: `Bearer ${TOKEN}` } });
-    const body = await response.text();
-    expect({ status: response.status, violations: response.headers.get('sl-violations') }, body).toEqual({ status: successStatus, violations: null });
-    expect(response.headers.get('content-type')).toMatch(new RegExp(`^${successType}`));
+  it.each(operations)('$operationId with a token: its documented answer, matching its schema', async ({ method, path, successStatus, successType, body }) => {
+    const headers = { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+    const response = await fetch(`${checkedMock.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const answer = await response.text();
+    expect({ status: response.status, violations: response.headers.get('sl-violations') }, answer).toEqual({ status: successStatus, violations: null });
+    if (successType === undefined) expect(answer).toBe('');
+    else expect(response.headers.get('content-type')).toMatch(new RegExp(`^${successType}`));
   });
 
   it('lists a host page and a host with its hardening history', async () => {

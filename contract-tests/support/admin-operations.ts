@@ -11,20 +11,32 @@ export interface AdminOperation {
   method: string;
   /** The path with every parameter filled in with `EXAMPLE_ID`. */
   path: string;
-  /** The documented success status and its media type. */
+  /** The documented success status and its media type (none for an answer without a body, such as 204). */
   successStatus: number;
-  successType: string;
+  successType: string | undefined;
+  /** The example of the operation's JSON body, when it takes one. */
+  body?: unknown;
 }
 
 interface ContractOperation {
   operationId: string;
   tags?: string[];
+  requestBody?: { $ref?: string; content?: Record<string, { example?: unknown }> };
   responses: Record<string, { content?: Record<string, unknown> }>;
+}
+
+interface ContractDocument {
+  paths: Record<string, Record<string, ContractOperation>>;
+  components: { requestBodies?: Record<string, { content?: Record<string, { example?: unknown }> }> };
 }
 
 /** Every operation the contract tags `admin`, read from openapi.yaml, so a new one is covered without a test change. */
 export function adminOperations(): AdminOperation[] {
-  const document = parse(readFileSync(OPENAPI, 'utf8')) as { paths: Record<string, Record<string, ContractOperation>> };
+  const document = parse(readFileSync(OPENAPI, 'utf8')) as ContractDocument;
+  const bodyExample = (operation: ContractOperation) => {
+    const body = operation.requestBody?.$ref ? document.components.requestBodies?.[operation.requestBody.$ref.split('/').at(-1)!] : operation.requestBody;
+    return body?.content?.['application/json']?.example;
+  };
   return Object.entries(document.paths).flatMap(([path, item]) =>
     Object.entries(item)
       .filter(([, operation]) => operation.tags?.includes('admin'))
@@ -35,7 +47,8 @@ export function adminOperations(): AdminOperation[] {
           method: method.toUpperCase(),
           path: path.replace(/\{[^}]+\}/g, EXAMPLE_ID),
           successStatus: Number(status),
-          successType: Object.keys(response.content ?? {})[0]!,
+          successType: Object.keys(response.content ?? {})[0],
+          body: bodyExample(operation),
         };
       }),
   );

@@ -1683,6 +1683,13 @@ export const openApiDocument: Document = {
             "application/json": {
               "schema": {
                 "$ref": "#/components/schemas/WaiverInput"
+              },
+              "example": {
+                "policyId": "0f8fad5b-d9cb-469f-a165-70867728950e",
+                "ruleId": "hardening-index",
+                "hostRecordId": "0f8fad5b-d9cb-469f-a165-70867728950e",
+                "reason": "Legacy kernel until the hardware is replaced (ticket OPS-123)",
+                "expiresAt": "2027-03-31T00:00:00.000Z"
               }
             }
           }
@@ -1818,6 +1825,15 @@ export const openApiDocument: Document = {
             "application/json": {
               "schema": {
                 "$ref": "#/components/schemas/WebhookInput"
+              },
+              "example": {
+                "url": "https://hooks.example.org/audit",
+                "events": [
+                  "host.regressed",
+                  "host.noncompliant",
+                  "uploads.refused"
+                ],
+                "format": "standard"
               }
             }
           }
@@ -1921,6 +1937,15 @@ export const openApiDocument: Document = {
             "application/json": {
               "schema": {
                 "$ref": "#/components/schemas/WebhookInput"
+              },
+              "example": {
+                "url": "https://hooks.example.org/audit",
+                "events": [
+                  "host.regressed",
+                  "host.noncompliant",
+                  "uploads.refused"
+                ],
+                "format": "standard"
               }
             }
           }

@@ -14,7 +14,7 @@ import { createWaiver, listWaivers } from './waivers.js';
 const DAY_MS = 86_400_000;
 
 /** A Lynis report of a host: hardening index, firewall, vulnerable packages and warnings as given. */
-function lynisReport(hostname: string, { index, firewall = '1', vulnerable = [] as string[], warnings = [] as string[], groups = '' }) {
+function lynisReport(hostname: string, { index, firewall = '1', vulnerable = [] as string[], warnings = [] as string[], groups = '' }: { index: number; firewall?: string; vulnerable?: string[]; warnings?: string[]; groups?: string }) {
   return [
     ...(groups ? [`system-groups=${groups}`] : []),
     'report_version_major=1',
