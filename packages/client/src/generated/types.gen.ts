@@ -218,6 +218,10 @@ export type Host = {
      * The newest report's `hostname_alias=`.
      */
     hostnameAlias: string | null;
+    /**
+     * The host's status over every enabled policy that applies (`HostCompliance.status`); `null` when none applies or none was evaluated yet.
+     */
+    compliance: 'pass' | 'fail' | 'error' | 'waived' | null;
 };
 
 export type HostPage = Page & {
@@ -504,6 +508,32 @@ export type Overview = {
         accepted: number;
         refused: number;
     }>;
+    /**
+     * The hosts' status over every enabled policy that applies to them (as `Host.compliance`).
+     */
+    compliance: {
+        /**
+         * Enabled policies.
+         */
+        policies: number;
+        /**
+         * Hosts at least one enabled policy applies to and has results for.
+         */
+        evaluatedHosts: number;
+        hosts: StatusCounts;
+        /**
+         * The share of evaluated hosts that pass, 0 to 1 (waived hosts do not pass); `null` when none is evaluated.
+         */
+        rate: number | null;
+        /**
+         * For each of the last 90 days (UTC) on which it was measured, oldest first, the day's last measured rate.
+         */
+        trend: Array<{
+            day: string;
+            rate: number | null;
+            evaluatedHosts: number;
+        }>;
+    };
     /**
      * The ten stale hosts seen longest ago (`GET /api/admin/hosts?seenBefore=` lists all).
      */

@@ -2846,7 +2846,8 @@ export const openApiDocument: Document = {
           "groups",
           "tags",
           "customerName",
-          "hostnameAlias"
+          "hostnameAlias",
+          "compliance"
         ],
         "properties": {
           "id": {
@@ -2943,6 +2944,19 @@ export const openApiDocument: Document = {
             "nullable": true,
             "description": "The newest report's `hostname_alias=`.",
             "example": "web-01.example.org"
+          },
+          "compliance": {
+            "type": "string",
+            "nullable": true,
+            "enum": [
+              "pass",
+              "fail",
+              "error",
+              "waived",
+              null
+            ],
+            "description": "The host's status over every enabled policy that applies (`HostCompliance.status`); `null` when none applies or none was evaluated yet.",
+            "example": "fail"
           }
         }
       },
@@ -3420,7 +3434,8 @@ export const openApiDocument: Document = {
           "operatingSystems",
           "lynisVersions",
           "uploadsPerDay",
-          "staleHosts"
+          "staleHosts",
+          "compliance"
         ],
         "properties": {
           "generatedAt": {
@@ -3596,6 +3611,66 @@ export const openApiDocument: Document = {
                 "refused": {
                   "type": "integer",
                   "example": 3
+                }
+              }
+            }
+          },
+          "compliance": {
+            "type": "object",
+            "description": "The hosts' status over every enabled policy that applies to them (as `Host.compliance`).",
+            "required": [
+              "policies",
+              "evaluatedHosts",
+              "hosts",
+              "rate",
+              "trend"
+            ],
+            "properties": {
+              "policies": {
+                "type": "integer",
+                "description": "Enabled policies.",
+                "example": 2
+              },
+              "evaluatedHosts": {
+                "type": "integer",
+                "description": "Hosts at least one enabled policy applies to and has results for.",
+                "example": 505
+              },
+              "hosts": {
+                "$ref": "#/components/schemas/StatusCounts"
+              },
+              "rate": {
+                "type": "number",
+                "nullable": true,
+                "description": "The share of evaluated hosts that pass, 0 to 1 (waived hosts do not pass); `null` when none is evaluated.",
+                "example": 0.93
+              },
+              "trend": {
+                "type": "array",
+                "description": "For each of the last 90 days (UTC) on which it was measured, oldest first, the day's last measured rate.",
+                "items": {
+                  "type": "object",
+                  "required": [
+                    "day",
+                    "rate",
+                    "evaluatedHosts"
+                  ],
+                  "properties": {
+                    "day": {
+                      "type": "string",
+                      "format": "date",
+                      "example": "2026-11-22"
+                    },
+                    "rate": {
+                      "type": "number",
+                      "nullable": true,
+                      "example": 0.92
+                    },
+                    "evaluatedHosts": {
+                      "type": "integer",
+                      "example": 498
+                    }
+                  }
                 }
               }
             }

@@ -4,6 +4,7 @@ import { findBound } from '../database/bound-query.js';
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { HostRecord } from '../database/entities.js';
+import { fleetCompliance } from '../policies/policy-results.js';
 import { hostsOf } from './host-routes.js';
 import type { AdminOperation } from './operation.js';
 import { jsonResponse } from './responses.js';
@@ -41,6 +42,7 @@ export const getOverview: AdminOperation = async ({ query }, { database }) => {
     labelCounts(knex, 'lynis_version'),
     oldestHosts(database, staleBefore),
   ]);
+  const compliance = await complianceOf(database, now, dayText(today - (TREND_DAYS - 1)));
   const overview: Overview = {
     generatedAt: now.toISOString(),
     staleDays,
@@ -56,6 +58,7 @@ export const getOverview: AdminOperation = async ({ query }, { database }) => {
       return { day: dayText(day), accepted: days.get(day)?.reports ?? 0, refused: refusals.get(dayText(day)) ?? 0 };
     }),
     staleHosts,
+    compliance,
   };
   return jsonResponse(200, overview);
 };
@@ -205,3 +208,24 @@ async function oldestHosts(database: Database, staleBefore: Date) {
 const dayText = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 const oneDecimal = (value: number) => Math.round(value * 10) / 10;
+
+/** The fleet's compliance now, and as measured on each of the trend's days. */
+async function complianceOf(database: Database, now: Date, firstDay: string): Promise<Overview['compliance']> {
+  const knex = database.em.getKnex();
+  const [{ hosts, evaluatedHosts }, [{ policies }], days] = await Promise.all([
+    fleetCompliance(database, now),
+    knex('policy').where('enabled', true).count({ policies: '*' }) as unknown as Promise<[{ policies: number | string }]>,
+    knex('compliance_day').select('*').where('day', '>=', firstDay).orderBy('day') as Promise<{ day: string; pass: number; fail: number; error: number; waived: number }[]>,
+  ]);
+  const rateOf = (pass: number, evaluated: number) => (evaluated === 0 ? null : pass / evaluated);
+  return {
+    policies: Number(policies),
+    evaluatedHosts,
+    hosts,
+    rate: rateOf(hosts.pass, evaluatedHosts),
+    trend: days.map((day) => {
+      const evaluated = Number(day.pass) + Number(day.fail) + Number(day.error) + Number(day.waived);
+      return { day: day.day, rate: rateOf(Number(day.pass), evaluated), evaluatedHosts: evaluated };
+    }),
+  };
+}

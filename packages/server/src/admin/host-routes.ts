@@ -1,9 +1,10 @@
 import type { SqlEntityManager } from '@mikro-orm/knex';
-import type { Host, HostDetail, HostPage } from '@org/audit-server-core';
+import type { Host, HostDetail, HostPage, RuleStatus } from '@org/audit-server-core';
 import { countBound, findBound } from '../database/bound-query.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { HostRecord, ReportRecord } from '../database/entities.js';
 import type { LabelKind } from '../host-derivation.js';
+import { hostComplianceStatuses } from '../policies/policy-results.js';
 import type { AdminOperation } from './operation.js';
 import { jsonResponse, problemResponse } from './responses.js';
 
@@ -95,11 +96,12 @@ export async function hostsOf(em: SqlEntityManager, records: HostRecord[]): Prom
       if (host) (row.kind === 'group' ? host.groups : host.tags).push(row.value);
     }
   }
-  return records.map((record) => toHost(record, labels.get(record.id)!));
+  const compliance = records.length > 0 ? await hostComplianceStatuses({ em }, records.map((record) => record.id)) : new Map<string, RuleStatus>();
+  return records.map((record) => toHost(record, labels.get(record.id)!, compliance.get(record.id) ?? null));
 }
 
 /** A host as the contract shows it. */
-function toHost(record: HostRecord, labels: { groups: string[]; tags: string[] }): Host {
+function toHost(record: HostRecord, labels: { groups: string[]; tags: string[] }, compliance: RuleStatus | null): Host {
   return {
     id: record.id,
     keyId: record.key.id,
@@ -119,5 +121,6 @@ function toHost(record: HostRecord, labels: { groups: string[]; tags: string[] }
     tags: labels.tags,
     customerName: record.customerName ?? null,
     hostnameAlias: record.hostnameAlias ?? null,
+    compliance,
   };
 }

@@ -294,6 +294,22 @@ export const WaiverRecord = defineEntity({
 });
 export type WaiverRecord = InferEntity<typeof WaiverRecord>;
 
+/** The fleet's compliance as last measured on each day (UTC), for the overview's trend. */
+export const ComplianceDayRecord = defineEntity({
+  name: 'ComplianceDayRecord',
+  tableName: 'compliance_day',
+  properties: {
+    /** `YYYY-MM-DD`. */
+    day: p.string().length(10).primary(),
+    pass: p.integer(),
+    fail: p.integer(),
+    error: p.integer(),
+    waived: p.integer(),
+    measuredAt: p.datetime(),
+  },
+});
+export type ComplianceDayRecord = InferEntity<typeof ComplianceDayRecord>;
+
 /** A webhook subscription. Its secret signs deliveries, so it is kept as it is (shown once, never logged). */
 export const WebhookRecord = defineEntity({
   name: 'WebhookRecord',
@@ -380,5 +396,5 @@ export const ENTITIES = [
   AdminTokenRecord,
   WriteProbeRecord,
   RejectionRecord,
-  PolicyRecord, PolicyResultRecord, PolicyResultChangeRecord, PolicyEvaluationRecord, WaiverRecord, WebhookRecord, WebhookEventRecord, WebhookDeliveryRecord, WebhookNoticeRecord,
+  PolicyRecord, PolicyResultRecord, PolicyResultChangeRecord, PolicyEvaluationRecord, WaiverRecord, ComplianceDayRecord, WebhookRecord, WebhookEventRecord, WebhookDeliveryRecord, WebhookNoticeRecord,
 ];

@@ -8,7 +8,7 @@ import { createKey } from '../secrets/license-keys.js';
 import { BASELINE_POLICY } from './baseline.js';
 import { PolicyEvaluator } from './policy-evaluator.js';
 import { createPolicy, deletePolicy, PolicyError, updatePolicy } from './policy-records.js';
-import { hostCompliance, listResults, statusCounts } from './policy-results.js';
+import { fleetCompliance, hostCompliance, listResults, recordComplianceDay, statusCounts } from './policy-results.js';
 import { createWaiver, listWaivers } from './waivers.js';
 
 const DAY_MS = 86_400_000;
@@ -144,6 +144,9 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
     await restarted.settle();
     await restarted.stop();
     expect((await statusCounts(orm)).byPolicy.get(policy.id)).toEqual({ pass: 3, fail: 2, error: 0, waived: 0 });
+    expect(await fleetCompliance(orm)).toEqual({ hosts: { pass: 3, fail: 2, error: 0, waived: 0 }, evaluatedHosts: 5 });
+    await recordComplianceDay(orm, clock);
+    expect(await knex('compliance_day').select('day', 'pass', 'fail')).toEqual([{ day: clock.toISOString().slice(0, 10), pass: 3, fail: 2 }]);
   });
 
   it('scopes a policy to a group of the latest report, and waives it for a whole group', async () => {

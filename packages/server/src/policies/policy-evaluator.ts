@@ -5,6 +5,7 @@ import type { Database, DatabaseTime } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { writeEvents, type OutboxEvent } from '../webhooks/outbox.js';
 import { listPolicies, policySetOf, type StoredPolicy } from './policy-records.js';
+import { recordComplianceDay } from './policy-results.js';
 import { compileRule, evaluateRule, isExpressionError, type CompiledRule, type RuleOutcome } from './rule-expression.js';
 import { ruleVariables, type HostFacts } from './rule-variables.js';
 
@@ -52,6 +53,7 @@ interface ResultRow {
 }
 
 const WAKE_DELAY_MS = 100;
+const MEASURE_INTERVAL_MS = 60_000;
 const MAX_MESSAGE = 500;
 
 /**
@@ -69,6 +71,7 @@ export class PolicyEvaluator {
   private again = false;
   private stopped = false;
   private compiled = new Map<string, ReadyPolicy>();
+  private lastMeasured = 0;
 
   private readonly intervalMs: number;
   private readonly clockRecheckMs: number;
@@ -145,9 +148,16 @@ export class PolicyEvaluator {
     while (!this.stopped) {
       const now = this.now();
       const hosts = await this.outOfDateHosts(policySet, readsNow ? new Date(now.getTime() - this.clockRecheckMs) : undefined);
-      if (hosts.length === 0) return;
+      if (hosts.length === 0) return this.measureFleet(now);
       await this.evaluateHosts(hosts, policies, policySet, now);
     }
+  }
+
+  /** Records the day's compliance for the overview's trend, at most once a minute. */
+  private async measureFleet(now: Date): Promise<void> {
+    if (now.getTime() - this.lastMeasured < MEASURE_INTERVAL_MS) return;
+    this.lastMeasured = now.getTime();
+    await recordComplianceDay(this.database, now);
   }
 
   /** The enabled policies with their rules compiled, reusing what was compiled for the same revision. */

@@ -1,6 +1,9 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { HostCompliance, PolicyResult, PolicyResultChange, RuleStatus, StatusCounts } from '@org/audit-server-core';
-import type { Database } from '../database/dialect.js';
+import type { Database as OpenDatabase } from '../database/dialect.js';
+
+/** What these queries need of an open database: its entity manager (or a fork of it). */
+type Database = Pick<OpenDatabase, 'em'>;
 import { sqlDialectOf } from '../database/dialects.js';
 
 /** Statuses from worst to best: a host's status on a policy is its worst rule's. */
@@ -118,6 +121,24 @@ export async function hostCompliance(database: Database, hostRecordId: string, n
       (change): PolicyResultChange => ({ policyId: change.policy_id, ruleId: change.rule_id, status: change.status, value: change.value, reportId: change.report_id, at: new Date(change.at).toISOString() }),
     ),
   };
+}
+
+/** How many hosts have each status over every enabled policy that applies to them (a host counts with its worst). */
+export async function fleetCompliance(database: Database, now = new Date()): Promise<{ hosts: StatusCounts; evaluatedHosts: number }> {
+  const knex = database.em.getKnex();
+  const rank = `max(case status ${Object.entries(RANK).map(([status, value]) => `when '${status}' then ${value}`).join(' ')} end)`;
+  const perHost = knex.from(effectiveResults(database, now).as('e')).select('host_record_id', knex.raw(`${rank} as worst`)).groupBy('host_record_id');
+  const rows = (await knex.from(perHost.as('p')).select('worst').count({ hosts: '*' }).groupBy('worst')) as { worst: number | string; hosts: number | string }[];
+  const hosts = emptyCounts();
+  for (const row of rows) hosts[BY_RANK[Number(row.worst)]!] += Number(row.hosts);
+  return { hosts, evaluatedHosts: hosts.pass + hosts.fail + hosts.error + hosts.waived };
+}
+
+/** Writes today's measure of the fleet's compliance (the last one of a day stands for it in the trend). */
+export async function recordComplianceDay(database: Database, now = new Date()): Promise<void> {
+  const { hosts } = await fleetCompliance(database, now);
+  const row = { day: now.toISOString().slice(0, 10), ...hosts, measured_at: sqlDialectOf(database.em).toDatabaseTime(now) };
+  await database.em.getKnex()('compliance_day').insert(row).onConflict('day').merge();
 }
 
 /** The status of each of `hostRecordIds` over every policy, as {@link hostCompliance} gives it; absent when none applies. */

@@ -13,5 +13,6 @@ export class Policies extends Migration {
     this.addSql('create index "policy_result_host_record_id_index" on "policy_result" ("host_record_id");');
     this.addSql('create table "waiver" ("id" uuid not null, "policy_id" uuid not null, "rule_id" varchar(64) null, "host_record_id" uuid null, "group_name" varchar(255) null, "reason" text not null, "expires_at" timestamptz not null, "created_at" timestamptz not null, "created_by" varchar(255) null, constraint "waiver_pkey" primary key ("id"));');
     this.addSql('create index "waiver_policy_id_index" on "waiver" ("policy_id");');
+    this.addSql('create table "compliance_day" ("day" varchar(10) not null, "pass" int not null, "fail" int not null, "error" int not null, "waived" int not null, "measured_at" timestamptz not null, constraint "compliance_day_pkey" primary key ("day"));');
   }
 }

@@ -13,5 +13,6 @@ export class Policies extends Migration {
     this.addSql('create index `policy_result_host_record_id_index` on `policy_result` (`host_record_id`);');
     this.addSql('create table `waiver` (`id` text not null, `policy_id` text not null, `rule_id` text null, `host_record_id` text null, `group_name` text null, `reason` text not null, `expires_at` datetime not null, `created_at` datetime not null, `created_by` text null, primary key (`id`));');
     this.addSql('create index `waiver_policy_id_index` on `waiver` (`policy_id`);');
+    this.addSql('create table `compliance_day` (`day` text not null, `pass` integer not null, `fail` integer not null, `error` integer not null, `waived` integer not null, `measured_at` datetime not null, primary key (`day`));');
   }
 }
