@@ -1,0 +1,96 @@
+// Compliance and alerts as an operator uses them: the baseline enabled from the CLI, the real Lynis report uploaded,
+// its host's results and a signed webhook read back, and the hosts exported.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { lynisFixturePath } from '@org/test-support/lynis-fixtures';
+import { startStubServer, type StubServer } from '@org/test-support/stub-server';
+import { makeDataDir, runCli, seedKeys, startServerProcess, type ServerProcess } from './support/server-process.js';
+
+const KEY = 'deadbeef-0000-0000-0000-00000000c0de';
+const report = readFileSync(lynisFixturePath('report.dat'), 'utf8');
+
+let dataDir: string;
+let removeDataDir: () => Promise<void>;
+let server: ServerProcess;
+let receiver: StubServer;
+let token: string;
+beforeAll(async () => {
+  ({ dataDir, remove: removeDataDir } = await makeDataDir());
+  await seedKeys(dataDir, { valid: [KEY] });
+  token = (await runCli(['admin-tokens', 'create', '--label', 'compliance'], dataDir)).stdout.trim();
+  expect(await runCli(['policies', 'enable-baseline'], dataDir)).toMatchObject({ code: 0, stderr: expect.stringContaining('Created policy Baseline') });
+  expect(await runCli(['policies', 'enable-baseline'], dataDir)).toMatchObject({ code: 1, stderr: 'audit-server: A policy named "Baseline" exists\n' });
+  receiver = await startStubServer(() => ({ status: 204, body: '' }));
+  server = await startServerProcess(dataDir, ['--plain-http', '--webhooks-allow-private']);
+});
+afterAll(async () => {
+  await server?.stop();
+  await receiver?.close();
+  await removeDataDir?.();
+});
+
+const admin = async <T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T; headers: Headers }> => {
+  const response = await fetch(`${server.adminUrl}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers } });
+  const text = await response.text();
+  const json = response.headers.get('content-type')?.includes('json');
+  return { status: response.status, body: (json && text ? JSON.parse(text) : text) as T, headers: response.headers };
+};
+
+it('evaluates the real Lynis report against the baseline, tells a signed webhook, and exports the host', async () => {
+  const created = await admin<{ webhook: { id: string }; secret: string }>('/api/admin/webhooks', {
+    method: 'POST',
+    body: JSON.stringify({ url: `${receiver.url}/hook`, events: ['report.stored', 'host.noncompliant'] }),
+  });
+  expect(created.status).toBe(201);
+  const upload = await fetch(`${server.url}/api/audit/upload/`, { method: 'POST', body: new URLSearchParams({ data: report, licensekey: KEY, hostid: 'compliance-host', hostid2: 'x' }) });
+  expect(upload.status).toBe(200);
+
+  // The report is stored, evaluated and told of within seconds: both events arrive, each verified.
+  await expect.poll(() => receiver.requests.length, { timeout: 15_000 }).toBe(2);
+  const events = receiver.requests.map((request) => new Webhook(created.body.secret).verify(request.body.toString(), request.headers as Record<string, string>) as { type: string; data: Record<string, unknown> });
+  expect(events.map((event) => event.type).sort()).toEqual(['host.noncompliant', 'report.stored']);
+  const noncompliant = events.find((event) => event.type === 'host.noncompliant')!;
+  expect(noncompliant.data).toMatchObject({ policyName: 'Baseline', hostId: 'compliance-host', failingRules: ['hardening-index', 'no-vulnerable-packages', 'no-warnings'] });
+
+  const hosts = await admin<{ items: { id: string; compliance: string }[] }>('/api/admin/hosts');
+  expect(hosts.body.items).toEqual([expect.objectContaining({ compliance: 'fail' })]);
+  const compliance = await admin<{ status: string; results: { ruleId: string; status: string; value: string | null }[] }>(`/api/admin/hosts/${hosts.body.items[0]!.id}/compliance`);
+  expect(compliance.body.status).toBe('fail');
+  expect(compliance.body.results.map((result) => [result.ruleId, result.status, result.value])).toEqual([
+    ['audited-recently', 'pass', expect.stringMatching(/^duration\(/)],
+    ['hardening-index', 'fail', '56'],
+    ['no-vulnerable-packages', 'fail', '81'],
+    ['no-warnings', 'fail', '2'],
+  ]);
+  const overview = await admin<{ compliance: { policies: number; evaluatedHosts: number; rate: number } }>('/api/admin/overview');
+  expect(overview.body.compliance).toMatchObject({ policies: 1, evaluatedHosts: 1, rate: 0 });
+
+  const exported = await admin<string>('/api/admin/exports/hosts?format=csv');
+  expect(exported.headers.get('content-disposition')).toBe('attachment; filename="hosts.csv"');
+  const [header, row] = exported.body.trim().split('\n');
+  expect(header).toBe('id,hostname,hostId,keyId,os,lynisVersion,groups,tags,customerName,firstSeen,lastSeen,reportCount,hardeningIndex,warnings,suggestions,compliance');
+  expect(row).toContain(',compliance-host,');
+  expect(row!.endsWith(',56,2,45,fail')).toBe(true);
+
+  const log = await admin<{ items: { status: string }[] }>(`/api/admin/webhooks/${created.body.webhook.id}/deliveries`);
+  expect(log.body.items.map((item) => item.status)).toEqual(['delivered', 'delivered']);
+  // Neither the key nor the webhook's secret reaches the log.
+  const logs = server.logs.join('\n');
+  expect(logs).not.toContain(KEY);
+  expect(logs).not.toContain(created.body.secret);
+});
+
+it('refuses a policy whose rules do not check, naming each rule and where', async () => {
+  const refused = await admin<{ status: number; errors: unknown[] }>('/api/admin/policies', {
+    method: 'POST',
+    body: JSON.stringify({ name: 'Broken', rules: [{ id: 'index', expression: 'summary.hardeningIndex >= ' }, { id: 'regex', expression: "report.os_name.matches('(a+)+$')" }] }),
+  });
+  expect(refused.status).toBe(400);
+  expect(refused.body.errors).toEqual([
+    { ruleId: 'index', position: 26, message: 'Unexpected token: EOF' },
+    { ruleId: 'regex', position: expect.any(Number), message: 'matches() is not allowed: use contains(), startsWith() or endsWith()' },
+  ]);
+  const webhookRefused = await admin<{ status: number }>('/api/admin/webhooks', { method: 'POST', body: JSON.stringify({ url: 'ftp://example.org/', events: ['report.stored'] }) });
+  expect(webhookRefused.status).toBe(400);
+});
