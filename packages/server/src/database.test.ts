@@ -3,10 +3,12 @@ import { Registry } from 'prom-client';
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as SqliteMikroORM } from '@mikro-orm/sqlite';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
-import { dialectOf, migrationsFor, sqlDialectOf } from './database/dialects.js';
+import { dialectForUrl, dialectOf, migrationsFor, sqlDialectOf } from './database/dialects.js';
 import { openDatabase, type Database } from './database/open.js';
 import { databaseFile } from './database/sqlite.js';
 import { ENTITIES, HostRecord } from './database/entities.js';
+import { deriveStoredHosts } from './host-backfill.js';
+import { DERIVED_VERSION } from './host-derivation.js';
 import { hostRecordId, hostRowsOf } from './host-records.js';
 import { createKey, listKeys } from './secrets/license-keys.js';
 import { readinessProblem } from './ops.js';
@@ -105,6 +107,52 @@ describe('SQLite upgrade to hosts', () => {
       expect(reports.map((r) => r.host_record_id)).toEqual([keyA, keyA, keyA, keyA, keyB].map((key, i) => hostRecordId(key, i === 3 ? 'db' : 'web')));
       expect(reports.every((r) => Buffer.from(r.content).toString() === 'a=1')).toBe(true);
       expect(await orm.schema.getUpdateSchemaSQL({ wrap: false })).toBe('');
+    } finally {
+      await orm.close();
+    }
+  });
+});
+
+describe.each(DIALECTS)('upgrade to the fleet view on %s', (dialect) => {
+  const database = useTestDatabase(dialect);
+  /** The last migration before the fleet view, per dialect. */
+  const before = { sqlite: '0006-report-received-at-index', postgresql: '0004-report-received-at-index' }[dialect];
+
+  it('keeps the hosts stored before, not yet derived, and derives them from their newest report', async () => {
+    const { location } = database;
+    const sql = dialectForUrl(location.databaseUrl);
+    const old = await sql.open(
+      { logger: () => {}, entities: ENTITIES, extensions: [Migrator], migrations: { migrationsList: sql.migrations, snapshot: false }, discovery: { warnWhenNoEntities: false } },
+      location,
+    );
+    await old.getMigrator().up({ to: before });
+    const { id: keyId } = await createKey(old);
+    const hostId = hostRecordId(keyId, 'web');
+    const time = (iso: string) => sql.toDatabaseTime(new Date(iso));
+    const knex = old.em.getKnex();
+    await knex('host').insert({
+      id: hostId, key_id: keyId, host_id: 'web', hostname: 'web-01', first_seen: time('2026-10-01T00:00:00Z'), last_seen: time('2026-10-02T00:00:00Z'),
+      report_count: 2, latest_report_id: '00000000-0000-4000-8000-000000000002', latest_hardening_index: 61,
+    });
+    const report = (id: string, receivedAt: string, content: string) => knex('report').insert({
+      id, key_id: keyId, host_record_id: hostId, host_id: 'web', received_at: time(receivedAt), encoding: 'raw', size: content.length, sha256: 'a'.repeat(64),
+      content: Buffer.from(content), hostname: 'web-01', hardening_index: 61,
+    });
+    await report('00000000-0000-4000-8000-000000000001', '2026-10-01T00:00:00Z', 'lynis_version=3.0.8\ntags=old\n');
+    await report('00000000-0000-4000-8000-000000000002', '2026-10-02T00:00:00Z', 'lynis_version=3.0.8\nsystem-groups=web\ntags=prod\nwarning[]=PKGS-7392|Vulnerable packages|-|-|\n');
+    await old.close();
+
+    const orm = await openDatabase(location);
+    try {
+      expect(await orm.schema.getUpdateSchemaSQL({ wrap: false })).toBe('');
+      const fresh = await orm.em.fork().findOneOrFail(HostRecord, { id: hostId });
+      expect(fresh).toMatchObject({ derivedVersion: 0, latestWarningCount: null, latestHardeningIndex: 61, reportCount: 2 });
+      expect(await deriveStoredHosts(orm)).toBe(1);
+      const derived = await orm.em.fork().findOneOrFail(HostRecord, { id: hostId });
+      expect(derived).toMatchObject({ derivedVersion: DERIVED_VERSION, latestWarningCount: 1, latestSuggestionCount: 0 });
+      const labels = await orm.em.getKnex()('host_label').select('kind', 'value').orderBy(['kind', 'value']);
+      expect(labels).toEqual([{ kind: 'group', value: 'web' }, { kind: 'tag', value: 'prod' }]);
+      expect(await orm.em.getKnex()('host_finding').select('kind', 'test_id', 'text')).toEqual([{ kind: 'warning', test_id: 'PKGS-7392', text: 'Vulnerable packages' }]);
     } finally {
       await orm.close();
     }

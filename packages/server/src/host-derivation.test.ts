@@ -99,7 +99,7 @@ describe.each(DIALECTS)('host labels and findings on %s', (dialect) => {
     expect(await derivedOf('web')).toMatchObject({ latestReportId: ids[2], groups: ['g-1'], findings: ['warning:W-1:text of W-1'] });
   });
 
-  it('writes only what changed: a new text or order is applied, an unchanged report writes no label or finding row', async () => {
+  it('writes only what changed: a new text or order is applied, and an unchanged report neither reads nor writes a label or finding row', async () => {
     const store = new OrmReportStore(orm);
     const summary = (text: string) => lynisSummary({ warnings: [finding('AUTH-1', 'same'), finding('AUTH-2', text)], suggestions: [] });
     await store.save(report('web', at('10:00:00'), summary('before'), labels({ groups: ['a', 'b', 'c'], tags: ['t'] })));
@@ -107,7 +107,7 @@ describe.each(DIALECTS)('host labels and findings on %s', (dialect) => {
     expect(await derivedOf('web')).toMatchObject({ groups: ['c', 'a'], tags: ['t'], findings: ['warning:AUTH-1:same', 'warning:AUTH-2:after'] });
     const writes: string[] = [];
     orm.em.getKnex().on('query', (query: { sql: string }) => {
-      if (/^(insert into|delete from) host_(label|finding)/i.test(query.sql)) writes.push(query.sql);
+      if (/\bhost_(label|finding)\b/i.test(query.sql)) writes.push(query.sql);
     });
     await store.save(report('web', at('12:00:00'), summary('after'), labels({ groups: ['c', 'a'], tags: ['t'] })));
     expect(writes).toEqual([]);
