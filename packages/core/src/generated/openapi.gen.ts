@@ -3504,6 +3504,58 @@ export const openApiDocument: Document = {
                 "description": "Ten buckets, 0–9, 10–19, …, 90–100, each with its number of hosts (zero included).",
                 "minItems": 10,
                 "maxItems": 10,
+                "example": [
+                  {
+                    "from": 0,
+                    "to": 9,
+                    "hosts": 0
+                  },
+                  {
+                    "from": 10,
+                    "to": 19,
+                    "hosts": 0
+                  },
+                  {
+                    "from": 20,
+                    "to": 29,
+                    "hosts": 1
+                  },
+                  {
+                    "from": 30,
+                    "to": 39,
+                    "hosts": 3
+                  },
+                  {
+                    "from": 40,
+                    "to": 49,
+                    "hosts": 12
+                  },
+                  {
+                    "from": 50,
+                    "to": 59,
+                    "hosts": 40
+                  },
+                  {
+                    "from": 60,
+                    "to": 69,
+                    "hosts": 120
+                  },
+                  {
+                    "from": 70,
+                    "to": 79,
+                    "hosts": 204
+                  },
+                  {
+                    "from": 80,
+                    "to": 89,
+                    "hosts": 98
+                  },
+                  {
+                    "from": 90,
+                    "to": 100,
+                    "hosts": 32
+                  }
+                ],
                 "items": {
                   "type": "object",
                   "required": [
@@ -3571,7 +3623,15 @@ export const openApiDocument: Document = {
             "maxItems": 10,
             "items": {
               "$ref": "#/components/schemas/FindingCount"
-            }
+            },
+            "example": [
+              {
+                "kind": "suggestion",
+                "testId": "DEB-0280",
+                "text": "Install libpam-tmpdir to set $TMP and $TMPDIR for PAM sessions",
+                "hosts": 410
+              }
+            ]
           },
           "operatingSystems": {
             "type": "array",
@@ -3586,7 +3646,17 @@ export const openApiDocument: Document = {
             "maxItems": 20,
             "items": {
               "$ref": "#/components/schemas/LabelCount"
-            }
+            },
+            "example": [
+              {
+                "name": "3.0.8",
+                "hosts": 480
+              },
+              {
+                "name": "3.1.1",
+                "hosts": 32
+              }
+            ]
           },
           "uploadsPerDay": {
             "type": "array",
