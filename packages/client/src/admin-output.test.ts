@@ -89,7 +89,8 @@ describe('hosts and findings', () => {
 });
 
 describe('formatOverview', () => {
-  const distribution = Array.from({ length: 10 }, (_, i) => ({ from: i * 10, to: i === 9 ? 100 : i * 10 + 9, hosts: i === 5 ? 4 : i === 6 ? 2 : 0 }));
+  type Distribution = Overview['hardeningIndex']['distribution'];
+  const distribution = Array.from({ length: 10 }, (_, i) => ({ from: i * 10, to: i === 9 ? 100 : i * 10 + 9, hosts: i === 5 ? 4 : i === 6 ? 2 : 0 })) as Distribution;
   const overview: Overview = {
     generatedAt: '2026-11-23T10:00:00.000Z',
     staleDays: 7,
@@ -131,7 +132,7 @@ describe('formatOverview', () => {
     const empty: Overview = {
       ...overview,
       hosts: { total: 0, seenLast24h: 0, seenLast7d: 0, stale: 0 },
-      hardeningIndex: { average: null, median: null, unknown: 0, distribution: distribution.map((b) => ({ ...b, hosts: 0 })) },
+      hardeningIndex: { average: null, median: null, unknown: 0, distribution: distribution.map((b) => ({ ...b, hosts: 0 })) as Distribution },
       hardeningTrend: [],
       topWarnings: [],
       operatingSystems: [],

@@ -135,7 +135,7 @@ function OverviewBody({ overview }: { overview: Overview }) {
                 </tbody>
               </table>
             </div>
-            <p><a href={stale}>All {hosts.stale} stale hosts</a></p>
+            <p><a href={stale}>All stale hosts ({hosts.stale})</a></p>
           </>
         )}
       </Panel>
