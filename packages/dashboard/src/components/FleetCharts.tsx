@@ -4,13 +4,13 @@ import { COLOURS, countRange, dayAxis, daySplits, dayTime, Plot, utcDates, whole
 
 const DAY = 86_400;
 
-/** How many hosts' latest hardening index falls into each tenth (0–9 … 90–100): one bar each. */
+/** How many hosts' latest hardening index falls into each tenth (0–9 … 90–100): one bar each (none where there is no host). */
 export function DistributionChart({ buckets }: { buckets: Overview['hardeningIndex']['distribution'] }) {
   const labels = buckets.map((bucket) => `${bucket.from}–${bucket.to}`);
   return (
     <Plot
       label={`Hosts by hardening index: ${buckets.map((bucket, i) => `${labels[i]}: ${bucket.hosts}`).join(', ')}`}
-      data={[buckets.map((_, i) => i), buckets.map((bucket) => bucket.hosts)]}
+      data={[buckets.map((_, i) => i), buckets.map((bucket) => bucket.hosts || null)]}
       build={(width, height) => ({
         width,
         height,
@@ -61,7 +61,7 @@ export function UploadsChart({ days }: { days: Overview['uploadsPerDay'] }) {
   return (
     <Plot
       label={`Uploads per day over the last ${days.length} days: ${accepted} accepted and ${refused} refused in all`}
-      data={[times, days.map((day) => day.accepted), days.map((day) => day.refused)]}
+      data={[times, days.map((day) => day.accepted || null), days.map((day) => day.refused || null)]}
       build={(width, height) => ({
         width,
         height,

@@ -3,8 +3,11 @@ import { Plot, COLOURS } from './Plot.js';
 /** A hardening index over time, drawn by uPlot (oldest on the left). */
 export function TrendChart({ points, label }: { points: { at: string; value: number }[]; label: string }) {
   const times = points.map((point) => Date.parse(point.at) / 1000);
-  // One report alone would get a scale of years around it: show the day around it instead.
-  const onlyOne = times.length === 1 ? { auto: false, range: [times[0]! - 43_200, times[0]! + 43_200] as [number, number] } : {};
+  // Reports less than a day apart (or one alone) would get a scale of milliseconds or years: show the day around them.
+  const first = Math.min(...times);
+  const last = Math.max(...times);
+  const middle = (first + last) / 2;
+  const onlyOne = times.length > 0 && last - first < 86_400 ? { auto: false, range: [middle - 43_200, middle + 43_200] as [number, number] } : {};
   return (
     <Plot
       label={`${label}: ${points.map((point) => point.value).join(', ')}`}

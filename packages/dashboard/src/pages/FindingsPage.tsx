@@ -67,7 +67,7 @@ export function FindingsPage({ client, route, onUnauthorized }: { client: Client
                       <td><span className={`kind kind-${finding.kind}`}>{finding.kind === 'warning' ? 'Warning' : 'Suggestion'}</span></td>
                       <td className="mono nowrap"><a href={hosts} title="The hosts that have it">{finding.testId}</a></td>
                       <td>{finding.text}</td>
-                      <td className="number"><a href={hosts} aria-label={`${finding.hosts} hosts with ${finding.testId}`}>{finding.hosts}</a></td>
+                      <td className="number"><a href={hosts} aria-label={`${finding.hosts === 1 ? "1 host" : `${finding.hosts} hosts`} with ${finding.testId}`}>{finding.hosts}</a></td>
                     </tr>
                   );
                 })}

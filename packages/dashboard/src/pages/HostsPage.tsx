@@ -171,7 +171,7 @@ function FilterForm({ route, keys }: { route: HostsRoute; keys: { id: string; la
       <div className="field">
         <label htmlFor="host-filter-findingKind">Finding is a</label>
         <select {...field('findingKind')}>
-          <option value="">warning or suggestion</option>
+          <option value="">either kind</option>
           <option value="warning">warning</option>
           <option value="suggestion">suggestion</option>
         </select>
@@ -191,7 +191,7 @@ function FilterForm({ route, keys }: { route: HostsRoute; keys: { id: string; la
       <div className="field">
         <label htmlFor="host-filter-stale">Without a report for</label>
         <select {...field('stale')}>
-          <option value="">any time (every host)</option>
+          <option value="">any time</option>
           {staleChoices.map((days) => (
             <option key={days} value={String(days)}>
               {days === 1 ? 'a day or more' : `${days} days or more`}

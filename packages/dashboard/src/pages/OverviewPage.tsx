@@ -204,7 +204,7 @@ function TopFindings({ findings, kind }: { findings: FindingCount[]; kind: 'warn
               <tr key={index}>
                 <td className="mono nowrap"><a href={hosts} title="The hosts that have it">{finding.testId}</a></td>
                 <td>{finding.text}</td>
-                <td className="number"><a href={hosts} aria-label={`${finding.hosts} hosts with ${finding.testId}`}>{finding.hosts}</a></td>
+                <td className="number"><a href={hosts} aria-label={`${finding.hosts === 1 ? "1 host" : `${finding.hosts} hosts`} with ${finding.testId}`}>{finding.hosts}</a></td>
               </tr>
             );
           })}
