@@ -375,6 +375,14 @@ describe('the dashboard', () => {
     await page.getByRole('link', { name: 'Hardening index' }).click();
     await expect.poll(() => listedHosts(page)).toEqual(['old-01', HOSTILE_NAME, 'web-01', 'db-01']);
 
+    // By keyboard: Tab from the Search button to the Warnings heading, its focus visible, and Enter sorts by it.
+    await page.getByRole('button', { name: 'Search' }).focus();
+    for (let i = 0; i < 30 && (await page.evaluate(() => document.activeElement?.textContent)) !== 'Warnings\u00a0↕'; i++) await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe('solid');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.url()).toMatch(/#\/hosts\?sort=warnings&order=desc$/);
+    expect(await page.getByRole('columnheader', { name: 'Warnings' }).getAttribute('aria-sort')).toBe('descending');
+
     // By operating system (from a host's OS link), by group, and by days without a report.
     await page.getByRole('link', { name: 'Rocky Linux 9.4 (Blue Onyx)' }).click();
     await expect.poll(() => listedHosts(page)).toEqual(['db-01']);
