@@ -513,7 +513,7 @@ describe('the dashboard', () => {
   it('creates a key shown once and revokes it, and the admin API agrees', async () => {
     const { page, dialogs, errors } = await openPage({ confirmDialogs: true });
     await signIn(page);
-    await page.getByRole('link', { name: 'Keys' }).click();
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Keys' }).click();
     await page.getByLabel('Label of a new key').fill('made in the dashboard');
     await page.getByRole('button', { name: 'Create key' }).click();
     const key = (await page.getByLabel('New license key').textContent())!;
@@ -545,7 +545,7 @@ describe('the dashboard', () => {
 
     const { page, dialogs, errors, foreign } = await openPage();
     await signIn(page);
-    await page.getByRole('link', { name: 'Refused uploads' }).click();
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Refused uploads' }).click();
     await page.getByRole('heading', { name: 'Refused uploads', exact: true }).waitFor();
     const hostile = page.getByRole('row').filter({ has: page.getByRole('cell', { name: HOSTILE_HOST_ID, exact: true }) });
     await expect.poll(() => hostile.getByRole('cell').allTextContents()).toEqual([
