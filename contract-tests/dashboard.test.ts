@@ -45,8 +45,8 @@ let dashboardUrl: string;
 /** Lines of the Lynis profile a report carries (`system-groups=`, `tags=`, …), or report values to replace. */
 type ReportLines = Record<string, string>;
 
-/** The captured report with another host id, host name, hardening index, extra warning lines and other values. */
-function report(hostId: string, hostname: string, hardeningIndex: number, extraWarnings: string[] = [], lines: ReportLines = {}): string {
+/** The captured report with another host id, host name, hardening index, extra warning lines, other values and lines. */
+function report(hostId: string, hostname: string, hardeningIndex: number, extraWarnings: string[] = [], lines: ReportLines = {}, rawLines: string[] = []): string {
   let text = lynisCapture.report
     .toString('utf8')
     .replace(/^hostname=.*$/m, `hostname=${hostname}`)
@@ -56,7 +56,7 @@ function report(hostId: string, hostname: string, hardeningIndex: number, extraW
     const line = new RegExp(`^${key}=.*$`, 'm'); // keys are letters, '-' and '_' only
     text = line.test(text) ? text.replace(line, () => `${key}=${value}`) : `${text}${key}=${value}\n`;
   }
-  return text.concat(extraWarnings.map((warning) => `warning[]=${warning}\n`).join(''));
+  return text.concat(extraWarnings.map((warning) => `warning[]=${warning}\n`).join(''), rawLines.map((line) => `${line}\n`).join(''));
 }
 
 /** Uploads a report as Lynis does (raw, urlencoded), over the server's TLS with its own certificate accepted. */
@@ -112,7 +112,9 @@ beforeAll(async () => {
   await upload(WEB, report(WEB, 'web-01', 62, [], web));
   await upload(WEB, report(WEB, 'web-01', 58, ['FIRE-4512|iptables module(s) loaded, but no rules active|-|-|'], web));
   await upload(HOSTILE, report(HOSTILE, HOSTILE_NAME, 41, [HOSTILE_WARNING], { 'system-groups': `${HOSTILE_GROUP},ops`, tags: HOSTILE_TAG }));
-  await upload(DB, report(DB, 'db-01', 75, [], { 'system-groups': 'databases', tags: 'production', os_fullname: 'Rocky Linux 9.4 (Blue Onyx)', lynis_version: '3.1.1' }));
+  // db-01 also runs 20 custom tests of its own: with the fixture's 39, more suggestions than a page of findings holds.
+  const custom = Array.from({ length: 20 }, (_, i) => `suggestion[]=CUST-${String(i + 1).padStart(4, '0')}|Custom check ${i + 1}|-|-|`);
+  await upload(DB, report(DB, 'db-01', 75, [], { 'system-groups': 'databases', tags: 'production', os_fullname: 'Rocky Linux 9.4 (Blue Onyx)', lynis_version: '3.1.1' }, custom));
   // web-01's hostid under a key the server does not know: an upload refused, which its host page shows.
   await upload(WEB, report(WEB, 'web-01', 58), 'deadbeef-0000-0000-0000-00000000beef', 401);
   uploadDays = [...new Set([firstDay, utcDay(Date.now())])];
@@ -319,9 +321,16 @@ describe('the dashboard', () => {
     ]);
     expect(page.url()).toMatch(/#\/findings\?kind=warning$/);
     await page.screenshot({ path: `${ARTIFACTS}/dashboard-findings.png`, fullPage: true });
-    // Every suggestion of the fixture is on the four hosts: the list is paged by the server.
+    // The fixture's 39 suggestions on every host and db-01's 20 of its own: two pages, the rarest on the second.
     await page.getByLabel('Kind').selectOption('suggestion');
-    await expect.poll(() => page.getByRole('table').getByRole('caption').textContent()).toMatch(/^Findings 1–\d+ of \d+$/);
+    const caption = page.getByRole('table').getByRole('caption');
+    await expect.poll(() => caption.textContent()).toBe('Findings 1–50 of 59');
+    await page.getByRole('navigation', { name: 'Pages of findings' }).getByRole('link', { name: 'Next page' }).click();
+    await expect.poll(() => caption.textContent()).toBe('Findings 51–59 of 59');
+    expect(page.url()).toMatch(/#\/findings\?kind=suggestion&offset=50$/);
+    expect((await cellsOf(page.getByRole('table'))).map((cells) => cells[3])).toEqual(Array(9).fill('1'));
+    await page.getByRole('navigation', { name: 'Pages of findings' }).getByRole('link', { name: 'Previous page' }).click();
+    await expect.poll(() => caption.textContent()).toBe('Findings 1–50 of 59');
     await page.getByLabel('Test id', { exact: true }).fill('DEB-0280');
     await page.getByRole('button', { name: 'Search' }).click();
     await expect.poll(() => cellsOf(page.getByRole('table'))).toEqual([['Suggestion', 'DEB-0280', 'Install libpam-tmpdir to set $TMP and $TMPDIR for PAM sessions', '4']]);
