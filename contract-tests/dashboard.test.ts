@@ -369,7 +369,7 @@ describe('the dashboard', () => {
     await page.getByRole('link', { name: 'Hardening index' }).click();
     await expect.poll(() => listedHosts(page)).toEqual(['web-01', 'old-01']);
     expect(page.url()).toMatch(/#\/hosts\?group=webservers&sort=hardeningIndex&order=desc$/);
-    expect(await page.getByRole('columnheader', { name: 'Hardening index' }).getAttribute('aria-sort')).toBe('descending');
+    await expect.poll(() => page.getByRole('columnheader', { name: 'Hardening index' }).getAttribute('aria-sort')).toBe('descending');
     await page.getByRole('link', { name: 'Hardening index' }).click();
     await expect.poll(() => listedHosts(page)).toEqual(['old-01', 'web-01']);
     await page.screenshot({ path: `${ARTIFACTS}/dashboard-hosts-filtered.png`, fullPage: true });
@@ -390,7 +390,7 @@ describe('the dashboard', () => {
     expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe('solid');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.url()).toMatch(/#\/hosts\?sort=warnings&order=desc$/);
-    expect(await page.getByRole('columnheader', { name: 'Warnings' }).getAttribute('aria-sort')).toBe('descending');
+    await expect.poll(() => page.getByRole('columnheader', { name: 'Warnings' }).getAttribute('aria-sort')).toBe('descending');
 
     // By operating system (from a host's OS link), by group, and by days without a report.
     await page.getByRole('link', { name: 'Rocky Linux 9.4 (Blue Onyx)' }).click();
