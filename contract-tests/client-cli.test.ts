@@ -192,9 +192,40 @@ describe('audit-client admin commands against the Prism mock', () => {
     const result = await run(['hosts', '--hostname', 'web', '--limit', '10', '--offset', '0']);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     const [heading, row, paging] = result.stdout.split('\n');
-    expect(heading!.split(/\s{2,}/)).toEqual(['ID', 'HOSTNAME', 'HOST ID', 'OS', 'INDEX', 'REPORTS', 'LAST SEEN']);
-    expect(row!.split(/\s{2,}/)).toEqual([EXAMPLE_ID, 'web-01', HOST_ID, 'Debian GNU/Linux 12 (bookworm)', '56', '22', '2026-11-22 13:41:25 UTC']);
+    expect(heading!.split(/\s{2,}/)).toEqual(['ID', 'HOSTNAME', 'HOST ID', 'OS', 'INDEX', 'WARNINGS', 'REPORTS', 'LAST SEEN', 'GROUPS', 'TAGS']);
+    expect(row!.split(/\s{2,}/)).toEqual([EXAMPLE_ID, 'web-01', HOST_ID, 'Debian GNU/Linux 12 (bookworm)', '56', '1', '22', '2026-11-22 13:41:25 UTC', 'webservers', 'production']);
     expect(paging).toBe('hosts 1-1 of 1');
+  });
+
+  it('hosts: filters by group, tag, OS, finding and days without a report, sorted; the mock checks each against the contract', async () => {
+    const result = await run([
+      'hosts', '--group', 'webservers', '--tag', 'production', '--os', 'Debian GNU/Linux 12 (bookworm)', '--finding', 'PKGS-7392',
+      '--finding-kind', 'warning', '--stale-days', '7', '--sort', 'hardeningIndex', '--order', 'asc',
+    ]);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout.split('\n')[2]).toBe('hosts 1-1 of 1');
+    expect(await run(['hosts', '--sort', 'index'])).toMatchObject({ code: 1, stderr: expect.stringContaining('Allowed choices are lastSeen, hostname, hardeningIndex, warnings') });
+    expect(await run(['hosts', '--finding-kind', 'warning'])).toEqual({ code: 1, stdout: '', stderr: '--finding-kind needs --finding\n' });
+    expect(await run(['hosts', '--stale-days', '7', '--seen-before', '2026-11-01'])).toMatchObject({ code: 1, stderr: expect.stringContaining('cannot be used with') });
+  });
+
+  it('overview: the fleet at a glance as text, or the API answer with --json', async () => {
+    const result = await run(['overview', '--stale-days', '14']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toMatch(/^Generated {8}2026-11-23 10:00:00 UTC\nHosts {12}512: 480 seen in the last 24 h, 505 in the last 7 days, 7 stale \(no report for 7 days\)\n/);
+    expect(result.stdout).toContain('\nHardening index  average 64.2, median 65 (2 hosts without one)\n');
+    expect(result.stdout).toContain('Top warnings (hosts affected):\n  HOSTS  TEST ID    TEXT\n  12     PKGS-7392  Found one or more vulnerable packages.\n');
+    expect(result.stdout).toContain(`Stale hosts (no report for 7 days), seen longest ago:\n  ID                                    HOSTNAME  LAST SEEN\n  ${EXAMPLE_ID}  web-01    2026-11-22 13:41:25 UTC\n`);
+    expect(JSON.parse((await run(['overview', '--json'])).stdout)).toMatchObject({ staleDays: 7, hosts: { total: 512 } });
+    expect(await run(['overview', '--stale-days', '0'])).toMatchObject({ code: 1, stderr: expect.stringContaining('must be a whole number of at least 1') });
+  });
+
+  it('findings: the warnings and suggestions across the fleet, filtered by kind and test id', async () => {
+    const result = await run(['findings', '--kind', 'warning', '--test-id', 'PKGS-7392', '--limit', '10']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe('KIND     TEST ID    HOSTS  TEXT\nwarning  PKGS-7392  12     Found one or more vulnerable packages.\nfindings 1-1 of 1\n');
+    expect(JSON.parse((await run(['findings', '--json'])).stdout)).toMatchObject({ total: 1, items: [{ testId: 'PKGS-7392', hosts: 12 }] });
+    expect(await run(['findings', '--kind', 'error'])).toMatchObject({ code: 1, stderr: expect.stringContaining('Allowed choices are warning, suggestion') });
   });
 
   it('--json prints the API answer for tooling', async () => {

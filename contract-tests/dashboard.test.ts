@@ -1,13 +1,16 @@
 // The dashboard in a real browser (Debian's Chromium through playwright-core), against the reference server seeded
-// through real uploads: sign-in, hosts, a host's trend and findings, the raw report, keys created and revoked in
-// the page and seen by the API, and hostile report text shown literally. Screenshots go to test-artifacts/.
+// through real uploads (and one report stored ten days back, for a stale host): sign-in, the fleet overview, findings,
+// hosts filtered and sorted, a host's trend, findings and refused uploads, the raw report, keys created and revoked
+// in the page and seen by the API, and hostile report text shown literally. Screenshots go to test-artifacts/.
+import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdminToken, openDatabase } from '@org/audit-server';
+import { createAdminToken, importKey, openDatabase, OrmReportStore } from '@org/audit-server';
+import { redactLicenseKeys, summarizeReportBytes } from '@org/audit-server-core';
 import { lynisCapture } from '@org/test-support/lynis-fixtures';
-import { makeDataDir, seedKeys, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ARTIFACTS = `${ROOT}test-artifacts`;
@@ -18,6 +21,20 @@ const HOSTILE_NAME = '<img src=x onerror=alert(1)>evil-host';
 const HOSTILE_WARNING = 'AUTH-0001|<script>alert("warning")</script>|<b onmouseover=alert(2)>details</b>|-|';
 /** A `hostid` as the contract allows it (printable ASCII, no spaces) that is also markup. */
 const HOSTILE_HOST_ID = '<img/src=x/onerror=alert(3)>';
+/** Groups and tags (from the Lynis profile, so from the host) that are markup too. */
+const HOSTILE_GROUP = '<img src=x onerror=alert(4)>';
+const HOSTILE_TAG = '<script>alert(5)</script>';
+
+/** The seeded fleet: four hosts, one of them stale (its only report ten days old). */
+const WEB = '1111111111111111111111111111111111111111';
+const HOSTILE = '2222222222222222222222222222222222222222';
+const DB = '4444444444444444444444444444444444444444';
+const OLD = '5555555555555555555555555555555555555555';
+const DAY_MS = 86_400_000;
+/** When the stale host's report was received: ten days before the test ran. */
+const OLD_RECEIVED = new Date(Date.now() - 10 * DAY_MS);
+/** A time as the API's UTC day. */
+const utcDay = (time: Date | number) => new Date(time).toISOString().slice(0, 10);
 
 let server: ServerProcess;
 let browser: Browser;
@@ -25,38 +42,83 @@ let removeDataDir: () => Promise<void>;
 let adminToken: string;
 let dashboardUrl: string;
 
-/** The captured report with another host id, host name, hardening index and extra warning lines. */
-function report(hostId: string, hostname: string, hardeningIndex: number, extraWarnings: string[] = []): string {
-  return lynisCapture.report
+/** Lines of the Lynis profile a report carries (`system-groups=`, `tags=`, …), or report values to replace. */
+type ReportLines = Record<string, string>;
+
+/** The captured report with another host id, host name, hardening index, extra warning lines, other values and lines. */
+function report(hostId: string, hostname: string, hardeningIndex: number, extraWarnings: string[] = [], lines: ReportLines = {}, rawLines: string[] = []): string {
+  let text = lynisCapture.report
     .toString('utf8')
     .replace(/^hostname=.*$/m, `hostname=${hostname}`)
     .replace(/^hardening_index=.*$/m, `hardening_index=${hardeningIndex}`)
-    .replace(/^hostid=.*$/m, `hostid=${hostId}`)
-    .concat(extraWarnings.map((warning) => `warning[]=${warning}\n`).join(''));
+    .replace(/^hostid=.*$/m, `hostid=${hostId}`);
+  for (const [key, value] of Object.entries(lines)) {
+    const line = new RegExp(`^${key}=.*$`, 'm'); // keys are letters, '-' and '_' only
+    text = line.test(text) ? text.replace(line, () => `${key}=${value}`) : `${text}${key}=${value}\n`;
+  }
+  return text.concat(extraWarnings.map((warning) => `warning[]=${warning}\n`).join(''), rawLines.map((line) => `${line}\n`).join(''));
 }
 
 /** Uploads a report as Lynis does (raw, urlencoded), over the server's TLS with its own certificate accepted. */
-async function upload(hostId: string, text: string): Promise<void> {
+async function upload(hostId: string, text: string, licensekey = KEY, status = 200): Promise<void> {
   const response = await fetch(`${server.url}/api/audit/upload/`, {
     method: 'POST',
-    body: new URLSearchParams({ data: text, licensekey: KEY, hostid: hostId, hostid2: lynisCapture.hostId2 }),
+    body: new URLSearchParams({ data: text, licensekey, hostid: hostId, hostid2: lynisCapture.hostId2 }),
   });
-  expect(response.status).toBe(200);
+  expect(response.status).toBe(status);
 }
+
+/** The admin API's answer to a GET, as the test's own check of what the pages show. */
+async function adminGet<T>(path: string): Promise<T> {
+  const response = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${adminToken}` } });
+  expect(response.status).toBe(200);
+  return (await response.json()) as T;
+}
+
+/** Waits until `done` holds (outside a test, where expect.poll is not available). */
+async function until(done: () => Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
+  for (const started = Date.now(); !(await done()); await new Promise((resolve) => setTimeout(resolve, 50))) {
+    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+  }
+}
+
+/** UTC days on which the test's uploads landed: one, or two when they ran across midnight. */
+let uploadDays: string[];
 
 beforeAll(async () => {
   const data = await makeDataDir();
   removeDataDir = data.remove;
-  await seedKeys(data.dataDir, { valid: [KEY] });
   const orm = await openDatabase(data.dataDir);
+  const keyId = await importKey(orm, KEY);
   ({ token: adminToken } = await createAdminToken(orm, { label: 'dashboard test' }));
+  // The stale host: its only report stored as the server would have ten days ago.
+  const stale = Buffer.from(report(OLD, 'old-01', 30, [], { 'system-groups': 'webservers', tags: 'staging' }));
+  await new OrmReportStore(orm).save({
+    keyId,
+    hostId: OLD,
+    receivedAt: OLD_RECEIVED,
+    encoding: 'raw',
+    size: stale.length,
+    sha256: createHash('sha256').update(stale).digest('hex'),
+    content: redactLicenseKeys(stale),
+    summary: summarizeReportBytes(stale),
+  });
   await orm.close();
-  // Refusals written every 200 ms instead of every few seconds, so the Refused uploads page shows them at once.
+  // Refusals written every 200 ms instead of every few seconds, so the pages show them at once.
   server = await startServerProcess(data.dataDir, ['--plain-http', '--rejections-flush-ms', '200']);
   dashboardUrl = `${server.url}/dashboard/`;
-  await upload('1111111111111111111111111111111111111111', report('1111111111111111111111111111111111111111', 'web-01', 62));
-  await upload('1111111111111111111111111111111111111111', report('1111111111111111111111111111111111111111', 'web-01', 58, ['FIRE-4512|iptables module(s) loaded, but no rules active|-|-|']));
-  await upload('2222222222222222222222222222222222222222', report('2222222222222222222222222222222222222222', HOSTILE_NAME, 41, [HOSTILE_WARNING]));
+  const firstDay = utcDay(Date.now());
+  const web = { 'system-groups': 'webservers,eu', tags: 'production', 'system-customer-name': 'acme', hostname_alias: 'web-01.example.org' };
+  await upload(WEB, report(WEB, 'web-01', 62, [], web));
+  await upload(WEB, report(WEB, 'web-01', 58, ['FIRE-4512|iptables module(s) loaded, but no rules active|-|-|'], web));
+  await upload(HOSTILE, report(HOSTILE, HOSTILE_NAME, 41, [HOSTILE_WARNING], { 'system-groups': `${HOSTILE_GROUP},ops`, tags: HOSTILE_TAG }));
+  // db-01 also runs 20 custom tests of its own: with the fixture's 39, more suggestions than a page of findings holds.
+  const custom = Array.from({ length: 20 }, (_, i) => `suggestion[]=CUST-${String(i + 1).padStart(4, '0')}|Custom check ${i + 1}|-|-|`);
+  await upload(DB, report(DB, 'db-01', 75, [], { 'system-groups': 'databases', tags: 'production', os_fullname: 'Rocky Linux 9.4 (Blue Onyx)', lynis_version: '3.1.1' }, custom));
+  // web-01's hostid under a key the server does not know: an upload refused, which its host page shows.
+  await upload(WEB, report(WEB, 'web-01', 58), 'deadbeef-0000-0000-0000-00000000beef', 401);
+  uploadDays = [...new Set([firstDay, utcDay(Date.now())])];
+  await until(async () => (await adminGet<{ total: number }>(`/api/admin/rejections?hostId=${WEB}`)).total === 1, 'the refused upload is listed');
   await mkdir(ARTIFACTS, { recursive: true });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -85,11 +147,38 @@ async function openPage({ confirmDialogs = false } = {}): Promise<{ page: Page; 
   return { page, dialogs, errors, foreign };
 }
 
+/** Signs in; the dashboard opens on the overview. */
 async function signIn(page: Page): Promise<void> {
   await page.goto(dashboardUrl);
   await page.getByLabel('Admin token').fill(adminToken);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Hosts' }).waitFor();
+  await page.getByRole('heading', { name: 'Overview', exact: true }).waitFor();
+}
+
+/** Signs in and opens the hosts list from the navigation. */
+async function openHosts(page: Page): Promise<void> {
+  await signIn(page);
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Hosts', exact: true }).click();
+  await page.getByRole('heading', { name: 'Hosts', exact: true }).waitFor();
+}
+
+/** The host names of the hosts list, in the order shown (the first line of each row's first cell). */
+async function listedHosts(page: Page): Promise<string[]> {
+  await page.getByRole('table').getByRole('caption').waitFor();
+  return page.locator('table.hosts tbody tr td:first-child a').allTextContents();
+}
+
+/** The cells of a table's body rows, as text. */
+async function cellsOf(table: Locator): Promise<string[][]> {
+  const rows = await table.locator('tbody tr').all();
+  return Promise.all(rows.map((row) => row.getByRole('cell').allTextContents()));
+}
+
+/** Whether nothing of the page runs off a window `width` wide. */
+async function fitsWidth(page: Page, width: number): Promise<boolean> {
+  // Charts follow their box's width a frame after it changed.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  return (await page.evaluate(() => document.documentElement.scrollWidth)) <= width;
 }
 
 describe('the dashboard', () => {
@@ -113,13 +202,26 @@ describe('the dashboard', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').filter({ hasText: 'refused the admin token' }).waitFor();
     await signIn(page);
-    const rows = page.getByRole('row');
-    await expect.poll(() => rows.count()).toBe(3); // the header and two hosts
-    await expect.poll(() => page.getByRole('link', { name: 'web-01' }).count()).toBe(1);
     await page.getByText('Signed in as dashboard test').waitFor(); // the token's label, never the token
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Hosts', exact: true }).click();
+    const rows = page.getByRole('row');
+    await expect.poll(() => rows.count()).toBe(5); // the header and four hosts
+    await expect.poll(() => page.getByRole('link', { name: 'web-01' }).count()).toBe(1);
     await page.screenshot({ path: `${ARTIFACTS}/dashboard-hosts.png`, fullPage: true });
-    await page.setViewportSize({ width: 420, height: 800 }); // a narrow window: nothing runs off the side
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(420);
+    for (const hash of ['#/hosts', '#/', '#/findings']) {
+      // Narrow windows: nothing runs off the side (a wide table scrolls in its own box).
+      await page.goto(`${dashboardUrl}${hash}`);
+      await page.locator('main h1').waitFor();
+      await page.getByText('Loading…').waitFor({ state: 'detached' });
+      for (const width of [800, 420]) {
+        await page.setViewportSize({ width, height: 800 });
+        expect(await fitsWidth(page, width), `${hash} at ${width} px`).toBe(true);
+      }
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+    await page.goto(`${dashboardUrl}#/hosts`);
+    await page.setViewportSize({ width: 420, height: 800 });
+    await page.getByRole('row').nth(4).waitFor();
     await page.screenshot({ path: `${ARTIFACTS}/dashboard-hosts-narrow.png`, fullPage: true });
     await page.setViewportSize({ width: 1280, height: 900 });
     expect(await page.evaluate(() => Object.keys(localStorage).length)).toBe(0);
@@ -132,17 +234,248 @@ describe('the dashboard', () => {
     await page.close();
   });
 
-  it('shows a host: its hardening trend over its reports, the newest warnings, and a raw report', async () => {
+  it('opens on the overview: the seeded fleet\'s counts, hardening index, trend, uploads, findings, mix and stale host', async () => {
+    console.log(JSON.stringify(await adminGet('/api/admin/overview')));
     const { page, errors, foreign } = await openPage();
     await signIn(page);
-    await page.getByLabel('Host name contains').fill('web');
+    const cards = page.getByRole('list', { name: 'Hosts' }).getByRole('listitem');
+    await expect.poll(() => cards.allTextContents()).toEqual([
+      '4Hosts', '3Seen in the last 24 hours', '3Seen in the last 7 days', '1Stale (no report for 7 days)',
+      // Latest hardening indexes 58, 41, 75 and 30.
+      '51Average hardening index', '49.5Median hardening index',
+    ]);
+    // The uploads refused in the last 30 days (web-01's, under an unknown key) lead to the Refused uploads page.
+    await page.getByRole('status').filter({ hasText: 'One upload was refused in the last 30 days' }).getByRole('link', { name: 'See the refused uploads' }).waitFor();
+    expect(await page.locator('.chart canvas').count()).toBeGreaterThanOrEqual(3);
+
+    const panel = (name: string) => page.getByRole('region', { name, exact: true });
+    const numbers = async (name: string) => {
+      await panel(name).getByText('The numbers').click();
+      return cellsOf(panel(name).locator('.chart-data table')); // not uPlot's legend, a table too
+    };
+    expect(await numbers('Hardening index of the hosts')).toEqual(
+      ['0–9', '10–19', '20–29', '30–39', '40–49', '50–59', '60–69', '70–79', '80–89', '90–100'].map((bucket, i) => [bucket, String([0, 0, 0, 1, 1, 1, 0, 1, 0, 0][i])]),
+    );
+    await panel('Hardening index of the hosts').getByRole('img', { name: 'Hosts by hardening index: 0–9: 0, 10–19: 0, 20–29: 0, 30–39: 1, 40–49: 1, 50–59: 1, 60–69: 0, 70–79: 1, 80–89: 0, 90–100: 0' }).waitFor();
+    // Per UTC day: the stale host's report ten days ago; today the four others (62, 58, 41, 75). Should the
+    // uploads have run across midnight, the day's rows split and only their sums are known.
+    const trend = await numbers('Fleet hardening index, last 90 days');
+    const uploads = await numbers('Uploads per day, last 30 days');
+    expect(trend[0]).toEqual([utcDay(OLD_RECEIVED), '30', '1']);
+    expect(uploads[0]).toEqual([utcDay(OLD_RECEIVED), '1', '0']);
+    if (uploadDays.length === 1) {
+      expect(trend).toEqual([[utcDay(OLD_RECEIVED), '30', '1'], [uploadDays[0], '59', '4']]);
+      expect(uploads).toEqual([[utcDay(OLD_RECEIVED), '1', '0'], [uploadDays[0], '4', '1']]);
+    } else {
+      expect(trend.slice(1).reduce((sum, row) => sum + Number(row[2]), 0)).toBe(4);
+      expect(uploads.slice(1).reduce((sums, row) => [sums[0]! + Number(row[1]), sums[1]! + Number(row[2])], [0, 0])).toEqual([4, 1]);
+      for (const row of [...trend.slice(1), ...uploads.slice(1)]) expect(uploadDays).toContain(row[0]);
+    }
+    await panel('Uploads per day, last 30 days').getByText('5 accepted, 1 refused.').waitFor();
+
+    expect(await cellsOf(panel('Most common warnings').getByRole('table'))).toEqual([
+      ['LOGG-2138', 'klogd is not running, which could lead to missing kernel messages in log files', '4'],
+      ['PKGS-7392', 'Found one or more vulnerable packages.', '4'],
+      ['AUTH-0001', '<script>alert("warning")</script>', '1'],
+      ['FIRE-4512', 'iptables module(s) loaded, but no rules active', '1'],
+    ]);
+    expect((await cellsOf(panel('Most common suggestions').getByRole('table')))[0]).toEqual([expect.any(String), expect.any(String), '4']);
+    expect(await cellsOf(panel('Operating systems').getByRole('table'))).toEqual([['Debian GNU/Linux 12 (bookworm)', '3', ''], ['Rocky Linux 9.4 (Blue Onyx)', '1', '']]);
+    expect(await cellsOf(panel('Lynis versions').getByRole('table'))).toEqual([['3.0.8', '3', ''], ['3.1.1', '1', '']]);
+    expect(await cellsOf(panel('Stale hosts: no report for 7 days').getByRole('table'))).toEqual([['old-01', expect.stringMatching(`^${utcDay(OLD_RECEIVED)} `), '30']]);
+    for (const name of ['Hardening index of the hosts', 'Fleet hardening index, last 90 days', 'Uploads per day, last 30 days']) {
+      await panel(name).getByText('The numbers').click(); // folded again for the picture
+    }
+    expect(await fitsWidth(page, 1280)).toBe(true);
+    await page.screenshot({ path: `${ARTIFACTS}/dashboard-overview.png`, fullPage: true });
+    await page.setViewportSize({ width: 800, height: 900 });
+    await page.screenshot({ path: `${ARTIFACTS}/dashboard-overview-800.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // Every stale host, on the hosts list filtered by the time of their last report.
+    await panel('Stale hosts: no report for 7 days').getByRole('link', { name: 'All stale hosts (1)' }).click();
+    expect(page.url()).toMatch(/#\/hosts\?stale=7$/);
+    await expect.poll(() => listedHosts(page)).toEqual(['old-01']);
+    await page.goBack();
+    await panel('Stale hosts: no report for 7 days').getByRole('link', { name: 'old-01' }).click();
+    await page.getByRole('heading', { name: 'old-01' }).waitFor();
+    // Another threshold: nobody is 30 days quiet.
+    await page.goto(`${dashboardUrl}#/?stale=30`);
+    await expect.poll(() => cards.nth(3).textContent()).toBe('0Stale (no report for 30 days)');
+    expect([errors, foreign]).toEqual([[], []]);
+    await page.close();
+  });
+
+  it('lists findings across the fleet by kind and test id; a test id opens the hosts that have it', async () => {
+    const { page, errors, foreign } = await openPage();
+    await signIn(page);
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Findings' }).click();
+    await page.getByRole('heading', { name: 'Findings', exact: true }).waitFor();
+    await page.getByLabel('Kind').selectOption('warning');
+    await expect.poll(() => page.getByRole('table').getByRole('caption').textContent()).toBe('Findings 1–4 of 4');
+    expect(await cellsOf(page.getByRole('table'))).toEqual([
+      ['Warning', 'LOGG-2138', 'klogd is not running, which could lead to missing kernel messages in log files', '4'],
+      ['Warning', 'PKGS-7392', 'Found one or more vulnerable packages.', '4'],
+      ['Warning', 'AUTH-0001', '<script>alert("warning")</script>', '1'],
+      ['Warning', 'FIRE-4512', 'iptables module(s) loaded, but no rules active', '1'],
+    ]);
+    expect(page.url()).toMatch(/#\/findings\?kind=warning$/);
+    await page.screenshot({ path: `${ARTIFACTS}/dashboard-findings.png`, fullPage: true });
+    // The fixture's 39 suggestions on every host and db-01's 20 of its own: two pages, the rarest on the second.
+    await page.getByLabel('Kind').selectOption('suggestion');
+    const caption = page.getByRole('table').getByRole('caption');
+    await expect.poll(() => caption.textContent()).toBe('Findings 1–50 of 59');
+    await page.getByRole('navigation', { name: 'Pages of findings' }).getByRole('link', { name: 'Next page' }).click();
+    await expect.poll(() => caption.textContent()).toBe('Findings 51–59 of 59');
+    expect(page.url()).toMatch(/#\/findings\?kind=suggestion&offset=50$/);
+    expect((await cellsOf(page.getByRole('table'))).map((cells) => cells[3])).toEqual(Array(9).fill('1'));
+    await page.getByRole('navigation', { name: 'Pages of findings' }).getByRole('link', { name: 'Previous page' }).click();
+    await expect.poll(() => caption.textContent()).toBe('Findings 1–50 of 59');
+    await page.getByLabel('Test id', { exact: true }).fill('DEB-0280');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => cellsOf(page.getByRole('table'))).toEqual([['Suggestion', 'DEB-0280', 'Install libpam-tmpdir to set $TMP and $TMPDIR for PAM sessions', '4']]);
+    expect(page.url()).toMatch(/#\/findings\?kind=suggestion&test=DEB-0280$/);
+    await page.getByLabel('Kind').selectOption('warning');
+    await page.getByText('No host\'s latest report has such a finding.').waitFor();
+    await page.getByLabel('Test id', { exact: true }).fill('FIRE-4512');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => cellsOf(page.getByRole('table'))).toEqual([['Warning', 'FIRE-4512', 'iptables module(s) loaded, but no rules active', '1']]);
+    await page.getByRole('link', { name: 'FIRE-4512', exact: true }).click();
+    await page.getByRole('heading', { name: 'Hosts', exact: true }).waitFor();
+    expect(page.url()).toMatch(/#\/hosts\?finding=FIRE-4512&kind=warning$/);
+    await expect.poll(() => listedHosts(page)).toEqual(['web-01']);
+    await page.getByRole('list', { name: 'Filters in force' }).getByText('warning FIRE-4512').waitFor();
+    expect([errors, foreign]).toEqual([[], []]);
+    await page.close();
+  });
+
+  it('filters hosts by group, tag, OS and days without a report, kept in the URL, and sorts them by hardening index', async () => {
+    const { page, errors, foreign } = await openPage();
+    await openHosts(page);
+    await expect.poll(() => listedHosts(page)).toHaveLength(4);
+    // The warnings column: web-01's newest report has the fixture's two warnings and FIRE-4512.
+    const webRow = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'web-01' }) });
+    expect(await webRow.getByRole('cell').nth(4).textContent()).toBe('3');
+
+    await page.getByLabel('Group', { exact: true }).fill('webservers');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => listedHosts(page)).toEqual(['web-01', 'old-01']); // most recently seen first
+    expect(page.url()).toMatch(/#\/hosts\?group=webservers$/);
+    await page.reload(); // the filter lives in the URL
+    await expect.poll(() => listedHosts(page)).toEqual(['web-01', 'old-01']);
+    expect(await page.getByLabel('Group', { exact: true }).inputValue()).toBe('webservers');
+
+    // Sorted by hardening index, highest first, then lowest first: within the filter.
+    await page.getByRole('link', { name: 'Hardening index' }).click();
+    await expect.poll(() => listedHosts(page)).toEqual(['web-01', 'old-01']);
+    expect(page.url()).toMatch(/#\/hosts\?group=webservers&sort=hardeningIndex&order=desc$/);
+    await expect.poll(() => page.getByRole('columnheader', { name: 'Hardening index' }).getAttribute('aria-sort')).toBe('descending');
+    await page.getByRole('link', { name: 'Hardening index' }).click();
+    await expect.poll(() => listedHosts(page)).toEqual(['old-01', 'web-01']);
+    await page.screenshot({ path: `${ARTIFACTS}/dashboard-hosts-filtered.png`, fullPage: true });
+
+    // A tag chip lists the hosts with that tag, most recently seen first; then every host, by hardening index.
+    await webRow.getByRole('link', { name: 'production' }).click();
+    await expect.poll(() => page.url()).toMatch(/#\/hosts\?tag=production$/);
+    await expect.poll(() => listedHosts(page)).toEqual(['db-01', 'web-01']);
+    await page.getByRole('link', { name: 'Remove the filter tag production' }).click();
+    await page.getByRole('link', { name: 'Hardening index' }).click();
+    await expect.poll(() => listedHosts(page)).toEqual(['db-01', 'web-01', HOSTILE_NAME, 'old-01']);
+    await page.getByRole('link', { name: 'Hardening index' }).click();
+    await expect.poll(() => listedHosts(page)).toEqual(['old-01', HOSTILE_NAME, 'web-01', 'db-01']);
+
+    // By keyboard: Tab from the Search button to the Warnings heading, its focus visible, and Enter sorts by it.
+    await page.getByRole('button', { name: 'Search' }).focus();
+    for (let i = 0; i < 30 && (await page.evaluate(() => document.activeElement?.textContent)) !== 'Warnings\u00a0↕'; i++) await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe('solid');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.url()).toMatch(/#\/hosts\?sort=warnings&order=desc$/);
+    await expect.poll(() => page.getByRole('columnheader', { name: 'Warnings' }).getAttribute('aria-sort')).toBe('descending');
+
+    // By operating system (from a host's OS link), by group, and by days without a report.
+    await page.getByRole('link', { name: 'Rocky Linux 9.4 (Blue Onyx)' }).click();
+    await expect.poll(() => listedHosts(page)).toEqual(['db-01']);
+    await page.goto(`${dashboardUrl}#/hosts?group=databases`);
+    await expect.poll(() => listedHosts(page)).toEqual(['db-01']);
+    await page.goto(`${dashboardUrl}#/hosts`);
+    await page.getByLabel('Without a report for').selectOption('7');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => listedHosts(page)).toEqual(['old-01']);
+    await page.getByLabel('Tag', { exact: true }).fill('production');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('No host matches these filters.').waitFor();
+    expect(page.url()).toMatch(/#\/hosts\?tag=production&stale=7$/);
+    await page.getByRole('link', { name: 'Clear filters' }).click();
+    await expect.poll(() => listedHosts(page)).toHaveLength(4);
+    expect([errors, foreign]).toEqual([[], []]);
+    await page.close();
+  });
+
+  it('shows hostile groups and tags as text on the hosts list and the host, and filters by them, running nothing', async () => {
+    const { page, dialogs, errors, foreign } = await openPage();
+    await openHosts(page);
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: HOSTILE_NAME }) });
+    await row.getByRole('link', { name: HOSTILE_GROUP }).waitFor();
+    await row.getByRole('link', { name: HOSTILE_TAG }).waitFor();
+    expect(await page.locator('main img, main script').count()).toBe(0);
+    await row.getByRole('link', { name: HOSTILE_GROUP }).click();
+    await expect.poll(() => listedHosts(page)).toEqual([HOSTILE_NAME]);
+    expect(await page.getByLabel('Group', { exact: true }).inputValue()).toBe(HOSTILE_GROUP);
+    await page.getByRole('list', { name: 'Filters in force' }).getByText(`group ${HOSTILE_GROUP}`).waitFor();
+    await page.reload();
+    await expect.poll(() => listedHosts(page)).toEqual([HOSTILE_NAME]);
+    await page.getByRole('link', { name: HOSTILE_NAME }).click();
+    await page.getByRole('heading', { name: HOSTILE_NAME }).waitFor();
+    const labels = page.locator('.facts .chips a');
+    await expect.poll(() => labels.allTextContents()).toEqual([`group ${HOSTILE_GROUP}`, 'group ops', `tag ${HOSTILE_TAG}`]);
+    expect(await page.locator('main img, main script, main b').count()).toBe(0);
+    await page.getByRole('link', { name: HOSTILE_TAG }).click();
+    await expect.poll(() => listedHosts(page)).toEqual([HOSTILE_NAME]);
+    expect([dialogs, errors, foreign]).toEqual([[], [], []]);
+    await page.close();
+  });
+
+  it('shows a host\'s groups, tags, customer and alias, its vulnerable packages, and the uploads of its host id the server refused', async () => {
+    const { page, errors, foreign } = await openPage();
+    await openHosts(page);
+    await page.getByRole('link', { name: 'web-01' }).click();
+    await page.getByRole('heading', { name: 'web-01' }).waitFor();
+    const fact = (name: string) => page.locator('.facts dt').filter({ hasText: new RegExp(`^${name}$`) }).locator('xpath=following-sibling::dd[1]');
+    expect(await fact('Alias').textContent()).toBe('web-01.example.org');
+    expect(await fact('Customer').textContent()).toBe('acme');
+    expect(await fact('Groups and tags').locator('a').allTextContents()).toEqual(['group webservers', 'group eu', 'tag production']);
+    expect(await fact('Newest report').textContent()).toBe('3 warnings, 45 suggestions');
+    const vulnerable = page.getByRole('list', { name: /^Vulnerable packages/ }).getByRole('listitem');
+    await expect.poll(() => vulnerable.count()).toBe(81); // the fixture's vulnerable_package[] lines
+    expect(await vulnerable.first().textContent()).toBe('apt');
+    // The upload sent under a key the server does not know, for this host id.
+    const refused = page.getByRole('region', { name: 'Refused uploads', exact: true });
+    const [refusal, ...more] = await cellsOf(refused.getByRole('table'));
+    expect(more).toEqual([]);
+    expect(refusal).toEqual([expect.any(String), 'Upload', 'invalid-keykey unknown, revoked or expired', '1', expect.stringMatching(/^\d{2}:\d{2}:\d{2} UTC$/), 'unknown key', '127.0.0.1']);
+    expect(uploadDays).toContain(refusal![0]);
+    const reports = page.getByRole('region', { name: 'Reports', exact: true });
+    expect((await cellsOf(reports.getByRole('table'))).map((cells) => cells.slice(1, 4))).toEqual([['58', '3', '45'], ['62', '2', '45']]);
+    await page.screenshot({ path: `${ARTIFACTS}/dashboard-host.png`, fullPage: true });
+    await refused.getByRole('link', { name: 'Every refusal of this host id' }).click();
+    await page.getByRole('heading', { name: 'Refused uploads', exact: true }).waitFor();
+    expect(page.url()).toMatch(new RegExp(`#/refused\\?hostId=${WEB}$`));
+    await expect.poll(() => page.getByRole('table').locator('tbody tr').count()).toBe(1);
+    expect([errors, foreign]).toEqual([[], []]);
+    await page.close();
+  });
+
+  it('shows a host: its hardening trend over its reports, the newest warnings, and a raw report', async () => {
+    const { page, errors, foreign } = await openPage();
+    await openHosts(page);
+    await page.getByLabel('Host name contains', { exact: true }).fill('web');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('link', { name: 'web-01' }).click();
     await page.getByRole('heading', { name: 'web-01' }).waitFor();
     await page.getByRole('img', { name: 'Hardening index: 62, 58' }).waitFor();
     expect(await page.locator('.chart canvas').count()).toBeGreaterThan(0);
     await page.getByRole('cell', { name: 'iptables module(s) loaded, but no rules active' }).waitFor();
-    await page.screenshot({ path: `${ARTIFACTS}/dashboard-host.png`, fullPage: true });
+    await page.screenshot({ path: `${ARTIFACTS}/dashboard-host-trend.png`, fullPage: true });
     await page.getByRole('link', { name: 'Raw report' }).first().click();
     const raw = await page.locator('pre.raw').textContent();
     expect(raw).toContain('license_key=[redacted]');
@@ -153,7 +486,7 @@ describe('the dashboard', () => {
 
   it('shows what changed since the report before, and against any other report of the host', async () => {
     const { page, errors, foreign } = await openPage();
-    await signIn(page);
+    await openHosts(page);
     await page.getByRole('link', { name: 'web-01' }).click();
     await page.getByRole('link', { name: 'Changes since the report before' }).first().click();
     await page.getByRole('heading', { name: 'Changes between two reports of web-01' }).waitFor();
@@ -175,7 +508,7 @@ describe('the dashboard', () => {
 
   it('shows hostile host names, warnings and details as text, running nothing', async () => {
     const { page, dialogs, errors, foreign } = await openPage();
-    await signIn(page);
+    await openHosts(page);
     await page.getByRole('link', { name: HOSTILE_NAME }).click();
     await page.getByRole('heading', { name: HOSTILE_NAME }).waitFor();
     await page.getByRole('cell', { name: '<script>alert("warning")</script>' }).waitFor();
@@ -189,7 +522,7 @@ describe('the dashboard', () => {
   it('creates a key shown once and revokes it, and the admin API agrees', async () => {
     const { page, dialogs, errors } = await openPage({ confirmDialogs: true });
     await signIn(page);
-    await page.getByRole('link', { name: 'Keys' }).click();
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Keys' }).click();
     await page.getByLabel('Label of a new key').fill('made in the dashboard');
     await page.getByRole('button', { name: 'Create key' }).click();
     const key = (await page.getByLabel('New license key').textContent())!;
@@ -217,12 +550,12 @@ describe('the dashboard', () => {
     for (let i = 0; i < 3; i++) await refuse(KEY, HOSTILE_HOST_ID, 'not a report', 400);
     const listed = async () =>
       ((await (await fetch(`${server.url}/api/admin/rejections?operation=uploadReport`, { headers: { authorization: `Bearer ${adminToken}` } })).json()) as { total: number }).total;
-    await expect.poll(listed, { timeout: 5000 }).toBe(2);
+    await expect.poll(listed, { timeout: 5000 }).toBe(3); // these two, and web-01's refused upload of beforeAll
 
     const { page, dialogs, errors, foreign } = await openPage();
     await signIn(page);
-    await page.getByRole('link', { name: 'Refused uploads' }).click();
-    await page.getByRole('heading', { name: 'Refused uploads' }).waitFor();
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Refused uploads' }).click();
+    await page.getByRole('heading', { name: 'Refused uploads', exact: true }).waitFor();
     const hostile = page.getByRole('row').filter({ has: page.getByRole('cell', { name: HOSTILE_HOST_ID, exact: true }) });
     await expect.poll(() => hostile.getByRole('cell').allTextContents()).toEqual([
       expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), HOSTILE_HOST_ID, expect.stringMatching(/^\(no label\) · [0-9a-f]{8}…$/), 'Upload', 'invalid-datareport unreadable', '3',

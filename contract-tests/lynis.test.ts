@@ -134,6 +134,8 @@ describe('Lynis 3 against the reference server', () => {
     await page.goto(`${server.url}/dashboard/`);
     await page.getByLabel('Admin token').fill(adminToken);
     await page.getByRole('button', { name: 'Sign in' }).click();
+    // The dashboard opens on the fleet overview; the host is on the hosts list.
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Hosts', exact: true }).click();
     await page.getByRole('link', { name: hostname, exact: true }).first().click();
     await page.getByRole('heading', { name: hostname, exact: true }).waitFor();
     for (const testId of warningIds) await page.getByRole('cell', { name: testId, exact: true }).first().waitFor();

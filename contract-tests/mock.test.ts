@@ -94,6 +94,16 @@ describe('mock admin API', () => {
     expect(host.hardeningHistory).toEqual([{ reportId: EXAMPLE_ID, receivedAt: host.lastSeen, hardeningIndex: 56 }]);
   });
 
+  it('gives the fleet overview and the findings across the fleet, and lists hosts by group, tag, finding and last seen', async () => {
+    const overview = await admin.getOverview({ staleDays: 7 });
+    expect(overview.hardeningIndex.distribution).toHaveLength(10);
+    expect(overview.staleHosts[0]).toMatchObject({ id: EXAMPLE_ID, groups: ['webservers'], tags: ['production'] });
+    const findings = await admin.listFindings({ kind: 'warning', testId: 'PKGS-7392', limit: 10 });
+    expect(findings.items[0]).toEqual({ kind: 'warning', testId: 'PKGS-7392', text: 'Found one or more vulnerable packages.', hosts: 12 });
+    const hosts = await admin.listHosts({ group: 'webservers', tag: 'production', finding: 'PKGS-7392', findingKind: 'warning', seenBefore: '2026-11-23T00:00:00.000Z', sort: 'warnings', order: 'asc' });
+    expect(hosts.items[0]).toMatchObject({ latestWarningCount: 1, latestSuggestionCount: 24, customerName: 'acme', hostnameAlias: 'web-01.example.org' });
+  });
+
   it('shows a report detail whose summary agrees with its counts, and the same report raw as text/plain', async () => {
     const report = await admin.getReport(EXAMPLE_ID);
     expect(report).toMatchObject({ id: EXAMPLE_ID, hostname: 'web-01', hardeningIndex: 56 });

@@ -81,6 +81,35 @@ describe('requests', () => {
     expect(received()[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
   });
 
+  it('listHosts sends the group, tag, OS, finding and last-seen filters and the sort order', async () => {
+    const query = {
+      group: 'web servers',
+      tag: 'production',
+      os: 'Debian GNU/Linux 12 (bookworm)',
+      finding: 'PKGS-7392',
+      findingKind: 'warning',
+      seenBefore: '2026-11-15T00:00:00.000Z',
+      sort: 'hardeningIndex',
+      order: 'asc',
+    } as const;
+    await client().listHosts(query);
+    expect(received()).toEqual([expect.objectContaining({ method: 'GET', path: '/api/admin/hosts', query })]);
+  });
+
+  it('getOverview sends staleDays; listFindings sends kind, testId and paging', async () => {
+    reply = json(200, { staleDays: 14 });
+    await expect(client().getOverview({ staleDays: 14 })).resolves.toEqual({ staleDays: 14 });
+    reply = json(200, EMPTY_PAGE);
+    await expect(client().listFindings({ kind: 'suggestion', testId: 'SSH-7408', limit: 5, offset: 10 })).resolves.toEqual(EMPTY_PAGE);
+    await client().getOverview();
+    expect(received().map(({ method, path, query }) => ({ method, path, query }))).toEqual([
+      { method: 'GET', path: '/api/admin/overview', query: { staleDays: '14' } },
+      { method: 'GET', path: '/api/admin/findings', query: { kind: 'suggestion', testId: 'SSH-7408', limit: '5', offset: '10' } },
+      { method: 'GET', path: '/api/admin/overview', query: {} },
+    ]);
+    expect(received().every((request) => request.headers.authorization === `Bearer ${TOKEN}`)).toBe(true);
+  });
+
   it('leaves out query parameters that are not given, and keeps the path a server is mounted under', async () => {
     await client({ baseUrl: `${stub.url}/collector/` }).listReports({ hostRecordId: ID });
     await client().listHosts();

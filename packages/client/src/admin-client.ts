@@ -4,7 +4,9 @@ import {
   getHost,
   getRawReport,
   getReport,
+  getOverview,
   getReportDiff,
+  listFindings,
   listHosts,
   listLicenseKeys,
   listRejections,
@@ -14,16 +16,20 @@ import {
 } from './generated/sdk.gen.js';
 import type {
   AdminSession,
+  FindingGroupPage,
   GetHostData,
+  GetOverviewData,
   HostDetail,
   HostPage,
   LicenseKeyInfo,
   LicenseKeyList,
+  ListFindingsData,
   ListHostsData,
   ListRejectionsData,
   ListReportsData,
   NewLicenseKey,
   NewLicenseKeyRequest,
+  Overview,
   Problem,
   ReportDetail,
   ReportDiff,
@@ -52,13 +58,21 @@ export type ReportQuery = NonNullable<ListReportsData['query']>;
 export type RejectionQuery = NonNullable<ListRejectionsData['query']>;
 /** Query of `getHost`. */
 export type HostDetailQuery = NonNullable<GetHostData['query']>;
+/** Query of `getOverview`: when a host counts as stale. */
+export type OverviewQuery = NonNullable<GetOverviewData['query']>;
+/** Query of `listFindings`: paging and filters, as the contract names them. */
+export type FindingQuery = NonNullable<ListFindingsData['query']>;
 
 /** A client of one server's admin API (`/api/admin/`); every method resolves with the contract's type or throws. */
 export interface AdminClient {
   /** The admin token this client signs in with: id, label and prefix, never the token. */
   getSession(): Promise<AdminSession>;
-  /** One page of hosts, most recently seen first. */
+  /** The fleet at a glance: host counts, hardening index, trends, top findings, OS and Lynis mix, stale hosts. */
+  getOverview(query?: OverviewQuery): Promise<Overview>;
+  /** One page of hosts, most recently seen first unless `sort` says otherwise; filters combine. */
   listHosts(query?: HostQuery): Promise<HostPage>;
+  /** One page of the warnings and suggestions of every host's latest report, most hosts affected first. */
+  listFindings(query?: FindingQuery): Promise<FindingGroupPage>;
   /** A host with the hardening index of its newest reports. */
   getHost(hostRecordId: string, query?: HostDetailQuery): Promise<HostDetail>;
   /** One page of report metadata, newest first. */
@@ -96,7 +110,9 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
 
   return {
     getSession: () => json<AdminSession>(() => getAdminSession({ ...transport.call() }), 200),
+    getOverview: (query) => json<Overview>(() => getOverview({ ...transport.call(), query }), 200),
     listHosts: (query) => json<HostPage>(() => listHosts({ ...transport.call(), query }), 200),
+    listFindings: (query) => json<FindingGroupPage>(() => listFindings({ ...transport.call(), query }), 200),
     getHost: (hostRecordId, query) => json<HostDetail>(() => getHost({ ...transport.call(), path: { hostRecordId }, query }), 200),
     listReports: (query) => json<ReportPage>(() => listReports({ ...transport.call(), query }), 200),
     getReport: (reportId) => json<ReportDetail>(() => getReport({ ...transport.call(), path: { reportId } }), 200),

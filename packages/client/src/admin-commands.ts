@@ -1,6 +1,18 @@
 import { Command, Option } from 'commander';
 import { createAdminClient, type AdminClient } from './admin-client.js';
-import { describeNewKey, formatHost, formatHostPage, formatKeys, formatRejectionPage, formatReport, formatReportDiff, formatReportPage, formatTime } from './admin-output.js';
+import {
+  describeNewKey,
+  formatFindingPage,
+  formatHost,
+  formatHostPage,
+  formatKeys,
+  formatOverview,
+  formatRejectionPage,
+  formatReport,
+  formatReportDiff,
+  formatReportPage,
+  formatTime,
+} from './admin-output.js';
 import { dateTime, day, positiveInteger, wholeNumber } from './cli-arguments.js';
 import { EXIT, runWithClient } from './cli-exit-codes.js';
 import { processSources, resolveAdminConnection, UsageError, type AdminFlags } from './cli-settings.js';
@@ -12,16 +24,48 @@ interface OutputFlags {
 
 /** Adds the admin commands (hosts, host, reports, report, keys …) to `audit-client`. */
 export function addAdminCommands(program: Command): void {
-  adminCommand(program, 'hosts', 'list hosts, most recently seen first')
+  adminCommand(program, 'overview', 'show the fleet at a glance: hosts, hardening index, top findings, OS and Lynis mix, uploads, stale hosts')
+    .addOption(new Option('--stale-days <n>', 'a host is stale when its last report is older than this many days (server default 7)').argParser(positiveInteger))
+    .action(
+      admin<[OutputFlags & { staleDays?: number }]>(async (client, options) =>
+        show(options, await client.getOverview({ staleDays: options.staleDays }), formatOverview),
+      ),
+    );
+
+  adminCommand(program, 'hosts', 'list hosts, most recently seen first unless --sort says otherwise; filters combine')
     .option('--hostname <text>', 'only hosts whose host name contains this text (case-insensitive)')
     .option('--key-id <id>', 'only hosts that upload with this license key (its id)')
     .option('--host-id <hostid>', 'only hosts with this hostid')
+    .option('--group <name>', 'only hosts whose latest report lists this group (system-groups= in the Lynis profile; exact)')
+    .option('--tag <name>', 'only hosts whose latest report lists this tag (tags= in the Lynis profile; exact)')
+    .option('--os <name>', 'only hosts with exactly this operating system, as the OS column shows it')
+    .option('--finding <test-id>', 'only hosts whose latest report has a warning or suggestion with this test id, e.g. PKGS-7392')
+    .addOption(new Option('--finding-kind <kind>', 'with --finding: only warnings or only suggestions').choices(['warning', 'suggestion']))
+    .addOption(new Option('--stale-days <n>', 'only hosts without a report for this many days').argParser(positiveInteger).conflicts('seenBefore'))
+    .addOption(new Option('--seen-before <when>', 'only hosts whose last report arrived before this date (midnight UTC) or date and time').argParser(dateTime))
+    .addOption(new Option('--sort <column>', 'order by last seen (default), host name, hardening index or warnings of the latest report').choices(['lastSeen', 'hostname', 'hardeningIndex', 'warnings']))
+    .addOption(new Option('--order <order>', 'descending (default) or ascending; hosts without a value come last either way').choices(['desc', 'asc']))
     .addOption(pageOptions.limit())
     .addOption(pageOptions.offset())
     .action(
       admin<[HostsFlags]>(async (client, options) => {
-        const { hostname, keyId, hostId, limit, offset } = options;
-        return show(options, await client.listHosts({ hostname, keyId, hostId, limit, offset }), formatHostPage);
+        const { hostname, keyId, hostId, group, tag, os, finding, findingKind, staleDays, sort, order, limit, offset } = options;
+        if (findingKind && !finding) throw new UsageError('--finding-kind needs --finding');
+        const seenBefore = staleDays === undefined ? options.seenBefore : new Date(Date.now() - staleDays * DAY_MS).toISOString();
+        const query = { hostname, keyId, hostId, group, tag, os, finding, findingKind, seenBefore, sort, order, limit, offset };
+        return show(options, await client.listHosts(query), formatHostPage);
+      }),
+    );
+
+  adminCommand(program, 'findings', 'list the warnings and suggestions of every host\'s latest report, most hosts affected first')
+    .addOption(new Option('--kind <kind>', 'only warnings or only suggestions').choices(['warning', 'suggestion']))
+    .option('--test-id <id>', 'only this test id, e.g. PKGS-7392 (then `hosts --finding ID` lists its hosts)')
+    .addOption(pageOptions.limit())
+    .addOption(pageOptions.offset())
+    .action(
+      admin<[FindingsFlags]>(async (client, options) => {
+        const { kind, testId, limit, offset } = options;
+        return show(options, await client.listFindings({ kind, testId, limit, offset }), formatFindingPage);
       }),
     );
 
@@ -122,10 +166,29 @@ export function addAdminCommands(program: Command): void {
     );
 }
 
+/** A day in milliseconds, for `--stale-days`. */
+const DAY_MS = 86_400_000;
+
 interface HostsFlags extends OutputFlags {
   hostname?: string;
   keyId?: string;
   hostId?: string;
+  group?: string;
+  tag?: string;
+  os?: string;
+  finding?: string;
+  findingKind?: 'warning' | 'suggestion';
+  staleDays?: number;
+  seenBefore?: string;
+  sort?: 'lastSeen' | 'hostname' | 'hardeningIndex' | 'warnings';
+  order?: 'asc' | 'desc';
+  limit?: number;
+  offset?: number;
+}
+
+interface FindingsFlags extends OutputFlags {
+  kind?: 'warning' | 'suggestion';
+  testId?: string;
   limit?: number;
   offset?: number;
 }

@@ -1,5 +1,19 @@
 // How the admin commands show the admin API's answers to people: aligned tables and labelled fields.
-import type { Finding, HostDetail, HostPage, LicenseKeyInfo, RejectionPage, ReportDetail, ReportDiff, ReportPage } from './generated/types.gen.js';
+import type {
+  Finding,
+  FindingCount,
+  FindingGroupPage,
+  Host,
+  HostDetail,
+  HostPage,
+  LabelCount,
+  LicenseKeyInfo,
+  Overview,
+  RejectionPage,
+  ReportDetail,
+  ReportDiff,
+  ReportPage,
+} from './generated/types.gen.js';
 
 /** Columns of a table: a heading and how to read the cell from one row. */
 type Columns<Row> = Array<[heading: string, cell: (row: Row) => string | number | null]>;
@@ -41,14 +55,20 @@ export function formatPageLine(page: { total: number; limit: number; offset: num
   return `${noun} ${page.offset + 1}-${last} of ${page.total}${more}\n`;
 }
 
-const hostColumns: Columns<HostPage['items'][number]> = [
+/** Labels (a host's groups or tags) as one cell: comma-separated, as the Lynis profile writes them. */
+const labels = (values: string[]) => values.join(',');
+
+const hostColumns: Columns<Host> = [
   ['ID', (h) => h.id],
   ['HOSTNAME', (h) => h.hostname],
   ['HOST ID', (h) => h.hostId],
   ['OS', (h) => h.os],
   ['INDEX', (h) => h.latestHardeningIndex],
+  ['WARNINGS', (h) => h.latestWarningCount],
   ['REPORTS', (h) => h.reportCount],
   ['LAST SEEN', (h) => formatTime(h.lastSeen)],
+  ['GROUPS', (h) => labels(h.groups)],
+  ['TAGS', (h) => labels(h.tags)],
 ];
 
 /** `audit-client hosts`. */
@@ -62,6 +82,10 @@ export function formatHost(host: HostDetail): string {
     ['Hostname', host.hostname],
     ['Host ID', host.hostId],
     ['Host ID 2', host.hostId2],
+    ['Alias', host.hostnameAlias],
+    ['Customer', host.customerName],
+    ['Groups', labels(host.groups)],
+    ['Tags', labels(host.tags)],
     ['License key ID', host.keyId],
     ['OS', host.os],
     ['Lynis', host.lynisVersion],
@@ -70,6 +94,8 @@ export function formatHost(host: HostDetail): string {
     ['Reports', host.reportCount],
     ['Latest report', host.latestReportId],
     ['Hardening index', host.latestHardeningIndex],
+    ['Warnings', host.latestWarningCount],
+    ['Suggestions', host.latestSuggestionCount],
   ]);
   if (host.hardeningHistory.length === 0) return fields;
   const history = formatTable<HostDetail['hardeningHistory'][number]>(
@@ -195,3 +221,84 @@ const rejectionColumns: Columns<RejectionPage['items'][number]> = [
 /** `audit-client rejections`: refused uploads and license checks, newest day first. */
 export const formatRejectionPage = (page: RejectionPage) =>
   (page.items.length > 0 ? formatTable(rejectionColumns, page.items) : '') + formatPageLine(page, 'refusals');
+
+const findingColumns: Columns<FindingCount> = [
+  ['KIND', (f) => f.kind],
+  ['TEST ID', (f) => f.testId],
+  ['HOSTS', (f) => f.hosts],
+  ['TEXT', (f) => f.text],
+];
+
+/** `audit-client findings`: warnings and suggestions across the fleet, most hosts affected first. */
+export const formatFindingPage = (page: FindingGroupPage) =>
+  (page.items.length > 0 ? formatTable(findingColumns, page.items) : '') + formatPageLine(page, 'findings');
+
+/** How many of the newest days with reports `overview` lists of the fleet's hardening trend (`--json` has all 90). */
+export const OVERVIEW_TREND_DAYS = 14;
+
+/** A number as people read it: at most one decimal. */
+const decimal = (value: number | null) => (value === null ? null : String(Math.round(value * 10) / 10));
+
+/** `n thing` or `n things`. */
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/**
+ * `audit-client overview`: the fleet at a glance, section by section: hosts and how recently they reported, the
+ * hardening index (with its distribution as a bar per bucket), the most common findings, the OS and Lynis mix,
+ * uploads accepted and refused per day, the fleet's hardening index per day, and the stale hosts seen longest ago.
+ */
+export function formatOverview(overview: Overview): string {
+  const { hosts, hardeningIndex: index, staleDays } = overview;
+  const head = formatFields([
+    ['Generated', formatTime(overview.generatedAt)],
+    ['Hosts', `${hosts.total}: ${hosts.seenLast24h} seen in the last 24 h, ${hosts.seenLast7d} in the last 7 days, ${hosts.stale} stale (no report for ${count(staleDays, 'day')})`],
+    [
+      'Hardening index',
+      index.average === null
+        ? `none known${index.unknown > 0 ? ` (${count(index.unknown, 'host')} without one)` : ''}`
+        : `average ${decimal(index.average)}, median ${decimal(index.median)}${index.unknown > 0 ? ` (${count(index.unknown, 'host')} without one)` : ''}`,
+    ],
+  ]);
+  const widest = Math.max(1, ...index.distribution.map((bucket) => bucket.hosts));
+  const distribution = formatTable<Overview['hardeningIndex']['distribution'][number]>(
+    [
+      ['INDEX', (b) => `${b.from}-${b.to}`],
+      ['HOSTS', (b) => String(b.hosts)],
+      ['', (b) => '#'.repeat(Math.ceil((b.hosts / widest) * 40)) || ' '],
+    ],
+    index.distribution,
+  );
+  const findings = (title: string, items: FindingCount[]) =>
+    `${title}:\n` + (items.length === 0 ? '  none\n' : indent(formatTable<FindingCount>([['HOSTS', (f) => f.hosts], ['TEST ID', (f) => f.testId], ['TEXT', (f) => f.text]], items)));
+  const mix = (title: string, heading: string, items: LabelCount[]) =>
+    `${title}:\n` + (items.length === 0 ? '  none\n' : indent(formatTable<LabelCount>([['HOSTS', (l) => l.hosts], [heading, (l) => l.name ?? '(not reported)']], items)));
+  const uploads = overview.uploadsPerDay.filter((day) => day.accepted > 0 || day.refused > 0);
+  const refused = overview.uploadsPerDay.reduce((sum, day) => sum + day.refused, 0);
+  const trend = overview.hardeningTrend.slice(-OVERVIEW_TREND_DAYS);
+  const sections = [
+    head,
+    `Hardening index of the hosts' latest reports:\n${indent(distribution)}`,
+    findings('Top warnings (hosts affected)', overview.topWarnings),
+    findings('Top suggestions (hosts affected)', overview.topSuggestions),
+    mix('Operating systems', 'OPERATING SYSTEM', overview.operatingSystems),
+    mix('Lynis versions', 'LYNIS', overview.lynisVersions),
+    `Uploads per day, last ${count(overview.uploadsPerDay.length, 'day')} (days with any):\n` +
+      (uploads.length === 0
+        ? '  none\n'
+        : indent(formatTable<Overview['uploadsPerDay'][number]>([['DAY', (d) => d.day], ['ACCEPTED', (d) => String(d.accepted)], ['REFUSED', (d) => String(d.refused)]], uploads))) +
+      (refused > 0 ? `  ${count(refused, 'upload')} refused: see audit-client rejections\n` : ''),
+    `Fleet hardening index per day (newest ${count(trend.length, 'day')} with reports):\n` +
+      (trend.length === 0
+        ? '  none\n'
+        : indent(formatTable<Overview['hardeningTrend'][number]>([['DAY', (d) => d.day], ['AVERAGE', (d) => decimal(d.average)], ['REPORTS', (d) => String(d.reports)]], trend))),
+    `Stale hosts (no report for ${count(staleDays, 'day')}), seen longest ago:\n` +
+      (overview.staleHosts.length === 0
+        ? '  none\n'
+        : indent(formatTable<Host>([['ID', (h) => h.id], ['HOSTNAME', (h) => h.hostname], ['LAST SEEN', (h) => formatTime(h.lastSeen)]], overview.staleHosts)) +
+          (hosts.stale > overview.staleHosts.length ? `  ${hosts.stale - overview.staleHosts.length} more: audit-client hosts --stale-days ${staleDays}\n` : '')),
+  ];
+  return sections.join('\n');
+}
+
+/** Every line of `text` two spaces in. */
+const indent = (text: string) => text.replace(/^(?=.)/gm, '  ');

@@ -1,7 +1,7 @@
 export { createAuditClient } from './audit-client.js';
 export type { AuditClient, AuditClientOptions, ReportUpload } from './audit-client.js';
 export { createAdminClient } from './admin-client.js';
-export type { AdminClient, AdminClientOptions, HostDetailQuery, HostQuery, RejectionQuery, ReportQuery } from './admin-client.js';
+export type { AdminClient, AdminClientOptions, FindingQuery, HostDetailQuery, HostQuery, OverviewQuery, RejectionQuery, ReportQuery } from './admin-client.js';
 export { DEFAULT_TIMEOUT_MS, parseRetryAfter } from './transport.js';
 export type { TransportOptions } from './transport.js';
 export {

@@ -1,9 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
 import { getAdminSession } from '@org/audit-client/sdk';
 import { adminClient, data } from './api.js';
+import { FindingsPage } from './pages/FindingsPage.js';
 import { HostPage } from './pages/HostPage.js';
 import { HostsPage } from './pages/HostsPage.js';
 import { KeysPage } from './pages/KeysPage.js';
+import { OverviewPage } from './pages/OverviewPage.js';
 import { RawReportPage } from './pages/RawReportPage.js';
 import { RefusedPage } from './pages/RefusedPage.js';
 import { ReportDiffPage } from './pages/ReportDiffPage.js';
@@ -48,9 +50,11 @@ export function App() {
   return (
     <>
       <header className="top">
-        <a className="brand" href={hrefOf({ page: 'hosts', offset: 0 })}>Audit collector</a>
+        <a className="brand" href={hrefOf({ page: 'overview' })}>Audit collector</a>
         <nav aria-label="Pages">
+          <NavLink route={{ page: 'overview' }} current={route} label="Overview" />
           <NavLink route={{ page: 'hosts', offset: 0 }} current={route} label="Hosts" />
+          <NavLink route={{ page: 'findings', offset: 0 }} current={route} label="Findings" />
           <NavLink route={{ page: 'keys' }} current={route} label="Keys" />
           <NavLink route={{ page: 'refused', offset: 0 }} current={route} label="Refused uploads" />
         </nav>
@@ -59,6 +63,8 @@ export function App() {
         </span>
       </header>
       <main>
+        {route.page === 'overview' && <OverviewPage client={client} route={route} onUnauthorized={refused} />}
+        {route.page === 'findings' && <FindingsPage client={client} route={route} onUnauthorized={refused} />}
         {route.page === 'hosts' && <HostsPage client={client} route={route} onUnauthorized={refused} />}
         {route.page === 'host' && <HostPage client={client} id={route.id} onUnauthorized={refused} />}
         {route.page === 'raw-report' && <RawReportPage client={client} id={route.id} onUnauthorized={refused} />}

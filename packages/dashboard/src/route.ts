@@ -1,53 +1,136 @@
 import { useEffect, useState } from 'react';
 
+/** Columns the hosts list can be sorted by, as the contract names them. */
+export const HOST_SORTS = ['lastSeen', 'hostname', 'hardeningIndex', 'warnings'] as const;
+export type HostSort = (typeof HOST_SORTS)[number];
+export type SortOrder = 'asc' | 'desc';
+export type FindingKind = 'warning' | 'suggestion';
+
+/** The filters and order of the hosts list; every one lives in the URL, so a filtered list survives reload and can be linked. */
+export interface HostFilters {
+  hostname?: string;
+  keyId?: string;
+  group?: string;
+  tag?: string;
+  os?: string;
+  finding?: string;
+  findingKind?: FindingKind;
+  /** Only hosts without a report for this many days (the API's `seenBefore`, counted from when the page loads). */
+  stale?: number;
+  sort?: HostSort;
+  order?: SortOrder;
+}
+
 /** The dashboard's pages, addressed by the URL's fragment (`#/hosts/<id>`), so the server serves one file. */
 export type Route =
-  | { page: 'hosts'; hostname?: string; offset: number }
+  | { page: 'overview'; stale?: number }
+  | ({ page: 'hosts'; offset: number } & HostFilters)
   | { page: 'host'; id: string }
+  | { page: 'findings'; kind?: FindingKind; testId?: string; offset: number }
   | { page: 'raw-report'; id: string }
   | { page: 'report-diff'; id: string; against?: string }
   | { page: 'keys' }
-  | { page: 'refused'; reason?: string; offset: number };
+  | { page: 'refused'; reason?: string; hostId?: string; offset: number };
 
-/** Reads a fragment such as `#/hosts?hostname=web&offset=50`; anything unknown is the hosts list. */
+/** Most days a "stale" filter may name (the contract's bound of `staleDays`). */
+const MAX_STALE_DAYS = 3650;
+
+/** Reads a fragment such as `#/hosts?group=web&offset=50`; anything unknown is the overview. */
 export function parseRoute(hash: string): Route {
   const [path = '', query = ''] = hash.replace(/^#/, '').split('?');
   const params = new URLSearchParams(query);
-  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  const parts = path.split('/').filter(Boolean).map(safeDecode);
+  const text = (name: string) => params.get(name) || undefined;
+  const offset = wholeNumber(params.get('offset')) ?? 0;
+  const stale = wholeNumber(params.get('stale'));
+  const staleDays = stale !== undefined && stale >= 1 && stale <= MAX_STALE_DAYS ? stale : undefined;
   if (parts[0] === 'hosts' && parts[1]) return { page: 'host', id: parts[1] };
   if (parts[0] === 'reports' && parts[1] && parts[2] === 'raw') return { page: 'raw-report', id: parts[1] };
-  if (parts[0] === 'reports' && parts[1] && parts[2] === 'diff') return { page: 'report-diff', id: parts[1], against: params.get('against') || undefined };
+  if (parts[0] === 'reports' && parts[1] && parts[2] === 'diff') return { page: 'report-diff', id: parts[1], against: text('against') };
   if (parts[0] === 'keys') return { page: 'keys' };
-  const offset = Number(params.get('offset') ?? 0);
-  if (parts[0] === 'refused') return { page: 'refused', reason: params.get('reason') || undefined, offset: Number.isSafeInteger(offset) && offset > 0 ? offset : 0 };
-  return { page: 'hosts', hostname: params.get('hostname') || undefined, offset: Number.isSafeInteger(offset) && offset > 0 ? offset : 0 };
+  if (parts[0] === 'refused') return { page: 'refused', reason: text('reason'), hostId: text('hostId'), offset };
+  if (parts[0] === 'findings') return { page: 'findings', kind: findingKind(params.get('kind')), testId: text('test'), offset };
+  if (parts[0] === 'hosts') {
+    const sort = params.get('sort');
+    const order = params.get('order');
+    return {
+      page: 'hosts',
+      hostname: text('hostname'),
+      keyId: text('key'),
+      group: text('group'),
+      tag: text('tag'),
+      os: text('os'),
+      finding: text('finding'),
+      findingKind: findingKind(params.get('kind')),
+      stale: staleDays,
+      sort: HOST_SORTS.find((name) => name === sort),
+      order: order === 'asc' || order === 'desc' ? order : undefined,
+      offset,
+    };
+  }
+  return { page: 'overview', stale: staleDays };
 }
 
-/** The fragment of a route, for links. */
+/** The fragment of a route, for links. Parameters are encoded, so nothing a host wrote can leave the fragment. */
 export function hrefOf(route: Route): string {
   switch (route.page) {
+    case 'overview':
+      return `#/${withQuery({ stale: route.stale })}`;
     case 'host':
       return `#/hosts/${encodeURIComponent(route.id)}`;
     case 'raw-report':
       return `#/reports/${encodeURIComponent(route.id)}/raw`;
     case 'report-diff':
-      return `#/reports/${encodeURIComponent(route.id)}/diff${route.against ? `?against=${encodeURIComponent(route.against)}` : ''}`;
+      return `#/reports/${encodeURIComponent(route.id)}/diff${withQuery({ against: route.against })}`;
     case 'keys':
       return '#/keys';
-    case 'refused': {
-      const params = new URLSearchParams();
-      if (route.reason) params.set('reason', route.reason);
-      if (route.offset) params.set('offset', String(route.offset));
-      const query = params.toString();
-      return `#/refused${query ? `?${query}` : ''}`;
-    }
-    case 'hosts': {
-      const params = new URLSearchParams();
-      if (route.hostname) params.set('hostname', route.hostname);
-      if (route.offset) params.set('offset', String(route.offset));
-      const query = params.toString();
-      return `#/hosts${query ? `?${query}` : ''}`;
-    }
+    case 'refused':
+      return `#/refused${withQuery({ reason: route.reason, hostId: route.hostId, offset: route.offset || undefined })}`;
+    case 'findings':
+      return `#/findings${withQuery({ kind: route.kind, test: route.testId, offset: route.offset || undefined })}`;
+    case 'hosts':
+      return `#/hosts${withQuery({
+        hostname: route.hostname,
+        key: route.keyId,
+        group: route.group,
+        tag: route.tag,
+        os: route.os,
+        finding: route.finding,
+        kind: route.findingKind,
+        stale: route.stale,
+        sort: route.sort,
+        order: route.order,
+        offset: route.offset || undefined,
+      })}`;
+  }
+}
+
+/** The hosts list with these filters, from its first page. */
+export const hostsRoute = (filters: HostFilters = {}): Route => ({ page: 'hosts', offset: 0, ...filters });
+
+/** `?a=1&b=2` of the values given, or nothing. */
+function withQuery(values: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(values)) if (value !== undefined && value !== '') params.set(name, String(value));
+  const query = params.toString();
+  return query ? `?${query}` : '';
+}
+
+function wholeNumber(value: string | null): number | undefined {
+  if (value === null || !/^\d{1,15}$/.test(value)) return undefined;
+  return Number(value);
+}
+
+function findingKind(value: string | null): FindingKind | undefined {
+  return value === 'warning' || value === 'suggestion' ? value : undefined;
+}
+
+/** A path segment decoded, or as it is when it is no valid encoding (a hand-edited URL must not throw). */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
   }
 }
 

@@ -1,38 +1,68 @@
-import { getHost, getReport, type Client, type Finding } from '@org/audit-client/sdk';
+import { getHost, getRawReport, getReport, listLicenseKeys, listRejections, listReports, type Client, type Finding } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { formatBytes, formatTime } from '../format.js';
-import { hrefOf } from '../route.js';
+import { addressesOf, keyOf, REASONS } from '../refusals.js';
+import { vulnerablePackagesOf } from '../report-text.js';
+import { hostsRoute, hrefOf } from '../route.js';
 import { useLoad } from '../use-load.js';
+import { Labels } from '../components/Labels.js';
 import { Status } from '../components/Status.js';
+import { When } from '../components/When.js';
 import { TrendChart } from '../components/TrendChart.js';
 
-/** One host: its hardening trend, what its newest report says, and its reports. Report text is shown as text only. */
+/** Reports listed under a host (the newest); the hardening chart covers as many. */
+const REPORTS_SHOWN = 100;
+/** Refusals of the host's id listed on its page; the Refused uploads page has them all. */
+const REFUSALS_SHOWN = 20;
+
+/**
+ * One host: who it is (groups, tags, customer, alias), its hardening trend, every warning and suggestion of its
+ * newest report, its vulnerable packages, its reports with what changed between them, and the uploads of its
+ * host id the server refused. Report text is shown as text only.
+ */
 export function HostPage({ client, id, onUnauthorized }: { client: Client; id: string; onUnauthorized(): void }) {
   const [loaded] = useLoad(
     async () => {
-      const host = await data(getHost({ client, path: { hostRecordId: id }, query: { historyLimit: 100 } }));
-      const latest = host.latestReportId ? await data(getReport({ client, path: { reportId: host.latestReportId } })) : undefined;
-      return { host, latest };
+      const host = await data(getHost({ client, path: { hostRecordId: id }, query: { historyLimit: REPORTS_SHOWN } }));
+      const latestId = host.latestReportId;
+      const [latest, raw, reports, refusals, keys] = await Promise.all([
+        latestId ? data(getReport({ client, path: { reportId: latestId } })) : undefined,
+        latestId ? data(getRawReport({ client, path: { reportId: latestId }, parseAs: 'text' })).then(String) : undefined,
+        data(listReports({ client, query: { hostRecordId: host.id, limit: REPORTS_SHOWN } })),
+        data(listRejections({ client, query: { hostId: host.hostId, limit: REFUSALS_SHOWN } })),
+        data(listLicenseKeys({ client })),
+      ]);
+      return { host, latest, vulnerable: raw === undefined ? undefined : vulnerablePackagesOf(raw), reports, refusals, keys: new Map(keys.items.map((key) => [key.id, key])) };
     },
     id,
     onUnauthorized,
   );
   if (loaded.state !== 'ready') return <Status loaded={loaded} />;
-  const { host, latest } = loaded.value;
+  const { host, latest, vulnerable, reports, refusals, keys } = loaded.value;
   const trend = host.hardeningHistory
     .filter((entry) => entry.hardeningIndex !== null)
     .map((entry) => ({ at: entry.receivedAt, value: entry.hardeningIndex! }))
     .reverse();
   const summary = latest?.summary;
+  const key = keys.get(host.keyId);
   return (
     <article aria-labelledby="host-title">
-      <p><a href={hrefOf({ page: 'hosts', offset: 0 })}>← All hosts</a></p>
+      <p><a href={hrefOf(hostsRoute())}>← All hosts</a></p>
       <h1 id="host-title">{host.hostname ?? '(no host name)'}</h1>
       <dl className="facts">
+        {host.hostnameAlias && <><dt>Alias</dt><dd>{host.hostnameAlias}</dd></>}
+        {host.customerName && <><dt>Customer</dt><dd>{host.customerName}</dd></>}
+        <dt>Groups and tags</dt><dd><Labels host={host} /></dd>
         <dt>Host id</dt><dd className="mono">{host.hostId}</dd>
-        <dt>Operating system</dt><dd>{host.os ?? '—'}</dd>
+        <dt>Operating system</dt>
+        <dd>{host.os ? <a className="quiet" href={hrefOf(hostsRoute({ os: host.os }))}>{host.os}</a> : '—'}</dd>
         <dt>Lynis</dt><dd>{host.lynisVersion ?? '—'}</dd>
+        <dt>License key</dt><dd>{key ? `${key.label ?? '(no label)'} · ${key.prefix}… (${key.state})` : host.keyId}</dd>
         <dt>Hardening index</dt><dd>{host.latestHardeningIndex ?? '—'}</dd>
+        <dt>Newest report</dt>
+        <dd>
+          {host.latestWarningCount === null ? 'not a Lynis report' : `${plural(host.latestWarningCount, 'warning')}, ${plural(host.latestSuggestionCount ?? 0, 'suggestion')}`}
+        </dd>
         <dt>Reports</dt><dd>{host.reportCount}</dd>
         <dt>First and last seen</dt><dd>{formatTime(host.firstSeen)} – {formatTime(host.lastSeen)}</dd>
       </dl>
@@ -42,40 +72,111 @@ export function HostPage({ client, id, onUnauthorized }: { client: Client; id: s
       </section>
       {summary && (
         <>
-          <Findings title="Warnings" findings={summary.warnings} />
-          <Findings title="Suggestions" findings={summary.suggestions} />
+          <Findings title="Warnings" kind="warning" findings={summary.warnings} />
+          <Findings title="Suggestions" kind="suggestion" findings={summary.suggestions} />
         </>
       )}
       {latest && !summary && <p>The newest report is not a Lynis report, so it has no findings to show.</p>}
+      {vulnerable && summary && (
+        <section aria-labelledby="vulnerable-title">
+          <h2 id="vulnerable-title">Vulnerable packages ({vulnerable.length})</h2>
+          {vulnerable.length === 0 ? (
+            <p>The newest report names no vulnerable package.</p>
+          ) : (
+            <ul className="packages" aria-labelledby="vulnerable-title">
+              {vulnerable.map((name) => <li key={name} className="mono">{name}</li>)}
+            </ul>
+          )}
+        </section>
+      )}
       <section aria-labelledby="reports-title">
         <h2 id="reports-title">Reports</h2>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Received</th>
-              <th scope="col" className="number">Hardening index</th>
-              <th scope="col">Report</th>
-              <th scope="col">Changes</th>
-            </tr>
-          </thead>
-          <tbody>
-            {host.hardeningHistory.map((entry) => (
-              <tr key={entry.reportId}>
-                <td>{formatTime(entry.receivedAt)}</td>
-                <td className="number">{entry.hardeningIndex ?? '—'}</td>
-                <td><a href={hrefOf({ page: 'raw-report', id: entry.reportId })}>Raw report</a></td>
-                <td><a href={hrefOf({ page: 'report-diff', id: entry.reportId })}>Changes since the report before</a></td>
+        <div className="table-scroll">
+          <table>
+            <caption>
+              {reports.total > reports.items.length ? `The newest ${reports.items.length} of ${reports.total}` : plural(reports.total, 'report')}; each compared with the one
+              before it, or with any other of the host's
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Received</th>
+                <th scope="col" className="number">Hardening index</th>
+                <th scope="col" className="number">Warnings</th>
+                <th scope="col" className="number">Suggestions</th>
+                <th scope="col" className="number optional">Size</th>
+                <th scope="col">Report</th>
+                <th scope="col">Changes</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {reports.items.map((report) => (
+                <tr key={report.id}>
+                  <td><When time={report.receivedAt} /></td>
+                  <td className="number">{report.hardeningIndex ?? '—'}</td>
+                  <td className="number">{report.warningCount ?? '—'}</td>
+                  <td className="number">{report.suggestionCount ?? '—'}</td>
+                  <td className="number nowrap optional">{formatBytes(report.size)}</td>
+                  <td><a href={hrefOf({ page: 'raw-report', id: report.id })}>Raw report</a></td>
+                  <td><a href={hrefOf({ page: 'report-diff', id: report.id })}>Changes since the report before</a></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
         {latest && <p className="hint">Newest report: {formatBytes(latest.size)}, SHA-256 <span className="mono">{latest.sha256.slice(0, 16)}…</span></p>}
+      </section>
+      <section aria-labelledby="host-refused-title">
+        <h2 id="host-refused-title">Refused uploads</h2>
+        <p className="hint">
+          Uploads and license checks the server refused for this host id (under any key): while they go on, the host is losing reports.
+        </p>
+        {refusals.total === 0 ? (
+          <p>None refused.</p>
+        ) : (
+          <>
+            <div className="table-scroll">
+              <table>
+                <caption>{refusals.total > refusals.items.length ? `The newest ${refusals.items.length} of ${refusals.total}` : plural(refusals.total, 'refusal')}, per day (UTC)</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Day</th>
+                    <th scope="col">Request</th>
+                    <th scope="col">Reason</th>
+                    <th scope="col" className="number">Refused</th>
+                    <th scope="col">Last refused</th>
+                    <th scope="col">Key</th>
+                    <th scope="col">Client address</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {refusals.items.map((item) => (
+                    <tr key={JSON.stringify([item.day, item.operation, item.reason, item.keyId])}>
+                      <td className="nowrap">{item.day}</td>
+                      <td>{item.operation === 'uploadReport' ? 'Upload' : 'License check'}</td>
+                      <td>
+                        <span className="mono nowrap">{item.reason}</span>
+                        {REASONS[item.reason] && <span className="muted reason-meaning">{REASONS[item.reason]}</span>}
+                      </td>
+                      <td className="number">{item.count}</td>
+                      <td className="nowrap">{formatTime(item.lastAt).slice(11)}</td>
+                      <td className="words">{keyOf(item.keyId, keys)}</td>
+                      <td className="mono addresses">{addressesOf(item)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <p><a href={hrefOf({ page: 'refused', hostId: host.hostId, offset: 0 })}>Every refusal of this host id</a></p>
+          </>
+        )}
       </section>
     </article>
   );
 }
 
-function Findings({ title, findings }: { title: string; findings: Finding[] }) {
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+function Findings({ title, kind, findings }: { title: string; kind: 'warning' | 'suggestion'; findings: Finding[] }) {
   const id = `${title.toLowerCase()}-title`;
   return (
     <section aria-labelledby={id}>
@@ -83,26 +184,30 @@ function Findings({ title, findings }: { title: string; findings: Finding[] }) {
       {findings.length === 0 ? (
         <p>None in the newest report.</p>
       ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Test</th>
-              <th scope="col">Finding</th>
-              <th scope="col">Details</th>
-              <th scope="col">Solution</th>
-            </tr>
-          </thead>
-          <tbody>
-            {findings.map((finding, index) => (
-              <tr key={`${finding.testId}-${index}`}>
-                <td className="mono nowrap">{finding.testId}</td>
-                <td>{finding.text}</td>
-                <td>{finding.details ?? '—'}</td>
-                <td>{finding.solution ?? '—'}</td>
+        <div className="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Test</th>
+                <th scope="col">Finding</th>
+                <th scope="col">Details</th>
+                <th scope="col">Solution</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {findings.map((finding, index) => (
+                <tr key={`${finding.testId}-${index}`}>
+                  <td className="mono nowrap">
+                    <a href={hrefOf(hostsRoute({ finding: finding.testId, findingKind: kind }))} title="Every host with this finding">{finding.testId}</a>
+                  </td>
+                  <td>{finding.text}</td>
+                  <td>{finding.details ?? '—'}</td>
+                  <td>{finding.solution ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

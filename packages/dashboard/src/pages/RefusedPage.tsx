@@ -1,39 +1,32 @@
-import { listLicenseKeys, listRejections, type Client, type LicenseKeyInfo, type RejectionGroup } from '@org/audit-client/sdk';
+import { useEffect, useState, type FormEvent } from 'react';
+import { listLicenseKeys, listRejections, type Client } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { formatTime } from '../format.js';
+import { addressesOf, hostOf, keyOf, REASONS } from '../refusals.js';
 import { hrefOf, type Route } from '../route.js';
 import { useLoad } from '../use-load.js';
 import { Status } from '../components/Status.js';
 
 const PAGE_SIZE = 50;
 
-/** The reasons a server refuses, with what each means for the host losing its report. */
-const REASONS: Record<string, string> = {
-  'invalid-key': 'key unknown, revoked or expired',
-  'invalid-data': 'report unreadable',
-  'invalid-request': 'field missing or invalid',
-  malformed: 'body unreadable',
-  'unsupported-type': 'not a form',
-  'too-large': 'report too large',
-  'method-not-allowed': 'wrong method',
-  'rate-limited': 'over a rate limit',
-  busy: 'server busy',
-  'too-slow': 'sent too slowly',
-  unavailable: 'database unavailable',
-};
-
 /** Refused uploads and license checks: which hosts are losing reports, and why. Newest day first, paged. */
 export function RefusedPage({ client, route, onUnauthorized }: { client: Client; route: Extract<Route, { page: 'refused' }>; onUnauthorized(): void }) {
   const [loaded] = useLoad(
     async () => {
-      const query = { limit: PAGE_SIZE, offset: route.offset, ...(route.reason ? { reason: route.reason } : {}) };
+      const query = { limit: PAGE_SIZE, offset: route.offset, reason: route.reason, hostId: route.hostId };
       const [page, keys] = await Promise.all([data(listRejections({ client, query })), data(listLicenseKeys({ client }))]);
       return { page, keys: new Map(keys.items.map((key) => [key.id, key])) };
     },
     hrefOf(route),
     onUnauthorized,
   );
-  const filter = (reason: string) => (window.location.hash = hrefOf({ page: 'refused', reason: reason || undefined, offset: 0 }));
+  const [hostId, setHostId] = useState(route.hostId ?? '');
+  useEffect(() => setHostId(route.hostId ?? ''), [route.hostId]);
+  const filter = (reason: string) => (window.location.hash = hrefOf({ ...route, reason: reason || undefined, offset: 0 }));
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    window.location.hash = hrefOf({ ...route, hostId: hostId.trim() || undefined, offset: 0 });
+  };
   return (
     <section aria-labelledby="refused-title">
       <h1 id="refused-title">Refused uploads</h1>
@@ -41,7 +34,7 @@ export function RefusedPage({ client, route, onUnauthorized }: { client: Client;
         Lynis prints <code>DONE</code> even when the server refused its upload: these hosts are losing reports. Counted per day (UTC), written
         every few seconds.
       </p>
-      <form className="filters" onSubmit={(event) => event.preventDefault()}>
+      <form className="filters" onSubmit={search}>
         <label htmlFor="reason-filter">Reason</label>
         <select id="reason-filter" value={route.reason ?? ''} onChange={(event) => filter(event.target.value)}>
           <option value="">Any reason</option>
@@ -51,6 +44,9 @@ export function RefusedPage({ client, route, onUnauthorized }: { client: Client;
             </option>
           ))}
         </select>
+        <label htmlFor="refused-host-filter">Host id</label>
+        <input id="refused-host-filter" className="mono" value={hostId} onChange={(event) => setHostId(event.target.value)} />
+        <button type="submit">Search</button>
       </form>
       <Status loaded={loaded} />
       {loaded.state === 'ready' && (
@@ -87,7 +83,7 @@ export function RefusedPage({ client, route, onUnauthorized }: { client: Client;
                   <td className="number">{item.count}</td>
                   {/* The day is in the first column: the time of day is enough here. */}
                   <td className="nowrap">{formatTime(item.lastAt).slice(11)}</td>
-                  <td className="mono">{addressesOf(item)}</td>
+                  <td className="mono addresses">{addressesOf(item)}</td>
                 </tr>
               ))}
             </tbody>
@@ -100,22 +96,4 @@ export function RefusedPage({ client, route, onUnauthorized }: { client: Client;
       )}
     </section>
   );
-}
-
-/** The host id as sent (text only, never markup), or why there is none. */
-function hostOf(item: RejectionGroup): string {
-  if (item.folded) return '(many hosts: over the server\'s bound)';
-  return item.hostId ?? '(none sent)';
-}
-
-/** A key by its label and first characters, or its id when it is not listed. */
-function keyOf(keyId: string | null, keys: Map<string, LicenseKeyInfo>): string {
-  if (keyId === null) return 'unknown key';
-  const key = keys.get(keyId);
-  return key ? `${key.label ?? '(no label)'} · ${key.prefix}…` : keyId;
-}
-
-function addressesOf(item: RejectionGroup): string {
-  const more = item.addressCount - item.remoteAddresses.length;
-  return item.remoteAddresses.join(', ') + (more > 0 ? ` and ${more} more` : '') || '—';
 }

@@ -1,0 +1,243 @@
+import type { ReactNode } from 'react';
+import { getOverview, type Client, type FindingCount, type LabelCount, type Overview } from '@org/audit-client/sdk';
+import { data } from '../api.js';
+import { formatTime } from '../format.js';
+import { hostsRoute, hrefOf, type Route } from '../route.js';
+import { useLoad } from '../use-load.js';
+import { DistributionChart, FleetTrendChart, round, UploadsChart } from '../components/FleetCharts.js';
+import { Status } from '../components/Status.js';
+
+/** Choices of when a host counts as stale, in days; a link may name any other number. */
+const STALE_CHOICES = [1, 3, 7, 14, 30, 90];
+
+/** The fleet at a glance: how many hosts report, how hardened they are, what they lack, and who went quiet. */
+export function OverviewPage({ client, route, onUnauthorized }: { client: Client; route: Extract<Route, { page: 'overview' }>; onUnauthorized(): void }) {
+  const [loaded] = useLoad(() => data(getOverview({ client, query: { staleDays: route.stale } })), hrefOf(route), onUnauthorized);
+  // The server's default until another is chosen.
+  const staleDays = route.stale ?? (loaded.state === 'ready' ? loaded.value.staleDays : 7);
+  const staleChoices = [...new Set([...STALE_CHOICES, staleDays])].sort((a, b) => a - b);
+  return (
+    <section aria-labelledby="overview-title">
+      <div className="title-row">
+        <h1 id="overview-title">Overview</h1>
+        <form className="filters" onSubmit={(event) => event.preventDefault()}>
+          <label htmlFor="stale-days">Stale after</label>
+          <select
+            id="stale-days"
+            value={String(staleDays)}
+            onChange={(event) => (window.location.hash = hrefOf({ page: 'overview', stale: Number(event.target.value) }))}
+          >
+            {staleChoices.map((days) => (
+              <option key={days} value={String(days)}>
+                {days === 1 ? 'a day' : `${days} days`} without a report
+              </option>
+            ))}
+          </select>
+        </form>
+      </div>
+      <Status loaded={loaded} />
+      {loaded.state === 'ready' && <OverviewBody overview={loaded.value} />}
+    </section>
+  );
+}
+
+function OverviewBody({ overview }: { overview: Overview }) {
+  const { hosts, hardeningIndex: index, staleDays } = overview;
+  const stale = hrefOf(hostsRoute({ stale: staleDays }));
+  const refused = overview.uploadsPerDay.reduce((sum, day) => sum + day.refused, 0);
+  const accepted = overview.uploadsPerDay.reduce((sum, day) => sum + day.accepted, 0);
+  const days = (n: number) => (n === 1 ? 'a day' : `${n} days`);
+  const lastDays = (n: number) => (n === 1 ? 'last day' : `last ${n} days`);
+  return (
+    <>
+      <p className="hint">As of {formatTime(overview.generatedAt)}. Findings, operating systems and Lynis versions are those of each host's latest report.</p>
+      <ul className="cards" aria-label="Hosts">
+        <Card label="Hosts" value={hosts.total} href={hrefOf(hostsRoute())} />
+        <Card label="Seen in the last 24 hours" value={hosts.seenLast24h} />
+        <Card label="Seen in the last 7 days" value={hosts.seenLast7d} />
+        <Card label={`Stale (no report for ${days(staleDays)})`} value={hosts.stale} href={hosts.stale > 0 ? stale : undefined} bad={hosts.stale > 0} />
+        <Card label="Average hardening index" value={index.average === null ? '—' : round(index.average)} />
+        <Card label="Median hardening index" value={index.median === null ? '—' : round(index.median)} />
+      </ul>
+      {index.unknown > 0 && <p className="hint">{index.unknown === 1 ? 'One host has' : `${index.unknown} hosts have`} no hardening index (the latest report is not a Lynis report, or says none).</p>}
+      {refused > 0 && (
+        <p className="notice" role="status">
+          {refused === 1 ? 'One upload was' : `${refused} uploads were`} refused in the {lastDays(overview.uploadsPerDay.length)}: some hosts may be losing
+          reports. <a href={hrefOf({ page: 'refused', offset: 0 })}>See the refused uploads</a>
+        </p>
+      )}
+      <div className="grid-2">
+        <Panel id="distribution" title="Hardening index of the hosts">
+          <DistributionChart buckets={index.distribution} />
+          <DataTable
+            caption="Hosts by hardening index"
+            headings={['Hardening index', 'Hosts']}
+            rows={index.distribution.map((bucket) => [`${bucket.from}–${bucket.to}`, bucket.hosts])}
+          />
+        </Panel>
+        <Panel id="trend" title="Fleet hardening index, last 90 days">
+          <FleetTrendChart trend={overview.hardeningTrend} until={overview.generatedAt} />
+          <DataTable
+            caption="Average hardening index of the reports received each day"
+            headings={['Day (UTC)', 'Average', 'Reports']}
+            rows={overview.hardeningTrend.map((day) => [day.day, day.average === null ? '—' : round(day.average), day.reports])}
+          />
+        </Panel>
+      </div>
+      <Panel id="uploads" title={`Uploads per day, ${lastDays(overview.uploadsPerDay.length)}`}>
+        <p className="hint">{accepted} accepted, {refused} refused.</p>
+        <UploadsChart days={overview.uploadsPerDay} />
+        <DataTable
+          caption="Uploads accepted and refused each day"
+          headings={['Day (UTC)', 'Accepted', 'Refused']}
+          rows={overview.uploadsPerDay.filter((day) => day.accepted > 0 || day.refused > 0).map((day) => [day.day, day.accepted, day.refused])}
+        />
+      </Panel>
+      <div className="grid-2">
+        <Panel id="top-warnings" title="Most common warnings">
+          <TopFindings findings={overview.topWarnings} kind="warning" />
+        </Panel>
+        <Panel id="top-suggestions" title="Most common suggestions">
+          <TopFindings findings={overview.topSuggestions} kind="suggestion" />
+        </Panel>
+      </div>
+      <div className="grid-2">
+        <Panel id="os-mix" title="Operating systems">
+          <Mix items={overview.operatingSystems} total={hosts.total} heading="Operating system" link={(name) => hrefOf(hostsRoute({ os: name }))} />
+        </Panel>
+        <Panel id="lynis-mix" title="Lynis versions">
+          <Mix items={overview.lynisVersions} total={hosts.total} heading="Lynis version" />
+        </Panel>
+      </div>
+      <Panel id="stale-hosts" title={`Stale hosts: no report for ${days(staleDays)}`}>
+        {overview.staleHosts.length === 0 ? (
+          <p>Every host sent a report in the last {days(staleDays)}.</p>
+        ) : (
+          <>
+            <div className="table-scroll">
+              <table>
+                <caption>{overview.staleHosts.length < hosts.stale ? `The ${overview.staleHosts.length} seen longest ago of ${hosts.stale}` : 'Seen longest ago first'}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Host name</th>
+                    <th scope="col">Last seen</th>
+                    <th scope="col" className="number">Hardening index</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {overview.staleHosts.map((host) => (
+                    <tr key={host.id}>
+                      <td><a href={hrefOf({ page: 'host', id: host.id })}>{host.hostname ?? '(no host name)'}</a></td>
+                      <td className="nowrap">{formatTime(host.lastSeen)}</td>
+                      <td className="number">{host.latestHardeningIndex ?? '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <p><a href={stale}>All stale hosts ({hosts.stale})</a></p>
+          </>
+        )}
+      </Panel>
+    </>
+  );
+}
+
+function Card({ label, value, href, bad }: { label: string; value: ReactNode; href?: string; bad?: boolean }) {
+  return (
+    <li className={bad ? 'card card-bad' : 'card'}>
+      <span className="card-value">{href ? <a href={href}>{value}</a> : value}</span>
+      <span className="card-label">{label}</span>
+    </li>
+  );
+}
+
+function Panel({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className="panel" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** A chart's numbers as a table, folded away: for screen readers, and for anyone who wants the exact values. */
+function DataTable({ caption, headings, rows }: { caption: string; headings: string[]; rows: Array<Array<string | number>> }) {
+  return (
+    <details className="chart-data">
+      <summary>The numbers</summary>
+      {rows.length === 0 ? (
+        <p>None.</p>
+      ) : (
+        <table>
+          <caption>{caption}</caption>
+          <thead>
+            <tr>{headings.map((heading, i) => <th key={heading} scope="col" className={i > 0 ? 'number' : undefined}>{heading}</th>)}</tr>
+          </thead>
+          <tbody>
+            {rows.map((row, index) => (
+              <tr key={index}>{row.map((cell, i) => <td key={i} className={i > 0 ? 'number' : 'nowrap'}>{cell}</td>)}</tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </details>
+  );
+}
+
+function TopFindings({ findings, kind }: { findings: FindingCount[]; kind: 'warning' | 'suggestion' }) {
+  if (findings.length === 0) return <p>No host's latest report has a {kind}.</p>;
+  return (
+    <>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Test</th>
+            <th scope="col">{kind === 'warning' ? 'Warning' : 'Suggestion'}</th>
+            <th scope="col" className="number">Hosts</th>
+          </tr>
+        </thead>
+        <tbody>
+          {findings.map((finding, index) => {
+            const hosts = hrefOf(hostsRoute({ finding: finding.testId, findingKind: kind }));
+            return (
+              <tr key={index}>
+                <td className="mono nowrap"><a href={hosts} title="The hosts that have it">{finding.testId}</a></td>
+                <td>{finding.text}</td>
+                <td className="number"><a href={hosts} aria-label={`${finding.hosts === 1 ? "1 host" : `${finding.hosts} hosts`} with ${finding.testId}`}>{finding.hosts}</a></td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <p><a href={hrefOf({ page: 'findings', kind, offset: 0 })}>All {kind}s</a></p>
+    </>
+  );
+}
+
+/** How many hosts have each name (an OS, a Lynis version), with a bar of their share of the fleet. */
+function Mix({ items, total, heading, link }: { items: LabelCount[]; total: number; heading: string; link?: (name: string) => string }) {
+  if (items.length === 0) return <p>No host yet.</p>;
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">{heading}</th>
+          <th scope="col" className="number">Hosts</th>
+          <th scope="col"><span className="visually-hidden">Share of the hosts</span></th>
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((item, index) => (
+          <tr key={index}>
+            <td>{item.name === null ? <span className="muted">(not reported)</span> : link ? <a className="quiet" href={link(item.name)}>{item.name}</a> : item.name}</td>
+            <td className="number">{item.hosts}</td>
+            <td className="share">
+              <meter min={0} max={Math.max(total, 1)} value={item.hosts} title={`${Math.round((item.hosts / Math.max(total, 1)) * 100)} % of the hosts`} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

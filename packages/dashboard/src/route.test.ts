@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { hrefOf, parseRoute, type Route } from './route.js';
+
+describe('routes', () => {
+  it.each<[string, Route]>([
+    ['', { page: 'overview', stale: undefined }],
+    ['#/', { page: 'overview', stale: undefined }],
+    ['#/?stale=14', { page: 'overview', stale: 14 }],
+    ['#/nowhere', { page: 'overview', stale: undefined }],
+    ['#/findings?kind=warning&test=PKGS-7392&offset=50', { page: 'findings', kind: 'warning', testId: 'PKGS-7392', offset: 50 }],
+    ['#/refused?reason=invalid-key&hostId=abc', { page: 'refused', reason: 'invalid-key', hostId: 'abc', offset: 0 }],
+    ['#/hosts/0f8fad5b-d9cb-469f-a165-70867728950e', { page: 'host', id: '0f8fad5b-d9cb-469f-a165-70867728950e' }],
+  ])('%j is %j', (hash, route) => {
+    expect(parseRoute(hash)).toEqual(route);
+  });
+
+  it('keeps every host filter and the order in the fragment, and reads them back', () => {
+    const route: Route = {
+      page: 'hosts',
+      hostname: 'web',
+      keyId: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+      group: 'web servers',
+      tag: 'prod&x=1',
+      os: 'Debian GNU/Linux 12 (bookworm)',
+      finding: 'PKGS-7392',
+      findingKind: 'warning',
+      stale: 7,
+      sort: 'hardeningIndex',
+      order: 'asc',
+      offset: 100,
+    };
+    const href = hrefOf(route);
+    expect(href).toBe(
+      '#/hosts?hostname=web&key=7c9e6679-7425-40de-944b-e07fc1f90ae7&group=web+servers&tag=prod%26x%3D1&os=Debian+GNU%2FLinux+12+%28bookworm%29' +
+        '&finding=PKGS-7392&kind=warning&stale=7&sort=hardeningIndex&order=asc&offset=100',
+    );
+    expect(parseRoute(href)).toEqual(route);
+    expect(hrefOf({ page: 'hosts', offset: 0 })).toBe('#/hosts');
+  });
+
+  it('drops values it does not know instead of passing them to the API', () => {
+    expect(parseRoute('#/hosts?sort=evil&order=up&kind=error&stale=0&offset=-5')).toEqual({ page: 'hosts', offset: 0 });
+    expect(parseRoute('#/hosts?stale=99999')).toMatchObject({ stale: undefined });
+    expect(parseRoute('#/findings?kind=note')).toEqual({ page: 'findings', offset: 0 });
+  });
+
+  it('keeps markup a host wrote inside the fragment, encoded, where it stays text', () => {
+    const group = '<img src=x onerror=alert(1)>';
+    const href = hrefOf({ page: 'hosts', group, offset: 0 });
+    expect(href).toBe('#/hosts?group=%3Cimg+src%3Dx+onerror%3Dalert%281%29%3E');
+    expect(parseRoute(href)).toMatchObject({ group });
+    expect(parseRoute('#/hosts/%E0%A4%A')).toEqual({ page: 'host', id: '%E0%A4%A' });
+  });
+});
