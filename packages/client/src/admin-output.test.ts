@@ -65,6 +65,7 @@ const HOST: Host = {
   tags: ['production'],
   customerName: 'acme',
   hostnameAlias: 'web-01.example.org',
+  compliance: null,
 };
 
 describe('hosts and findings', () => {
@@ -107,6 +108,7 @@ describe('formatOverview', () => {
       { day: '2026-11-23', accepted: 3, refused: 2 },
     ],
     staleHosts: [HOST],
+    compliance: { policies: 0, evaluatedHosts: 0, hosts: { pass: 0, fail: 0, error: 0, waived: 0 }, rate: null, trend: [] },
   };
 
   it('says how many hosts reported lately, the hardening index and its distribution, as bars', () => {
