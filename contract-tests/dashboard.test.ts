@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminToken, importKey, openDatabase, OrmReportStore } from '@org/audit-server';
-import { redactLicenseKeys, summarizeReportBytes } from '@org/audit-server-core';
+import { redactLicenseKeys, readReportBytes } from '@org/audit-server-core';
 import { lynisCapture } from '@org/test-support/lynis-fixtures';
 import { makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
 
@@ -101,7 +101,8 @@ beforeAll(async () => {
     size: stale.length,
     sha256: createHash('sha256').update(stale).digest('hex'),
     content: redactLicenseKeys(stale),
-    summary: summarizeReportBytes(stale),
+    summary: readReportBytes(stale)!.summary,
+    labels: readReportBytes(stale)!.labels,
   });
   await orm.close();
   // Refusals written every 200 ms instead of every few seconds, so the pages show them at once.
