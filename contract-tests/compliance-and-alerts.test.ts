@@ -1,13 +1,16 @@
 // Compliance and alerts as an operator uses them: the baseline enabled from the CLI, the real Lynis report uploaded,
 // its host's results and a signed webhook read back, and the hosts exported.
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runNodeScript } from '@org/test-support/node-script';
 import { Webhook } from 'standardwebhooks';
 import { lynisFixturePath } from '@org/test-support/lynis-fixtures';
 import { startStubServer, type StubServer } from '@org/test-support/stub-server';
 import { makeDataDir, runCli, seedKeys, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const KEY = 'deadbeef-0000-0000-0000-00000000c0de';
+const CLIENT_CLI = fileURLToPath(new URL('../packages/client/bin/audit-client.js', import.meta.url));
 const report = readFileSync(lynisFixturePath('report.dat'), 'utf8');
 
 let dataDir: string;
@@ -93,4 +96,27 @@ it('refuses a policy whose rules do not check, naming each rule and where', asyn
   ]);
   const webhookRefused = await admin<{ status: number }>('/api/admin/webhooks', { method: 'POST', body: JSON.stringify({ url: 'ftp://example.org/', events: ['report.stored'] }) });
   expect(webhookRefused.status).toBe(400);
+});
+
+it('audit-client lists policies and their results, subscribes a webhook, reads its log, and exports hosts', async () => {
+  const client = (...args: string[]) => runNodeScript(CLIENT_CLI, args, { PATH: process.env.PATH!, AUDIT_URL: server.adminUrl, AUDIT_ADMIN_TOKEN: token });
+  const listed = await client('policies', 'list');
+  expect(listed).toMatchObject({ code: 0, stderr: '' });
+  expect(listed.stdout).toMatch(/^ID\s+NAME\s+ENABLED\s+RULES\s+PASS\s+FAIL\s+ERROR\s+WAIVED\n\S+\s+Baseline\s+yes\s+4\s+0\s+1\s+0\s+0\n$/);
+  const policyId = listed.stdout.split('\n')[1]!.split(/\s+/)[0]!;
+  const results = await client('policies', 'results', policyId, '--status', 'fail');
+  expect(results.stdout).toMatch(/localhost\s+hardening-index\s+fail\s+56\s/);
+  expect(results.stdout).toContain('results 1-3 of 3');
+
+  const created = await client('webhooks', 'create', '--to', `${receiver.url}/cli`, '--event', 'report.stored', 'host.stale');
+  expect(created).toMatchObject({ code: 0, stdout: expect.stringMatching(/^whsec_\S+\n$/), stderr: expect.stringContaining('shown only now') });
+  const webhooks = await client('webhooks', 'list', '--json');
+  expect(JSON.parse(webhooks.stdout).items).toHaveLength(2);
+  expect(webhooks.stdout).not.toContain(created.stdout.trim());
+
+  const csv = await client('export', 'hosts');
+  expect(csv).toMatchObject({ code: 0, stdout: expect.stringMatching(/^id,hostname,hostId,/) });
+  expect(csv.stdout.trim().split('\n')).toHaveLength(2);
+  expect(await client('export', 'history')).toMatchObject({ code: 1, stderr: expect.stringContaining('export history <host-id>') });
+  expect(await client('waivers', 'create', '--policy', policyId, '--reason', 'x', '--expires', '2099-01-01')).toMatchObject({ code: 1, stderr: expect.stringContaining('exactly one of --host and --group') });
 });

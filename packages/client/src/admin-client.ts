@@ -2,7 +2,21 @@ import {
   createLicenseKey,
   getAdminSession,
   getHost,
+  createPolicy,
+  createWaiver,
+  createWebhook,
+  enableBaselinePolicy,
+  exportFindings,
+  exportHostHistory,
+  exportHosts,
+  getHostCompliance,
   getRawReport,
+  listPolicies,
+  listPolicyResults,
+  listWaivers,
+  listWebhookDeliveries,
+  listWebhooks,
+  redeliverWebhookDelivery,
   getReport,
   getOverview,
   getReportDiff,
@@ -16,6 +30,22 @@ import {
 } from './generated/sdk.gen.js';
 import type {
   AdminSession,
+  HostCompliance,
+  ListPolicyResultsData,
+  ListWaiversData,
+  ListWebhookDeliveriesData,
+  NewWebhook,
+  Policy,
+  PolicyInput,
+  PolicyList,
+  PolicyResultPage,
+  Waiver,
+  WaiverInput,
+  WaiverList,
+  WebhookDelivery,
+  WebhookDeliveryPage,
+  WebhookInput,
+  WebhookList,
   FindingGroupPage,
   GetHostData,
   GetOverviewData,
@@ -63,6 +93,13 @@ export type OverviewQuery = NonNullable<GetOverviewData['query']>;
 /** Query of `listFindings`: paging and filters, as the contract names them. */
 export type FindingQuery = NonNullable<ListFindingsData['query']>;
 
+/** Query of `listPolicyResults`: paging and filters by rule and status. */
+export type PolicyResultQuery = NonNullable<ListPolicyResultsData['query']>;
+/** Query of `listWaivers`. */
+export type WaiverQuery = NonNullable<ListWaiversData['query']>;
+/** Query of `listWebhookDeliveries`. */
+export type DeliveryQuery = NonNullable<ListWebhookDeliveriesData['query']>;
+
 /** A client of one server's admin API (`/api/admin/`); every method resolves with the contract's type or throws. */
 export interface AdminClient {
   /** The admin token this client signs in with: id, label and prefix, never the token. */
@@ -93,6 +130,30 @@ export interface AdminClient {
   rotateLicenseKey(keyId: string, request?: RotateLicenseKeyRequest): Promise<RotatedLicenseKey>;
   /** One page of refused uploads and license checks, newest day first, with the client addresses they came from. */
   listRejections(query?: RejectionQuery): Promise<RejectionPage>;
+  /** Every compliance policy with its hosts' statuses. */
+  listPolicies(): Promise<PolicyList>;
+  /** Creates a policy; a 400 (`BadRequestError`) names each rule whose expression does not check, and where. */
+  createPolicy(policy: PolicyInput): Promise<Policy>;
+  /** Creates the shipped baseline policy. */
+  enableBaselinePolicy(): Promise<Policy>;
+  /** One page of each host's results on a policy's rules, failures first. */
+  listPolicyResults(policyId: string, query?: PolicyResultQuery): Promise<PolicyResultPage>;
+  /** A host's results on every policy and their recent changes. */
+  getHostCompliance(hostRecordId: string): Promise<HostCompliance>;
+  /** Waivers that have not expired (or all, with `includeExpired`). */
+  listWaivers(query?: WaiverQuery): Promise<WaiverList>;
+  /** Waives a rule or a whole policy for a host or a group until it expires. */
+  createWaiver(waiver: WaiverInput): Promise<Waiver>;
+  /** Every webhook subscription (never its secret). */
+  listWebhooks(): Promise<WebhookList>;
+  /** Subscribes a URL; the answer is the only time the signing secret is shown. */
+  createWebhook(webhook: WebhookInput): Promise<NewWebhook>;
+  /** One page of a subscription's delivery log, newest first. */
+  listWebhookDeliveries(webhookId: string, query?: DeliveryQuery): Promise<WebhookDeliveryPage>;
+  /** Queues a delivery to be sent again now. */
+  redeliverWebhookDelivery(webhookId: string, deliveryId: string): Promise<WebhookDelivery>;
+  /** An export's text: every host, every finding, or one host's history, as CSV or JSON. */
+  exportText(what: { hosts: true } | { findings: true } | { hostHistory: string }, format: 'csv' | 'json'): Promise<string>;
   /** Closes the client's connections. */
   close(): Promise<void>;
 }
@@ -124,6 +185,28 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     rotateLicenseKey: (keyId, request = {}) =>
       json<RotatedLicenseKey>(() => rotateLicenseKey({ ...transport.call(), path: { keyId }, body: request }), 201),
     listRejections: (query) => json<RejectionPage>(() => listRejections({ ...transport.call(), query }), 200),
+    listPolicies: () => json<PolicyList>(() => listPolicies({ ...transport.call() }), 200),
+    createPolicy: (policy) => json<Policy>(() => createPolicy({ ...transport.call(), body: policy }), 201),
+    enableBaselinePolicy: () => json<Policy>(() => enableBaselinePolicy({ ...transport.call() }), 201),
+    listPolicyResults: (policyId, query) => json<PolicyResultPage>(() => listPolicyResults({ ...transport.call(), path: { policyId }, query }), 200),
+    getHostCompliance: (hostRecordId) => json<HostCompliance>(() => getHostCompliance({ ...transport.call(), path: { hostRecordId } }), 200),
+    listWaivers: (query) => json<WaiverList>(() => listWaivers({ ...transport.call(), query }), 200),
+    createWaiver: (waiver) => json<Waiver>(() => createWaiver({ ...transport.call(), body: waiver }), 201),
+    listWebhooks: () => json<WebhookList>(() => listWebhooks({ ...transport.call() }), 200),
+    createWebhook: (webhook) => json<NewWebhook>(() => createWebhook({ ...transport.call(), body: webhook }), 201),
+    listWebhookDeliveries: (webhookId, query) => json<WebhookDeliveryPage>(() => listWebhookDeliveries({ ...transport.call(), path: { webhookId }, query }), 200),
+    redeliverWebhookDelivery: (webhookId, deliveryId) =>
+      json<WebhookDelivery>(() => redeliverWebhookDelivery({ ...transport.call(), path: { webhookId, deliveryId } }), 200),
+    exportText: async (what, format) => {
+      const query = { format };
+      const send =
+        'hostHistory' in what
+          ? () => exportHostHistory({ ...transport.call(), path: { hostRecordId: what.hostHistory }, query })
+          : 'hosts' in what
+            ? () => exportHosts({ ...transport.call(), query })
+            : () => exportFindings({ ...transport.call(), query });
+      return (await answerOf(send, token, 200)).text;
+    },
     close: () => transport.close(),
   };
 }

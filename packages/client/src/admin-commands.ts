@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { createAdminClient, type AdminClient } from './admin-client.js';
+import { addComplianceCommands } from './compliance-commands.js';
 import {
   describeNewKey,
   formatFindingPage,
@@ -18,12 +19,13 @@ import { EXIT, runWithClient } from './cli-exit-codes.js';
 import { processSources, resolveAdminConnection, UsageError, type AdminFlags } from './cli-settings.js';
 
 /** Flags every admin command has. */
-interface OutputFlags {
+export interface OutputFlags {
   json?: boolean;
 }
 
 /** Adds the admin commands (hosts, host, reports, report, keys …) to `audit-client`. */
 export function addAdminCommands(program: Command): void {
+  addComplianceCommands(program);
   adminCommand(program, 'overview', 'show the fleet at a glance: hosts, hardening index, top findings, OS and Lynis mix, uploads, stale hosts')
     .addOption(new Option('--stale-days <n>', 'a host is stale when its last report is older than this many days (server default 7)').argParser(positiveInteger))
     .action(
@@ -211,18 +213,18 @@ interface ReportsFlags extends OutputFlags {
 }
 
 /** Paging options; fresh objects each time, since commander keeps per-command state in them. */
-const pageOptions = {
+export const pageOptions = {
   limit: () => new Option('--limit <n>', 'most items to show (server default 50, at most 500)').argParser(positiveInteger),
   offset: () => new Option('--offset <n>', 'items to skip, for the next page').argParser(wholeNumber),
 };
 
 /** A subcommand of `parent` that talks to the admin API: with `--json`, for tooling. */
-function adminCommand(parent: Command, name: string, description: string): Command {
+export function adminCommand(parent: Command, name: string, description: string): Command {
   return parent.command(name).description(description).option('--json', 'print the API\'s JSON answer instead of a table');
 }
 
 /** Prints `value` as JSON (`--json`) or as `format` shows it to people, and succeeds. */
-function show<T>(options: OutputFlags, value: T, format: (value: T) => string): number {
+export function show<T>(options: OutputFlags, value: T, format: (value: T) => string): number {
   if (options.json) return printJson(value);
   process.stdout.write(format(value));
   return EXIT.ok;
@@ -238,7 +240,7 @@ function printJson(value: unknown): number {
  * The action of an admin command: resolves the server and the admin token, runs `work` with an admin client and
  * sets the exit code. Commander passes the arguments, then the options, then the command itself.
  */
-function admin<Args extends unknown[]>(work: (client: AdminClient, ...args: Args) => Promise<number>) {
+export function admin<Args extends unknown[]>(work: (client: AdminClient, ...args: Args) => Promise<number>) {
   return async (...args: [...Args, Command]) => {
     const command = args.at(-1) as Command;
     const flags = command.optsWithGlobals<AdminFlags & { timeout: number }>();
