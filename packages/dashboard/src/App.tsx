@@ -6,6 +6,7 @@ import { HostPage } from './pages/HostPage.js';
 import { HostsPage } from './pages/HostsPage.js';
 import { KeysPage } from './pages/KeysPage.js';
 import { OverviewPage } from './pages/OverviewPage.js';
+import { PoliciesPage } from './pages/PoliciesPage.js';
 import { RawReportPage } from './pages/RawReportPage.js';
 import { RefusedPage } from './pages/RefusedPage.js';
 import { ReportDiffPage } from './pages/ReportDiffPage.js';
@@ -55,6 +56,7 @@ export function App() {
           <NavLink route={{ page: 'overview' }} current={route} label="Overview" />
           <NavLink route={{ page: 'hosts', offset: 0 }} current={route} label="Hosts" />
           <NavLink route={{ page: 'findings', offset: 0 }} current={route} label="Findings" />
+          <NavLink route={{ page: 'policies' }} current={route} label="Policies" />
           <NavLink route={{ page: 'keys' }} current={route} label="Keys" />
           <NavLink route={{ page: 'refused', offset: 0 }} current={route} label="Refused uploads" />
         </nav>
@@ -70,6 +72,7 @@ export function App() {
         {route.page === 'raw-report' && <RawReportPage client={client} id={route.id} onUnauthorized={refused} />}
         {route.page === 'report-diff' && <ReportDiffPage client={client} route={route} onUnauthorized={refused} />}
         {route.page === 'keys' && <KeysPage client={client} onUnauthorized={refused} />}
+        {route.page === 'policies' && <PoliciesPage client={client} onUnauthorized={refused} />}
         {route.page === 'refused' && <RefusedPage client={client} route={route} onUnauthorized={refused} />}
       </main>
     </>

@@ -30,6 +30,7 @@ export type Route =
   | { page: 'raw-report'; id: string }
   | { page: 'report-diff'; id: string; against?: string }
   | { page: 'keys' }
+  | { page: 'policies' }
   | { page: 'refused'; reason?: string; hostId?: string; offset: number };
 
 /** Most days a "stale" filter may name (the contract's bound of `staleDays`). */
@@ -48,6 +49,7 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'reports' && parts[1] && parts[2] === 'raw') return { page: 'raw-report', id: parts[1] };
   if (parts[0] === 'reports' && parts[1] && parts[2] === 'diff') return { page: 'report-diff', id: parts[1], against: text('against') };
   if (parts[0] === 'keys') return { page: 'keys' };
+  if (parts[0] === 'policies') return { page: 'policies' };
   if (parts[0] === 'refused') return { page: 'refused', reason: text('reason'), hostId: text('hostId'), offset };
   if (parts[0] === 'findings') return { page: 'findings', kind: findingKind(params.get('kind')), testId: text('test'), offset };
   if (parts[0] === 'hosts') {
@@ -84,6 +86,8 @@ export function hrefOf(route: Route): string {
       return `#/reports/${encodeURIComponent(route.id)}/diff${withQuery({ against: route.against })}`;
     case 'keys':
       return '#/keys';
+    case 'policies':
+      return '#/policies';
     case 'refused':
       return `#/refused${withQuery({ reason: route.reason, hostId: route.hostId, offset: route.offset || undefined })}`;
     case 'findings':

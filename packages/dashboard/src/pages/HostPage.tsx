@@ -5,6 +5,7 @@ import { addressesOf, keyOf, REASONS } from '../refusals.js';
 import { vulnerablePackagesOf } from '../report-text.js';
 import { hostsRoute, hrefOf } from '../route.js';
 import { useLoad } from '../use-load.js';
+import { HostCompliance } from '../components/HostCompliance.js';
 import { Labels } from '../components/Labels.js';
 import { Status } from '../components/Status.js';
 import { When } from '../components/When.js';
@@ -66,6 +67,7 @@ export function HostPage({ client, id, onUnauthorized }: { client: Client; id: s
         <dt>Reports</dt><dd>{host.reportCount}</dd>
         <dt>First and last seen</dt><dd>{formatTime(host.firstSeen)} – {formatTime(host.lastSeen)}</dd>
       </dl>
+      <HostCompliance client={client} hostRecordId={host.id} onUnauthorized={onUnauthorized} />
       <section aria-labelledby="trend-title">
         <h2 id="trend-title">Hardening index over time</h2>
         {trend.length > 0 ? <TrendChart points={trend} label="Hardening index" /> : <p>No report with a hardening index yet.</p>}

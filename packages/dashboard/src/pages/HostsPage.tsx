@@ -68,6 +68,7 @@ export function HostsPage({ client, route, onUnauthorized }: { client: Client; r
                   <th scope="col">Operating system</th>
                   <SortHeader route={route} sort="hardeningIndex" number>Hardening index</SortHeader>
                   <SortHeader route={route} sort="warnings" number>Warnings</SortHeader>
+                  <th scope="col">Compliance</th>
                   <th scope="col" className="number optional">Reports</th>
                   <SortHeader route={route} sort="lastSeen">Last seen</SortHeader>
                 </tr>
@@ -90,6 +91,7 @@ export function HostsPage({ client, route, onUnauthorized }: { client: Client; r
                     </td>
                     <td className="number">{host.latestHardeningIndex ?? '—'}</td>
                     <td className="number">{host.latestWarningCount ?? '—'}</td>
+                    <td className={host.compliance ? `status-${host.compliance}` : undefined}>{host.compliance ?? '—'}</td>
                     <td className="number optional">{host.reportCount}</td>
                     <td><When time={host.lastSeen} /></td>
                   </tr>

@@ -1,0 +1,114 @@
+// The dashboard's compliance views in a real browser (Debian's Chromium through playwright-core), against the
+// reference server: the baseline enabled from the Policies page and its counts, a policy whose rule does not parse
+// shown with the error under that rule, a failing host waived, and a host's compliance on its page and in the list.
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createAdminToken, importKey, openDatabase } from '@org/audit-server';
+import { lynisCapture } from '@org/test-support/lynis-fixtures';
+import { makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
+
+const ARTIFACTS = `${fileURLToPath(new URL('..', import.meta.url))}test-artifacts`;
+const GOOD_HOST = '6666666666666666666666666666666666666666';
+const WEAK_HOST = '7777777777777777777777777777777777777777';
+
+let server: ServerProcess;
+let browser: Browser;
+let removeDataDir: () => Promise<void>;
+let adminToken: string;
+
+/** The captured report as another host, with another host name and hardening index, and no findings when `clean`. */
+function report(hostname: string, index: number, clean: boolean): string {
+  let text = lynisCapture.report.toString('utf8').replace(/^hostname=.*$/m, `hostname=${hostname}`).replace(/^hardening_index=.*$/m, `hardening_index=${index}`);
+  if (clean) text = text.replace(/^(warning|vulnerable_package)\[\]=.*\n/gm, '');
+  return text;
+}
+
+beforeAll(async () => {
+  const data = await makeDataDir();
+  removeDataDir = data.remove;
+  const orm = await openDatabase(data.dataDir);
+  await importKey(orm, lynisCapture.key);
+  ({ token: adminToken } = await createAdminToken(orm, { label: 'compliance test' }));
+  await orm.close();
+  server = await startServerProcess(data.dataDir, ['--plain-http']);
+  for (const [hostId, text] of [[GOOD_HOST, report('good-01', 80, true)], [WEAK_HOST, report('weak-01', 40, false)]] as const) {
+    const answer = await fetch(`${server.url}/api/audit/upload/`, { method: 'POST', body: new URLSearchParams({ data: text, licensekey: lynisCapture.key, hostid: hostId }) });
+    expect(answer.status).toBe(200);
+  }
+  await mkdir(ARTIFACTS, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await removeDataDir?.();
+});
+
+async function openPolicies(page: Page): Promise<void> {
+  await page.goto(`${server.url}/dashboard/`);
+  await page.getByLabel('Admin token').fill(adminToken);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Overview', exact: true }).waitFor();
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Policies', exact: true }).click();
+  await page.getByRole('heading', { name: 'Policies', exact: true }).waitFor();
+}
+
+/** The cells of the policies table's row of `name`: pass, fail, error, waived. */
+const countsOf = (page: Page, name: string) =>
+  page.getByRole('row').filter({ hasText: name }).first().locator('td.number').allInnerTexts();
+
+it('enables the baseline, shows a rule error in place, waives a failing host, and shows compliance on the host', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.setDefaultTimeout(8000);
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await openPolicies(page);
+  await page.getByRole('button', { name: 'Enable the baseline' }).click();
+  // The evaluator runs in the background: the page shows the counts once it reloads.
+  await expect.poll(async () => {
+    await page.reload();
+    await page.getByRole('heading', { name: 'Policies', exact: true }).waitFor();
+    return countsOf(page, 'Baseline');
+  }, { timeout: 15_000 }).toEqual(['1', '1', '0', '0']);
+
+  // A new policy whose second rule does not parse: the error shows under that rule, with a caret at its position.
+  await page.getByLabel('Name').fill('Web firewall');
+  await page.getByRole('button', { name: 'Add a rule' }).click();
+  await page.getByLabel('Rule id').nth(1).fill('broken');
+  await page.getByLabel('Expression').nth(1).fill('summary.hardeningIndex >= ');
+  await page.getByRole('button', { name: 'Create policy' }).click();
+  const ruleError = page.locator('fieldset').nth(1).getByRole('alert');
+  await expect.poll(() => ruleError.innerText()).toContain('Unexpected token: EOF (at character 27)');
+  expect(await ruleError.locator('pre').innerText()).toBe(`summary.hardeningIndex >= \n${' '.repeat(26)}^`);
+  await expect.poll(() => page.locator('fieldset').first().getByRole('alert').count()).toBe(0);
+  await page.screenshot({ path: `${ARTIFACTS}/dashboard-policy-error.png`, fullPage: true });
+
+  // The failing host, waived from the page: it counts as waived, not as passing.
+  await page.getByRole('button', { name: 'Show failing hosts' }).click();
+  const failing = page.getByRole('region', { name: 'Failing hosts: Baseline' });
+  await expect.poll(() => failing.getByRole('row').count()).toBe(4); // heading row and three failing rules of weak-01
+  expect(await failing.getByRole('link', { name: 'weak-01' }).count()).toBe(3);
+  page.once('dialog', (dialog) => void dialog.accept('Lab machine, rebuilt next quarter'));
+  await failing.getByRole('row').filter({ hasText: 'hardening-index' }).getByRole('button', { name: 'Waive' }).click();
+  await expect.poll(() => page.getByRole('row').filter({ hasText: 'Lab machine, rebuilt next quarter' }).count()).toBe(1);
+  await page.screenshot({ path: `${ARTIFACTS}/dashboard-policies.png`, fullPage: true });
+
+  // The host's page and the hosts list show its compliance.
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Hosts', exact: true }).click();
+  await page.getByRole('heading', { name: 'Hosts', exact: true }).waitFor();
+  expect(await page.getByRole('row').filter({ hasText: 'weak-01' }).locator('td.status-fail').innerText()).toBe('fail');
+  expect(await page.getByRole('row').filter({ hasText: 'good-01' }).locator('td.status-pass').innerText()).toBe('pass');
+  await page.getByRole('link', { name: 'weak-01' }).click();
+  await page.getByRole('heading', { name: 'Compliance: fail' }).waitFor();
+  const compliance = page.getByRole('region', { name: 'Compliance: fail' });
+  expect(await compliance.getByRole('row').filter({ hasText: 'no-vulnerable-packages' }).innerText()).toMatch(/no-vulnerable-packages\s+fail\s+81/);
+  expect(await compliance.getByRole('row').filter({ hasText: 'hardening-index' }).innerText()).toMatch(/hardening-index\s+waived\s+40/);
+  await page.screenshot({ path: `${ARTIFACTS}/dashboard-host-compliance.png` });
+  expect(errors).toEqual([]);
+  await page.close();
+}, 60_000);

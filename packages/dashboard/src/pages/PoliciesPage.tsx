@@ -1,0 +1,288 @@
+import { useState, type FormEvent } from 'react';
+import {
+  createPolicy,
+  createWaiver,
+  deleteWaiver,
+  enableBaselinePolicy,
+  listPolicies,
+  listPolicyResults,
+  listWaivers,
+  type Client,
+  type Policy,
+  type RuleError,
+} from '@org/audit-client/sdk';
+import { ApiError, data } from '../api.js';
+import { formatTime } from '../format.js';
+import { hrefOf } from '../route.js';
+import { useLoad } from '../use-load.js';
+import { Status } from '../components/Status.js';
+
+/** Failing results listed per policy; the API pages through the rest. */
+const RESULTS_SHOWN = 50;
+const DAY_MS = 86_400_000;
+
+/**
+ * Compliance policies: each with how many hosts pass, fail, err or are waived, overall and per rule; a form for a
+ * new policy whose rule errors are shown under the rule they belong to, at their position; the failing hosts of a
+ * policy, each waivable; and the waivers in force. Expressions and reasons are shown as text only.
+ */
+export function PoliciesPage({ client, onUnauthorized }: { client: Client; onUnauthorized(): void }) {
+  const [loaded, reload] = useLoad(
+    async () => {
+      const [policies, waivers] = await Promise.all([data(listPolicies({ client })), data(listWaivers({ client }))]);
+      return { policies: policies.items, waivers: waivers.items };
+    },
+    'policies',
+    onUnauthorized,
+  );
+  const [selected, setSelected] = useState<string>();
+  const [problem, setProblem] = useState<string>();
+  const change = async (work: () => Promise<void>) => {
+    setProblem(undefined);
+    try {
+      await work();
+      reload();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) return onUnauthorized();
+      setProblem(error instanceof Error ? error.message : String(error));
+    }
+  };
+  if (loaded.state !== 'ready') return <Status loaded={loaded} />;
+  const { policies, waivers } = loaded.value;
+  const current = policies.find((policy) => policy.id === selected);
+  return (
+    <section aria-labelledby="policies-title">
+      <h1 id="policies-title">Policies</h1>
+      <p className="hint">
+        Rules are CEL expressions over each host's latest report, evaluated in the background within seconds of an upload or a change.
+      </p>
+      {problem && <p className="error" role="alert">{problem}</p>}
+      {policies.length === 0 ? (
+        <p>
+          No policies yet.{' '}
+          <button type="button" onClick={() => void change(async () => void (await data(enableBaselinePolicy({ client }))))}>Enable the baseline</button>
+        </p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Policy</th>
+              <th scope="col">Rules</th>
+              <th scope="col" className="number">Pass</th>
+              <th scope="col" className="number">Fail</th>
+              <th scope="col" className="number">Error</th>
+              <th scope="col" className="number">Waived</th>
+              <th scope="col">Failing hosts</th>
+            </tr>
+          </thead>
+          <tbody>
+            {policies.map((policy) => (
+              <tr key={policy.id}>
+                <td>
+                  <strong>{policy.name}</strong>
+                  {!policy.enabled && <span className="sub"> (disabled)</span>}
+                  <div className="sub">{scopeText(policy)}</div>
+                </td>
+                <td>
+                  <ul className="plain">
+                    {policy.rules.map((rule) => (
+                      <li key={rule.id}>
+                        <code>{rule.id}</code>: <code className="mono">{rule.expression}</code>{' '}
+                        <span className="sub">({rule.results.pass} pass, {rule.results.fail} fail, {rule.results.error} error, {rule.results.waived} waived)</span>
+                      </li>
+                    ))}
+                  </ul>
+                </td>
+                <td className="number">{policy.hosts.pass}</td>
+                <td className="number">{policy.hosts.fail}</td>
+                <td className="number">{policy.hosts.error}</td>
+                <td className="number">{policy.hosts.waived}</td>
+                <td>
+                  <button type="button" onClick={() => setSelected(policy.id)} aria-pressed={selected === policy.id}>
+                    Show failing hosts
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {current && <FailingHosts client={client} policy={current} onUnauthorized={onUnauthorized} onChange={change} />}
+      <NewPolicy client={client} onUnauthorized={onUnauthorized} onCreated={reload} />
+      <h2>Waivers</h2>
+      {waivers.length === 0 ? (
+        <p>No waivers in force.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Policy</th>
+              <th scope="col">Rule</th>
+              <th scope="col">For</th>
+              <th scope="col">Reason</th>
+              <th scope="col">Expires</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {waivers.map((waiver) => (
+              <tr key={waiver.id}>
+                <td>{policies.find((policy) => policy.id === waiver.policyId)?.name ?? waiver.policyId}</td>
+                <td>{waiver.ruleId ?? 'every rule'}</td>
+                <td>{waiver.hostRecordId ? <a href={hrefOf({ page: 'host', id: waiver.hostRecordId })}>host</a> : `group ${waiver.group ?? ''}`}</td>
+                <td>{waiver.reason}</td>
+                <td>{formatTime(waiver.expiresAt)}</td>
+                <td>
+                  <button type="button" onClick={() => void change(async () => void (await data(deleteWaiver({ client, path: { waiverId: waiver.id } }))))}>
+                    Delete
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+/** The hosts failing a policy, newest status first, each with a button that waives that rule for 30 days. */
+function FailingHosts({ client, policy, onUnauthorized, onChange }: { client: Client; policy: Policy; onUnauthorized(): void; onChange(work: () => Promise<void>): Promise<void> }) {
+  const [results, reload] = useLoad(
+    () => data(listPolicyResults({ client, path: { policyId: policy.id }, query: { status: 'fail', limit: RESULTS_SHOWN } })),
+    `${policy.id} ${policy.hosts.fail} ${policy.hosts.waived}`,
+    onUnauthorized,
+  );
+  const waive = (hostRecordId: string, ruleId: string) => {
+    const reason = window.prompt(`Why may this host fail ${ruleId}? (waived for 30 days)`);
+    if (!reason?.trim()) return;
+    void onChange(async () => {
+      await data(createWaiver({ client, body: { policyId: policy.id, ruleId, hostRecordId, reason: reason.trim(), expiresAt: new Date(Date.now() + 30 * DAY_MS).toISOString() } }));
+      reload();
+    });
+  };
+  return (
+    <section aria-labelledby="failing-title">
+      <h2 id="failing-title">Failing hosts: {policy.name}</h2>
+      <Status loaded={results} />
+      {results.state === 'ready' &&
+        (results.value.items.length === 0 ? (
+          <p>No host fails this policy.</p>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Host</th>
+                <th scope="col">Rule</th>
+                <th scope="col">Value seen</th>
+                <th scope="col">Failing since</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {results.value.items.map((result) => (
+                <tr key={`${result.hostRecordId} ${result.ruleId}`}>
+                  <td><a href={hrefOf({ page: 'host', id: result.hostRecordId })}>{result.hostname ?? result.hostId}</a></td>
+                  <td><code>{result.ruleId}</code></td>
+                  <td className="mono">{result.value ?? '—'}</td>
+                  <td>{formatTime(result.since)}</td>
+                  <td><button type="button" onClick={() => waive(result.hostRecordId, result.ruleId)}>Waive</button></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ))}
+    </section>
+  );
+}
+
+/** A rule as the form edits it. */
+interface DraftRule {
+  id: string;
+  expression: string;
+}
+
+/** The form for a new policy; a rule whose expression does not check shows its error under it, at its position. */
+function NewPolicy({ client, onUnauthorized, onCreated }: { client: Client; onUnauthorized(): void; onCreated(): void }) {
+  const [name, setName] = useState('');
+  const [group, setGroup] = useState('');
+  const [rules, setRules] = useState<DraftRule[]>([{ id: 'hardening-index', expression: 'summary.hardeningIndex >= 60' }]);
+  const [errors, setErrors] = useState<RuleError[]>([]);
+  const [problem, setProblem] = useState<string>();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setProblem(undefined);
+    setErrors([]);
+    const { error, response } = await createPolicy({ client, body: { name: name.trim(), scope: group.trim() ? { group: group.trim() } : {}, rules } });
+    if (response?.status === 401) return onUnauthorized();
+    if (response?.ok) {
+      setName('');
+      return onCreated();
+    }
+    const problemBody = error as { detail?: string; errors?: RuleError[] } | undefined;
+    setErrors(problemBody?.errors ?? []);
+    setProblem(problemBody?.detail ?? `The server answered ${response?.status ?? 'nothing'}`);
+  };
+  const setRule = (index: number, rule: Partial<DraftRule>) => setRules(rules.map((old, i) => (i === index ? { ...old, ...rule } : old)));
+  return (
+    <form className="policy-form" onSubmit={(event) => void submit(event)} aria-labelledby="new-policy-title">
+      <h2 id="new-policy-title">New policy</h2>
+      <div className="filters">
+        <label htmlFor="policy-name">Name</label>
+        <input id="policy-name" value={name} onChange={(event) => setName(event.target.value)} required maxLength={100} />
+        <label htmlFor="policy-group">Only hosts of group</label>
+        <input id="policy-group" value={group} onChange={(event) => setGroup(event.target.value)} placeholder="every host" maxLength={255} />
+      </div>
+      {rules.map((rule, index) => {
+        const ruleErrors = errors.filter((error) => error.ruleId === rule.id);
+        return (
+          <fieldset key={index} className="rule">
+            <legend>Rule {index + 1}</legend>
+            <label htmlFor={`rule-id-${index}`}>Rule id</label>
+            <input id={`rule-id-${index}`} value={rule.id} onChange={(event) => setRule(index, { id: event.target.value })} pattern="[a-z0-9][a-z0-9\-]{0,63}" required />
+            <label htmlFor={`rule-expression-${index}`}>Expression</label>
+            <textarea
+              id={`rule-expression-${index}`}
+              className="mono"
+              value={rule.expression}
+              onChange={(event) => setRule(index, { expression: event.target.value })}
+              rows={2}
+              required
+              aria-invalid={ruleErrors.length > 0}
+              aria-describedby={ruleErrors.length > 0 ? `rule-error-${index}` : undefined}
+            />
+            {ruleErrors.map((error, i) => (
+              <div key={i} id={`rule-error-${index}`} className="rule-error" role="alert">
+                {error.position !== null && (
+                  <pre className="mono" aria-hidden="true">
+                    {rule.expression}
+                    {'\n'}
+                    {' '.repeat(error.position)}^
+                  </pre>
+                )}
+                <p>
+                  {error.message}
+                  {error.position !== null && ` (at character ${error.position + 1})`}
+                </p>
+              </div>
+            ))}
+            {rules.length > 1 && (
+              <button type="button" onClick={() => setRules(rules.filter((_, i) => i !== index))}>Remove rule</button>
+            )}
+          </fieldset>
+        );
+      })}
+      <div className="actions">
+        <button type="button" onClick={() => setRules([...rules, { id: `rule-${rules.length + 1}`, expression: '' }])}>Add a rule</button>
+        <button type="submit">Create policy</button>
+      </div>
+      {problem && errors.length === 0 && <p className="error" role="alert">{problem}</p>}
+    </form>
+  );
+}
+
+function scopeText(policy: Policy): string {
+  const { keyId, group, tag, hostname } = policy.scope;
+  const parts = [keyId && `key ${keyId}`, group && `group ${group}`, tag && `tag ${tag}`, hostname && `host names ${hostname}`].filter(Boolean);
+  return parts.length === 0 ? 'every host' : parts.join(', ');
+}
