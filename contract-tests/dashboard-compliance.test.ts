@@ -98,6 +98,11 @@ it('enables the baseline, shows a rule error in place, waives a failing host, an
   await expect.poll(() => page.getByRole('row').filter({ hasText: 'Lab machine, rebuilt next quarter' }).count()).toBe(1);
   await page.screenshot({ path: `${ARTIFACTS}/dashboard-policies.png`, fullPage: true });
 
+  // The overview's compliance card: one of two evaluated hosts passes, the other fails on rules beside the waived one.
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Overview', exact: true }).click();
+  const card = page.getByRole('listitem').filter({ hasText: 'Compliant (of 2 evaluated; 1 failing, 0 waived)' });
+  await expect.poll(() => card.locator('.card-value').innerText()).toBe('50%');
+
   // The host's page and the hosts list show its compliance.
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Hosts', exact: true }).click();
   await page.getByRole('heading', { name: 'Hosts', exact: true }).waitFor();

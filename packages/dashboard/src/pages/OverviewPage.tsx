@@ -58,6 +58,14 @@ function OverviewBody({ overview }: { overview: Overview }) {
         <Card label={`Stale (no report for ${days(staleDays)})`} value={hosts.stale} href={hosts.stale > 0 ? stale : undefined} bad={hosts.stale > 0} />
         <Card label="Average hardening index" value={index.average === null ? '—' : round(index.average)} />
         <Card label="Median hardening index" value={index.median === null ? '—' : round(index.median)} />
+        {overview.compliance.policies > 0 && (
+          <Card
+            label={`Compliant (of ${overview.compliance.evaluatedHosts} evaluated; ${overview.compliance.hosts.fail} failing, ${overview.compliance.hosts.waived} waived)`}
+            value={overview.compliance.rate === null ? '—' : `${Math.round(overview.compliance.rate * 100)}%`}
+            href={hrefOf({ page: 'policies' })}
+            bad={overview.compliance.hosts.fail > 0}
+          />
+        )}
       </ul>
       {index.unknown > 0 && <p className="hint">{index.unknown === 1 ? 'One host has' : `${index.unknown} hosts have`} no hardening index (the latest report is not a Lynis report, or says none).</p>}
       {refused > 0 && (
