@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { createLicenseKey, listLicenseKeys, revokeLicenseKey, rotateLicenseKey, type Client } from '@org/audit-client/sdk';
-import { ApiError, data } from '../api.js';
+import { data } from '../api.js';
 import { formatTime } from '../format.js';
+import { useChange } from '../use-change.js';
 import { useLoad } from '../use-load.js';
 import { Status } from '../components/Status.js';
 
@@ -10,19 +11,7 @@ export function KeysPage({ client, onUnauthorized }: { client: Client; onUnautho
   const [keys, reload] = useLoad(() => data(listLicenseKeys({ client })), 'keys', onUnauthorized);
   const [label, setLabel] = useState('');
   const [shown, setShown] = useState<{ label: string; key: string }>();
-  const [problem, setProblem] = useState<string>();
-
-  /** Runs a change, then reloads the list; a refused token signs out. */
-  const change = async (work: () => Promise<void>) => {
-    setProblem(undefined);
-    try {
-      await work();
-      reload();
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) return onUnauthorized();
-      setProblem(error instanceof Error ? error.message : String(error));
-    }
-  };
+  const { problem, change } = useChange(reload, onUnauthorized);
   const create = (event: FormEvent) => {
     event.preventDefault();
     void change(async () => {

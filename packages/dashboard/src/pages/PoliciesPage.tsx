@@ -11,9 +11,10 @@ import {
   type Policy,
   type RuleError,
 } from '@org/audit-client/sdk';
-import { ApiError, data } from '../api.js';
+import { data } from '../api.js';
 import { formatTime } from '../format.js';
 import { hrefOf } from '../route.js';
+import { useChange } from '../use-change.js';
 import { useLoad } from '../use-load.js';
 import { Status } from '../components/Status.js';
 
@@ -36,17 +37,7 @@ export function PoliciesPage({ client, onUnauthorized }: { client: Client; onUna
     onUnauthorized,
   );
   const [selected, setSelected] = useState<string>();
-  const [problem, setProblem] = useState<string>();
-  const change = async (work: () => Promise<void>) => {
-    setProblem(undefined);
-    try {
-      await work();
-      reload();
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) return onUnauthorized();
-      setProblem(error instanceof Error ? error.message : String(error));
-    }
-  };
+  const { problem, change } = useChange(reload, onUnauthorized);
   if (loaded.state !== 'ready') return <Status loaded={loaded} />;
   const { policies, waivers } = loaded.value;
   const current = policies.find((policy) => policy.id === selected);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
 import { describeFailure, parseLynisReport, type AuditLogger } from '@org/audit-server-core';
 import type { Database, DatabaseTime } from '../database/dialect.js';
+import { BackgroundPasses } from '../background-passes.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { writeEvents, type OutboxEvent } from '../webhooks/outbox.js';
 import { listPolicies, policySetOf, type StoredPolicy } from './policy-records.js';
@@ -65,15 +66,10 @@ const MAX_MESSAGE = 500;
  * every status that changed.
  */
 export class PolicyEvaluator {
-  private timer: NodeJS.Timeout | undefined;
-  private wakeTimer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
+  private readonly passes: BackgroundPasses;
   private compiled = new Map<string, ReadyPolicy>();
   private lastMeasured = 0;
 
-  private readonly intervalMs: number;
   private readonly clockRecheckMs: number;
   private readonly batchSize: number;
   private readonly now: () => Date;
@@ -82,62 +78,34 @@ export class PolicyEvaluator {
     private readonly database: Database,
     private readonly options: PolicyEvaluatorOptions = {},
   ) {
-    this.intervalMs = options.intervalMs ?? 60_000;
     this.clockRecheckMs = options.clockRecheckMs ?? 3_600_000;
     this.batchSize = options.batchSize ?? 100;
     this.now = options.now ?? (() => new Date());
+    this.passes = new BackgroundPasses(() => this.evaluateOutOfDate(), {
+      intervalMs: options.intervalMs ?? 60_000,
+      wakeDelayMs: WAKE_DELAY_MS,
+      onError: (error) => options.logger?.error({ error: describeFailure(error) }, 'policy evaluation failed; retrying on the next pass'),
+    });
   }
 
   /** Evaluates what is out of date now, then on every interval. */
   start(): this {
-    this.wake(0);
-    this.timer = setInterval(() => this.wake(0), this.intervalMs);
-    this.timer.unref();
+    this.passes.start();
     return this;
   }
 
   /** Asks for a pass soon (after uploads, policy and waiver changes); passes never overlap. */
-  wake(delayMs = WAKE_DELAY_MS): void {
-    if (this.stopped || this.wakeTimer) return;
-    this.wakeTimer = setTimeout(() => {
-      this.wakeTimer = undefined;
-      void this.runPass();
-    }, delayMs);
-    this.wakeTimer.unref();
+  wake(): void {
+    this.passes.wake();
   }
 
-  /** Brings every host up to date and resolves when none is left (for tests and the CLI). */
-  async settle(): Promise<void> {
-    while (this.running) await this.running;
-    await this.runPass();
-    while (this.running) await this.running;
+  /** Brings every host up to date and resolves when none is left (for tests). */
+  settle(): Promise<void> {
+    return this.passes.settle();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    clearTimeout(this.wakeTimer);
-    await this.running;
-  }
-
-  private runPass(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.evaluateOutOfDate();
-        } while (this.again && !this.stopped);
-      } catch (error) {
-        this.options.logger?.error({ error: describeFailure(error) }, 'policy evaluation failed; retrying on the next pass');
-      } finally {
-        this.running = undefined;
-      }
-    })();
-    return this.running;
+  stop(): Promise<void> {
+    return this.passes.stop();
   }
 
   /** Evaluates batches of out-of-date hosts until none is left. */
@@ -145,7 +113,7 @@ export class PolicyEvaluator {
     const policies = this.ready(await listPolicies(this.database));
     const policySet = policySetOf(policies.map((ready) => ready.policy));
     const readsNow = policies.some((ready) => ready.rules.some((rule) => rule.compiled.readsNow));
-    while (!this.stopped) {
+    while (!this.passes.isStopped) {
       const now = this.now();
       const hosts = await this.outOfDateHosts(policySet, readsNow ? new Date(now.getTime() - this.clockRecheckMs) : undefined);
       if (hosts.length === 0) return this.measureFleet(now);

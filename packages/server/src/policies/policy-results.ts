@@ -9,6 +9,8 @@ import { sqlDialectOf } from '../database/dialects.js';
 /** Statuses from worst to best: a host's status on a policy is its worst rule's. */
 const RANK: Record<RuleStatus, number> = { fail: 4, error: 3, waived: 2, pass: 1 };
 const BY_RANK = Object.fromEntries(Object.entries(RANK).map(([status, rank]) => [rank, status])) as Record<number, RuleStatus>;
+/** A status column's {@link RANK} in SQL (the statuses are constants, never request input). */
+const RANK_SQL = `case status ${Object.entries(RANK).map(([status, value]) => `when '${status}' then ${value}`).join(' ')} end`;
 const HISTORY_SHOWN = 100;
 
 interface EffectiveRow {
@@ -67,7 +69,7 @@ export async function statusCounts(database: Database, now = new Date()): Promis
     status: RuleStatus;
     hosts: number | string;
   }[];
-  const rank = `max(case status ${Object.entries(RANK).map(([status, value]) => `when '${status}' then ${value}`).join(' ')} end)`;
+  const rank = `max(${RANK_SQL})`;
   const perHost = knex.from(effectiveResults(database, now).as('e')).select('policy_id', 'host_record_id', knex.raw(`${rank} as worst`)).groupBy('policy_id', 'host_record_id');
   const policyRows = (await knex.from(perHost.as('p')).select('policy_id', 'worst').count({ hosts: '*' }).groupBy('policy_id', 'worst')) as {
     policy_id: string;
@@ -92,9 +94,8 @@ export async function listResults(
   const matching = knex.from(effectiveResults(database, now).as('e')).where('policy_id', policyId);
   if (filter.ruleId !== undefined) matching.andWhere('rule_id', filter.ruleId);
   if (filter.status !== undefined) matching.andWhere('status', filter.status);
-  const worstFirst = `case status ${Object.entries(RANK).map(([status, value]) => `when '${status}' then ${-value}`).join(' ')} end`;
   const [rows, [{ total }]] = await Promise.all([
-    matching.clone().select('*').orderByRaw(`${worstFirst}, hostname is null, hostname, host_record_id, rule_id`).limit(filter.limit).offset(filter.offset) as Promise<EffectiveRow[]>,
+    matching.clone().select('*').orderByRaw(`${RANK_SQL} desc, hostname is null, hostname, host_record_id, rule_id`).limit(filter.limit).offset(filter.offset) as Promise<EffectiveRow[]>,
     matching.clone().count({ total: '*' }) as unknown as Promise<[{ total: number | string }]>,
   ]);
   return { items: rows.map(toResult), total: Number(total) };
@@ -126,7 +127,7 @@ export async function hostCompliance(database: Database, hostRecordId: string, n
 /** How many hosts have each status over every enabled policy that applies to them (a host counts with its worst). */
 export async function fleetCompliance(database: Database, now = new Date()): Promise<{ hosts: StatusCounts; evaluatedHosts: number }> {
   const knex = database.em.getKnex();
-  const rank = `max(case status ${Object.entries(RANK).map(([status, value]) => `when '${status}' then ${value}`).join(' ')} end)`;
+  const rank = `max(${RANK_SQL})`;
   const perHost = knex.from(effectiveResults(database, now).as('e')).select('host_record_id', knex.raw(`${rank} as worst`)).groupBy('host_record_id');
   const rows = (await knex.from(perHost.as('p')).select('worst').count({ hosts: '*' }).groupBy('worst')) as { worst: number | string; hosts: number | string }[];
   const hosts = emptyCounts();

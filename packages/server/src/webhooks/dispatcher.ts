@@ -3,9 +3,10 @@ import type { Knex } from '@mikro-orm/knex';
 import { Webhook } from 'standardwebhooks';
 import { describeFailure, summarizeReportBytes, type AuditLogger, type WebhookEventType } from '@org/audit-server-core';
 import type { Database, DatabaseTime, SqlDialect } from '../database/dialect.js';
+import { BackgroundPasses } from '../background-passes.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { deliveryBody } from './messages.js';
-import { writeEvents, type OutboxEvent } from './outbox.js';
+import { upsertNotices, writeEvents, type OutboxEvent } from './outbox.js';
 import { postWebhook } from './safe-request.js';
 import { enabledSubscriptions, type Subscription } from './webhook-records.js';
 
@@ -62,11 +63,7 @@ const MAX_ERROR = 500;
  * periodic sweep, told once per host or key.
  */
 export class WebhookDispatcher {
-  private timer: NodeJS.Timeout | undefined;
-  private wakeTimer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
+  private readonly passes: BackgroundPasses;
   private lastSweep = 0;
   private readonly dialect: SqlDialect;
   private readonly now: () => Date;
@@ -77,59 +74,37 @@ export class WebhookDispatcher {
   ) {
     this.dialect = sqlDialectOf(database.em);
     this.now = options.now ?? (() => new Date());
+    this.passes = new BackgroundPasses((settling) => this.dispatch(settling), {
+      intervalMs: options.intervalMs ?? 5000,
+      wakeDelayMs: 50,
+      onError: (error) => options.logger?.error({ error: describeFailure(error) }, 'webhook dispatch failed; retrying on the next pass'),
+    });
   }
 
   start(): this {
-    this.wake(0);
-    this.timer = setInterval(() => this.wake(0), this.options.intervalMs ?? 5000);
-    this.timer.unref();
+    this.passes.start();
     return this;
   }
 
   /** Asks for a pass soon: after a commit that wrote events, or a redelivery. */
-  wake(delayMs = 50): void {
-    if (this.stopped || this.wakeTimer) return;
-    this.wakeTimer = setTimeout(() => {
-      this.wakeTimer = undefined;
-      void this.runPass();
-    }, delayMs);
-    this.wakeTimer.unref();
+  wake(): void {
+    this.passes.wake();
   }
 
-  /** Runs passes until the outbox is empty and nothing is due (for tests). */
-  async settle(): Promise<void> {
-    while (this.running) await this.running;
-    await this.runPass(true);
-    while (this.running) await this.running;
+  /** Runs passes until the outbox is empty and nothing is due, sweeping too (for tests). */
+  settle(): Promise<void> {
+    return this.passes.settle();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    clearTimeout(this.wakeTimer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.passes.stop();
   }
 
-  private runPass(forceSweep = false): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.sweepIfDue(forceSweep);
-          while ((await this.fanOut()) > 0 && !this.stopped);
-          while ((await this.sendDue()) > 0 && !this.stopped);
-        } while (this.again && !this.stopped);
-      } catch (error) {
-        this.options.logger?.error({ error: describeFailure(error) }, 'webhook dispatch failed; retrying on the next pass');
-      } finally {
-        this.running = undefined;
-      }
-    })();
-    return this.running;
+  /** One pass: the sweep when due (or settling), then the outbox fanned out and the due deliveries sent. */
+  private async dispatch(settling: boolean): Promise<void> {
+    await this.sweepIfDue(settling);
+    while ((await this.fanOut()) > 0 && !this.passes.isStopped);
+    while ((await this.sendDue()) > 0 && !this.passes.isStopped);
   }
 
   /** Turns a batch of outbox events into deliveries; resolves with how many events it took. */
@@ -302,16 +277,6 @@ export class WebhookDispatcher {
       await writeEvents(trx, events, time);
       await upsertNotices(trx, kind, subjects, time);
     });
-  }
-}
-
-/** Records that `subjects` were told of now. */
-export async function upsertNotices(trx: Knex.Transaction, kind: string, subjects: string[], time: DatabaseTime): Promise<void> {
-  for (let start = 0; start < subjects.length; start += BATCH) {
-    await trx('webhook_notice')
-      .insert(subjects.slice(start, start + BATCH).map((subject) => ({ kind, subject, notified_at: time })))
-      .onConflict(['kind', 'subject'])
-      .merge(['notified_at']);
   }
 }
 

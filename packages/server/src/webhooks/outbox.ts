@@ -25,3 +25,13 @@ export async function writeEvents(trx: Knex.Transaction, events: OutboxEvent[], 
     await trx('webhook_event').insert(rows);
   }
 }
+
+/** Records that `subjects` were told of now. */
+export async function upsertNotices(trx: Knex.Transaction, kind: string, subjects: string[], time: DatabaseTime): Promise<void> {
+  for (let start = 0; start < subjects.length; start += CHUNK) {
+    await trx('webhook_notice')
+      .insert(subjects.slice(start, start + CHUNK).map((subject) => ({ kind, subject, notified_at: time })))
+      .onConflict(['kind', 'subject'])
+      .merge(['notified_at']);
+  }
+}

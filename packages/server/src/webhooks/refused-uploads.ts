@@ -1,8 +1,7 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { DatabaseTime } from '../database/dialect.js';
 import type { RefusalGroup } from '../rejection-log.js';
-import { upsertNotices } from './dispatcher.js';
-import { writeEvents, type OutboxEvent } from './outbox.js';
+import { upsertNotices, writeEvents, type OutboxEvent } from './outbox.js';
 
 const HOUR_MS = 3_600_000;
 
