@@ -25,7 +25,7 @@ beforeAll(async () => {
   expect(await runCli(['policies', 'enable-baseline'], dataDir)).toMatchObject({ code: 0, stderr: expect.stringContaining('Created policy Baseline') });
   expect(await runCli(['policies', 'enable-baseline'], dataDir)).toMatchObject({ code: 1, stderr: 'audit-server: A policy named "Baseline" exists\n' });
   receiver = await startStubServer(() => ({ status: 204, body: '' }));
-  server = await startServerProcess(dataDir, ['--plain-http', '--webhooks-allow-private']);
+  server = await startServerProcess(dataDir, ['--plain-http', '--webhook-allow-private']);
 });
 afterAll(async () => {
   await server?.stop();

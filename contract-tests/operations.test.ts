@@ -9,7 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { importKey, openDatabase } from '@org/audit-server';
 import { lynisFixturePath } from '@org/test-support/lynis-fixtures';
 import { storedReports } from './support/reports.js';
-import { makeDataDir, runCli, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { runNodeScript } from '@org/test-support/node-script';
+import { CLI, makeDataDir, runCli, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const KEY = 'deadbeef-0000-0000-0000-000000000001';
 const HOST_ID = '0123456789abcdef0123456789abcdef01234567';
@@ -129,6 +130,14 @@ describe('configuration file', () => {
     expect(result.stderr).toContain('Invalid configuration');
     expect(result.stderr).toContain(`port (in ${file}): must be a port number`);
     expect(result.stderr).toContain(`toolSegment (in ${file}): must be one URL path segment`);
+  });
+});
+
+describe('boolean settings from the environment', () => {
+  it('reads WEBHOOK_ALLOW_PRIVATE as text, refusing what is neither true nor false', async () => {
+    const result = await runNodeScript(CLI, ['start', '--plain-http'], { PATH: process.env.PATH!, DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE: 'perhaps' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('webhookAllowPrivate: must be true or false');
   });
 });
 

@@ -29,7 +29,7 @@ program
   .addOption(new Option('--tls-cert <file>', 'PEM certificate (default: a self-signed one in the data directory)').env('TLS_CERT'))
   .addOption(new Option('--tls-key <file>', 'PEM private key of --tls-cert').env('TLS_KEY'))
   .option('--plain-http', 'serve plain HTTP, for running behind a TLS-terminating proxy')
-  .option('--webhooks-allow-private', 'let webhooks reach loopback, private and link-local addresses (refused by default)')
+  .option('--webhook-allow-private', 'let webhooks reach loopback, private and link-local addresses (refused by default; environment: WEBHOOK_ALLOW_PRIVATE=true)')
   .addOption(new Option('--tool-segment <name>', `path segment in /api/<name>/upload/ (default: ${DEFAULTS.toolSegment})`).env('TOOL_SEGMENT'))
   .addOption(new Option('--max-body-bytes <bytes>', `largest request body accepted (default: ${DEFAULTS.maxBodyBytes / 2 ** 20} MiB)`).env('MAX_BODY_BYTES'))
   .addOption(new Option('--max-fields <count>', `most form fields in one request (default: ${DEFAULTS.maxFields})`).env('MAX_FIELDS'))
@@ -255,9 +255,11 @@ async function withDatabase(command: Command, work: (orm: Database) => Promise<v
  * `overrides`: settings a command takes under flags of other names.
  */
 async function loadConfig(command: Command, overrides: Record<string, unknown> = {}): Promise<ServerConfig> {
-  const options = command.optsWithGlobals<{ config?: string }>();
+  const options = command.optsWithGlobals<{ config?: string; webhookAllowPrivate?: boolean }>();
   const file = options.config ? await readConfigFile(options.config) : undefined;
-  return parseServerConfig({ ...options, ...overrides }, file);
+  // A boolean flag's environment twin is read here: commander would take any value of it, `false` too, as "on".
+  const webhookAllowPrivate = options.webhookAllowPrivate ?? process.env.WEBHOOK_ALLOW_PRIVATE;
+  return parseServerConfig({ ...options, webhookAllowPrivate, ...overrides }, file);
 }
 
 function printTable(header: string[], rows: string[][]): void {

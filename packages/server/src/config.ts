@@ -76,8 +76,9 @@ const ServerSettings = z.object({
   // Refused uploads and license checks: written in batches, kept for some days.
   rejectionsKeepDays: z.coerce.number().int().min(1).default(30),
   rejectionsFlushMs: z.coerce.number().int().min(100).max(600_000).default(5000),
-  // Webhooks: receivers on loopback, private and link-local addresses only when allowed.
-  webhooksAllowPrivate: z.boolean().default(false),
+  // Webhooks: receivers on loopback, private and link-local addresses only when allowed. The flag gives a boolean,
+  // the environment a string (`true`/`false`, `1`/`0`, `yes`/`no`, `on`/`off`).
+  webhookAllowPrivate: z.union([z.boolean(), z.stringbool()], { error: 'must be true or false' }).default(false),
 });
 
 /** Everything the reference server can be told, with its defaults. Parsed once at start. */

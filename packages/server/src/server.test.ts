@@ -90,6 +90,16 @@ describe('configuration', () => {
     expect(() => parseServerConfig({ headersTimeoutMs: '60000', requestTimeoutMs: '30000' })).toThrow(/headers timeout/);
   });
 
+  it('refuses webhooks to private addresses unless allowed by flag, environment text or config file', () => {
+    expect(parseServerConfig({}).webhookAllowPrivate).toBe(false);
+    expect(parseServerConfig({ webhookAllowPrivate: true }).webhookAllowPrivate).toBe(true);
+    expect(parseServerConfig({ webhookAllowPrivate: 'true' }).webhookAllowPrivate).toBe(true);
+    expect(parseServerConfig({ webhookAllowPrivate: 'false' }).webhookAllowPrivate).toBe(false);
+    expect(parseServerConfig({ webhookAllowPrivate: '0' }).webhookAllowPrivate).toBe(false);
+    expect(parseServerConfig({}, { path: 'audit.json', settings: { webhookAllowPrivate: true } }).webhookAllowPrivate).toBe(true);
+    expect(() => parseServerConfig({ webhookAllowPrivate: 'perhaps' })).toThrow(/webhookAllowPrivate: must be true or false/);
+  });
+
   it('serves operations on loopback by default, on a port of their own, or not at all', () => {
     expect(parseServerConfig({})).toMatchObject({ opsHost: '127.0.0.1', opsPort: 9464, shutdownTimeoutSeconds: 30 });
     expect(parseServerConfig({ opsPort: 'off' }).opsPort).toBe('off');

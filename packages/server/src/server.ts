@@ -69,7 +69,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   }).start();
   const metrics = createMetrics({ bodyBytesInFlight: () => api.bodyBytesInFlight(), rateLimitStoreReachable: rateLimiter.sharedStoreReachable });
   const writeHealth = new WriteHealth(orm);
-  const webhookDispatcher = new WebhookDispatcher(orm, { logger, allowPrivate: config.webhooksAllowPrivate }).start();
+  const webhookDispatcher = new WebhookDispatcher(orm, { logger, allowPrivate: config.webhookAllowPrivate }).start();
   const policyEvaluator = new PolicyEvaluator(orm, { logger, onEvents: () => webhookDispatcher.wake() }).start();
   const api: AuditApi = await createAuditApi({
     keyStore,

@@ -411,7 +411,7 @@ export const listWebhooks = <ThrowOnError extends boolean = false>(options?: Opt
  *
  * The secret that signs deliveries (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`,
  * HMAC-SHA256) is shown in this answer only. URLs on loopback, private or link-local addresses are refused unless
- * the server allows them (`--webhooks-allow-private`).
+ * the server allows them (`--webhook-allow-private`).
  *
  */
 export const createWebhook = <ThrowOnError extends boolean = false>(options: Options<CreateWebhookData, ThrowOnError>) => (options.client ?? client).post<CreateWebhookResponses, CreateWebhookErrors, ThrowOnError>({

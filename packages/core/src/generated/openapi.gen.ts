@@ -1813,7 +1813,7 @@ export const openApiDocument: Document = {
           "admin"
         ],
         "summary": "Subscribe a URL to events",
-        "description": "The secret that signs deliveries (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`,\nHMAC-SHA256) is shown in this answer only. URLs on loopback, private or link-local addresses are refused unless\nthe server allows them (`--webhooks-allow-private`).\n",
+        "description": "The secret that signs deliveries (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`,\nHMAC-SHA256) is shown in this answer only. URLs on loopback, private or link-local addresses are refused unless\nthe server allows them (`--webhook-allow-private`).\n",
         "security": [
           {
             "adminToken": []
