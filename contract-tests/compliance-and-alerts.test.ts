@@ -57,7 +57,7 @@ it('evaluates the real Lynis report against the baseline, tells a signed webhook
   expect(noncompliant.data).toMatchObject({ policyName: 'Baseline', hostId: 'compliance-host', failingRules: ['hardening-index', 'no-vulnerable-packages', 'no-warnings'] });
 
   const hosts = await admin<{ items: { id: string; compliance: string }[] }>('/api/admin/hosts');
-  expect(hosts.body.items).toEqual([expect.objectContaining({ compliance: 'fail' })]);
+  expect(hosts.body.items).toEqual([expect.objectContaining({ compliance: 'noncompliant' })]);
   const compliance = await admin<{ status: string; results: { ruleId: string; status: string; value: string | null }[] }>(`/api/admin/hosts/${hosts.body.items[0]!.id}/compliance`);
   expect(compliance.body.status).toBe('fail');
   expect(compliance.body.results.map((result) => [result.ruleId, result.status, result.value])).toEqual([
@@ -74,7 +74,7 @@ it('evaluates the real Lynis report against the baseline, tells a signed webhook
   const [header, row] = exported.body.trim().split('\n');
   expect(header).toBe('id,hostname,hostId,keyId,os,lynisVersion,groups,tags,customerName,firstSeen,lastSeen,reportCount,hardeningIndex,warnings,suggestions,compliance');
   expect(row).toContain(',compliance-host,');
-  expect(row!.endsWith(',56,2,45,fail')).toBe(true);
+  expect(row!.endsWith(',56,2,45,noncompliant')).toBe(true);
 
   const log = await admin<{ items: { status: string }[] }>(`/api/admin/webhooks/${created.body.webhook.id}/deliveries`);
   expect(log.body.items.map((item) => item.status)).toEqual(['delivered', 'delivered']);

@@ -106,8 +106,8 @@ it('enables the baseline, shows a rule error in place, waives a failing host, an
   // The host's page and the hosts list show its compliance.
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Hosts', exact: true }).click();
   await page.getByRole('heading', { name: 'Hosts', exact: true }).waitFor();
-  expect(await page.getByRole('row').filter({ hasText: 'weak-01' }).locator('td.status-fail').innerText()).toBe('fail');
-  expect(await page.getByRole('row').filter({ hasText: 'good-01' }).locator('td.status-pass').innerText()).toBe('pass');
+  expect(await page.getByRole('row').filter({ hasText: 'weak-01' }).locator('td.status-noncompliant').innerText()).toBe('noncompliant');
+  expect(await page.getByRole('row').filter({ hasText: 'good-01' }).locator('td.status-compliant').innerText()).toBe('compliant');
   await page.getByRole('link', { name: 'weak-01' }).click();
   await page.getByRole('heading', { name: 'Compliance: fail' }).waitFor();
   const compliance = page.getByRole('region', { name: 'Compliance: fail' });

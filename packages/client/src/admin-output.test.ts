@@ -65,7 +65,7 @@ const HOST: Host = {
   tags: ['production'],
   customerName: 'acme',
   hostnameAlias: 'web-01.example.org',
-  compliance: null,
+  compliance: 'unknown',
 };
 
 describe('hosts and findings', () => {

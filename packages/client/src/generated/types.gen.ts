@@ -218,11 +218,16 @@ export type Host = {
      * The newest report's `hostname_alias=`.
      */
     hostnameAlias: string | null;
-    /**
-     * The host's status over every enabled policy that applies (`HostCompliance.status`); `null` when none applies or none was evaluated yet.
-     */
-    compliance: 'pass' | 'fail' | 'error' | 'waived' | null;
+    compliance: HostComplianceState;
 };
+
+/**
+ * A host over every enabled policy that applies to it, from its worst rule result (`HostCompliance.status`):
+ * `noncompliant` when a rule fails or cannot be evaluated (`fail`, `error`), else `waived` when a failure is
+ * waived, else `compliant` when every rule passes; `unknown` when no policy applies or none was evaluated yet.
+ *
+ */
+export type HostComplianceState = 'compliant' | 'noncompliant' | 'waived' | 'unknown';
 
 export type HostPage = Page & {
     items: Array<Host>;
@@ -883,10 +888,7 @@ export type HostExport = {
     hardeningIndex: number | null;
     warnings: number | null;
     suggestions: number | null;
-    /**
-     * Over every enabled policy that applies (`HostCompliance.status`).
-     */
-    compliance: 'pass' | 'fail' | 'error' | 'waived' | null;
+    compliance: HostComplianceState;
 };
 
 export type FindingExport = {

@@ -2173,7 +2173,7 @@ export const openApiDocument: Document = {
                 "schema": {
                   "type": "string"
                 },
-                "example": "id,hostname,hostId,keyId,os,lynisVersion,groups,tags,customerName,firstSeen,lastSeen,reportCount,hardeningIndex,warnings,suggestions,compliance\n0f8fad5b-d9cb-469f-a165-70867728950e,web-01,0123456789abcdef0123456789abcdef01234567,7c9e6679-7425-40de-944b-e07fc1f90ae7,Debian GNU/Linux 12 (bookworm),3.0.8,webservers,production,acme,2026-11-01T08:00:02.000Z,2026-11-22T13:41:25.000Z,22,56,1,24,fail\n"
+                "example": "id,hostname,hostId,keyId,os,lynisVersion,groups,tags,customerName,firstSeen,lastSeen,reportCount,hardeningIndex,warnings,suggestions,compliance\n0f8fad5b-d9cb-469f-a165-70867728950e,web-01,0123456789abcdef0123456789abcdef01234567,7c9e6679-7425-40de-944b-e07fc1f90ae7,Debian GNU/Linux 12 (bookworm),3.0.8,webservers,production,acme,2026-11-01T08:00:02.000Z,2026-11-22T13:41:25.000Z,22,56,1,24,noncompliant\n"
               },
               "application/json": {
                 "schema": {
@@ -2946,19 +2946,20 @@ export const openApiDocument: Document = {
             "example": "web-01.example.org"
           },
           "compliance": {
-            "type": "string",
-            "nullable": true,
-            "enum": [
-              "pass",
-              "fail",
-              "error",
-              "waived",
-              null
-            ],
-            "description": "The host's status over every enabled policy that applies (`HostCompliance.status`); `null` when none applies or none was evaluated yet.",
-            "example": "fail"
+            "$ref": "#/components/schemas/HostComplianceState"
           }
         }
+      },
+      "HostComplianceState": {
+        "type": "string",
+        "enum": [
+          "compliant",
+          "noncompliant",
+          "waived",
+          "unknown"
+        ],
+        "description": "A host over every enabled policy that applies to it, from its worst rule result (`HostCompliance.status`):\n`noncompliant` when a rule fails or cannot be evaluated (`fail`, `error`), else `waived` when a failure is\nwaived, else `compliant` when every rule passes; `unknown` when no policy applies or none was evaluated yet.\n",
+        "example": "noncompliant"
       },
       "HostPage": {
         "allOf": [
@@ -4706,16 +4707,7 @@ export const openApiDocument: Document = {
             "nullable": true
           },
           "compliance": {
-            "type": "string",
-            "nullable": true,
-            "enum": [
-              "pass",
-              "fail",
-              "error",
-              "waived",
-              null
-            ],
-            "description": "Over every enabled policy that applies (`HostCompliance.status`)."
+            "$ref": "#/components/schemas/HostComplianceState"
           }
         }
       },

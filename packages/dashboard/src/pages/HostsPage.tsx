@@ -91,7 +91,7 @@ export function HostsPage({ client, route, onUnauthorized }: { client: Client; r
                     </td>
                     <td className="number">{host.latestHardeningIndex ?? '—'}</td>
                     <td className="number">{host.latestWarningCount ?? '—'}</td>
-                    <td className={host.compliance ? `status-${host.compliance}` : undefined}>{host.compliance ?? '—'}</td>
+                    <td className={`status-${host.compliance}`}>{host.compliance}</td>
                     <td className="number optional">{host.reportCount}</td>
                     <td><When time={host.lastSeen} /></td>
                   </tr>

@@ -1,10 +1,10 @@
 import type { SqlEntityManager } from '@mikro-orm/knex';
-import type { Host, HostDetail, HostPage, RuleStatus } from '@org/audit-server-core';
+import type { Host, HostDetail, HostPage, HostComplianceState } from '@org/audit-server-core';
 import { countBound, findBound } from '../database/bound-query.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { HostRecord, ReportRecord } from '../database/entities.js';
 import type { LabelKind } from '../host-derivation.js';
-import { hostComplianceStatuses } from '../policies/policy-results.js';
+import { hostCompliances } from '../policies/policy-results.js';
 import type { AdminOperation } from './operation.js';
 import { jsonResponse, problemResponse } from './responses.js';
 
@@ -96,12 +96,12 @@ export async function hostsOf(em: SqlEntityManager, records: HostRecord[]): Prom
       if (host) (row.kind === 'group' ? host.groups : host.tags).push(row.value);
     }
   }
-  const compliance = records.length > 0 ? await hostComplianceStatuses({ em }, records.map((record) => record.id)) : new Map<string, RuleStatus>();
-  return records.map((record) => toHost(record, labels.get(record.id)!, compliance.get(record.id) ?? null));
+  const compliance = records.length > 0 ? await hostCompliances({ em }, records.map((record) => record.id)) : new Map<string, HostComplianceState>();
+  return records.map((record) => toHost(record, labels.get(record.id)!, compliance.get(record.id)!));
 }
 
 /** A host as the contract shows it. */
-function toHost(record: HostRecord, labels: { groups: string[]; tags: string[] }, compliance: RuleStatus | null): Host {
+function toHost(record: HostRecord, labels: { groups: string[]; tags: string[] }, compliance: HostComplianceState): Host {
   return {
     id: record.id,
     keyId: record.key.id,

@@ -46,13 +46,13 @@ describe.each(DIALECTS)('exports on %s', (dialect) => {
     const web = lines.find((line) => line.includes('HYPERLINK'))!;
     expect(web).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(web).toContain(',web;prod,eu,');
-    expect(web.endsWith(',70,1,0,pass')).toBe(true);
-    expect(lines.find((line) => line.includes('db-01'))!.endsWith(',40,0,0,fail')).toBe(true);
+    expect(web.endsWith(',70,1,0,compliant')).toBe(true);
+    expect(lines.find((line) => line.includes('db-01'))!.endsWith(',40,0,0,noncompliant')).toBe(true);
 
     const json = JSON.parse(await text(exportStream('json', 'hosts', HOST_COLUMNS, hostRows(orm)).body)) as Record<string, unknown>[];
     expect(json.map((host) => [host['hostname'], host['groups'], host['compliance']]).sort()).toEqual([
-      ['=HYPERLINK("http://evil")', ['web', 'prod'], 'pass'],
-      ['db-01', [], 'fail'],
+      ['=HYPERLINK("http://evil")', ['web', 'prod'], 'compliant'],
+      ['db-01', [], 'noncompliant'],
     ]);
   });
 

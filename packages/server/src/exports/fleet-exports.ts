@@ -1,5 +1,5 @@
 import type { Database } from '../database/dialect.js';
-import { hostComplianceStatuses } from '../policies/policy-results.js';
+import { hostCompliances } from '../policies/policy-results.js';
 import { pagesOf } from './export-body.js';
 
 /** Rows read from the database per page. */
@@ -37,7 +37,7 @@ export async function* hostRows(database: Database, now = new Date()): AsyncGene
     const ids = page.map((host) => host.id);
     const [labels, compliance] = await Promise.all([
       knex('host_label').select('host_record_id', 'kind', 'value').whereIn('host_record_id', ids).orderBy(['host_record_id', 'kind', 'position']) as Promise<{ host_record_id: string; kind: string; value: string }[]>,
-      hostComplianceStatuses(database, ids, now),
+      hostCompliances(database, ids, now),
     ]);
     const labelsOf = (id: string, kind: string) => labels.filter((label) => label.host_record_id === id && label.kind === kind).map((label) => label.value);
     for (const host of page) {
@@ -57,7 +57,7 @@ export async function* hostRows(database: Database, now = new Date()): AsyncGene
         hardeningIndex: host.latest_hardening_index,
         warnings: host.latest_warning_count,
         suggestions: host.latest_suggestion_count,
-        compliance: compliance.get(host.id) ?? null,
+        compliance: compliance.get(host.id)!,
       };
     }
   }

@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
-import type { HostCompliance, PolicyResult, PolicyResultChange, RuleStatus, StatusCounts } from '@org/audit-server-core';
+import type { HostCompliance, HostComplianceState, PolicyResult, PolicyResultChange, RuleStatus, StatusCounts } from '@org/audit-server-core';
 import type { Database as OpenDatabase } from '../database/dialect.js';
 
 /** What these queries need of an open database: its entity manager (or a fork of it). */
@@ -142,8 +142,11 @@ export async function recordComplianceDay(database: Database, now = new Date()):
   await database.em.getKnex()('compliance_day').insert(row).onConflict('day').merge();
 }
 
-/** The status of each of `hostRecordIds` over every policy, as {@link hostCompliance} gives it; absent when none applies. */
-export async function hostComplianceStatuses(database: Database, hostRecordIds: string[], now = new Date()): Promise<Map<string, RuleStatus>> {
+/** A host's compliance as the host list and exports name it, from its worst rule result: a rule that cannot be evaluated proves nothing, so it counts as a failure. */
+const STATE_OF: Record<RuleStatus, HostComplianceState> = { fail: 'noncompliant', error: 'noncompliant', waived: 'waived', pass: 'compliant' };
+
+/** The compliance of each of `hostRecordIds` over every policy (its worst rule, as {@link hostCompliance} gives it); `unknown` when none applies. */
+export async function hostCompliances(database: Database, hostRecordIds: string[], now = new Date()): Promise<Map<string, HostComplianceState>> {
   const knex = database.em.getKnex();
   const rows = (await knex.from(effectiveResults(database, now).as('e')).select('host_record_id', 'status').whereIn('host_record_id', hostRecordIds)) as { host_record_id: string; status: RuleStatus }[];
   const worst = new Map<string, RuleStatus>();
@@ -151,7 +154,10 @@ export async function hostComplianceStatuses(database: Database, hostRecordIds: 
     const known = worst.get(row.host_record_id);
     if (!known || RANK[row.status] > RANK[known]) worst.set(row.host_record_id, row.status);
   }
-  return worst;
+  return new Map(hostRecordIds.map((id) => {
+    const status = worst.get(id);
+    return [id, status ? STATE_OF[status] : 'unknown'];
+  }));
 }
 
 function counted(map: Map<string, StatusCounts>, key: string): StatusCounts {
