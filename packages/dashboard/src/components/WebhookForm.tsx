@@ -42,8 +42,8 @@ export function WebhookForm({ initial, submitLabel, problem, onSubmit }: { initi
         <div className="field">
           <label htmlFor={`${id}-format`}>Format</label>
           <select id={`${id}-format`} value={input.format} onChange={(event) => set({ format: event.target.value === 'slack' ? 'slack' : 'standard' })}>
-            <option value="standard">standard (the event as JSON)</option>
-            <option value="slack">slack (a Slack message)</option>
+            <option value="standard">standard (JSON)</option>
+            <option value="slack">slack (message)</option>
           </select>
         </div>
         <div className="field">

@@ -166,14 +166,14 @@ function DeliveryRow({ delivery, onRedeliver }: { delivery: WebhookDelivery; onR
   return (
     <tr>
       <td>
-        <code>{delivery.eventType}</code>
+        <code className="nowrap">{delivery.eventType}</code>
         <span className="sub mono">{delivery.eventId}</span>
         <details className="payload">
           <summary>Body sent</summary>
           <pre className="raw">{delivery.payload}</pre>
         </details>
       </td>
-      <td className={`status-${delivery.status}`}>{delivery.status}</td>
+      <td className={`status-${delivery.status} nowrap`}>{delivery.status}</td>
       <td className="number">{delivery.attempts}</td>
       <td className="words">
         {delivery.lastStatusCode ?? '—'}
@@ -188,7 +188,7 @@ function DeliveryRow({ delivery, onRedeliver }: { delivery: WebhookDelivery; onR
       <td>
         <When time={delivery.deliveredAt} />
       </td>
-      <td>
+      <td className="nowrap">
         <button type="button" onClick={onRedeliver}>Redeliver</button>
       </td>
     </tr>
