@@ -41,15 +41,14 @@ export function WebhookPage({ client, route, onUnauthorized }: { client: Client;
   };
   const settings = useChange(reload, onUnauthorized);
   const log = useChange(reload, onUnauthorized);
+  // Once deleted there is nothing to reload: back to the list.
+  const removal = useChange(() => (window.location.hash = hrefOf({ page: 'webhooks' })), onUnauthorized);
   const [queued, setQueued] = useState<WebhookDelivery>();
   if (webhook.state !== 'ready') return <Status loaded={webhook} />;
   const save = (input: WebhookInput) => void settings.change(async () => void (await data(updateWebhook({ client, path: { webhookId: route.id }, body: input }))));
   const remove = () => {
     if (!confirm(`Delete the subscription to ${webhook.value.url} and its delivery log?`)) return;
-    void settings.change(async () => {
-      await data(deleteWebhook({ client, path: { webhookId: route.id } }));
-      window.location.hash = hrefOf({ page: 'webhooks' });
-    });
+    void removal.change(async () => void (await data(deleteWebhook({ client, path: { webhookId: route.id } }))));
   };
   const redeliver = (delivery: WebhookDelivery) =>
     void log.change(async () => setQueued(await data(redeliverWebhookDelivery({ client, path: { webhookId: route.id, deliveryId: delivery.id } }))));
@@ -122,6 +121,7 @@ export function WebhookPage({ client, route, onUnauthorized }: { client: Client;
       <p>
         <button type="button" className="danger" onClick={remove}>Delete subscription</button>
       </p>
+      {removal.problem && <p className="error" role="alert">{removal.problem}</p>}
     </section>
   );
 }
