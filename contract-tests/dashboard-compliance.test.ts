@@ -3,10 +3,11 @@
 // shown with the error under that rule, a failing host waived, and a host's compliance on its page and in the list.
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAdminToken, importKey, openDatabase } from '@org/audit-server';
 import { lynisCapture } from '@org/test-support/lynis-fixtures';
+import { launchChromium, openFromNav, signIn } from './support/browser.js';
 import { makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const ARTIFACTS = `${fileURLToPath(new URL('..', import.meta.url))}test-artifacts`;
@@ -38,10 +39,7 @@ beforeAll(async () => {
     expect(answer.status).toBe(200);
   }
   await mkdir(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -50,12 +48,8 @@ afterAll(async () => {
 });
 
 async function openPolicies(page: Page): Promise<void> {
-  await page.goto(`${server.url}/dashboard/`);
-  await page.getByLabel('Admin token').fill(adminToken);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Overview', exact: true }).waitFor();
-  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Policies', exact: true }).click();
-  await page.getByRole('heading', { name: 'Policies', exact: true }).waitFor();
+  await signIn(page, `${server.url}/dashboard/`, adminToken);
+  await openFromNav(page, 'Policies');
 }
 
 /** The cells of the policies table's row of `name`: pass, fail, error, waived. */

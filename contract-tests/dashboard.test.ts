@@ -5,16 +5,16 @@
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminToken, importKey, openDatabase, OrmReportStore } from '@org/audit-server';
 import { redactLicenseKeys, readReportBytes } from '@org/audit-server-core';
 import { lynisCapture } from '@org/test-support/lynis-fixtures';
+import { fitsWidth, launchChromium, signIn as signInWith } from './support/browser.js';
 import { makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ARTIFACTS = `${ROOT}test-artifacts`;
-const CHROMIUM = '/usr/bin/chromium';
 const KEY = lynisCapture.key;
 /** Host names, findings and details an attacker controlling a host could write into its report. */
 const HOSTILE_NAME = '<img src=x onerror=alert(1)>evil-host';
@@ -121,10 +121,7 @@ beforeAll(async () => {
   uploadDays = [...new Set([firstDay, utcDay(Date.now())])];
   await until(async () => (await adminGet<{ total: number }>(`/api/admin/rejections?hostId=${WEB}`)).total === 1, 'the refused upload is listed');
   await mkdir(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -149,12 +146,7 @@ async function openPage({ confirmDialogs = false } = {}): Promise<{ page: Page; 
 }
 
 /** Signs in; the dashboard opens on the overview. */
-async function signIn(page: Page): Promise<void> {
-  await page.goto(dashboardUrl);
-  await page.getByLabel('Admin token').fill(adminToken);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Overview', exact: true }).waitFor();
-}
+const signIn = (page: Page): Promise<void> => signInWith(page, dashboardUrl, adminToken);
 
 /** Signs in and opens the hosts list from the navigation. */
 async function openHosts(page: Page): Promise<void> {
@@ -173,13 +165,6 @@ async function listedHosts(page: Page): Promise<string[]> {
 async function cellsOf(table: Locator): Promise<string[][]> {
   const rows = await table.locator('tbody tr').all();
   return Promise.all(rows.map((row) => row.getByRole('cell').allTextContents()));
-}
-
-/** Whether nothing of the page runs off a window `width` wide. */
-async function fitsWidth(page: Page, width: number): Promise<boolean> {
-  // Charts follow their box's width a frame after it changed.
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  return (await page.evaluate(() => document.documentElement.scrollWidth)) <= width;
 }
 
 describe('the dashboard', () => {

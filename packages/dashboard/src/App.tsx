@@ -11,6 +11,8 @@ import { RawReportPage } from './pages/RawReportPage.js';
 import { RefusedPage } from './pages/RefusedPage.js';
 import { ReportDiffPage } from './pages/ReportDiffPage.js';
 import { SignIn } from './pages/SignIn.js';
+import { WebhookPage } from './pages/WebhookPage.js';
+import { WebhooksPage } from './pages/WebhooksPage.js';
 import { hrefOf, useRoute, type Route } from './route.js';
 import { forgetToken, storeToken, storedToken } from './session.js';
 
@@ -57,6 +59,7 @@ export function App() {
           <NavLink route={{ page: 'hosts', offset: 0 }} current={route} label="Hosts" />
           <NavLink route={{ page: 'findings', offset: 0 }} current={route} label="Findings" />
           <NavLink route={{ page: 'policies' }} current={route} label="Policies" />
+          <NavLink route={{ page: 'webhooks' }} current={route} label="Webhooks" />
           <NavLink route={{ page: 'keys' }} current={route} label="Keys" />
           <NavLink route={{ page: 'refused', offset: 0 }} current={route} label="Refused uploads" />
         </nav>
@@ -73,14 +76,19 @@ export function App() {
         {route.page === 'report-diff' && <ReportDiffPage client={client} route={route} onUnauthorized={refused} />}
         {route.page === 'keys' && <KeysPage client={client} onUnauthorized={refused} />}
         {route.page === 'policies' && <PoliciesPage client={client} onUnauthorized={refused} />}
+        {route.page === 'webhooks' && <WebhooksPage client={client} onUnauthorized={refused} />}
+        {route.page === 'webhook' && <WebhookPage key={route.id} client={client} route={route} onUnauthorized={refused} />}
         {route.page === 'refused' && <RefusedPage client={client} route={route} onUnauthorized={refused} />}
       </main>
     </>
   );
 }
 
+/** The pages a navigation link stands for besides its own: a host's pages are under Hosts, a webhook's under Webhooks. */
+const SUBPAGES: Partial<Record<Route['page'], Route['page'][]>> = { hosts: ['host', 'raw-report', 'report-diff'], webhooks: ['webhook'] };
+
 function NavLink({ route, current, label }: { route: Route; current: Route; label: string }) {
-  const active = current.page === route.page || (route.page === 'hosts' && (current.page === 'host' || current.page === 'raw-report' || current.page === 'report-diff'));
+  const active = current.page === route.page || (SUBPAGES[route.page]?.includes(current.page) ?? false);
   return (
     <a href={hrefOf(route)} aria-current={active ? 'page' : undefined}>
       {label}

@@ -10,6 +10,10 @@ describe('routes', () => {
     ['#/findings?kind=warning&test=PKGS-7392&offset=50', { page: 'findings', kind: 'warning', testId: 'PKGS-7392', offset: 50 }],
     ['#/refused?reason=invalid-key&hostId=abc', { page: 'refused', reason: 'invalid-key', hostId: 'abc', offset: 0 }],
     ['#/hosts/0f8fad5b-d9cb-469f-a165-70867728950e', { page: 'host', id: '0f8fad5b-d9cb-469f-a165-70867728950e' }],
+    ['#/webhooks', { page: 'webhooks' }],
+    ['#/webhooks/', { page: 'webhooks' }],
+    ['#/webhooks/6f1c0a52-58d4-4b5e-9d3f-2a7e1c9b8d40', { page: 'webhook', id: '6f1c0a52-58d4-4b5e-9d3f-2a7e1c9b8d40', status: undefined, offset: 0 }],
+    ['#/webhooks/6f1c0a52-58d4-4b5e-9d3f-2a7e1c9b8d40?status=failed&offset=25', { page: 'webhook', id: '6f1c0a52-58d4-4b5e-9d3f-2a7e1c9b8d40', status: 'failed', offset: 25 }],
   ])('%j is %j', (hash, route) => {
     expect(parseRoute(hash)).toEqual(route);
   });
@@ -38,10 +42,20 @@ describe('routes', () => {
     expect(hrefOf({ page: 'hosts', offset: 0 })).toBe('#/hosts');
   });
 
+  it('keeps a webhook\'s delivery filter and page in the fragment, and reads them back', () => {
+    const route: Route = { page: 'webhook', id: '6f1c0a52-58d4-4b5e-9d3f-2a7e1c9b8d40', status: 'pending', offset: 50 };
+    expect(hrefOf(route)).toBe('#/webhooks/6f1c0a52-58d4-4b5e-9d3f-2a7e1c9b8d40?status=pending&offset=50');
+    expect(parseRoute(hrefOf(route))).toEqual(route);
+    expect(hrefOf({ page: 'webhook', id: 'a/b?c', offset: 0 })).toBe('#/webhooks/a%2Fb%3Fc');
+    expect(parseRoute('#/webhooks/a%2Fb%3Fc')).toMatchObject({ page: 'webhook', id: 'a/b?c' });
+    expect(hrefOf({ page: 'webhooks' })).toBe('#/webhooks');
+  });
+
   it('drops values it does not know instead of passing them to the API', () => {
     expect(parseRoute('#/hosts?sort=evil&order=up&kind=error&stale=0&offset=-5')).toEqual({ page: 'hosts', offset: 0 });
     expect(parseRoute('#/hosts?stale=99999')).toMatchObject({ stale: undefined });
     expect(parseRoute('#/findings?kind=note')).toEqual({ page: 'findings', offset: 0 });
+    expect(parseRoute('#/webhooks/x?status=lost&offset=ten')).toEqual({ page: 'webhook', id: 'x', status: undefined, offset: 0 });
   });
 
   it('keeps markup a host wrote inside the fragment, encoded, where it stays text', () => {

@@ -1,10 +1,13 @@
 import { useEffect, useState } from 'react';
+import type { DeliveryStatus } from '@org/audit-client/sdk';
 
 /** Columns the hosts list can be sorted by, as the contract names them. */
 export const HOST_SORTS = ['lastSeen', 'hostname', 'hardeningIndex', 'warnings'] as const;
 export type HostSort = (typeof HOST_SORTS)[number];
 export type SortOrder = 'asc' | 'desc';
 export type FindingKind = 'warning' | 'suggestion';
+/** Statuses a webhook's delivery log can be filtered by, as the contract names them. */
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
 
 /** The filters and order of the hosts list; every one lives in the URL, so a filtered list survives reload and can be linked. */
 export interface HostFilters {
@@ -31,6 +34,8 @@ export type Route =
   | { page: 'report-diff'; id: string; against?: string }
   | { page: 'keys' }
   | { page: 'policies' }
+  | { page: 'webhooks' }
+  | { page: 'webhook'; id: string; status?: DeliveryStatus; offset: number }
   | { page: 'refused'; reason?: string; hostId?: string; offset: number };
 
 /** Most days a "stale" filter may name (the contract's bound of `staleDays`). */
@@ -50,6 +55,11 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'reports' && parts[1] && parts[2] === 'diff') return { page: 'report-diff', id: parts[1], against: text('against') };
   if (parts[0] === 'keys') return { page: 'keys' };
   if (parts[0] === 'policies') return { page: 'policies' };
+  if (parts[0] === 'webhooks' && parts[1]) {
+    const status = params.get('status');
+    return { page: 'webhook', id: parts[1], status: DELIVERY_STATUSES.find((name) => name === status), offset };
+  }
+  if (parts[0] === 'webhooks') return { page: 'webhooks' };
   if (parts[0] === 'refused') return { page: 'refused', reason: text('reason'), hostId: text('hostId'), offset };
   if (parts[0] === 'findings') return { page: 'findings', kind: findingKind(params.get('kind')), testId: text('test'), offset };
   if (parts[0] === 'hosts') {
@@ -88,6 +98,10 @@ export function hrefOf(route: Route): string {
       return '#/keys';
     case 'policies':
       return '#/policies';
+    case 'webhooks':
+      return '#/webhooks';
+    case 'webhook':
+      return `#/webhooks/${encodeURIComponent(route.id)}${withQuery({ status: route.status, offset: route.offset || undefined })}`;
     case 'refused':
       return `#/refused${withQuery({ reason: route.reason, hostId: route.hostId, offset: route.offset || undefined })}`;
     case 'findings':

@@ -1,0 +1,94 @@
+import { useState } from 'react';
+import { createWebhook, listWebhooks, type Client, type WebhookInput } from '@org/audit-client/sdk';
+import { data } from '../api.js';
+import { hrefOf } from '../route.js';
+import { useChange } from '../use-change.js';
+import { useLoad } from '../use-load.js';
+import { settingsOf } from '../webhook-events.js';
+import { Status } from '../components/Status.js';
+import { When } from '../components/When.js';
+import { WebhookForm } from '../components/WebhookForm.js';
+
+/** Webhook subscriptions: the list, each opening its settings and delivery log, and a form for a new one (its secret shown once). */
+export function WebhooksPage({ client, onUnauthorized }: { client: Client; onUnauthorized(): void }) {
+  const [webhooks, reload] = useLoad(() => data(listWebhooks({ client })), 'webhooks', onUnauthorized);
+  const [shown, setShown] = useState<{ url: string; secret: string }>();
+  // A new key empties the form after a subscription was created.
+  const [formKey, setFormKey] = useState(0);
+  const { problem, change } = useChange(reload, onUnauthorized);
+  const create = (input: WebhookInput) =>
+    void change(async () => {
+      const created = await data(createWebhook({ client, body: input }));
+      setShown({ url: created.webhook.url, secret: created.secret });
+      setFormKey((key) => key + 1);
+    });
+  return (
+    <section aria-labelledby="webhooks-title">
+      <h1 id="webhooks-title">Webhooks</h1>
+      <p className="hint">
+        Each subscription is sent the events it chose, signed as Standard Webhooks says; a receiver that does not answer 2xx is tried again with
+        backoff (10 attempts). Open one for its delivery log.
+      </p>
+      {shown && (
+        <div className="shown-once" role="status">
+          <p>
+            New subscription to <strong>{shown.url}</strong>. Copy its signing secret now: it is shown only this once.
+          </p>
+          <output className="mono" aria-label="Signing secret">{shown.secret}</output>
+          <button type="button" onClick={() => setShown(undefined)}>Done</button>
+        </div>
+      )}
+      <Status loaded={webhooks} />
+      {webhooks.state === 'ready' &&
+        (webhooks.value.items.length === 0 ? (
+          <p>No subscriptions yet.</p>
+        ) : (
+          <div className="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">URL</th>
+                  <th scope="col">Events</th>
+                  <th scope="col">Format</th>
+                  <th scope="col">Settings</th>
+                  <th scope="col">Deliveries</th>
+                  <th scope="col">Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {webhooks.value.items.map((webhook) => (
+                  <tr key={webhook.id}>
+                    <td className="mono">
+                      <a href={hrefOf({ page: 'webhook', id: webhook.id, offset: 0 })}>{webhook.url}</a>
+                      {webhook.description && <span className="sub">{webhook.description}</span>}
+                      {!webhook.enabled && <span className="sub">(disabled)</span>}
+                    </td>
+                    <td>
+                      <ul className="plain">
+                        {webhook.events.map((event) => (
+                          <li key={event}>
+                            <code>{event}</code>
+                          </li>
+                        ))}
+                      </ul>
+                    </td>
+                    <td>{webhook.format}</td>
+                    <td>{settingsOf(webhook).join(', ') || '—'}</td>
+                    <td className="nowrap">
+                      {webhook.pending} pending
+                      <span className={webhook.failed > 0 ? 'sub status-fail' : 'sub'}>{webhook.failed} failed</span>
+                    </td>
+                    <td>
+                      <When time={webhook.createdAt} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ))}
+      <h2>New subscription</h2>
+      <WebhookForm key={formKey} submitLabel="Create subscription" problem={problem} onSubmit={create} />
+    </section>
+  );
+}

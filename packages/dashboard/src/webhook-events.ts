@@ -1,0 +1,34 @@
+// How webhook events and delivery statuses read on the pages that show them.
+import type { DeliveryStatus, Webhook, WebhookEventType } from '@org/audit-client/sdk';
+
+/**
+ * Every event the contract lists, with when it is sent. Typed by the contract's enum, so an event added to the
+ * contract does not compile until it is here (and gets a checkbox).
+ */
+export const EVENT_MEANINGS: Record<WebhookEventType, string> = {
+  'report.stored': 'a report was stored',
+  'host.regressed': 'a host\'s hardening index dropped, or it has a new warning',
+  'host.noncompliant': 'a host started failing a policy',
+  'host.compliant': 'a host passes a policy again',
+  'host.stale': 'a host sent no report for the days set below',
+  'uploads.refused': 'a host\'s uploads are being refused',
+  'key.expiring': 'a license key expires within 7 days',
+};
+
+/** The event types, in the contract's order. */
+export const EVENT_TYPES = Object.keys(EVENT_MEANINGS) as WebhookEventType[];
+
+/** What each delivery status means to the operator. */
+export const STATUS_MEANINGS: Record<DeliveryStatus, string> = {
+  pending: 'to be sent or retried',
+  delivered: 'answered 2xx',
+  failed: 'gave up after the last attempt',
+};
+
+/** The settings of a subscription that apply to the events it chose: stale days, regression threshold; empty when none. */
+export function settingsOf(webhook: Pick<Webhook, 'events' | 'staleDays' | 'regressionThreshold'>): string[] {
+  const settings: string[] = [];
+  if (webhook.events.includes('host.stale')) settings.push(`stale after ${webhook.staleDays} days`);
+  if (webhook.events.includes('host.regressed')) settings.push(`regressed by ${webhook.regressionThreshold} points`);
+  return settings;
+}
