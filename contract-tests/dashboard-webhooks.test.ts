@@ -17,7 +17,7 @@ import { makeDataDir, startServerProcess, type ServerProcess } from './support/s
 
 const ARTIFACTS = `${fileURLToPath(new URL('..', import.meta.url))}test-artifacts`;
 /** The setting that lets webhooks reach 127.0.0.1, where the test's receiver listens. */
-const ALLOW_PRIVATE_RECEIVERS = '--webhooks-allow-private';
+const ALLOW_PRIVATE_RECEIVERS = '--webhook-allow-private';
 const HOST_ID = '8888888888888888888888888888888888888888';
 /** A host name an attacker controlling the host could write into its report; it travels in `report.stored`'s body. */
 const HOSTILE_NAME = '<img src=x onerror=alert(1)>evil-host';
