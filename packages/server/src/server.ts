@@ -109,7 +109,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     await keyStore.close();
     await orm.close();
   };
-  const admin = config.adminListen === 'off' ? undefined : await createAdminApi({ database: orm, rateLimiter, logger, policyEvaluator, webhookDispatcher });
+  const admin = config.adminListen === 'off' ? undefined : await createAdminApi({ database: orm, rateLimiter, logger, policyEvaluator, webhookDispatcher, webhookAllowPrivate: config.webhookAllowPrivate });
   const adminApart = typeof config.adminListen === 'object' ? config.adminListen : undefined;
   const app = createApp(api, logger, { inFlight: metrics.inFlight, trustProxy: config.trustProxy, admin: adminApart ? undefined : admin });
   const tls = config.plainHttp

@@ -34,12 +34,12 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
   let keyStore: OrmKeyStore;
 
   /** Serves the whole app (audit and admin API) on a free port, logging into `logs`. */
-  async function serve(options: { failuresPer10Minutes?: number; authenticator?: AdminTokenAuthenticator; adminDatabase?: Database } = {}): Promise<void> {
+  async function serve(options: { failuresPer10Minutes?: number; authenticator?: AdminTokenAuthenticator; adminDatabase?: Database; webhookAllowPrivate?: boolean } = {}): Promise<void> {
     rateLimiter = await createRateLimiter({ perAddressPerMinute: 0, perKeyPerMinute: 0, failuresPer10Minutes: options.failuresPer10Minutes ?? 0, redisPrefix: 'test' });
     const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _encoding, done) => void (logs.push(String(chunk)), done()) }));
     keyStore = await OrmKeyStore.open(database);
     const audit = await createAuditApi({ keyStore, reportStore: new OrmReportStore(database), logger });
-    const admin = await createAdminApi({ database: options.adminDatabase ?? database, rateLimiter, logger, authenticator: options.authenticator });
+    const admin = await createAdminApi({ database: options.adminDatabase ?? database, rateLimiter, logger, authenticator: options.authenticator, webhookAllowPrivate: options.webhookAllowPrivate });
     server = createServer(createApp(audit, logger, { admin }));
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
@@ -500,6 +500,27 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
       expect(await expectProblem(await postJson(`/api/admin/keys/${byDefault.key.id}/rotate`, {}), 409)).toMatch(/already revoked or expired/);
       expect(await expectProblem(await postJson(`/api/admin/keys/${UNKNOWN_ID}/rotate`, {}), 404)).toMatch(/no key with id/i);
       expect(logs.join('')).not.toContain(body.licenseKey);
+    });
+  });
+  describe('webhook subscriptions', () => {
+    const PRIVATE_URLS = ['http://127.0.0.1:9/hook', 'http://10.0.0.5/hook', 'https://[::1]/hook', 'http://169.254.169.254/latest', 'http://localhost:8080/', 'https://[::ffff:192.168.1.1]/'];
+
+    it('refuses a URL naming a private, loopback or link-local host when created or changed, saying why', async () => {
+      await serve();
+      for (const url of PRIVATE_URLS) {
+        expect(await expectProblem(await postJson('/api/admin/webhooks', { url, events: ['report.stored'] }), 400), url).toMatch(/^url: .* (private, loopback or link-local address|loopback name); .*--webhook-allow-private/);
+      }
+      const created = await postJson('/api/admin/webhooks', { url: 'https://hooks.example.org/audit', events: ['report.stored'] });
+      expect(created.status).toBe(201);
+      const { webhook } = (await created.json()) as { webhook: { id: string } };
+      const changed = await call(`/api/admin/webhooks/${webhook.id}`, { method: 'PUT', body: JSON.stringify({ url: 'http://192.168.0.10/', events: ['report.stored'] }), headers: { 'content-type': 'application/json' } });
+      expect(await expectProblem(changed, 400)).toMatch(/192\.168\.0\.10 is a private, loopback or link-local address/);
+      expect((await (await call('/api/admin/webhooks')).json()).items.map((item: { url: string }) => item.url)).toEqual(['https://hooks.example.org/audit']);
+    });
+
+    it('takes those URLs when the server allows private receivers', async () => {
+      await serve({ webhookAllowPrivate: true });
+      for (const url of PRIVATE_URLS) expect((await postJson('/api/admin/webhooks', { url, events: ['report.stored'] })).status, url).toBe(201);
     });
   });
 });

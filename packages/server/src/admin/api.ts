@@ -89,6 +89,8 @@ export interface AdminApiOptions {
   policyEvaluator?: { wake(): void };
   /** Woken when a webhook delivery is queued again. */
   webhookDispatcher?: { wake(): void };
+  /** Whether webhook URLs may name loopback, private and link-local hosts; default: refused. */
+  webhookAllowPrivate?: boolean;
 }
 
 /** The request body as the adapter read it. */
@@ -126,7 +128,7 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
   const authenticator =
     options.authenticator ??
     new AdminTokenAuthenticator(options.database, (error) => logger.warn({ error: describeFailure(error) }, 'could not record an admin token\'s last use'));
-  const context: AdminContext = { database: options.database, logger, policyEvaluator: options.policyEvaluator, webhookDispatcher: options.webhookDispatcher };
+  const context: AdminContext = { database: options.database, logger, policyEvaluator: options.policyEvaluator, webhookDispatcher: options.webhookDispatcher, webhookAllowPrivate: options.webhookAllowPrivate ?? false };
 
   const backend = new OpenAPIBackend({
     definition: adminDocument(),

@@ -11,6 +11,8 @@ export interface AdminContext {
   policyEvaluator?: { wake(): void };
   /** Woken when a delivery is queued again. */
   webhookDispatcher?: { wake(): void };
+  /** Whether webhook URLs may name loopback, private and link-local hosts (`--webhook-allow-private`). */
+  webhookAllowPrivate: boolean;
 }
 
 /** A validated admin request: parameters coerced to their contract types, defaults filled in. */

@@ -1,5 +1,6 @@
 import type { DeliveryStatus, WebhookInput } from '@org/audit-server-core';
 import { listDeliveries, redeliver } from '../webhooks/deliveries.js';
+import { refusedReceiver } from '../webhooks/safe-request.js';
 import { createWebhook as saveWebhook, deleteWebhook as removeWebhook, findWebhook, listWebhooks as readWebhooks, updateWebhook as replaceWebhook } from '../webhooks/webhook-records.js';
 import type { AdminOperation } from './operation.js';
 import { jsonResponse, problemResponse } from './responses.js';
@@ -8,7 +9,9 @@ import { jsonResponse, problemResponse } from './responses.js';
 export const listWebhooks: AdminOperation = async (_input, { database }) => jsonResponse(200, { items: await readWebhooks(database) });
 
 /** `POST /api/admin/webhooks`: the subscription and, this once, its signing secret. */
-export const createWebhook: AdminOperation = async ({ body, tokenId }, { database, logger }) => {
+export const createWebhook: AdminOperation = async ({ body, tokenId }, { database, logger, webhookAllowPrivate }) => {
+  const refusal = receiverRefusal(body as unknown as WebhookInput, webhookAllowPrivate);
+  if (refusal) return refusal;
   const created = await saveWebhook(database, body as unknown as WebhookInput);
   // The URL may carry credentials of the receiver: only its origin is logged.
   logger.info({ webhookId: created.webhook.id, origin: new URL(created.webhook.url).origin, events: created.webhook.events, adminTokenId: tokenId }, 'webhook created');
@@ -22,8 +25,10 @@ export const getWebhook: AdminOperation = async ({ params }, { database }) => {
 };
 
 /** `PUT /api/admin/webhooks/{webhookId}`: new settings, the same secret. */
-export const updateWebhook: AdminOperation = async ({ params, body, tokenId }, { database, logger }) => {
+export const updateWebhook: AdminOperation = async ({ params, body, tokenId }, { database, logger, webhookAllowPrivate }) => {
   const id = params['webhookId']!;
+  const refusal = receiverRefusal(body as unknown as WebhookInput, webhookAllowPrivate);
+  if (refusal) return refusal;
   if (!(await replaceWebhook(database, id, body as unknown as WebhookInput))) return problemResponse(404, `No webhook with id ${id}`);
   logger.info({ webhookId: id, adminTokenId: tokenId }, 'webhook updated');
   return jsonResponse(200, await findWebhook(database, id));
@@ -55,3 +60,9 @@ export const redeliverWebhookDelivery: AdminOperation = async ({ params, tokenId
   webhookDispatcher?.wake();
   return jsonResponse(200, delivery);
 };
+
+/** A 400 for a URL on a host webhooks may not reach (told at once, though deliveries check every address again). */
+function receiverRefusal(input: WebhookInput, allowPrivate: boolean) {
+  const why = refusedReceiver(input.url, allowPrivate);
+  return why ? problemResponse(400, `url: ${why}; this server sends webhooks only to public addresses (see --webhook-allow-private)`) : undefined;
+}

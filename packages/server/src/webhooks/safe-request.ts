@@ -28,6 +28,18 @@ export function isAllowedAddress(address: string, allowPrivate: boolean): boolea
 }
 
 /**
+ * Why a webhook URL names a host it may not reach, judged from the URL alone: an address written into it, or
+ * `localhost`. Other names are judged as they resolve, at every delivery ({@link postWebhook}).
+ */
+export function refusedReceiver(url: string, allowPrivate: boolean): string | undefined {
+  if (allowPrivate) return undefined;
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return `${host} is a loopback name`;
+  if (ipaddr.isValid(host) && !isAllowedAddress(host, false)) return `${host} is a private, loopback or link-local address`;
+  return undefined;
+}
+
+/**
  * POSTs a body to a webhook URL: no redirect followed, at most `timeoutMs` in all, and the address checked as it is
  * connected to (through the socket's own DNS lookup), so a name that resolves to a private address, at once or
  * after a first check, is refused all the same.
@@ -43,10 +55,8 @@ export function postWebhook(url: string, headers: Record<string, string>, body: 
       callback(null, addresses[0]!.address, addresses[0]!.family);
     });
   };
-  const literal = target.hostname.replace(/^\[|\]$/g, '');
-  if (ipaddr.isValid(literal) && !isAllowedAddress(literal, options.allowPrivate)) {
-    return Promise.reject(new Error(`${literal} is a private, loopback or link-local address`));
-  }
+  const refusal = refusedReceiver(url, options.allowPrivate);
+  if (refusal) return Promise.reject(new Error(refusal));
   const requestOptions: RequestOptions = {
     method: 'POST',
     headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
