@@ -13,6 +13,7 @@ import { throughputChart } from './chart.mjs';
 import { measure } from './load.mjs';
 import { summariseProfile } from './profile-summary.mjs';
 import { checkEncodingAgainstCapture, fixtureReport, licenseBody, syntheticReport, uploadBody } from './reports.mjs';
+import { storageTargets } from './storage.mjs';
 import { benchSettings, createReferenceKey, startBaseline, startCoreHttp, startReference, unknownKey } from './servers.mjs';
 
 if (process.argv.includes('--admin')) {
@@ -154,6 +155,7 @@ if (only) {
   printTable(results);
   if (afterBigUploads) log(`RSS ${settings.settleMs / 1000} s after the 8 MB uploads: ${afterBigUploads.reference} / ${afterBigUploads.baseline} MiB (idle ${idleRss.reference} / ${idleRss.baseline})`);
   await Promise.all([...servers(), coreHttp].map((server) => server.stop()));
+  if (results.some((result) => result.path === 'upload')) for (const t of await storageTargets(join(referenceDir, 'audit.sqlite'))) log(`${t.met ? 'met   ' : 'MISSED'}  ${t.target}: ${t.value}`);
   if (cpuProfile) printProfile();
   else rmSync(workDir, { recursive: true, force: true });
   process.exit(failures.length ? 1 : 0);
@@ -195,6 +197,7 @@ targets.push({
   value: `${afterBigUploads.reference} MiB (idle ${idleRss.reference} MiB)`,
   met: afterBigUploads.reference <= idleRss.reference + 128,
 });
+targets.push(...(await storageTargets(join(referenceDir, 'audit.sqlite'))));
 targets.push({ target: 'ready within 1 s of start, existing data directory', value: `${Math.max(...readiness.reference)} ms (worst of ${readiness.reference.length})`, met: Math.max(...readiness.reference) < 1000 });
 
 log();

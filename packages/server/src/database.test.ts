@@ -12,6 +12,7 @@ import { DERIVED_VERSION } from './host-derivation.js';
 import { hostRecordId, hostRowsOf } from './host-records.js';
 import { createKey, listKeys } from './secrets/license-keys.js';
 import { readinessProblem } from './ops.js';
+import { packReport } from './report-content.js';
 import { reportRowsOf } from './report-store.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
@@ -36,10 +37,10 @@ describe.each(DIALECTS)('database on %s', (dialect) => {
     expect(applied.map((m) => m.name)).toEqual(migrationsFor(dialect).map((m) => m.name));
   });
 
-  it('writes report and host rows with exactly the columns the entities describe', () => {
+  it('writes report and host rows with exactly the columns the entities describe', async () => {
     const columns = (entity: string) => orm.getMetadata().get(entity).props.flatMap((property) => property.fieldNames).sort();
     const report = { keyId: UNKNOWN_ID, hostId: 'web', receivedAt: new Date(), encoding: 'raw', size: 3, sha256: 'a'.repeat(64), content: Buffer.from('a=1'), summary: null } as const;
-    const { row, host } = reportRowsOf(report, sqlDialectOf(orm.em));
+    const { row, host } = reportRowsOf(report, await packReport(report.content), sqlDialectOf(orm.em));
     expect(Object.keys(row).sort()).toEqual(columns('ReportRecord'));
     expect(Object.keys(hostRowsOf([host], (time) => time)[0]!).sort()).toEqual(columns('HostRecord'));
   });

@@ -3,6 +3,7 @@ import { describeFailure, readReportBytes } from '@org/audit-server-core';
 import type { Database } from './database/dialect.js';
 import { sqlDialectOf } from './database/dialects.js';
 import { DERIVED_VERSION, deriveFromReport, replaceDerivations, type HostDerivation } from './host-derivation.js';
+import { CONTENT_COLUMNS, reportBytesOf, type ContentColumns } from './report-content.js';
 
 /** Hosts derived per transaction: short transactions, so that uploads never wait long behind one. */
 const BATCH_SIZE = 100;
@@ -40,8 +41,8 @@ export async function deriveStoredHosts(orm: Database, options: DeriveOptions = 
     // One report in memory at a time: reports can be megabytes each.
     const readings: { id: string; reportId: string | null; derived: ReturnType<typeof deriveFromReport> }[] = [];
     for (const host of hosts) {
-      const [report] = host.latest_report_id === null ? [] : ((await knex('report').select('content').where('id', host.latest_report_id)) as { content: Uint8Array }[]);
-      const reading = report ? readReportBytes(Buffer.from(report.content)) : null;
+      const [report] = host.latest_report_id === null ? [] : ((await knex('report').select(...CONTENT_COLUMNS).where('id', host.latest_report_id)) as ContentColumns[]);
+      const reading = report ? readReportBytes(await reportBytesOf(report)) : null;
       readings.push({ id: host.id, reportId: host.latest_report_id, derived: deriveFromReport(reading?.summary ?? null, reading?.labels ?? null) });
     }
     await knex.transaction(async (trx) => {

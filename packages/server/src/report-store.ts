@@ -6,6 +6,7 @@ import { sqlDialectOf } from './database/dialects.js';
 import type { ReportRecord } from './database/entities.js';
 import type { RowOf } from './database/rows.js';
 import { columnText, deriveFromReport, replaceDerivations, type DerivedHost, type HostDerivation } from './host-derivation.js';
+import { packReport, type StoredContent } from './report-content.js';
 import { hostRecordId, hostRowsOf, upsertHosts, type HostSighting } from './host-records.js';
 import { writeEvents, type OutboxEvent } from './webhooks/outbox.js';
 import type { WriteHealth } from './write-health.js';
@@ -63,8 +64,9 @@ export class OrmReportStore implements ReportStore {
     this.onCommitted = options.onCommitted;
   }
 
-  save(report: ReportToStore): Promise<{ id: string }> {
-    const { row, host, derivation } = reportRowsOf(report, this.dialect);
+  async save(report: ReportToStore): Promise<{ id: string }> {
+    // Compressed before it joins a group, off the event loop, so a commit never waits for a compression.
+    const { row, host, derivation } = reportRowsOf(report, await packReport(report.content), this.dialect);
     return new Promise((resolve, reject) => {
       this.waiting.push({ row, host, derivation, resolve, reject });
       if (!this.committing) void this.commitWaiting();
@@ -144,8 +146,8 @@ export class OrmReportStore implements ReportStore {
   }
 }
 
-/** A new report's row, and what it tells about its host. */
-export function reportRowsOf(report: ReportToStore, dialect: SqlDialect): { row: ReportRow; host: HostSighting; derivation: HostDerivation } {
+/** A new report's row (its bytes as `packReport` keeps them), and what it tells about its host. */
+export function reportRowsOf(report: ReportToStore, stored: StoredContent, dialect: SqlDialect): { row: ReportRow; host: HostSighting; derivation: HostDerivation } {
   const summary = report.summary ?? null;
   const { columns, derivation } = deriveFromReport(summary, report.labels);
   const row: ReportRow = {
@@ -158,7 +160,9 @@ export function reportRowsOf(report: ReportToStore, dialect: SqlDialect): { row:
     encoding: report.encoding,
     size: report.size,
     sha256: report.sha256,
-    content: report.content,
+    content: stored.content,
+    content_encoding: stored.contentEncoding,
+    content_sha256: stored.contentSha256,
     hostname: columnText(summary?.hostname),
     lynis_version: columnText(summary?.lynisVersion),
     hardening_index: summary?.hardeningIndex ?? null,

@@ -420,6 +420,21 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
       await expectProblem(await call(`/api/admin/reports/${UNKNOWN_ID}/raw`), 404);
     });
 
+    it('refuses to serve a report whose stored bytes were damaged, saying so, and logs it', async () => {
+      const id = await store(keyA, 'h1', 1, summary(), `hostname=h1\n${'os=Linux\n'.repeat(50)}`);
+      // Another report's compressed bytes in its place: they decode, but to other bytes.
+      const other = await store(keyA, 'h2', 1, summary(), `hostname=h2\n${'os=BSD\n'.repeat(50)}`);
+      await database.em.getKnex()('report').where('id', id).update({ content: database.em.getKnex()('report').select('content').where('id', other) });
+      for (const path of [`/api/admin/reports/${id}/raw`, `/api/admin/reports/${id}`, `/api/admin/reports/${id}/diff?against=${id}`]) {
+        const response = await call(path);
+        const body = await response.text();
+        expect(response.status).toBe(500);
+        expect(JSON.parse(body).detail).toBe(`Report ${id} is damaged in the database (its bytes do not match their SHA-256); its bytes are not served`);
+        expect(body).not.toContain('BSD');
+      }
+      expect(logs.some((line) => line.includes('admin request failed') && line.includes(`Report ${id} is damaged`))).toBe(true);
+    });
+
     it('tells what changed since the host\'s previous report, or against another report of the same host', async () => {
       const lynis = (index: number, warnings: string[]) =>
         `lynis_version=3.0.8\nhostname=web-01\nhardening_index=${index}\n${warnings.map((w) => `warning[]=${w}|text of ${w}|-|-|\n`).join('')}`;

@@ -25,6 +25,7 @@ import {
 } from './policy-routes.js';
 import { listRejections } from './rejection-routes.js';
 import { createWebhook, deleteWebhook, getWebhook, listWebhookDeliveries, listWebhooks, redeliverWebhookDelivery, updateWebhook } from './webhook-routes.js';
+import { DamagedReportError } from '../report-content.js';
 import { getRawReport, getReport, getReportDiff, listReports } from './report-routes.js';
 import { getAdminSession } from './session-routes.js';
 import { problemResponse, type AdminResponse } from './responses.js';
@@ -197,6 +198,8 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
           return problemResponse(503, 'The database is unavailable; try again later', { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
         }
         logger.error({ error: describeFailure(error), path: request.path }, 'admin request failed');
+        // Said as it is: retrying will not help, and the operator needs to know which report to restore.
+        if (error instanceof DamagedReportError) return problemResponse(500, error.message);
         return problemResponse(500, 'Internal server error; see the server log');
       }
     },

@@ -2,11 +2,15 @@ import { isUtf8 } from 'node:buffer';
 import { diffLynisReports, parseLynisReport, summarizeReportBytes, type ReportChanges, type ReportDetail, type ReportDiff, type ReportMeta, type ReportPage } from '@org/audit-server-core';
 import { countBound, findBound } from '../database/bound-query.js';
 import { ReportRecord } from '../database/entities.js';
+import { reportBytesOf } from '../report-content.js';
 import type { AdminOperation } from './operation.js';
 import { jsonResponse, problemResponse, textResponse } from './responses.js';
 
 /** Every property but the stored report, read from the entity so that none is forgotten: what lists need. */
 const META_FIELDS = Object.keys(ReportRecord.meta.properties).filter((name) => name !== 'content') as Exclude<keyof ReportRecord, 'content'>[];
+
+/** What the contract shows of a report: neither its stored bytes nor how they are stored. */
+type ReportRecordMeta = Omit<ReportRecord, 'content' | 'contentEncoding' | 'contentSha256'>;
 
 /** `GET /api/admin/reports`: one page of reports, newest first, without their content. */
 export const listReports: AdminOperation = async ({ query }, { database }) => {
@@ -31,17 +35,16 @@ export const getReport: AdminOperation = async ({ params }, { database }) => {
   const id = params['reportId']!;
   const record = await database.em.fork().findOne(ReportRecord, { id });
   if (!record) return noSuchReport(id);
-  const { content, ...meta } = record;
-  const detail: ReportDetail = { ...toReportMeta(meta), summary: summarizeReportBytes(Buffer.from(content)) };
+  const detail: ReportDetail = { ...toReportMeta(record), summary: summarizeReportBytes(await reportBytesOf(record)) };
   return jsonResponse(200, detail);
 };
 
 /** `GET /api/admin/reports/{reportId}/raw`: the stored bytes (the license key's value already redacted at upload). */
 export const getRawReport: AdminOperation = async ({ params }, { database }) => {
   const id = params['reportId']!;
-  const record = await database.em.fork().findOne(ReportRecord, { id }, { fields: ['content'] });
+  const record = await database.em.fork().findOne(ReportRecord, { id }, { fields: ['content', 'contentEncoding', 'contentSha256'] });
   if (!record) return noSuchReport(id);
-  return textResponse(200, record.content);
+  return textResponse(200, await reportBytesOf(record));
 };
 
 /**
@@ -67,7 +70,7 @@ export const getReportDiff: AdminOperation = async ({ params, query }, { databas
   const diff: ReportDiff = {
     beforeReportId: before?.id ?? null,
     afterReportId: after.id,
-    changes: before ? changesBetween(before.content, after.content) : null,
+    changes: before ? changesBetween(await reportBytesOf(before), await reportBytesOf(after)) : null,
   };
   return jsonResponse(200, diff);
 };
@@ -87,7 +90,7 @@ function changesBetween(before: Uint8Array, after: Uint8Array): ReportChanges | 
 const noSuchReport = (id: string) => problemResponse(404, `No report with id ${id}`);
 
 /** A report's metadata as the contract shows it. */
-function toReportMeta(record: Omit<ReportRecord, 'content'>): ReportMeta {
+function toReportMeta(record: ReportRecordMeta): ReportMeta {
   return {
     id: record.id,
     hostRecordId: record.hostRecord.id,

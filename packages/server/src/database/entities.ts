@@ -87,7 +87,12 @@ export const ReportRecord = defineEntity({
     /** Size and SHA-256 of the report as the client sent it (before redaction). */
     size: p.integer(),
     sha256: p.string().length(64),
+    /** The report as kept (license key values redacted), compressed as `contentEncoding` says: read it with `reportBytesOf`. */
     content: p.blob(),
+    /** `identity` or `br` (see `ContentEncoding`); rows stored before compression are `identity`. */
+    contentEncoding: p.string().length(8).default('identity'),
+    /** SHA-256 of the kept report before compression, checked on every read; null on rows stored before it was kept. */
+    contentSha256: p.string().length(64).nullable(),
     // What the Lynis report says about itself; all null when the report is not a Lynis report.
     hostname: p.string().length(255).nullable(),
     lynisVersion: p.string().length(255).nullable(),

@@ -165,6 +165,18 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
     expect((await listResults(orm, policy.id, { limit: 10, offset: 0 })).total).toBe(0);
   });
 
+  it('gives every rule an error on a latest report damaged in the database, and goes on evaluating the other hosts', async () => {
+    const policy = await createPolicy(orm, { name: 'Firewall', rules: [{ id: 'firewall', expression: "report.firewall_active == '1'" }] });
+    const damaged = await upload(WEB, lynisReport('web-01', { index: 70 }));
+    await upload(DB, lynisReport('db-01', { index: 70 }));
+    const knex = orm.em.getKnex();
+    await knex('report').where('id', damaged).update({ content_sha256: 'f'.repeat(64) });
+    await evaluator.settle();
+    const results = (await knex('policy_result').select('host_record_id', 'status', 'message').where('policy_id', policy.id)) as { host_record_id: string; status: string; message: string | null }[];
+    expect(results.find((r) => r.host_record_id === hostRecordId(keyId, WEB))).toMatchObject({ status: 'error', message: 'the latest report is damaged in the database' });
+    expect(results.find((r) => r.host_record_id === hostRecordId(keyId, DB))).toMatchObject({ status: 'pass' });
+  });
+
   it('refuses invalid rules naming each, a duplicate name, and a waiver that names no single target', async () => {
     const error = await createPolicy(orm, {
       name: 'Broken',

@@ -4,6 +4,7 @@ import { describeFailure, parseLynisReport, type AuditLogger } from '@org/audit-
 import type { Database, DatabaseTime } from '../database/dialect.js';
 import { BackgroundPasses } from '../background-passes.js';
 import { sqlDialectOf } from '../database/dialects.js';
+import { CONTENT_COLUMNS, DamagedReportError, reportBytesOf, type ContentColumns } from '../report-content.js';
 import { writeEvents, type OutboxEvent } from '../webhooks/outbox.js';
 import { listPolicies, policySetOf, type StoredPolicy } from './policy-records.js';
 import { recordComplianceDay } from './policy-results.js';
@@ -206,14 +207,17 @@ export class PolicyEvaluator {
 
   /** Every applicable rule's outcome on the host's latest report (all `error` when that is not a Lynis report). */
   private async outcomesFor(host: HostRow, facts: HostFacts, policies: ReadyPolicy[], now: Date) {
-    const [row] = (await this.database.em.getKnex()('report').select('content').where('id', host.latest_report_id)) as { content: Buffer }[];
-    const parsed = row ? parseLynisReport(Buffer.from(row.content).toString('utf8')) : null;
+    const [row] = (await this.database.em.getKnex()('report').select(...CONTENT_COLUMNS).where('id', host.latest_report_id)) as ContentColumns[];
+    // A damaged report is an error of every rule, said as such, rather than a pass that stops all evaluation.
+    const bytes = row ? await reportBytesOf(row).catch((error: unknown) => (error instanceof DamagedReportError ? error : Promise.reject(error))) : null;
+    const parsed = bytes instanceof Buffer ? parseLynisReport(bytes.toString('utf8')) : null;
     const variables = parsed && ruleVariables(parsed, facts, now);
+    const unreadable = !row ? 'the latest report is gone' : bytes instanceof DamagedReportError ? 'the latest report is damaged in the database' : 'the latest report is not a Lynis report';
     return policies.flatMap(({ policy, rules }) =>
       policy.rules.map((rule) => {
         const compiled = rules.find((candidate) => candidate.id === rule.id)?.compiled;
         const outcome: RuleOutcome = !variables
-          ? { status: 'error', value: null, message: row ? 'the latest report is not a Lynis report' : 'the latest report is gone' }
+          ? { status: 'error', value: null, message: unreadable }
           : compiled
             ? evaluateRule(compiled, variables)
             : { status: 'error', value: null, message: 'the rule no longer compiles' };

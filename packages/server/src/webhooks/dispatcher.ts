@@ -5,6 +5,7 @@ import { describeFailure, summarizeReportBytes, type AuditLogger, type WebhookEv
 import type { Database, DatabaseTime, SqlDialect } from '../database/dialect.js';
 import { BackgroundPasses } from '../background-passes.js';
 import { sqlDialectOf } from '../database/dialects.js';
+import { CONTENT_COLUMNS, reportBytesOf, type ContentColumns } from '../report-content.js';
 import { deliveryBody } from './messages.js';
 import { upsertNotices, writeEvents, type OutboxEvent } from './outbox.js';
 import { postWebhook } from './safe-request.js';
@@ -297,17 +298,17 @@ interface Regression {
 /** How a stored report compares with its host's previous one; null when it is the first or not a Lynis report. */
 async function regressionOf(trx: Knex.Transaction, stored: Record<string, unknown>): Promise<Regression | null> {
   const reportId = stored['reportId'] as string;
-  const [current] = (await trx('report').select('id', 'host_record_id', 'received_at', 'content').where('id', reportId)) as { id: string; host_record_id: string; received_at: Date | number; content: Buffer }[];
+  const [current] = (await trx('report').select('host_record_id', 'received_at', ...CONTENT_COLUMNS).where('id', reportId)) as (ContentColumns & { host_record_id: string; received_at: Date | number })[];
   if (!current) return null;
   const [previous] = (await trx('report')
-    .select('id', 'content')
+    .select(...CONTENT_COLUMNS)
     .where('host_record_id', current.host_record_id)
     .andWhere((earlier) => earlier.where('received_at', '<', current.received_at).orWhere((same) => same.where('received_at', current.received_at).andWhere('id', '<', current.id)))
     .orderBy([{ column: 'received_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-    .limit(1)) as { id: string; content: Buffer }[];
+    .limit(1)) as ContentColumns[];
   if (!previous) return null;
-  const after = summarizeReportBytes(Buffer.from(current.content));
-  const before = summarizeReportBytes(Buffer.from(previous.content));
+  const after = summarizeReportBytes(await reportBytesOf(current));
+  const before = summarizeReportBytes(await reportBytesOf(previous));
   if (!after || !before) return null;
   const known = new Set(before.warnings.map((warning) => warning.testId));
   const drop = before.hardeningIndex !== null && after.hardeningIndex !== null ? Math.max(0, before.hardeningIndex - after.hardeningIndex) : 0;

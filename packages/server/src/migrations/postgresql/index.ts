@@ -6,6 +6,7 @@ import { ReportReceivedAtIndex } from './0004-report-received-at-index.js';
 import { FleetView } from './0005-fleet-view.js';
 import { Policies } from './0006-policies.js';
 import { Webhooks } from './0007-webhooks.js';
+import { CompactReports } from './0008-compact-reports.js';
 
 /**
  * Every PostgreSQL schema migration, oldest first. PostgreSQL support came after SQLite's 0003, so its list starts
@@ -19,4 +20,5 @@ export const POSTGRESQL_MIGRATIONS: MigrationObject[] = [
   { name: '0005-fleet-view', class: FleetView },
   { name: '0006-policies', class: Policies },
   { name: '0007-webhooks', class: Webhooks },
+  { name: '0008-compact-reports', class: CompactReports },
 ];

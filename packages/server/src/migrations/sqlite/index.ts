@@ -8,6 +8,7 @@ import { ReportReceivedAtIndex } from './0006-report-received-at-index.js';
 import { FleetView } from './0007-fleet-view.js';
 import { Policies } from './0008-policies.js';
 import { Webhooks } from './0009-webhooks.js';
+import { CompactReports } from './0010-compact-reports.js';
 
 /**
  * Every SQLite schema migration, oldest first, listed so that they run from compiled output without file globbing.
@@ -23,4 +24,5 @@ export const SQLITE_MIGRATIONS: MigrationObject[] = [
   { name: '0007-fleet-view', class: FleetView },
   { name: '0008-policies', class: Policies },
   { name: '0009-webhooks', class: Webhooks },
+  { name: '0010-compact-reports', class: CompactReports },
 ];

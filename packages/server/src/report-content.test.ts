@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Migrator } from '@mikro-orm/migrations';
+import type { ReportToStore } from '@org/audit-server-core';
+import { lynisCapture } from '@org/test-support/lynis-fixtures';
+import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
+import { dialectForUrl } from './database/dialects.js';
+import { ENTITIES } from './database/entities.js';
+import { openDatabase, type Database } from './database/open.js';
+import { hostRecordId } from './host-records.js';
+import { CONTENT_COLUMNS, DamagedReportError, reportBytesOf, type ContentColumns } from './report-content.js';
+import { OrmReportStore } from './report-store.js';
+import { pruneReports } from './retention.js';
+import { createKey } from './secrets/license-keys.js';
+
+describe.each(DIALECTS)('compact report storage on %s', (dialect) => {
+  const database = useTestDatabase(dialect);
+  let orm: Database;
+  let keyId: string;
+  beforeEach(async () => {
+    orm = await openDatabase(database.location);
+    ({ id: keyId } = await createKey(orm));
+  });
+  afterEach(() => orm.close());
+
+  const save = (content: Buffer, hostId = 'web', receivedAt = new Date()) => {
+    const report: ReportToStore = { keyId, hostId, receivedAt, encoding: 'raw', size: content.length, sha256: 'a'.repeat(64), content, summary: null };
+    return new OrmReportStore(orm).save(report).then((saved) => saved.id);
+  };
+  const row = async (id: string) => ((await orm.em.getKnex()('report').select(...CONTENT_COLUMNS).where('id', id)) as ContentColumns[])[0]!;
+  const stored = async (id: string) => reportBytesOf(await row(id));
+
+  it('gives back exactly the bytes it kept, whatever they are', async () => {
+    const inputs = {
+      'every byte value (latin1, NUL, CR)': Buffer.from(Array.from({ length: 1024 }, (_, i) => i % 256)),
+      'one byte': Buffer.from('x'),
+      'incompressible bytes': randomBytes(4096),
+      'a large report': Buffer.concat(Array.from({ length: 100 }, () => lynisCapture.report)),
+    };
+    for (const [name, content] of Object.entries(inputs)) {
+      const id = await save(Buffer.from(content));
+      expect((await stored(id)).equals(content), name).toBe(true);
+    }
+  });
+
+  it('keeps the captured Lynis report in at most 0.3 × its size, and reports that do not shrink as they are', async () => {
+    const lynis = await row(await save(Buffer.from(lynisCapture.report)));
+    expect(lynis.contentEncoding).toBe('br');
+    expect(lynis.content.length).toBeLessThanOrEqual(0.3 * lynisCapture.report.length);
+    const random = await row(await save(randomBytes(4096)));
+    expect(random.contentEncoding).toBe('identity');
+    expect(random.content.length).toBe(4096);
+  });
+
+  it('refuses to give back bytes that do not match their SHA-256, or that do not decode', async () => {
+    const knex = orm.em.getKnex();
+    const [victim, other, garbled] = [await save(Buffer.from('os=Linux\n'.repeat(100))), await save(Buffer.from('os=BSD\n'.repeat(100))), await save(Buffer.from('os=Linux\n'.repeat(100)))];
+    await knex('report').where('id', victim).update({ content: knex('report').select('content').where('id', other) });
+    await expect(stored(victim)).rejects.toThrow(new DamagedReportError(victim, 'its bytes do not match their SHA-256'));
+    await knex('report').where('id', garbled).update({ content: Buffer.from('not brotli at all') });
+    await expect(stored(garbled)).rejects.toThrow(DamagedReportError);
+    await knex('report').where('id', other).update({ content_encoding: 'zstd' });
+    await expect(stored(other)).rejects.toThrow(/unknown content encoding "zstd"/);
+  });
+
+  it('lets retention delete any report, and the reports it keeps still read', async () => {
+    const day = (n: number) => new Date(Date.UTC(2026, 10, n));
+    const contents = [1, 2, 3, 4].map((n) => Buffer.from(`${lynisCapture.report.toString('latin1')}\nday=${n}\n`, 'latin1'));
+    const ids = [];
+    for (const [i, content] of contents.entries()) ids.push(await save(content, 'web', day(i + 1)));
+    expect(await pruneReports(orm, { keepLast: 2 })).toBe(2);
+    const left = (await orm.em.getKnex()('report').select('id').orderBy('received_at')) as { id: string }[];
+    expect(left.map((r) => r.id)).toEqual(ids.slice(2));
+    for (const [i, id] of ids.slice(2).entries()) expect((await stored(id)).equals(contents[i + 2]!)).toBe(true);
+  });
+});
+
+describe.each(DIALECTS)('upgrade to compact storage on %s', (dialect) => {
+  const database = useTestDatabase(dialect);
+  /** The last migration before compact storage, per dialect. */
+  const before = { sqlite: '0009-webhooks', postgresql: '0007-webhooks' }[dialect];
+
+  it('reads the reports stored before as they are, and keeps new ones compressed beside them', async () => {
+    const { location } = database;
+    const sql = dialectForUrl(location.databaseUrl);
+    const old = await sql.open(
+      { logger: () => {}, entities: ENTITIES, extensions: [Migrator], migrations: { migrationsList: sql.migrations, snapshot: false }, discovery: { warnWhenNoEntities: false } },
+      location,
+    );
+    await old.getMigrator().up({ to: before });
+    const { id: keyId } = await createKey(old);
+    const hostId = hostRecordId(keyId, 'web');
+    const knex = old.em.getKnex();
+    const now = sql.toDatabaseTime(new Date());
+    await knex('host').insert({ id: hostId, key_id: keyId, host_id: 'web', first_seen: now, last_seen: now, report_count: 1, latest_report_id: '00000000-0000-4000-8000-000000000001' });
+    const oldContent = Buffer.from([...lynisCapture.report.subarray(0, 500), 0xe9, 0x00, 0xff]);
+    await knex('report').insert({
+      id: '00000000-0000-4000-8000-000000000001', key_id: keyId, host_record_id: hostId, host_id: 'web', received_at: now, encoding: 'raw',
+      size: oldContent.length, sha256: 'a'.repeat(64), content: oldContent,
+    });
+    await old.close();
+
+    const orm = await openDatabase(location);
+    try {
+      const [oldRow] = (await orm.em.getKnex()('report').select(...CONTENT_COLUMNS).where('id', '00000000-0000-4000-8000-000000000001')) as ContentColumns[];
+      expect(oldRow).toMatchObject({ contentEncoding: 'identity', contentSha256: null });
+      expect((await reportBytesOf(oldRow!)).equals(oldContent)).toBe(true);
+      const report: ReportToStore = { keyId, hostId: 'web', receivedAt: new Date(), encoding: 'raw', size: 3, sha256: 'a'.repeat(64), content: Buffer.from(lynisCapture.report), summary: null };
+      const { id } = await new OrmReportStore(orm).save(report);
+      const [newRow] = (await orm.em.getKnex()('report').select(...CONTENT_COLUMNS).where('id', id)) as ContentColumns[];
+      expect(newRow!.contentEncoding).toBe('br');
+      expect((await reportBytesOf(newRow!)).equals(lynisCapture.report)).toBe(true);
+    } finally {
+      await orm.close();
+    }
+  });
+});
