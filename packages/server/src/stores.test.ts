@@ -190,8 +190,9 @@ describe.each(DIALECTS)('stores on %s', (dialect) => {
       expect(new Set(ids).size).toBe(20);
       expect(seenOnResolve).toEqual(Array(20).fill(true));
       expect((await committedIds()).sort()).toEqual([...ids].sort());
-      // The first save commits alone; the 19 that arrive meanwhile share the next transaction.
-      expect(transactions).toHaveBeenCalledTimes(2);
+      // Saves that arrive while a commit is under way share the next transaction. Each report is compressed first (two
+      // at a time, on the threadpool), so how they fall into groups depends on timing; one transaction per report would not.
+      expect(transactions.mock.calls.length).toBeLessThan(20);
     });
 
     it('fails only the report the database refuses; the rest of its group is stored', async () => {
