@@ -3,6 +3,7 @@ import { getAdminSession } from '@org/audit-client/sdk';
 import { adminClient, data } from './api.js';
 import { FindingsPage } from './pages/FindingsPage.js';
 import { HostPage } from './pages/HostPage.js';
+import { HostReportPage } from './pages/HostReportPage.js';
 import { HostsPage } from './pages/HostsPage.js';
 import { KeysPage } from './pages/KeysPage.js';
 import { OverviewPage } from './pages/OverviewPage.js';
@@ -69,6 +70,7 @@ export function App() {
         {route.page === 'findings' && <FindingsPage client={client} route={route} onUnauthorized={refused} />}
         {route.page === 'hosts' && <HostsPage client={client} route={route} onUnauthorized={refused} />}
         {route.page === 'host' && <HostPage client={client} id={route.id} onUnauthorized={refused} />}
+        {route.page === 'host-report' && <HostReportPage client={client} id={route.id} onUnauthorized={refused} />}
         {route.page === 'raw-report' && <RawReportPage client={client} id={route.id} onUnauthorized={refused} />}
         {route.page === 'report-diff' && <ReportDiffPage client={client} route={route} onUnauthorized={refused} />}
         {route.page === 'keys' && <KeysPage client={client} onUnauthorized={refused} />}
@@ -80,7 +82,7 @@ export function App() {
 }
 
 function NavLink({ route, current, label }: { route: Route; current: Route; label: string }) {
-  const active = current.page === route.page || (route.page === 'hosts' && (current.page === 'host' || current.page === 'raw-report' || current.page === 'report-diff'));
+  const active = current.page === route.page || (route.page === 'hosts' && (current.page === 'host' || current.page === 'host-report' || current.page === 'raw-report' || current.page === 'report-diff'));
   return (
     <a href={hrefOf(route)} aria-current={active ? 'page' : undefined}>
       {label}

@@ -10,6 +10,7 @@ describe('routes', () => {
     ['#/findings?kind=warning&test=PKGS-7392&offset=50', { page: 'findings', kind: 'warning', testId: 'PKGS-7392', offset: 50 }],
     ['#/refused?reason=invalid-key&hostId=abc', { page: 'refused', reason: 'invalid-key', hostId: 'abc', offset: 0 }],
     ['#/hosts/0f8fad5b-d9cb-469f-a165-70867728950e', { page: 'host', id: '0f8fad5b-d9cb-469f-a165-70867728950e' }],
+    ['#/hosts/0f8fad5b-d9cb-469f-a165-70867728950e/print', { page: 'host-report', id: '0f8fad5b-d9cb-469f-a165-70867728950e' }],
   ])('%j is %j', (hash, route) => {
     expect(parseRoute(hash)).toEqual(route);
   });
