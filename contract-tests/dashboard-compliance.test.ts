@@ -3,10 +3,11 @@
 // shown with the error under that rule, a failing host waived, and a host's compliance on its page and in the list.
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAdminToken, importKey, openDatabase } from '@org/audit-server';
 import { lynisCapture } from '@org/test-support/lynis-fixtures';
+import { launchChromium, reportAs, signIn } from './support/dashboard.js';
 import { makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const ARTIFACTS = `${fileURLToPath(new URL('..', import.meta.url))}test-artifacts`;
@@ -19,10 +20,9 @@ let removeDataDir: () => Promise<void>;
 let adminToken: string;
 
 /** The captured report as another host, with another host name and hardening index, and no findings when `clean`. */
-function report(hostname: string, index: number, clean: boolean): string {
-  let text = lynisCapture.report.toString('utf8').replace(/^hostname=.*$/m, `hostname=${hostname}`).replace(/^hardening_index=.*$/m, `hardening_index=${index}`);
-  if (clean) text = text.replace(/^(warning|vulnerable_package)\[\]=.*\n/gm, '');
-  return text;
+function report(hostId: string, hostname: string, index: number, clean: boolean): string {
+  const text = reportAs(hostId, hostname, index);
+  return clean ? text.replace(/^(warning|vulnerable_package)\[\]=.*\n/gm, '') : text;
 }
 
 beforeAll(async () => {
@@ -33,15 +33,12 @@ beforeAll(async () => {
   ({ token: adminToken } = await createAdminToken(orm, { label: 'compliance test' }));
   await orm.close();
   server = await startServerProcess(data.dataDir, ['--plain-http']);
-  for (const [hostId, text] of [[GOOD_HOST, report('good-01', 80, true)], [WEAK_HOST, report('weak-01', 40, false)]] as const) {
+  for (const [hostId, text] of [[GOOD_HOST, report(GOOD_HOST, 'good-01', 80, true)], [WEAK_HOST, report(WEAK_HOST, 'weak-01', 40, false)]] as const) {
     const answer = await fetch(`${server.url}/api/audit/upload/`, { method: 'POST', body: new URLSearchParams({ data: text, licensekey: lynisCapture.key, hostid: hostId }) });
     expect(answer.status).toBe(200);
   }
   await mkdir(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -50,10 +47,7 @@ afterAll(async () => {
 });
 
 async function openPolicies(page: Page): Promise<void> {
-  await page.goto(`${server.url}/dashboard/`);
-  await page.getByLabel('Admin token').fill(adminToken);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Overview', exact: true }).waitFor();
+  await signIn(page, `${server.url}/dashboard/`, adminToken);
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Policies', exact: true }).click();
   await page.getByRole('heading', { name: 'Policies', exact: true }).waitFor();
 }
