@@ -1,12 +1,16 @@
-// What the dashboard's browser tests share: Debian's Chromium, signing in, and the captured Lynis report made into
-// another host's.
+// What the browser tests share: Debian's Chromium, signing in to the dashboard, and the captured Lynis report made
+// into another host's.
+import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { lynisCapture } from '@org/test-support/lynis-fixtures';
 
+const CHROMIUM = '/usr/bin/chromium';
+
 /** Debian's Chromium, headless, with none of its calls home: the tests never download a browser. */
-export function launchChromium(): Promise<Browser> {
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error('Chromium is not installed: run `apt-get install -y chromium` (.ci/run does).');
   return chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
 }
