@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAdminToken, importKey, openDatabase } from '@org/audit-server';
 import { lynisCapture } from '@org/test-support/lynis-fixtures';
-import { launchChromium, openFromNav, signIn } from './support/browser.js';
+import { launchChromium, openFromNav, reportAs, signIn } from './support/dashboard.js';
 import { makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const ARTIFACTS = `${fileURLToPath(new URL('..', import.meta.url))}test-artifacts`;
@@ -20,10 +20,9 @@ let removeDataDir: () => Promise<void>;
 let adminToken: string;
 
 /** The captured report as another host, with another host name and hardening index, and no findings when `clean`. */
-function report(hostname: string, index: number, clean: boolean): string {
-  let text = lynisCapture.report.toString('utf8').replace(/^hostname=.*$/m, `hostname=${hostname}`).replace(/^hardening_index=.*$/m, `hardening_index=${index}`);
-  if (clean) text = text.replace(/^(warning|vulnerable_package)\[\]=.*\n/gm, '');
-  return text;
+function report(hostId: string, hostname: string, index: number, clean: boolean): string {
+  const text = reportAs(hostId, hostname, index);
+  return clean ? text.replace(/^(warning|vulnerable_package)\[\]=.*\n/gm, '') : text;
 }
 
 beforeAll(async () => {
@@ -34,7 +33,7 @@ beforeAll(async () => {
   ({ token: adminToken } = await createAdminToken(orm, { label: 'compliance test' }));
   await orm.close();
   server = await startServerProcess(data.dataDir, ['--plain-http']);
-  for (const [hostId, text] of [[GOOD_HOST, report('good-01', 80, true)], [WEAK_HOST, report('weak-01', 40, false)]] as const) {
+  for (const [hostId, text] of [[GOOD_HOST, report(GOOD_HOST, 'good-01', 80, true)], [WEAK_HOST, report(WEAK_HOST, 'weak-01', 40, false)]] as const) {
     const answer = await fetch(`${server.url}/api/audit/upload/`, { method: 'POST', body: new URLSearchParams({ data: text, licensekey: lynisCapture.key, hostid: hostId }) });
     expect(answer.status).toBe(200);
   }

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAdminToken, importKey, openDatabase } from '@org/audit-server';
 import { lynisCapture } from '@org/test-support/lynis-fixtures';
 import { startStubServer, type StubServer } from '@org/test-support/stub-server';
-import { fitsWidth, launchChromium, openFromNav, signIn } from './support/browser.js';
+import { fitsWidth, launchChromium, openFromNav, signIn } from './support/dashboard.js';
 import { makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const ARTIFACTS = `${fileURLToPath(new URL('..', import.meta.url))}test-artifacts`;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminToken, importKey, openDatabase, OrmReportStore } from '@org/audit-server';
 import { redactLicenseKeys, readReportBytes } from '@org/audit-server-core';
 import { lynisCapture } from '@org/test-support/lynis-fixtures';
-import { fitsWidth, launchChromium, signIn as signInWith } from './support/browser.js';
+import { fitsWidth, launchChromium, reportAs as report, signIn as signInAs, until } from './support/dashboard.js';
 import { makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -42,23 +42,6 @@ let removeDataDir: () => Promise<void>;
 let adminToken: string;
 let dashboardUrl: string;
 
-/** Lines of the Lynis profile a report carries (`system-groups=`, `tags=`, …), or report values to replace. */
-type ReportLines = Record<string, string>;
-
-/** The captured report with another host id, host name, hardening index, extra warning lines, other values and lines. */
-function report(hostId: string, hostname: string, hardeningIndex: number, extraWarnings: string[] = [], lines: ReportLines = {}, rawLines: string[] = []): string {
-  let text = lynisCapture.report
-    .toString('utf8')
-    .replace(/^hostname=.*$/m, `hostname=${hostname}`)
-    .replace(/^hardening_index=.*$/m, `hardening_index=${hardeningIndex}`)
-    .replace(/^hostid=.*$/m, `hostid=${hostId}`);
-  for (const [key, value] of Object.entries(lines)) {
-    const line = new RegExp(`^${key}=.*$`, 'm'); // keys are letters, '-' and '_' only
-    text = line.test(text) ? text.replace(line, () => `${key}=${value}`) : `${text}${key}=${value}\n`;
-  }
-  return text.concat(extraWarnings.map((warning) => `warning[]=${warning}\n`).join(''), rawLines.map((line) => `${line}\n`).join(''));
-}
-
 /** Uploads a report as Lynis does (raw, urlencoded), over the server's TLS with its own certificate accepted. */
 async function upload(hostId: string, text: string, licensekey = KEY, status = 200): Promise<void> {
   const response = await fetch(`${server.url}/api/audit/upload/`, {
@@ -73,13 +56,6 @@ async function adminGet<T>(path: string): Promise<T> {
   const response = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${adminToken}` } });
   expect(response.status).toBe(200);
   return (await response.json()) as T;
-}
-
-/** Waits until `done` holds (outside a test, where expect.poll is not available). */
-async function until(done: () => Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
-  for (const started = Date.now(); !(await done()); await new Promise((resolve) => setTimeout(resolve, 50))) {
-    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-  }
 }
 
 /** UTC days on which the test's uploads landed: one, or two when they ran across midnight. */
@@ -146,7 +122,7 @@ async function openPage({ confirmDialogs = false } = {}): Promise<{ page: Page; 
 }
 
 /** Signs in; the dashboard opens on the overview. */
-const signIn = (page: Page): Promise<void> => signInWith(page, dashboardUrl, adminToken);
+const signIn = (page: Page): Promise<void> => signInAs(page, dashboardUrl, adminToken);
 
 /** Signs in and opens the hosts list from the navigation. */
 async function openHosts(page: Page): Promise<void> {

@@ -1,24 +1,22 @@
 // The published API docs (`npm run docs`), opened in a real browser: headless Chromium from Debian.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { launchChromium } from './support/dashboard.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DOCS = `${ROOT}build/docs/index.html`;
 const ARTIFACTS = `${ROOT}test-artifacts`;
-const CHROMIUM = '/usr/bin/chromium';
 
 let server: Server;
 let browser: Browser;
 let baseUrl: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error('Chromium is not installed: run `apt-get install -y chromium` (.ci/run does).');
   const build = spawnSync('npm', ['run', 'docs'], { cwd: ROOT, encoding: 'utf8' });
   expect(build.status, build.stderr).toBe(0);
   const html = await readFile(DOCS);
@@ -28,10 +26,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

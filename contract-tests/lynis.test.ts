@@ -4,9 +4,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createAdminClient, lynisKeyAsSent, parseLynisProfiles } from '@org/audit-client';
+import { launchChromium, signIn } from './support/dashboard.js';
 import { makeDataDir, runCli, startServerProcess, type ServerProcess } from './support/server-process.js';
 import { storedReports } from './support/reports.js';
 
@@ -124,16 +124,11 @@ describe('Lynis 3 against the reference server', () => {
     const sent = await readFile(firstUpload.reportFile, 'utf8');
     const hostname = sent.match(/^hostname=(.*)$/m)![1]!;
     const warningIds = [...sent.matchAll(/^warning\[\]=([^|]*)\|/gm)].map((match) => match[1]!);
-    const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    const browser = await launchChromium();
     onTestFinished(() => browser.close());
     // The server's certificate is its own self-signed one, as an operator's browser would first meet it.
     const page = await browser.newPage({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 } });
-    await page.goto(`${server.url}/dashboard/`);
-    await page.getByLabel('Admin token').fill(adminToken);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signIn(page, `${server.url}/dashboard/`, adminToken);
     // The dashboard opens on the fleet overview; the host is on the hosts list.
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Hosts', exact: true }).click();
     await page.getByRole('link', { name: hostname, exact: true }).first().click();

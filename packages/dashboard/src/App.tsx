@@ -3,6 +3,7 @@ import { getAdminSession } from '@org/audit-client/sdk';
 import { adminClient, data } from './api.js';
 import { FindingsPage } from './pages/FindingsPage.js';
 import { HostPage } from './pages/HostPage.js';
+import { HostReportPage } from './pages/HostReportPage.js';
 import { HostsPage } from './pages/HostsPage.js';
 import { KeysPage } from './pages/KeysPage.js';
 import { OverviewPage } from './pages/OverviewPage.js';
@@ -72,6 +73,7 @@ export function App() {
         {route.page === 'findings' && <FindingsPage client={client} route={route} onUnauthorized={refused} />}
         {route.page === 'hosts' && <HostsPage client={client} route={route} onUnauthorized={refused} />}
         {route.page === 'host' && <HostPage client={client} id={route.id} onUnauthorized={refused} />}
+        {route.page === 'host-report' && <HostReportPage client={client} id={route.id} onUnauthorized={refused} />}
         {route.page === 'raw-report' && <RawReportPage client={client} id={route.id} onUnauthorized={refused} />}
         {route.page === 'report-diff' && <ReportDiffPage client={client} route={route} onUnauthorized={refused} />}
         {route.page === 'keys' && <KeysPage client={client} onUnauthorized={refused} />}
@@ -85,7 +87,7 @@ export function App() {
 }
 
 /** The pages a navigation link stands for besides its own: a host's pages are under Hosts, a webhook's under Webhooks. */
-const SUBPAGES: Partial<Record<Route['page'], Route['page'][]>> = { hosts: ['host', 'raw-report', 'report-diff'], webhooks: ['webhook'] };
+const SUBPAGES: Partial<Record<Route['page'], Route['page'][]>> = { hosts: ['host', 'host-report', 'raw-report', 'report-diff'], webhooks: ['webhook'] };
 
 function NavLink({ route, current, label }: { route: Route; current: Route; label: string }) {
   const active = current.page === route.page || (SUBPAGES[route.page]?.includes(current.page) ?? false);

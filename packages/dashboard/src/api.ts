@@ -20,6 +20,11 @@ export function adminClient(token: string): Client {
 export async function data<T>(call: Promise<{ data?: T; error?: unknown; response?: Response }>): Promise<T> {
   const { data: value, error, response } = await call;
   if (response?.ok && value !== undefined) return value;
+  throw failureOf(response, error);
+}
+
+/** The {@link ApiError} of a failed call: its status, and the problem's detail when the server sent one. */
+export function failureOf(response: Response | undefined, error: unknown): ApiError {
   const detail = (error as { detail?: unknown } | undefined)?.detail;
-  throw new ApiError(response?.status ?? 0, typeof detail === 'string' ? detail : `The server answered ${response?.status ?? 'nothing'}`);
+  return new ApiError(response?.status ?? 0, typeof detail === 'string' ? detail : `The server answered ${response?.status ?? 'nothing'}`);
 }

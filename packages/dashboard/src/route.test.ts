@@ -14,6 +14,7 @@ describe('routes', () => {
     ['#/webhooks/', { page: 'webhooks' }],
     ['#/webhooks/6f1c0a52-58d4-4b5e-9d3f-2a7e1c9b8d40', { page: 'webhook', id: '6f1c0a52-58d4-4b5e-9d3f-2a7e1c9b8d40', status: undefined, offset: 0 }],
     ['#/webhooks/6f1c0a52-58d4-4b5e-9d3f-2a7e1c9b8d40?status=failed&offset=25', { page: 'webhook', id: '6f1c0a52-58d4-4b5e-9d3f-2a7e1c9b8d40', status: 'failed', offset: 25 }],
+    ['#/hosts/0f8fad5b-d9cb-469f-a165-70867728950e/print', { page: 'host-report', id: '0f8fad5b-d9cb-469f-a165-70867728950e' }],
   ])('%j is %j', (hash, route) => {
     expect(parseRoute(hash)).toEqual(route);
   });

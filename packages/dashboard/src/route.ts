@@ -29,6 +29,7 @@ export type Route =
   | { page: 'overview'; stale?: number }
   | ({ page: 'hosts'; offset: number } & HostFilters)
   | { page: 'host'; id: string }
+  | { page: 'host-report'; id: string }
   | { page: 'findings'; kind?: FindingKind; testId?: string; offset: number }
   | { page: 'raw-report'; id: string }
   | { page: 'report-diff'; id: string; against?: string }
@@ -50,6 +51,7 @@ export function parseRoute(hash: string): Route {
   const offset = wholeNumber(params.get('offset')) ?? 0;
   const stale = wholeNumber(params.get('stale'));
   const staleDays = stale !== undefined && stale >= 1 && stale <= MAX_STALE_DAYS ? stale : undefined;
+  if (parts[0] === 'hosts' && parts[1] && parts[2] === 'print') return { page: 'host-report', id: parts[1] };
   if (parts[0] === 'hosts' && parts[1]) return { page: 'host', id: parts[1] };
   if (parts[0] === 'reports' && parts[1] && parts[2] === 'raw') return { page: 'raw-report', id: parts[1] };
   if (parts[0] === 'reports' && parts[1] && parts[2] === 'diff') return { page: 'report-diff', id: parts[1], against: text('against') };
@@ -90,6 +92,8 @@ export function hrefOf(route: Route): string {
       return `#/${withQuery({ stale: route.stale })}`;
     case 'host':
       return `#/hosts/${encodeURIComponent(route.id)}`;
+    case 'host-report':
+      return `#/hosts/${encodeURIComponent(route.id)}/print`;
     case 'raw-report':
       return `#/reports/${encodeURIComponent(route.id)}/raw`;
     case 'report-diff':

@@ -15,7 +15,7 @@ export function HostCompliance({ client, hostRecordId, onUnauthorized }: { clien
       {loaded.state === 'ready' &&
         (loaded.value.results.length === 0 ? (
           <p>
-            No policy applies to this host yet. <a href={hrefOf({ page: 'policies' })}>Policies</a>
+            No policy applies to this host yet. <a className="screen-only" href={hrefOf({ page: 'policies' })}>Policies</a>
           </p>
         ) : (
           <table>

@@ -1,8 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { listFindings, type Client } from '@org/audit-client/sdk';
+import { exportFindings, listFindings, type Client } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { hostsRoute, hrefOf, type FindingKind, type Route } from '../route.js';
 import { useLoad } from '../use-load.js';
+import { ExportButtons } from '../components/ExportButtons.js';
 import { Status } from '../components/Status.js';
 
 const PAGE_SIZE = 50;
@@ -27,6 +28,12 @@ export function FindingsPage({ client, route, onUnauthorized }: { client: Client
     <section aria-labelledby="findings-title">
       <h1 id="findings-title">Findings</h1>
       <p className="hint">The warnings and suggestions of every host's latest report, the ones on the most hosts first. A test id lists the hosts that have it.</p>
+      <ExportButtons
+        label="Every finding of every host's latest report, one row per host and finding"
+        name="findings"
+        request={(format) => exportFindings({ client, query: { format }, parseAs: 'blob' })}
+        onUnauthorized={onUnauthorized}
+      />
       <form className="filters" role="search" aria-label="Filter findings" onSubmit={search}>
         <label htmlFor="finding-kind">Kind</label>
         <select id="finding-kind" value={route.kind ?? ''} onChange={(event) => kind(event.target.value)}>

@@ -1,15 +1,18 @@
-import { getHost, getRawReport, getReport, listLicenseKeys, listRejections, listReports, type Client, type Finding } from '@org/audit-client/sdk';
+import { exportHostHistory, getHost, listLicenseKeys, listRejections, listReports, type Client } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { formatBytes, formatTime } from '../format.js';
 import { addressesOf, keyOf, REASONS } from '../refusals.js';
-import { vulnerablePackagesOf } from '../report-text.js';
+import { loadNewestReport } from '../newest-report.js';
 import { hostsRoute, hrefOf } from '../route.js';
 import { useLoad } from '../use-load.js';
+import { ExportButtons } from '../components/ExportButtons.js';
+import { Findings } from '../components/Findings.js';
 import { HostCompliance } from '../components/HostCompliance.js';
 import { Labels } from '../components/Labels.js';
 import { Status } from '../components/Status.js';
 import { When } from '../components/When.js';
 import { TrendChart } from '../components/TrendChart.js';
+import { VulnerablePackages } from '../components/VulnerablePackages.js';
 
 /** Reports listed under a host (the newest); the hardening chart covers as many. */
 const REPORTS_SHOWN = 100;
@@ -25,15 +28,13 @@ export function HostPage({ client, id, onUnauthorized }: { client: Client; id: s
   const [loaded] = useLoad(
     async () => {
       const host = await data(getHost({ client, path: { hostRecordId: id }, query: { historyLimit: REPORTS_SHOWN } }));
-      const latestId = host.latestReportId;
-      const [latest, raw, reports, refusals, keys] = await Promise.all([
-        latestId ? data(getReport({ client, path: { reportId: latestId } })) : undefined,
-        latestId ? data(getRawReport({ client, path: { reportId: latestId }, parseAs: 'text' })).then(String) : undefined,
+      const [{ latest, vulnerable }, reports, refusals, keys] = await Promise.all([
+        loadNewestReport(client, host),
         data(listReports({ client, query: { hostRecordId: host.id, limit: REPORTS_SHOWN } })),
         data(listRejections({ client, query: { hostId: host.hostId, limit: REFUSALS_SHOWN } })),
         data(listLicenseKeys({ client })),
       ]);
-      return { host, latest, vulnerable: raw === undefined ? undefined : vulnerablePackagesOf(raw), reports, refusals, keys: new Map(keys.items.map((key) => [key.id, key])) };
+      return { host, latest, vulnerable, reports, refusals, keys: new Map(keys.items.map((key) => [key.id, key])) };
     },
     id,
     onUnauthorized,
@@ -50,6 +51,9 @@ export function HostPage({ client, id, onUnauthorized }: { client: Client; id: s
     <article aria-labelledby="host-title">
       <p><a href={hrefOf(hostsRoute())}>← All hosts</a></p>
       <h1 id="host-title">{host.hostname ?? '(no host name)'}</h1>
+      <p className="actions">
+        <a href={hrefOf({ page: 'host-report', id: host.id })}>Printable report</a>
+      </p>
       <dl className="facts">
         {host.hostnameAlias && <><dt>Alias</dt><dd>{host.hostnameAlias}</dd></>}
         {host.customerName && <><dt>Customer</dt><dd>{host.customerName}</dd></>}
@@ -79,20 +83,15 @@ export function HostPage({ client, id, onUnauthorized }: { client: Client; id: s
         </>
       )}
       {latest && !summary && <p>The newest report is not a Lynis report, so it has no findings to show.</p>}
-      {vulnerable && summary && (
-        <section aria-labelledby="vulnerable-title">
-          <h2 id="vulnerable-title">Vulnerable packages ({vulnerable.length})</h2>
-          {vulnerable.length === 0 ? (
-            <p>The newest report names no vulnerable package.</p>
-          ) : (
-            <ul className="packages" aria-labelledby="vulnerable-title">
-              {vulnerable.map((name) => <li key={name} className="mono">{name}</li>)}
-            </ul>
-          )}
-        </section>
-      )}
+      {vulnerable && summary && <VulnerablePackages names={vulnerable} />}
       <section aria-labelledby="reports-title">
         <h2 id="reports-title">Reports</h2>
+        <ExportButtons
+          label="Every report's hardening index and findings counts"
+          name={`host-${host.id}-history`}
+          request={(format) => exportHostHistory({ client, path: { hostRecordId: host.id }, query: { format }, parseAs: 'blob' })}
+          onUnauthorized={onUnauthorized}
+        />
         <div className="table-scroll">
           <table>
             <caption>
@@ -177,40 +176,3 @@ export function HostPage({ client, id, onUnauthorized }: { client: Client; id: s
 }
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
-
-function Findings({ title, kind, findings }: { title: string; kind: 'warning' | 'suggestion'; findings: Finding[] }) {
-  const id = `${title.toLowerCase()}-title`;
-  return (
-    <section aria-labelledby={id}>
-      <h2 id={id}>{title} ({findings.length})</h2>
-      {findings.length === 0 ? (
-        <p>None in the newest report.</p>
-      ) : (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Test</th>
-                <th scope="col">Finding</th>
-                <th scope="col">Details</th>
-                <th scope="col">Solution</th>
-              </tr>
-            </thead>
-            <tbody>
-              {findings.map((finding, index) => (
-                <tr key={`${finding.testId}-${index}`}>
-                  <td className="mono nowrap">
-                    <a href={hrefOf(hostsRoute({ finding: finding.testId, findingKind: kind }))} title="Every host with this finding">{finding.testId}</a>
-                  </td>
-                  <td>{finding.text}</td>
-                  <td>{finding.details ?? '—'}</td>
-                  <td>{finding.solution ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </section>
-  );
-}

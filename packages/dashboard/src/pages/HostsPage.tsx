@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { listHosts, listLicenseKeys, type Client, type ListHostsData } from '@org/audit-client/sdk';
+import { exportHosts, listHosts, listLicenseKeys, type Client, type ListHostsData } from '@org/audit-client/sdk';
 import { data } from '../api.js';
+import { ExportButtons } from '../components/ExportButtons.js';
 import { When } from '../components/When.js';
 import { hostsRoute, hrefOf, type FindingKind, type HostFilters, type HostSort, type Route } from '../route.js';
 import { useLoad } from '../use-load.js';
@@ -47,6 +48,12 @@ export function HostsPage({ client, route, onUnauthorized }: { client: Client; r
   return (
     <section aria-labelledby="hosts-title">
       <h1 id="hosts-title">Hosts</h1>
+      <ExportButtons
+        label="Every host, whatever the filters, with its hardening index, findings and compliance"
+        name="hosts"
+        request={(format) => exportHosts({ client, query: { format }, parseAs: 'blob' })}
+        onUnauthorized={onUnauthorized}
+      />
       <FilterForm route={route} keys={keys} />
       <ActiveFilters route={route} keys={keys} />
       <Status loaded={loaded} />

@@ -1,0 +1,61 @@
+// What the browser tests share: Debian's Chromium, signing in to the dashboard and moving through it, and the
+// captured Lynis report made into another host's.
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { lynisCapture } from '@org/test-support/lynis-fixtures';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+/** Debian's Chromium, headless, with none of its calls home: the tests never download a browser. */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error('Chromium is not installed: run `apt-get install -y chromium` (.ci/run does).');
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** Signs in to the dashboard at `dashboardUrl` with an admin token; it opens on the overview. */
+export async function signIn(page: Page, dashboardUrl: string, token: string): Promise<void> {
+  await page.goto(dashboardUrl);
+  await page.getByLabel('Admin token').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Overview', exact: true }).waitFor();
+}
+
+/** Follows the navigation's link `name` and waits for the page's heading `heading` (the same by default). */
+export async function openFromNav(page: Page, name: string, heading = name): Promise<void> {
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name, exact: true }).click();
+  await page.getByRole('heading', { name: heading, exact: true }).waitFor();
+}
+
+/** Whether nothing of the page runs off a window `width` wide. */
+export async function fitsWidth(page: Page, width: number): Promise<boolean> {
+  // Charts follow their box's width a frame after it changed.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  return (await page.evaluate(() => document.documentElement.scrollWidth)) <= width;
+}
+
+/** Lines of the Lynis profile a report carries (`system-groups=`, `tags=`, …), or report values to replace. */
+export type ReportLines = Record<string, string>;
+
+/** The captured report with another host id, host name, hardening index, extra warning lines, other values and lines. */
+export function reportAs(hostId: string, hostname: string, hardeningIndex: number, extraWarnings: string[] = [], lines: ReportLines = {}, rawLines: string[] = []): string {
+  let text = lynisCapture.report
+    .toString('utf8')
+    .replace(/^hostname=.*$/m, `hostname=${hostname}`)
+    .replace(/^hardening_index=.*$/m, `hardening_index=${hardeningIndex}`)
+    .replace(/^hostid=.*$/m, `hostid=${hostId}`);
+  for (const [key, value] of Object.entries(lines)) {
+    const line = new RegExp(`^${key}=.*$`, 'm'); // keys are letters, '-' and '_' only
+    text = line.test(text) ? text.replace(line, () => `${key}=${value}`) : `${text}${key}=${value}\n`;
+  }
+  return text.concat(extraWarnings.map((warning) => `warning[]=${warning}\n`).join(''), rawLines.map((line) => `${line}\n`).join(''));
+}
+
+/** Waits until `done` holds (outside a test, where expect.poll is not available). */
+export async function until(done: () => Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
+  for (const started = Date.now(); !(await done()); await new Promise((resolve) => setTimeout(resolve, 50))) {
+    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+  }
+}

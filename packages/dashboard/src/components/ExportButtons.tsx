@@ -1,0 +1,35 @@
+import { useState } from 'react';
+import { ApiError } from '../api.js';
+import { saveExport, type BlobCall, type ExportFormat } from '../download.js';
+
+/**
+ * Buttons that download an export as CSV or JSON. `request` starts the export call (with `parseAs: 'blob'`); a refused
+ * token calls `onUnauthorized`, any other failure is shown beside the buttons.
+ */
+export function ExportButtons({ label, name, request, onUnauthorized }: { label: string; name: string; request(format: ExportFormat): BlobCall; onUnauthorized(): void }) {
+  const [busy, setBusy] = useState<ExportFormat>();
+  const [problem, setProblem] = useState<string>();
+  const download = async (format: ExportFormat) => {
+    setBusy(format);
+    setProblem(undefined);
+    try {
+      await saveExport(request(format), `${name}.${format}`);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) return onUnauthorized();
+      setProblem(`The export failed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      setBusy(undefined);
+    }
+  };
+  return (
+    <div className="exports" role="group" aria-label={label}>
+      <span className="muted">{label}:</span>
+      {(['csv', 'json'] as const).map((format) => (
+        <button key={format} type="button" disabled={busy !== undefined} onClick={() => void download(format)}>
+          {busy === format ? 'Preparing…' : `Download ${format.toUpperCase()}`}
+        </button>
+      ))}
+      {problem && <span className="error" role="alert">{problem}</span>}
+    </div>
+  );
+}
