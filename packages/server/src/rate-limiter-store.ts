@@ -45,12 +45,14 @@ export async function createRateLimiter(settings: RateLimitSettings): Promise<Cl
   const failures = limiter('failures', settings.failuresPer10Minutes, 600);
   const failuresHere =
     redis && settings.failuresPer10Minutes > 0 ? new RateLimiterMemory({ points: settings.failuresPer10Minutes, duration: 600, keyPrefix: 'failures-here' }) : undefined;
+  // Listed once, so a request asks only the counters that exist.
+  const lockouts = [failures, failuresHere].filter((counter) => counter !== undefined);
 
   return {
     async consumeRequest(clientAddress) {
-      for (const counter of [failures, failuresHere]) {
-        const counted = await counter?.get(clientAddress);
-        if (counter && counted && counted.consumedPoints >= counter.points) return refusal(counted);
+      for (const counter of lockouts) {
+        const counted = await counter.get(clientAddress);
+        if (counted && counted.consumedPoints >= counter.points) return refusal(counted);
       }
       return consume(perAddress, clientAddress);
     },
