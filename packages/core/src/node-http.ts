@@ -48,7 +48,15 @@ function pathOf(target: string): string {
   return query === -1 ? target : target.slice(0, query);
 }
 
+/**
+ * The headers of each answer sent, with its length: the license check's two answers are the same objects every
+ * time, so their headers are built once rather than per request.
+ */
+const sentHeaders = new WeakMap<AuditResponse, Record<string, string | number>>();
+
 /** Sends an answer with its length, as Express does, rather than chunked. */
 function send(res: ServerResponse, response: AuditResponse): void {
-  res.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(response.body) }).end(response.body);
+  let headers = sentHeaders.get(response);
+  if (!headers) sentHeaders.set(response, (headers = { ...response.headers, 'content-length': Buffer.byteLength(response.body) }));
+  res.writeHead(response.status, headers).end(response.body);
 }

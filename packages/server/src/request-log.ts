@@ -14,7 +14,7 @@ export interface RequestLogOptions {
  * meanwhile. Only what identifies a request: no headers (so never an Authorization header with its admin token), no
  * body, no query string (clients may put a key or token there), so no secret can reach the log this way. Every
  * answer, a deliberate 503 too, is one plain `info` line: an unexpected error is logged where it is caught.
- * One listener per request and one object per line, where pino-http costs a child logger and serializers each time.
+ * One listener and one object per request: pino-http, used before, cost a child logger and serializers per request.
  */
 export function withRequestLog(logger: Logger, listener: RequestListener, options: RequestLogOptions = {}): RequestListener {
   const { inFlight } = options;
