@@ -146,7 +146,8 @@ export async function startReference(dataDir, licenseKey, { port, nodeFlags = []
   const log = openSync(logFile, 'a');
   // `defaults`: the limits as an operator gets them, for the abuse scenarios.
   const settings = defaults ? [] : benchSettings().flatMap(({ flag, value }) => [flag, value]);
-  const args = [...nodeFlags, CLI, 'start', '--plain-http', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir, ...settings];
+  // The operations endpoints on a free port: several benches (or servers of one) must not fight over the default one.
+  const args = [...nodeFlags, CLI, 'start', '--plain-http', '--host', '127.0.0.1', '--port', String(port), '--ops-port', '0', '--data-dir', dataDir, ...settings];
   const child = spawn(process.execPath, args, { stdio: ['ignore', log, log], env: { ...referenceEnv(), ...(databaseUrl && { DATABASE_URL: databaseUrl }) } });
   closeSync(log);
   const server = new ServerProcess('reference', child, port, logFile);

@@ -34,7 +34,7 @@ afterEach(() => {
   server.closeAllConnections();
 });
 
-/** The request log's lines (pino-http writes them once the answer is sent, just after the client has it). */
+/** The request log's lines (each written once its answer is sent, just after the client has it). */
 async function requestLines(count: number): Promise<Record<string, unknown>[]> {
   for (let waited = 0; waited < 2000; waited += 10) {
     const found = lines.filter((line) => line['req'] !== undefined);

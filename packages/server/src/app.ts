@@ -1,12 +1,12 @@
-import express, { type ErrorRequestHandler, type Express } from 'express';
+import type { RequestListener } from 'node:http';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import type { Gauge } from 'prom-client';
 import { describeFailure, type AuditApi } from '@org/audit-server-core';
-import { auditMiddleware } from '@org/audit-server-core/express';
+import { createAuditListener } from '@org/audit-server-core/node';
 import type { AdminApi } from './admin/api.js';
-import { adminMiddleware } from './admin/express.js';
-import { dashboardRouter } from './dashboard.js';
+import { clientAddressResolver } from './client-address.js';
+import type { ExpressAppOptions } from './express-app.js';
+import { withRequestLog } from './request-log.js';
 
 /** What the app reports beyond its logs. */
 export interface AppOptions {
@@ -18,73 +18,41 @@ export interface AppOptions {
   admin?: AdminApi;
 }
 
-/** The reference host's Express app: request log, the admin API, the audit endpoints, plain-text 404 and 500. */
-export function createApp(api: AuditApi, logger: Logger, options: AppOptions = {}): Express {
-  const app = baseApp(logger, options);
-  if (options.admin) serveAdmin(app, options.admin);
-  app.use(auditMiddleware(api));
-  return withFallbacks(app);
-}
-
-/** An app serving only the admin API and the dashboard, for a listener of their own: request log, plain-text 404 and 500. */
-export function createAdminApp(admin: AdminApi, logger: Logger, options: Pick<AppOptions, 'trustProxy'> = {}): Express {
-  const app = baseApp(logger, options);
-  serveAdmin(app, admin);
-  return withFallbacks(app);
-}
-
-/** The admin API under `/api/admin`, and the dashboard, which calls it, under `/dashboard/`. */
-function serveAdmin(app: Express, admin: AdminApi): void {
-  app.use('/api/admin', adminMiddleware(admin));
-  app.use('/dashboard', dashboardRouter());
-}
-
-/** Express with the proxy setting, the in-flight count and the request log. */
-function baseApp(logger: Logger, options: Pick<AppOptions, 'inFlight' | 'trustProxy'>): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  if (options.trustProxy) app.set('trust proxy', /^\d+$/.test(options.trustProxy) ? Number(options.trustProxy) : options.trustProxy);
-  const { inFlight } = options;
-  if (inFlight) {
-    app.use((_req, res, next) => {
-      inFlight.inc();
-      res.once('close', () => inFlight.dec());
-      next();
-    });
-  }
-  app.use(
-    pinoHttp({
-      logger,
-      // Only what identifies a request: no headers (so never the Authorization header with its admin token), no
-      // body, no query string (clients may put a key or token there), so no secret can reach the log this way.
-      serializers: {
-        req: (req: { method: string; url: string; remoteAddress?: string }) => ({ method: req.method, path: pathOf(req.url), remoteAddress: req.remoteAddress }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-      // pino-http turns every 5xx answer into an error with a stack trace. A 503 (busy) is given on purpose and an
-      // unexpected error is logged where it is caught (withFallbacks), so every answer is one plain line.
-      customErrorObject: (_req, _res, _error, { err: _err, ...line }: Record<string, unknown>) => line,
-      customErrorMessage: () => 'request completed',
-    }),
-  );
-  return app;
-}
-
-/** Plain-text 404 for every other path, and 500 for an unexpected error, which is logged. */
-function withFallbacks(app: Express): Express {
-  app.use((_req, res) => {
-    res.status(404).type('text/plain').send('Not found');
+/**
+ * The reference host's request listener: the collector endpoints (`/api/<toolSegment>/…`, `/api/v1/…`) go straight
+ * to core's node:http adapter, everything else (the admin API, the dashboard, plain-text 404 and 500) to Express,
+ * so that a license check or an upload never pays for Express' routing. Every request makes one log line.
+ */
+export function createApp(api: AuditApi, logger: Logger, options: AppOptions = {}): RequestListener {
+  const collectors = createAuditListener(api, {
+    onUnhandled: expressOnFirstUse(logger, options),
+    clientAddress: clientAddressResolver(options.trustProxy),
+    onFailure: (error) => logger.error({ error: describeFailure(error) }, 'request failed'),
   });
-  const onError: ErrorRequestHandler = (error, req, res, _next) => {
-    req.log.error({ error: describeFailure(error) }, 'request failed');
-    res.status(500).type('text/plain').send('Internal server error');
-  };
-  app.use(onError);
-  return app;
+  return withRequestLog(logger, collectors, { inFlight: options.inFlight });
 }
 
-/** A request target without its query string. */
-function pathOf(url: string): string {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
+/** A listener serving only the admin API and the dashboard, for a port of their own: request log, plain-text 404 and 500. */
+export function createAdminApp(admin: AdminApi, logger: Logger, options: Pick<AppOptions, 'trustProxy'> = {}): RequestListener {
+  return withRequestLog(logger, expressOnFirstUse(logger, { ...options, admin }));
+}
+
+/**
+ * The Express side, loaded when a request first needs it: Express, its body parsers and the dashboard's static
+ * files are no part of answering collectors, so a start does not wait for them. Requests meanwhile wait.
+ */
+function expressOnFirstUse(logger: Logger, options: ExpressAppOptions): RequestListener {
+  let loaded: RequestListener | undefined;
+  let loading: Promise<RequestListener> | undefined;
+  return (req, res) => {
+    if (loaded) return loaded(req, res);
+    loading ??= import('./express-app.js').then(({ createExpressApp }) => (loaded = createExpressApp(logger, options)));
+    loading.then(
+      (listener) => listener(req, res),
+      (error: unknown) => {
+        logger.error({ error: describeFailure(error) }, 'request failed');
+        res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('Internal server error');
+      },
+    );
+  };
 }

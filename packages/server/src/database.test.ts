@@ -1,3 +1,4 @@
+import { readdir } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Registry } from 'prom-client';
 import { Migrator } from '@mikro-orm/migrations';
@@ -34,7 +35,24 @@ describe.each(DIALECTS)('database on %s', (dialect) => {
   it('migrations build exactly the schema the entities describe', async () => {
     expect(await orm.schema.getUpdateSchemaSQL({ wrap: false })).toBe('');
     const applied = await orm.getMigrator().getExecutedMigrations();
-    expect(applied.map((m) => m.name)).toEqual(migrationsFor(dialect).map((m) => m.name));
+    expect(applied.map((m) => m.name)).toEqual((await migrationsFor(dialect)).map((m) => m.name));
+  });
+
+  it('opens an up-to-date database without loading the migrations, and still tells readiness they are all applied', async () => {
+    const again = await openDatabase(database.location);
+    try {
+      expect(again.config.get('migrations').migrationsList).toBeUndefined();
+      expect(await readinessProblem({ orm: again, registry: new Registry(), isShuttingDown: () => false })).toBeUndefined();
+      expect(again.config.get('migrations').migrationsList).toHaveLength((await migrationsFor(dialect)).length);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('names each migration module as its migration, which is how a start finds them all applied', async () => {
+    const { migrationsDirectory } = dialectForUrl(database.location.databaseUrl);
+    const modules = (await readdir(migrationsDirectory)).filter((file) => /^\d+-.+\.ts$/.test(file)).map((file) => file.replace(/\.ts$/, ''));
+    expect(modules).toEqual((await migrationsFor(dialect)).map((m) => m.name));
   });
 
   it('writes report and host rows with exactly the columns the entities describe', async () => {
@@ -77,7 +95,7 @@ describe('SQLite upgrade to hosts', () => {
       logger: () => {},
       entities: ENTITIES,
       extensions: [Migrator],
-      migrations: { migrationsList: migrationsFor('sqlite'), snapshot: false },
+      migrations: { migrationsList: await migrationsFor('sqlite'), snapshot: false },
     });
     await old.getMigrator().up({ to: '0002-key-lifecycle' });
     const [{ id: keyA }, { id: keyB }] = [await createKey(old as unknown as Database), await createKey(old as unknown as Database)];
@@ -123,7 +141,7 @@ describe.each(DIALECTS)('upgrade to the fleet view on %s', (dialect) => {
     const { location } = database;
     const sql = dialectForUrl(location.databaseUrl);
     const old = await sql.open(
-      { logger: () => {}, entities: ENTITIES, extensions: [Migrator], migrations: { migrationsList: sql.migrations, snapshot: false }, discovery: { warnWhenNoEntities: false } },
+      { logger: () => {}, entities: ENTITIES, extensions: [Migrator], migrations: { migrationsList: await sql.loadMigrations(), snapshot: false }, discovery: { warnWhenNoEntities: false } },
       location,
     );
     await old.getMigrator().up({ to: before });

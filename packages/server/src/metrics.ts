@@ -70,17 +70,34 @@ export function createMetrics(sources: MetricsSources): ServerMetrics {
     });
   }
 
+  // Each label combination's child is looked up once: prom-client hashes a label object on every call otherwise.
+  const requestsOf = memoize((operation: string, status: number) => requests.labels(operation, String(status)));
+  const durationOf = memoize((operation: string) => duration.labels(operation));
+  const bytesOf = memoize((operation: string) => bytes.labels(operation));
+  const rejectedOf = memoize((operation: string, reason: string) => rejected.labels(operation, reason));
+
   return {
     registry,
     inFlight,
     hooks: {
       onReportStored: () => accepted.inc(),
-      onRequestRejected: ({ operation, reason }) => rejected.inc({ operation, reason }),
+      onRequestRejected: ({ operation, reason }) => rejectedOf(operation, reason).inc(),
       onRequestCompleted: ({ operation, status, durationMs, bytesReceived }) => {
-        requests.inc({ operation, status: String(status) });
-        duration.observe({ operation }, durationMs / 1000);
-        bytes.inc({ operation }, bytesReceived);
+        requestsOf(operation, status).inc();
+        durationOf(operation).observe(durationMs / 1000);
+        bytesOf(operation).inc(bytesReceived);
       },
     },
+  };
+}
+
+/** `make` remembered per argument list (a handful of operations, statuses and reasons: the map stays small). */
+function memoize<Args extends (string | number)[], Result>(make: (...args: Args) => Result): (...args: Args) => Result {
+  const made = new Map<string, Result>();
+  return (...args) => {
+    const key = args.join('\u0000');
+    let result = made.get(key);
+    if (result === undefined) made.set(key, (result = make(...args)));
+    return result;
   };
 }

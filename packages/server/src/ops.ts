@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { Database } from './database/dialect.js';
+import { migratorOf } from './database/open.js';
 import type { Registry } from 'prom-client';
 import type { WriteHealth } from './write-health.js';
 
@@ -23,7 +24,7 @@ export async function readinessProblem(target: OpsTarget): Promise<string | unde
   } catch {
     return 'database unreachable';
   }
-  const pending = await target.orm.getMigrator().getPendingMigrations();
+  const pending = await (await migratorOf(target.orm)).getPendingMigrations();
   if (pending.length > 0) return `${pending.length} migration(s) not applied`;
   if (target.writeHealth && !(await target.writeHealth.writable())) return 'database not writable';
   return undefined;

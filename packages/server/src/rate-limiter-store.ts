@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ALLOWED, type AuditLogger, type AuditRateLimiter, type RateLimitDecision } from '@org/audit-server-core';
 
@@ -45,12 +45,14 @@ export async function createRateLimiter(settings: RateLimitSettings): Promise<Cl
   const failures = limiter('failures', settings.failuresPer10Minutes, 600);
   const failuresHere =
     redis && settings.failuresPer10Minutes > 0 ? new RateLimiterMemory({ points: settings.failuresPer10Minutes, duration: 600, keyPrefix: 'failures-here' }) : undefined;
+  // Listed once, so a request asks only the counters that exist.
+  const lockouts = [failures, failuresHere].filter((counter) => counter !== undefined);
 
   return {
     async consumeRequest(clientAddress) {
-      for (const counter of [failures, failuresHere]) {
-        const counted = await counter?.get(clientAddress);
-        if (counter && counted && counted.consumedPoints >= counter.points) return refusal(counted);
+      for (const counter of lockouts) {
+        const counted = await counter.get(clientAddress);
+        if (counted && counted.consumedPoints >= counter.points) return refusal(counted);
       }
       return consume(perAddress, clientAddress);
     },
@@ -109,6 +111,8 @@ function refusal(counted: RateLimiterRes): RateLimitDecision {
 
 /** Connects at start, so that a wrong URL fails the start with a clear message instead of every request later. */
 async function connectRedis(url: string): Promise<Redis> {
+  // Loaded only with a Redis URL: most servers count in memory, and the client adds to every start.
+  const { Redis } = await import('ioredis');
   // No offline queue: while Redis is away, calls fail at once and the memory limiter answers instead.
   const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
   redis.on('error', () => {}); // reconnects by itself; the insurance limiter covers the gap

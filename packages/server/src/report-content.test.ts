@@ -84,7 +84,7 @@ describe.each(DIALECTS)('upgrade to compact storage on %s', (dialect) => {
     const { location } = database;
     const sql = dialectForUrl(location.databaseUrl);
     const old = await sql.open(
-      { logger: () => {}, entities: ENTITIES, extensions: [Migrator], migrations: { migrationsList: sql.migrations, snapshot: false }, discovery: { warnWhenNoEntities: false } },
+      { logger: () => {}, entities: ENTITIES, extensions: [Migrator], migrations: { migrationsList: await sql.loadMigrations(), snapshot: false }, discovery: { warnWhenNoEntities: false } },
       location,
     );
     await old.getMigrator().up({ to: before });

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import type { Logger } from 'pino';
 import { createAuditApi, type AuditApi } from '@org/audit-server-core';
-import { createAdminApi } from './admin/api.js';
+import type { AdminApi, AdminApiOptions } from './admin/api.js';
 import { capConnectionsPerAddress } from './connection-cap.js';
 import { createAdminApp, createApp } from './app.js';
 import type { ServerConfig } from './config.js';
@@ -109,7 +109,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     await keyStore.close();
     await orm.close();
   };
-  const admin = config.adminListen === 'off' ? undefined : await createAdminApi({ database: orm, rateLimiter, logger, policyEvaluator, webhookDispatcher, webhookAllowPrivate: config.webhookAllowPrivate });
+  const admin = config.adminListen === 'off' ? undefined : adminApiOnFirstUse({ database: orm, rateLimiter, logger, policyEvaluator, webhookDispatcher, webhookAllowPrivate: config.webhookAllowPrivate });
   const adminApart = typeof config.adminListen === 'object' ? config.adminListen : undefined;
   const app = createApp(api, logger, { inFlight: metrics.inFlight, trustProxy: config.trustProxy, admin: adminApart ? undefined : admin });
   const tls = config.plainHttp
@@ -198,6 +198,24 @@ function createListener(app: RequestListener, config: ServerConfig, tls: TlsIden
     if (isShuttingDown()) res.setHeader('connection', 'close');
   });
   return server;
+}
+
+/**
+ * The admin API, loaded and built on its first request: its routes, exports and contract checks are no part of
+ * answering collectors, so a start does not wait for them.
+ */
+function adminApiOnFirstUse(options: AdminApiOptions): AdminApi {
+  let admin: Promise<AdminApi> | undefined;
+  return {
+    async handle(request) {
+      // A failed load is tried again on the next request rather than kept.
+      admin ??= import('./admin/api.js').then(({ createAdminApi }) => createAdminApi(options)).catch((error: unknown) => {
+        admin = undefined;
+        throw error;
+      });
+      return (await admin).handle(request);
+    },
+  };
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

@@ -172,11 +172,14 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
       return operation({ params: c.request.params as Record<string, string>, query: c.request.query as Record<string, unknown>, body, tokenId }, context);
     });
   }
-  await backend.init();
+  // Initialised on first use: checking and dereferencing the contract is no part of answering collectors, so a
+  // start does not wait for it.
+  let initialised: Promise<unknown> | undefined;
 
   return {
     async handle(request) {
       try {
+        await (initialised ??= backend.init());
         if (rateLimiter && request.remoteAddress) {
           const decision = await rateLimiter.consumeRequest(request.remoteAddress);
           if (!decision.allowed) {

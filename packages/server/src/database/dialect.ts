@@ -27,8 +27,13 @@ export interface SqlDialect {
   readonly name: Dialect;
   /** URL schemes that select this dialect (`postgres://`); none for the dialect used without a URL. */
   readonly urlSchemes: readonly string[];
-  /** Every schema migration, oldest first. */
-  readonly migrations: MigrationObject[];
+  /**
+   * Every schema migration, oldest first. Loaded on demand: their base class brings in the migrator (umzug and
+   * its command line), which a start on an up-to-date database does without.
+   */
+  loadMigrations(): Promise<MigrationObject[]>;
+  /** The folder of the migrations' modules, one per migration, each named as the migration (`0001-initial-schema.js`). */
+  readonly migrationsDirectory: URL;
   /** Opens the database with the options every dialect shares (entities, migrations, logging), adding its own. */
   open(shared: Options, location: DatabaseLocation): Promise<Database>;
   /** Whether an entity manager's platform is this dialect's. */
@@ -73,4 +78,15 @@ export interface SqlDialect {
 export function lowerLikeContains(column: string, text: string): { sql: string; bindings: string[] } {
   const literal = text.replace(/[\\%_]/g, (character) => `\\${character}`);
   return { sql: `lower(${column}) like lower(?) escape '\\'`, bindings: [`%${literal}%`] };
+}
+
+/**
+ * Whether `platform` is of the class named `className` or a subclass of it. By name rather than `instanceof`, so
+ * that a server loads only its own dialect's driver package (a start on SQLite never loads PostgreSQL's, and back).
+ */
+export function isPlatform(platform: Platform, className: string): boolean {
+  for (let proto = Object.getPrototypeOf(platform); proto; proto = Object.getPrototypeOf(proto)) {
+    if (proto.constructor?.name === className) return true;
+  }
+  return false;
 }

@@ -27,7 +27,7 @@ export function sqlDialectOf(em: Pick<EntityManager, 'getPlatform'>): SqlDialect
 export const dialectOf = (em: Pick<EntityManager, 'getPlatform'>): Dialect => sqlDialectOf(em).name;
 
 /** Every schema migration of a dialect, oldest first; a test per dialect checks that they build the entities' schema. */
-export const migrationsFor = (name: Dialect): MigrationObject[] => DIALECTS.find((dialect) => dialect.name === name)!.migrations;
+export const migrationsFor = (name: Dialect): Promise<MigrationObject[]> => DIALECTS.find((dialect) => dialect.name === name)!.loadMigrations();
 
 /** A time as the database's datetime columns hold it, for statements written without the ORM. */
 export const databaseTime = (database: Database, time: Date): Date | number => sqlDialectOf(database.em).toDatabaseTime(time);

@@ -1,7 +1,5 @@
 import type { Options } from '@mikro-orm/core';
-import { MikroORM, PostgreSqlPlatform } from '@mikro-orm/postgresql';
-import { POSTGRESQL_MIGRATIONS } from '../migrations/postgresql/index.js';
-import { lowerLikeContains, type Database, type SqlDialect } from './dialect.js';
+import { isPlatform, lowerLikeContains, type Database, type SqlDialect } from './dialect.js';
 
 /**
  * SQLSTATE classes and codes of a server that cannot serve now: 08 connection exception, 53 insufficient resources
@@ -13,11 +11,13 @@ const UNAVAILABLE_STATE = /^(08|53|58|57P0[123]$|25006$)/;
 export const POSTGRESQL: SqlDialect = {
   name: 'postgresql',
   urlSchemes: ['postgres://', 'postgresql://'],
-  migrations: POSTGRESQL_MIGRATIONS,
+  loadMigrations: async () => (await import('../migrations/postgresql/index.js')).POSTGRESQL_MIGRATIONS,
+  migrationsDirectory: new URL('../migrations/postgresql/', import.meta.url),
   async open(shared: Options, { databaseUrl }) {
+    const { MikroORM } = await import('@mikro-orm/postgresql'); // loaded only for PostgreSQL: see isPlatform
     return (await MikroORM.init({ ...shared, clientUrl: databaseUrl })) as unknown as Database;
   },
-  speaks: (platform) => platform instanceof PostgreSqlPlatform,
+  speaks: (platform) => isPlatform(platform, 'PostgreSqlPlatform'),
   // timestamptz: the driver converts a Date itself.
   toDatabaseTime: (time) => time,
   least: (a, b) => `least(${a}, ${b})`,

@@ -1,8 +1,6 @@
 import { join } from 'node:path';
 import type { Options } from '@mikro-orm/core';
-import { MikroORM, SqlitePlatform } from '@mikro-orm/sqlite';
-import { SQLITE_MIGRATIONS } from '../migrations/sqlite/index.js';
-import { lowerLikeContains, type Database, type SqlDialect } from './dialect.js';
+import { isPlatform, lowerLikeContains, type Database, type SqlDialect } from './dialect.js';
 
 /** The database file inside a data directory. */
 export const databaseFile = (dataDir: string) => join(dataDir, 'audit.sqlite');
@@ -14,8 +12,10 @@ const UNAVAILABLE_CODES = new Set(['SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_BUSY',
 export const SQLITE: SqlDialect = {
   name: 'sqlite',
   urlSchemes: [],
-  migrations: SQLITE_MIGRATIONS,
+  loadMigrations: async () => (await import('../migrations/sqlite/index.js')).SQLITE_MIGRATIONS,
+  migrationsDirectory: new URL('../migrations/sqlite/', import.meta.url),
   async open(shared: Options, { dataDir }) {
+    const { MikroORM } = await import('@mikro-orm/sqlite'); // loaded only for SQLite: see isPlatform
     const orm = await MikroORM.init({
       ...shared,
       dbName: databaseFile(dataDir),
@@ -28,7 +28,7 @@ export const SQLITE: SqlDialect = {
     });
     return orm as unknown as Database;
   },
-  speaks: (platform) => platform instanceof SqlitePlatform,
+  speaks: (platform) => isPlatform(platform, 'SqlitePlatform'),
   // Epoch milliseconds: MikroORM's convention for SQLite datetimes.
   toDatabaseTime: (time) => time.getTime(),
   least: (a, b) => `min(${a}, ${b})`,

@@ -1,0 +1,38 @@
+import type { RequestListener } from 'node:http';
+import type { Logger } from 'pino';
+import type { Gauge } from 'prom-client';
+
+/** What is kept of every request on a listener. */
+export interface RequestLogOptions {
+  /** Counts requests being served (for metrics, and to see a drain progress). */
+  inFlight?: Pick<Gauge, 'inc' | 'dec'>;
+}
+
+/**
+ * Wraps a listener so that each request, once answered (or its connection closed), makes one `request completed`
+ * line with its method, path, the socket's peer address, status and time in milliseconds, and is counted in flight
+ * meanwhile. Only what identifies a request: no headers (so never an Authorization header with its admin token), no
+ * body, no query string (clients may put a key or token there), so no secret can reach the log this way. Every
+ * answer, a deliberate 503 too, is one plain `info` line: an unexpected error is logged where it is caught.
+ * One listener and one object per request: pino-http, used before, cost a child logger and serializers per request.
+ */
+export function withRequestLog(logger: Logger, listener: RequestListener, options: RequestLogOptions = {}): RequestListener {
+  const { inFlight } = options;
+  return (req, res) => {
+    const started = Date.now();
+    // Taken now: Express rewrites `req.url` inside a mounted router, and the socket may be gone at the end.
+    const line = { method: req.method, path: pathOf(req.url ?? '/'), remoteAddress: req.socket.remoteAddress };
+    inFlight?.inc();
+    res.once('close', () => {
+      inFlight?.dec();
+      logger.info({ req: line, res: { statusCode: res.statusCode }, responseTime: Date.now() - started }, 'request completed');
+    });
+    listener(req, res);
+  };
+}
+
+/** A request target without its query string. */
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
