@@ -1,9 +1,8 @@
 // `npm run bench -- --admin`: the admin API (what the dashboard reads) on a fleet-sized database, on SQLite and on
 // PostgreSQL (when DATABASE_URL is set): 10,000 hosts with 30 reports each. `--fleet`: 100,000 hosts with 10 reports
-// each (1,000,000 reports). Each host's newest report goes through the server's own report store (so every table
-// the write path keeps is filled as uploads would fill it: hosts, their groups and tags, the findings of their
-// newest report), and so does the oldest of the first 1,000 hosts (for real diffs); the others are copies of the
-// host's newest made by the database (small real-shaped reports, about 1.5 KB), each a day older. Then the
+// each (1,000,000 reports). Seeding inserts the rows the report store writes for each report (small real-shaped
+// reports of about 1.5 KB, made into rows by the store's own code): the reports, and each host with its groups, tags
+// and the findings of its newest report, as uploads would have left them. Then the
 // reference server starts on it, the baseline policy is enabled and evaluated for every host, and each admin query
 // is timed: the median and the slowest of several calls, against a target of 300 ms; the exports are timed to
 // their first byte and to their end, with the server's peak RSS while streaming. PostgreSQL is vacuumed and
@@ -14,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { createAdminToken, createKey, openDatabase, OrmReportStore } from '@org/audit-server';
+import { createAdminToken, createKey, openDatabase, reportRowsOf, sqlDialectOf } from '@org/audit-server';
 import * as core from '@org/audit-server-core';
 import { startReference, withScratchDatabase } from './servers.mjs';
 
@@ -77,72 +76,78 @@ function report(n, r) {
 }
 
 const hostIdOf = (n) => n.toString(16).padStart(40, '0');
-/** Hosts whose oldest report is a real one (the others' is a copy of their newest): diffs are timed on host 1. */
-const REAL_HISTORY_HOSTS = Math.min(HOSTS, 1000);
+/** The host whose history, reports and diffs are timed. */
 const TIMED_HOST = 1;
+/** Hosts written per transaction while seeding. */
+const SEED_BATCH = 500;
 
 /** When report `r` of host `n` arrived: a day apart, the newest yesterday (ten days earlier for stale hosts). */
 const receivedAt = (n, r, now) => new Date(now - (REPORTS_PER_HOST - r + (n % STALE_EVERY === 0 ? STALE_DAYS : 0)) * DAY_MS + n);
 
-/** Saves report `r` of hosts 0 to `hosts` - 1 through the report store, 2,000 at a time. */
-async function storeReports(store, keyId, r, now, hosts = HOSTS) {
-  const saves = [];
-  for (let n = 0; n < hosts; n++) {
+/**
+ * The rows the report store writes for host `n`'s reports, made by its own `reportRowsOf` (so the report rows are
+ * stored as uploads store them): every report row, and the host, label and finding rows of its newest report.
+ */
+function hostRows(keyId, n, now, dialect) {
+  const reports = [];
+  let newest;
+  for (let r = 0; r < REPORTS_PER_HOST; r++) {
     const content = report(n, r);
     const { summary, labels } = readReport(content) ?? { summary: null, labels: null };
-    saves.push(store.save({
-      keyId, hostId: hostIdOf(n), hostId2: undefined, receivedAt: receivedAt(n, r, now),
+    newest = reportRowsOf({
+      keyId, hostId: hostIdOf(n), receivedAt: receivedAt(n, r, now),
       encoding: 'raw', size: content.length, sha256: createHash('sha256').update(content).digest('hex'), content, summary, labels,
-    }));
-    if (saves.length >= 2000) await Promise.all(saves.splice(0));
+    }, dialect);
+    reports.push(newest.row);
   }
-  await Promise.all(saves);
+  const { host: { reportId, receivedAt: _time, ...host }, derivation } = newest;
+  return {
+    reports,
+    host: {
+      ...host, first_seen: reports[0].received_at, last_seen: reports.at(-1).received_at, report_count: REPORTS_PER_HOST,
+      latest_report_id: reportId, derived_digest: derivation.digest,
+    },
+    labels: derivation.labels.map((label) => ({ host_record_id: host.id, ...label })),
+    findings: derivation.findings.map((finding) => ({ host_record_id: host.id, ...finding })),
+  };
 }
 
 /**
- * Fills in each host's older reports (its oldest too, unless stored for real): copies of its newest report row
- * (whatever columns the store wrote: its content, digest and summary) under a new id, `r` days older, the hardening
- * index column following {@link report}'s drift so that trends move. One statement per day; the hosts' report
- * counts are set at the end.
- */
-async function copyReportsBetween(orm, postgresql) {
-  const connection = orm.em.getConnection();
-  const columns = postgresql
-    ? (await connection.execute("select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = 'report'")).map((c) => c.name)
-    : (await connection.execute("select name from pragma_table_info('report')")).map((c) => c.name);
-  // SQLite has no UUID function: 16 random bytes shaped as a version 4 UUID.
-  const hex = 'hex(randomblob(16))';
-  const newId = postgresql ? 'gen_random_uuid()' : `lower(substr(${hex}, 1, 8) || '-' || substr(${hex}, 9, 4) || '-4' || substr(${hex}, 13, 3) || '-a' || substr(${hex}, 16, 3) || '-' || substr(${hex}, 19, 12))`;
-  for (let r = 0; r < REPORTS_PER_HOST - 1; r++) {
-    const daysOlder = REPORTS_PER_HOST - 1 - r;
-    const value = {
-      id: newId,
-      received_at: postgresql ? `r.received_at - interval '${daysOlder} days'` : `r.received_at - ${daysOlder * DAY_MS}`,
-      hardening_index: `40 + (r.hardening_index - 40 + ${50 * Math.ceil(daysOlder / 50) - daysOlder}) % 50`,
-    };
-    const onlyCopiedHistory = r === 0 ? ' where h.report_count = 1' : '';
-    await connection.execute(`insert into report (${columns.join(', ')}) select ${columns.map((c) => value[c] ?? `r.${c}`).join(', ')} from report r join host h on h.latest_report_id = r.id${onlyCopiedHistory}`);
-  }
-  await connection.execute(`update host set report_count = ${REPORTS_PER_HOST}`);
-}
-
-/**
- * Fills the database: each host's newest report through the report store (and the oldest of the first
- * {@link REAL_HISTORY_HOSTS}), the others copied.
+ * Fills the database with the rows uploads would have written, by direct inserts: multi-row inserts of bound
+ * values, one transaction per {@link SEED_BATCH} hosts (PostgreSQL could COPY, but its `pg` client has no COPY of
+ * its own; these keep seeding to minutes).
  */
 async function seed(location) {
   const orm = await openDatabase(location);
   const { id: keyId, key } = await createKey(orm, { label: 'bench fleet' });
   const { token } = await createAdminToken(orm, { label: 'bench' });
-  const store = new OrmReportStore(orm);
+  const dialect = sqlDialectOf(orm.em);
+  const knex = orm.em.getKnex();
   const started = performance.now();
   const now = Date.now();
-  if (REPORTS_PER_HOST > 1) await storeReports(store, keyId, 0, now, REAL_HISTORY_HOSTS);
-  await storeReports(store, keyId, REPORTS_PER_HOST - 1, now);
-  const stored = performance.now();
-  await copyReportsBetween(orm, Boolean(location.databaseUrl));
+  // Multi-row inserts of bound values (knex's own insert writes values into the SQL text on SQLite), each under
+  // SQLite's limit of bound parameters (32,766 in the bundled SQLite; PostgreSQL's is 65,535).
+  const insert = async (trx, table, rows) => {
+    const columns = Object.keys(rows[0]);
+    const perStatement = Math.floor(32_000 / columns.length);
+    for (let i = 0; i < rows.length; i += perStatement) {
+      const chunk = rows.slice(i, i + perStatement);
+      const placeholders = chunk.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ');
+      await trx.raw(`insert into ${table} (${columns.join(', ')}) values ${placeholders}`, chunk.flatMap((row) => columns.map((column) => row[column])));
+    }
+  };
+  for (let first = 0; first < HOSTS; first += SEED_BATCH) {
+    const batch = [];
+    for (let n = first; n < Math.min(HOSTS, first + SEED_BATCH); n++) batch.push(hostRows(keyId, n, now, dialect));
+    await knex.transaction(async (trx) => {
+      await insert(trx, 'host', batch.map((rows) => rows.host));
+      await insert(trx, 'report', batch.flatMap((rows) => rows.reports));
+      await insert(trx, 'host_label', batch.flatMap((rows) => rows.labels));
+      await insert(trx, 'host_finding', batch.flatMap((rows) => rows.findings));
+    });
+  }
   await orm.close();
-  const copied = performance.now();
+  const inserted = performance.now();
   if (location.databaseUrl) {
     // What autovacuum would have done by then in a deployment (the development server runs without it): without
     // it, no scan reads an index alone and the planner knows nothing of the tables.
@@ -152,7 +157,7 @@ async function seed(location) {
     await client.end();
   }
   const seconds = (from, to = performance.now()) => Math.round((to - from) / 100) / 10;
-  return { key, token, timings: { storeSeconds: seconds(started, stored), copySeconds: seconds(stored, copied), vacuumSeconds: seconds(copied) } };
+  return { key, token, timings: { insertSeconds: seconds(started, inserted), vacuumSeconds: seconds(inserted) } };
 }
 
 /** Times one admin call `CALLS` times (the first warms caches and is not counted). */
@@ -209,7 +214,7 @@ async function evaluateBaselinePolicy(server, token) {
 
 async function measure(name, location) {
   const { key, token, timings } = await seed(location);
-  log(`${name}: seeded ${HOSTS} hosts × ${REPORTS_PER_HOST} reports: ${timings.storeSeconds} s through the report store (each host's newest, the oldest of ${REAL_HISTORY_HOSTS}), ${timings.copySeconds} s copying the others${location.databaseUrl ? `, ${timings.vacuumSeconds} s vacuum analyze` : ''}`);
+  log(`${name}: seeded ${HOSTS} hosts × ${REPORTS_PER_HOST} reports: ${timings.insertSeconds} s inserting the rows the report store would write${location.databaseUrl ? `, ${timings.vacuumSeconds} s vacuum analyze` : ''}`);
   const server = await startReference(location.dataDir, key, { defaults: true, databaseUrl: location.databaseUrl });
   try {
     const evaluation = await evaluateBaselinePolicy(server, token);
@@ -253,7 +258,10 @@ async function measure(name, location) {
       `/api/admin/policies/${policyId}/results?ruleId=no-warnings&status=fail&offset=${Math.floor(HOSTS / 4)}`,
     ];
     const queries = [];
-    for (const path of paths) queries.push(await time(server.url, token, path));
+    for (const path of paths) {
+      queries.push(await time(server.url, token, path));
+      if (!smoke) log(`${name}: ${queries.at(-1).medianMs} / ${queries.at(-1).maxMs} ms ${path}`);
+    }
     const exports = [];
     for (const path of ['/api/admin/exports/hosts', '/api/admin/exports/hosts?format=json', '/api/admin/exports/findings', `/api/admin/exports/hosts/${host.id}/history`]) {
       exports.push(await timeExport(server, token, path));
