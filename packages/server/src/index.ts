@@ -32,6 +32,8 @@ export { loadTlsIdentity, type TlsIdentity } from './tls.js';
 export { AdminTokenRecord, HostFindingRecord, HostLabelRecord, HostRecord, LicenseKeyRecord, RejectionRecord, ReportRecord } from './database/entities.js';
 export { hostRecordId } from './host-records.js';
 export { DERIVED_VERSION } from './host-derivation.js';
+export { createPolicy } from './policies/policy-records.js';
+export { BASELINE_POLICY } from './policies/baseline.js';
 export { deriveStoredHosts, startHostBackfill, type DeriveOptions, type HostBackfill } from './host-backfill.js';
 export { pruneReports, schedulePruning, type PruneSchedule, type RetentionRules } from './retention.js';
 export { RejectionLog, type RejectionLogOptions } from './rejection-log.js';
