@@ -7,6 +7,7 @@
 // is timed: the median and the slowest of several calls, against a target of 300 ms; the exports are timed to
 // their first byte and to their end, with the server's peak RSS while streaming. PostgreSQL is vacuumed and
 // analysed after seeding. `--smoke`: 200 hosts × 3 reports (`--fleet --smoke`: 2,000 × 10), to keep it from rotting.
+// `--dialect sqlite` or `--dialect postgresql` measures that one only.
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -262,6 +263,8 @@ async function measure(name, location) {
     const exports = [];
     for (const path of ['/api/admin/exports/hosts', '/api/admin/exports/hosts?format=json', '/api/admin/exports/findings', `/api/admin/exports/hosts/${host.id}/history`]) {
       exports.push(await timeExport(server, token, path));
+      const e = exports.at(-1);
+      if (!smoke) log(`${name}: first byte ${e.firstByteMs} ms, end ${e.totalMs} ms, ${e.bytes} bytes, RSS ${e.rssBeforeMiB} → ${e.peakRssMiB} MiB ${path}`);
     }
     return { timings, evaluation: { seconds: evaluation.seconds, hosts: evaluation.hosts }, queries, exports };
   } finally {
@@ -269,14 +272,21 @@ async function measure(name, location) {
   }
 }
 
+// `--dialect sqlite` or `--dialect postgresql`: that one only.
+const dialectIndex = process.argv.indexOf('--dialect');
+const dialects = dialectIndex > 0 ? [process.argv[dialectIndex + 1]] : ['sqlite', 'postgresql'];
 const runs = [];
-const sqliteDir = mkdtempSync(join(tmpdir(), 'audit-admin-bench-'));
-try {
-  runs.push(['SQLite', await measure('SQLite', { dataDir: sqliteDir })]);
-} finally {
-  rmSync(sqliteDir, { recursive: true, force: true });
+if (dialects.includes('sqlite')) {
+  const sqliteDir = mkdtempSync(join(tmpdir(), 'audit-admin-bench-'));
+  try {
+    runs.push(['SQLite', await measure('SQLite', { dataDir: sqliteDir })]);
+  } finally {
+    rmSync(sqliteDir, { recursive: true, force: true });
+  }
 }
-if (process.env.DATABASE_URL) {
+if (!dialects.includes('postgresql')) {
+  // SQLite only, as asked.
+} else if (process.env.DATABASE_URL) {
   const pgDir = mkdtempSync(join(tmpdir(), 'audit-admin-bench-'));
   try {
     runs.push(['PostgreSQL', await withScratchDatabase(fleet ? 'fleet' : 'admin', (databaseUrl) => measure('PostgreSQL', { dataDir: pgDir, databaseUrl }))]);
@@ -315,7 +325,7 @@ log(`target: every admin query, and every export's first byte, ≤ ${TARGET_MS} 
 log(`target: the server's RSS grows by ≤ ${EXPORT_RSS_GROWTH_MIB} MiB while an export streams: ${growing.length === 0 ? 'met' : `MISSED by ${growing.join(', ')}`}`);
 
 const outDir = smoke ? join(tmpdir(), 'audit-bench-smoke') : fileURLToPath(new URL('results/', import.meta.url));
-const outFile = join(outDir, `${fleet ? 'fleet' : 'admin'}${smoke ? '-smoke' : ''}.json`);
+const outFile = join(outDir, `${fleet ? 'fleet' : 'admin'}${dialectIndex > 0 ? `-${dialects[0]}` : ''}${smoke ? '-smoke' : ''}.json`);
 mkdirSync(outDir, { recursive: true });
 writeFileSync(outFile, `${JSON.stringify({ date: new Date().toISOString(), hosts: HOSTS, reportsPerHost: REPORTS_PER_HOST, calls: CALLS, runs: Object.fromEntries(runs) }, null, 2)}\n`);
 log(`written: ${outFile}`);
