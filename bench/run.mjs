@@ -239,7 +239,9 @@ function evaluateTargets(all) {
   return list;
 }
 
-const printTable = (all) => printComparisonTable(all, log);
+function printTable(all) {
+  printComparisonTable(all, log);
+}
 
 function countReports(file) {
   return new Promise((resolve, reject) => {
