@@ -1,22 +1,33 @@
 // `npm run bench -- --admin`: the admin API (what the dashboard reads) on a fleet-sized database, on SQLite and on
-// PostgreSQL (when DATABASE_URL is set). Seeds 10,000 hosts with 30 reports each through the server's own report
-// store (so every table the write path keeps is filled as uploads would fill it: hosts, their groups and tags, the
-// findings of their newest report), starts the reference server on it, and times each admin query: the median and
-// the slowest of several calls, against a target of 300 ms. PostgreSQL is vacuumed and analysed after seeding.
-// `--smoke`: 200 hosts × 3 reports, to keep the script from rotting.
-import { mkdtempSync, rmSync } from 'node:fs';
+// PostgreSQL (when DATABASE_URL is set): 10,000 hosts with 30 reports each. `--fleet`: 100,000 hosts with 10 reports
+// each (1,000,000 reports). Seeding inserts the rows the report store writes for each report (small real-shaped
+// reports of about 1.5 KB, made into rows by the store's own code): the reports, and each host with its groups, tags
+// and the findings of its newest report, as uploads would have left them. Then the
+// reference server starts on it, with the baseline policy enabled, evaluates every host, and each admin query
+// is timed: the median and the slowest of several calls, against a target of 300 ms; the exports are timed to
+// their first byte and to their end, with the server's peak RSS while streaming. PostgreSQL is vacuumed and
+// analysed after seeding. `--smoke`: 200 hosts × 3 reports (`--fleet --smoke`: 2,000 × 10), to keep it from rotting.
+// `--dialect sqlite` or `--dialect postgresql` measures that one only.
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { createAdminToken, createKey, openDatabase, OrmReportStore } from '@org/audit-server';
+import { BASELINE_POLICY, createAdminToken, createKey, createPolicy, openDatabase, reportRowsOf, sqlDialectOf } from '@org/audit-server';
 import * as core from '@org/audit-server-core';
-import { startReference } from './servers.mjs';
+import { startReference, withScratchDatabase } from './servers.mjs';
 
 const smoke = process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1';
-const HOSTS = smoke ? 200 : 10_000;
-const REPORTS_PER_HOST = smoke ? 3 : 30;
+const fleet = process.argv.includes('--fleet');
+const [HOSTS, REPORTS_PER_HOST] = fleet ? (smoke ? [2_000, 10] : [100_000, 10]) : smoke ? [200, 3] : [10_000, 30];
 const CALLS = smoke ? 2 : 7;
 const TARGET_MS = 300;
+/** How much the server's RSS may grow while an export streams: a page of rows, never the fleet. */
+const EXPORT_RSS_GROWTH_MIB = 64;
+const EVALUATION_TIMEOUT_MS = 30 * 60_000;
+const MB = 1024 * 1024;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const DAY_MS = 86_400_000;
 /** Every 50th host stopped reporting ten days ago: the stale hosts of `seenBefore`. */
 const STALE_EVERY = 50;
@@ -65,30 +76,81 @@ function report(n, r) {
   ].join('\n'));
 }
 
-/** Fills the database through the report store: reports arrive oldest first, a day apart, per host. */
+const hostIdOf = (n) => n.toString(16).padStart(40, '0');
+/** The host whose history, reports and diffs are timed. */
+const TIMED_HOST = 1;
+/** Hosts written per transaction while seeding. */
+const SEED_BATCH = 500;
+
+/** When report `r` of host `n` arrived: a day apart, the newest yesterday (ten days earlier for stale hosts). */
+const receivedAt = (n, r, now) => new Date(now - (REPORTS_PER_HOST - r + (n % STALE_EVERY === 0 ? STALE_DAYS : 0)) * DAY_MS + n);
+
+/**
+ * The rows the report store writes for host `n`'s reports, made by its own `reportRowsOf` (so the report rows are
+ * stored as uploads store them): every report row, and the host, label and finding rows of its newest report.
+ */
+function hostRows(keyId, n, now, dialect) {
+  const reports = [];
+  let newest;
+  for (let r = 0; r < REPORTS_PER_HOST; r++) {
+    const content = report(n, r);
+    const { summary, labels } = readReport(content) ?? { summary: null, labels: null };
+    newest = reportRowsOf({
+      keyId, hostId: hostIdOf(n), receivedAt: receivedAt(n, r, now),
+      encoding: 'raw', size: content.length, sha256: createHash('sha256').update(content).digest('hex'), content, summary, labels,
+    }, dialect);
+    reports.push(newest.row);
+  }
+  const { host: { reportId, receivedAt: _time, ...host }, derivation } = newest;
+  return {
+    reports,
+    host: {
+      ...host, first_seen: reports[0].received_at, last_seen: reports.at(-1).received_at, report_count: REPORTS_PER_HOST,
+      latest_report_id: reportId, derived_digest: derivation.digest,
+    },
+    labels: derivation.labels.map((label) => ({ host_record_id: host.id, ...label })),
+    findings: derivation.findings.map((finding) => ({ host_record_id: host.id, ...finding })),
+  };
+}
+
+/**
+ * Fills the database with the rows uploads would have written, by direct inserts: multi-row inserts of bound
+ * values, one transaction per {@link SEED_BATCH} hosts (PostgreSQL could COPY, but its `pg` client has no COPY of
+ * its own; these keep seeding to minutes).
+ */
 async function seed(location) {
   const orm = await openDatabase(location);
   const { id: keyId, key } = await createKey(orm, { label: 'bench fleet' });
   const { token } = await createAdminToken(orm, { label: 'bench' });
-  const store = new OrmReportStore(orm);
+  // Created before the server starts, as `POST /api/admin/policies/baseline` would: its first pass evaluates it.
+  const policy = await createPolicy(orm, BASELINE_POLICY);
+  const dialect = sqlDialectOf(orm.em);
+  const knex = orm.em.getKnex();
   const started = performance.now();
   const now = Date.now();
-  for (let r = 0; r < REPORTS_PER_HOST; r++) {
-    const saves = [];
-    for (let n = 0; n < HOSTS; n++) {
-      const content = report(n, r);
-      const { summary, labels } = readReport(content) ?? { summary: null, labels: null };
-      saves.push(store.save({
-        keyId, hostId: n.toString(16).padStart(40, '0'), hostId2: undefined,
-        receivedAt: new Date(now - (REPORTS_PER_HOST - r + (n % STALE_EVERY === 0 ? STALE_DAYS : 0)) * DAY_MS + n),
-        encoding: 'raw', size: content.length, sha256: '0'.repeat(64), content, summary, labels,
-      }));
-      if (saves.length >= 2000) await Promise.all(saves.splice(0));
+  // Multi-row inserts of bound values (knex's own insert writes values into the SQL text on SQLite), each under
+  // SQLite's limit of bound parameters (32,766 in the bundled SQLite; PostgreSQL's is 65,535).
+  const insert = async (trx, table, rows) => {
+    const columns = Object.keys(rows[0]);
+    const perStatement = Math.floor(32_000 / columns.length);
+    for (let i = 0; i < rows.length; i += perStatement) {
+      const chunk = rows.slice(i, i + perStatement);
+      const placeholders = chunk.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ');
+      await trx.raw(`insert into ${table} (${columns.join(', ')}) values ${placeholders}`, chunk.flatMap((row) => columns.map((column) => row[column])));
     }
-    await Promise.all(saves);
+  };
+  for (let first = 0; first < HOSTS; first += SEED_BATCH) {
+    const batch = [];
+    for (let n = first; n < Math.min(HOSTS, first + SEED_BATCH); n++) batch.push(hostRows(keyId, n, now, dialect));
+    await knex.transaction(async (trx) => {
+      await insert(trx, 'host', batch.map((rows) => rows.host));
+      await insert(trx, 'report', batch.flatMap((rows) => rows.reports));
+      await insert(trx, 'host_label', batch.flatMap((rows) => rows.labels));
+      await insert(trx, 'host_finding', batch.flatMap((rows) => rows.findings));
+    });
   }
   await orm.close();
-  const seconds = (performance.now() - started) / 1000;
+  const inserted = performance.now();
   if (location.databaseUrl) {
     // What autovacuum would have done by then in a deployment (the development server runs without it): without
     // it, no scan reads an index alone and the planner knows nothing of the tables.
@@ -97,7 +159,8 @@ async function seed(location) {
     await client.query('vacuum analyze');
     await client.end();
   }
-  return { key, token, seconds };
+  const seconds = (from, to = performance.now()) => Math.round((to - from) / 100) / 10;
+  return { key, token, policyId: policy.id, timings: { insertSeconds: seconds(started, inserted), vacuumSeconds: seconds(inserted) } };
 }
 
 /** Times one admin call `CALLS` times (the first warms caches and is not counted). */
@@ -115,92 +178,157 @@ async function time(url, token, path) {
   return { path, status, medianMs: Math.round(durations[Math.floor(durations.length / 2)]), maxMs: Math.round(durations.at(-1)) };
 }
 
+/**
+ * Streams one export and times it: to the first byte (the target) and to the end, with its size and the server's
+ * peak RSS while streaming against its RSS just before (the memory must not grow with the fleet).
+ */
+async function timeExport(server, token, path) {
+  await sleep(200);
+  const rssBefore = server.rss();
+  server.resetPeakRss();
+  const started = performance.now();
+  const response = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  let firstByteMs;
+  let bytes = 0;
+  for await (const chunk of response.body) {
+    firstByteMs ??= performance.now() - started;
+    bytes += chunk.length;
+  }
+  return {
+    path, status: response.status, firstByteMs: Math.round(firstByteMs ?? performance.now() - started), totalMs: Math.round(performance.now() - started),
+    bytes, rssBeforeMiB: Math.round(rssBefore / MB), peakRssMiB: Math.round(server.peakRss() / MB),
+  };
+}
+
+/** Waits until the server's evaluator has a result of the baseline policy for every host. */
+async function evaluationOf(server, token, policyId) {
+  const started = performance.now();
+  for (;;) {
+    const { hosts } = await (await fetch(`${server.url}/api/admin/policies/${policyId}`, { headers: { authorization: `Bearer ${token}` } })).json();
+    if (hosts.pass + hosts.fail + hosts.error + hosts.waived >= HOSTS) return { seconds: Math.round((performance.now() - started) / 100) / 10, hosts };
+    if (performance.now() - started > EVALUATION_TIMEOUT_MS) throw new Error(`the baseline policy evaluated ${JSON.stringify(hosts)} of ${HOSTS} hosts in ${EVALUATION_TIMEOUT_MS / 1000} s`);
+    await sleep(1000);
+  }
+}
+
 async function measure(name, location) {
-  const { key, token, seconds } = await seed(location);
-  log(`${name}: seeded ${HOSTS} hosts × ${REPORTS_PER_HOST} reports in ${seconds.toFixed(0)} s through the report store`);
-  const dataDir = location.dataDir;
-  const server = await startReference(dataDir, key, { defaults: true, databaseUrl: location.databaseUrl });
+  const { key, token, policyId, timings } = await seed(location);
+  log(`${name}: seeded ${HOSTS} hosts × ${REPORTS_PER_HOST} reports: ${timings.insertSeconds} s inserting the rows the report store would write${location.databaseUrl ? `, ${timings.vacuumSeconds} s vacuum analyze` : ''}`);
+  const server = await startReference(location.dataDir, key, { defaults: true, databaseUrl: location.databaseUrl });
   try {
+    const evaluation = await evaluationOf(server, token, policyId);
+    log(`${name}: the server evaluated the baseline policy for ${HOSTS} hosts ${evaluation.seconds} s after it answered (${JSON.stringify(evaluation.hosts)})`);
     const get = async (path) => (await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } })).json();
-    const hosts = await get('/api/admin/hosts?limit=1');
-    const host = hosts.items[0];
+    const host = (await get(`/api/admin/hosts?hostId=${hostIdOf(TIMED_HOST)}`)).items[0];
     const history = (await get(`/api/admin/hosts/${host.id}`)).hardeningHistory;
     const paths = [
+      '/api/admin/overview',
       '/api/admin/hosts',
       `/api/admin/hosts?offset=${Math.floor(HOSTS / 2)}`,
       '/api/admin/hosts?hostname=host-0999',
       `/api/admin/hosts?hostId=${host.hostId}`,
+      `/api/admin/hosts?keyId=${host.keyId}`,
+      '/api/admin/hosts?group=web',
+      '/api/admin/hosts?tag=legacy',
+      `/api/admin/hosts?finding=${COMMON_WARNING}`,
+      `/api/admin/hosts?finding=${COMMON_WARNING}&findingKind=warning`,
+      `/api/admin/hosts?os=${encodeURIComponent(OPERATING_SYSTEMS[1])}`,
+      `/api/admin/hosts?seenBefore=${new Date(Date.now() - 7 * DAY_MS).toISOString()}`,
+      '/api/admin/hosts?sort=hostname',
+      '/api/admin/hosts?sort=lastSeen&order=asc',
+      '/api/admin/hosts?sort=hardeningIndex',
+      '/api/admin/hosts?sort=warnings&order=asc',
+      `/api/admin/hosts?group=web&tag=legacy&sort=hardeningIndex&offset=${Math.floor(HOSTS / 20)}`,
       `/api/admin/hosts/${host.id}`,
+      `/api/admin/hosts/${host.id}/compliance`,
       '/api/admin/reports',
       `/api/admin/reports?hostRecordId=${host.id}`,
       `/api/admin/reports/${history[0].reportId}`,
       `/api/admin/reports/${history[0].reportId}/diff`,
       `/api/admin/reports/${history[0].reportId}/diff?against=${history.at(-1).reportId}`,
+      '/api/admin/findings',
+      '/api/admin/rejections',
       '/api/admin/keys',
-      ...EXTRA_PATHS,
+      '/api/admin/policies',
+      `/api/admin/policies/${policyId}`,
+      `/api/admin/policies/${policyId}/results`,
+      `/api/admin/policies/${policyId}/results?status=pass`,
+      `/api/admin/policies/${policyId}/results?ruleId=no-warnings&status=fail&offset=${Math.floor(HOSTS / 4)}`,
     ];
-    const results = [];
+    const queries = [];
     for (const path of paths) {
-      const result = await time(server.url, token, path);
-      // A query of a later part of the contract that this build does not have: refused as unknown, not measured.
-      const unknown = result.status === 404 || (EXTRA_PATHS.includes(path) && result.status === 400);
-      results.push({ ...result, served: !unknown });
+      queries.push(await time(server.url, token, path));
+      if (!smoke) log(`${name}: ${queries.at(-1).medianMs} / ${queries.at(-1).maxMs} ms ${path}`);
     }
-    return results;
+    const exports = [];
+    for (const path of ['/api/admin/exports/hosts', '/api/admin/exports/hosts?format=json', '/api/admin/exports/findings', `/api/admin/exports/hosts/${host.id}/history`]) {
+      exports.push(await timeExport(server, token, path));
+      const e = exports.at(-1);
+      if (!smoke) log(`${name}: first byte ${e.firstByteMs} ms, end ${e.totalMs} ms, ${e.bytes} bytes, RSS ${e.rssBeforeMiB} → ${e.peakRssMiB} MiB ${path}`);
+    }
+    return { timings, evaluation: { seconds: evaluation.seconds, hosts: evaluation.hosts }, queries, exports };
   } finally {
     await server.stop();
   }
 }
 
-/** Endpoints added later are timed when the contract has them: the dashboard's fleet pages. */
-const EXTRA_PATHS = [
-  '/api/admin/overview',
-  '/api/admin/findings',
-  '/api/admin/hosts?group=web',
-  '/api/admin/hosts?tag=legacy',
-  `/api/admin/hosts?finding=${COMMON_WARNING}`,
-  `/api/admin/hosts?os=${encodeURIComponent(OPERATING_SYSTEMS[1])}`,
-  '/api/admin/hosts?sort=hardeningIndex',
-  '/api/admin/hosts?sort=warnings&order=asc',
-  `/api/admin/hosts?seenBefore=${new Date(Date.now() - 7 * DAY_MS).toISOString()}`,
-  '/api/admin/rejections',
-];
-
+// `--dialect sqlite` or `--dialect postgresql`: that one only.
+const dialectIndex = process.argv.indexOf('--dialect');
+const dialects = dialectIndex > 0 ? [process.argv[dialectIndex + 1]] : ['sqlite', 'postgresql'];
 const runs = [];
-const sqliteDir = mkdtempSync(join(tmpdir(), 'audit-admin-bench-'));
-runs.push(['SQLite', await measure('SQLite', { dataDir: sqliteDir })]);
-rmSync(sqliteDir, { recursive: true, force: true });
-if (process.env.DATABASE_URL) {
-  const name = `audit_bench_${process.pid}`;
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(process.env.DATABASE_URL);
-  url.pathname = `/${name}`;
+if (dialects.includes('sqlite')) {
+  const sqliteDir = mkdtempSync(join(tmpdir(), 'audit-admin-bench-'));
+  try {
+    runs.push(['SQLite', await measure('SQLite', { dataDir: sqliteDir })]);
+  } finally {
+    rmSync(sqliteDir, { recursive: true, force: true });
+  }
+}
+if (!dialects.includes('postgresql')) {
+  // SQLite only, as asked.
+} else if (process.env.DATABASE_URL) {
   const pgDir = mkdtempSync(join(tmpdir(), 'audit-admin-bench-'));
   try {
-    runs.push(['PostgreSQL', await measure('PostgreSQL', { dataDir: pgDir, databaseUrl: url.toString() })]);
+    runs.push(['PostgreSQL', await withScratchDatabase(fleet ? 'fleet' : 'admin', (databaseUrl) => measure('PostgreSQL', { dataDir: pgDir, databaseUrl }))]);
   } finally {
-    await admin.query(`drop database ${name} with (force)`);
-    await admin.end();
     rmSync(pgDir, { recursive: true, force: true });
   }
+} else if (fleet) {
+  log('npm run bench -- --fleet measures SQLite and PostgreSQL: set DATABASE_URL to a PostgreSQL server (a user allowed to create databases)');
+  process.exit(1);
 } else {
   log('PostgreSQL: skipped (set DATABASE_URL to measure it too)');
 }
 
+const shown = (path) => path.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '{id}').replace(/[0-9a-f]{40}/g, '{hostid}').replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '{time}');
 log();
-log(`| query | ${runs.map(([name]) => `${name} median / max ms`).join(' | ')} |`);
+log(`| query (${HOSTS.toLocaleString('en')} hosts × ${REPORTS_PER_HOST} reports) | ${runs.map(([name]) => `${name} median / max ms`).join(' | ')} |`);
 log(`|---|${runs.map(() => '---:').join('|')}|`);
-for (let i = 0; i < runs[0][1].length; i++) {
-  const path = runs[0][1][i].path.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '{id}').replace(/[0-9a-f]{40}/g, '{hostid}').replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '{time}');
-  log(`| \`${path}\` | ${runs.map(([, results]) => (!results[i].served ? 'not served' : `${results[i].medianMs} / ${results[i].maxMs}${results[i].status !== 200 ? ` (${results[i].status})` : ''}`)).join(' | ')} |`);
+for (let i = 0; i < runs[0][1].queries.length; i++) {
+  log(`| \`${shown(runs[0][1].queries[i].path)}\` | ${runs.map(([, { queries }]) => `${queries[i].medianMs} / ${queries[i].maxMs}${queries[i].status !== 200 ? ` (${queries[i].status})` : ''}`).join(' | ')} |`);
 }
-const served = runs.flatMap(([, results]) => results.filter((r) => r.served));
-const failed = served.filter((r) => r.status !== 200);
-const slow = served.filter((r) => r.maxMs > TARGET_MS);
 log();
-log(`target: every admin query ≤ ${TARGET_MS} ms at ${HOSTS} hosts × ${REPORTS_PER_HOST} reports: ${slow.length === 0 ? 'met' : `MISSED by ${slow.map((r) => r.path).join(', ')}`}`);
+log(`| export | ${runs.map(([name]) => `${name} first byte / total ms, MiB sent, RSS before → peak MiB`).join(' | ')} |`);
+log(`|---|${runs.map(() => '---:').join('|')}|`);
+for (let i = 0; i < runs[0][1].exports.length; i++) {
+  log(`| \`${shown(runs[0][1].exports[i].path)}\` | ${runs.map(([, { exports }]) => { const e = exports[i]; return `${e.firstByteMs} / ${e.totalMs}, ${(e.bytes / MB).toFixed(1)}, ${e.rssBeforeMiB} → ${e.peakRssMiB}${e.status !== 200 ? ` (${e.status})` : ''}`; }).join(' | ')} |`);
+}
+const all = runs.flatMap(([, { queries, exports }]) => [...queries, ...exports]);
+const failed = all.filter((r) => r.status !== 200);
+const slow = runs.flatMap(([name, { queries, exports }]) => [
+  ...queries.filter((r) => r.maxMs > TARGET_MS).map((r) => `${name} ${shown(r.path)} (${r.maxMs} ms)`),
+  ...exports.filter((e) => e.firstByteMs > TARGET_MS).map((e) => `${name} ${shown(e.path)} (first byte ${e.firstByteMs} ms)`),
+]);
+const growing = runs.flatMap(([name, { exports }]) => exports.filter((e) => e.peakRssMiB - e.rssBeforeMiB > EXPORT_RSS_GROWTH_MIB).map((e) => `${name} ${shown(e.path)} (+${e.peakRssMiB - e.rssBeforeMiB} MiB)`));
+log();
+log(`target: every admin query, and every export's first byte, ≤ ${TARGET_MS} ms: ${slow.length === 0 ? 'met' : `MISSED by ${slow.join(', ')}`}`);
+log(`target: the server's RSS grows by ≤ ${EXPORT_RSS_GROWTH_MIB} MiB while an export streams: ${growing.length === 0 ? 'met' : `MISSED by ${growing.join(', ')}`}`);
+
+const outDir = smoke ? join(tmpdir(), 'audit-bench-smoke') : fileURLToPath(new URL('results/', import.meta.url));
+const outFile = join(outDir, `${fleet ? 'fleet' : 'admin'}${dialectIndex > 0 ? `-${dialects[0]}` : ''}${smoke ? '-smoke' : ''}.json`);
+mkdirSync(outDir, { recursive: true });
+writeFileSync(outFile, `${JSON.stringify({ date: new Date().toISOString(), hosts: HOSTS, reportsPerHost: REPORTS_PER_HOST, calls: CALLS, runs: Object.fromEntries(runs) }, null, 2)}\n`);
+log(`written: ${outFile}`);
 if (failed.length > 0) {
   log(`FAILED: ${failed.map((r) => `${r.path} answered ${r.status}`).join('; ')}`);
   process.exit(1);

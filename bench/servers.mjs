@@ -5,6 +5,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'packages/server/bin/audit-server.js');
@@ -47,10 +48,13 @@ export function freePort() {
   });
 }
 
-/** Creates a license key in a reference data directory with the CLI, as an operator would. */
-export function createReferenceKey(dataDir) {
+/** A server's environment: SQLite in its data directory, or PostgreSQL at `databaseUrl`. */
+const databaseEnv = (databaseUrl) => ({ ...referenceEnv(), ...(databaseUrl && { DATABASE_URL: databaseUrl }) });
+
+/** Creates a license key in a reference data directory (or PostgreSQL database) with the CLI, as an operator would. */
+export function createReferenceKey(dataDir, { databaseUrl } = {}) {
   if (!existsSync(join(ROOT, 'packages/server/dist/cli.js'))) throw new Error('The server is not built: run `npm run build` first');
-  const result = spawnSync(process.execPath, [CLI, 'keys', 'create', '--label', 'bench', '--data-dir', dataDir], { encoding: 'utf8', env: referenceEnv() });
+  const result = spawnSync(process.execPath, [CLI, 'keys', 'create', '--label', 'bench', '--data-dir', dataDir], { encoding: 'utf8', env: databaseEnv(databaseUrl) });
   if (result.status !== 0) throw new Error(`keys create failed: ${result.stderr}`);
   return result.stdout.trim();
 }
@@ -140,23 +144,28 @@ export async function waitUntilAnswering(port, licenseKey, timeoutMs = 30_000) {
  * `defaults` keeps every limit at its default instead of the bench's raised ones; `databaseUrl` runs it on that
  * PostgreSQL database instead of SQLite in the data directory.
  */
-export async function startReference(dataDir, licenseKey, { port, nodeFlags = [], defaults = false, databaseUrl } = {}) {
+export async function startReference(dataDir, licenseKey, { port, nodeFlags = [], defaults = false, databaseUrl, name = 'reference' } = {}) {
   port ??= await freePort();
+  mkdirSync(dataDir, { recursive: true });
   const logFile = join(dataDir, 'server.log');
   const log = openSync(logFile, 'a');
   // `defaults`: the limits as an operator gets them, for the abuse scenarios.
   const settings = defaults ? [] : benchSettings().flatMap(({ flag, value }) => [flag, value]);
-  // The operations endpoints on a free port: several benches (or servers of one) must not fight over the default one.
-  const args = [...nodeFlags, CLI, 'start', '--plain-http', '--host', '127.0.0.1', '--port', String(port), '--ops-port', '0', '--data-dir', dataDir, ...settings];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', log, log], env: { ...referenceEnv(), ...(databaseUrl && { DATABASE_URL: databaseUrl }) } });
+  // Its own metrics port: several instances run side by side, and other runs may be on the same machine.
+  const opsPort = await freePort();
+  const args = [...nodeFlags, CLI, 'start', '--plain-http', '--host', '127.0.0.1', '--port', String(port), '--ops-port', String(opsPort), '--data-dir', dataDir, ...settings];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', log, log], env: databaseEnv(databaseUrl) });
   closeSync(log);
-  const server = new ServerProcess('reference', child, port, logFile);
+  const server = new ServerProcess(name, child, port, logFile);
   await Promise.race([waitUntilAnswering(port, licenseKey), exitOf(server)]);
   return server;
 }
 
-/** Starts the baseline server on a data directory of its own, knowing only the SHA-256 of `licenseKey`. */
-export async function startBaseline(dataDir, licenseKey, { port } = {}) {
+/**
+ * Starts the baseline server on a data directory of its own (or, with `databaseUrl`, on that PostgreSQL
+ * database), knowing only the SHA-256 of `licenseKey`.
+ */
+export async function startBaseline(dataDir, licenseKey, { port, databaseUrl } = {}) {
   port ??= await freePort();
   mkdirSync(dataDir, { recursive: true });
   const logFile = join(dataDir, 'baseline.log');
@@ -164,7 +173,7 @@ export async function startBaseline(dataDir, licenseKey, { port } = {}) {
   const keyHash = createHash('sha256').update(licenseKey).digest('hex');
   const child = spawn(process.execPath, [BASELINE, dataDir], {
     stdio: ['ignore', log, log],
-    env: { ...process.env, PORT: String(port), KEY_HASHES: keyHash },
+    env: { ...databaseEnv(databaseUrl), PORT: String(port), KEY_HASHES: keyHash },
   });
   closeSync(log);
   const server = new ServerProcess('baseline', child, port, logFile);
@@ -191,4 +200,27 @@ export async function startCoreHttp(dataDir, licenseKey, { port } = {}) {
   const server = new ServerProcess('core-http', child, port, logFile);
   await Promise.race([waitUntilAnswering(port, licenseKey), exitOf(server)]);
   return server;
+}
+
+/**
+ * Runs `use(url)` on a scratch database made for it on the PostgreSQL server of DATABASE_URL, and drops the
+ * database afterwards, whatever happened.
+ */
+export async function withScratchDatabase(purpose, use) {
+  if (!process.env.DATABASE_URL) throw new Error(`${purpose} needs a PostgreSQL server: set DATABASE_URL (a user allowed to create databases)`);
+  const name = `audit_bench_${purpose.replace(/\W/g, '_')}_${process.pid}`;
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = `/${name}`;
+    try {
+      return await use(url.toString());
+    } finally {
+      await admin.query(`drop database ${name} with (force)`);
+    }
+  } finally {
+    await admin.end();
+  }
 }

@@ -118,6 +118,29 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
     expect(counts.byPolicy.has(baseline.id)).toBe(false);
   });
 
+  it('takes each batch of a pass after the last one in host order, never scanning again from the first host', async () => {
+    const policy = await createPolicy(orm, BASELINE_POLICY);
+    const hostIds = ['1', '2', '3', '4', '5'].map((digit) => digit.repeat(40));
+    for (const hostId of hostIds) await upload(hostId, lynisReport(`host-${hostId[0]}`, { index: 70 }));
+    const ids = hostIds.map((hostId) => hostRecordId(keyId, hostId)).sort();
+    const lookups: unknown[][] = [];
+    const knex = orm.em.getKnex();
+    const recordLookup = (query: { sql: string; bindings?: unknown[] }) => {
+      if (/^select .* left join .policy_evaluation./.test(query.sql)) lookups.push(query.bindings ?? []);
+    };
+    knex.client.on('query', recordLookup);
+    try {
+      await evaluator.settle();
+    } finally {
+      knex.client.removeListener('query', recordLookup);
+    }
+    expect((await listResults(orm, policy.id, { limit: 50, offset: 0 })).total).toBe(5 * BASELINE_POLICY.rules.length);
+    // Batches of two: the first lookup names no host; each later one starts after the previous batch's last host.
+    expect(lookups).toHaveLength(4);
+    expect(lookups[0]!.some((value) => ids.includes(String(value)))).toBe(false);
+    expect(lookups.slice(1).map((bindings) => bindings.filter((value) => ids.includes(String(value))))).toEqual([[ids[1]], [ids[3]], [ids[4]]]);
+  });
+
   it('evaluates rules that read the clock again as time passes, and nothing else', async () => {
     const policy = await createPolicy(orm, { name: 'Fresh', rules: [{ id: 'recent', expression: "now - host.lastSeen < duration('168h')" }] });
     await upload(OLD, lynisReport('old-01', { index: 70 }));
