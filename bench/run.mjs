@@ -13,7 +13,7 @@ import { throughputChart } from './chart.mjs';
 import { measure } from './load.mjs';
 import { summariseProfile } from './profile-summary.mjs';
 import { checkEncodingAgainstCapture, fixtureReport, licenseBody, syntheticReport, uploadBody } from './reports.mjs';
-import { storageTargets } from './storage.mjs';
+import { compactionSettled, storageTargets } from './storage.mjs';
 import { benchSettings, createReferenceKey, startBaseline, startCoreHttp, startReference, unknownKey } from './servers.mjs';
 
 if (process.argv.includes('--admin')) {
@@ -150,12 +150,17 @@ for (const scenario of scenarios.filter((s) => !only || s.name.includes(only))) 
   }
 }
 
+const referenceDatabase = join(referenceDir, 'audit.sqlite');
+/** Uploads store reports as received and the server compresses them in the background: stored bytes are measured once that is done. */
+const compactionMs = results.some((result) => result.path === 'upload') ? await compactionSettled(referenceDatabase) : undefined;
+
 if (only) {
   log();
   printTable(results);
   if (afterBigUploads) log(`RSS ${settings.settleMs / 1000} s after the 8 MB uploads: ${afterBigUploads.reference} / ${afterBigUploads.baseline} MiB (idle ${idleRss.reference} / ${idleRss.baseline})`);
+  if (compactionMs !== undefined) log(`every stored report compressed ${(compactionMs / 1000).toFixed(1)} s after the last upload`);
   await Promise.all([...servers(), coreHttp].map((server) => server.stop()));
-  if (results.some((result) => result.path === 'upload')) for (const t of await storageTargets(join(referenceDir, 'audit.sqlite'))) log(`${t.met ? 'met   ' : 'MISSED'}  ${t.target}: ${t.value}`);
+  if (compactionMs !== undefined) for (const t of await storageTargets(referenceDatabase)) log(`${t.met ? 'met   ' : 'MISSED'}  ${t.target}: ${t.value}`);
   if (cpuProfile) printProfile();
   else rmSync(workDir, { recursive: true, force: true });
   process.exit(failures.length ? 1 : 0);
@@ -197,7 +202,7 @@ targets.push({
   value: `${afterBigUploads.reference} MiB (idle ${idleRss.reference} MiB)`,
   met: afterBigUploads.reference <= idleRss.reference + 128,
 });
-targets.push(...(await storageTargets(join(referenceDir, 'audit.sqlite'))));
+targets.push(...(await storageTargets(referenceDatabase)));
 targets.push({ target: 'ready within 1 s of start, existing data directory', value: `${Math.max(...readiness.reference)} ms (worst of ${readiness.reference.length})`, met: Math.max(...readiness.reference) < 1000 });
 
 log();
@@ -205,6 +210,7 @@ printTable(results);
 log();
 log(`peak RSS under 32 concurrent 8 MB uploads: reference ${memory.peakUnder32Uploads8MBMiB.reference} MiB, baseline ${memory.peakUnder32Uploads8MBMiB.baseline} MiB; idle before: ${idleRss.reference} / ${idleRss.baseline} MiB; ${settings.settleMs / 1000} s after: ${afterBigUploads.reference} / ${afterBigUploads.baseline} MiB`);
 log(`ready to answer after a restart on the existing data directory (ms): reference ${readiness.reference.join(', ')}; baseline ${readiness.baseline.join(', ')}`);
+log(`every stored report compressed by the server's background pass ${(compactionMs / 1000).toFixed(1)} s after the last upload`);
 log(`uploads answered 200 / reports stored: reference ${uploadsAnswered200.reference} / ${storedReports.reference}, baseline ${uploadsAnswered200.baseline} / ${storedReports.baseline}`);
 log();
 log('targets:');
@@ -220,6 +226,7 @@ const output = {
   scenarios: results,
   sweep,
   memory,
+  compactionSettledMs: compactionMs,
   readinessMs: readiness,
   uploads: { answered200: uploadsAnswered200, stored: storedReports },
   targets,
