@@ -25,7 +25,7 @@ describe('uploadReport', () => {
       },
     };
     const validated = { request: { requestBody: form } } as OperationContext<ReportUploadForm>;
-    const response = await uploadReport({ keyStore, reportStore, logger: quiet, hooks: {} }, validated, { operation: 'upload' });
+    const response = await uploadReport({ keyStore, reportStore, logger: quiet, hooks: {} }, validated, { operation: 'uploadReport' });
     expect(response.status).toBe(200);
     expect(textWhileSaving).toBe('');
     expect(saved!.size).toBe(report.length);
