@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, expect, it } from 'vitest';
-import { createAdminToken, HostRecord, importKey, openDatabase, ReportRecord } from '@org/audit-server';
+import { createAdminToken, HostRecord, importKey, openDatabase, ReportRecord, reportBytesOf } from '@org/audit-server';
 import { lynisFixturePath } from '@org/test-support/lynis-fixtures';
 import { createScratchDatabase } from '@org/test-support/postgres';
 import { redisUrl } from '@org/test-support/redis';
@@ -96,13 +96,14 @@ it('stores every upload once and keeps one host per key and hostid, whichever se
   const orm = await openDatabase({ dataDir: dataDirs[0]!.dataDir, databaseUrl: scratch.url });
   try {
     const em = orm.em.fork();
-    const reports = await em.find(ReportRecord, {}, { fields: ['id', 'sha256', 'content', 'hostRecord'] });
+    const reports = await em.find(ReportRecord, {}, { fields: ['id', 'sha256', 'content', 'contentEncoding', 'contentSha256', 'hostRecord'] });
     expect(reports).toHaveLength(sent.length);
     const byId = new Map(reports.map((r) => [r.id, r]));
     for (const upload of sent) {
       const stored = byId.get(upload.id);
       expect(stored, `report ${upload.id} is missing`).toBeDefined();
-      expect([stored!.sha256, sha256(Buffer.from(stored!.content))]).toEqual([upload.sha256, upload.sha256]);
+      // Read as the server reads it: stored as received at first, compressed by its background pass soon after.
+      expect([stored!.sha256, sha256(await reportBytesOf(stored!))]).toEqual([upload.sha256, upload.sha256]);
     }
     const hosts = await em.find(HostRecord, {});
     const expected = new Map<string, number>();

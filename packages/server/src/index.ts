@@ -9,6 +9,7 @@ export { databaseFile } from './database/sqlite.js';
 export { dialectOf } from './database/dialects.js';
 export type { Database, DatabaseLocation, Dialect } from './database/dialect.js';
 export { OrmReportStore, type OrmReportStoreOptions } from './report-store.js';
+export { reportBytesOf } from './report-content.js';
 export { OrmKeyStore, type KeySnapshotOptions } from './secrets/license-key-store.js';
 export { createRateLimiter, type ClosableRateLimiter, type RateLimitSettings } from './rate-limiter-store.js';
 export { parseDuration, parseExpiry } from './duration.js';
