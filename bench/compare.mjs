@@ -52,7 +52,7 @@ export async function compareAlternately(scenario, sides, { rounds, seconds, fai
         server.assertAlive();
       }
       measured[role].push(result);
-      onRound(role, result);
+      await onRound(role, result);
     }
   }
   const summary = Object.fromEntries(

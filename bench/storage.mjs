@@ -1,5 +1,6 @@
 // Bytes stored per report: what the database keeps (the `content` column) ÷ the bytes received, over the reports
-// a run stored, and over 30 daily reports of one host, packed by the server's own code.
+// a run stored (once the server's compaction pass has compressed them), and over 30 daily reports of one host,
+// packed by the server's own code.
 import sqlite3 from 'sqlite3';
 import { packReport } from '../packages/server/dist/report-content.js';
 import { fixtureReport } from './reports.mjs';
@@ -16,11 +17,28 @@ export async function storageTargets(file) {
   ];
 }
 
-function storedAndReceived(file) {
+/**
+ * Waits until the server's compaction pass has compressed every report uploads stored as received (`pending`), so
+ * that the stored bytes are what the database keeps for good; resolves with how long that took after the last upload.
+ */
+export async function compactionSettled(file, timeoutMs = 300_000) {
+  const started = Date.now();
+  while ((await pendingReports(file)) > 0) {
+    if (Date.now() - started > timeoutMs) throw new Error(`reports still waiting for compaction ${timeoutMs / 1000} s after the last upload`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return Date.now() - started;
+}
+
+const pendingReports = (file) => query(file, "SELECT count(*) AS n FROM report WHERE content_encoding = 'pending'").then((row) => row.n);
+
+const storedAndReceived = (file) => query(file, 'SELECT count(*) AS reports, sum(size) AS received, sum(length(content)) AS stored FROM report');
+
+function query(file, sql) {
   return new Promise((resolve, reject) => {
     const db = new sqlite3.Database(file, sqlite3.OPEN_READONLY, (error) => {
       if (error) return reject(error);
-      db.get('SELECT count(*) AS reports, sum(size) AS received, sum(length(content)) AS stored FROM report', (queryError, row) =>
+      db.get(sql, (queryError, row) =>
         db.close(() => (queryError ? reject(queryError) : resolve(row))));
     });
   });

@@ -102,6 +102,7 @@ it('stores every upload once and keeps one host per key and hostid, whichever se
     for (const upload of sent) {
       const stored = byId.get(upload.id);
       expect(stored, `report ${upload.id} is missing`).toBeDefined();
+      // Read as the server reads it: stored as received at first, compressed by its background pass soon after.
       expect([stored!.sha256, sha256(await reportBytesOf(stored!))]).toEqual([upload.sha256, upload.sha256]);
     }
     const hosts = await em.find(HostRecord, {});

@@ -3,10 +3,11 @@ import { promisify } from 'node:util';
 import { brotliCompress, brotliDecompress, constants } from 'node:zlib';
 
 /**
- * How a report's bytes sit in its `content` column: as they are (`identity`: rows stored before compression, and
- * reports compression would not shrink) or compressed with brotli (`br`).
+ * How a report's bytes sit in its `content` column: as received and waiting for the compaction pass (`pending`: how
+ * uploads store them, so that no upload waits for a compression), as they are for good (`identity`: rows stored
+ * before compression, and reports compression would not shrink) or compressed with brotli (`br`).
  */
-export type ContentEncoding = 'identity' | 'br';
+export type ContentEncoding = 'pending' | 'identity' | 'br';
 
 /** A report's bytes as the `report` row keeps them. */
 export interface StoredContent {
@@ -37,12 +38,16 @@ const decompress = promisify(brotliDecompress);
  */
 const QUALITY = 4;
 
+/** A new report's bytes as an upload stores them: as received, with their SHA-256; the compaction pass compresses them later. */
+export function pendingContent(bytes: Buffer): StoredContent {
+  return { contentEncoding: 'pending', content: bytes, contentSha256: sha256Hex(bytes) };
+}
+
 /**
- * The report's bytes as the database keeps them, compressed on libuv's threadpool so that the event loop goes on
- * serving while it runs.
+ * The report's bytes as the database keeps them for good, compressed on libuv's threadpool so that the event loop
+ * goes on serving while it runs.
  */
-export async function packReport(bytes: Buffer): Promise<StoredContent> {
-  const contentSha256 = sha256Hex(bytes);
+export async function packReport(bytes: Buffer, contentSha256 = sha256Hex(bytes)): Promise<StoredContent> {
   const compressed = await oneOfFewCompressions(() =>
     compress(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: QUALITY, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
   );
@@ -86,7 +91,7 @@ export class DamagedReportError extends Error {
 export async function reportBytesOf(row: ContentColumns): Promise<Buffer> {
   const stored = Buffer.from(row.content.buffer, row.content.byteOffset, row.content.byteLength);
   let bytes: Buffer;
-  if (row.contentEncoding === 'identity') bytes = stored;
+  if (row.contentEncoding === 'identity' || row.contentEncoding === 'pending') bytes = stored;
   else if (row.contentEncoding === 'br') bytes = await decompress(stored).catch(() => Promise.reject(new DamagedReportError(row.id, 'its compressed bytes do not decode')));
   else throw new DamagedReportError(row.id, `unknown content encoding ${JSON.stringify(row.contentEncoding)}`);
   if (row.contentSha256 != null && sha256Hex(bytes) !== row.contentSha256) throw new DamagedReportError(row.id, 'its bytes do not match their SHA-256');

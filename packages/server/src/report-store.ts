@@ -6,7 +6,7 @@ import { sqlDialectOf } from './database/dialects.js';
 import type { ReportRecord } from './database/entities.js';
 import type { RowOf } from './database/rows.js';
 import { columnText, deriveFromReport, replaceDerivations, type DerivedHost, type HostDerivation } from './host-derivation.js';
-import { packReport, type StoredContent } from './report-content.js';
+import { pendingContent, type StoredContent } from './report-content.js';
 import { hostRecordId, hostRowsOf, upsertHosts, type HostSighting } from './host-records.js';
 import { writeEvents, type OutboxEvent } from './webhooks/outbox.js';
 import type { WriteHealth } from './write-health.js';
@@ -65,8 +65,8 @@ export class OrmReportStore implements ReportStore {
   }
 
   async save(report: ReportToStore): Promise<{ id: string }> {
-    // Compressed before it joins a group, off the event loop, so a commit never waits for a compression.
-    const { row, host, derivation } = reportRowsOf(report, await packReport(report.content), this.dialect);
+    // Stored as received: the compaction pass compresses it once uploads are quiet (see `report-compaction.ts`).
+    const { row, host, derivation } = reportRowsOf(report, pendingContent(report.content), this.dialect);
     return new Promise((resolve, reject) => {
       this.waiting.push({ row, host, derivation, resolve, reject });
       if (!this.committing) void this.commitWaiting();
@@ -146,7 +146,7 @@ export class OrmReportStore implements ReportStore {
   }
 }
 
-/** A new report's row (its bytes as `packReport` keeps them), and what it tells about its host. */
+/** A new report's row (its bytes as `stored` keeps them), and what it tells about its host. */
 export function reportRowsOf(report: ReportToStore, stored: StoredContent, dialect: SqlDialect): { row: ReportRow; host: HostSighting; derivation: HostDerivation } {
   const summary = report.summary ?? null;
   const { columns, derivation } = deriveFromReport(summary, report.labels);

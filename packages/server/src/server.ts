@@ -21,6 +21,7 @@ import { RejectionLog } from './rejection-log.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { writeRefusedUploadEvents } from './webhooks/refused-uploads.js';
 import { schedulePruning } from './retention.js';
+import { ReportCompactor } from './report-compaction.js';
 import { OrmReportStore } from './report-store.js';
 import { OrmKeyStore } from './secrets/license-key-store.js';
 import { loadTlsIdentity, tlsServerOptions, type TlsIdentity } from './tls.js';
@@ -71,11 +72,13 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   const writeHealth = new WriteHealth(orm);
   const webhookDispatcher = new WebhookDispatcher(orm, { logger, allowPrivate: config.webhookAllowPrivate }).start();
   const policyEvaluator = new PolicyEvaluator(orm, { logger, onEvents: () => webhookDispatcher.wake() }).start();
+  const compactor = new ReportCompactor(orm, { logger, isBusy: () => api.bodyBytesInFlight() > 0 });
   const api: AuditApi = await createAuditApi({
     keyStore,
     reportStore: new OrmReportStore(orm, { writeHealth, onCommitted: () => {
       policyEvaluator.wake();
       webhookDispatcher.wake();
+      compactor.wake();
     } }),
     toolSegment: config.toolSegment,
     maxBodyBytes: config.maxBodyBytes,
@@ -95,6 +98,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     },
   });
   const reclaimer = reclaimMemoryWhenIdle(() => api.bodyBytesInFlight());
+  compactor.start();
   /** Derives hosts stored before the current derivation, in the background once the server listens. */
   let backfill: HostBackfill | undefined;
   /** Closes the stores; the key store writes the last-use times it still holds, the rejection log its counts. */
@@ -105,6 +109,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     await pruning?.stop();
     await policyEvaluator.stop();
     await webhookDispatcher.stop();
+    await compactor.stop();
     await rejections.close();
     await keyStore.close();
     await orm.close();

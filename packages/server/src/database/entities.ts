@@ -102,7 +102,13 @@ export const ReportRecord = defineEntity({
   },
   // Newest first, by key, by host, or over all reports (the admin API's report list at fleet size); the last one
   // also holds the hardening index, so that the overview's trends per day read the index alone.
-  indexes: [{ properties: ['key', 'receivedAt'] }, { properties: ['hostRecord', 'receivedAt'] }, { properties: ['receivedAt', 'id', 'hardeningIndex'] }],
+  indexes: [
+    { properties: ['key', 'receivedAt'] },
+    { properties: ['hostRecord', 'receivedAt'] },
+    { properties: ['receivedAt', 'id', 'hardeningIndex'] },
+    // The compaction pass finds the `pending` reports with it, without reading the table.
+    { properties: ['contentEncoding'] },
+  ],
 });
 export type ReportRecord = InferEntity<typeof ReportRecord>;
 
