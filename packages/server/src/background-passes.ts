@@ -82,3 +82,29 @@ export class BackgroundPasses {
     return this.running;
   }
 }
+
+/** Work that runs as {@link BackgroundPasses} (policy evaluation, webhook delivery, report compaction): its controls. */
+export abstract class BackgroundWorker {
+  protected abstract readonly passes: BackgroundPasses;
+
+  /** A pass now, then one every interval. */
+  start(): this {
+    this.passes.start();
+    return this;
+  }
+
+  /** Asks for a pass soon (after a commit, a change or a redelivery); passes never overlap. */
+  wake(): void {
+    this.passes.wake();
+  }
+
+  /** Runs passes until no work is left (tests, and figures that want every piece of work done). */
+  settle(): Promise<void> {
+    return this.passes.settle();
+  }
+
+  /** Stops the timer and waits for the pass under way. */
+  stop(): Promise<void> {
+    return this.passes.stop();
+  }
+}

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { describeFailure } from '@org/audit-server-core';
-import { BackgroundPasses } from './background-passes.js';
+import { BackgroundPasses, BackgroundWorker } from './background-passes.js';
 import type { Database } from './database/dialect.js';
 import { CONTENT_COLUMNS, DamagedReportError, packReport, reportBytesOf, type ContentColumns } from './report-content.js';
 
@@ -29,8 +29,8 @@ const BUSY_BATCH = { reports: 8, bytes: 1024 * 1024 };
  * one transaction, each row only if it is still pending (another server, or retention, may have been first). While
  * uploads are under way a pass does one small batch, so the backlog drains at a bounded rate until they are quiet.
  */
-export class ReportCompactor {
-  private readonly passes: BackgroundPasses;
+export class ReportCompactor extends BackgroundWorker {
+  protected readonly passes: BackgroundPasses;
   private readonly isBusy: () => boolean;
   private readonly batch: { reports: number; bytes: number };
   private readonly busyBatch: { reports: number; bytes: number };
@@ -40,6 +40,7 @@ export class ReportCompactor {
     private readonly database: Database,
     options: ReportCompactorOptions = {},
   ) {
+    super();
     this.isBusy = options.isBusy ?? (() => false);
     this.batch = options.batch ?? BATCH;
     this.busyBatch = options.busyBatch ?? BUSY_BATCH;
@@ -51,24 +52,9 @@ export class ReportCompactor {
     });
   }
 
-  start(): this {
-    this.passes.start();
-    return this;
-  }
 
-  /** Asks for a pass soon (after new reports were committed). */
-  wake(): void {
-    this.passes.wake();
-  }
 
-  /** Compacts every pending report, busy or not, and resolves when none is left (tests, the bench's storage figure). */
-  settle(): Promise<void> {
-    return this.passes.settle();
-  }
 
-  stop(): Promise<void> {
-    return this.passes.stop();
-  }
 
   private async compactPending(settling: boolean): Promise<void> {
     while (!this.passes.isStopped) {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
 import { describeFailure, parseLynisReport, type AuditLogger } from '@org/audit-server-core';
 import type { Database, DatabaseTime } from '../database/dialect.js';
-import { BackgroundPasses } from '../background-passes.js';
+import { BackgroundPasses, BackgroundWorker } from '../background-passes.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { CONTENT_COLUMNS, DamagedReportError, reportBytesOf, type ContentColumns } from '../report-content.js';
 import { writeEvents, type OutboxEvent } from '../webhooks/outbox.js';
@@ -66,8 +66,8 @@ const MAX_MESSAGE = 500;
  * timer catches the rest. Results are written in one transaction per batch, with a `policy_result_change` row for
  * every status that changed.
  */
-export class PolicyEvaluator {
-  private readonly passes: BackgroundPasses;
+export class PolicyEvaluator extends BackgroundWorker {
+  protected readonly passes: BackgroundPasses;
   private compiled = new Map<string, ReadyPolicy>();
   private lastMeasured = 0;
 
@@ -79,6 +79,7 @@ export class PolicyEvaluator {
     private readonly database: Database,
     private readonly options: PolicyEvaluatorOptions = {},
   ) {
+    super();
     this.clockRecheckMs = options.clockRecheckMs ?? 3_600_000;
     this.batchSize = options.batchSize ?? 100;
     this.now = options.now ?? (() => new Date());
@@ -89,25 +90,9 @@ export class PolicyEvaluator {
     });
   }
 
-  /** Evaluates what is out of date now, then on every interval. */
-  start(): this {
-    this.passes.start();
-    return this;
-  }
 
-  /** Asks for a pass soon (after uploads, policy and waiver changes); passes never overlap. */
-  wake(): void {
-    this.passes.wake();
-  }
 
-  /** Brings every host up to date and resolves when none is left (for tests). */
-  settle(): Promise<void> {
-    return this.passes.settle();
-  }
 
-  stop(): Promise<void> {
-    return this.passes.stop();
-  }
 
   /** Evaluates batches of out-of-date hosts until none is left. */
   private async evaluateOutOfDate(): Promise<void> {

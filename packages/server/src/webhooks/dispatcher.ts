@@ -3,7 +3,7 @@ import type { Knex } from '@mikro-orm/knex';
 import { Webhook } from 'standardwebhooks';
 import { describeFailure, summarizeReportBytes, type AuditLogger, type WebhookEventType } from '@org/audit-server-core';
 import type { Database, DatabaseTime, SqlDialect } from '../database/dialect.js';
-import { BackgroundPasses } from '../background-passes.js';
+import { BackgroundPasses, BackgroundWorker } from '../background-passes.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { CONTENT_COLUMNS, reportBytesOf, type ContentColumns } from '../report-content.js';
 import { deliveryBody } from './messages.js';
@@ -63,8 +63,8 @@ const MAX_ERROR = 500;
  * log keeps every delivery's status, attempts and last error. Stale hosts and expiring keys are looked for by a
  * periodic sweep, told once per host or key.
  */
-export class WebhookDispatcher {
-  private readonly passes: BackgroundPasses;
+export class WebhookDispatcher extends BackgroundWorker {
+  protected readonly passes: BackgroundPasses;
   private lastSweep = 0;
   private readonly dialect: SqlDialect;
   private readonly now: () => Date;
@@ -73,6 +73,7 @@ export class WebhookDispatcher {
     private readonly database: Database,
     private readonly options: WebhookDispatcherOptions = {},
   ) {
+    super();
     this.dialect = sqlDialectOf(database.em);
     this.now = options.now ?? (() => new Date());
     this.passes = new BackgroundPasses((settling) => this.dispatch(settling), {
@@ -82,24 +83,9 @@ export class WebhookDispatcher {
     });
   }
 
-  start(): this {
-    this.passes.start();
-    return this;
-  }
 
-  /** Asks for a pass soon: after a commit that wrote events, or a redelivery. */
-  wake(): void {
-    this.passes.wake();
-  }
 
-  /** Runs passes until the outbox is empty and nothing is due, sweeping too (for tests). */
-  settle(): Promise<void> {
-    return this.passes.settle();
-  }
 
-  stop(): Promise<void> {
-    return this.passes.stop();
-  }
 
   /** One pass: the sweep when due (or settling), then the outbox fanned out and the due deliveries sent. */
   private async dispatch(settling: boolean): Promise<void> {
