@@ -140,6 +140,7 @@ export async function replaceDerivations(trx: Knex.Transaction, dialect: SqlDial
   await deleteRows(trx, dialect, 'host_finding', [['host_record_id', 'uuid'], ['kind', 'text'], ['test_id', 'text']], findings.gone);
   await insertRows(trx, 'host_label', ['host_record_id', 'kind', 'value', 'position'], labels.added);
   await insertRows(trx, 'host_finding', ['host_record_id', 'kind', 'test_id', 'text'], findings.added);
+  await countFindings(trx, dialect, findings);
   for (const chunk of chunks(changed, Math.floor(MAX_PARAMETERS / 3))) {
     await trx.raw(
       `update host set derived_digest = case id ${chunk.map(() => 'when ? then ?').join(' ')} end where id in (${chunk.map(() => '?').join(', ')})`,
@@ -166,6 +167,37 @@ function difference<Row>(stored: Row[], wanted: Row[], keyOf: (row: Row) => stri
   const gone: [string, Row][] = [];
   for (const [rowKey, { row, kept }] of held) if (!kept) gone.push([rowKey, row]);
   return { gone: gone.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row), added };
+}
+
+/**
+ * Keeps `finding_count` equal to `host_finding` grouped by kind and test id: each finding's change in hosts, added to
+ * its count (an upsert of the delta, so two servers' transactions add up rather than overwrite), and counts that
+ * reach zero deleted. Keys are taken in order, as every writer takes them, so that concurrent writers never deadlock.
+ */
+async function countFindings(trx: Knex.Transaction, dialect: SqlDialect, findings: { gone: HostFindingRow[]; added: HostFindingRow[] }): Promise<void> {
+  const deltas = new Map<string, number>();
+  const count = (rows: HostFindingRow[], step: number) => {
+    for (const row of rows) {
+      const key = `${row.kind}\0${row.test_id}`;
+      deltas.set(key, (deltas.get(key) ?? 0) + step);
+    }
+  };
+  count(findings.gone, -1);
+  count(findings.added, 1);
+  // A changed text is a delete and an insert of the same finding: no change in hosts.
+  const changed = [...deltas].filter(([, delta]) => delta !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const chunk of chunks(changed, Math.floor(MAX_PARAMETERS / 3))) {
+    const keys = chunk.map(([key]) => key.split('\0') as [string, string]);
+    await trx.raw(
+      `insert into finding_count (kind, test_id, hosts) values ${chunk.map(() => '(?, ?, ?)').join(', ')} on conflict (kind, test_id) do update set hosts = finding_count.hosts + excluded.hosts`,
+      chunk.flatMap(([, delta], i) => [...keys[i]!, delta]),
+    );
+    const lowered = keys.filter((_, i) => chunk[i]![1] < 0);
+    if (lowered.length > 0) {
+      const { sql, bindings } = dialect.keyIn([['kind', 'text'], ['test_id', 'text']], lowered);
+      await trx.raw(`delete from finding_count where hosts = 0 and ${sql}`, bindings as Knex.RawBinding[]);
+    }
+  }
 }
 
 /** Deletes rows by their primary key, many per statement (the dialect's condition on a list of keys). */

@@ -144,6 +144,22 @@ export const HostFindingRecord = defineEntity({
 });
 export type HostFindingRecord = InferEntity<typeof HostFindingRecord>;
 
+/**
+ * How many hosts hold each finding (`host_finding` grouped by kind and test id), kept exact by the writes that change
+ * `host_finding` (in their transaction, as deltas), so that the fleet's findings are ranked without grouping millions
+ * of rows. A finding on no host has no row.
+ */
+export const FindingCountRecord = defineEntity({
+  name: 'FindingCountRecord',
+  tableName: 'finding_count',
+  properties: {
+    kind: p.string().length(10).primary(),
+    testId: p.string().length(64).primary(),
+    hosts: p.integer(),
+  },
+});
+export type FindingCountRecord = InferEntity<typeof FindingCountRecord>;
+
 /** A token for the admin API, known only by its SHA-256 hash. */
 export const AdminTokenRecord = defineEntity({
   name: 'AdminTokenRecord',
@@ -398,6 +414,7 @@ export const ENTITIES = [
   ReportRecord,
   HostLabelRecord,
   HostFindingRecord,
+  FindingCountRecord,
   AdminTokenRecord,
   WriteProbeRecord,
   RejectionRecord,
