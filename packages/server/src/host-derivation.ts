@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
 import type { HostLabels, ReportSummary } from '@org/audit-server-core';
+import { applyCountDeltas, CountDeltas } from './database/count-deltas.js';
 import type { SqlDialect } from './database/dialect.js';
 import type { HostFindingRecord, HostLabelRecord, HostRecord } from './database/entities.js';
 import type { RowOf } from './database/rows.js';
@@ -169,35 +170,12 @@ function difference<Row>(stored: Row[], wanted: Row[], keyOf: (row: Row) => stri
   return { gone: gone.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row), added };
 }
 
-/**
- * Keeps `finding_count` equal to `host_finding` grouped by kind and test id: each finding's change in hosts, added to
- * its count (an upsert of the delta, so two servers' transactions add up rather than overwrite), and counts that
- * reach zero deleted. Keys are taken in order, as every writer takes them, so that concurrent writers never deadlock.
- */
+/** Keeps `finding_count` equal to `host_finding` grouped by kind and test id: each finding's change in hosts. */
 async function countFindings(trx: Knex.Transaction, dialect: SqlDialect, findings: { gone: HostFindingRow[]; added: HostFindingRow[] }): Promise<void> {
-  const deltas = new Map<string, number>();
-  const count = (rows: HostFindingRow[], step: number) => {
-    for (const row of rows) {
-      const key = `${row.kind}\0${row.test_id}`;
-      deltas.set(key, (deltas.get(key) ?? 0) + step);
-    }
-  };
-  count(findings.gone, -1);
-  count(findings.added, 1);
-  // A changed text is a delete and an insert of the same finding: no change in hosts.
-  const changed = [...deltas].filter(([, delta]) => delta !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const chunk of chunks(changed, Math.floor(MAX_PARAMETERS / 3))) {
-    const keys = chunk.map(([key]) => key.split('\0') as [string, string]);
-    await trx.raw(
-      `insert into finding_count (kind, test_id, hosts) values ${chunk.map(() => '(?, ?, ?)').join(', ')} on conflict (kind, test_id) do update set hosts = finding_count.hosts + excluded.hosts`,
-      chunk.flatMap(([, delta], i) => [...keys[i]!, delta]),
-    );
-    const lowered = keys.filter((_, i) => chunk[i]![1] < 0);
-    if (lowered.length > 0) {
-      const { sql, bindings } = dialect.keyIn([['kind', 'text'], ['test_id', 'text']], lowered);
-      await trx.raw(`delete from finding_count where hosts = 0 and ${sql}`, bindings as Knex.RawBinding[]);
-    }
-  }
+  const deltas = new CountDeltas();
+  for (const row of findings.gone) deltas.add([row.kind, row.test_id], -1);
+  for (const row of findings.added) deltas.add([row.kind, row.test_id], 1);
+  await applyCountDeltas(trx, dialect, 'finding_count', [['kind', 'text'], ['test_id', 'text']], deltas);
 }
 
 /** Deletes rows by their primary key, many per statement (the dialect's condition on a list of keys). */

@@ -261,6 +261,24 @@ export const PolicyResultRecord = defineEntity({
 });
 export type PolicyResultRecord = InferEntity<typeof PolicyResultRecord>;
 
+/**
+ * How many hosts have each stored status (`pass`, `fail`, `error`, before waivers) on each rule of each policy, and,
+ * with an empty `ruleId`, on the policy as a whole (a host counted once, with its worst rule). Kept exact by the
+ * evaluator as deltas in the transaction that writes the results, so that policies list their counts without
+ * grouping every result; waivers are applied when read, to the few results they cover.
+ */
+export const PolicyStatusCountRecord = defineEntity({
+  name: 'PolicyStatusCountRecord',
+  tableName: 'policy_status_count',
+  properties: {
+    policyId: p.uuid().primary(),
+    ruleId: p.string().length(64).primary(),
+    status: p.string().length(8).primary(),
+    hosts: p.integer(),
+  },
+});
+export type PolicyStatusCountRecord = InferEntity<typeof PolicyStatusCountRecord>;
+
 /** A change of one host's status on one rule: the history behind {@link PolicyResultRecord}. */
 export const PolicyResultChangeRecord = defineEntity({
   name: 'PolicyResultChangeRecord',
@@ -418,5 +436,5 @@ export const ENTITIES = [
   AdminTokenRecord,
   WriteProbeRecord,
   RejectionRecord,
-  PolicyRecord, PolicyResultRecord, PolicyResultChangeRecord, PolicyEvaluationRecord, WaiverRecord, ComplianceDayRecord, WebhookRecord, WebhookEventRecord, WebhookDeliveryRecord, WebhookNoticeRecord,
+  PolicyRecord, PolicyResultRecord, PolicyStatusCountRecord, PolicyResultChangeRecord, PolicyEvaluationRecord, WaiverRecord, ComplianceDayRecord, WebhookRecord, WebhookEventRecord, WebhookDeliveryRecord, WebhookNoticeRecord,
 ];

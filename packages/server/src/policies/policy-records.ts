@@ -103,7 +103,7 @@ export async function deletePolicy(database: Database, id: string): Promise<void
   await database.em.getKnex().transaction(async (trx) => {
     const deleted = await trx('policy').where('id', id).delete();
     if (deleted === 0) throw new PolicyError('not-found', `No policy with id ${id}`);
-    for (const table of ['policy_result', 'policy_result_change', 'waiver']) await trx(table).where('policy_id', id).delete();
+    for (const table of ['policy_result', 'policy_status_count', 'policy_result_change', 'waiver']) await trx(table).where('policy_id', id).delete();
   });
 }
 

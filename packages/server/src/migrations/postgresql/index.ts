@@ -7,7 +7,7 @@ import { FleetView } from './0005-fleet-view.js';
 import { Policies } from './0006-policies.js';
 import { Webhooks } from './0007-webhooks.js';
 import { CompactReports } from './0008-compact-reports.js';
-import { FindingCounts } from './0011-finding-counts.js';
+import { FleetCounts } from './0011-fleet-counts.js';
 
 /**
  * Every PostgreSQL schema migration, oldest first. PostgreSQL support came after SQLite's 0003, so its list starts
@@ -22,5 +22,5 @@ export const POSTGRESQL_MIGRATIONS: MigrationObject[] = [
   { name: '0006-policies', class: Policies },
   { name: '0007-webhooks', class: Webhooks },
   { name: '0008-compact-reports', class: CompactReports },
-  { name: '0011-finding-counts', class: FindingCounts },
+  { name: '0011-fleet-counts', class: FleetCounts },
 ];
