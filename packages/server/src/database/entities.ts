@@ -263,7 +263,8 @@ export type PolicyResultRecord = InferEntity<typeof PolicyResultRecord>;
 
 /**
  * How many hosts have each stored status (`pass`, `fail`, `error`, before waivers) on each rule of each policy, and,
- * with an empty `ruleId`, on the policy as a whole (a host counted once, with its worst rule). Kept exact by the
+ * with an empty `ruleId`, on the policy as a whole (a host counted once, with its worst rule), or, under the nil
+ * UUID, over every policy. Kept exact by the
  * evaluator as deltas in the transaction that writes the results, so that policies list their counts without
  * grouping every result; waivers are applied when read, to the few results they cover.
  */

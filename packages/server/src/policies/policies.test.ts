@@ -195,10 +195,18 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
       counts[status]! += 1;
       byPolicy.set(policyId, counts);
     }
-    return { byRule, byPolicy };
+    const fleetWorst = new Map<string, number>();
+    for (const [key, status] of worst) {
+      const host = key.split('\n')[1]!;
+      fleetWorst.set(host, Math.max(fleetWorst.get(host) ?? 0, rank[status]));
+    }
+    const fleet = { pass: 0, fail: 0, error: 0, waived: 0 };
+    const statusOf = { 1: 'pass', 2: 'waived', 3: 'error', 4: 'fail' } as const;
+    for (const value of fleetWorst.values()) fleet[statusOf[value as 1 | 2 | 3 | 4]] += 1;
+    return { byRule, byPolicy, fleet };
   }
 
-  it('keeps status counts equal to the results grouped as reports, waivers and policies change', async () => {
+  it('keeps status counts, by rule, policy and over the fleet, equal to the results grouped as reports, waivers and policies change', async () => {
     const baseline = await createPolicy(orm, BASELINE_POLICY);
     const web = await createPolicy(orm, { name: 'Web', scope: { group: 'web' }, rules: [{ id: 'index', expression: 'summary.hardeningIndex >= 60' }, { id: 'firewall', expression: "report.firewall_active == '1'" }] });
     const hosts = Array.from({ length: 7 }, (_, i) => String(i).repeat(40));
@@ -213,6 +221,7 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
       const grouped = await groupedCounts(now);
       expect(Object.fromEntries(kept.byRule)).toEqual(Object.fromEntries(grouped.byRule));
       expect(Object.fromEntries(kept.byPolicy)).toEqual(Object.fromEntries(grouped.byPolicy));
+      expect((await fleetCompliance(orm, now)).hosts).toEqual(grouped.fleet);
     };
     await uploadAll(0);
     await expectExact(clock);

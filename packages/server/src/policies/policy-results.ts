@@ -5,7 +5,7 @@ import type { Database as OpenDatabase } from '../database/dialect.js';
 /** What these queries need of an open database: its entity manager (or a fork of it). */
 type Database = Pick<OpenDatabase, 'em'>;
 import { sqlDialectOf } from '../database/dialects.js';
-import { RANK, WHOLE_POLICY } from './policy-counts.js';
+import { FLEET, RANK, WHOLE_POLICY } from './policy-counts.js';
 
 const BY_RANK = Object.fromEntries(Object.entries(RANK).map(([status, rank]) => [rank, status])) as Record<number, RuleStatus>;
 /** A status column's {@link RANK} in SQL (the statuses are constants, never request input). */
@@ -60,10 +60,19 @@ export function effectiveResults(database: Database, now: Date): Knex.QueryBuild
 
 /**
  * How many hosts have each status on each rule of each policy, and on each policy as a whole: the counts the
- * evaluator keeps (`policy_status_count`), with the results an unexpired waiver covers moved to `waived`. Waivers
- * are few, so only the results they cover are read.
+ * evaluator keeps (`policy_status_count`), with the results an unexpired waiver covers moved to `waived`.
  */
 export async function statusCounts(database: Database, now = new Date()): Promise<{ byRule: Map<string, StatusCounts>; byPolicy: Map<string, StatusCounts> }> {
+  const { byRule, byPolicy } = await keptCounts(database, now);
+  byPolicy.delete(FLEET);
+  return { byRule, byPolicy };
+}
+
+/**
+ * The kept counts with waivers applied: by rule, by policy, and the fleet's (under {@link FLEET} in `byPolicy`).
+ * Waivers are few, so only the results they cover, and the other results of their hosts, are read.
+ */
+async function keptCounts(database: Database, now: Date): Promise<{ byRule: Map<string, StatusCounts>; byPolicy: Map<string, StatusCounts> }> {
   const knex = database.em.getKnex();
   const [rows, waived] = await Promise.all([
     knex('policy_status_count').select('policy_id', 'rule_id', 'status', 'hosts') as Promise<{ policy_id: string; rule_id: string; status: RuleStatus; hosts: number | string }[]>,
@@ -84,17 +93,20 @@ export async function statusCounts(database: Database, now = new Date()): Promis
     if (!hosts) waivedHosts.set(result.host_record_id, (hosts = new Set()));
     hosts.add(`${result.policy_id}\n${result.rule_id}`);
   }
-  // A host with a waived result may have another worst status on its policy: its policy's results decide.
+  // A host with a waived result may have another worst status on its policy and over the fleet: its results decide.
   const worst = new Map<string, { policyId: string; stored: number; effective: number }>();
+  const keepWorst = (key: string, policyId: string, status: RuleStatus, isWaived: boolean) => {
+    const known = worst.get(key) ?? { policyId, stored: 0, effective: 0 };
+    known.stored = Math.max(known.stored, RANK[status]);
+    known.effective = Math.max(known.effective, isWaived ? RANK.waived : RANK[status]);
+    worst.set(key, known);
+  };
   for (const ids of chunks([...waivedHosts.keys()], MAX_PARAMETERS)) {
     const results = (await knex('policy_result').select('policy_id', 'rule_id', 'host_record_id', 'status').whereIn('host_record_id', ids)) as { policy_id: string; rule_id: string; host_record_id: string; status: RuleStatus }[];
     for (const result of results) {
-      const key = `${result.policy_id}\n${result.host_record_id}`;
       const isWaived = waivedHosts.get(result.host_record_id)!.has(`${result.policy_id}\n${result.rule_id}`);
-      const known = worst.get(key) ?? { policyId: result.policy_id, stored: 0, effective: 0 };
-      known.stored = Math.max(known.stored, RANK[result.status]);
-      known.effective = Math.max(known.effective, isWaived ? RANK.waived : RANK[result.status]);
-      worst.set(key, known);
+      keepWorst(`${result.policy_id}\n${result.host_record_id}`, result.policy_id, result.status, isWaived);
+      keepWorst(`${FLEET}\n${result.host_record_id}`, FLEET, result.status, isWaived);
     }
   }
   for (const { policyId, stored, effective } of worst.values()) {
@@ -185,12 +197,7 @@ export async function hostCompliance(database: Database, hostRecordId: string, n
 
 /** How many hosts have each status over every enabled policy that applies to them (a host counts with its worst). */
 export async function fleetCompliance(database: Database, now = new Date()): Promise<{ hosts: StatusCounts; evaluatedHosts: number }> {
-  const knex = database.em.getKnex();
-  const rank = `max(${RANK_SQL})`;
-  const perHost = knex.from(effectiveResults(database, now).as('e')).select('host_record_id', knex.raw(`${rank} as worst`)).groupBy('host_record_id');
-  const rows = (await knex.from(perHost.as('p')).select('worst').count({ hosts: '*' }).groupBy('worst')) as { worst: number | string; hosts: number | string }[];
-  const hosts = emptyCounts();
-  for (const row of rows) hosts[BY_RANK[Number(row.worst)]!] += Number(row.hosts);
+  const hosts = (await keptCounts(database, now)).byPolicy.get(FLEET) ?? emptyCounts();
   return { hosts, evaluatedHosts: hosts.pass + hosts.fail + hosts.error + hosts.waived };
 }
 
