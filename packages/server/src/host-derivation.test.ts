@@ -55,6 +55,49 @@ describe.each(DIALECTS)('host labels and findings on %s', (dialect) => {
     };
   }
 
+  /** The hosts per finding as counted (`finding_count`), and as the findings themselves hold them: the two must agree. */
+  async function findingCounts() {
+    const knex = observer.em.getKnex();
+    const key = (row: { kind: string; test_id: string; hosts: number | string }) => `${row.kind}:${row.test_id}:${Number(row.hosts)}`;
+    const counted = (await knex('finding_count').select('kind', 'test_id', 'hosts')) as { kind: string; test_id: string; hosts: number }[];
+    const grouped = (await knex('host_finding').select('kind', 'test_id').count({ hosts: '*' }).groupBy('kind', 'test_id')) as { kind: string; test_id: string; hosts: number }[];
+    return { counted: counted.map(key).sort(), grouped: grouped.map(key).sort() };
+  }
+
+  it('counts the hosts of each finding as uploads add and remove findings, and drops a finding no host has', async () => {
+    const store = new OrmReportStore(orm);
+    const warnings = (...ids: string[]) => lynisSummary({ warnings: ids.map((id) => finding(id)), suggestions: [finding('SSH-7408')] });
+    await Promise.all([
+      store.save(report('a', at('10:00:00'), warnings('AUTH-1', 'PKGS-7392'))),
+      store.save(report('b', at('10:00:00'), warnings('PKGS-7392'))),
+      store.save(report('c', at('10:00:00'), warnings('AUTH-1', 'GONE-1'))),
+    ]);
+    expect(await findingCounts()).toEqual({
+      counted: ['suggestion:SSH-7408:3', 'warning:AUTH-1:2', 'warning:GONE-1:1', 'warning:PKGS-7392:2'],
+      grouped: ['suggestion:SSH-7408:3', 'warning:AUTH-1:2', 'warning:GONE-1:1', 'warning:PKGS-7392:2'],
+    });
+    // c drops GONE-1 and gains PKGS-7392; a's text changes (no change in hosts); b stops being a Lynis report.
+    await store.save(report('c', at('11:00:00'), warnings('AUTH-1', 'PKGS-7392')));
+    await store.save(report('a', at('11:00:00'), lynisSummary({ warnings: [finding('AUTH-1', 'new text'), finding('PKGS-7392')], suggestions: [finding('SSH-7408')] })));
+    await store.save(report('b', at('11:00:00'), null));
+    expect(await findingCounts()).toEqual({
+      counted: ['suggestion:SSH-7408:2', 'warning:AUTH-1:2', 'warning:PKGS-7392:2'],
+      grouped: ['suggestion:SSH-7408:2', 'warning:AUTH-1:2', 'warning:PKGS-7392:2'],
+    });
+  });
+
+  it('keeps the counts exact when two servers commit groups that add and remove the same findings at the same time', async () => {
+    const stores = [new OrmReportStore(orm), new OrmReportStore(observer)];
+    const saves = Array.from({ length: 120 }, (_, i) => {
+      const ids = ['COMMON', `ODD-${i % 2}`, `SOME-${i % 5}`, ...(i % 3 === 0 ? ['THIRD'] : [])];
+      return stores[i % 2]!.save(report(`host-${i % 12}`, new Date(Date.parse('2026-11-01T10:00:00Z') + i), lynisSummary({ warnings: ids.map((id) => finding(id)), suggestions: [] })));
+    });
+    await Promise.all(saves);
+    const { counted, grouped } = await findingCounts();
+    expect(counted).toEqual(grouped);
+    expect(counted).toContain('warning:COMMON:12');
+  });
+
   it('keeps the groups, tags, customer, alias, counts and findings of the newest report, replacing the previous ones', async () => {
     const store = new OrmReportStore(orm);
     await store.save(report('web', at('10:00:00'), lynisSummary({ warnings: [finding('OLD-1')], suggestions: [] }), labels({ groups: ['old'], tags: ['gone'], customerName: 'old customer' })));
@@ -225,6 +268,9 @@ describe.each(DIALECTS)('host labels and findings on %s', (dialect) => {
       expect(await derivedOf('old-3')).toMatchObject({ derivedVersion: DERIVED_VERSION, tags: ['from-upload'] });
       // Nothing is left to do.
       expect(await deriveStoredHosts(orm)).toBe(0);
+      const { counted, grouped } = await findingCounts();
+      expect(counted).toEqual(grouped);
+      expect(counted).toEqual(['suggestion:SSH-7408:1', 'warning:PKGS-7392:1']);
     });
 
     it('runs at start in the background, logs what it did, and stops with the server', async () => {

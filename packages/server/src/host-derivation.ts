@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
 import type { HostLabels, ReportSummary } from '@org/audit-server-core';
+import { applyCountDeltas, CountDeltas } from './database/count-deltas.js';
 import type { SqlDialect } from './database/dialect.js';
 import type { HostFindingRecord, HostLabelRecord, HostRecord } from './database/entities.js';
 import type { RowOf } from './database/rows.js';
@@ -140,6 +141,7 @@ export async function replaceDerivations(trx: Knex.Transaction, dialect: SqlDial
   await deleteRows(trx, dialect, 'host_finding', [['host_record_id', 'uuid'], ['kind', 'text'], ['test_id', 'text']], findings.gone);
   await insertRows(trx, 'host_label', ['host_record_id', 'kind', 'value', 'position'], labels.added);
   await insertRows(trx, 'host_finding', ['host_record_id', 'kind', 'test_id', 'text'], findings.added);
+  await countFindings(trx, dialect, findings);
   for (const chunk of chunks(changed, Math.floor(MAX_PARAMETERS / 3))) {
     await trx.raw(
       `update host set derived_digest = case id ${chunk.map(() => 'when ? then ?').join(' ')} end where id in (${chunk.map(() => '?').join(', ')})`,
@@ -166,6 +168,14 @@ function difference<Row>(stored: Row[], wanted: Row[], keyOf: (row: Row) => stri
   const gone: [string, Row][] = [];
   for (const [rowKey, { row, kept }] of held) if (!kept) gone.push([rowKey, row]);
   return { gone: gone.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row), added };
+}
+
+/** Keeps `finding_count` equal to `host_finding` grouped by kind and test id: each finding's change in hosts. */
+async function countFindings(trx: Knex.Transaction, dialect: SqlDialect, findings: { gone: HostFindingRow[]; added: HostFindingRow[] }): Promise<void> {
+  const deltas = new CountDeltas();
+  for (const row of findings.gone) deltas.add([row.kind, row.test_id], -1);
+  for (const row of findings.added) deltas.add([row.kind, row.test_id], 1);
+  await applyCountDeltas(trx, dialect, 'finding_count', [['kind', 'text'], ['test_id', 'text']], deltas);
 }
 
 /** Deletes rows by their primary key, many per statement (the dialect's condition on a list of keys). */

@@ -62,6 +62,12 @@ export interface SqlDialect {
    * several servers claiming work from one table each take different rows (`for update skip locked`).
    */
   lockSkippingLocked(query: Knex.QueryBuilder): Knex.QueryBuilder;
+  /**
+   * Deletes what `query` matches, in the caller's transaction, and resolves with the deleted rows' `columns`: what
+   * the delete itself removed on PostgreSQL (`returning`: another server may have changed the rows since they were
+   * last read); on SQLite, which lets one writer at a time in, what a read just before it in the transaction found.
+   */
+  deleteReturning<Row>(query: Knex.QueryBuilder, columns: string[]): Promise<Row[]>;
   /** A condition true when `column` contains `text` as typed, ignoring case; `text` is bound, never SQL. */
   containsIgnoringCase(column: string, text: string): { sql: string; bindings: string[] };
   /**

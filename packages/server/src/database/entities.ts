@@ -150,6 +150,22 @@ export const HostFindingRecord = defineEntity({
 });
 export type HostFindingRecord = InferEntity<typeof HostFindingRecord>;
 
+/**
+ * How many hosts hold each finding (`host_finding` grouped by kind and test id), kept exact by the writes that change
+ * `host_finding` (in their transaction, as deltas), so that the fleet's findings are ranked without grouping millions
+ * of rows. A finding on no host has no row.
+ */
+export const FindingCountRecord = defineEntity({
+  name: 'FindingCountRecord',
+  tableName: 'finding_count',
+  properties: {
+    kind: p.string().length(10).primary(),
+    testId: p.string().length(64).primary(),
+    hosts: p.integer(),
+  },
+});
+export type FindingCountRecord = InferEntity<typeof FindingCountRecord>;
+
 /** A token for the admin API, known only by its SHA-256 hash. */
 export const AdminTokenRecord = defineEntity({
   name: 'AdminTokenRecord',
@@ -250,6 +266,25 @@ export const PolicyResultRecord = defineEntity({
   indexes: [{ properties: ['hostRecordId'] }],
 });
 export type PolicyResultRecord = InferEntity<typeof PolicyResultRecord>;
+
+/**
+ * How many hosts have each stored status (`pass`, `fail`, `error`, before waivers) on each rule of each policy, and,
+ * with an empty `ruleId`, on the policy as a whole (a host counted once, with its worst rule), or, under the nil
+ * UUID, over every policy. Kept exact by the
+ * evaluator as deltas in the transaction that writes the results, so that policies list their counts without
+ * grouping every result; waivers are applied when read, to the few results they cover.
+ */
+export const PolicyStatusCountRecord = defineEntity({
+  name: 'PolicyStatusCountRecord',
+  tableName: 'policy_status_count',
+  properties: {
+    policyId: p.uuid().primary(),
+    ruleId: p.string().length(64).primary(),
+    status: p.string().length(8).primary(),
+    hosts: p.integer(),
+  },
+});
+export type PolicyStatusCountRecord = InferEntity<typeof PolicyStatusCountRecord>;
 
 /** A change of one host's status on one rule: the history behind {@link PolicyResultRecord}. */
 export const PolicyResultChangeRecord = defineEntity({
@@ -404,8 +439,9 @@ export const ENTITIES = [
   ReportRecord,
   HostLabelRecord,
   HostFindingRecord,
+  FindingCountRecord,
   AdminTokenRecord,
   WriteProbeRecord,
   RejectionRecord,
-  PolicyRecord, PolicyResultRecord, PolicyResultChangeRecord, PolicyEvaluationRecord, WaiverRecord, ComplianceDayRecord, WebhookRecord, WebhookEventRecord, WebhookDeliveryRecord, WebhookNoticeRecord,
+  PolicyRecord, PolicyResultRecord, PolicyStatusCountRecord, PolicyResultChangeRecord, PolicyEvaluationRecord, WaiverRecord, ComplianceDayRecord, WebhookRecord, WebhookEventRecord, WebhookDeliveryRecord, WebhookNoticeRecord,
 ];

@@ -31,6 +31,7 @@ export const POSTGRESQL: SqlDialect = {
   // Writers run side by side unless told; this lock blocks other key changes, not plain reads.
   serialiseKeyChanges: async (em) => void (await em.execute('lock table license_key in share row exclusive mode')),
   lockSkippingLocked: (query) => query.forUpdate().skipLocked(),
+  deleteReturning: async (query, columns) => (await query.delete(columns)) as never,
   containsIgnoringCase: lowerLikeContains,
   isUnavailableCode: (code) => UNAVAILABLE_STATE.test(code),
 };

@@ -43,6 +43,11 @@ export const SQLITE: SqlDialect = {
   serialiseKeyChanges: async () => {},
   // SQLite lets one writer at a time in, and one server per database file.
   lockSkippingLocked: (query) => query,
+  deleteReturning: async (query, columns) => {
+    const rows = await query.clone().select(columns);
+    await query.delete();
+    return rows;
+  },
   containsIgnoringCase: lowerLikeContains,
   isUnavailableCode: (code) => UNAVAILABLE_CODES.has(code),
 };

@@ -39,7 +39,15 @@ export async function* hostRows(database: Database, now = new Date()): AsyncGene
       knex('host_label').select('host_record_id', 'kind', 'value').whereIn('host_record_id', ids).orderBy(['host_record_id', 'kind', 'position']) as Promise<{ host_record_id: string; kind: string; value: string }[]>,
       hostCompliances(database, ids, now),
     ]);
-    const labelsOf = (id: string, kind: string) => labels.filter((label) => label.host_record_id === id && label.kind === kind).map((label) => label.value);
+    // One pass over the page's labels, not one per host: a page holds a thousand hosts.
+    const byHost = new Map<string, { group: string[]; tag: string[] }>();
+    for (const label of labels) {
+      if (label.kind !== 'group' && label.kind !== 'tag') continue;
+      let held = byHost.get(label.host_record_id);
+      if (held === undefined) byHost.set(label.host_record_id, (held = { group: [], tag: [] }));
+      held[label.kind].push(label.value);
+    }
+    const labelsOf = (id: string, kind: 'group' | 'tag') => byHost.get(id)?.[kind] ?? [];
     for (const host of page) {
       yield {
         id: host.id,
@@ -69,7 +77,8 @@ export async function* findingRows(database: Database): AsyncGenerator<Record<st
   type Row = { host_record_id: string; kind: string; test_id: string; text: string; hostname: string | null; host_id: string };
   const readPage = (after: Row | undefined) => {
     const query = knex('host_finding as f').join('host as h', 'h.id', 'f.host_record_id').select('f.host_record_id', 'f.kind', 'f.test_id', 'f.text', 'h.hostname', 'h.host_id');
-    if (after) query.whereRaw('(f.host_record_id, f.kind, f.test_id) > (?, ?, ?)', [after.host_record_id, after.kind, after.test_id]);
+    // The bound on h.id too lets PostgreSQL's merge join start each page at the last host instead of the table's start.
+    if (after) query.whereRaw('(f.host_record_id, f.kind, f.test_id) > (?, ?, ?) and h.id >= ?', [after.host_record_id, after.kind, after.test_id, after.host_record_id]);
     return query.orderBy(['f.host_record_id', 'f.kind', 'f.test_id']).limit(PAGE) as Promise<Row[]>;
   };
   for await (const page of pagesOf(readPage, (row) => row, PAGE)) {

@@ -8,7 +8,7 @@ import { createKey } from '../secrets/license-keys.js';
 import { BASELINE_POLICY } from './baseline.js';
 import { PolicyEvaluator } from './policy-evaluator.js';
 import { createPolicy, deletePolicy, PolicyError, updatePolicy } from './policy-records.js';
-import { fleetCompliance, hostCompliance, listResults, recordComplianceDay, statusCounts } from './policy-results.js';
+import { effectiveResults, fleetCompliance, hostCompliance, listResults, recordComplianceDay, statusCounts } from './policy-results.js';
 import { createWaiver, listWaivers } from './waivers.js';
 
 const DAY_MS = 86_400_000;
@@ -163,13 +163,87 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
     expect(await knex('policy_evaluation').select('*').orderBy('host_record_id')).toEqual(before);
     // As if the server had stopped between storing a report and evaluating it.
     await knex('policy_evaluation').where('host_record_id', hostRecordId(keyId, '0'.repeat(40))).delete();
-    await knex('policy_result').where('host_record_id', hostRecordId(keyId, '0'.repeat(40))).delete();
     await restarted.settle();
     await restarted.stop();
+    expect(await knex('policy_evaluation').select('*').where('host_record_id', hostRecordId(keyId, '0'.repeat(40)))).toEqual([
+      expect.objectContaining({ report_id: before.find((row: { host_record_id: string }) => row.host_record_id === hostRecordId(keyId, '0'.repeat(40)))!.report_id }),
+    ]);
     expect((await statusCounts(orm)).byPolicy.get(policy.id)).toEqual({ pass: 3, fail: 2, error: 0, waived: 0 });
     expect(await fleetCompliance(orm)).toEqual({ hosts: { pass: 3, fail: 2, error: 0, waived: 0 }, evaluatedHosts: 5 });
     await recordComplianceDay(orm, clock);
     expect(await knex('compliance_day').select('day', 'pass', 'fail')).toEqual([{ day: clock.toISOString().slice(0, 10), pass: 3, fail: 2 }]);
+  });
+
+  /** Status counts grouped from every result as read (waivers applied): what the kept counts must equal. */
+  async function groupedCounts(now: Date) {
+    const knex = orm.em.getKnex();
+    const rows = (await knex.from(effectiveResults(orm, now).as('e')).select('policy_id', 'rule_id', 'host_record_id', 'status')) as { policy_id: string; rule_id: string; host_record_id: string; status: 'pass' | 'fail' | 'error' | 'waived' }[];
+    const rank = { pass: 1, waived: 2, error: 3, fail: 4 };
+    const byRule = new Map<string, Record<string, number>>();
+    const worst = new Map<string, 'pass' | 'fail' | 'error' | 'waived'>();
+    for (const row of rows) {
+      const counts = byRule.get(`${row.policy_id}\n${row.rule_id}`) ?? { pass: 0, fail: 0, error: 0, waived: 0 };
+      counts[row.status]! += 1;
+      byRule.set(`${row.policy_id}\n${row.rule_id}`, counts);
+      const key = `${row.policy_id}\n${row.host_record_id}`;
+      if (!worst.has(key) || rank[row.status] > rank[worst.get(key)!]) worst.set(key, row.status);
+    }
+    const byPolicy = new Map<string, Record<string, number>>();
+    for (const [key, status] of worst) {
+      const policyId = key.split('\n')[0]!;
+      const counts = byPolicy.get(policyId) ?? { pass: 0, fail: 0, error: 0, waived: 0 };
+      counts[status]! += 1;
+      byPolicy.set(policyId, counts);
+    }
+    const fleetWorst = new Map<string, number>();
+    for (const [key, status] of worst) {
+      const host = key.split('\n')[1]!;
+      fleetWorst.set(host, Math.max(fleetWorst.get(host) ?? 0, rank[status]));
+    }
+    const fleet = { pass: 0, fail: 0, error: 0, waived: 0 };
+    const statusOf = { 1: 'pass', 2: 'waived', 3: 'error', 4: 'fail' } as const;
+    for (const value of fleetWorst.values()) fleet[statusOf[value as 1 | 2 | 3 | 4]] += 1;
+    return { byRule, byPolicy, fleet };
+  }
+
+  it('keeps status counts, by rule, policy and over the fleet, equal to the results grouped as reports, waivers and policies change', async () => {
+    const baseline = await createPolicy(orm, BASELINE_POLICY);
+    const web = await createPolicy(orm, { name: 'Web', scope: { group: 'web' }, rules: [{ id: 'index', expression: 'summary.hardeningIndex >= 60' }, { id: 'firewall', expression: "report.firewall_active == '1'" }] });
+    const hosts = Array.from({ length: 7 }, (_, i) => String(i).repeat(40));
+    const uploadAll = async (round: number) => {
+      for (const [i, host] of hosts.entries()) {
+        await upload(host, lynisReport(`host-${i}`, { index: 40 + ((i * 13 + round * 7) % 40), firewall: (i + round) % 3 === 0 ? '0' : '1', warnings: (i + round) % 2 ? ['PKGS-7392'] : [], groups: i % 2 ? 'web,eu' : 'db' }), new Date(clock.getTime() + round));
+      }
+      await evaluator.settle();
+    };
+    const expectExact = async (now: Date) => {
+      const kept = await statusCounts(orm, now);
+      const grouped = await groupedCounts(now);
+      expect(Object.fromEntries(kept.byRule)).toEqual(Object.fromEntries(grouped.byRule));
+      expect(Object.fromEntries(kept.byPolicy)).toEqual(Object.fromEntries(grouped.byPolicy));
+      expect((await fleetCompliance(orm, now)).hosts).toEqual(grouped.fleet);
+    };
+    await uploadAll(0);
+    await expectExact(clock);
+    expect((await statusCounts(orm, clock)).byPolicy.get(web.id)).toEqual({ pass: 1, fail: 2, error: 0, waived: 0 });
+    const expiresAt = new Date(clock.getTime() + DAY_MS).toISOString();
+    // A host waiver and a group waiver cover some of the same results; another waiver covers a whole policy.
+    await createWaiver(orm, { policyId: web.id, ruleId: 'index', hostRecordId: hostRecordId(keyId, hosts[1]!), reason: 'known', expiresAt }, null, clock);
+    await createWaiver(orm, { policyId: web.id, group: 'eu', ruleId: 'index', reason: 'migration', expiresAt }, null, clock);
+    await createWaiver(orm, { policyId: baseline.id, hostRecordId: hostRecordId(keyId, hosts[2]!), reason: 'decommissioning', expiresAt }, null, clock);
+    await expectExact(clock);
+    for (const round of [1, 2]) {
+      clock = new Date(clock.getTime() + 1000);
+      await uploadAll(round);
+      await expectExact(clock);
+    }
+    await expectExact(new Date(clock.getTime() + 2 * DAY_MS));
+    await updatePolicy(orm, baseline.id, { ...BASELINE_POLICY, rules: BASELINE_POLICY.rules.filter((rule) => rule.id !== 'no-warnings') });
+    await evaluator.settle();
+    await expectExact(clock);
+    await deletePolicy(orm, web.id);
+    await expectExact(clock);
+    expect((await statusCounts(orm, clock)).byPolicy.has(web.id)).toBe(false);
   });
 
   it('scopes a policy to a group of the latest report, and waives it for a whole group', async () => {

@@ -7,6 +7,7 @@ import { sqlDialectOf } from '../database/dialects.js';
 import { CONTENT_COLUMNS, DamagedReportError, reportBytesOf, type ContentColumns } from '../report-content.js';
 import { writeEvents, type OutboxEvent } from '../webhooks/outbox.js';
 import { listPolicies, policySetOf, type StoredPolicy } from './policy-records.js';
+import { countResults, type CountedResult } from './policy-counts.js';
 import { recordComplianceDay } from './policy-results.js';
 import { compileRule, evaluateRule, isExpressionError, type CompiledRule, type RuleOutcome } from './rule-expression.js';
 import { ruleVariables, type HostFacts } from './rule-variables.js';
@@ -185,8 +186,11 @@ export class PolicyEvaluator extends BackgroundWorker {
       const events = complianceEvents(results, previous, hosts, policies);
       await writeEvents(trx, events, time);
       wroteEvents = events.length > 0;
-      await trx('policy_result').whereIn('host_record_id', ids).delete();
+      // Counted from what the delete removed, not from what was read before: the counts stay exact whatever another
+      // server's evaluator committed in between.
+      const removed = await dialect.deleteReturning<CountedResult>(trx('policy_result').whereIn('host_record_id', ids), ['policy_id', 'rule_id', 'host_record_id', 'status']);
       for (const chunk of chunks(results, 50)) await trx('policy_result').insert(chunk);
+      await countResults(trx, dialect, removed, results);
       for (const chunk of chunks(changes, 50)) await trx('policy_result_change').insert(chunk);
       await trx('policy_evaluation').whereIn('host_record_id', ids).delete();
       for (const chunk of chunks(hosts, 100)) {

@@ -3,6 +3,7 @@ import type { Knex } from '@mikro-orm/knex';
 import type { PolicyInput, PolicyScope, Rule, RuleError } from '@org/audit-server-core';
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
+import { recountFleet } from './policy-counts.js';
 import { compileRule, isExpressionError, type CompiledRule } from './rule-expression.js';
 
 /** A policy as stored, its rules read back from JSON. */
@@ -98,12 +99,13 @@ export async function updatePolicy(database: Database, id: string, input: Policy
   return (await findPolicy(database, id))!;
 }
 
-/** Deletes a policy with its results, their history and its waivers, in one transaction. */
+/** Deletes a policy with its results, their counts, their history and its waivers, in one transaction. */
 export async function deletePolicy(database: Database, id: string): Promise<void> {
   await database.em.getKnex().transaction(async (trx) => {
     const deleted = await trx('policy').where('id', id).delete();
     if (deleted === 0) throw new PolicyError('not-found', `No policy with id ${id}`);
-    for (const table of ['policy_result', 'policy_result_change', 'waiver']) await trx(table).where('policy_id', id).delete();
+    for (const table of ['policy_result', 'policy_status_count', 'policy_result_change', 'waiver']) await trx(table).where('policy_id', id).delete();
+    await recountFleet(trx);
   });
 }
 

@@ -5,9 +5,8 @@ import type { Database as OpenDatabase } from '../database/dialect.js';
 /** What these queries need of an open database: its entity manager (or a fork of it). */
 type Database = Pick<OpenDatabase, 'em'>;
 import { sqlDialectOf } from '../database/dialects.js';
+import { FLEET, RANK, WHOLE_POLICY } from './policy-counts.js';
 
-/** Statuses from worst to best: a host's status on a policy is its worst rule's. */
-const RANK: Record<RuleStatus, number> = { fail: 4, error: 3, waived: 2, pass: 1 };
 const BY_RANK = Object.fromEntries(Object.entries(RANK).map(([status, rank]) => [rank, status])) as Record<number, RuleStatus>;
 /** A status column's {@link RANK} in SQL (the statuses are constants, never request input). */
 const RANK_SQL = `case status ${Object.entries(RANK).map(([status, value]) => `when '${status}' then ${value}`).join(' ')} end`;
@@ -59,28 +58,93 @@ export function effectiveResults(database: Database, now: Date): Knex.QueryBuild
     .select(knex.raw("case when x.raw_status <> 'pass' and x.waiver_id is not null then 'waived' else x.raw_status end as status"));
 }
 
-/** How many hosts have each status on each rule of each policy, and on each policy as a whole. */
+/**
+ * How many hosts have each status on each rule of each policy, and on each policy as a whole: the counts the
+ * evaluator keeps (`policy_status_count`), with the results an unexpired waiver covers moved to `waived`.
+ */
 export async function statusCounts(database: Database, now = new Date()): Promise<{ byRule: Map<string, StatusCounts>; byPolicy: Map<string, StatusCounts> }> {
-  const knex = database.em.getKnex();
-  const effective = effectiveResults(database, now).as('e');
-  const ruleRows = (await knex.from(effective).select('policy_id', 'rule_id', 'status').count({ hosts: '*' }).groupBy('policy_id', 'rule_id', 'status')) as {
-    policy_id: string;
-    rule_id: string;
-    status: RuleStatus;
-    hosts: number | string;
-  }[];
-  const rank = `max(${RANK_SQL})`;
-  const perHost = knex.from(effectiveResults(database, now).as('e')).select('policy_id', 'host_record_id', knex.raw(`${rank} as worst`)).groupBy('policy_id', 'host_record_id');
-  const policyRows = (await knex.from(perHost.as('p')).select('policy_id', 'worst').count({ hosts: '*' }).groupBy('policy_id', 'worst')) as {
-    policy_id: string;
-    worst: number | string;
-    hosts: number | string;
-  }[];
-  const byRule = new Map<string, StatusCounts>();
-  for (const row of ruleRows) counted(byRule, `${row.policy_id}\n${row.rule_id}`)[row.status] += Number(row.hosts);
-  const byPolicy = new Map<string, StatusCounts>();
-  for (const row of policyRows) counted(byPolicy, row.policy_id)[BY_RANK[Number(row.worst)]!] += Number(row.hosts);
+  const { byRule, byPolicy } = await keptCounts(database, now);
+  byPolicy.delete(FLEET);
   return { byRule, byPolicy };
+}
+
+/**
+ * The kept counts with waivers applied: by rule, by policy, and the fleet's (under {@link FLEET} in `byPolicy`).
+ * Waivers are few, so only the results they cover, and the other results of their hosts, are read.
+ */
+async function keptCounts(database: Database, now: Date): Promise<{ byRule: Map<string, StatusCounts>; byPolicy: Map<string, StatusCounts> }> {
+  const knex = database.em.getKnex();
+  const [rows, waived] = await Promise.all([
+    knex('policy_status_count').select('policy_id', 'rule_id', 'status', 'hosts') as Promise<{ policy_id: string; rule_id: string; status: RuleStatus; hosts: number | string }[]>,
+    waivedResults(database, now),
+  ]);
+  const byRule = new Map<string, StatusCounts>();
+  const byPolicy = new Map<string, StatusCounts>();
+  for (const row of rows) {
+    if (row.rule_id === WHOLE_POLICY) counted(byPolicy, row.policy_id)[row.status] += Number(row.hosts);
+    else counted(byRule, `${row.policy_id}\n${row.rule_id}`)[row.status] += Number(row.hosts);
+  }
+  const waivedHosts = new Map<string, Set<string>>();
+  for (const result of waived) {
+    const counts = counted(byRule, `${result.policy_id}\n${result.rule_id}`);
+    counts[result.status] -= 1;
+    counts.waived += 1;
+    let hosts = waivedHosts.get(result.host_record_id);
+    if (!hosts) waivedHosts.set(result.host_record_id, (hosts = new Set()));
+    hosts.add(`${result.policy_id}\n${result.rule_id}`);
+  }
+  // A host with a waived result may have another worst status on its policy and over the fleet: its results decide.
+  const worst = new Map<string, { policyId: string; stored: number; effective: number }>();
+  const keepWorst = (key: string, policyId: string, status: RuleStatus, isWaived: boolean) => {
+    const known = worst.get(key) ?? { policyId, stored: 0, effective: 0 };
+    known.stored = Math.max(known.stored, RANK[status]);
+    known.effective = Math.max(known.effective, isWaived ? RANK.waived : RANK[status]);
+    worst.set(key, known);
+  };
+  for (const ids of chunks([...waivedHosts.keys()], MAX_PARAMETERS)) {
+    const results = (await knex('policy_result').select('policy_id', 'rule_id', 'host_record_id', 'status').whereIn('host_record_id', ids)) as { policy_id: string; rule_id: string; host_record_id: string; status: RuleStatus }[];
+    for (const result of results) {
+      const isWaived = waivedHosts.get(result.host_record_id)!.has(`${result.policy_id}\n${result.rule_id}`);
+      keepWorst(`${result.policy_id}\n${result.host_record_id}`, result.policy_id, result.status, isWaived);
+      keepWorst(`${FLEET}\n${result.host_record_id}`, FLEET, result.status, isWaived);
+    }
+  }
+  for (const { policyId, stored, effective } of worst.values()) {
+    if (stored === effective) continue;
+    const counts = counted(byPolicy, policyId);
+    counts[BY_RANK[stored]!] -= 1;
+    counts[BY_RANK[effective]!] += 1;
+  }
+  return { byRule, byPolicy };
+}
+
+/** The stored `fail` and `error` results that an unexpired waiver covers, for its host or for a group the host is in. */
+async function waivedResults(database: Database, now: Date): Promise<{ policy_id: string; rule_id: string; host_record_id: string; status: RuleStatus }[]> {
+  const knex = database.em.getKnex();
+  const time = sqlDialectOf(database.em).toDatabaseTime(now);
+  const covered = (query: Knex.QueryBuilder) =>
+    query
+      .select('r.policy_id', 'r.rule_id', 'r.host_record_id', 'r.status')
+      .where('w.expires_at', '>', time)
+      .andWhere('r.status', '<>', 'pass')
+      .andWhere((rule) => rule.whereNull('w.rule_id').orWhereRaw('w.rule_id = r.rule_id'));
+  const forHosts = covered(knex('waiver as w').join('policy_result as r', (on) => on.on('r.host_record_id', 'w.host_record_id').andOn('r.policy_id', 'w.policy_id')));
+  const forGroups = covered(
+    knex('waiver as w')
+      .join('host_label as l', (on) => on.on('l.value', 'w.group_name').andOnVal('l.kind', 'group'))
+      .join('policy_result as r', (on) => on.on('r.host_record_id', 'l.host_record_id').andOn('r.policy_id', 'w.policy_id')),
+  );
+  // `union` drops a result that waivers of both kinds cover to one.
+  return (await forHosts.union(forGroups)) as { policy_id: string; rule_id: string; host_record_id: string; status: RuleStatus }[];
+}
+
+/** Most bound parameters in one statement: SQLite's oldest limit is 999. */
+const MAX_PARAMETERS = 999;
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
+  return result;
 }
 
 /** One page of a policy's results: failures first, then errors, waived and passes; within those by host name. */
@@ -94,11 +158,18 @@ export async function listResults(
   const matching = knex.from(effectiveResults(database, now).as('e')).where('policy_id', policyId);
   if (filter.ruleId !== undefined) matching.andWhere('rule_id', filter.ruleId);
   if (filter.status !== undefined) matching.andWhere('status', filter.status);
-  const [rows, [{ total }]] = await Promise.all([
+  const [rows, { byRule }] = await Promise.all([
     matching.clone().select('*').orderByRaw(`${RANK_SQL} desc, hostname is null, hostname, host_record_id, rule_id`).limit(filter.limit).offset(filter.offset) as Promise<EffectiveRow[]>,
-    matching.clone().count({ total: '*' }) as unknown as Promise<[{ total: number | string }]>,
+    statusCounts(database, now),
   ]);
-  return { items: rows.map(toResult), total: Number(total) };
+  // The total from the kept counts: counting the matching results would group every one of them again.
+  let total = 0;
+  for (const [key, counts] of byRule) {
+    const [policy, rule] = key.split('\n');
+    if (policy !== policyId || (filter.ruleId !== undefined && rule !== filter.ruleId)) continue;
+    total += filter.status === undefined ? counts.pass + counts.fail + counts.error + counts.waived : counts[filter.status];
+  }
+  return { items: rows.map(toResult), total };
 }
 
 /** A host's results on every policy and the latest changes of its status; null when there is no such host. */
@@ -126,12 +197,7 @@ export async function hostCompliance(database: Database, hostRecordId: string, n
 
 /** How many hosts have each status over every enabled policy that applies to them (a host counts with its worst). */
 export async function fleetCompliance(database: Database, now = new Date()): Promise<{ hosts: StatusCounts; evaluatedHosts: number }> {
-  const knex = database.em.getKnex();
-  const rank = `max(${RANK_SQL})`;
-  const perHost = knex.from(effectiveResults(database, now).as('e')).select('host_record_id', knex.raw(`${rank} as worst`)).groupBy('host_record_id');
-  const rows = (await knex.from(perHost.as('p')).select('worst').count({ hosts: '*' }).groupBy('worst')) as { worst: number | string; hosts: number | string }[];
-  const hosts = emptyCounts();
-  for (const row of rows) hosts[BY_RANK[Number(row.worst)]!] += Number(row.hosts);
+  const hosts = (await keptCounts(database, now)).byPolicy.get(FLEET) ?? emptyCounts();
   return { hosts, evaluatedHosts: hosts.pass + hosts.fail + hosts.error + hosts.waived };
 }
 

@@ -7,7 +7,8 @@ import { FleetView } from './0005-fleet-view.js';
 import { Policies } from './0006-policies.js';
 import { Webhooks } from './0007-webhooks.js';
 import { CompactReports } from './0008-compact-reports.js';
-import { ReportCompactionIndex } from './0010-report-compaction-index.js';
+import { ReportCompactionIndex } from './0009-report-compaction-index.js';
+import { FleetCounts } from './0010-fleet-counts.js';
 
 /**
  * Every PostgreSQL schema migration, oldest first. PostgreSQL support came after SQLite's 0003, so its list starts
@@ -22,5 +23,6 @@ export const POSTGRESQL_MIGRATIONS: MigrationObject[] = [
   { name: '0006-policies', class: Policies },
   { name: '0007-webhooks', class: Webhooks },
   { name: '0008-compact-reports', class: CompactReports },
-  { name: '0010-report-compaction-index', class: ReportCompactionIndex },
+  { name: '0009-report-compaction-index', class: ReportCompactionIndex },
+  { name: '0010-fleet-counts', class: FleetCounts },
 ];

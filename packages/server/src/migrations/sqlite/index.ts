@@ -9,7 +9,8 @@ import { FleetView } from './0007-fleet-view.js';
 import { Policies } from './0008-policies.js';
 import { Webhooks } from './0009-webhooks.js';
 import { CompactReports } from './0010-compact-reports.js';
-import { ReportCompactionIndex } from './0012-report-compaction-index.js';
+import { ReportCompactionIndex } from './0011-report-compaction-index.js';
+import { FleetCounts } from './0012-fleet-counts.js';
 
 /**
  * Every SQLite schema migration, oldest first, listed so that they run from compiled output without file globbing.
@@ -26,5 +27,6 @@ export const SQLITE_MIGRATIONS: MigrationObject[] = [
   { name: '0008-policies', class: Policies },
   { name: '0009-webhooks', class: Webhooks },
   { name: '0010-compact-reports', class: CompactReports },
-  { name: '0012-report-compaction-index', class: ReportCompactionIndex },
+  { name: '0011-report-compaction-index', class: ReportCompactionIndex },
+  { name: '0012-fleet-counts', class: FleetCounts },
 ];
