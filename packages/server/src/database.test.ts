@@ -1,13 +1,11 @@
 import { readdir } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Registry } from 'prom-client';
-import { Migrator } from '@mikro-orm/migrations';
-import { MikroORM as SqliteMikroORM } from '@mikro-orm/sqlite';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { dialectForUrl, dialectOf, migrationsFor, sqlDialectOf } from './database/dialects.js';
 import { openDatabase, type Database } from './database/open.js';
-import { databaseFile } from './database/sqlite.js';
-import { ENTITIES, HostRecord } from './database/entities.js';
+import { HostRecord } from './database/entities.js';
+import { openMigratedTo } from './database/schema-at.test-kit.js';
 import { deriveStoredHosts } from './host-backfill.js';
 import { DERIVED_VERSION } from './host-derivation.js';
 import { hostRecordId, hostRowsOf } from './host-records.js';
@@ -90,15 +88,8 @@ describe('SQLite upgrade to hosts', () => {
   it('gives the reports stored before hosts existed their hosts, each from its newest report', async () => {
     // A database as the previous release left it: migrated to 0002, with reports of two hosts under one key and
     // the same hostid under a second key.
-    const old = await SqliteMikroORM.init({
-      dbName: databaseFile(database.location.dataDir),
-      logger: () => {},
-      entities: ENTITIES,
-      extensions: [Migrator],
-      migrations: { migrationsList: await migrationsFor('sqlite'), snapshot: false },
-    });
-    await old.getMigrator().up({ to: '0002-key-lifecycle' });
-    const [{ id: keyA }, { id: keyB }] = [await createKey(old as unknown as Database), await createKey(old as unknown as Database)];
+    const old = await openMigratedTo(database.location, '0002-key-lifecycle');
+    const [{ id: keyA }, { id: keyB }] = [await createKey(old), await createKey(old)];
     const insert = (id: string, keyId: string, hostId: string, hostId2: string | null, receivedAt: string) =>
       old.em.getConnection().execute(
         'insert into report (id, key_id, host_id, host_id2, received_at, encoding, size, sha256, content) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -140,11 +131,7 @@ describe.each(DIALECTS)('upgrade to the fleet view on %s', (dialect) => {
   it('keeps the hosts stored before, not yet derived, and derives them from their newest report', async () => {
     const { location } = database;
     const sql = dialectForUrl(location.databaseUrl);
-    const old = await sql.open(
-      { logger: () => {}, entities: ENTITIES, extensions: [Migrator], migrations: { migrationsList: await sql.loadMigrations(), snapshot: false }, discovery: { warnWhenNoEntities: false } },
-      location,
-    );
-    await old.getMigrator().up({ to: before });
+    const old = await openMigratedTo(location, before);
     const { id: keyId } = await createKey(old);
     const hostId = hostRecordId(keyId, 'web');
     const time = (iso: string) => sql.toDatabaseTime(new Date(iso));

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Migrator } from '@mikro-orm/migrations';
 import type { ReportToStore } from '@org/audit-server-core';
 import { lynisCapture } from '@org/test-support/lynis-fixtures';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { dialectForUrl } from './database/dialects.js';
-import { ENTITIES } from './database/entities.js';
+import { openMigratedTo } from './database/schema-at.test-kit.js';
 import { openDatabase, type Database } from './database/open.js';
 import { hostRecordId } from './host-records.js';
 import { CONTENT_COLUMNS, DamagedReportError, reportBytesOf, type ContentColumns } from './report-content.js';
@@ -146,11 +145,7 @@ describe.each(DIALECTS)('upgrade to compact storage on %s', (dialect) => {
   it('reads the reports stored before as they are, and keeps new ones compressed beside them', async () => {
     const { location } = database;
     const sql = dialectForUrl(location.databaseUrl);
-    const old = await sql.open(
-      { logger: () => {}, entities: ENTITIES, extensions: [Migrator], migrations: { migrationsList: await sql.loadMigrations(), snapshot: false }, discovery: { warnWhenNoEntities: false } },
-      location,
-    );
-    await old.getMigrator().up({ to: before });
+    const old = await openMigratedTo(location, before);
     const { id: keyId } = await createKey(old);
     const hostId = hostRecordId(keyId, 'web');
     const knex = old.em.getKnex();
