@@ -12,7 +12,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAdminToken, importKey, openDatabase } from '@org/audit-server';
 import { lynisCapture } from '@org/test-support/lynis-fixtures';
-import { launchChromium, reportAs, signIn, until } from './support/dashboard.js';
+import { launchChromium, reportAs, signIn } from './support/dashboard.js';
+import { until } from './support/until.js';
 import { makeDataDir, runCli, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const ARTIFACTS = `${fileURLToPath(new URL('..', import.meta.url))}test-artifacts`;

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminToken, importKey, openDatabase, OrmReportStore } from '@org/audit-server';
 import { redactLicenseKeys, readReportBytes } from '@org/audit-server-core';
 import { lynisCapture } from '@org/test-support/lynis-fixtures';
-import { fitsWidth, launchChromium, reportAs as report, signIn as signInAs, until } from './support/dashboard.js';
+import { fitsWidth, launchChromium, reportAs as report, signIn as signInAs } from './support/dashboard.js';
+import { until } from './support/until.js';
 import { makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

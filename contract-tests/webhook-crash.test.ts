@@ -8,6 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { lynisFixturePath } from '@org/test-support/lynis-fixtures';
 import { startStubServer, type StubServer } from '@org/test-support/stub-server';
 import { makeDataDir, runCli, seedKeys, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { until } from './support/until.js';
 
 const KEY = 'deadbeef-0000-0000-0000-0000000c4a54';
 const SERVER_ARGS = ['--plain-http', '--webhook-allow-private'];
@@ -37,11 +38,6 @@ async function admin<T>(path: string, init: RequestInit = {}): Promise<T> {
   return (await response.json()) as T;
 }
 
-async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  for (const started = Date.now(); !condition(); await new Promise((resolve) => setTimeout(resolve, 100))) {
-    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
-  }
-}
 
 it('delivers the event of a report stored before a SIGKILL once the server is started again', async () => {
   server = await startServerProcess(dataDir, SERVER_ARGS);
@@ -52,11 +48,11 @@ it('delivers the event of a report stored before a SIGKILL once the server is st
   const upload = await fetch(`${server.url}/api/audit/upload/`, { method: 'POST', body: new URLSearchParams({ data: report, licensekey: KEY, hostid: 'crash-host', hostid2: 'x' }) });
   expect(upload.status).toBe(200);
 
-  await until(() => receiver.requests.length === 1, 15_000, 'the first attempt reaching the receiver');
+  await until(async () => receiver.requests.length === 1, 'the first attempt reaching the receiver', 15_000);
   expect(await server.stop('SIGKILL')).toBeNull();
 
   server = await startServerProcess(dataDir, SERVER_ARGS);
-  await until(() => receiver.requests.length >= 2, 90_000, 'the event delivered by the restarted server');
+  await until(async () => receiver.requests.length >= 2, 'the event delivered by the restarted server', 90_000);
   const [killed, delivered] = receiver.requests;
   expect(delivered!.headers['webhook-id']).toBe(killed!.headers['webhook-id']);
   const event = new Webhook(secret).verify(delivered!.body.toString(), delivered!.headers as Record<string, string>) as { type: string; data: { hostId: string; reportId: string } };

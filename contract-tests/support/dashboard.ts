@@ -52,10 +52,3 @@ export function reportAs(hostId: string, hostname: string, hardeningIndex: numbe
   }
   return text.concat(extraWarnings.map((warning) => `warning[]=${warning}\n`).join(''), rawLines.map((line) => `${line}\n`).join(''));
 }
-
-/** Waits until `done` holds (outside a test, where expect.poll is not available). */
-export async function until(done: () => Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
-  for (const started = Date.now(); !(await done()); await new Promise((resolve) => setTimeout(resolve, 50))) {
-    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-  }
-}

@@ -1,10 +1,11 @@
 // Exports come from the admin API, which wants the bearer token: a plain link cannot send it, so the page fetches the
 // export and hands it to the browser as a file. The browser holds the whole export in memory (a Blob) until it is
 // saved; the server streams it, but the page cannot, which is fine for the sizes a browser tab handles.
+import type { ExportHostsData } from '@org/audit-client/sdk';
 import { failureOf } from './api.js';
 
-/** The formats every export comes in. */
-export type ExportFormat = 'csv' | 'json';
+/** The formats every export comes in, as the contract names them. */
+export type ExportFormat = NonNullable<NonNullable<ExportHostsData['query']>['format']>;
 
 /** What a generated SDK call resolves with when asked to parse the answer as a Blob (`parseAs: 'blob'`). */
 export type BlobCall = Promise<{ data?: unknown; error?: unknown; response?: Response }>;

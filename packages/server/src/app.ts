@@ -5,6 +5,7 @@ import { describeFailure, type AuditApi } from '@org/audit-server-core';
 import { createAuditListener } from '@org/audit-server-core/node';
 import type { AdminApi } from './admin/api.js';
 import { clientAddressResolver } from './client-address.js';
+import { onFirstUse } from './first-use.js';
 import type { ExpressAppOptions } from './express-app.js';
 import { withRequestLog } from './request-log.js';
 
@@ -42,13 +43,12 @@ export function createAdminApp(admin: AdminApi, logger: Logger, options: Pick<Ap
  * files are no part of answering collectors, so a start does not wait for them. Requests meanwhile wait.
  */
 function expressOnFirstUse(logger: Logger, options: ExpressAppOptions): RequestListener {
+  const load = onFirstUse(() => import('./express-app.js').then(({ createExpressApp }) => createExpressApp(logger, options)));
   let loaded: RequestListener | undefined;
-  let loading: Promise<RequestListener> | undefined;
   return (req, res) => {
     if (loaded) return loaded(req, res);
-    loading ??= import('./express-app.js').then(({ createExpressApp }) => (loaded = createExpressApp(logger, options)));
-    loading.then(
-      (listener) => listener(req, res),
+    load().then(
+      (listener) => (loaded = listener)(req, res),
       (error: unknown) => {
         logger.error({ error: describeFailure(error) }, 'request failed');
         res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('Internal server error');

@@ -52,10 +52,6 @@ export class ReportCompactor extends BackgroundWorker {
     });
   }
 
-
-
-
-
   private async compactPending(settling: boolean): Promise<void> {
     while (!this.passes.isStopped) {
       const busy = !settling && this.isBusy();

@@ -21,6 +21,7 @@ import { RejectionLog } from './rejection-log.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { writeRefusedUploadEvents } from './webhooks/refused-uploads.js';
 import { schedulePruning } from './retention.js';
+import { onFirstUse } from './first-use.js';
 import { ReportCompactor } from './report-compaction.js';
 import { OrmReportStore } from './report-store.js';
 import { OrmKeyStore } from './secrets/license-key-store.js';
@@ -210,17 +211,8 @@ function createListener(app: RequestListener, config: ServerConfig, tls: TlsIden
  * answering collectors, so a start does not wait for them.
  */
 function adminApiOnFirstUse(options: AdminApiOptions): AdminApi {
-  let admin: Promise<AdminApi> | undefined;
-  return {
-    async handle(request) {
-      // A failed load is tried again on the next request rather than kept.
-      admin ??= import('./admin/api.js').then(({ createAdminApi }) => createAdminApi(options)).catch((error: unknown) => {
-        admin = undefined;
-        throw error;
-      });
-      return (await admin).handle(request);
-    },
-  };
+  const admin = onFirstUse(() => import('./admin/api.js').then(({ createAdminApi }) => createAdminApi(options)));
+  return { handle: async (request) => (await admin()).handle(request) };
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

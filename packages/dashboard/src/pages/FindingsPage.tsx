@@ -5,6 +5,7 @@ import { hostsRoute, hrefOf, type FindingKind, type Route } from '../route.js';
 import { useLoad } from '../use-load.js';
 import { ExportButtons } from '../components/ExportButtons.js';
 import { Status } from '../components/Status.js';
+import { Pager } from '../components/Pager.js';
 
 const PAGE_SIZE = 50;
 
@@ -81,10 +82,7 @@ export function FindingsPage({ client, route, onUnauthorized }: { client: Client
               </tbody>
             </table>
           </div>
-          <nav className="pager" aria-label="Pages of findings">
-            {route.offset > 0 && <a href={hrefOf({ ...route, offset: Math.max(0, route.offset - PAGE_SIZE) })}>Previous page</a>}
-            {route.offset + PAGE_SIZE < loaded.value.total && <a href={hrefOf({ ...route, offset: route.offset + PAGE_SIZE })}>Next page</a>}
-          </nav>
+          <Pager route={route} pageSize={PAGE_SIZE} total={loaded.value.total} label="Pages of findings" />
         </>
       )}
     </section>

@@ -7,6 +7,7 @@ import { hostsRoute, hrefOf, type FindingKind, type HostFilters, type HostSort, 
 import { useLoad } from '../use-load.js';
 import { Labels } from '../components/Labels.js';
 import { Status } from '../components/Status.js';
+import { Pager } from '../components/Pager.js';
 
 const PAGE_SIZE = 50;
 const DAY_MS = 86_400_000;
@@ -106,10 +107,7 @@ export function HostsPage({ client, route, onUnauthorized }: { client: Client; r
               </tbody>
             </table>
           </div>
-          <nav className="pager" aria-label="Pages of hosts">
-            {route.offset > 0 && <a href={hrefOf({ ...route, offset: Math.max(0, route.offset - PAGE_SIZE) })}>Previous page</a>}
-            {route.offset + PAGE_SIZE < loaded.value.hosts.total && <a href={hrefOf({ ...route, offset: route.offset + PAGE_SIZE })}>Next page</a>}
-          </nav>
+          <Pager route={route} pageSize={PAGE_SIZE} total={loaded.value.hosts.total} label="Pages of hosts" />
         </>
       )}
     </section>

@@ -6,6 +6,7 @@ import { addressesOf, hostOf, keyOf, REASONS } from '../refusals.js';
 import { hrefOf, type Route } from '../route.js';
 import { useLoad } from '../use-load.js';
 import { Status } from '../components/Status.js';
+import { Pager } from '../components/Pager.js';
 
 const PAGE_SIZE = 50;
 
@@ -88,10 +89,7 @@ export function RefusedPage({ client, route, onUnauthorized }: { client: Client;
               ))}
             </tbody>
           </table>
-          <nav className="pager" aria-label="Pages of refusals">
-            {route.offset > 0 && <a href={hrefOf({ ...route, offset: Math.max(0, route.offset - PAGE_SIZE) })}>Previous page</a>}
-            {route.offset + PAGE_SIZE < loaded.value.page.total && <a href={hrefOf({ ...route, offset: route.offset + PAGE_SIZE })}>Next page</a>}
-          </nav>
+          <Pager route={route} pageSize={PAGE_SIZE} total={loaded.value.page.total} label="Pages of refusals" />
         </>
       )}
     </section>

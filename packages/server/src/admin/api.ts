@@ -172,14 +172,12 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
       return operation({ params: c.request.params as Record<string, string>, query: c.request.query as Record<string, unknown>, body, tokenId }, context);
     });
   }
-  // Initialised on first use: checking and dereferencing the contract is no part of answering collectors, so a
-  // start does not wait for it.
-  let initialised: Promise<unknown> | undefined;
+  // The server builds the admin API on its first request (server.ts), so a start does not wait for this.
+  await backend.init();
 
   return {
     async handle(request) {
       try {
-        await (initialised ??= backend.init());
         if (rateLimiter && request.remoteAddress) {
           const decision = await rateLimiter.consumeRequest(request.remoteAddress);
           if (!decision.allowed) {

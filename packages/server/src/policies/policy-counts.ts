@@ -2,9 +2,7 @@ import type { Knex } from '@mikro-orm/knex';
 import type { RuleStatus } from '@org/audit-server-core';
 import { applyCountDeltas, CountDeltas } from '../database/count-deltas.js';
 import type { SqlDialect } from '../database/dialect.js';
-
-/** Statuses from worst to best: a host's status on a policy is its worst rule's. */
-export const RANK: Record<RuleStatus, number> = { fail: 4, error: 3, waived: 2, pass: 1 };
+import { RANK, RANK_SQL, worse } from './rule-status.js';
 
 /** `policy_status_count.rule_id` of the counts of a policy as a whole (no rule id is empty). */
 export const WHOLE_POLICY = '';
@@ -12,7 +10,7 @@ export const WHOLE_POLICY = '';
 export const FLEET = '00000000-0000-0000-0000-000000000000';
 
 /** A host's worst result in SQL over `policy_result` rows (the statuses are constants, never request input). */
-const WORST_SQL = `max(case status ${Object.entries(RANK).map(([status, value]) => `when '${status}' then ${value}`).join(' ')} end)`;
+const WORST_SQL = `max(${RANK_SQL})`;
 const STATUS_OF_RANK_SQL = `case worst ${Object.entries(RANK).map(([status, value]) => `when ${value} then '${status}'`).join(' ')} end`;
 
 /** A stored result as counted: its policy, rule, host and status before waivers. */
@@ -20,7 +18,7 @@ export interface CountedResult {
   policy_id: string;
   rule_id: string;
   host_record_id: string;
-  status: string;
+  status: RuleStatus;
 }
 
 /**
@@ -31,11 +29,8 @@ export interface CountedResult {
 export async function countResults(trx: Knex.Transaction, dialect: SqlDialect, removed: CountedResult[], added: CountedResult[]): Promise<void> {
   const deltas = new CountDeltas();
   const count = (results: CountedResult[], step: number) => {
-    const worst = new Map<string, { policyId: string; status: string }>();
-    const keepWorst = (key: string, policyId: string, status: string) => {
-      const known = worst.get(key);
-      if (!known || RANK[status as RuleStatus] > RANK[known.status as RuleStatus]) worst.set(key, { policyId, status });
-    };
+    const worst = new Map<string, { policyId: string; status: RuleStatus }>();
+    const keepWorst = (key: string, policyId: string, status: RuleStatus) => worst.set(key, { policyId, status: worse(worst.get(key)?.status, status) });
     for (const result of results) {
       deltas.add([result.policy_id, result.rule_id, result.status], step);
       keepWorst(`${result.policy_id}\n${result.host_record_id}`, result.policy_id, result.status);

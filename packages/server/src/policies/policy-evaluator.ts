@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
-import { describeFailure, parseLynisReport, type AuditLogger } from '@org/audit-server-core';
+import { describeFailure, parseLynisReport, type AuditLogger, type RuleStatus } from '@org/audit-server-core';
 import type { Database, DatabaseTime } from '../database/dialect.js';
 import { BackgroundPasses, BackgroundWorker } from '../background-passes.js';
 import { sqlDialectOf } from '../database/dialects.js';
@@ -47,7 +47,7 @@ interface ResultRow {
   policy_id: string;
   rule_id: string;
   host_record_id: string;
-  status: string;
+  status: RuleStatus;
   value: string | null;
   message: string | null;
   report_id: string;
@@ -90,10 +90,6 @@ export class PolicyEvaluator extends BackgroundWorker {
       onError: (error) => options.logger?.error({ error: describeFailure(error) }, 'policy evaluation failed; retrying on the next pass'),
     });
   }
-
-
-
-
 
   /** Evaluates batches of out-of-date hosts until none is left. */
   private async evaluateOutOfDate(): Promise<void> {

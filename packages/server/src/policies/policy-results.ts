@@ -5,11 +5,9 @@ import type { Database as OpenDatabase } from '../database/dialect.js';
 /** What these queries need of an open database: its entity manager (or a fork of it). */
 type Database = Pick<OpenDatabase, 'em'>;
 import { sqlDialectOf } from '../database/dialects.js';
-import { FLEET, RANK, WHOLE_POLICY } from './policy-counts.js';
+import { FLEET, WHOLE_POLICY } from './policy-counts.js';
+import { RANK, RANK_SQL, STATUS_OF_RANK, worse } from './rule-status.js';
 
-const BY_RANK = Object.fromEntries(Object.entries(RANK).map(([status, rank]) => [rank, status])) as Record<number, RuleStatus>;
-/** A status column's {@link RANK} in SQL (the statuses are constants, never request input). */
-const RANK_SQL = `case status ${Object.entries(RANK).map(([status, value]) => `when '${status}' then ${value}`).join(' ')} end`;
 const HISTORY_SHOWN = 100;
 
 interface EffectiveRow {
@@ -112,8 +110,8 @@ async function keptCounts(database: Database, now: Date): Promise<{ byRule: Map<
   for (const { policyId, stored, effective } of worst.values()) {
     if (stored === effective) continue;
     const counts = counted(byPolicy, policyId);
-    counts[BY_RANK[stored]!] -= 1;
-    counts[BY_RANK[effective]!] += 1;
+    counts[STATUS_OF_RANK[stored]!] -= 1;
+    counts[STATUS_OF_RANK[effective]!] += 1;
   }
   return { byRule, byPolicy };
 }
@@ -187,7 +185,7 @@ export async function hostCompliance(database: Database, hostRecordId: string, n
   const worst = Math.max(0, ...results.map((result) => RANK[result.status]));
   return {
     hostRecordId,
-    status: worst === 0 ? null : BY_RANK[worst]!,
+    status: worst === 0 ? null : STATUS_OF_RANK[worst]!,
     results,
     history: history.map(
       (change): PolicyResultChange => ({ policyId: change.policy_id, ruleId: change.rule_id, status: change.status, value: change.value, reportId: change.report_id, at: new Date(change.at).toISOString() }),
@@ -216,10 +214,7 @@ export async function hostCompliances(database: Database, hostRecordIds: string[
   const knex = database.em.getKnex();
   const rows = (await knex.from(effectiveResults(database, now).as('e')).select('host_record_id', 'status').whereIn('host_record_id', hostRecordIds)) as { host_record_id: string; status: RuleStatus }[];
   const worst = new Map<string, RuleStatus>();
-  for (const row of rows) {
-    const known = worst.get(row.host_record_id);
-    if (!known || RANK[row.status] > RANK[known]) worst.set(row.host_record_id, row.status);
-  }
+  for (const row of rows) worst.set(row.host_record_id, worse(worst.get(row.host_record_id), row.status));
   return new Map(hostRecordIds.map((id) => {
     const status = worst.get(id);
     return [id, status ? STATE_OF[status] : 'unknown'];

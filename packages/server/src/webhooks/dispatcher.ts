@@ -83,10 +83,6 @@ export class WebhookDispatcher extends BackgroundWorker {
     });
   }
 
-
-
-
-
   /** One pass: the sweep when due (or settling), then the outbox fanned out and the due deliveries sent. */
   private async dispatch(settling: boolean): Promise<void> {
     await this.sweepIfDue(settling);
