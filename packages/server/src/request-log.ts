@@ -18,6 +18,9 @@ export interface RequestLogOptions {
  */
 export function withRequestLog(logger: Logger, listener: RequestListener, options: RequestLogOptions = {}): RequestListener {
   const { inFlight } = options;
+  // The line's fields are built here and hold no secret by name (a path is not redacted by name either), so the
+  // parent's redaction, a fifth of a license check's cost, is skipped for them.
+  const requestLines = logger.child({}, { redact: { paths: [] } });
   return (req, res) => {
     const started = Date.now();
     // Taken now: Express rewrites `req.url` inside a mounted router, and the socket may be gone at the end.
@@ -25,7 +28,7 @@ export function withRequestLog(logger: Logger, listener: RequestListener, option
     inFlight?.inc();
     res.once('close', () => {
       inFlight?.dec();
-      logger.info({ req: line, res: { statusCode: res.statusCode }, responseTime: Date.now() - started }, 'request completed');
+      requestLines.info({ req: line, res: { statusCode: res.statusCode }, responseTime: Date.now() - started }, 'request completed');
     });
     listener(req, res);
   };
