@@ -1,18 +1,18 @@
 import type { RequestListener } from 'node:http';
 import type { Logger } from 'pino';
-import type { Gauge } from 'prom-client';
 import { describeFailure, type AuditApi } from '@org/audit-server-core';
 import { createAuditListener } from '@org/audit-server-core/node';
 import type { AdminApi } from './admin/api.js';
 import { clientAddressResolver } from './client-address.js';
 import { onFirstUse } from './first-use.js';
 import type { ExpressAppOptions } from './express-app.js';
+import type { InFlightCount } from './metrics.js';
 import { withRequestLog } from './request-log.js';
 
 /** What the app reports beyond its logs. */
 export interface AppOptions {
   /** Counts requests being served (for metrics, and to see a drain progress). */
-  inFlight?: Pick<Gauge, 'inc' | 'dec'>;
+  inFlight?: InFlightCount;
   /** Express `trust proxy`: a hop count or proxy addresses. Unset: the client address is the socket's, `X-Forwarded-For` is ignored. */
   trustProxy?: string;
   /** The admin API, served under `/api/admin`, and the dashboard on it under `/dashboard/`. Unset: both answer 404. */

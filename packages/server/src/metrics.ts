@@ -7,7 +7,13 @@ export interface ServerMetrics {
   /** Hooks to pass to `createAuditApi`: they count requests, uploads and refusals. */
   hooks: AuditHooks;
   /** Requests being served on the collectors' port right now. */
-  inFlight: Gauge;
+  inFlight: InFlightCount;
+}
+
+/** A count of requests being served, told of each start and end. */
+export interface InFlightCount {
+  inc(): void;
+  dec(): void;
 }
 
 /** What the metrics read from the server's parts when scraped. */
@@ -49,7 +55,17 @@ export function createMetrics(sources: MetricsSources): ServerMetrics {
     labelNames: ['operation', 'reason'],
     registers,
   });
-  const inFlight = new Gauge({ name: 'audit_http_requests_in_flight', help: 'Requests being served on the collectors\' port', registers });
+  // A plain number read when scraped: a gauge's own inc and dec hash their labels twice per request.
+  let requestsInFlight = 0;
+  const inFlight: InFlightCount = { inc: () => void requestsInFlight++, dec: () => void requestsInFlight-- };
+  new Gauge({
+    name: 'audit_http_requests_in_flight',
+    help: 'Requests being served on the collectors\' port',
+    registers,
+    collect() {
+      this.set(requestsInFlight);
+    },
+  });
   new Gauge({
     name: 'audit_body_bytes_in_flight',
     help: 'Bytes of request bodies held by the intake, against its memory budget (--max-body-bytes-in-flight)',

@@ -1,11 +1,11 @@
 import type { RequestListener } from 'node:http';
 import type { Logger } from 'pino';
-import type { Gauge } from 'prom-client';
+import type { InFlightCount } from './metrics.js';
 
 /** What is kept of every request on a listener. */
 export interface RequestLogOptions {
   /** Counts requests being served (for metrics, and to see a drain progress). */
-  inFlight?: Pick<Gauge, 'inc' | 'dec'>;
+  inFlight?: InFlightCount;
 }
 
 /**
