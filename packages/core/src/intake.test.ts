@@ -1,5 +1,5 @@
 // Admission before buffering: what an anonymous client can make the intake hold, and for how long.
-import { createServer, type Server } from 'node:http';
+import { Agent, createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formPostHead, sendRaw, type OpenRequest } from '@org/test-support/raw-https';
@@ -193,5 +193,44 @@ describe('a key sent before the report', () => {
     open.push(request);
     expect((await request.response).status).toBe(401);
     expect(failures).toEqual(['127.0.0.1']);
+  });
+});
+
+describe('connections kept open', () => {
+  /** Sends each request on one kept-open connection, its body `bodyDelayMs` after its headers (0: together). */
+  async function onOneConnection(port: number, requests: { path: string; body: Buffer }[], bodyDelayMs: number) {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const answers = [];
+      for (const { path, body } of requests) {
+        answers.push(await new Promise<{ status?: number; body: string; connection?: string; reused: boolean }>((resolve, reject) => {
+          const request = httpRequest({ port, host: '127.0.0.1', path, method: 'POST', agent, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': body.length } }, (response) => {
+            let text = '';
+            response.on('data', (chunk) => (text += chunk)).on('end', () => resolve({ status: response.statusCode, body: text, connection: response.headers.connection, reused: request.reusedSocket }));
+          });
+          request.on('error', reject);
+          if (bodyDelayMs === 0) return void request.end(body);
+          request.flushHeaders();
+          setTimeout(() => request.end(body), bodyDelayMs);
+        }));
+      }
+      return answers;
+    } finally {
+      agent.destroy();
+    }
+  }
+
+  it.each([['with its headers', 0], ['after its headers', 50]])('answers checks and uploads whose body arrives %s, and keeps the connection', async (_, delayMs) => {
+    const { port, reportStore } = await serve();
+    const report = 'os=Linux\nhostname=web1\nwarning[]=A-1|x&y=%z|\n';
+    const answers = await onOneConnection(port, [
+      { path: '/api/audit/license/', body: urlencoded({ licensekey: VALID_KEY, collector_version: '105' }) },
+      { path: '/api/audit/license/', body: urlencoded({ licensekey: 'deadbeef-0000-0000-0000-00000000beef' }) },
+      { path: '/api/audit/upload/', body: uploadBody(VALID_KEY, report) },
+      { path: '/api/audit/license/', body: urlencoded({ licensekey: VALID_KEY }) },
+    ], delayMs);
+    expect(answers.map(({ status, body }) => [status, body])).toEqual([[200, 'Response 100'], [401, 'Response 500'], [200, expect.stringMatching(/^OK [0-9a-f-]{36}$/)], [200, 'Response 100']]);
+    expect(answers.map(({ connection, reused }) => [connection, reused])).toEqual([['keep-alive', false], ['keep-alive', true], ['keep-alive', true], ['keep-alive', true]]);
+    expect([...reportStore.reports.values()].map((stored) => stored.content.toString('latin1'))).toEqual([report]);
   });
 });
