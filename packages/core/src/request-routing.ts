@@ -1,7 +1,11 @@
-import { OpenAPIBackend } from 'openapi-backend';
+import { createRequire } from 'node:module';
 import { compileRoutes, type RouteMatch } from './contract-routes.js';
 import { openApiDocument } from './generated/openapi.gen.js';
 import type { AuditOperation } from './hooks.js';
+
+// Required rather than imported: imported from an ES module, the CommonJS openapi-backend and the modules it
+// re-exports are first scanned by Node for their export names, a tenth of a server's start.
+const { OpenAPIBackend } = createRequire(import.meta.url)('openapi-backend') as typeof import('openapi-backend');
 
 /** Where a request under the audit prefix goes, and the operation it names (if any). */
 export interface RoutedRequest {

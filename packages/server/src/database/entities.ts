@@ -1,4 +1,7 @@
-import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { InferEntity } from '@mikro-orm/core';
+import { requireCommonJs } from '../commonjs.js';
+
+const { defineEntity, p } = requireCommonJs('@mikro-orm/core') as typeof import('@mikro-orm/core');
 
 /**
  * Tells whether `id` can be a record id (all are UUIDs). Check before querying by an id from outside: anything

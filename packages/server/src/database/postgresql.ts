@@ -1,4 +1,5 @@
 import type { Options } from '@mikro-orm/core';
+import { requireCommonJs } from '../commonjs.js';
 import { isPlatform, lowerLikeContains, type Database, type SqlDialect } from './dialect.js';
 
 /**
@@ -14,7 +15,7 @@ export const POSTGRESQL: SqlDialect = {
   loadMigrations: async () => (await import('../migrations/postgresql/index.js')).POSTGRESQL_MIGRATIONS,
   migrationsDirectory: new URL('../migrations/postgresql/', import.meta.url),
   async open(shared: Options, { databaseUrl }) {
-    const { MikroORM } = await import('@mikro-orm/postgresql'); // loaded only for PostgreSQL: see isPlatform
+    const { MikroORM } = requireCommonJs('@mikro-orm/postgresql') as typeof import('@mikro-orm/postgresql'); // loaded only for PostgreSQL: see isPlatform
     return (await MikroORM.init({ ...shared, clientUrl: databaseUrl })) as unknown as Database;
   },
   speaks: (platform) => isPlatform(platform, 'PostgreSqlPlatform'),

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Options } from '@mikro-orm/core';
+import { requireCommonJs } from '../commonjs.js';
 import { isPlatform, lowerLikeContains, type Database, type SqlDialect } from './dialect.js';
 
 /** The database file inside a data directory. */
@@ -15,7 +16,7 @@ export const SQLITE: SqlDialect = {
   loadMigrations: async () => (await import('../migrations/sqlite/index.js')).SQLITE_MIGRATIONS,
   migrationsDirectory: new URL('../migrations/sqlite/', import.meta.url),
   async open(shared: Options, { dataDir }) {
-    const { MikroORM } = await import('@mikro-orm/sqlite'); // loaded only for SQLite: see isPlatform
+    const { MikroORM } = requireCommonJs('@mikro-orm/sqlite') as typeof import('@mikro-orm/sqlite'); // loaded only for SQLite: see isPlatform
     const orm = await MikroORM.init({
       ...shared,
       dbName: databaseFile(dataDir),
