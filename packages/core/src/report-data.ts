@@ -11,8 +11,8 @@ const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 /** Whether text can be base64 at all, tried on its first characters only: a report's first line has an `=` early. */
 const BASE64_START = /^[A-Za-z0-9+/]+={0,2}$/;
 const BASE64_START_LENGTH = 76;
-/** A line of a Lynis report that is not `key=value` (keys like `os`, `warning[]`), not a `#` comment, not empty. */
-const NOT_A_REPORT_LINE = /^(?!#|\r?$|[A-Za-z0-9_.-]+(?:\[\])?=).*$/m;
+/** How a line of a Lynis report starts: `key=` (keys like `os`, `warning[]`), a `#` comment, or nothing. */
+const REPORT_LINE_START = /#|\r?$|[A-Za-z0-9_.-]+(?:\[\])?=/my;
 
 /**
  * Decodes the `data` field, given as a latin1 string so that each character is one byte as received, and as those
@@ -48,13 +48,32 @@ function strictBase64(data: string): Buffer | undefined {
 
 function textReportProblem(bytes: Buffer, text: string): string | undefined {
   if (!isUtf8(bytes)) return 'neither strict base64 nor UTF-8 text';
-  const bad = NOT_A_REPORT_LINE.exec(text);
-  if (bad) {
-    const line = countLines(text, bad.index);
+  const bad = firstBadLine(text);
+  if (bad !== -1) {
+    const line = countLines(text, bad);
     return `line ${line} is not a key=value line or a # comment (and the whole value is not strict base64)`;
   }
   if (!/^[A-Za-z0-9_.-]+(?:\[\])?=/m.test(text)) return 'the report has no key=value line';
   return undefined;
+}
+
+/**
+ * Where the first line that does not start as a report line starts, or -1. Lines end at `\n` or `\r`, as a
+ * multiline regular expression sees them; each line's start is tried alone, where one expression for "a line that
+ * is not a report line" was tried at every character (three times as long on the captured report).
+ */
+function firstBadLine(text: string): number {
+  let nextLf = text.indexOf('\n');
+  let nextCr = text.indexOf('\r');
+  for (let at = 0; ; ) {
+    REPORT_LINE_START.lastIndex = at;
+    if (!REPORT_LINE_START.test(text)) return at;
+    if (nextLf !== -1 && nextLf < at) nextLf = text.indexOf('\n', at);
+    if (nextCr !== -1 && nextCr < at) nextCr = text.indexOf('\r', at);
+    const end = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr);
+    if (end === -1) return -1;
+    at = end + 1;
+  }
 }
 
 function countLines(text: string, end: number): number {
