@@ -17,6 +17,38 @@ describe('decodeReportData', () => {
     expect(decodeReportData(fixture.toString('base64'))).toEqual({ ok: true, encoding: 'base64', bytes: fixture });
   });
 
+  it('takes as base64 exactly the texts that decode and encode back to themselves', () => {
+    // The definition, slow on large reports: the strict alphabet with padding, and the text Node's encoder writes.
+    const strict = (data: string) => data.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(data) && Buffer.from(data, 'base64').toString('base64') === data;
+    const characters = 'AQgw+/09=-_ \n%é';
+    let seed = 17;
+    const random = (below: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % below);
+    for (let i = 0; i < 50_000; i++) {
+      const data = Array.from({ length: random(13) }, () => characters[random(characters.length)]).join('');
+      expect([data, decodeReportData(data).ok && decodeReportData(data).encoding === 'base64']).toEqual([data, strict(data)]);
+    }
+    for (const data of ['QUJD', 'QUI=', 'QQ==', 'QUJ=', 'QR==', 'QQ==QUJD', 'Q===', '====', `${'A'.repeat(80)}=A==`]) {
+      expect([data, decodeReportData(data).ok && decodeReportData(data).encoding === 'base64']).toEqual([data, strict(data)]);
+    }
+  });
+
+  it('refuses exactly the texts with a line that is not key=value, a comment or empty, and names the first', () => {
+    // The definition, slow on large reports: one multiline expression for "a line that is not a report line".
+    const badLine = (text: string) => /^(?!#|\r?$|[A-Za-z0-9_.-]+(?:\[\])?=).*$/m.exec(text)?.index;
+    const characters = 'a=#[]\r\n .-é';
+    let seed = 29;
+    const random = (below: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % below);
+    const lineOf = (text: string, index: number) => text.slice(0, index).split('\n').length;
+    for (let i = 0; i < 50_000; i++) {
+      const text = Array.from({ length: random(12) }, () => characters[random(characters.length)]).join('');
+      const received = asReceived(Buffer.from(`a=1\n${text}`));
+      const decoded = decodeReportData(received);
+      const bad = badLine(received);
+      const expected = bad === undefined ? undefined : `line ${lineOf(received, bad)} is not a key=value line or a # comment (and the whole value is not strict base64)`;
+      expect([text, decoded.ok ? undefined : decoded.reason]).toEqual([text, expected]);
+    }
+  });
+
   it('keeps UTF-8 text and CRLF line ends', () => {
     const bytes = Buffer.from('# Bericht\r\nhostname=höst\r\nwarning[]=X|ü|\r\n', 'utf8');
     expect(decodeReportData(asReceived(bytes))).toEqual({ ok: true, encoding: 'raw', bytes });

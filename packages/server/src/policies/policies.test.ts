@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readReportBytes, type ReportToStore } from '@org/audit-server-core';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
+import { writesDuring } from '@org/test-support/statements';
 import { openDatabase, type Database } from '../database/open.js';
 import { hostRecordId } from '../host-records.js';
 import { OrmReportStore } from '../report-store.js';
@@ -139,6 +140,22 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
     expect(lookups).toHaveLength(4);
     expect(lookups[0]!.some((value) => ids.includes(String(value)))).toBe(false);
     expect(lookups.slice(1).map((bindings) => bindings.filter((value) => ids.includes(String(value))))).toEqual([[ids[1]], [ids[3]], [ids[4]]]);
+  });
+
+  it('writes nothing while no policy is enabled and none has results, and evaluates every host once one is', async () => {
+    await upload(WEB, lynisReport('web-01', { index: 70 }));
+    await evaluator.settle(); // the day's compliance, recorded at most once a minute
+    await upload(WEB, lynisReport('web-01', { index: 71 }));
+    await upload(DB, lynisReport('db-01', { index: 40 }));
+    expect(await writesDuring(orm.em.getKnex().client, () => evaluator.settle())).toEqual([]);
+    const policy = await createPolicy(orm, { name: 'Index', rules: [{ id: 'index', expression: 'summary.hardeningIndex >= 50' }] });
+    await evaluator.settle();
+    const results = (await listResults(orm, policy.id, { limit: 10, offset: 0 })).items;
+    expect(results.map((result) => [result.hostname, result.status]).sort()).toEqual([['db-01', 'fail'], ['web-01', 'pass']]);
+    // Disabled again: its results are still removed by evaluating, as before.
+    await updatePolicy(orm, policy.id, { name: 'Index', enabled: false, rules: [{ id: 'index', expression: 'summary.hardeningIndex >= 50' }] });
+    await evaluator.settle();
+    expect(Number(((await orm.em.getKnex()('policy_result').count({ n: '*' })) as [{ n: number | string }])[0].n)).toBe(0);
   });
 
   it('evaluates rules that read the clock again as time passes, and nothing else', async () => {

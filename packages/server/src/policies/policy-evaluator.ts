@@ -96,6 +96,10 @@ export class PolicyEvaluator extends BackgroundWorker {
     const policies = this.ready(await listPolicies(this.database));
     const policySet = policySetOf(policies.map((ready) => ready.policy));
     const readsNow = policies.some((ready) => ready.rules.some((rule) => rule.compiled.readsNow));
+    // With no policy enabled and no result kept, evaluating would write only its own bookkeeping (a commit per pass
+    // on SQLite, competing with the uploads'): skipped. Enabling a policy changes the policy set, which puts every
+    // host out of date again.
+    if (policies.length === 0 && !(await this.database.em.getKnex()('policy_result').first('policy_id'))) return this.measureFleet(this.now());
     // Each batch starts after the last one's hosts (in id order): starting from the first host every time skipped
     // every host already done, which made a pass over a fleet quadratic (at 100,000 hosts, minutes of scans). A host
     // that falls out of date behind the batches wakes the evaluator, which makes one more pass after this one.
@@ -179,9 +183,7 @@ export class PolicyEvaluator extends BackgroundWorker {
         if (before?.status === result.status) result.since = before.since;
         else changes.push({ id: randomUUID(), host_record_id: result.host_record_id, policy_id: result.policy_id, rule_id: result.rule_id, status: result.status, value: result.value, report_id: result.report_id, at: time });
       }
-      const events = complianceEvents(results, previous, hosts, policies);
-      await writeEvents(trx, events, time);
-      wroteEvents = events.length > 0;
+      wroteEvents = (await writeEvents(trx, complianceEvents(results, previous, hosts, policies), time)) > 0;
       // Counted from what the delete removed, not from what was read before: the counts stay exact whatever another
       // server's evaluator committed in between.
       const removed = await dialect.deleteReturning<CountedResult>(trx('policy_result').whereIn('host_record_id', ids), ['policy_id', 'rule_id', 'host_record_id', 'status']);

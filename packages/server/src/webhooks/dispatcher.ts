@@ -92,6 +92,9 @@ export class WebhookDispatcher extends BackgroundWorker {
 
   /** Turns a batch of outbox events into deliveries; resolves with how many events it took. */
   private async fanOut(): Promise<number> {
+    // Looked for outside a transaction first: most passes find nothing, and on SQLite a transaction holds the one
+    // connection the uploads commit through.
+    if (!(await this.database.em.getKnex()('webhook_event').first('id'))) return 0;
     return this.database.em.getKnex().transaction(async (trx) => {
       const events = (await this.dialect.lockSkippingLocked(trx('webhook_event').select('*').orderBy(['created_at', 'id']).limit(BATCH))) as EventRow[];
       if (events.length === 0) return 0;
@@ -136,17 +139,16 @@ export class WebhookDispatcher extends BackgroundWorker {
   private async sendDue(): Promise<number> {
     const now = this.now();
     const time = this.dialect.toDatabaseTime(now);
+    const due = (knex: Knex) =>
+      knex('webhook_delivery as d')
+        .where('d.status', 'pending')
+        .andWhere('d.next_attempt_at', '<=', time)
+        .andWhere((free) => free.whereNull('d.claimed_until').orWhere('d.claimed_until', '<', time));
+    // As in fanOut: a transaction only when something is due.
+    if (!(await due(this.database.em.getKnex()).first('d.id'))) return 0;
     const claimed = await this.database.em.getKnex().transaction(async (trx) => {
-      const due = this.dialect.lockSkippingLocked(
-        trx('webhook_delivery as d')
-          .select('d.id', 'd.webhook_id', 'd.event_id', 'd.payload', 'd.attempts')
-          .where('d.status', 'pending')
-          .andWhere('d.next_attempt_at', '<=', time)
-          .andWhere((free) => free.whereNull('d.claimed_until').orWhere('d.claimed_until', '<', time))
-          .orderBy(['d.next_attempt_at', 'd.id'])
-          .limit(BATCH),
-      );
-      const rows = (await due) as DeliveryRow[];
+      const query = due(trx).select('d.id', 'd.webhook_id', 'd.event_id', 'd.payload', 'd.attempts').orderBy(['d.next_attempt_at', 'd.id']).limit(BATCH);
+      const rows = (await this.dialect.lockSkippingLocked(query)) as DeliveryRow[];
       if (rows.length > 0) {
         await trx('webhook_delivery').whereIn('id', rows.map((row) => row.id)).update({ claimed_until: this.dialect.toDatabaseTime(new Date(now.getTime() + CLAIM_MS)) });
       }
@@ -214,7 +216,8 @@ export class WebhookDispatcher extends BackgroundWorker {
     for (const days of staleDays) await this.noticeStaleHosts(days, now);
     if (subscriptions.some((s) => s.events.has('key.expiring'))) await this.noticeExpiringKeys(now);
     const cutoff = this.dialect.toDatabaseTime(new Date(now.getTime() - (this.options.keepDays ?? 30) * DAY_MS));
-    await this.database.em.getKnex()('webhook_delivery').whereIn('status', ['delivered', 'failed']).andWhere('created_at', '<', cutoff).delete();
+    const expired = this.database.em.getKnex()('webhook_delivery').whereIn('status', ['delivered', 'failed']).andWhere('created_at', '<', cutoff);
+    if (await expired.clone().first('id')) await expired.delete();
   }
 
   /** Hosts without a report for `days` days, told once until they report again. */

@@ -17,13 +17,28 @@ export const newEventId = () => `msg_${randomUUID().replaceAll('-', '')}`;
 
 /**
  * Writes events into the outbox inside the caller's transaction, so that they commit with the change they tell of,
- * or not at all.
+ * or not at all; resolves with how many it wrote. An event no enabled subscription wants is not written: fan-out
+ * would only delete it, and on SQLite each of those deletes was a commit competing with the uploads'. The
+ * subscriptions are read in the same transaction, just before: on SQLite, where writers take turns, that is the set
+ * enabled when the change commits; one enabled later is told of changes committed after it, not before.
  */
-export async function writeEvents(trx: Knex.Transaction, events: OutboxEvent[], at: DatabaseTime): Promise<void> {
-  for (let start = 0; start < events.length; start += CHUNK) {
-    const rows = events.slice(start, start + CHUNK).map((event) => ({ id: newEventId(), type: event.type, data: JSON.stringify(event.data), created_at: at, dispatched: false }));
+export async function writeEvents(trx: Knex.Transaction, events: OutboxEvent[], at: DatabaseTime): Promise<number> {
+  if (events.length === 0) return 0;
+  const wanted = await wantedEventTypes(trx);
+  const kept = events.filter((event) => wanted.has(event.type));
+  for (let start = 0; start < kept.length; start += CHUNK) {
+    const rows = kept.slice(start, start + CHUNK).map((event) => ({ id: newEventId(), type: event.type, data: JSON.stringify(event.data), created_at: at, dispatched: false }));
     await trx('webhook_event').insert(rows);
   }
+  return kept.length;
+}
+
+/** The event types some enabled subscription wants; `host.regressed` is told from `report.stored` events. */
+async function wantedEventTypes(knex: Knex): Promise<Set<WebhookEventType>> {
+  const rows = (await knex('webhook').distinct('events').where('enabled', true)) as { events: string }[];
+  const wanted = new Set(rows.flatMap((row) => row.events.split(',') as WebhookEventType[]));
+  if (wanted.has('host.regressed')) wanted.add('report.stored');
+  return wanted;
 }
 
 /** Records that `subjects` were told of now. */

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { summarizeReportBytes, type ReportToStore, type WebhookEventType } from '@org/audit-server-core';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
+import { writesDuring } from '@org/test-support/statements';
 import { startStubServer, type StubReply, type StubServer } from '@org/test-support/stub-server';
 import { openDatabase, type Database } from '../database/open.js';
 import { sqlDialectOf } from '../database/dialects.js';
@@ -87,6 +88,36 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     expect(Number(waiting)).toBe(0);
     await dispatcher().settle();
     expect(receiver.requests).toHaveLength(1);
+  });
+
+  const outboxSize = async () => Number(((await orm.em.getKnex()('webhook_event').count({ n: '*' })) as [{ n: number | string }])[0].n);
+
+  it('writes no event no subscription wants, and a pass with nothing to send writes nothing', async () => {
+    await upload('a'.repeat(40), lynisReport('web-01', 70));
+    expect(await outboxSize()).toBe(0);
+    await subscribe(['host.stale']);
+    await upload('a'.repeat(40), lynisReport('web-01', 71));
+    expect(await outboxSize()).toBe(0);
+    const idle = dispatcher();
+    // A settling pass does everything a pass can, the periodic sweep included.
+    expect(await writesDuring(orm.em.getKnex().client, () => idle.settle())).toEqual([]);
+    expect(receiver.requests).toHaveLength(0);
+    // `host.regressed` is told from `report.stored` events, so those are kept for it.
+    await subscribe(['host.regressed']);
+    await upload('a'.repeat(40), lynisReport('web-01', 72));
+    expect(await outboxSize()).toBe(1);
+  });
+
+  it('tells a new subscription of the reports stored after it, not before', async () => {
+    await upload('a'.repeat(40), lynisReport('web-01', 70));
+    await dispatcher().settle();
+    const { webhook } = await subscribe(['report.stored']);
+    clock = new Date(clock.getTime() + 1000);
+    const after = await upload('b'.repeat(40), lynisReport('web-02', 70));
+    await dispatcher().settle();
+    expect(receiver.requests.map((request) => (JSON.parse(request.body.toString()) as { data: { reportId: string } }).data.reportId)).toEqual([after]);
+    expect((await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 })).items).toEqual([expect.objectContaining({ status: 'delivered' })]);
+    expect(await outboxSize()).toBe(0);
   });
 
   it('retries a failing receiver with growing waits, gives up after the last attempt, and redelivers on demand with the same id', async () => {
