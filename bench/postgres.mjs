@@ -2,6 +2,7 @@
 // server on PostgreSQL (bare `pg`, one INSERT per upload, synchronous_commit on), alternately as in the main run;
 // then two reference instances sharing one database against one instance. Needs DATABASE_URL (a user allowed to
 // create databases): each side gets a scratch database, dropped at the end. `--smoke`: a second per scenario.
+// `--only <text>`: only the scenarios whose name contains the text (the two-instance step too, if it matches).
 // Part of the full `npm run bench` when DATABASE_URL is set.
 import { cpus } from 'node:os';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,9 @@ import { createReferenceKey, startBaseline, startReference, withScratchDatabase 
 const KB = 1024;
 const smoke = process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1';
 const settings = smoke ? { seconds: 1, rounds: 1 } : { seconds: 4, rounds: 2 };
+const onlyIndex = process.argv.indexOf('--only');
+const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
+const picked = (name) => !only || name.includes(only);
 const CONNECTIONS = 32;
 const RATIO_TARGET = 0.9;
 const log = (line = '') => process.stdout.write(`${line}\n`);
@@ -58,15 +62,16 @@ const output = await withScratchDatabase('reference', (referenceUrl) =>
     const started = [first, baseline];
     try {
       const fixture = fixtureReport();
-      const scenarios = [
+      const all = [
         { name: `upload, Lynis fixture (${Math.round(fixture.length / KB)} KB), PostgreSQL`, body: uploadBody(fixture, key) },
         { name: 'upload, 10 KB report, PostgreSQL', body: uploadBody(syntheticReport(10 * KB), key) },
         { name: 'upload, 150 KB report, PostgreSQL', body: uploadBody(syntheticReport(150 * KB), key) },
       ].map((s) => ({ ...s, path: 'upload', expected: 200, connections: CONNECTIONS }));
+      const scenarios = all.filter((s) => picked(s.name));
       const count200 = (role, measured) => (uploadsAnswered200[role] += measured.statuses[200] ?? 0);
       const options = { ...settings, failures, onRound: count200 };
       // Warm-up of both: the JIT and the pools, not measured.
-      await compareAlternately(scenarios[0], { reference: first, baseline }, { ...options, rounds: 1, seconds: smoke ? 0.5 : 2 });
+      await compareAlternately(all[0], { reference: first, baseline }, { ...options, rounds: 1, seconds: smoke ? 0.5 : 2 });
 
       const results = [];
       for (const scenario of scenarios) {
@@ -76,13 +81,17 @@ const output = await withScratchDatabase('reference', (referenceUrl) =>
       }
 
       // A second instance on the same database, the load split between the two, against the first alone.
-      const second = await startReference(join(workDir, 'reference-2'), key, { databaseUrl: referenceUrl, name: 'reference-2' });
-      started.push(second);
-      const scaling = await compareAlternately({ ...scenarios[0], name: `upload, Lynis fixture, 2 instances vs 1` }, { reference: [first, second], baseline: first }, {
-        ...options,
-        onRound: (role, measured) => (uploadsAnswered200.reference += measured.statuses[200] ?? 0),
-      });
-      log(`${scaling.name}: two instances ${scaling.reference.requestsPerSecond}/s, one ${scaling.baseline.requestsPerSecond}/s (× ${scaling.ratio})`);
+      const scalingName = 'upload, Lynis fixture, 2 instances vs 1';
+      let scaling;
+      if (picked(scalingName)) {
+        const second = await startReference(join(workDir, 'reference-2'), key, { databaseUrl: referenceUrl, name: 'reference-2' });
+        started.push(second);
+        scaling = await compareAlternately({ ...all[0], name: scalingName }, { reference: [first, second], baseline: first }, {
+          ...options,
+          onRound: (role, measured) => (uploadsAnswered200.reference += measured.statuses[200] ?? 0),
+        });
+        log(`${scaling.name}: two instances ${scaling.reference.requestsPerSecond}/s, one ${scaling.baseline.requestsPerSecond}/s (× ${scaling.ratio})`);
+      }
 
       for (const s of started) await s.stop();
       const stored = { reference: await countRows(referenceUrl), baseline: await countRows(baselineUrl) };
@@ -93,14 +102,16 @@ const output = await withScratchDatabase('reference', (referenceUrl) =>
       log();
       printComparisonTable(results, log);
       log();
-      printComparisonTable([scaling], log, { reference: '2 instances', baseline: '1 instance' });
-      log();
+      if (scaling) {
+        printComparisonTable([scaling], log, { reference: '2 instances', baseline: '1 instance' });
+        log();
+      }
       log(`uploads answered 200 / reports stored: reference ${uploadsAnswered200.reference} / ${stored.reference}, baseline ${uploadsAnswered200.baseline} / ${stored.baseline}`);
       const targets = results.map((r) => ({ target: `${r.name}: ≥ ${RATIO_TARGET} × baseline, p99 ≤ 1.3 ×`, value: `× ${r.ratio}, p99 × ${r.p99Ratio}`, met: r.ratio >= RATIO_TARGET && r.p99Ratio <= 1.3 }));
       log();
       log('targets:');
       for (const t of targets) log(`  ${t.met ? 'met   ' : 'MISSED'}  ${t.target}: ${t.value}`);
-      log(`  (two instances on one database: × ${scaling.ratio} of one; no target: on ${cpus().length} cores the instances and PostgreSQL share the same CPUs)`);
+      if (scaling) log(`  (two instances on one database: × ${scaling.ratio} of one; no target: on ${cpus().length} cores the instances and PostgreSQL share the same CPUs)`);
       return { date: new Date().toISOString(), mode: smoke ? 'smoke' : 'full', postgresql: version, settings, scenarios: results, twoInstances: scaling, uploads: { answered200: uploadsAnswered200, stored }, targets };
     } finally {
       for (const s of started) await s.stop();
@@ -109,11 +120,14 @@ const output = await withScratchDatabase('reference', (referenceUrl) =>
 );
 rmSync(workDir, { recursive: true, force: true });
 
-const outDir = smoke ? join(tmpdir(), 'audit-bench-smoke') : fileURLToPath(new URL('results/', import.meta.url));
-mkdirSync(outDir, { recursive: true });
-writeFileSync(join(outDir, smoke ? 'postgres-smoke.json' : 'postgres.json'), `${JSON.stringify(output, null, 2)}\n`);
-log();
-log(`written: ${join(outDir, smoke ? 'postgres-smoke.json' : 'postgres.json')}`);
+// A partial run (`--only`) writes no results: they would stand for a full one.
+if (!only) {
+  const outDir = smoke ? join(tmpdir(), 'audit-bench-smoke') : fileURLToPath(new URL('results/', import.meta.url));
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, smoke ? 'postgres-smoke.json' : 'postgres.json'), `${JSON.stringify(output, null, 2)}\n`);
+  log();
+  log(`written: ${join(outDir, smoke ? 'postgres-smoke.json' : 'postgres.json')}`);
+}
 if (failures.length) {
   log();
   log('FAILED:');

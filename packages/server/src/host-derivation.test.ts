@@ -13,6 +13,8 @@ import { createKey } from './secrets/license-keys.js';
 
 const labels = (overrides: Partial<HostLabels> = {}): HostLabels => ({ groups: [], tags: [], customerName: null, hostnameAlias: null, ...overrides });
 const finding = (testId: string, text = `text of ${testId}`) => ({ testId, text, details: null, solution: null });
+/** For tests of what one group holds: the saves made while the first commits then share the next group on every dialect. */
+const ONE_GROUP_AT_A_TIME = { concurrentGroups: 1 };
 
 describe.each(DIALECTS)('host labels and findings on %s', (dialect) => {
   const database = useTestDatabase(dialect);
@@ -111,7 +113,7 @@ describe.each(DIALECTS)('host labels and findings on %s', (dialect) => {
   });
 
   it('leaves them alone when an older report arrives after a newer one, alone or in a group with other hosts', async () => {
-    const store = new OrmReportStore(orm);
+    const store = new OrmReportStore(orm, ONE_GROUP_AT_A_TIME);
     const newest = await store.save(report('web', at('12:00:00'), lynisSummary({ warnings: [finding('NEW-1')] }), labels({ groups: ['new'] })));
     const expected = await derivedOf('web');
     // Received earlier (another server, a slower clock), committed later: on its own...
@@ -132,7 +134,7 @@ describe.each(DIALECTS)('host labels and findings on %s', (dialect) => {
   });
 
   it('takes the newest of several reports of a host in one group', async () => {
-    const store = new OrmReportStore(orm);
+    const store = new OrmReportStore(orm, ONE_GROUP_AT_A_TIME);
     const transactions = vi.spyOn(orm.em.getKnex(), 'transaction');
     const first = store.save(report('other', at('08:00:00'), null));
     const group = ['10:00:00', '10:03:00', '10:01:00'].map((time, i) =>

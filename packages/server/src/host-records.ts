@@ -49,6 +49,9 @@ export function hostRowsOf(sightings: HostSighting[], toDatabaseTime: (time: Dat
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
+/** What the upsert tells of each host as it left it: its newest report (of any group so far) and derivation digest. */
+export type UpsertedHost = Pick<HostRow, 'id' | 'latest_report_id' | 'derived_digest'>;
+
 /** Columns that follow a host's newest report. */
 const LATEST_COLUMNS = [
   'host_id2', 'hostname', 'os_name', 'lynis_version', 'latest_report_id', 'latest_hardening_index', 'latest_warning_count', 'latest_suggestion_count',
@@ -59,13 +62,13 @@ const LATEST_COLUMNS = [
  * Inserts new hosts and updates known ones in one statement: counts add up, first and last seen widen, and the
  * descriptive columns change only when the group's report is at least as new as the host's newest. Rows must be
  * sorted by id (as {@link hostRowsOf} returns them) so that concurrent servers lock hosts in the same order and
- * cannot deadlock each other.
+ * cannot deadlock each other. Resolves with each host as the upsert left it (`returning`, sparing a read).
  */
-export async function upsertHosts(trx: Knex.Transaction, dialect: SqlDialect, rows: HostRow[]): Promise<void> {
+export async function upsertHosts(trx: Knex.Transaction, dialect: SqlDialect, rows: HostRow[]): Promise<UpsertedHost[]> {
   const latest = Object.fromEntries(
     LATEST_COLUMNS.map((column) => [column, trx.raw(`case when ${dialect.proposed('last_seen')} >= host.last_seen then ${dialect.proposed(column)} else host.${column} end`)]),
   );
-  await trx
+  return (await trx
     .insert(rows)
     .into('host')
     .onConflict(['key_id', 'host_id'])
@@ -74,5 +77,6 @@ export async function upsertHosts(trx: Knex.Transaction, dialect: SqlDialect, ro
       report_count: trx.raw(`host.report_count + ${dialect.proposed('report_count')}`),
       first_seen: trx.raw(dialect.least('host.first_seen', dialect.proposed('first_seen'))),
       last_seen: trx.raw(dialect.greatest('host.last_seen', dialect.proposed('last_seen'))),
-    });
+    })
+    .returning(['id', 'latest_report_id', 'derived_digest'])) as UpsertedHost[];
 }

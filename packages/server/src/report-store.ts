@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from '@mikro-orm/knex';
 import type { ReportStore, ReportToStore } from '@org/audit-server-core';
 import type { Database, SqlDialect } from './database/dialect.js';
 import { sqlDialectOf } from './database/dialects.js';
@@ -7,14 +6,17 @@ import type { ReportRecord } from './database/entities.js';
 import type { RowOf } from './database/rows.js';
 import { columnText, deriveFromReport, replaceDerivations, type DerivedHost, type HostDerivation } from './host-derivation.js';
 import { pendingContent, type StoredContent } from './report-content.js';
-import { hostRecordId, hostRowsOf, upsertHosts, type HostSighting } from './host-records.js';
+import { hostRecordId, hostRowsOf, upsertHosts, type HostSighting, type UpsertedHost } from './host-records.js';
 import { writeEvents, type OutboxEvent } from './webhooks/outbox.js';
+import { hasDriverCode } from './database/unavailable.js';
 import type { WriteHealth } from './write-health.js';
 
 /** Most reports written in one transaction, well under SQLite's limits on bound parameters and compound selects. */
 const MAX_GROUP = 128;
 /** Default for {@link OrmReportStoreOptions.maxGroupBytes}. */
 const MAX_GROUP_BYTES = 32 * 1024 * 1024;
+/** Times a group is run again after losing a race with another transaction (a deadlock), before it counts as failed. */
+const RETRIES = 3;
 
 /** Tuning of {@link OrmReportStore}. */
 export interface OrmReportStoreOptions {
@@ -24,6 +26,8 @@ export interface OrmReportStoreOptions {
   writeHealth?: WriteHealth;
   /** Told after each commit, so that work that follows new reports (policy evaluation) starts soon. */
   onCommitted?: () => void;
+  /** Most groups committed at once; default: the dialect's {@link SqlDialect.concurrentGroups}. */
+  concurrentGroups?: number;
 }
 
 /** A `report` row by column name, as the group commit inserts it. */
@@ -39,16 +43,22 @@ interface PendingSave {
 }
 
 /**
- * {@link ReportStore} over the database with group commit: reports arriving while a commit is under way wait and
- * are then written together in one transaction, with their hosts (and, for each host whose newest report is one of
- * them, its labels and findings), so one fsync covers all of them. Each `save`
- * resolves only once the transaction holding its report has committed (SQLite: WAL, `synchronous = FULL`). A
- * report the database refuses fails only its own `save`: the others of its group are then committed one by one.
+ * {@link ReportStore} over the database with group commit: reports arriving while every commit the dialect allows
+ * at once is under way (one on SQLite, a few on PostgreSQL: `concurrentGroups`) wait and are then written together
+ * in one transaction, with their hosts (and, for each host whose newest report is one of them, its
+ * labels and findings), so one fsync covers all of them. Each `save` resolves only once the transaction holding its
+ * report has committed (SQLite: WAL, `synchronous = FULL`). A report the database refuses fails only its own
+ * `save`: the others of its group are then committed one by one. A group that loses a race with another
+ * transaction (a deadlock) runs again. Concurrent groups stay right as two servers' do: the upsert of hosts decides
+ * which report is a host's newest, hosts and counts are locked in key order, counts change by deltas.
  */
 export class OrmReportStore implements ReportStore {
   private waiting: PendingSave[] = [];
-  private committing = false;
+  /** Groups being committed now, and the hosts they hold. */
+  private inFlight = 0;
+  private readonly busyHosts = new Set<string>();
 
+  private readonly concurrentGroups: number;
   private readonly maxGroupBytes: number;
   private readonly dialect: SqlDialect;
   private readonly writeHealth: WriteHealth | undefined;
@@ -62,6 +72,7 @@ export class OrmReportStore implements ReportStore {
     this.dialect = sqlDialectOf(orm.em);
     this.writeHealth = options.writeHealth;
     this.onCommitted = options.onCommitted;
+    this.concurrentGroups = options.concurrentGroups ?? this.dialect.concurrentGroups;
   }
 
   async save(report: ReportToStore): Promise<{ id: string }> {
@@ -69,32 +80,50 @@ export class OrmReportStore implements ReportStore {
     const { row, host, derivation } = reportRowsOf(report, pendingContent(report.content), this.dialect);
     return new Promise((resolve, reject) => {
       this.waiting.push({ row, host, derivation, resolve, reject });
-      if (!this.committing) void this.commitWaiting();
+      this.startGroups();
     });
   }
 
-  /** Commits what is waiting, group after group, until nothing is left; only one of these runs at a time. */
-  private async commitWaiting(): Promise<void> {
-    this.committing = true;
-    try {
-      while (this.waiting.length > 0) await this.commitGroup(this.waiting.splice(0, this.nextGroupSize()));
-    } finally {
-      this.committing = false;
+  /**
+   * Starts groups of what is waiting while fewer than `concurrentGroups` commit; each, once done, starts the next.
+   * A group takes no host another group under way holds: it would only wait for that host's row until the other
+   * commits (a fleet of one host would commit one small group after another), so such reports wait for a later group.
+   */
+  private startGroups(): void {
+    while (this.inFlight < this.concurrentGroups && this.waiting.length > 0) {
+      const group = this.takeGroup();
+      if (group.length === 0) return;
+      const hostIds = [...new Set(group.map((save) => save.host.id))];
+      for (const id of hostIds) this.busyHosts.add(id);
+      this.inFlight++;
+      void this.commitGroup(group).finally(() => {
+        for (const id of hostIds) this.busyHosts.delete(id);
+        this.inFlight--;
+        this.startGroups();
+      });
     }
   }
 
-  /** How many of the waiting reports go into the next transaction. */
-  private nextGroupSize(): number {
-    let bytes = this.waiting[0]!.row.content.length;
-    let count = 1;
-    while (count < this.waiting.length && count < MAX_GROUP && bytes + this.waiting[count]!.row.content.length <= this.maxGroupBytes) {
-      bytes += this.waiting[count]!.row.content.length;
-      count++;
+  /**
+   * Takes the next group from the waiting reports, oldest first, skipping those of busy hosts: at most
+   * {@link MAX_GROUP} reports and `maxGroupBytes` bytes, though always at least one report.
+   */
+  private takeGroup(): PendingSave[] {
+    const group: PendingSave[] = [];
+    const left: PendingSave[] = [];
+    let bytes = 0;
+    for (const save of this.waiting) {
+      const fits = group.length === 0 || (group.length < MAX_GROUP && bytes + save.row.content.length <= this.maxGroupBytes);
+      if (fits && !this.busyHosts.has(save.host.id)) {
+        group.push(save);
+        bytes += save.row.content.length;
+      } else left.push(save);
     }
-    return count;
+    this.waiting = left;
+    return group;
   }
 
-  private async commitGroup(group: PendingSave[]): Promise<void> {
+  private async commitGroup(group: PendingSave[], retries = RETRIES): Promise<void> {
     const hosts = hostRowsOf(group.map((save) => save.host), this.dialect.toDatabaseTime);
     /** The statement's own error: SQLite rolls back by itself on SQLITE_FULL, and knex then reports only its failed ROLLBACK. */
     let statementError: unknown;
@@ -103,9 +132,9 @@ export class OrmReportStore implements ReportStore {
       // every report into a hex literal twice its size for the database to parse.
       await this.orm.em.getKnex().transaction(async (trx) => {
         try {
-          await upsertHosts(trx, this.dialect, hosts);
+          const upserted = await upsertHosts(trx, this.dialect, hosts);
           await trx.insert(group.map((save) => save.row)).into('report');
-          await replaceDerivations(trx, this.dialect, await this.newestDerivations(trx, group, hosts.map((host) => host.id)));
+          await replaceDerivations(trx, this.dialect, newestDerivations(group, upserted));
           await writeEvents(trx, group.map(storedEvent), this.dialect.toDatabaseTime(new Date()));
         } catch (error) {
           statementError = error;
@@ -113,6 +142,7 @@ export class OrmReportStore implements ReportStore {
         }
       });
     } catch (error) {
+      if (retries > 0 && hasDriverCode(statementError ?? error, this.dialect.isRetryableCode)) return this.commitGroup(group, retries - 1);
       if (group.length === 1) {
         this.writeHealth?.recordFailure();
         return group[0]!.reject(statementError ?? error);
@@ -124,26 +154,21 @@ export class OrmReportStore implements ReportStore {
     for (const save of group) save.resolve({ id: save.row.id });
     this.onCommitted?.();
   }
+}
 
-  /**
-   * The hosts whose newest report is now one of the group's, with that report's labels and findings and the digest
-   * of the ones they hold. Read after the upsert, in its transaction: the upsert holds the hosts' rows until commit,
-   * so no other writer changes them in between.
-   */
-  private async newestDerivations(trx: Knex.Transaction, group: PendingSave[], hostIds: string[]): Promise<DerivedHost[]> {
-    const byReport = new Map(group.map((save) => [save.row.id, save.derivation]));
-    const newest = (await trx('host').select('id', 'latest_report_id', 'derived_digest').whereIn('id', hostIds)) as {
-      id: string;
-      latest_report_id: string | null;
-      derived_digest: string | null;
-    }[];
-    const derived: DerivedHost[] = [];
-    for (const host of newest) {
-      const derivation = host.latest_report_id === null ? undefined : byReport.get(host.latest_report_id);
-      if (derivation) derived.push({ id: host.id, storedDigest: host.derived_digest, derivation });
-    }
-    return derived;
+/**
+ * The hosts whose newest report is now one of the group's, with that report's labels and findings and the digest
+ * of the ones they hold, as the upsert left them: it holds the hosts' rows until commit, so no other writer changes
+ * them in between.
+ */
+function newestDerivations(group: PendingSave[], upserted: UpsertedHost[]): DerivedHost[] {
+  const byReport = new Map(group.map((save) => [save.row.id, save.derivation]));
+  const derived: DerivedHost[] = [];
+  for (const host of upserted) {
+    const derivation = host.latest_report_id === null ? undefined : byReport.get(host.latest_report_id);
+    if (derivation) derived.push({ id: host.id, storedDigest: host.derived_digest, derivation });
   }
+  return derived;
 }
 
 /** A new report's row (its bytes as `stored` keeps them), and what it tells about its host. */

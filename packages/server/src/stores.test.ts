@@ -13,6 +13,8 @@ import { OrmKeyStore } from './secrets/license-key-store.js';
 
 /** A key id no key has. */
 const MISSING_KEY = '00000000-0000-4000-8000-00000000dead';
+/** For tests of what one group holds: the saves made while the first commits then share the next group on every dialect. */
+const ONE_GROUP_AT_A_TIME = { concurrentGroups: 1 };
 
 describe.each(DIALECTS)('stores on %s', (dialect) => {
   const database = useTestDatabase(dialect);
@@ -221,13 +223,64 @@ describe.each(DIALECTS)('stores on %s', (dialect) => {
     });
 
     it('starts a new transaction where the next report would pass the group size in bytes', async () => {
-      const store = new OrmReportStore(orm, { maxGroupBytes: 25 });
+      const store = new OrmReportStore(orm, { ...ONE_GROUP_AT_A_TIME, maxGroupBytes: 25 });
       const transactions = vi.spyOn(orm.em.getKnex(), 'transaction');
       const content = Buffer.alloc(10, 'a');
       const ids = await Promise.all(['a', 'b', 'c', 'd'].map((host) => store.save(report(host, { content })).then((saved) => saved.id)));
       // a alone (nothing was waiting), then b + c (20 bytes), then d: 30 bytes would pass 25.
       expect(transactions).toHaveBeenCalledTimes(3);
       expect((await committedIds()).sort()).toEqual([...ids].sort());
+    });
+
+    it.runIf(dialect === 'postgresql')('commits several groups at once: a host held elsewhere holds up only its own groups, and all add up', async () => {
+      const store = new OrmReportStore(orm);
+      const at = (time: string) => new Date(`2026-11-01T${time}Z`);
+      const warnings = (...ids: string[]) => lynisSummary({ warnings: ids.map((testId) => ({ testId, text: testId, details: null, solution: null })), suggestions: [] });
+      const first = await store.save(report('web', { receivedAt: at('10:00:00'), summary: warnings('OLD', 'BOTH') }));
+      // Another server's transaction holds web's row, as a long commit would.
+      const holder = await observer.em.getKnex().transaction();
+      await holder.raw('select id from host where id = ? for update', [hostRecordId(keyId, 'web')]);
+      const settled: string[] = [];
+      const settle = (name: string, save: Promise<{ id: string }>) => save.then(({ id }) => (settled.push(name), id));
+      // Groups at once: web's (its newer report), waiting for its row; web's older report, in a group of its own on
+      // another server, waiting too; db's, which commits meanwhile.
+      const newer = settle('newer', store.save(report('web', { receivedAt: at('10:02:00'), summary: warnings('NEW', 'BOTH') })));
+      const older = settle('older', new OrmReportStore(observer).save(report('web', { receivedAt: at('10:01:00'), summary: warnings('LATE') })));
+      const otherSave = settle('db', store.save(report('db', { receivedAt: at('10:00:00'), summary: warnings('BOTH') })));
+      try {
+        // One group at a time would wait for web's row first.
+        const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('still waiting'), 5_000).unref());
+        expect(await Promise.race([otherSave, timeout])).not.toBe('still waiting');
+        expect(settled).toEqual(['db']);
+        expect(await committedIds()).toEqual(expect.arrayContaining([first.id, await otherSave]));
+      } finally {
+        await holder.commit();
+      }
+      const other = await otherSave;
+      const ids = await Promise.all([newer, older]);
+      expect((await committedIds()).sort()).toEqual([first.id, other, ...ids].sort());
+      expect((await hosts()).map((h) => [h.hostId, h.reportCount, h.firstSeen, h.lastSeen, h.latestReportId])).toEqual([
+        ['db', 1, at('10:00:00'), at('10:00:00'), other],
+        ['web', 3, at('10:00:00'), at('10:02:00'), ids[0]],
+      ]);
+      // The newest report's findings, whichever group committed last, and counts equal to the findings grouped.
+      const knex = observer.em.getKnex();
+      const findings = await knex('host_finding').select('test_id').where('host_record_id', hostRecordId(keyId, 'web')).orderBy('test_id');
+      expect(findings.map((row: { test_id: string }) => row.test_id)).toEqual(['BOTH', 'NEW']);
+      const counts = (rows: { test_id: string; hosts: number | string }[]) => rows.map((row) => `${row.test_id}:${Number(row.hosts)}`);
+      const counted = (await knex('finding_count').select('test_id', 'hosts').orderBy('test_id')) as { test_id: string; hosts: number }[];
+      const grouped = (await knex('host_finding').select('test_id').count({ hosts: '*' }).groupBy('test_id').orderBy('test_id')) as { test_id: string; hosts: number }[];
+      expect(counts(counted)).toEqual(['BOTH:2', 'NEW:1']);
+      expect(counts(grouped)).toEqual(['BOTH:2', 'NEW:1']);
+    });
+
+    it.runIf(dialect === 'postgresql')('runs a group again when it loses a race with another transaction (a deadlock), failing no upload', async () => {
+      const store = new OrmReportStore(orm);
+      const deadlock = Object.assign(new Error('deadlock detected'), { code: '40P01' });
+      const transactions = vi.spyOn(orm.em.getKnex(), 'transaction').mockRejectedValueOnce(deadlock).mockRejectedValueOnce(deadlock);
+      const { id } = await store.save(report('web'));
+      expect(transactions).toHaveBeenCalledTimes(3);
+      expect(await committedIds()).toEqual([id]);
     });
 
     it('keeps reports that were answered when the database is closed and reopened', async () => {
@@ -286,7 +339,7 @@ describe.each(DIALECTS)('stores on %s', (dialect) => {
     });
 
     it('counts every report of a host sent within one group, its columns from the newest', async () => {
-      const store = new OrmReportStore(orm);
+      const store = new OrmReportStore(orm, ONE_GROUP_AT_A_TIME);
       const transactions = vi.spyOn(orm.em.getKnex(), 'transaction');
       const saves = ['10:00:00', '10:03:00', '10:01:00', '10:02:00'].map((time, i) =>
         store.save(report('web', { receivedAt: at(time), summary: lynisSummary({ hardeningIndex: i }) })));

@@ -71,6 +71,17 @@ export interface SqlDialect {
   /** A condition true when `column` contains `text` as typed, ignoring case; `text` is bound, never SQL. */
   containsIgnoringCase(column: string, text: string): { sql: string; bindings: string[] };
   /**
+   * How many group commits of reports one server runs at once (`OrmReportStore`): 1 where the database lets one
+   * writer in at a time anyway; more where writers run side by side, so that one group's round trips and fsync
+   * overlap another's.
+   */
+  readonly concurrentGroups: number;
+  /**
+   * Whether a driver error code means the transaction lost a race with another (a deadlock, a serialization
+   * failure) and succeeds when run again.
+   */
+  isRetryableCode(code: string): boolean;
+  /**
    * Whether a driver error code means the database cannot serve now (full, read-only, shutting down, locked),
    * not a fault of the request: such errors become 503 with `Retry-After`.
    */

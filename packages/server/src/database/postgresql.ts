@@ -34,5 +34,9 @@ export const POSTGRESQL: SqlDialect = {
   lockSkippingLocked: (query) => query.forUpdate().skipLocked(),
   deleteReturning: async (query, columns) => (await query.delete(columns)) as never,
   containsIgnoringCase: lowerLikeContains,
+  // A few: each group holds a pooled connection (10) and its hosts' rows until it commits.
+  concurrentGroups: 3,
+  // 40001 serialization failure, 40P01 deadlock detected.
+  isRetryableCode: (code) => code === '40001' || code === '40P01',
   isUnavailableCode: (code) => UNAVAILABLE_STATE.test(code),
 };

@@ -50,5 +50,9 @@ export const SQLITE: SqlDialect = {
     return rows;
   },
   containsIgnoringCase: lowerLikeContains,
+  // One writer at a time: a second group would only wait for the file's lock.
+  concurrentGroups: 1,
+  // No deadlocks with one writer; a busy database is unavailable (above), not a lost race.
+  isRetryableCode: () => false,
   isUnavailableCode: (code) => UNAVAILABLE_CODES.has(code),
 };

@@ -13,10 +13,24 @@ const LOST_CONNECTION = /Connection terminated|connection error and is not query
  * to a fault of the request or of the code. Looks through `cause` chains, as the ORM wraps driver errors.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+  for (const current of causesOf(error)) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || DIALECTS.some((dialect) => dialect.isUnavailableCode(code)))) return true;
     if (current.name === 'KnexTimeoutError' || LOST_CONNECTION.test(current.message)) return true;
   }
   return false;
+}
+
+/** Whether an error or one of its causes carries a driver code that `test` accepts. */
+export function hasDriverCode(error: unknown, test: (code: string) => boolean): boolean {
+  for (const current of causesOf(error)) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && test(code)) return true;
+  }
+  return false;
+}
+
+/** An error and its `cause` chain, a few deep: the ORM wraps driver errors. */
+function* causesOf(error: unknown): Generator<Error> {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) yield current;
 }
