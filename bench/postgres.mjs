@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { compareAlternately, printComparisonTable } from './compare.mjs';
-import { fixtureReport, syntheticReport, uploadBody } from './reports.mjs';
+import { FLEET_HOSTS, fixtureReport, fleetUploadBodies, syntheticReport, uploadBody } from './reports.mjs';
 import { createReferenceKey, startBaseline, startReference, withScratchDatabase } from './servers.mjs';
 
 const KB = 1024;
@@ -66,6 +66,8 @@ const output = await withScratchDatabase('reference', (referenceUrl) =>
         { name: `upload, Lynis fixture (${Math.round(fixture.length / KB)} KB), PostgreSQL`, body: uploadBody(fixture, key) },
         { name: 'upload, 10 KB report, PostgreSQL', body: uploadBody(syntheticReport(10 * KB), key) },
         { name: 'upload, 150 KB report, PostgreSQL', body: uploadBody(syntheticReport(150 * KB), key) },
+        // A fleet's uploads: the server commits groups of different hosts at once (one host's wait for each other).
+        { name: `upload, Lynis fixture, ${FLEET_HOSTS} hosts, PostgreSQL`, body: fleetUploadBodies(fixture, key) },
       ].map((s) => ({ ...s, path: 'upload', expected: 200, connections: CONNECTIONS }));
       const scenarios = all.filter((s) => picked(s.name));
       const count200 = (role, measured) => (uploadsAnswered200[role] += measured.statuses[200] ?? 0);

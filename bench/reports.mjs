@@ -1,4 +1,5 @@
 // Request bodies for the bench, encoded exactly as Lynis (curl --data-urlencode) sends them.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -31,12 +32,20 @@ export function curlEncode(bytes) {
 }
 
 /** An upload body with the fields in Lynis' order: data, licensekey, hostid, hostid2. */
-export function uploadBody(data, licenseKey) {
+export function uploadBody(data, licenseKey, hostId = HOST_ID) {
   return Buffer.concat([
     Buffer.from('data='),
     curlEncode(data),
-    Buffer.from(`&licensekey=${curlEncode(Buffer.from(licenseKey))}&hostid=${HOST_ID}&hostid2=${HOST_ID2}`),
+    Buffer.from(`&licensekey=${curlEncode(Buffer.from(licenseKey))}&hostid=${hostId}&hostid2=${HOST_ID2}`),
   ]);
+}
+
+/** Hosts of the fleet-shaped upload scenarios. */
+export const FLEET_HOSTS = 1000;
+
+/** The same report uploaded by `hosts` different hosts: one body each, as a fleet sends them. */
+export function fleetUploadBodies(data, licenseKey, hosts = FLEET_HOSTS) {
+  return Array.from({ length: hosts }, (_, i) => uploadBody(data, licenseKey, createHash('sha1').update(`bench host ${i}`).digest('hex')));
 }
 
 /** A license check body as Lynis sends it. */

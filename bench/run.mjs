@@ -16,7 +16,7 @@ import { throughputChart } from './chart.mjs';
 import { compareAlternately, printComparisonTable } from './compare.mjs';
 import { measure } from './load.mjs';
 import { summariseProfile } from './profile-summary.mjs';
-import { checkEncodingAgainstCapture, fixtureReport, licenseBody, syntheticReport, uploadBody } from './reports.mjs';
+import { FLEET_HOSTS, checkEncodingAgainstCapture, fixtureReport, fleetUploadBodies, licenseBody, syntheticReport, uploadBody } from './reports.mjs';
 import { compactionSettled, storageTargets } from './storage.mjs';
 import { benchSettings, createReferenceKey, startBaseline, startCoreHttp, startReference, unknownKey } from './servers.mjs';
 
@@ -93,6 +93,8 @@ for (const connections of CONNECTIONS) {
     { name: 'upload, 150 KB report as base64', path: 'upload', body: uploadBody(Buffer.from(report150.toString('base64')), key), expected: 200, connections },
   );
 }
+// A fleet's uploads, each connection sending for one host after another: new hosts' rows are written, then kept ones.
+scenarios.push({ name: `upload, Lynis fixture, ${FLEET_HOSTS} hosts`, path: 'upload', body: fleetUploadBodies(fixture, key), expected: 200, connections: 32 });
 for (const bytes of SWEEP_SIZES.filter((size) => size !== 150 * KB)) {
   const name = `upload sweep, ${bytes >= MB ? `${bytes / MB} MB` : `${bytes / KB} KB`} report`;
   scenarios.push({ name, path: 'upload', body: uploadBody(syntheticReport(bytes), key), expected: 200, connections: 32, bytes, amount: settings.bigUploads[bytes] });
