@@ -6,7 +6,7 @@ import type { Database as OpenDatabase } from '../database/dialect.js';
 type Database = Pick<OpenDatabase, 'em'>;
 import { sqlDialectOf } from '../database/dialects.js';
 import { FLEET, WHOLE_POLICY } from './policy-counts.js';
-import { RANK, RANK_SQL, STATUS_OF_RANK, worse } from './rule-status.js';
+import { RANK, STATUS_OF_RANK, worse } from './rule-status.js';
 
 const HISTORY_SHOWN = 100;
 
@@ -27,7 +27,7 @@ interface EffectiveRow {
 
 /**
  * Results as operators see them: a `fail` or `error` that an unexpired waiver covers (for the host, or for a group
- * its latest report names) reads `waived`. Waivers apply when read, so creating, deleting or outliving one changes
+ * its latest report names) reads `waived`. The host name is the one in the report evaluated. Waivers apply when read, so creating, deleting or outliving one changes
  * results at once, without evaluating anything again.
  */
 export function effectiveResults(database: Database, now: Date): Knex.QueryBuilder {
@@ -47,7 +47,7 @@ export function effectiveResults(database: Database, now: Date): Knex.QueryBuild
     .limit(1);
   const withWaiver = knex('policy_result as r')
     .join('host as h', 'h.id', 'r.host_record_id')
-    .select('r.policy_id', 'r.rule_id', 'r.host_record_id', 'r.value', 'r.message', 'r.report_id', 'r.evaluated_at', 'r.since', 'h.hostname', 'h.host_id')
+    .select('r.policy_id', 'r.rule_id', 'r.host_record_id', 'r.value', 'r.message', 'r.report_id', 'r.evaluated_at', 'r.since', 'r.hostname', 'h.host_id')
     .select({ raw_status: 'r.status' })
     .select(knex.raw('(?) as waiver_id', [waiver]));
   return knex
@@ -118,14 +118,23 @@ async function keptCounts(database: Database, now: Date): Promise<{ byRule: Map<
 
 /** The stored `fail` and `error` results that an unexpired waiver covers, for its host or for a group the host is in. */
 async function waivedResults(database: Database, now: Date): Promise<{ policy_id: string; rule_id: string; host_record_id: string; status: RuleStatus }[]> {
+  return (await coveredResults(database, now, ['policy_id', 'rule_id', 'host_record_id', 'status'])) as { policy_id: string; rule_id: string; host_record_id: string; status: RuleStatus }[];
+}
+
+/** {@link waivedResults} as a query of their `columns`, of one policy (and rule) when given. */
+function coveredResults(database: Database, now: Date, columns: string[], only: { policyId?: string; ruleId?: string } = {}): Knex.QueryBuilder {
   const knex = database.em.getKnex();
   const time = sqlDialectOf(database.em).toDatabaseTime(now);
-  const covered = (query: Knex.QueryBuilder) =>
+  const covered = (query: Knex.QueryBuilder) => {
     query
-      .select('r.policy_id', 'r.rule_id', 'r.host_record_id', 'r.status')
+      .select(columns.map((column) => `r.${column}`))
       .where('w.expires_at', '>', time)
       .andWhere('r.status', '<>', 'pass')
       .andWhere((rule) => rule.whereNull('w.rule_id').orWhereRaw('w.rule_id = r.rule_id'));
+    if (only.policyId !== undefined) query.andWhere('w.policy_id', only.policyId);
+    if (only.ruleId !== undefined) query.andWhere('r.rule_id', only.ruleId);
+    return query;
+  };
   const forHosts = covered(knex('waiver as w').join('policy_result as r', (on) => on.on('r.host_record_id', 'w.host_record_id').andOn('r.policy_id', 'w.policy_id')));
   const forGroups = covered(
     knex('waiver as w')
@@ -133,7 +142,7 @@ async function waivedResults(database: Database, now: Date): Promise<{ policy_id
       .join('policy_result as r', (on) => on.on('r.host_record_id', 'l.host_record_id').andOn('r.policy_id', 'w.policy_id')),
   );
   // `union` drops a result that waivers of both kinds cover to one.
-  return (await forHosts.union(forGroups)) as { policy_id: string; rule_id: string; host_record_id: string; status: RuleStatus }[];
+  return forHosts.union(forGroups);
 }
 
 /** Most bound parameters in one statement: SQLite's oldest limit is 999. */
@@ -145,29 +154,71 @@ function chunks<T>(items: T[], size: number): T[][] {
   return result;
 }
 
-/** One page of a policy's results: failures first, then errors, waived and passes; within those by host name. */
+/** The statuses in the order pages show them, worst first. */
+const PAGE_ORDER = (Object.keys(RANK) as RuleStatus[]).sort((a, b) => RANK[b] - RANK[a]);
+/** The order within a status: by host name, none last, then host and rule (as the `policy_result` page indexes hold it). */
+const WITHIN_STATUS = ['nameless', 'hostname', 'host_record_id', 'rule_id'];
+
+/**
+ * One page of a policy's results: failures first, then errors, waived and passes; within those by host name. Each
+ * status's part of the page is read in order from an index, its size known from the kept counts, so that no page
+ * sorts every result: the few waived results are read, and left out of the stored failures and errors, on their own.
+ */
 export async function listResults(
   database: Database,
   policyId: string,
   filter: { ruleId?: string; status?: RuleStatus; limit: number; offset: number },
   now = new Date(),
 ): Promise<{ items: PolicyResult[]; total: number }> {
-  const knex = database.em.getKnex();
-  const matching = knex.from(effectiveResults(database, now).as('e')).where('policy_id', policyId);
-  if (filter.ruleId !== undefined) matching.andWhere('rule_id', filter.ruleId);
-  if (filter.status !== undefined) matching.andWhere('status', filter.status);
-  const [rows, { byRule }] = await Promise.all([
-    matching.clone().select('*').orderByRaw(`${RANK_SQL} desc, hostname is null, hostname, host_record_id, rule_id`).limit(filter.limit).offset(filter.offset) as Promise<EffectiveRow[]>,
-    statusCounts(database, now),
-  ]);
-  // The total from the kept counts: counting the matching results would group every one of them again.
-  let total = 0;
+  const { byRule } = await statusCounts(database, now);
+  const sizes = emptyCounts();
   for (const [key, counts] of byRule) {
     const [policy, rule] = key.split('\n');
     if (policy !== policyId || (filter.ruleId !== undefined && rule !== filter.ruleId)) continue;
-    total += filter.status === undefined ? counts.pass + counts.fail + counts.error + counts.waived : counts[filter.status];
+    for (const status of PAGE_ORDER) sizes[status] += counts[status];
   }
-  return { items: rows.map(toResult), total };
+  const shown = PAGE_ORDER.filter((status) => filter.status === undefined || status === filter.status);
+  const keys: ResultKey[] = [];
+  let start = 0;
+  for (const status of shown) {
+    const from = Math.max(filter.offset - start, 0);
+    const to = Math.min(filter.offset + filter.limit - start, sizes[status]);
+    if (from < to) keys.push(...(await statusPage(database, policyId, filter.ruleId, status, sizes.waived > 0, { offset: from, limit: to - from }, now)));
+    start += sizes[status];
+  }
+  return { items: await resultsOf(database, policyId, keys, now), total: shown.reduce((sum, status) => sum + sizes[status], 0) };
+}
+
+type ResultKey = { host_record_id: string; rule_id: string };
+
+/**
+ * A slice of the results that read `status`, in page order: from an index for a stored status (without the results
+ * a waiver covers, when any is covered), from the few waived results for `waived`.
+ */
+function statusPage(database: Database, policyId: string, ruleId: string | undefined, status: RuleStatus, anyWaived: boolean, slice: { offset: number; limit: number }, now: Date): Promise<ResultKey[]> {
+  const knex = database.em.getKnex();
+  const waived = (columns: string[]) => coveredResults(database, now, columns, { policyId, ruleId });
+  let query: Knex.QueryBuilder;
+  if (status === 'waived') query = knex.from(waived(['host_record_id', 'rule_id', 'nameless', 'hostname']).as('c')).select('host_record_id', 'rule_id');
+  else {
+    query = knex('policy_result').select('host_record_id', 'rule_id').where('policy_id', policyId).andWhere('status', status);
+    if (ruleId !== undefined) query.andWhere('rule_id', ruleId);
+    if (anyWaived && status !== 'pass') query.andWhereRaw('(host_record_id, rule_id) not in (?)', [waived(['host_record_id', 'rule_id'])]);
+  }
+  return query.orderBy(WITHIN_STATUS).offset(slice.offset).limit(slice.limit) as Promise<ResultKey[]>;
+}
+
+/** The results of `keys`, in their order, as {@link effectiveResults} reads them. */
+async function resultsOf(database: Database, policyId: string, keys: ResultKey[], now: Date): Promise<PolicyResult[]> {
+  if (keys.length === 0) return [];
+  const hosts = [...new Set(keys.map((key) => key.host_record_id))];
+  const rows = (await database.em.getKnex().from(effectiveResults(database, now).as('e')).select('*').where('policy_id', policyId).whereIn('host_record_id', hosts)) as EffectiveRow[];
+  const byKey = new Map(rows.map((row) => [`${row.host_record_id}\n${row.rule_id}`, row]));
+  // A result deleted since its key was read (its host now out of scope) is left out.
+  return keys.flatMap((key) => {
+    const row = byKey.get(`${key.host_record_id}\n${key.rule_id}`);
+    return row ? [toResult(row)] : [];
+  });
 }
 
 /** A host's results on every policy and the latest changes of its status; null when there is no such host. */
