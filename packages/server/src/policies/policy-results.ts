@@ -32,19 +32,7 @@ interface EffectiveRow {
  */
 export function effectiveResults(database: Database, now: Date): Knex.QueryBuilder {
   const knex = database.em.getKnex();
-  const time = sqlDialectOf(database.em).toDatabaseTime(now);
-  const waiver = knex('waiver as w')
-    .select('w.id')
-    .whereRaw('w.policy_id = r.policy_id')
-    .andWhere((rule) => rule.whereNull('w.rule_id').orWhereRaw('w.rule_id = r.rule_id'))
-    .andWhere('w.expires_at', '>', time)
-    .andWhere((who) =>
-      who
-        .whereRaw('w.host_record_id = r.host_record_id')
-        .orWhereExists(knex('host_label as l').select(knex.raw('1')).whereRaw("l.host_record_id = r.host_record_id and l.kind = 'group' and l.value = w.group_name")),
-    )
-    .orderBy('w.id')
-    .limit(1);
+  const waiver = coveringWaivers(database, now).orderBy('w.id').limit(1);
   const withWaiver = knex('policy_result as r')
     .join('host as h', 'h.id', 'r.host_record_id')
     .select('r.policy_id', 'r.rule_id', 'r.host_record_id', 'r.value', 'r.message', 'r.report_id', 'r.evaluated_at', 'r.since', 'r.hostname', 'h.host_id')
@@ -54,6 +42,26 @@ export function effectiveResults(database: Database, now: Date): Knex.QueryBuild
     .from(withWaiver.as('x'))
     .select('x.*')
     .select(knex.raw("case when x.raw_status <> 'pass' and x.waiver_id is not null then 'waived' else x.raw_status end as status"));
+}
+
+/**
+ * The unexpired waivers (`w`) that cover the result `r` of an outer query: for its host, or for a group its latest
+ * report names; of one policy when given.
+ */
+function coveringWaivers(database: Database, now: Date, policyId?: string): Knex.QueryBuilder {
+  const knex = database.em.getKnex();
+  const query = knex('waiver as w')
+    .select('w.id')
+    .whereRaw('w.policy_id = r.policy_id')
+    .andWhere((rule) => rule.whereNull('w.rule_id').orWhereRaw('w.rule_id = r.rule_id'))
+    .andWhere('w.expires_at', '>', sqlDialectOf(database.em).toDatabaseTime(now))
+    .andWhere((who) =>
+      who
+        .whereRaw('w.host_record_id = r.host_record_id')
+        .orWhereExists(knex('host_label as l').select(knex.raw('1')).whereRaw("l.host_record_id = r.host_record_id and l.kind = 'group' and l.value = w.group_name")),
+    );
+  if (policyId !== undefined) query.andWhere('w.policy_id', policyId);
+  return query;
 }
 
 /**
@@ -121,28 +129,29 @@ async function waivedResults(database: Database, now: Date): Promise<{ policy_id
   return (await coveredResults(database, now, ['policy_id', 'rule_id', 'host_record_id', 'status'])) as { policy_id: string; rule_id: string; host_record_id: string; status: RuleStatus }[];
 }
 
-/** {@link waivedResults} as a query of their `columns`, of one policy (and rule) when given. */
+/**
+ * {@link waivedResults} as a query of their `columns`, of one policy (and rule) when given. Waivers are few: the
+ * query starts from the hosts they name or whose groups they name, and reads only those hosts' results.
+ */
 function coveredResults(database: Database, now: Date, columns: string[], only: { policyId?: string; ruleId?: string } = {}): Knex.QueryBuilder {
   const knex = database.em.getKnex();
   const time = sqlDialectOf(database.em).toDatabaseTime(now);
-  const covered = (query: Knex.QueryBuilder) => {
-    query
-      .select(columns.map((column) => `r.${column}`))
-      .where('w.expires_at', '>', time)
-      .andWhere('r.status', '<>', 'pass')
-      .andWhere((rule) => rule.whereNull('w.rule_id').orWhereRaw('w.rule_id = r.rule_id'));
+  const unexpired = (query: Knex.QueryBuilder) => {
+    query.where('w.expires_at', '>', time);
     if (only.policyId !== undefined) query.andWhere('w.policy_id', only.policyId);
-    if (only.ruleId !== undefined) query.andWhere('r.rule_id', only.ruleId);
     return query;
   };
-  const forHosts = covered(knex('waiver as w').join('policy_result as r', (on) => on.on('r.host_record_id', 'w.host_record_id').andOn('r.policy_id', 'w.policy_id')));
-  const forGroups = covered(
-    knex('waiver as w')
-      .join('host_label as l', (on) => on.on('l.value', 'w.group_name').andOnVal('l.kind', 'group'))
-      .join('policy_result as r', (on) => on.on('r.host_record_id', 'l.host_record_id').andOn('r.policy_id', 'w.policy_id')),
+  const hosts = unexpired(knex('waiver as w').select('w.host_record_id').whereNotNull('w.host_record_id')).union(
+    unexpired(knex('waiver as w').join('host_label as l', (on) => on.on('l.value', 'w.group_name').andOnVal('l.kind', 'group')).select('l.host_record_id')),
   );
-  // `union` drops a result that waivers of both kinds cover to one.
-  return forHosts.union(forGroups);
+  const query = knex('policy_result as r')
+    .select(columns.map((column) => `r.${column}`))
+    .whereIn('r.host_record_id', hosts)
+    .andWhere('r.status', '<>', 'pass')
+    // The policy named in the waivers' query only: named here, it would have SQLite read the whole policy's results.
+    .whereExists(coveringWaivers(database, now, only.policyId));
+  if (only.ruleId !== undefined) query.andWhere('r.rule_id', only.ruleId);
+  return query;
 }
 
 /** Most bound parameters in one statement: SQLite's oldest limit is 999. */
@@ -183,7 +192,7 @@ export async function listResults(
   for (const status of shown) {
     const from = Math.max(filter.offset - start, 0);
     const to = Math.min(filter.offset + filter.limit - start, sizes[status]);
-    if (from < to) keys.push(...(await statusPage(database, policyId, filter.ruleId, status, sizes.waived > 0, { offset: from, limit: to - from }, now)));
+    if (from < to) keys.push(...(await statusPage(database, policyId, filter.ruleId, status, sizes.waived > 0, { offset: from, limit: to - from, of: sizes[status] }, now)));
     start += sizes[status];
   }
   return { items: await resultsOf(database, policyId, keys, now), total: shown.reduce((sum, status) => sum + sizes[status], 0) };
@@ -192,10 +201,19 @@ export async function listResults(
 type ResultKey = { host_record_id: string; rule_id: string };
 
 /**
- * A slice of the results that read `status`, in page order: from an index for a stored status (without the results
- * a waiver covers, when any is covered), from the few waived results for `waived`.
+ * A slice of the `of` results that read `status`, in page order: from an index for a stored status (without the
+ * results a waiver covers, when any is covered), from the few waived results for `waived`. A slice past the middle
+ * is read backwards from the end, so that no page skips more than half of them.
  */
-function statusPage(database: Database, policyId: string, ruleId: string | undefined, status: RuleStatus, anyWaived: boolean, slice: { offset: number; limit: number }, now: Date): Promise<ResultKey[]> {
+async function statusPage(
+  database: Database,
+  policyId: string,
+  ruleId: string | undefined,
+  status: RuleStatus,
+  anyWaived: boolean,
+  slice: { offset: number; limit: number; of: number },
+  now: Date,
+): Promise<ResultKey[]> {
   const knex = database.em.getKnex();
   const waived = (columns: string[]) => coveredResults(database, now, columns, { policyId, ruleId });
   let query: Knex.QueryBuilder;
@@ -205,7 +223,13 @@ function statusPage(database: Database, policyId: string, ruleId: string | undef
     if (ruleId !== undefined) query.andWhere('rule_id', ruleId);
     if (anyWaived && status !== 'pass') query.andWhereRaw('(host_record_id, rule_id) not in (?)', [waived(['host_record_id', 'rule_id'])]);
   }
-  return query.orderBy(WITHIN_STATUS).offset(slice.offset).limit(slice.limit) as Promise<ResultKey[]>;
+  const after = slice.of - slice.offset - slice.limit;
+  const backwards = slice.offset > after;
+  const rows = (await query
+    .orderBy(WITHIN_STATUS.map((column) => ({ column, order: backwards ? 'desc' : 'asc' })))
+    .offset(backwards ? after : slice.offset)
+    .limit(slice.limit)) as ResultKey[];
+  return backwards ? rows.reverse() : rows;
 }
 
 /** The results of `keys`, in their order, as {@link effectiveResults} reads them. */
