@@ -221,7 +221,7 @@ async function statusPage(
   else {
     query = knex('policy_result').select('host_record_id', 'rule_id').where('policy_id', policyId).andWhere('status', status);
     if (ruleId !== undefined) query.andWhere('rule_id', ruleId);
-    if (anyWaived && status !== 'pass') query.andWhereRaw('(host_record_id, rule_id) not in (?)', [waived(['host_record_id', 'rule_id'])]);
+    if (anyWaived && status !== 'pass') query.andWhereRaw('(host_record_id, rule_id) not in ?', [waived(['host_record_id', 'rule_id'])]);
   }
   const after = slice.of - slice.offset - slice.limit;
   const backwards = slice.offset > after;
