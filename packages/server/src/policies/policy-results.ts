@@ -27,8 +27,8 @@ interface EffectiveRow {
 
 /**
  * Results as operators see them: a `fail` or `error` that an unexpired waiver covers (for the host, or for a group
- * its latest report names) reads `waived`. The host name is the one in the report evaluated. Waivers apply when read, so creating, deleting or outliving one changes
- * results at once, without evaluating anything again.
+ * its latest report names) reads `waived`. Waivers apply when read, so creating, deleting or outliving one changes
+ * results at once, without evaluating anything again. The host name is the one in the report evaluated.
  */
 export function effectiveResults(database: Database, now: Date): Knex.QueryBuilder {
   const knex = database.em.getKnex();
@@ -126,24 +126,36 @@ async function keptCounts(database: Database, now: Date): Promise<{ byRule: Map<
 
 /** The stored `fail` and `error` results that an unexpired waiver covers, for its host or for a group the host is in. */
 async function waivedResults(database: Database, now: Date): Promise<{ policy_id: string; rule_id: string; host_record_id: string; status: RuleStatus }[]> {
-  return (await coveredResults(database, now, ['policy_id', 'rule_id', 'host_record_id', 'status'])) as { policy_id: string; rule_id: string; host_record_id: string; status: RuleStatus }[];
+  const hosts = await waivedHosts(database, now);
+  return (await coveredResults(database, now, hosts, ['policy_id', 'rule_id', 'host_record_id', 'status'])) as { policy_id: string; rule_id: string; host_record_id: string; status: RuleStatus }[];
 }
 
+/** Most hosts named by value in {@link coveredResults}; more are named by their query. */
+const MAX_NAMED_HOSTS = 10_000;
+
 /**
- * {@link waivedResults} as a query of their `columns`, of one policy (and rule) when given. Waivers are few: the
- * query starts from the hosts they name or whose groups they name, and reads only those hosts' results.
+ * The hosts an unexpired waiver (of one policy when given) names or whose groups it names, by value when they are
+ * few: the results of hosts named by value are found by their index even where the planner knows nothing of the
+ * table (PostgreSQL before its first analyze read every result to join them to the waivers' query).
  */
-function coveredResults(database: Database, now: Date, columns: string[], only: { policyId?: string; ruleId?: string } = {}): Knex.QueryBuilder {
+async function waivedHosts(database: Database, now: Date, policyId?: string): Promise<string[] | Knex.QueryBuilder> {
   const knex = database.em.getKnex();
   const time = sqlDialectOf(database.em).toDatabaseTime(now);
   const unexpired = (query: Knex.QueryBuilder) => {
     query.where('w.expires_at', '>', time);
-    if (only.policyId !== undefined) query.andWhere('w.policy_id', only.policyId);
+    if (policyId !== undefined) query.andWhere('w.policy_id', policyId);
     return query;
   };
   const hosts = unexpired(knex('waiver as w').select('w.host_record_id').whereNotNull('w.host_record_id')).union(
     unexpired(knex('waiver as w').join('host_label as l', (on) => on.on('l.value', 'w.group_name').andOnVal('l.kind', 'group')).select('l.host_record_id')),
   );
+  const ids = ((await hosts.clone().limit(MAX_NAMED_HOSTS + 1)) as { host_record_id: string }[]).map((row) => row.host_record_id);
+  return ids.length > MAX_NAMED_HOSTS ? hosts : ids;
+}
+
+/** {@link waivedResults} of `hosts` (from {@link waivedHosts}) as a query of their `columns`, of one policy (and rule) when given. */
+function coveredResults(database: Database, now: Date, hosts: string[] | Knex.QueryBuilder, columns: string[], only: { policyId?: string; ruleId?: string } = {}): Knex.QueryBuilder {
+  const knex = database.em.getKnex();
   const query = knex('policy_result as r')
     .select(columns.map((column) => `r.${column}`))
     .whereIn('r.host_record_id', hosts)
@@ -186,13 +198,14 @@ export async function listResults(
     if (policy !== policyId || (filter.ruleId !== undefined && rule !== filter.ruleId)) continue;
     for (const status of PAGE_ORDER) sizes[status] += counts[status];
   }
+  const waived = sizes.waived > 0 ? await waivedHosts(database, now, policyId) : [];
   const shown = PAGE_ORDER.filter((status) => filter.status === undefined || status === filter.status);
   const keys: ResultKey[] = [];
   let start = 0;
   for (const status of shown) {
     const from = Math.max(filter.offset - start, 0);
     const to = Math.min(filter.offset + filter.limit - start, sizes[status]);
-    if (from < to) keys.push(...(await statusPage(database, policyId, filter.ruleId, status, sizes.waived > 0, { offset: from, limit: to - from, of: sizes[status] }, now)));
+    if (from < to) keys.push(...(await statusPage(database, policyId, filter.ruleId, status, waived, { offset: from, limit: to - from, of: sizes[status] }, now)));
     start += sizes[status];
   }
   return { items: await resultsOf(database, policyId, keys, now), total: shown.reduce((sum, status) => sum + sizes[status], 0) };
@@ -202,7 +215,7 @@ type ResultKey = { host_record_id: string; rule_id: string };
 
 /**
  * A slice of the `of` results that read `status`, in page order: from an index for a stored status (without the
- * results a waiver covers, when any is covered), from the few waived results for `waived`. A slice past the middle
+ * results a waiver covers, of `waivedHosts`), from the few waived results for `waived`. A slice past the middle
  * is read backwards from the end, so that no page skips more than half of them.
  */
 async function statusPage(
@@ -210,18 +223,18 @@ async function statusPage(
   policyId: string,
   ruleId: string | undefined,
   status: RuleStatus,
-  anyWaived: boolean,
+  waivedHosts: string[] | Knex.QueryBuilder,
   slice: { offset: number; limit: number; of: number },
   now: Date,
 ): Promise<ResultKey[]> {
   const knex = database.em.getKnex();
-  const waived = (columns: string[]) => coveredResults(database, now, columns, { policyId, ruleId });
+  const waived = (columns: string[]) => coveredResults(database, now, waivedHosts, columns, { policyId, ruleId });
   let query: Knex.QueryBuilder;
   if (status === 'waived') query = knex.from(waived(['host_record_id', 'rule_id', 'nameless', 'hostname']).as('c')).select('host_record_id', 'rule_id');
   else {
     query = knex('policy_result').select('host_record_id', 'rule_id').where('policy_id', policyId).andWhere('status', status);
     if (ruleId !== undefined) query.andWhere('rule_id', ruleId);
-    if (anyWaived && status !== 'pass') query.andWhereRaw('(host_record_id, rule_id) not in ?', [waived(['host_record_id', 'rule_id'])]);
+    if (status !== 'pass' && (!Array.isArray(waivedHosts) || waivedHosts.length > 0)) query.andWhereRaw('(host_record_id, rule_id) not in ?', [waived(['host_record_id', 'rule_id'])]);
   }
   const after = slice.of - slice.offset - slice.limit;
   const backwards = slice.offset > after;
