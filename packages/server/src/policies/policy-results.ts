@@ -136,21 +136,20 @@ const MAX_NAMED_HOSTS = 10_000;
 /**
  * The hosts an unexpired waiver (of one policy when given) names or whose groups it names, by value when they are
  * few: the results of hosts named by value are found by their index even where the planner knows nothing of the
- * table (PostgreSQL before its first analyze read every result to join them to the waivers' query).
+ * table (PostgreSQL before its first analyze read every result to join them to the waivers' query). A group's hosts
+ * come from the labels' index by the group's name: joined to the waivers, SQLite read every group label per waiver.
  */
 async function waivedHosts(database: Database, now: Date, policyId?: string): Promise<string[] | Knex.QueryBuilder> {
   const knex = database.em.getKnex();
-  const time = sqlDialectOf(database.em).toDatabaseTime(now);
-  const unexpired = (query: Knex.QueryBuilder) => {
-    query.where('w.expires_at', '>', time);
-    if (policyId !== undefined) query.andWhere('w.policy_id', policyId);
-    return query;
-  };
-  const hosts = unexpired(knex('waiver as w').select('w.host_record_id').whereNotNull('w.host_record_id')).union(
-    unexpired(knex('waiver as w').join('host_label as l', (on) => on.on('l.value', 'w.group_name').andOnVal('l.kind', 'group')).select('l.host_record_id')),
-  );
-  const ids = ((await hosts.clone().limit(MAX_NAMED_HOSTS + 1)) as { host_record_id: string }[]).map((row) => row.host_record_id);
-  return ids.length > MAX_NAMED_HOSTS ? hosts : ids;
+  const waivers = knex('waiver').where('expires_at', '>', sqlDialectOf(database.em).toDatabaseTime(now));
+  if (policyId !== undefined) waivers.andWhere('policy_id', policyId);
+  const rows = (await waivers.clone().select('host_record_id', 'group_name')) as { host_record_id: string | null; group_name: string | null }[];
+  const named = rows.flatMap((row) => (row.host_record_id === null ? [] : [row.host_record_id]));
+  const groups = [...new Set(rows.flatMap((row) => (row.group_name === null ? [] : [row.group_name])))];
+  if (groups.length === 0) return named;
+  const members = knex('host_label').select('host_record_id').where('kind', 'group').whereIn('value', groups);
+  const ids = ((await members.clone().limit(MAX_NAMED_HOSTS + 1)) as { host_record_id: string }[]).map((row) => row.host_record_id);
+  return ids.length > MAX_NAMED_HOSTS ? members.union(waivers.clone().select('host_record_id').whereNotNull('host_record_id')) : [...new Set([...named, ...ids])];
 }
 
 /** {@link waivedResults} of `hosts` (from {@link waivedHosts}) as a query of their `columns`, of one policy (and rule) when given. */
