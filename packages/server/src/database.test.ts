@@ -11,6 +11,7 @@ import { DERIVED_VERSION } from './host-derivation.js';
 import { hostRecordId, hostRowsOf } from './host-records.js';
 import { createKey, listKeys } from './secrets/license-keys.js';
 import { readinessProblem } from './ops.js';
+import { listResults } from './policies/policy-results.js';
 import { packReport } from './report-content.js';
 import { reportRowsOf } from './report-store.js';
 
@@ -159,6 +160,40 @@ describe.each(DIALECTS)('upgrade to the fleet view on %s', (dialect) => {
       const labels = await orm.em.getKnex()('host_label').select('kind', 'value').orderBy(['kind', 'value']);
       expect(labels).toEqual([{ kind: 'group', value: 'web' }, { kind: 'tag', value: 'prod' }]);
       expect(await orm.em.getKnex()('host_finding').select('kind', 'test_id', 'text')).toEqual([{ kind: 'warning', test_id: 'PKGS-7392', text: 'Vulnerable packages' }]);
+    } finally {
+      await orm.close();
+    }
+  });
+});
+
+describe.each(DIALECTS)('upgrade to ordered policy results on %s', (dialect) => {
+  const database = useTestDatabase(dialect);
+  /** The last migration before results held their host's name, per dialect. */
+  const before = { sqlite: '0012-fleet-counts', postgresql: '0010-fleet-counts' }[dialect];
+
+  it("gives the results stored before their host's name, and pages them by it", async () => {
+    const { location } = database;
+    const sql = dialectForUrl(location.databaseUrl);
+    const old = await openMigratedTo(location, before);
+    const { id: keyId } = await createKey(old);
+    const knex = old.em.getKnex();
+    const time = sql.toDatabaseTime(new Date('2026-10-02T00:00:00Z'));
+    const policyId = '00000000-0000-4000-8000-0000000000aa';
+    const hosts = [['zulu', 'zulu-01'], ['alpha', 'alpha-01'], ['none', null]] as const;
+    for (const [hostId, hostname] of hosts) {
+      const id = hostRecordId(keyId, hostId);
+      await knex('host').insert({ id, key_id: keyId, host_id: hostId, hostname, first_seen: time, last_seen: time, report_count: 1, latest_report_id: UNKNOWN_ID });
+      await knex('policy_result').insert({ policy_id: policyId, rule_id: 'index', host_record_id: id, status: 'fail', report_id: UNKNOWN_ID, evaluated_at: time, since: time });
+    }
+    await knex('policy_status_count').insert({ policy_id: policyId, rule_id: 'index', status: 'fail', hosts: 3 });
+    await old.close();
+
+    const orm = await openDatabase(location);
+    try {
+      expect(await orm.schema.getUpdateSchemaSQL({ wrap: false })).toBe('');
+      const page = await listResults(orm, policyId, { limit: 10, offset: 0 });
+      expect(page.items.map((result) => result.hostname)).toEqual(['alpha-01', 'zulu-01', null]);
+      expect(page.total).toBe(3);
     } finally {
       await orm.close();
     }

@@ -279,6 +279,61 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
     expect((await listResults(orm, policy.id, { limit: 10, offset: 0 })).total).toBe(0);
   });
 
+  it('pages results failures first, then errors, waived and passes, by host name (none last) then host and rule, with waivers applied as read', async () => {
+    const policy = await createPolicy(orm, { name: 'Two rules', rules: [{ id: 'index', expression: 'summary.hardeningIndex >= 60' }, { id: 'warnings', expression: 'size(summary.warnings) == 0' }] });
+    const hosts = { alpha: '1', bravo: '2', charlie: '3', delta: '4', echo: '5', nameless: '6', unreadable: '7' };
+    const id = (name: keyof typeof hosts) => hostRecordId(keyId, hosts[name].repeat(40));
+    await upload(hosts.alpha.repeat(40), lynisReport('alpha', { index: 40 }));
+    await upload(hosts.bravo.repeat(40), lynisReport('bravo', { index: 70, warnings: ['PKGS-7392'] }));
+    await upload(hosts.charlie.repeat(40), lynisReport('charlie', { index: 30, warnings: ['PKGS-7392'], groups: 'legacy' }));
+    await upload(hosts.delta.repeat(40), lynisReport('delta', { index: 80 }));
+    await upload(hosts.echo.repeat(40), lynisReport('echo', { index: 50 }));
+    // A Lynis report without a host name, and a report that is no Lynis report (every rule an error): no name.
+    await upload(hosts.nameless.repeat(40), lynisReport('x', { index: 10 }).replace('hostname=x\n', ''));
+    await upload(hosts.unreadable.repeat(40), 'not a Lynis report\n');
+    await evaluator.settle();
+    const expiresAt = (ms: number) => new Date(clock.getTime() + ms).toISOString();
+    const legacy = await createWaiver(orm, { policyId: policy.id, group: 'legacy', ruleId: 'index', reason: 'migration', expiresAt: expiresAt(DAY_MS) }, null, clock);
+    const echo = await createWaiver(orm, { policyId: policy.id, hostRecordId: id('echo'), reason: 'decommissioning', expiresAt: expiresAt(3_600_000) }, null, clock);
+    type Row = [keyof typeof hosts, string, string, string | null];
+    // Results without a host name sort after the named ones of their status.
+    const expected = (echoWaived: boolean): Row[] => [
+      ['alpha', 'index', 'fail', null],
+      ['bravo', 'warnings', 'fail', null],
+      ['charlie', 'warnings', 'fail', null],
+      ...(echoWaived ? [] : ([['echo', 'index', 'fail', null]] as Row[])),
+      ['nameless', 'index', 'fail', null],
+      ['unreadable', 'index', 'error', null],
+      ['unreadable', 'warnings', 'error', null],
+      ['charlie', 'index', 'waived', legacy.id],
+      ...(echoWaived ? ([['echo', 'index', 'waived', echo.id]] as Row[]) : []),
+      ['alpha', 'warnings', 'pass', null],
+      ['bravo', 'index', 'pass', null],
+      ['delta', 'index', 'pass', null],
+      ['delta', 'warnings', 'pass', null],
+      // A waiver covers a passing result too: it passes, naming the waiver.
+      ['echo', 'warnings', 'pass', echoWaived ? echo.id : null],
+      ['nameless', 'warnings', 'pass', null],
+    ];
+    const shown = (name: keyof typeof hosts) => (name === 'nameless' || name === 'unreadable' ? null : name);
+    for (const [now, echoWaived] of [[clock, true], [new Date(clock.getTime() + 2 * 3_600_000), false]] as const) {
+      const all = expected(echoWaived);
+      for (const filter of [{}, { status: 'fail' }, { status: 'error' }, { status: 'waived' }, { status: 'pass' }, { ruleId: 'index' }, { ruleId: 'warnings', status: 'pass' }, { ruleId: 'index', status: 'waived' }, { ruleId: 'nope' }] as { ruleId?: string; status?: 'pass' | 'fail' | 'error' | 'waived' }[]) {
+        const wanted = all
+          .filter(([, rule, status]) => (filter.ruleId === undefined || rule === filter.ruleId) && (filter.status === undefined || status === filter.status))
+          .map(([name, rule, status, waiverId]) => [shown(name), id(name), rule, status, waiverId]);
+        // Every page of three, and a page past the end.
+        const pages = [];
+        for (let offset = 0; offset <= wanted.length; offset += 3) {
+          const page = await listResults(orm, policy.id, { ...filter, limit: 3, offset }, now);
+          expect(page.total, JSON.stringify(filter)).toBe(wanted.length);
+          pages.push(...page.items.map((result) => [result.hostname, result.hostRecordId, result.ruleId, result.status, result.waiverId]));
+        }
+        expect(pages, `${JSON.stringify(filter)} at ${now.toISOString()}`).toEqual(wanted);
+      }
+    }
+  });
+
   it('gives every rule an error on a latest report damaged in the database, and goes on evaluating the other hosts', async () => {
     const policy = await createPolicy(orm, { name: 'Firewall', rules: [{ id: 'firewall', expression: "report.firewall_active == '1'" }] });
     const damaged = await upload(WEB, lynisReport('web-01', { index: 70 }));

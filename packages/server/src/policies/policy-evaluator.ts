@@ -53,6 +53,8 @@ interface ResultRow {
   report_id: string;
   evaluated_at: DatabaseTime;
   since: DatabaseTime;
+  hostname: string | null;
+  nameless: boolean;
 }
 
 const WAKE_DELAY_MS = 100;
@@ -167,7 +169,7 @@ export class PolicyEvaluator extends BackgroundWorker {
       if (applicable.length === 0) continue;
       const outcomes = await this.outcomesFor(host, facts, applicable, now);
       for (const { policyId, ruleId, outcome } of outcomes) {
-        results.push({ policy_id: policyId, rule_id: ruleId, host_record_id: host.id, status: outcome.status, value: outcome.value, message: outcome.message?.slice(0, MAX_MESSAGE) ?? null, report_id: host.latest_report_id, evaluated_at: time, since: time });
+        results.push({ policy_id: policyId, rule_id: ruleId, host_record_id: host.id, status: outcome.status, value: outcome.value, message: outcome.message?.slice(0, MAX_MESSAGE) ?? null, report_id: host.latest_report_id, evaluated_at: time, since: time, hostname: host.hostname, nameless: host.hostname === null });
       }
     }
     let wroteEvents = false;

@@ -6,7 +6,7 @@ import type { Database as OpenDatabase } from '../database/dialect.js';
 type Database = Pick<OpenDatabase, 'em'>;
 import { sqlDialectOf } from '../database/dialects.js';
 import { FLEET, WHOLE_POLICY } from './policy-counts.js';
-import { RANK, RANK_SQL, STATUS_OF_RANK, worse } from './rule-status.js';
+import { RANK, STATUS_OF_RANK, worse } from './rule-status.js';
 
 const HISTORY_SHOWN = 100;
 
@@ -28,32 +28,40 @@ interface EffectiveRow {
 /**
  * Results as operators see them: a `fail` or `error` that an unexpired waiver covers (for the host, or for a group
  * its latest report names) reads `waived`. Waivers apply when read, so creating, deleting or outliving one changes
- * results at once, without evaluating anything again.
+ * results at once, without evaluating anything again. The host name is the one in the report evaluated.
  */
 export function effectiveResults(database: Database, now: Date): Knex.QueryBuilder {
   const knex = database.em.getKnex();
-  const time = sqlDialectOf(database.em).toDatabaseTime(now);
-  const waiver = knex('waiver as w')
-    .select('w.id')
-    .whereRaw('w.policy_id = r.policy_id')
-    .andWhere((rule) => rule.whereNull('w.rule_id').orWhereRaw('w.rule_id = r.rule_id'))
-    .andWhere('w.expires_at', '>', time)
-    .andWhere((who) =>
-      who
-        .whereRaw('w.host_record_id = r.host_record_id')
-        .orWhereExists(knex('host_label as l').select(knex.raw('1')).whereRaw("l.host_record_id = r.host_record_id and l.kind = 'group' and l.value = w.group_name")),
-    )
-    .orderBy('w.id')
-    .limit(1);
+  const waiver = coveringWaivers(database, now).orderBy('w.id').limit(1);
   const withWaiver = knex('policy_result as r')
     .join('host as h', 'h.id', 'r.host_record_id')
-    .select('r.policy_id', 'r.rule_id', 'r.host_record_id', 'r.value', 'r.message', 'r.report_id', 'r.evaluated_at', 'r.since', 'h.hostname', 'h.host_id')
+    .select('r.policy_id', 'r.rule_id', 'r.host_record_id', 'r.value', 'r.message', 'r.report_id', 'r.evaluated_at', 'r.since', 'r.hostname', 'h.host_id')
     .select({ raw_status: 'r.status' })
     .select(knex.raw('(?) as waiver_id', [waiver]));
   return knex
     .from(withWaiver.as('x'))
     .select('x.*')
     .select(knex.raw("case when x.raw_status <> 'pass' and x.waiver_id is not null then 'waived' else x.raw_status end as status"));
+}
+
+/**
+ * The unexpired waivers (`w`) that cover the result `r` of an outer query: for its host, or for a group its latest
+ * report names; of one policy when given.
+ */
+function coveringWaivers(database: Database, now: Date, policyId?: string): Knex.QueryBuilder {
+  const knex = database.em.getKnex();
+  const query = knex('waiver as w')
+    .select('w.id')
+    .whereRaw('w.policy_id = r.policy_id')
+    .andWhere((rule) => rule.whereNull('w.rule_id').orWhereRaw('w.rule_id = r.rule_id'))
+    .andWhere('w.expires_at', '>', sqlDialectOf(database.em).toDatabaseTime(now))
+    .andWhere((who) =>
+      who
+        .whereRaw('w.host_record_id = r.host_record_id')
+        .orWhereExists(knex('host_label as l').select(knex.raw('1')).whereRaw("l.host_record_id = r.host_record_id and l.kind = 'group' and l.value = w.group_name")),
+    );
+  if (policyId !== undefined) query.andWhere('w.policy_id', policyId);
+  return query;
 }
 
 /**
@@ -118,22 +126,43 @@ async function keptCounts(database: Database, now: Date): Promise<{ byRule: Map<
 
 /** The stored `fail` and `error` results that an unexpired waiver covers, for its host or for a group the host is in. */
 async function waivedResults(database: Database, now: Date): Promise<{ policy_id: string; rule_id: string; host_record_id: string; status: RuleStatus }[]> {
+  const hosts = await waivedHosts(database, now);
+  return (await coveredResults(database, now, hosts, ['policy_id', 'rule_id', 'host_record_id', 'status'])) as { policy_id: string; rule_id: string; host_record_id: string; status: RuleStatus }[];
+}
+
+/** Most hosts named by value in {@link coveredResults}; more are named by their query. */
+const MAX_NAMED_HOSTS = 10_000;
+
+/**
+ * The hosts an unexpired waiver (of one policy when given) names or whose groups it names, by value when they are
+ * few: the results of hosts named by value are found by their index even where the planner knows nothing of the
+ * table (PostgreSQL before its first analyze read every result to join them to the waivers' query). A group's hosts
+ * come from the labels' index by the group's name: joined to the waivers, SQLite read every group label per waiver.
+ */
+async function waivedHosts(database: Database, now: Date, policyId?: string): Promise<string[] | Knex.QueryBuilder> {
   const knex = database.em.getKnex();
-  const time = sqlDialectOf(database.em).toDatabaseTime(now);
-  const covered = (query: Knex.QueryBuilder) =>
-    query
-      .select('r.policy_id', 'r.rule_id', 'r.host_record_id', 'r.status')
-      .where('w.expires_at', '>', time)
-      .andWhere('r.status', '<>', 'pass')
-      .andWhere((rule) => rule.whereNull('w.rule_id').orWhereRaw('w.rule_id = r.rule_id'));
-  const forHosts = covered(knex('waiver as w').join('policy_result as r', (on) => on.on('r.host_record_id', 'w.host_record_id').andOn('r.policy_id', 'w.policy_id')));
-  const forGroups = covered(
-    knex('waiver as w')
-      .join('host_label as l', (on) => on.on('l.value', 'w.group_name').andOnVal('l.kind', 'group'))
-      .join('policy_result as r', (on) => on.on('r.host_record_id', 'l.host_record_id').andOn('r.policy_id', 'w.policy_id')),
-  );
-  // `union` drops a result that waivers of both kinds cover to one.
-  return (await forHosts.union(forGroups)) as { policy_id: string; rule_id: string; host_record_id: string; status: RuleStatus }[];
+  const waivers = knex('waiver').where('expires_at', '>', sqlDialectOf(database.em).toDatabaseTime(now));
+  if (policyId !== undefined) waivers.andWhere('policy_id', policyId);
+  const rows = (await waivers.clone().select('host_record_id', 'group_name')) as { host_record_id: string | null; group_name: string | null }[];
+  const named = rows.flatMap((row) => (row.host_record_id === null ? [] : [row.host_record_id]));
+  const groups = [...new Set(rows.flatMap((row) => (row.group_name === null ? [] : [row.group_name])))];
+  if (groups.length === 0) return named;
+  const members = knex('host_label').select('host_record_id').where('kind', 'group').whereIn('value', groups);
+  const ids = ((await members.clone().limit(MAX_NAMED_HOSTS + 1)) as { host_record_id: string }[]).map((row) => row.host_record_id);
+  return ids.length > MAX_NAMED_HOSTS ? members.union(waivers.clone().select('host_record_id').whereNotNull('host_record_id')) : [...new Set([...named, ...ids])];
+}
+
+/** {@link waivedResults} of `hosts` (from {@link waivedHosts}) as a query of their `columns`, of one policy (and rule) when given. */
+function coveredResults(database: Database, now: Date, hosts: string[] | Knex.QueryBuilder, columns: string[], only: { policyId?: string; ruleId?: string } = {}): Knex.QueryBuilder {
+  const knex = database.em.getKnex();
+  const query = knex('policy_result as r')
+    .select(columns.map((column) => `r.${column}`))
+    .whereIn('r.host_record_id', hosts)
+    .andWhere('r.status', '<>', 'pass')
+    // The policy named in the waivers' query only: named here, it would have SQLite read the whole policy's results.
+    .whereExists(coveringWaivers(database, now, only.policyId));
+  if (only.ruleId !== undefined) query.andWhere('r.rule_id', only.ruleId);
+  return query;
 }
 
 /** Most bound parameters in one statement: SQLite's oldest limit is 999. */
@@ -145,29 +174,87 @@ function chunks<T>(items: T[], size: number): T[][] {
   return result;
 }
 
-/** One page of a policy's results: failures first, then errors, waived and passes; within those by host name. */
+/** The statuses in the order pages show them, worst first. */
+const PAGE_ORDER = (Object.keys(RANK) as RuleStatus[]).sort((a, b) => RANK[b] - RANK[a]);
+/** The order within a status: by host name, none last, then host and rule (as the `policy_result` page indexes hold it). */
+const WITHIN_STATUS = ['nameless', 'hostname', 'host_record_id', 'rule_id'];
+
+/**
+ * One page of a policy's results: failures first, then errors, waived and passes; within those by host name. Each
+ * status's part of the page is read in order from an index, its size known from the kept counts, so that no page
+ * sorts every result: the few waived results are read, and left out of the stored failures and errors, on their own.
+ */
 export async function listResults(
   database: Database,
   policyId: string,
   filter: { ruleId?: string; status?: RuleStatus; limit: number; offset: number },
   now = new Date(),
 ): Promise<{ items: PolicyResult[]; total: number }> {
-  const knex = database.em.getKnex();
-  const matching = knex.from(effectiveResults(database, now).as('e')).where('policy_id', policyId);
-  if (filter.ruleId !== undefined) matching.andWhere('rule_id', filter.ruleId);
-  if (filter.status !== undefined) matching.andWhere('status', filter.status);
-  const [rows, { byRule }] = await Promise.all([
-    matching.clone().select('*').orderByRaw(`${RANK_SQL} desc, hostname is null, hostname, host_record_id, rule_id`).limit(filter.limit).offset(filter.offset) as Promise<EffectiveRow[]>,
-    statusCounts(database, now),
-  ]);
-  // The total from the kept counts: counting the matching results would group every one of them again.
-  let total = 0;
+  const { byRule } = await statusCounts(database, now);
+  const sizes = emptyCounts();
   for (const [key, counts] of byRule) {
     const [policy, rule] = key.split('\n');
     if (policy !== policyId || (filter.ruleId !== undefined && rule !== filter.ruleId)) continue;
-    total += filter.status === undefined ? counts.pass + counts.fail + counts.error + counts.waived : counts[filter.status];
+    for (const status of PAGE_ORDER) sizes[status] += counts[status];
   }
-  return { items: rows.map(toResult), total };
+  const waived = sizes.waived > 0 ? await waivedHosts(database, now, policyId) : [];
+  const shown = PAGE_ORDER.filter((status) => filter.status === undefined || status === filter.status);
+  const keys: ResultKey[] = [];
+  let start = 0;
+  for (const status of shown) {
+    const from = Math.max(filter.offset - start, 0);
+    const to = Math.min(filter.offset + filter.limit - start, sizes[status]);
+    if (from < to) keys.push(...(await statusPage(database, policyId, filter.ruleId, status, waived, { offset: from, limit: to - from, of: sizes[status] }, now)));
+    start += sizes[status];
+  }
+  return { items: await resultsOf(database, policyId, keys, now), total: shown.reduce((sum, status) => sum + sizes[status], 0) };
+}
+
+type ResultKey = { host_record_id: string; rule_id: string };
+
+/**
+ * A slice of the `of` results that read `status`, in page order: from an index for a stored status (without the
+ * results a waiver covers, of `waivedHosts`), from the few waived results for `waived`. A slice past the middle
+ * is read backwards from the end, so that no page skips more than half of them.
+ */
+async function statusPage(
+  database: Database,
+  policyId: string,
+  ruleId: string | undefined,
+  status: RuleStatus,
+  waivedHosts: string[] | Knex.QueryBuilder,
+  slice: { offset: number; limit: number; of: number },
+  now: Date,
+): Promise<ResultKey[]> {
+  const knex = database.em.getKnex();
+  const waived = (columns: string[]) => coveredResults(database, now, waivedHosts, columns, { policyId, ruleId });
+  let query: Knex.QueryBuilder;
+  if (status === 'waived') query = knex.from(waived(['host_record_id', 'rule_id', 'nameless', 'hostname']).as('c')).select('host_record_id', 'rule_id');
+  else {
+    query = knex('policy_result').select('host_record_id', 'rule_id').where('policy_id', policyId).andWhere('status', status);
+    if (ruleId !== undefined) query.andWhere('rule_id', ruleId);
+    if (status !== 'pass' && (!Array.isArray(waivedHosts) || waivedHosts.length > 0)) query.andWhereRaw('(host_record_id, rule_id) not in ?', [waived(['host_record_id', 'rule_id'])]);
+  }
+  const after = slice.of - slice.offset - slice.limit;
+  const backwards = slice.offset > after;
+  const rows = (await query
+    .orderBy(WITHIN_STATUS.map((column) => ({ column, order: backwards ? 'desc' : 'asc' })))
+    .offset(backwards ? after : slice.offset)
+    .limit(slice.limit)) as ResultKey[];
+  return backwards ? rows.reverse() : rows;
+}
+
+/** The results of `keys`, in their order, as {@link effectiveResults} reads them. */
+async function resultsOf(database: Database, policyId: string, keys: ResultKey[], now: Date): Promise<PolicyResult[]> {
+  if (keys.length === 0) return [];
+  const hosts = [...new Set(keys.map((key) => key.host_record_id))];
+  const rows = (await database.em.getKnex().from(effectiveResults(database, now).as('e')).select('*').where('policy_id', policyId).whereIn('host_record_id', hosts)) as EffectiveRow[];
+  const byKey = new Map(rows.map((row) => [`${row.host_record_id}\n${row.rule_id}`, row]));
+  // A result deleted since its key was read (its host now out of scope) is left out.
+  return keys.flatMap((key) => {
+    const row = byKey.get(`${key.host_record_id}\n${key.rule_id}`);
+    return row ? [toResult(row)] : [];
+  });
 }
 
 /** A host's results on every policy and the latest changes of its status; null when there is no such host. */

@@ -11,6 +11,7 @@ import { Webhooks } from './0009-webhooks.js';
 import { CompactReports } from './0010-compact-reports.js';
 import { ReportCompactionIndex } from './0011-report-compaction-index.js';
 import { FleetCounts } from './0012-fleet-counts.js';
+import { PolicyResultOrder } from './0013-policy-result-order.js';
 
 /**
  * Every SQLite schema migration, oldest first, listed so that they run from compiled output without file globbing.
@@ -29,4 +30,5 @@ export const SQLITE_MIGRATIONS: MigrationObject[] = [
   { name: '0010-compact-reports', class: CompactReports },
   { name: '0011-report-compaction-index', class: ReportCompactionIndex },
   { name: '0012-fleet-counts', class: FleetCounts },
+  { name: '0013-policy-result-order', class: PolicyResultOrder },
 ];
