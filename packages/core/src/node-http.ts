@@ -26,7 +26,7 @@ export function createAuditListener(api: AuditApi, options: AuditListenerOptions
   const { onFailure } = options;
 
   return (req, res) => {
-    const path = stripBasePath(pathOf(req.url ?? '/'), basePath);
+    const path = stripBasePath(requestPath(req.url ?? '/'), basePath);
     if (path === undefined) return onUnhandled(req, res);
     api.handle({ method: req.method ?? 'GET', path, headers: req.headers, body: req, remoteAddress: clientAddress(req) }).then(
       (response) => (response ? send(res, response) : onUnhandled(req, res)),
@@ -39,10 +39,11 @@ export function createAuditListener(api: AuditApi, options: AuditListenerOptions
 }
 
 /**
- * The path of a request target. The usual origin-form (`/api/…?query`) is cut at its query string, as Express'
- * `req.path` is, without building a URL per request; other forms (absolute URLs from proxies, `//…`) are parsed.
+ * The path of a request target, without its query string (where clients may put secrets). The usual origin-form
+ * (`/api/…?query`) is cut at its query string, as Express' `req.path` is, without building a URL per request;
+ * other forms (absolute URLs from proxies, `//…`) are parsed.
  */
-function pathOf(target: string): string {
+export function requestPath(target: string): string {
   if (target.charCodeAt(0) !== 0x2f /* / */ || target.charCodeAt(1) === 0x2f) return new URL(target, 'http://host').pathname;
   const query = target.indexOf('?');
   return query === -1 ? target : target.slice(0, query);

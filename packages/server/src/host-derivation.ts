@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
 import type { HostLabels, ReportSummary } from '@org/audit-server-core';
+import { chunks, MAX_PARAMETERS } from './database/batches.js';
 import { applyCountDeltas, CountDeltas } from './database/count-deltas.js';
 import type { SqlDialect } from './database/dialect.js';
 import type { HostFindingRecord, HostLabelRecord, HostRecord } from './database/entities.js';
@@ -19,9 +20,6 @@ export const MAX_COLUMN_TEXT = 255;
 export const MAX_TEST_ID = 64;
 /** Most distinct test ids kept per kind and host: far above Lynis' own tests, a bound on a hostile report's rows. */
 export const MAX_FINDINGS_PER_KIND = 500;
-/** Most bound parameters in one statement: SQLite's oldest limit is 999. */
-const MAX_PARAMETERS = 999;
-
 /** What `host_label.kind` and `host_finding.kind` hold. */
 export type LabelKind = 'group' | 'tag';
 export type FindingKind = 'warning' | 'suggestion';
@@ -199,10 +197,4 @@ async function insertRows<Row extends object>(trx: Knex.Transaction, table: stri
     const bindings = chunk.flatMap((row) => columns.map((column) => row[column] as Knex.Value));
     await trx.raw(`insert into ${table} (${columns.join(', ')}) values ${chunk.map(() => tuple).join(', ')}`, bindings);
   }
-}
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const result: T[][] = [];
-  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
-  return result;
 }

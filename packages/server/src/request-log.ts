@@ -1,5 +1,6 @@
 import type { RequestListener } from 'node:http';
 import type { Logger } from 'pino';
+import { requestPath } from '@org/audit-server-core/node';
 import type { InFlightCount } from './metrics.js';
 
 /** What is kept of every request on a listener. */
@@ -24,7 +25,7 @@ export function withRequestLog(logger: Logger, listener: RequestListener, option
   return (req, res) => {
     const started = Date.now();
     // Taken now: Express rewrites `req.url` inside a mounted router, and the socket may be gone at the end.
-    const line = { method: req.method, path: pathOf(req.url ?? '/'), remoteAddress: req.socket.remoteAddress };
+    const line = { method: req.method, path: requestPath(req.url ?? '/'), remoteAddress: req.socket.remoteAddress };
     inFlight?.inc();
     res.once('close', () => {
       inFlight?.dec();
@@ -34,8 +35,3 @@ export function withRequestLog(logger: Logger, listener: RequestListener, option
   };
 }
 
-/** A request target without its query string. */
-function pathOf(url: string): string {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
-}

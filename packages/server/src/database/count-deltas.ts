@@ -1,8 +1,6 @@
 import type { Knex } from '@mikro-orm/knex';
+import { chunks, MAX_PARAMETERS } from './batches.js';
 import type { SqlDialect } from './dialect.js';
-
-/** Most bound parameters in one statement: SQLite's oldest limit is 999. */
-const MAX_PARAMETERS = 999;
 
 type KeyType = Parameters<SqlDialect['keyIn']>[0][number][1];
 
@@ -41,10 +39,4 @@ export async function applyCountDeltas(trx: Knex.Transaction, dialect: SqlDialec
     const { sql, bindings } = dialect.keyIn(keyColumns, lowered);
     await trx.raw(`delete from ${table} where hosts = 0 and ${sql}`, bindings as Knex.RawBinding[]);
   }
-}
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const result: T[][] = [];
-  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
-  return result;
 }

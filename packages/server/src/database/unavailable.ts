@@ -13,9 +13,8 @@ const LOST_CONNECTION = /Connection terminated|connection error and is not query
  * to a fault of the request or of the code. Looks through `cause` chains, as the ORM wraps driver errors.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  if (hasDriverCode(error, (code) => NETWORK_CODES.has(code) || DIALECTS.some((dialect) => dialect.isUnavailableCode(code)))) return true;
   for (const current of causesOf(error)) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && (NETWORK_CODES.has(code) || DIALECTS.some((dialect) => dialect.isUnavailableCode(code)))) return true;
     if (current.name === 'KnexTimeoutError' || LOST_CONNECTION.test(current.message)) return true;
   }
   return false;

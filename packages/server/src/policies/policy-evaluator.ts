@@ -3,6 +3,7 @@ import type { Knex } from '@mikro-orm/knex';
 import { describeFailure, parseLynisReport, type AuditLogger, type RuleStatus } from '@org/audit-server-core';
 import type { Database, DatabaseTime } from '../database/dialect.js';
 import { BackgroundPasses, BackgroundWorker } from '../background-passes.js';
+import { chunks } from '../database/batches.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { CONTENT_COLUMNS, DamagedReportError, reportBytesOf, type ContentColumns } from '../report-content.js';
 import { writeEvents, type OutboxEvent } from '../webhooks/outbox.js';
@@ -298,9 +299,3 @@ function compiledOrNothing(id: string, expression: string): { id: string; compil
 }
 
 const resultKey = (row: Pick<ResultRow, 'policy_id' | 'rule_id' | 'host_record_id'>) => `${row.policy_id}\n${row.rule_id}\n${row.host_record_id}`;
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
-  return out;
-}

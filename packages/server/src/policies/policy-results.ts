@@ -4,6 +4,7 @@ import type { Database as OpenDatabase } from '../database/dialect.js';
 
 /** What these queries need of an open database: its entity manager (or a fork of it). */
 type Database = Pick<OpenDatabase, 'em'>;
+import { chunks, MAX_PARAMETERS } from '../database/batches.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { FLEET, WHOLE_POLICY } from './policy-counts.js';
 import { RANK, STATUS_OF_RANK, worse } from './rule-status.js';
@@ -163,15 +164,6 @@ function coveredResults(database: Database, now: Date, hosts: string[] | Knex.Qu
     .whereExists(coveringWaivers(database, now, only.policyId));
   if (only.ruleId !== undefined) query.andWhere('r.rule_id', only.ruleId);
   return query;
-}
-
-/** Most bound parameters in one statement: SQLite's oldest limit is 999. */
-const MAX_PARAMETERS = 999;
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const result: T[][] = [];
-  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
-  return result;
 }
 
 /** The statuses in the order pages show them, worst first. */

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
 import type { WebhookEventType } from '@org/audit-server-core';
+import { chunks } from '../database/batches.js';
 import type { DatabaseTime } from '../database/dialect.js';
+import { wantedEventTypes } from './webhook-records.js';
 
 /** An event as the outbox keeps it until it is fanned out to the subscriptions. */
 export interface OutboxEvent {
@@ -26,26 +28,18 @@ export async function writeEvents(trx: Knex.Transaction, events: OutboxEvent[], 
   if (events.length === 0) return 0;
   const wanted = await wantedEventTypes(trx);
   const kept = events.filter((event) => wanted.has(event.type));
-  for (let start = 0; start < kept.length; start += CHUNK) {
-    const rows = kept.slice(start, start + CHUNK).map((event) => ({ id: newEventId(), type: event.type, data: JSON.stringify(event.data), created_at: at, dispatched: false }));
+  for (const chunk of chunks(kept, CHUNK)) {
+    const rows = chunk.map((event) => ({ id: newEventId(), type: event.type, data: JSON.stringify(event.data), created_at: at, dispatched: false }));
     await trx('webhook_event').insert(rows);
   }
   return kept.length;
 }
 
-/** The event types some enabled subscription wants; `host.regressed` is told from `report.stored` events. */
-async function wantedEventTypes(knex: Knex): Promise<Set<WebhookEventType>> {
-  const rows = (await knex('webhook').distinct('events').where('enabled', true)) as { events: string }[];
-  const wanted = new Set(rows.flatMap((row) => row.events.split(',') as WebhookEventType[]));
-  if (wanted.has('host.regressed')) wanted.add('report.stored');
-  return wanted;
-}
-
 /** Records that `subjects` were told of now. */
 export async function upsertNotices(trx: Knex.Transaction, kind: string, subjects: string[], time: DatabaseTime): Promise<void> {
-  for (let start = 0; start < subjects.length; start += CHUNK) {
+  for (const chunk of chunks(subjects, CHUNK)) {
     await trx('webhook_notice')
-      .insert(subjects.slice(start, start + CHUNK).map((subject) => ({ kind, subject, notified_at: time })))
+      .insert(chunk.map((subject) => ({ kind, subject, notified_at: time })))
       .onConflict(['kind', 'subject'])
       .merge(['notified_at']);
   }

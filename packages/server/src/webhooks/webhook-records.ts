@@ -76,7 +76,7 @@ export async function enabledSubscriptions(knex: Knex): Promise<Subscription[]> 
   return rows.map((row) => ({
     id: row.id,
     url: row.url,
-    events: new Set(row.events.split(',') as WebhookEventType[]),
+    events: new Set(eventTypesOf(row.events)),
     format: row.format === 'slack' ? 'slack' : 'standard',
     enabled: true,
     staleDays: Number(row.stale_days),
@@ -84,6 +84,20 @@ export async function enabledSubscriptions(knex: Knex): Promise<Subscription[]> 
     secret: row.secret,
   }));
 }
+
+/**
+ * The event types some enabled subscription wants (read through `knex`, a transaction's or not). `report.stored`
+ * too when one wants `host.regressed`: the dispatcher tells a regression from the stored report's event.
+ */
+export async function wantedEventTypes(knex: Knex): Promise<Set<WebhookEventType>> {
+  const rows = (await knex('webhook').distinct('events').where('enabled', true)) as { events: string }[];
+  const wanted = new Set(rows.flatMap((row) => eventTypesOf(row.events)));
+  if (wanted.has('host.regressed')) wanted.add('report.stored');
+  return wanted;
+}
+
+/** The `webhook.events` column, a comma-separated list, read back. */
+const eventTypesOf = (column: string) => column.split(',') as WebhookEventType[];
 
 function withCounts(database: Database) {
   const knex = database.em.getKnex();
@@ -108,7 +122,7 @@ function toWebhook(row: WebhookRow): Webhook {
     id: row.id,
     url: row.url,
     description: row.description,
-    events: row.events.split(',') as WebhookEventType[],
+    events: eventTypesOf(row.events),
     format: row.format as Webhook['format'],
     enabled: Boolean(row.enabled),
     staleDays: Number(row.stale_days),
