@@ -67,8 +67,9 @@ async function deliveryLog(page: Page, done: (rows: string[][]) => boolean): Pro
       async () => {
         await page.getByRole('button', { name: 'Reload' }).click();
         await page.locator('table.deliveries caption').waitFor();
-        const cells = await page.locator('table.deliveries tbody tr').all();
-        rows = await Promise.all(cells.map((row) => row.locator(':scope > td').allInnerTexts()));
+        // Read in one go: row by row, a row could be read after the reload's render had removed it, and a removed
+        // element's innerText is its bare text (no line breaks from its layout).
+        rows = await page.locator('table.deliveries tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll(':scope > td')].map((td) => (td as HTMLElement).innerText)));
         return done(rows);
       },
       { timeout: 15_000, interval: 250 },
@@ -163,7 +164,9 @@ it('creates a subscription with its secret shown once, logs a failed then redeli
   await writeFailedDelivery(webhookId, HOSTILE_ERROR);
   await page.getByLabel('Status').selectOption('failed');
   await expect.poll(() => page.url()).toMatch(/\?status=failed$/);
-  const hostile = await deliveryLog(page, (rows) => rows.length === 1 && rows[0]![1] === 'failed');
+  // Waited for as laid out (status code, then the error on a line of its own): a read during the filter's reload
+  // once gave the cell's bare text.
+  const hostile = await deliveryLog(page, (rows) => rows.length === 1 && rows[0]![1] === 'failed' && rows[0]![3] === `502\n${HOSTILE_ERROR}`);
   expect(hostile[0]![3]).toBe(`502\n${HOSTILE_ERROR}`);
   await page.getByLabel('Status').selectOption('');
   await deliveryLog(page, (rows) => rows.length === 2);
