@@ -11,18 +11,38 @@ export interface ExportStream {
   body: Readable;
 }
 
+/** What a spreadsheet reads as the start of a formula. */
+const FORMULA_START = /^[=+\-@\t\r]/;
 /**
- * Writes rows as they come, never holding more than one page: CSV through csv-stringify (a header row; every
- * cell a spreadsheet would read as a formula, `=`, `+`, `-`, `@`, prefixed with `'`, since host text is hostile),
- * or a JSON array. Lists become `;`-separated cells in CSV.
+ * A formula start right after a separator a spreadsheet may split a cell on: a file written with `,` can be
+ * opened with `;` as the separator (and the other way round), and list cells are joined with `;`.
+ */
+const FORMULA_AFTER_SEPARATOR = /([,;])(?=[=+\-@\t\r])/g;
+
+/**
+ * Host text made inert for spreadsheets: `'` before a formula start at the cell's beginning and after every
+ * separator, so no piece of the cell, however the file is split, reads as a formula.
+ */
+export function neutralisedCell(text: string): string {
+  return (FORMULA_START.test(text) ? `'${text}` : text).replace(FORMULA_AFTER_SEPARATOR, "$1'");
+}
+
+/**
+ * Writes rows as they come, never holding more than one page: CSV through csv-stringify (a header row; text cells
+ * and each element of a list cell through {@link neutralisedCell}, since host text is hostile), or a JSON array.
+ * Lists become `;`-separated cells in CSV.
  */
 export function exportStream(format: ExportFormat, name: string, columns: string[], rows: AsyncIterable<Record<string, unknown>>): ExportStream {
   if (format === 'json') return { contentType: 'application/json; charset=utf-8', fileName: `${name}.json`, body: Readable.from(jsonArray(rows)) };
   const csv = stringify({
     header: true,
     columns,
-    escape_formulas: true,
-    cast: { boolean: (value) => String(value), date: (value) => value.toISOString(), object: (value) => (Array.isArray(value) ? value.join(';') : JSON.stringify(value)) },
+    cast: {
+      string: neutralisedCell,
+      boolean: (value) => String(value),
+      date: (value) => value.toISOString(),
+      object: (value) => neutralisedCell(Array.isArray(value) ? value.map((item) => neutralisedCell(String(item))).join(';') : JSON.stringify(value)),
+    },
   });
   const source = Readable.from(rows);
   source.on('error', (error) => csv.destroy(error));
