@@ -37,8 +37,9 @@ export type ReportUploadForm = {
      * - **base64**: the report bytes in strictly valid base64 (standard alphabet, padded, no line breaks
      * or other whitespace), as the original interface describes.
      *
-     * Anything else is answered 400. The value of every `license_key=` line is replaced by
-     * `[redacted]` before the report is stored.
+     * Anything else is answered 400, and so is a report without a `report_version_major=` or
+     * `lynis_version=` line and a `finish=true` line (not a finished Lynis report). The value of every
+     * `license_key=` line is replaced by `[redacted]` before the report is stored.
      *
      */
     data: string;
@@ -219,6 +220,40 @@ export type Host = {
      */
     hostnameAlias: string | null;
     compliance: HostComplianceState;
+    identityChange: HostIdentityChange;
+};
+
+/**
+ * A report for this host carried another `hostid2` than its last one, and no operator has accepted it yet
+ * (`null`: none). Anyone holding the key can report as any host under it, so this may be a reinstalled host
+ * (a new SSH host key) or another machine reporting as this one. Changes back and forth between the same
+ * two values keep the flag as it is.
+ *
+ */
+export type HostIdentityChange = {
+    /**
+     * The `hostid2` the host had.
+     */
+    previousHostId2: string | null;
+    /**
+     * The `hostid2` the report carried (`null`: it sent none).
+     */
+    hostId2: string | null;
+    /**
+     * When the change was first seen.
+     */
+    at: string;
+    /**
+     * The report was refused (strict identity mode) rather than stored.
+     */
+    refused: boolean;
+} | null;
+
+export type HostIdentityAcceptance = {
+    /**
+     * The `hostid2` to accept, as `Host.identityChange.hostId2` shows it.
+     */
+    hostId2: string | null;
 };
 
 /**
@@ -313,6 +348,28 @@ export type LicenseKeyInfo = {
      */
     lastUsedAt: string | null;
     lastUploadAt: string | null;
+    newHostsPerDay: NewHostsPerDay;
+    maxHosts: MaxHosts;
+};
+
+/**
+ * Most hosts new to this key that may enroll per day (UTC); `null`: the server's default
+ * (`--key-new-hosts-per-day`, 10,000 unless set). Reports from known hosts are never refused by it.
+ *
+ */
+export type NewHostsPerDay = number | null;
+
+/**
+ * Most hosts this key may have; `null`: no maximum.
+ */
+export type MaxHosts = number | null;
+
+/**
+ * The settings of a key to change; those left out stay as they are.
+ */
+export type LicenseKeySettings = {
+    newHostsPerDay?: NewHostsPerDay;
+    maxHosts?: MaxHosts;
 };
 
 export type LicenseKeyList = {
@@ -325,6 +382,8 @@ export type NewLicenseKeyRequest = {
      * After this time the key counts as revoked.
      */
     expiresAt?: string;
+    newHostsPerDay?: NewHostsPerDay;
+    maxHosts?: MaxHosts;
 };
 
 export type NewLicenseKey = {
@@ -551,9 +610,11 @@ export type Overview = {
 export type RejectedOperation = 'uploadReport' | 'checkLicense';
 
 /**
- * Why the request was refused: `invalid-key`, `invalid-data`, `invalid-request`, `malformed`,
- * `unsupported-type`, `too-large`, `method-not-allowed`, `rate-limited`, `busy`, `too-slow`, `unavailable`
- * (the reasons of the `audit_requests_rejected_total` metric).
+ * Why the request was refused: `invalid-key`, `invalid-data`, `not-a-report` (no finished Lynis report,
+ * 400), `host-identity-changed` (strict identity mode, 409), `host-quota-exceeded` (the key's quota of new
+ * hosts, 429), `invalid-request`, `malformed`, `unsupported-type`, `too-large`, `method-not-allowed`,
+ * `rate-limited`, `busy`, `too-slow`, `unavailable` (the reasons of the `audit_requests_rejected_total`
+ * metric).
  *
  */
 export type RejectionReason = string;
@@ -795,10 +856,13 @@ export type WaiverList = {
  * `host.noncompliant` / `host.compliant`: a host's status on a policy became `fail` / `pass`. `host.stale`: a
  * host sent no report for `staleDays` days (once, until it reports again). `uploads.refused`: a host's uploads
  * are being refused (at most one event per host and reason per hour). `key.expiring`: a license key expires
- * within 7 days (once per key).
+ * within 7 days (once per key). `host.identity_changed`: a report for a known host carried another `hostid2`
+ * than its last one (stored, or refused in strict identity mode; once per change, see `Host.identityChange`).
+ * `key.quota_reached`: an upload from a host new to a key was refused by the key's quota of hosts (once per
+ * key and UTC day).
  *
  */
-export type WebhookEventType = 'report.stored' | 'host.regressed' | 'host.noncompliant' | 'host.compliant' | 'host.stale' | 'uploads.refused' | 'key.expiring';
+export type WebhookEventType = 'report.stored' | 'host.regressed' | 'host.noncompliant' | 'host.compliant' | 'host.stale' | 'uploads.refused' | 'key.expiring' | 'host.identity_changed' | 'key.quota_reached';
 
 export type WebhookInput = {
     url: string;
@@ -979,8 +1043,10 @@ export type CheckLicenseErrors = {
      */
     413: string;
     /**
-     * This client (its address, or its license key) sent too many requests, or too many with a wrong key.
-     * Wait for the number of seconds in `Retry-After`.
+     * This client (its address, or its license key) sent too many requests, or too many with a wrong key; or,
+     * for an upload from a host new to its license key, the key's quota of new hosts for the day (UTC) or of
+     * hosts is reached. Wait for the number of seconds in `Retry-After` (for the daily quota: until the next
+     * UTC day).
      *
      */
     429: string;
@@ -1034,8 +1100,10 @@ export type CheckLicenseLegacyErrors = {
      */
     413: string;
     /**
-     * This client (its address, or its license key) sent too many requests, or too many with a wrong key.
-     * Wait for the number of seconds in `Retry-After`.
+     * This client (its address, or its license key) sent too many requests, or too many with a wrong key; or,
+     * for an upload from a host new to its license key, the key's quota of new hosts for the day (UTC) or of
+     * hosts is reached. Wait for the number of seconds in `Retry-After` (for the daily quota: until the next
+     * UTC day).
      *
      */
     429: string;
@@ -1087,6 +1155,13 @@ export type UploadReportErrors = {
      */
     408: string;
     /**
+     * The server runs in strict identity mode and the report's `hostid2` differs from the host's last one: the
+     * report is not stored until an operator accepts the new identity (`POST
+     * /api/admin/hosts/{hostRecordId}/identity/accept`).
+     *
+     */
+    409: string;
+    /**
      * The request body is larger than the server's limit (16 MiB by default on the reference server).
      * The server answers as soon as the limit is passed; the rest of the body is discarded as it arrives.
      *
@@ -1097,8 +1172,10 @@ export type UploadReportErrors = {
      */
     415: string;
     /**
-     * This client (its address, or its license key) sent too many requests, or too many with a wrong key.
-     * Wait for the number of seconds in `Retry-After`.
+     * This client (its address, or its license key) sent too many requests, or too many with a wrong key; or,
+     * for an upload from a host new to its license key, the key's quota of new hosts for the day (UTC) or of
+     * hosts is reached. Wait for the number of seconds in `Retry-After` (for the daily quota: until the next
+     * UTC day).
      *
      */
     429: string;
@@ -1150,6 +1227,13 @@ export type UploadReportLegacyErrors = {
      */
     408: string;
     /**
+     * The server runs in strict identity mode and the report's `hostid2` differs from the host's last one: the
+     * report is not stored until an operator accepts the new identity (`POST
+     * /api/admin/hosts/{hostRecordId}/identity/accept`).
+     *
+     */
+    409: string;
+    /**
      * The request body is larger than the server's limit (16 MiB by default on the reference server).
      * The server answers as soon as the limit is passed; the rest of the body is discarded as it arrives.
      *
@@ -1160,8 +1244,10 @@ export type UploadReportLegacyErrors = {
      */
     415: string;
     /**
-     * This client (its address, or its license key) sent too many requests, or too many with a wrong key.
-     * Wait for the number of seconds in `Retry-After`.
+     * This client (its address, or its license key) sent too many requests, or too many with a wrong key; or,
+     * for an upload from a host new to its license key, the key's quota of new hosts for the day (UTC) or of
+     * hosts is reached. Wait for the number of seconds in `Retry-After` (for the daily quota: until the next
+     * UTC day).
      *
      */
     429: string;
@@ -1374,6 +1460,68 @@ export type GetHostResponses = {
 };
 
 export type GetHostResponse = GetHostResponses[keyof GetHostResponses];
+
+export type AcceptHostIdentityData = {
+    body: HostIdentityAcceptance;
+    path: {
+        /**
+         * The host's id (`Host.id`).
+         */
+        hostRecordId: Id;
+    };
+    query?: never;
+    url: '/api/admin/hosts/{hostRecordId}/identity/accept';
+};
+
+export type AcceptHostIdentityErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * The request conflicts with the current state, e.g. rotating a key that is revoked.
+     */
+    409: Problem;
+    /**
+     * The JSON body is larger than the admin API accepts.
+     */
+    413: Problem;
+    /**
+     * The body is not `application/json`.
+     */
+    415: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type AcceptHostIdentityError = AcceptHostIdentityErrors[keyof AcceptHostIdentityErrors];
+
+export type AcceptHostIdentityResponses = {
+    /**
+     * The host, with its new identity.
+     */
+    200: Host;
+};
+
+export type AcceptHostIdentityResponse = AcceptHostIdentityResponses[keyof AcceptHostIdentityResponses];
 
 export type ListReportsData = {
     body?: never;
@@ -1673,6 +1821,64 @@ export type CreateLicenseKeyResponses = {
 };
 
 export type CreateLicenseKeyResponse = CreateLicenseKeyResponses[keyof CreateLicenseKeyResponses];
+
+export type UpdateLicenseKeyData = {
+    body: LicenseKeySettings;
+    path: {
+        /**
+         * The license key's id (`LicenseKeyInfo.id`), never the key itself.
+         */
+        keyId: Id;
+    };
+    query?: never;
+    url: '/api/admin/keys/{keyId}';
+};
+
+export type UpdateLicenseKeyErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * The JSON body is larger than the admin API accepts.
+     */
+    413: Problem;
+    /**
+     * The body is not `application/json`.
+     */
+    415: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type UpdateLicenseKeyError = UpdateLicenseKeyErrors[keyof UpdateLicenseKeyErrors];
+
+export type UpdateLicenseKeyResponses = {
+    /**
+     * The key with its new settings.
+     */
+    200: LicenseKeyInfo;
+};
+
+export type UpdateLicenseKeyResponse = UpdateLicenseKeyResponses[keyof UpdateLicenseKeyResponses];
 
 export type RevokeLicenseKeyData = {
     body?: never;

@@ -113,7 +113,7 @@ export const openApiDocument: Document = {
           "audit"
         ],
         "summary": "Upload an audit report",
-        "description": "Stores one audit report for a host. A 200 answer means the report is durably stored.\nA missing or invalid license key is answered 401 before the other fields are looked at.\n",
+        "description": "Stores one audit report for a host. A 200 answer means the report is durably stored.\nA missing or invalid license key is answered 401 before the other fields are looked at.\n\n**What counts as a report.** `data` must hold a finished Lynis report: a `report_version_major=` or\n`lynis_version=` line, and a `finish=true` line (Lynis writes it when the audit completed, before it\nuploads). Anything else is answered 400 (refusal reason `not-a-report`) and not stored.\n\n**Host identity.** A host is one `hostid` under one license key. A report whose `hostid2` differs from the\nhost's last one is stored and flags the host (`Host.identityChange`, event `host.identity_changed`); a\nserver in strict identity mode answers it 409 instead (reason `host-identity-changed`) until an operator\naccepts the new `hostid2`. **Quotas.** A report from a host the key has not reported before is answered 429\n(reason `host-quota-exceeded`) when the key has enrolled its new hosts for the day (UTC) or holds its\nmaximum of hosts; reports from known hosts are never refused by a quota.\n",
         "requestBody": {
           "$ref": "#/components/requestBodies/ReportUpload"
         },
@@ -129,6 +129,9 @@ export const openApiDocument: Document = {
           },
           "408": {
             "$ref": "#/components/responses/RequestTimeout"
+          },
+          "409": {
+            "$ref": "#/components/responses/HostIdentityChanged"
           },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
@@ -169,6 +172,9 @@ export const openApiDocument: Document = {
           },
           "408": {
             "$ref": "#/components/responses/RequestTimeout"
+          },
+          "409": {
+            "$ref": "#/components/responses/HostIdentityChanged"
           },
           "413": {
             "$ref": "#/components/responses/PayloadTooLarge"
@@ -426,6 +432,78 @@ export const openApiDocument: Document = {
           },
           "404": {
             "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/hosts/{hostRecordId}/identity/accept": {
+      "post": {
+        "operationId": "acceptHostIdentity",
+        "tags": [
+          "admin"
+        ],
+        "summary": "Accept a host's new identity",
+        "description": "Accepts the `hostid2` a host's flagged identity change names (`Host.identityChange`), e.g. after the host\nwas reinstalled: the flag is cleared and the host's `hostid2` becomes this one, so that in strict identity\nmode its next report is stored. Answered 409 when the host has no identity change naming this `hostid2`.\n",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "hostRecordId",
+            "in": "path",
+            "required": true,
+            "description": "The host's id (`Host.id`).",
+            "schema": {
+              "$ref": "#/components/schemas/Id"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/HostIdentityAcceptance"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The host, with its new identity.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Host"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProblemConflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/ProblemTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/ProblemUnsupportedMediaType"
           },
           "429": {
             "$ref": "#/components/responses/ProblemTooManyRequests"
@@ -840,7 +918,9 @@ export const openApiDocument: Document = {
                     "createdAt": "2026-11-23T09:00:00.000Z",
                     "expiresAt": "2027-11-01T00:00:00.000Z",
                     "lastUsedAt": null,
-                    "lastUploadAt": null
+                    "lastUploadAt": null,
+                    "newHostsPerDay": null,
+                    "maxHosts": null
                   },
                   "licenseKey": "3f9a2c1e-5b7d4e8f-0a1b2c3d-4e5f6a7b-8c9d0e1f-2a3b4c5d"
                 }
@@ -852,6 +932,85 @@ export const openApiDocument: Document = {
           },
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "413": {
+            "$ref": "#/components/responses/ProblemTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/ProblemUnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/keys/{keyId}": {
+      "patch": {
+        "operationId": "updateLicenseKey",
+        "tags": [
+          "admin"
+        ],
+        "summary": "Change a license key's settings",
+        "description": "Sets the key's quotas: how many hosts new to it may enroll per day (UTC) and how many hosts it may have.\n`null` returns a setting to the server's default (no maximum for `maxHosts`). Every server sharing the\ndatabase applies it from the next commit of reports.\n",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/KeyId"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/LicenseKeySettings"
+              },
+              "example": {
+                "newHostsPerDay": 500,
+                "maxHosts": 2000
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The key with its new settings.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/LicenseKeyInfo"
+                },
+                "example": {
+                  "id": "0f8fad5b-d9cb-469f-a165-70867728950e",
+                  "label": "web servers",
+                  "prefix": "3f9a2c1e",
+                  "state": "valid",
+                  "createdAt": "2026-11-01T08:00:00.000Z",
+                  "expiresAt": null,
+                  "lastUsedAt": "2026-11-22T13:41:25.000Z",
+                  "lastUploadAt": "2026-11-22T13:41:25.000Z",
+                  "newHostsPerDay": 500,
+                  "maxHosts": 2000
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
           },
           "413": {
             "$ref": "#/components/responses/ProblemTooLarge"
@@ -902,7 +1061,9 @@ export const openApiDocument: Document = {
                   "createdAt": "2026-11-01T08:00:00.000Z",
                   "expiresAt": null,
                   "lastUsedAt": "2026-11-22T13:41:25.000Z",
-                  "lastUploadAt": "2026-11-22T13:41:25.000Z"
+                  "lastUploadAt": "2026-11-22T13:41:25.000Z",
+                  "newHostsPerDay": null,
+                  "maxHosts": null
                 }
               }
             }
@@ -976,7 +1137,9 @@ export const openApiDocument: Document = {
                     "createdAt": "2026-11-23T09:00:00.000Z",
                     "expiresAt": null,
                     "lastUsedAt": null,
-                    "lastUploadAt": null
+                    "lastUploadAt": null,
+                    "newHostsPerDay": null,
+                    "maxHosts": null
                   },
                   "licenseKey": "8d2b4f60-1e3a5c7b-9d0f2e4a-6b8c0d1e-3f5a7b9c-0d2e4f6a",
                   "previous": {
@@ -987,7 +1150,9 @@ export const openApiDocument: Document = {
                     "createdAt": "2026-11-01T08:00:00.000Z",
                     "expiresAt": "2026-11-24T09:00:00.000Z",
                     "lastUsedAt": "2026-11-22T13:41:25.000Z",
-                    "lastUploadAt": "2026-11-22T13:41:25.000Z"
+                    "lastUploadAt": "2026-11-22T13:41:25.000Z",
+                    "newHostsPerDay": null,
+                    "maxHosts": null
                   }
                 }
               }
@@ -2405,8 +2570,8 @@ export const openApiDocument: Document = {
           "data": {
             "type": "string",
             "minLength": 1,
-            "description": "The report, in one of two encodings, told apart by the server:\n- **raw**: the report text as Lynis writes and sends it: UTF-8 `key=value` lines, `#` comments allowed;\n- **base64**: the report bytes in strictly valid base64 (standard alphabet, padded, no line breaks\n  or other whitespace), as the original interface describes.\n\nAnything else is answered 400. The value of every `license_key=` line is replaced by\n`[redacted]` before the report is stored.\n",
-            "example": "# Lynis Report\nreport_version_major=1\nlynis_version=3.0.8\nhostname=localhost\n"
+            "description": "The report, in one of two encodings, told apart by the server:\n- **raw**: the report text as Lynis writes and sends it: UTF-8 `key=value` lines, `#` comments allowed;\n- **base64**: the report bytes in strictly valid base64 (standard alphabet, padded, no line breaks\n  or other whitespace), as the original interface describes.\n\nAnything else is answered 400, and so is a report without a `report_version_major=` or\n`lynis_version=` line and a `finish=true` line (not a finished Lynis report). The value of every\n`license_key=` line is replaced by `[redacted]` before the report is stored.\n",
+            "example": "# Lynis Report\nreport_version_major=1\nlynis_version=3.0.8\nhostname=localhost\nfinish=true\n"
           }
         }
       },
@@ -2847,7 +3012,8 @@ export const openApiDocument: Document = {
           "tags",
           "customerName",
           "hostnameAlias",
-          "compliance"
+          "compliance",
+          "identityChange"
         ],
         "properties": {
           "id": {
@@ -2947,6 +3113,61 @@ export const openApiDocument: Document = {
           },
           "compliance": {
             "$ref": "#/components/schemas/HostComplianceState"
+          },
+          "identityChange": {
+            "$ref": "#/components/schemas/HostIdentityChange"
+          }
+        }
+      },
+      "HostIdentityChange": {
+        "type": "object",
+        "nullable": true,
+        "description": "A report for this host carried another `hostid2` than its last one, and no operator has accepted it yet\n(`null`: none). Anyone holding the key can report as any host under it, so this may be a reinstalled host\n(a new SSH host key) or another machine reporting as this one. Changes back and forth between the same\ntwo values keep the flag as it is.\n",
+        "required": [
+          "previousHostId2",
+          "hostId2",
+          "at",
+          "refused"
+        ],
+        "properties": {
+          "previousHostId2": {
+            "type": "string",
+            "nullable": true,
+            "description": "The `hostid2` the host had.",
+            "example": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+          },
+          "hostId2": {
+            "type": "string",
+            "nullable": true,
+            "description": "The `hostid2` the report carried (`null`: it sent none).",
+            "example": "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When the change was first seen.",
+            "example": "2026-11-22T13:41:25.000Z"
+          },
+          "refused": {
+            "type": "boolean",
+            "description": "The report was refused (strict identity mode) rather than stored.",
+            "example": false
+          }
+        }
+      },
+      "HostIdentityAcceptance": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "hostId2"
+        ],
+        "properties": {
+          "hostId2": {
+            "type": "string",
+            "nullable": true,
+            "maxLength": 255,
+            "description": "The `hostid2` to accept, as `Host.identityChange.hostId2` shows it.",
+            "example": "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
           }
         }
       },
@@ -3199,7 +3420,9 @@ export const openApiDocument: Document = {
           "createdAt",
           "expiresAt",
           "lastUsedAt",
-          "lastUploadAt"
+          "lastUploadAt",
+          "newHostsPerDay",
+          "maxHosts"
         ],
         "properties": {
           "id": {
@@ -3246,6 +3469,42 @@ export const openApiDocument: Document = {
             "format": "date-time",
             "nullable": true,
             "example": "2026-11-22T13:41:25.000Z"
+          },
+          "newHostsPerDay": {
+            "$ref": "#/components/schemas/NewHostsPerDay"
+          },
+          "maxHosts": {
+            "$ref": "#/components/schemas/MaxHosts"
+          }
+        }
+      },
+      "NewHostsPerDay": {
+        "type": "integer",
+        "nullable": true,
+        "minimum": 0,
+        "maximum": 100000000,
+        "description": "Most hosts new to this key that may enroll per day (UTC); `null`: the server's default\n(`--key-new-hosts-per-day`, 10,000 unless set). Reports from known hosts are never refused by it.\n",
+        "example": null
+      },
+      "MaxHosts": {
+        "type": "integer",
+        "nullable": true,
+        "minimum": 0,
+        "maximum": 100000000,
+        "description": "Most hosts this key may have; `null`: no maximum.",
+        "example": null
+      },
+      "LicenseKeySettings": {
+        "type": "object",
+        "additionalProperties": false,
+        "minProperties": 1,
+        "description": "The settings of a key to change; those left out stay as they are.",
+        "properties": {
+          "newHostsPerDay": {
+            "$ref": "#/components/schemas/NewHostsPerDay"
+          },
+          "maxHosts": {
+            "$ref": "#/components/schemas/MaxHosts"
           }
         }
       },
@@ -3278,6 +3537,12 @@ export const openApiDocument: Document = {
             "format": "date-time",
             "description": "After this time the key counts as revoked.",
             "example": "2027-11-01T00:00:00Z"
+          },
+          "newHostsPerDay": {
+            "$ref": "#/components/schemas/NewHostsPerDay"
+          },
+          "maxHosts": {
+            "$ref": "#/components/schemas/MaxHosts"
           }
         }
       },
@@ -3770,7 +4035,7 @@ export const openApiDocument: Document = {
         "minLength": 1,
         "maxLength": 32,
         "pattern": "^[a-z-]+$",
-        "description": "Why the request was refused: `invalid-key`, `invalid-data`, `invalid-request`, `malformed`,\n`unsupported-type`, `too-large`, `method-not-allowed`, `rate-limited`, `busy`, `too-slow`, `unavailable`\n(the reasons of the `audit_requests_rejected_total` metric).\n",
+        "description": "Why the request was refused: `invalid-key`, `invalid-data`, `not-a-report` (no finished Lynis report,\n400), `host-identity-changed` (strict identity mode, 409), `host-quota-exceeded` (the key's quota of new\nhosts, 429), `invalid-request`, `malformed`, `unsupported-type`, `too-large`, `method-not-allowed`,\n`rate-limited`, `busy`, `too-slow`, `unavailable` (the reasons of the `audit_requests_rejected_total`\nmetric).\n",
         "example": "invalid-key"
       },
       "RejectionGroup": {
@@ -4389,9 +4654,11 @@ export const openApiDocument: Document = {
           "host.compliant",
           "host.stale",
           "uploads.refused",
-          "key.expiring"
+          "key.expiring",
+          "host.identity_changed",
+          "key.quota_reached"
         ],
-        "description": "`report.stored`: a report was stored. `host.regressed`: a host's new report has a hardening index lower by at\nleast `regressionThreshold` than its previous one, or a warning the previous one did not have.\n`host.noncompliant` / `host.compliant`: a host's status on a policy became `fail` / `pass`. `host.stale`: a\nhost sent no report for `staleDays` days (once, until it reports again). `uploads.refused`: a host's uploads\nare being refused (at most one event per host and reason per hour). `key.expiring`: a license key expires\nwithin 7 days (once per key).\n",
+        "description": "`report.stored`: a report was stored. `host.regressed`: a host's new report has a hardening index lower by at\nleast `regressionThreshold` than its previous one, or a warning the previous one did not have.\n`host.noncompliant` / `host.compliant`: a host's status on a policy became `fail` / `pass`. `host.stale`: a\nhost sent no report for `staleDays` days (once, until it reports again). `uploads.refused`: a host's uploads\nare being refused (at most one event per host and reason per hour). `key.expiring`: a license key expires\nwithin 7 days (once per key). `host.identity_changed`: a report for a known host carried another `hostid2`\nthan its last one (stored, or refused in strict identity mode; once per change, see `Host.identityChange`).\n`key.quota_reached`: an upload from a host new to a key was refused by the key's quota of hosts (once per\nkey and UTC day).\n",
         "example": "host.regressed"
       },
       "WebhookInput": {
@@ -5006,6 +5273,10 @@ export const openApiDocument: Document = {
               "invalidData": {
                 "summary": "data is neither a text report nor strict base64",
                 "value": "Invalid data: line 3 is not a key=value line or a # comment"
+              },
+              "notAReport": {
+                "summary": "data is not a finished Lynis report",
+                "value": "Not a report: no finish=true line (Lynis writes it when the audit completed)"
               }
             }
           }
@@ -5060,7 +5331,7 @@ export const openApiDocument: Document = {
         }
       },
       "RateLimited": {
-        "description": "This client (its address, or its license key) sent too many requests, or too many with a wrong key.\nWait for the number of seconds in `Retry-After`.\n",
+        "description": "This client (its address, or its license key) sent too many requests, or too many with a wrong key; or,\nfor an upload from a host new to its license key, the key's quota of new hosts for the day (UTC) or of\nhosts is reached. Wait for the number of seconds in `Retry-After` (for the daily quota: until the next\nUTC day).\n",
         "headers": {
           "Retry-After": {
             "$ref": "#/components/headers/Retry-After"
@@ -5075,6 +5346,26 @@ export const openApiDocument: Document = {
               "limited": {
                 "summary": "Over the limit",
                 "value": "Too many requests"
+              },
+              "quota": {
+                "summary": "The key's quota of new hosts is reached",
+                "value": "Host quota exceeded: this license key enrolled its 10000 new hosts for today (UTC)"
+              }
+            }
+          }
+        }
+      },
+      "HostIdentityChanged": {
+        "description": "The server runs in strict identity mode and the report's `hostid2` differs from the host's last one: the\nreport is not stored until an operator accepts the new identity (`POST\n/api/admin/hosts/{hostRecordId}/identity/accept`).\n",
+        "content": {
+          "text/plain": {
+            "schema": {
+              "type": "string"
+            },
+            "examples": {
+              "changed": {
+                "summary": "A different hostid2 for a known host",
+                "value": "Host identity changed: hostid2 differs from the host's last one; an operator must accept it"
               }
             }
           }
