@@ -84,6 +84,16 @@ describe.each(['/api/audit', '/api/v1/audit'])('upload at %s/upload/', (prefix) 
     expect(stored!.summary!.suggestions).toHaveLength(45);
   });
 
+  it('redacts the presented key wherever it occurs in the stored report', async () => {
+    const planted = `${report.toString('utf8')}config_data=uploaded with ${VALID_KEY}\n`;
+    const response = await upload({ data: planted, licensekey: VALID_KEY, hostid: HOST_ID });
+    expect(response.status).toBe(200);
+    const id = (await response.text()).match(/^OK (\S+)$/)?.[1];
+    const stored = reportStore.reports.get(id!)!.content.toString();
+    expect(stored).not.toContain(VALID_KEY);
+    expect(stored).toContain('config_data=uploaded with [redacted]\n');
+  });
+
   it('decodes a base64 report, and reads the same summary from it as from the raw report', async () => {
     const response = await upload({ data: report.toString('base64'), licensekey: VALID_KEY, hostid: HOST_ID });
     expect(response.status).toBe(200);

@@ -131,6 +131,21 @@ describe('redactLicenseKeys', () => {
     expect(redactLicenseKeys(Buffer.from(fixture), { inPlace: true }).toString('latin1')).toBe(redactLicenseKeys(fixture).toString('latin1'));
   });
 
+  it('redacts the presented key wherever its bytes occur, not only on license_key lines', () => {
+    const key = 'deadbeef-0000-0000-0000-000000000001';
+    const report = Buffer.from(`license_key=${key}\nos=Linux\nconfig_data=key:${key}|x\nwarning[]=X-1|${key}${key}|-|\nlast=${key}`);
+    const expected = 'license_key=[redacted]\nos=Linux\nconfig_data=key:[redacted]|x\nwarning[]=X-1|[redacted][redacted]|-|\nlast=[redacted]';
+    expect(redactLicenseKeys(report, { key }).toString()).toBe(expected);
+    expect(redactLicenseKeys(Buffer.from(report), { key, inPlace: true }).toString()).toBe(expected);
+    // Without a license_key line too.
+    expect(redactLicenseKeys(Buffer.from(`a=${key}\n`), { key }).toString()).toBe('a=[redacted]\n');
+  });
+
+  it('leaves the bytes of a key too short to be told from ordinary text alone, outside license_key lines', () => {
+    const report = Buffer.from('license_key=abc\nfile=/abc/abcdef\n');
+    expect(redactLicenseKeys(report, { key: 'abc' }).toString()).toBe('license_key=[redacted]\nfile=/abc/abcdef\n');
+  });
+
   it('returns the same buffer when there is nothing to redact', () => {
     const report = Buffer.from('os=Linux\n');
     expect(redactLicenseKeys(report)).toBe(report);

@@ -93,14 +93,21 @@ export const REDACTED_MARKER = '[redacted]';
 const REDACTED = Buffer.from(REDACTED_MARKER, 'latin1');
 
 /**
- * Replaces the value of every license key line: `license_key=` or `license_key[]=`, in any letter case, indented
- * or not, up to the line's end (`\n` or `\r`). Lynis writes the unfiltered key into each report, and keys must never
- * be stored in clear. Other bytes are kept exactly. Works on the bytes, so a report of megabytes is copied at
- * most once, not turned into strings and back; `inPlace` (for a buffer no one else reads) copies it not at all
- * when each value is at least as long as the marker, as real keys are.
+ * Shortest presented key redacted wherever its bytes occur: a shorter one (an imported legacy key) would match
+ * ordinary text, so it is redacted on license key lines only.
  */
-export function redactLicenseKeys(report: Buffer, { inPlace = false } = {}): Buffer {
-  const values = licenseKeyValues(report);
+export const MIN_KEY_REDACTED_ANYWHERE = 16;
+
+/**
+ * Replaces the value of every license key line: `license_key=` or `license_key[]=`, in any letter case, indented
+ * or not, up to the line's end (`\n` or `\r`), and, given the `key` the client presented, every other occurrence
+ * of its bytes. Lynis writes the unfiltered key into each report, and a report may repeat it anywhere (a plugin's
+ * copy of the configuration); keys must never be stored in clear. Other bytes are kept exactly. Works on the bytes,
+ * so a report of megabytes is copied at most once, not turned into strings and back; `inPlace` (for a buffer no one
+ * else reads) copies it not at all when each value is at least as long as the marker, as real keys are.
+ */
+export function redactLicenseKeys(report: Buffer, { inPlace = false, key }: { inPlace?: boolean; key?: string } = {}): Buffer {
+  const values = mergedRanges([...licenseKeyValues(report), ...occurrencesOf(report, key)]);
   if (values.length === 0) return report;
   if (inPlace && values.every(([start, end]) => end - start >= REDACTED.length)) return redactInPlace(report, values);
   const parts: Buffer[] = [];
@@ -111,6 +118,26 @@ export function redactLicenseKeys(report: Buffer, { inPlace = false } = {}): Buf
   }
   parts.push(report.subarray(kept));
   return Buffer.concat(parts);
+}
+
+/** Where the presented key's bytes occur, as `[start, end)` byte ranges, in order; none for a key too short. */
+function occurrencesOf(report: Buffer, key: string | undefined): [number, number][] {
+  if (key === undefined || key.length < MIN_KEY_REDACTED_ANYWHERE) return [];
+  const needle = Buffer.from(key, 'latin1');
+  const found: [number, number][] = [];
+  for (let at = report.indexOf(needle); at !== -1; at = report.indexOf(needle, at + needle.length)) found.push([at, at + needle.length]);
+  return found;
+}
+
+/** Byte ranges in order, those that overlap or touch a license key line's value taken into it. */
+function mergedRanges(ranges: [number, number][]): [number, number][] {
+  const merged: [number, number][] = [];
+  for (const [start, end] of ranges.sort((a, b) => a[0] - b[0])) {
+    const last = merged.at(-1);
+    if (last && start < last[1]) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  return merged;
 }
 
 /** Where the values of the license key lines are, as `[start, end)` byte ranges, in order. */

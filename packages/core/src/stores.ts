@@ -16,7 +16,7 @@ export interface KeyStore {
 /** How the `data` field arrived: raw report text (as Lynis sends it) or base64 (as the original spec says). */
 export type ReportEncoding = 'raw' | 'base64';
 
-/** A validated report, ready to be stored. The value of every `license_key=` line is already redacted. */
+/** A validated report, ready to be stored. The license key (every `license_key=` line's value, the presented key anywhere) is already redacted. */
 export interface ReportToStore {
   /** The key record the upload authenticated with (from {@link KeyLookup}). */
   keyId: string;
@@ -28,7 +28,7 @@ export interface ReportToStore {
   size: number;
   /** SHA-256 (hex) of the report as the client sent it (after base64 decoding, before redaction). */
   sha256: string;
-  /** The report bytes to keep, with license key values redacted. */
+  /** The report bytes to keep, with the license key redacted. */
   content: Buffer;
   /** What the report says about its host (see `parseLynisReport`); null when it is not a Lynis report. */
   summary: ReportSummary | null;

@@ -27,7 +27,7 @@ export async function uploadReport(context: UploadReportContext, validated: Oper
   // The form's text of the report is not needed once decoded: dropped, so that an upload waiting for its commit
   // holds only the report's bytes (32 uploads of 8 MB waiting held 256 MiB of text besides).
   form.data = '';
-  const report = reportToStore(key.keyId, host, decoded);
+  const report = reportToStore(key.keyId, host, decoded, form.licensekey);
   const { id } = await callDependency('report store', () => reportStore.save(report));
   logger.info({ reportId: id, keyId: key.keyId, ...host, bytes: report.size, encoding: report.encoding }, 'report stored');
   const hardeningIndex = report.summary?.hardeningIndex ?? null;
@@ -39,12 +39,13 @@ export async function uploadReport(context: UploadReportContext, validated: Oper
 
 /**
  * The report to hand to the store. The decoded bytes are this request's own (a view of the body it read, or a
- * fresh decode), so the key is redacted in them, after their size and SHA-256 are taken.
+ * fresh decode), so the key (every license key line's, and the presented `licenseKey` wherever it occurs) is redacted
+ * in them, after their size and SHA-256 are taken.
  */
-export function reportToStore(keyId: string, host: { hostId: string; hostId2?: string }, decoded: { encoding: ReportEncoding; bytes: Buffer }): ReportToStore {
+export function reportToStore(keyId: string, host: { hostId: string; hostId2?: string }, decoded: { encoding: ReportEncoding; bytes: Buffer }, licenseKey?: string): ReportToStore {
   const size = decoded.bytes.length;
   const sha256 = sha256Hex(decoded.bytes);
-  const content = redactLicenseKeys(decoded.bytes, { inPlace: true });
+  const content = redactLicenseKeys(decoded.bytes, { inPlace: true, key: licenseKey });
   const reading = readReportBytes(content);
   return { keyId, ...host, receivedAt: new Date(), encoding: decoded.encoding, size, sha256, content, summary: reading?.summary ?? null, labels: reading?.labels ?? null };
 }
