@@ -420,6 +420,25 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
       await expectProblem(await call(`/api/admin/reports/${UNKNOWN_ID}/raw`), 404);
     });
 
+    it('marks every answer as not to be sniffed, cached or run, and the raw report as a download', async () => {
+      const id = await store(keyA, 'h1', 1, summary(), '<script>alert(1)</script>\nhostname=h1\n');
+      const answers = {
+        json: await call('/api/admin/hosts'),
+        raw: await call(`/api/admin/reports/${id}/raw`),
+        export: await call('/api/admin/exports/hosts?format=csv'),
+        problem: await call(`/api/admin/reports/${UNKNOWN_ID}`),
+        unauthorized: await call('/api/admin/hosts', { token: null }),
+        unknownPath: await call('/api/admin/nothing'),
+      };
+      for (const [name, answer] of Object.entries(answers)) {
+        await answer.arrayBuffer();
+        expect([name, answer.headers.get('x-content-type-options')]).toEqual([name, 'nosniff']);
+        expect([name, answer.headers.get('cache-control')]).toEqual([name, 'no-store']);
+        expect([name, answer.headers.get('content-security-policy')]).toEqual([name, "default-src 'none'; frame-ancestors 'none'"]);
+      }
+      expect(answers.raw.headers.get('content-disposition')).toBe(`attachment; filename="report-${id}.txt"`);
+    });
+
     it('refuses to serve a report whose stored bytes were damaged, saying so, and logs it', async () => {
       const id = await store(keyA, 'h1', 1, summary(), `hostname=h1\n${'os=Linux\n'.repeat(50)}`);
       // Another report's compressed bytes in its place: they decode, but to other bytes.

@@ -175,36 +175,48 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
   // The server builds the admin API on its first request (server.ts), so a start does not wait for this.
   await backend.init();
 
-  return {
-    async handle(request) {
-      try {
-        if (rateLimiter && request.remoteAddress) {
-          const decision = await rateLimiter.consumeRequest(request.remoteAddress);
-          if (!decision.allowed) {
-            return problemResponse(429, 'Too many requests from this address', { 'retry-after': String(decision.retryAfterSeconds) });
-          }
+  async function answer(request: AdminRequest): Promise<AdminResponse> {
+    try {
+      if (rateLimiter && request.remoteAddress) {
+        const decision = await rateLimiter.consumeRequest(request.remoteAddress);
+        if (!decision.allowed) {
+          return problemResponse(429, 'Too many requests from this address', { 'retry-after': String(decision.retryAfterSeconds) });
         }
-        // The router decodes path parameters and would throw on a malformed escape.
-        if (!isDecodable(request.path)) return problemResponse(400, 'The path is not validly percent-encoded UTF-8');
-        // No body reads as `{}`, so that validation fills in the contract's defaults for optional bodies too.
-        const body = request.body.kind === 'json' ? request.body.value : {};
-        return (await backend.handleRequest(
-          { method: request.method, path: request.path, query: request.query, headers: request.headers as Record<string, string | string[]>, body },
-          request,
-        )) as AdminResponse;
-      } catch (error) {
-        if (error instanceof TokenCheckFailedError || isDatabaseUnavailable(error)) {
-          const cause = error instanceof TokenCheckFailedError ? error.cause : error;
-          logger.error({ error: describeFailure(cause), path: request.path }, 'admin request failed: database unavailable');
-          return problemResponse(503, 'The database is unavailable; try again later', { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
-        }
-        logger.error({ error: describeFailure(error), path: request.path }, 'admin request failed');
-        // Said as it is: retrying will not help, and the operator needs to know which report to restore.
-        if (error instanceof DamagedReportError) return problemResponse(500, error.message);
-        return problemResponse(500, 'Internal server error; see the server log');
       }
-    },
+      // The router decodes path parameters and would throw on a malformed escape.
+      if (!isDecodable(request.path)) return problemResponse(400, 'The path is not validly percent-encoded UTF-8');
+      // No body reads as `{}`, so that validation fills in the contract's defaults for optional bodies too.
+      const body = request.body.kind === 'json' ? request.body.value : {};
+      return (await backend.handleRequest(
+        { method: request.method, path: request.path, query: request.query, headers: request.headers as Record<string, string | string[]>, body },
+        request,
+      )) as AdminResponse;
+    } catch (error) {
+      if (error instanceof TokenCheckFailedError || isDatabaseUnavailable(error)) {
+        const cause = error instanceof TokenCheckFailedError ? error.cause : error;
+        logger.error({ error: describeFailure(cause), path: request.path }, 'admin request failed: database unavailable');
+        return problemResponse(503, 'The database is unavailable; try again later', { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
+      }
+      logger.error({ error: describeFailure(error), path: request.path }, 'admin request failed');
+      // Said as it is: retrying will not help, and the operator needs to know which report to restore.
+      if (error instanceof DamagedReportError) return problemResponse(500, error.message);
+      return problemResponse(500, 'Internal server error; see the server log');
+    }
+  }
+
+  return {
+    handle: async (request) => withAdminHeaders(await answer(request)),
   };
+}
+
+/**
+ * Headers of every admin answer: they carry hostile host text (the raw report is `text/plain`), so no browser may
+ * sniff them into HTML, run or frame them, and no cache keeps what a token was needed to read.
+ */
+const ADMIN_HEADERS = { 'x-content-type-options': 'nosniff', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" };
+
+function withAdminHeaders(response: AdminResponse): AdminResponse {
+  return { ...response, headers: { ...response.headers, ...ADMIN_HEADERS } };
 }
 
 /** The contract with only its admin operations: the audit operations are core's. */

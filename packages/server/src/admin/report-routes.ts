@@ -39,12 +39,14 @@ export const getReport: AdminOperation = async ({ params }, { database }) => {
   return jsonResponse(200, detail);
 };
 
-/** `GET /api/admin/reports/{reportId}/raw`: the stored bytes (the license key's value already redacted at upload). */
+/** `GET /api/admin/reports/{reportId}/raw`: the stored bytes (the license key already redacted at upload), as a file. */
 export const getRawReport: AdminOperation = async ({ params }, { database }) => {
   const id = params['reportId']!;
   const record = await database.em.fork().findOne(ReportRecord, { id }, { fields: ['content', 'contentEncoding', 'contentSha256'] });
   if (!record) return noSuchReport(id);
-  return textResponse(200, await reportBytesOf(record));
+  // A download, never a page: the bytes are the host's, hostile.
+  const response = textResponse(200, await reportBytesOf(record));
+  return { ...response, headers: { ...response.headers, 'content-disposition': `attachment; filename="report-${id}.txt"` } };
 };
 
 /**
