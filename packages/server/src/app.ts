@@ -27,7 +27,7 @@ export interface AppOptions {
 export function createApp(api: AuditApi, logger: Logger, options: AppOptions = {}): RequestListener {
   const collectors = createAuditListener(api, {
     onUnhandled: expressOnFirstUse(logger, options),
-    clientAddress: clientAddressResolver(options.trustProxy),
+    clientAddress: clientAddressResolver(options.trustProxy, (message) => logger.warn(message)),
     onFailure: (error) => logger.error({ error: describeFailure(error) }, 'request failed'),
   });
   return withRequestLog(logger, collectors, { inFlight: options.inFlight });

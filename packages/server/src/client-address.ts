@@ -19,10 +19,26 @@ export function compileProxyTrust(trustProxy: string | undefined): ProxyTrust {
   return proxyAddr.compile(trustProxy.split(',').map((entry) => entry.trim()));
 }
 
-/** How to find a request's client address under `--trust-proxy`: Express' `req.ip`, without Express. */
-export function clientAddressResolver(trustProxy: string | undefined): (req: IncomingMessage) => string | undefined {
-  // Without proxies the socket's peer is the client: no X-Forwarded-For header to parse.
-  if (!trustProxy) return (req) => req.socket.remoteAddress;
+/** What the server says, once, when requests carry `X-Forwarded-For` that no `--trust-proxy` lets it believe. */
+export const IGNORED_FORWARD_WARNING =
+  'requests carry X-Forwarded-For, but --trust-proxy is not set: every client behind that proxy shares its address, for rate limits and the failed-key lockout alike';
+
+/**
+ * How to find a request's client address under `--trust-proxy`: Express' `req.ip`, without Express. Without it,
+ * the first request that carries `X-Forwarded-For` is told to `onIgnoredForward` (a proxy nobody declared makes
+ * 30 bad keys from any client lock out every client).
+ */
+export function clientAddressResolver(trustProxy: string | undefined, onIgnoredForward?: (message: string) => void): (req: IncomingMessage) => string | undefined {
+  if (!trustProxy) {
+    let told = onIgnoredForward === undefined;
+    return (req) => {
+      if (!told && req.headers['x-forwarded-for'] !== undefined) {
+        told = true;
+        onIgnoredForward!(IGNORED_FORWARD_WARNING);
+      }
+      return req.socket.remoteAddress;
+    };
+  }
   const trust = compileProxyTrust(trustProxy);
   return (req) => proxyAddr(req, trust);
 }
