@@ -170,7 +170,10 @@ export const getReport = <ThrowOnError extends boolean = false>(options: Options
  * Get a report as stored
  *
  * The report's bytes as stored: as the collector sent them (base64 decoded), except that the value of every
- * `license_key=` line reads `[redacted]`.
+ * `license_key=` line, and every other occurrence of the key the collector presented (when it has at least 16
+ * characters), reads `[redacted]`. Sent as a download (`Content-Disposition: attachment`): the text is the
+ * host's, and hostile. Like every admin answer it carries `X-Content-Type-Options: nosniff`,
+ * `Cache-Control: no-store` and `Content-Security-Policy: default-src 'none'; frame-ancestors 'none'`.
  *
  */
 export const getRawReport = <ThrowOnError extends boolean = false>(options: Options<GetRawReportData, ThrowOnError>) => (options.client ?? client).get<GetRawReportResponses, GetRawReportErrors, ThrowOnError>({
@@ -457,8 +460,10 @@ export const listWebhooks = <ThrowOnError extends boolean = false>(options?: Opt
  * Subscribe a URL to events
  *
  * The secret that signs deliveries (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`,
- * HMAC-SHA256) is shown in this answer only. URLs on loopback, private or link-local addresses are refused unless
- * the server allows them (`--webhook-allow-private`).
+ * HMAC-SHA256) is shown in this answer only. URLs naming an address that is not public unicast (loopback, private,
+ * link-local, or any other block of the IANA IPv4 and IPv6 special-purpose registries, in any spelling, such as
+ * `http://2130706433/`; for IPv6 only global unicast, `2000::/3`) or `localhost` are refused with a 400 saying
+ * why, unless the server allows them (`--webhook-allow-private`).
  *
  */
 export const createWebhook = <ThrowOnError extends boolean = false>(options: Options<CreateWebhookData, ThrowOnError>) => (options.client ?? client).post<CreateWebhookResponses, CreateWebhookErrors, ThrowOnError>({

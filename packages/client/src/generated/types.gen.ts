@@ -854,8 +854,9 @@ export type WaiverList = {
  * `report.stored`: a report was stored. `host.regressed`: a host's new report has a hardening index lower by at
  * least `regressionThreshold` than its previous one, or a warning the previous one did not have.
  * `host.noncompliant` / `host.compliant`: a host's status on a policy became `fail` / `pass`. `host.stale`: a
- * host sent no report for `staleDays` days (once, until it reports again). `uploads.refused`: a host's uploads
- * are being refused (at most one event per host and reason per hour). `key.expiring`: a license key expires
+ * host sent no report for `staleDays` days (once, until it reports again). `uploads.refused`: uploads under a
+ * license key are being refused (at most one event per key and reason per hour, however many `hostid`s the
+ * refused uploads name; `data` is an `UploadsRefusedEventData`). `key.expiring`: a license key expires
  * within 7 days (once per key). `host.identity_changed`: a report for a known host carried another `hostid2`
  * than its last one (stored, or refused in strict identity mode; once per change, see `Host.identityChange`).
  * `key.quota_reached`: an upload from a host new to a key was refused by the key's quota of hosts (once per
@@ -875,6 +876,13 @@ export type WebhookInput = {
     enabled?: boolean;
     staleDays?: number;
     regressionThreshold?: number;
+    /**
+     * Most new deliveries made for this subscription in any 60 seconds (retries of a delivery are not counted).
+     * Events beyond it are folded: counted, then told in one `events.folded` delivery as soon as the minute
+     * has room (it counts as one of the minute's deliveries). Nothing is dropped.
+     *
+     */
+    maxDeliveriesPerMinute?: number;
 };
 
 export type Webhook = WebhookInput & {
@@ -907,6 +915,73 @@ export type WebhookList = {
 };
 
 /**
+ * The type of a delivery's event: one a subscription chose (`WebhookEventType`), or `events.folded`, which no
+ * subscription chooses: it is sent to any subscription whose `maxDeliveriesPerMinute` was passed, and its
+ * `data` is an `EventsFoldedEventData`.
+ *
+ */
+export type DeliveryEventType = WebhookEventType | 'events.folded';
+
+/**
+ * The `data` of an `uploads.refused` event: the uploads under one license key refused for one reason, as the
+ * server counted them when it first wrote them in the hour (the rest of the hour's are in
+ * `GET /api/admin/rejections`). `hostid`s are chosen by the sender, so only a few are given, as examples.
+ *
+ */
+export type UploadsRefusedEventData = {
+    keyId: Id;
+    reason: RejectionReason;
+    /**
+     * Refused uploads told of.
+     */
+    count: number;
+    /**
+     * Distinct `hostid`s among them (refusals counted without theirs, when the server held too many, add none).
+     */
+    hostIdCount: number;
+    /**
+     * Up to 5 of those `hostid`s, in sorted order.
+     */
+    exampleHostIds: Array<string>;
+    firstAt: string;
+    lastAt: string;
+};
+
+/**
+ * The `data` of an `events.folded` delivery: events not delivered one by one because the subscription's
+ * `maxDeliveriesPerMinute` was reached, counted per type. Each folded event counts in exactly one summary.
+ *
+ */
+export type EventsFoldedEventData = {
+    /**
+     * Events folded into this summary (the sum of `counts`).
+     */
+    count: number;
+    /**
+     * Events folded, per event type.
+     */
+    counts: {
+        [key: string]: number;
+    };
+    /**
+     * When the first of them happened.
+     */
+    firstAt: string;
+    /**
+     * When the last of them happened.
+     */
+    lastAt: string;
+    /**
+     * The ids (`webhook-id`) the first 10 of them would have been sent with.
+     */
+    eventIds: Array<string>;
+    /**
+     * The subscription's cap when they were folded.
+     */
+    maxDeliveriesPerMinute: number;
+};
+
+/**
  * `pending`: to be sent or retried; `delivered`: answered 2xx; `failed`: gave up after the last attempt.
  */
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
@@ -918,7 +993,7 @@ export type WebhookDelivery = {
      * The event's id, sent as `webhook-id` (the same on every attempt, so receivers can drop duplicates).
      */
     eventId: string;
-    eventType: WebhookEventType;
+    eventType: DeliveryEventType;
     status: DeliveryStatus;
     attempts: number;
     lastStatusCode: number | null;
@@ -3068,7 +3143,7 @@ export type ExportHostsData = {
     path?: never;
     query?: {
         /**
-         * `csv` (a header row, then one row per item; cells that a spreadsheet would read as a formula are prefixed with `'`) or `json` (an array).
+         * `csv` (a header row, then one row per item; a `'` goes before every formula start a spreadsheet would read, `=`, `+`, `-`, `@`, tab or CR, at the start of a cell, of each element of a list cell, and after a `,` or `;` inside a cell) or `json` (an array).
          */
         format?: 'csv' | 'json';
     };
@@ -3114,7 +3189,7 @@ export type ExportFindingsData = {
     path?: never;
     query?: {
         /**
-         * `csv` (a header row, then one row per item; cells that a spreadsheet would read as a formula are prefixed with `'`) or `json` (an array).
+         * `csv` (a header row, then one row per item; a `'` goes before every formula start a spreadsheet would read, `=`, `+`, `-`, `@`, tab or CR, at the start of a cell, of each element of a list cell, and after a `,` or `;` inside a cell) or `json` (an array).
          */
         format?: 'csv' | 'json';
     };
@@ -3162,7 +3237,7 @@ export type ExportHostHistoryData = {
     };
     query?: {
         /**
-         * `csv` (a header row, then one row per item; cells that a spreadsheet would read as a formula are prefixed with `'`) or `json` (an array).
+         * `csv` (a header row, then one row per item; a `'` goes before every formula start a spreadsheet would read, `=`, `+`, `-`, `@`, tab or CR, at the start of a cell, of each element of a list cell, and after a `,` or `;` inside a cell) or `json` (an array).
          */
         format?: 'csv' | 'json';
     };

@@ -683,7 +683,7 @@ export const openApiDocument: Document = {
           "admin"
         ],
         "summary": "Get a report as stored",
-        "description": "The report's bytes as stored: as the collector sent them (base64 decoded), except that the value of every\n`license_key=` line reads `[redacted]`.\n",
+        "description": "The report's bytes as stored: as the collector sent them (base64 decoded), except that the value of every\n`license_key=` line, and every other occurrence of the key the collector presented (when it has at least 16\ncharacters), reads `[redacted]`. Sent as a download (`Content-Disposition: attachment`): the text is the\nhost's, and hostile. Like every admin answer it carries `X-Content-Type-Options: nosniff`,\n`Cache-Control: no-store` and `Content-Security-Policy: default-src 'none'; frame-ancestors 'none'`.\n",
         "security": [
           {
             "adminToken": []
@@ -1978,7 +1978,7 @@ export const openApiDocument: Document = {
           "admin"
         ],
         "summary": "Subscribe a URL to events",
-        "description": "The secret that signs deliveries (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`,\nHMAC-SHA256) is shown in this answer only. URLs on loopback, private or link-local addresses are refused unless\nthe server allows them (`--webhook-allow-private`).\n",
+        "description": "The secret that signs deliveries (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`,\nHMAC-SHA256) is shown in this answer only. URLs naming an address that is not public unicast (loopback, private,\nlink-local, or any other block of the IANA IPv4 and IPv6 special-purpose registries, in any spelling, such as\n`http://2130706433/`; for IPv6 only global unicast, `2000::/3`) or `localhost` are refused with a 400 saying\nwhy, unless the server allows them (`--webhook-allow-private`).\n",
         "security": [
           {
             "adminToken": []
@@ -2319,7 +2319,7 @@ export const openApiDocument: Document = {
           {
             "name": "format",
             "in": "query",
-            "description": "`csv` (a header row, then one row per item; cells that a spreadsheet would read as a formula are prefixed with `'`) or `json` (an array).",
+            "description": "`csv` (a header row, then one row per item; a `'` goes before every formula start a spreadsheet would read, `=`, `+`, `-`, `@`, tab or CR, at the start of a cell, of each element of a list cell, and after a `,` or `;` inside a cell) or `json` (an array).",
             "schema": {
               "type": "string",
               "enum": [
@@ -2382,7 +2382,7 @@ export const openApiDocument: Document = {
           {
             "name": "format",
             "in": "query",
-            "description": "`csv` (a header row, then one row per item; cells that a spreadsheet would read as a formula are prefixed with `'`) or `json` (an array).",
+            "description": "`csv` (a header row, then one row per item; a `'` goes before every formula start a spreadsheet would read, `=`, `+`, `-`, `@`, tab or CR, at the start of a cell, of each element of a list cell, and after a `,` or `;` inside a cell) or `json` (an array).",
             "schema": {
               "type": "string",
               "enum": [
@@ -2453,7 +2453,7 @@ export const openApiDocument: Document = {
           {
             "name": "format",
             "in": "query",
-            "description": "`csv` (a header row, then one row per item; cells that a spreadsheet would read as a formula are prefixed with `'`) or `json` (an array).",
+            "description": "`csv` (a header row, then one row per item; a `'` goes before every formula start a spreadsheet would read, `=`, `+`, `-`, `@`, tab or CR, at the start of a cell, of each element of a list cell, and after a `,` or `;` inside a cell) or `json` (an array).",
             "schema": {
               "type": "string",
               "enum": [
@@ -4658,7 +4658,7 @@ export const openApiDocument: Document = {
           "host.identity_changed",
           "key.quota_reached"
         ],
-        "description": "`report.stored`: a report was stored. `host.regressed`: a host's new report has a hardening index lower by at\nleast `regressionThreshold` than its previous one, or a warning the previous one did not have.\n`host.noncompliant` / `host.compliant`: a host's status on a policy became `fail` / `pass`. `host.stale`: a\nhost sent no report for `staleDays` days (once, until it reports again). `uploads.refused`: a host's uploads\nare being refused (at most one event per host and reason per hour). `key.expiring`: a license key expires\nwithin 7 days (once per key). `host.identity_changed`: a report for a known host carried another `hostid2`\nthan its last one (stored, or refused in strict identity mode; once per change, see `Host.identityChange`).\n`key.quota_reached`: an upload from a host new to a key was refused by the key's quota of hosts (once per\nkey and UTC day).\n",
+        "description": "`report.stored`: a report was stored. `host.regressed`: a host's new report has a hardening index lower by at\nleast `regressionThreshold` than its previous one, or a warning the previous one did not have.\n`host.noncompliant` / `host.compliant`: a host's status on a policy became `fail` / `pass`. `host.stale`: a\nhost sent no report for `staleDays` days (once, until it reports again). `uploads.refused`: uploads under a\nlicense key are being refused (at most one event per key and reason per hour, however many `hostid`s the\nrefused uploads name; `data` is an `UploadsRefusedEventData`). `key.expiring`: a license key expires\nwithin 7 days (once per key). `host.identity_changed`: a report for a known host carried another `hostid2`\nthan its last one (stored, or refused in strict identity mode; once per change, see `Host.identityChange`).\n`key.quota_reached`: an upload from a host new to a key was refused by the key's quota of hosts (once per\nkey and UTC day).\n",
         "example": "host.regressed"
       },
       "WebhookInput": {
@@ -4712,6 +4712,13 @@ export const openApiDocument: Document = {
             "minimum": 1,
             "maximum": 100,
             "default": 5
+          },
+          "maxDeliveriesPerMinute": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 10000,
+            "default": 60,
+            "description": "Most new deliveries made for this subscription in any 60 seconds (retries of a delivery are not counted).\nEvents beyond it are folded: counted, then told in one `events.folded` delivery as soon as the minute\nhas room (it counts as one of the minute's deliveries). Nothing is dropped.\n"
           }
         }
       },
@@ -4729,6 +4736,7 @@ export const openApiDocument: Document = {
               "enabled",
               "staleDays",
               "regressionThreshold",
+              "maxDeliveriesPerMinute",
               "createdAt",
               "secretPrefix",
               "pending",
@@ -4792,6 +4800,127 @@ export const openApiDocument: Document = {
           }
         }
       },
+      "DeliveryEventType": {
+        "description": "The type of a delivery's event: one a subscription chose (`WebhookEventType`), or `events.folded`, which no\nsubscription chooses: it is sent to any subscription whose `maxDeliveriesPerMinute` was passed, and its\n`data` is an `EventsFoldedEventData`.\n",
+        "anyOf": [
+          {
+            "$ref": "#/components/schemas/WebhookEventType"
+          },
+          {
+            "type": "string",
+            "enum": [
+              "events.folded"
+            ]
+          }
+        ],
+        "example": "events.folded"
+      },
+      "UploadsRefusedEventData": {
+        "type": "object",
+        "description": "The `data` of an `uploads.refused` event: the uploads under one license key refused for one reason, as the\nserver counted them when it first wrote them in the hour (the rest of the hour's are in\n`GET /api/admin/rejections`). `hostid`s are chosen by the sender, so only a few are given, as examples.\n",
+        "required": [
+          "keyId",
+          "reason",
+          "count",
+          "hostIdCount",
+          "exampleHostIds",
+          "firstAt",
+          "lastAt"
+        ],
+        "properties": {
+          "keyId": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "reason": {
+            "$ref": "#/components/schemas/RejectionReason"
+          },
+          "count": {
+            "type": "integer",
+            "description": "Refused uploads told of.",
+            "example": 200
+          },
+          "hostIdCount": {
+            "type": "integer",
+            "description": "Distinct `hostid`s among them (refusals counted without theirs, when the server held too many, add none).",
+            "example": 200
+          },
+          "exampleHostIds": {
+            "type": "array",
+            "maxItems": 5,
+            "items": {
+              "type": "string"
+            },
+            "description": "Up to 5 of those `hostid`s, in sorted order.",
+            "example": [
+              "0c1f4e9ab4d0c5e3a1f27b8d9c6e5a4b3c2d1e0f"
+            ]
+          },
+          "firstAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "lastAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "EventsFoldedEventData": {
+        "type": "object",
+        "description": "The `data` of an `events.folded` delivery: events not delivered one by one because the subscription's\n`maxDeliveriesPerMinute` was reached, counted per type. Each folded event counts in exactly one summary.\n",
+        "required": [
+          "count",
+          "counts",
+          "firstAt",
+          "lastAt",
+          "eventIds",
+          "maxDeliveriesPerMinute"
+        ],
+        "properties": {
+          "count": {
+            "type": "integer",
+            "description": "Events folded into this summary (the sum of `counts`).",
+            "example": 140
+          },
+          "counts": {
+            "type": "object",
+            "description": "Events folded, per event type.",
+            "additionalProperties": {
+              "type": "integer"
+            },
+            "example": {
+              "report.stored": 120,
+              "host.regressed": 20
+            }
+          },
+          "firstAt": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When the first of them happened."
+          },
+          "lastAt": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When the last of them happened."
+          },
+          "eventIds": {
+            "type": "array",
+            "maxItems": 10,
+            "items": {
+              "type": "string"
+            },
+            "description": "The ids (`webhook-id`) the first 10 of them would have been sent with.",
+            "example": [
+              "msg_2b1c7e0f6a5d4c3b9a8f7e6d5c4b3a29"
+            ]
+          },
+          "maxDeliveriesPerMinute": {
+            "type": "integer",
+            "description": "The subscription's cap when they were folded.",
+            "example": 60
+          }
+        }
+      },
       "DeliveryStatus": {
         "type": "string",
         "enum": [
@@ -4830,7 +4959,7 @@ export const openApiDocument: Document = {
             "example": "msg_2b1c7e0f6a5d4c3b9a8f7e6d5c4b3a29"
           },
           "eventType": {
-            "$ref": "#/components/schemas/WebhookEventType"
+            "$ref": "#/components/schemas/DeliveryEventType"
           },
           "status": {
             "$ref": "#/components/schemas/DeliveryStatus"
