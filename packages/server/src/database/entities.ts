@@ -383,6 +383,8 @@ export const WebhookRecord = defineEntity({
     enabled: p.boolean(),
     staleDays: p.integer(),
     regressionThreshold: p.integer(),
+    /** Most new deliveries in any 60 seconds; further events are folded (`webhook_fold`). */
+    maxDeliveriesPerMinute: p.integer().default(60),
     secret: p.string().length(64),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
@@ -433,6 +435,23 @@ export const WebhookDeliveryRecord = defineEntity({
 });
 export type WebhookDeliveryRecord = InferEntity<typeof WebhookDeliveryRecord>;
 
+/** Events a subscription's delivery cap held back, counted until told in one `events.folded` delivery. */
+export const WebhookFoldRecord = defineEntity({
+  name: 'WebhookFoldRecord',
+  tableName: 'webhook_fold',
+  properties: {
+    webhookId: p.uuid().primary(),
+    /** Events folded per type, as JSON. */
+    counts: p.text(),
+    /** The first folded events' ids, as a JSON array. */
+    eventIds: p.text(),
+    total: p.integer(),
+    firstAt: p.datetime(),
+    lastAt: p.datetime(),
+  },
+});
+export type WebhookFoldRecord = InferEntity<typeof WebhookFoldRecord>;
+
 /** Events sent once per subject (a stale host, an expiring key, a host's refused uploads per hour): when last told. */
 export const WebhookNoticeRecord = defineEntity({
   name: 'WebhookNoticeRecord',
@@ -456,5 +475,5 @@ export const ENTITIES = [
   AdminTokenRecord,
   WriteProbeRecord,
   RejectionRecord,
-  PolicyRecord, PolicyResultRecord, PolicyStatusCountRecord, PolicyResultChangeRecord, PolicyEvaluationRecord, WaiverRecord, ComplianceDayRecord, WebhookRecord, WebhookEventRecord, WebhookDeliveryRecord, WebhookNoticeRecord,
+  PolicyRecord, PolicyResultRecord, PolicyStatusCountRecord, PolicyResultChangeRecord, PolicyEvaluationRecord, WaiverRecord, ComplianceDayRecord, WebhookRecord, WebhookEventRecord, WebhookDeliveryRecord, WebhookFoldRecord, WebhookNoticeRecord,
 ];

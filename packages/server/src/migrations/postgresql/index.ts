@@ -10,6 +10,7 @@ import { CompactReports } from './0008-compact-reports.js';
 import { ReportCompactionIndex } from './0009-report-compaction-index.js';
 import { FleetCounts } from './0010-fleet-counts.js';
 import { PolicyResultOrder } from './0011-policy-result-order.js';
+import { WebhookDeliveryCap } from './0014-webhook-delivery-cap.js';
 
 /**
  * Every PostgreSQL schema migration, oldest first. PostgreSQL support came after SQLite's 0003, so its list starts
@@ -27,4 +28,5 @@ export const POSTGRESQL_MIGRATIONS: MigrationObject[] = [
   { name: '0009-report-compaction-index', class: ReportCompactionIndex },
   { name: '0010-fleet-counts', class: FleetCounts },
   { name: '0011-policy-result-order', class: PolicyResultOrder },
+  { name: '0014-webhook-delivery-cap', class: WebhookDeliveryCap },
 ];
