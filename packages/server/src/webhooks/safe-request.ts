@@ -9,34 +9,74 @@ export interface WebhookAnswer {
   status: number;
 }
 
-/** Address ranges a webhook may reach without the operator's leave: public unicast only. */
-const PUBLIC_RANGES = new Set(['unicast']);
-
 /** Most bytes of an answer read (and then dropped): receivers have nothing to tell but their status. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
 /**
- * Whether an address may be reached: public unicast, or anything when private addresses are allowed. IPv4 mapped
- * into IPv6 (`::ffff:127.0.0.1`) is judged as the IPv4 address it is.
+ * IANA's global unicast allocation for IPv6. ipaddr.js names the special-purpose blocks inside it (documentation,
+ * Teredo, 6to4, benchmarking, ...) but calls every address it has no name for `unicast`, the never-allocated and
+ * retired space outside 2000::/3 included (IPv4-compatible `::/96`, site-local `fec0::/10` before 2.5): so an IPv6
+ * receiver must be both in this block and `unicast`.
  */
-export function isAllowedAddress(address: string, allowPrivate: boolean): boolean {
-  if (allowPrivate) return true;
-  if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return PUBLIC_RANGES.has(parsed.range());
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
+/**
+ * Why an address is not public (`loopback`, `outside global unicast 2000::/3`), or undefined when it is: public
+ * unicast, judged by ipaddr.js's ranges, which follow the IANA IPv4 and IPv6 special-purpose registries. IPv4
+ * mapped into IPv6 (`::ffff:127.0.0.1`) is judged as the IPv4 address it is.
+ */
+export function notPublicBecause(address: string): string | undefined {
+  // A zone (`fe80::1%eth0`) is only ever given to link-scoped addresses.
+  if (address.includes('%')) return 'scoped to a link';
+  if (!ipaddr.isValid(address)) return 'not an IP address';
+  const parsed = ipaddr.parse(canonical(address));
+  if (parsed instanceof ipaddr.IPv6 && parsed.isIPv4MappedAddress()) return notPublicBecause(parsed.toIPv4Address().toString());
+  const range = parsed.range();
+  if (range !== 'unicast') return range;
+  if (parsed instanceof ipaddr.IPv6 && !parsed.match(GLOBAL_UNICAST_V6)) return 'outside global unicast 2000::/3';
+  return undefined;
 }
 
 /**
- * Why a webhook URL names a host it may not reach, judged from the URL alone: an address written into it, or
- * `localhost`. Other names are judged as they resolve, at every delivery ({@link postWebhook}).
+ * An IPv6 address as the URL standard writes it (hex only): ipaddr.js reads a dotted tail (`::8.8.8.8`, IPv4-compatible)
+ * as IPv4-mapped, which it is not.
+ */
+const canonical = (address: string) => (address.includes(':') ? new URL(`http://[${address}]/`).hostname.slice(1, -1) : address);
+
+/** Whether an address may be reached: public unicast ({@link notPublicBecause}), or anything when private addresses are allowed. */
+export function isAllowedAddress(address: string, allowPrivate: boolean): boolean {
+  return allowPrivate || notPublicBecause(address) === undefined;
+}
+
+/**
+ * Why a webhook URL names a host it may not reach, judged from the URL alone: an address written into it (in any
+ * spelling the URL standard reads, `2130706433` and `0x7f000001` being 127.0.0.1), or `localhost`. Other names are
+ * judged as they resolve, at every delivery ({@link postWebhook}).
  */
 export function refusedReceiver(url: string, allowPrivate: boolean): string | undefined {
   if (allowPrivate) return undefined;
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return `${host} is a loopback name`;
-  if (ipaddr.isValid(host) && !isAllowedAddress(host, false)) return `${host} is a private, loopback or link-local address`;
-  return undefined;
+  const why = ipaddr.isValid(host) ? notPublicBecause(host) : undefined;
+  return why && `${host} is not a public address (${why})`;
+}
+
+/**
+ * A socket lookup that resolves through `resolve` (the system's resolver) and fails when any answer may not be
+ * reached: the socket could be given any of them.
+ */
+export function checkedLookup(allowPrivate: boolean, resolve: typeof dnsLookup = dnsLookup): LookupFunction {
+  return (hostname, lookupOptions, callback) => {
+    resolve(hostname, { ...lookupOptions, all: true }, (error, addresses: LookupAddress[]) => {
+      if (error) return callback(error, '', 0);
+      for (const { address } of allowPrivate ? [] : addresses) {
+        const why = notPublicBecause(address);
+        if (why) return callback(new Error(`${hostname} resolves to ${address}, not a public address (${why})`), '', 0);
+      }
+      if ((lookupOptions as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
 }
 
 /**
@@ -46,21 +86,12 @@ export function refusedReceiver(url: string, allowPrivate: boolean): string | un
  */
 export function postWebhook(url: string, headers: Record<string, string>, body: string, options: { allowPrivate: boolean; timeoutMs: number }): Promise<WebhookAnswer> {
   const target = new URL(url);
-  const lookup: LookupFunction = (hostname, lookupOptions, callback) => {
-    dnsLookup(hostname, { ...lookupOptions, all: true }, (error, addresses: LookupAddress[]) => {
-      if (error) return callback(error, '', 0);
-      const refused = addresses.find((entry) => !isAllowedAddress(entry.address, options.allowPrivate));
-      if (refused) return callback(new Error(`${hostname} resolves to ${refused.address}, a private, loopback or link-local address`), '', 0);
-      if ((lookupOptions as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-      callback(null, addresses[0]!.address, addresses[0]!.family);
-    });
-  };
   const refusal = refusedReceiver(url, options.allowPrivate);
   if (refusal) return Promise.reject(new Error(refusal));
   const requestOptions: RequestOptions = {
     method: 'POST',
     headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-    lookup,
+    lookup: checkedLookup(options.allowPrivate),
     timeout: options.timeoutMs,
   };
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
