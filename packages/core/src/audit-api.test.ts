@@ -110,7 +110,15 @@ describe.each(['/api/audit', '/api/v1/audit'])('upload at %s/upload/', (prefix) 
   it.each([
     ['arbitrary bytes', Buffer.from([0x00, 0xff, 0x10, 0x80, 0xfe, 0x7f, 0xc3, 0x28])],
     ['UTF-8 text that is no Lynis report', Buffer.from('just=some\nkey=values\n')],
-    ['a Lynis report that is not UTF-8', Buffer.from('lynis_version=3.0.8\nhostname=caf\xe9\n', 'latin1')],
+  ])('refuses %s sent as base64 as not a report (400), storing nothing', async (_name, bytes) => {
+    const response = await upload({ data: bytes.toString('base64'), licensekey: VALID_KEY, hostid: HOST_ID });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toBe('Not a report: no report_version_major= or lynis_version= line');
+    expect(reportStore.reports.size).toBe(0);
+  });
+
+  it.each([
+    ['a finished Lynis report that is not UTF-8', Buffer.from('lynis_version=3.0.8\nhostname=caf\xe9\nfinish=true\n', 'latin1')],
   ])('stores %s sent as base64 with a null summary', async (_name, bytes) => {
     const response = await upload({ data: bytes.toString('base64'), licensekey: VALID_KEY, hostid: HOST_ID });
     expect(response.status).toBe(200);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createAuditApi, type AuditLogger } from './audit-api.js';
 import type { AuditHooks } from './hooks.js';
 import { InMemoryKeyStore, InMemoryReportStore } from './memory-stores.js';
+import { minimalReport } from '@org/test-support/lynis-report';
 
 const KEY = 'deadbeef-0000-0000-0000-000000000001';
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -19,7 +20,7 @@ async function apiWith(hooks: AuditHooks) {
       method: 'POST',
       path: '/api/audit/upload/',
       headers: FORM,
-      body: Readable.from([new URLSearchParams({ licensekey: key, hostid: 'h1', data: 'os=Linux\n' }).toString()]),
+      body: Readable.from([new URLSearchParams({ licensekey: key, hostid: 'h1', data: minimalReport('os=Linux') }).toString()]),
     });
   return { upload, errors, reportStore };
 }
@@ -59,7 +60,7 @@ describe('hooks', () => {
       reportStore: { save: async () => (order.push('saved'), { id: 'r1' }) },
       hooks: { onReportStored: (event) => void order.push(`hook ${event.reportId}`) },
     });
-    const body = Readable.from([new URLSearchParams({ licensekey: KEY, hostid: 'h1', data: 'os=Linux\n' }).toString()]);
+    const body = Readable.from([new URLSearchParams({ licensekey: KEY, hostid: 'h1', data: minimalReport('os=Linux') }).toString()]);
     expect((await api.handle({ method: 'POST', path: '/api/audit/upload/', headers: FORM, body }))?.body).toBe('OK r1');
     expect(order).toEqual(['saved', 'hook r1']);
   });

@@ -25,6 +25,8 @@ export type {
   RequestRejectedEvent,
 } from './hooks.js';
 export type { KeyLookup, KeyStore, ReportEncoding, ReportStore, ReportToStore } from './stores.js';
+export { ReportRefusedError } from './stores.js';
+export { incompleteReportReason } from './report-minimum.js';
 export { InMemoryKeyStore, InMemoryReportStore } from './memory-stores.js';
 export { LICENSE_KEY_PATTERN, generateLicenseKey, hashLicenseKey } from './license-key.js';
 export {

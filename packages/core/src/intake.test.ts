@@ -7,10 +7,11 @@ import { createAuditApi, type AuditApiOptions } from './audit-api.js';
 import { InMemoryKeyStore, InMemoryReportStore } from './memory-stores.js';
 import { createAuditListener } from './node-http.js';
 import type { AuditRateLimiter } from './rate-limit.js';
+import { minimalReport } from '@org/test-support/lynis-report';
 
 const VALID_KEY = 'deadbeef-0000-0000-0000-000000000001';
 const HOST_ID = '0123456789abcdef0123456789abcdef01234567';
-const REPORT = 'os=Linux\nhostname=web1\n';
+const REPORT = minimalReport('os=Linux', 'hostname=web1');
 const urlencoded = (fields: Record<string, string>) => Buffer.from(new URLSearchParams(fields).toString(), 'latin1');
 const uploadBody = (licensekey: string, data = REPORT) => urlencoded({ data, licensekey, hostid: HOST_ID });
 
@@ -222,7 +223,7 @@ describe('connections kept open', () => {
 
   it.each([['with its headers', 0], ['after its headers', 50]])('answers checks and uploads whose body arrives %s, and keeps the connection', async (_, delayMs) => {
     const { port, reportStore } = await serve();
-    const report = 'os=Linux\nhostname=web1\nwarning[]=A-1|x&y=%z|\n';
+    const report = minimalReport('os=Linux', 'hostname=web1', 'warning[]=A-1|x&y=%z|');
     const answers = await onOneConnection(port, [
       { path: '/api/audit/license/', body: urlencoded({ licensekey: VALID_KEY, collector_version: '105' }) },
       { path: '/api/audit/license/', body: urlencoded({ licensekey: 'deadbeef-0000-0000-0000-00000000beef' }) },

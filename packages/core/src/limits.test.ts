@@ -6,10 +6,11 @@ import { createAuditApi, type AuditApiOptions, type AuditLogger } from './audit-
 import { auditMiddleware } from './express.js';
 import { InMemoryKeyStore, InMemoryReportStore } from './memory-stores.js';
 import type { AuditRateLimiter, RateLimitDecision } from './rate-limit.js';
+import { minimalReport } from '@org/test-support/lynis-report';
 
 const VALID_KEY = 'deadbeef-0000-0000-0000-000000000001';
 const HOST_ID = '0123456789abcdef0123456789abcdef01234567';
-const REPORT = 'os=Linux\nhostname=web1\n';
+const REPORT = minimalReport('os=Linux', 'hostname=web1');
 
 /** Counts like a real limiter, with limits per kind, and remembers what it was asked about. */
 class CountingLimiter implements AuditRateLimiter {

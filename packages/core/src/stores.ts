@@ -1,4 +1,5 @@
 import type { ReportSummary } from './generated/types.gen.js';
+import type { RejectionReason } from './hooks.js';
 import type { HostLabels } from './lynis-report.js';
 
 /** What a {@link KeyStore} knows about a license key. Expired keys count as `revoked`. */
@@ -40,8 +41,33 @@ export interface ReportToStore {
   labels?: HostLabels | null;
 }
 
+/**
+ * A store's refusal of one report, for a reason of the server's policy rather than a failure (a host's identity
+ * changed in strict mode, a key's quota of hosts): core answers it with `status` and `message` and reports the
+ * refusal with `reason`, instead of the 503 a failing store gets.
+ */
+export class ReportRefusedError extends Error {
+  override name = 'ReportRefusedError';
+
+  constructor(
+    /** The refusal reason (see `RejectionReason`), e.g. `host-quota-exceeded`. */
+    readonly reason: RejectionReason,
+    /** The HTTP status to answer, e.g. 409 or 429. */
+    readonly status: number,
+    /** The answer's one-line text; it must name no secret. */
+    message: string,
+    /** Seconds the client is asked to wait (`Retry-After`), when waiting helps. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
+
 /** Keeps uploaded reports. */
 export interface ReportStore {
-  /** Stores a report durably and returns its id. Resolve only once the report would survive a crash. */
+  /**
+   * Stores a report durably and returns its id. Resolve only once the report would survive a crash. Reject with
+   * {@link ReportRefusedError} to refuse the report; any other rejection is answered as an unavailable store.
+   */
   save(report: ReportToStore): Promise<{ id: string }>;
 }

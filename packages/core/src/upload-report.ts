@@ -6,7 +6,8 @@ import { readReportBytes } from './lynis-report.js';
 import { rejectRequest, type RejectionContext, type RequestInfo } from './reject-request.js';
 import { decodeReportData, redactLicenseKeys, sha256Hex } from './report-data.js';
 import { textResponse, UPLOAD_UNAUTHORIZED, type AuditResponse } from './responses.js';
-import type { ReportEncoding, ReportStore, ReportToStore } from './stores.js';
+import { incompleteReportReason } from './report-minimum.js';
+import { ReportRefusedError, type ReportEncoding, type ReportStore, type ReportToStore } from './stores.js';
 import { callDependency } from './unavailable.js';
 
 /** What the upload needs: the key check, where refusals go, and where reports are stored. */
@@ -24,17 +25,36 @@ export async function uploadReport(context: UploadReportContext, validated: Oper
   if (!decoded.ok) {
     return rejectRequest(context, request, 'invalid-data', { ...host, keyId: key.keyId }, textResponse(400, `Invalid data: ${decoded.reason}`));
   }
+  const incomplete = incompleteReportReason(decoded.bytes);
+  if (incomplete !== null) {
+    return rejectRequest(context, request, 'not-a-report', { ...host, keyId: key.keyId }, textResponse(400, `Not a report: ${incomplete}`));
+  }
   // The form's text of the report is not needed once decoded: dropped, so that an upload waiting for its commit
   // holds only the report's bytes (32 uploads of 8 MB waiting held 256 MiB of text besides).
   form.data = '';
   const report = reportToStore(key.keyId, host, decoded, form.licensekey);
-  const { id } = await callDependency('report store', () => reportStore.save(report));
+  const saved = await storeReport(reportStore, report);
+  if (saved instanceof ReportRefusedError) {
+    const headers = saved.retryAfterSeconds === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(saved.retryAfterSeconds))) };
+    return rejectRequest(context, request, saved.reason, { ...host, keyId: key.keyId }, textResponse(saved.status, saved.message, headers));
+  }
+  const { id } = saved;
   logger.info({ reportId: id, keyId: key.keyId, ...host, bytes: report.size, encoding: report.encoding }, 'report stored');
   const hardeningIndex = report.summary?.hardeningIndex ?? null;
   const stored = { reportId: id, keyId: key.keyId, ...host, size: report.size, sha256: report.sha256, encoding: report.encoding, hardeningIndex };
   if (request.remoteAddress) Object.assign(stored, { remoteAddress: request.remoteAddress });
   callHook('onReportStored', hooks.onReportStored, stored, logger.error.bind(logger));
   return textResponse(200, `OK ${id}`);
+}
+
+/** Saves the report, resolving with the store's refusal ({@link ReportRefusedError}) rather than throwing it. */
+async function storeReport(reportStore: ReportStore, report: ReportToStore): Promise<{ id: string } | ReportRefusedError> {
+  try {
+    return await callDependency('report store', () => reportStore.save(report));
+  } catch (error) {
+    if (error instanceof ReportRefusedError) return error;
+    throw error;
+  }
 }
 
 /**
