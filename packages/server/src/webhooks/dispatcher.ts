@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
 import { Webhook } from 'standardwebhooks';
 import { describeFailure, summarizeReportBytes, type AuditLogger, type WebhookEventType } from '@org/audit-server-core';
@@ -6,7 +5,8 @@ import type { Database, DatabaseTime, SqlDialect } from '../database/dialect.js'
 import { BackgroundPasses, BackgroundWorker } from '../background-passes.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { CONTENT_COLUMNS, reportBytesOf, type ContentColumns } from '../report-content.js';
-import { deliveryBody } from './messages.js';
+import { chunks } from '../database/batches.js';
+import { admitDeliveries, lockSubscriptions, subscriptionsWithFolds, type DeliveryCandidate } from './delivery-cap.js';
 import { upsertNotices, writeEvents, type OutboxEvent } from './outbox.js';
 import { postWebhook } from './safe-request.js';
 import { enabledSubscriptions, type Subscription } from './webhook-records.js';
@@ -87,6 +87,7 @@ export class WebhookDispatcher extends BackgroundWorker {
   private async dispatch(settling: boolean): Promise<void> {
     await this.sweepIfDue(settling);
     while ((await this.fanOut()) > 0 && !this.passes.isStopped);
+    await this.releaseFolds();
     while ((await this.sendDue()) > 0 && !this.passes.isStopped);
   }
 
@@ -99,23 +100,15 @@ export class WebhookDispatcher extends BackgroundWorker {
       const events = (await this.dialect.lockSkippingLocked(trx('webhook_event').select('*').orderBy(['created_at', 'id']).limit(BATCH))) as EventRow[];
       if (events.length === 0) return 0;
       const subscriptions = await enabledSubscriptions(trx);
-      const time = this.dialect.toDatabaseTime(this.now());
-      const deliveries: Record<string, unknown>[] = [];
+      const candidates = new Map<Subscription, DeliveryCandidate[]>();
       for (const event of events) {
         const data = JSON.parse(event.data) as Record<string, unknown>;
         const createdAt = new Date(event.created_at);
-        const add = (subscription: Subscription, type: WebhookEventType, eventId: string, eventData: Record<string, unknown>) =>
-          deliveries.push({
-            id: randomUUID(),
-            webhook_id: subscription.id,
-            event_id: eventId,
-            event_type: type,
-            payload: deliveryBody(subscription.format, type, createdAt, eventData),
-            status: 'pending',
-            attempts: 0,
-            next_attempt_at: time,
-            created_at: time,
-          });
+        const add = (subscription: Subscription, type: WebhookEventType, eventId: string, eventData: Record<string, unknown>) => {
+          let list = candidates.get(subscription);
+          if (!list) candidates.set(subscription, (list = []));
+          list.push({ type, eventId, createdAt, data: eventData });
+        };
         let regression: Regression | null | undefined;
         for (const subscription of subscriptions) {
           if (event.type === 'report.stored' && subscription.events.has('host.regressed')) {
@@ -129,9 +122,33 @@ export class WebhookDispatcher extends BackgroundWorker {
           add(subscription, event.type, event.id, data);
         }
       }
-      for (let start = 0; start < deliveries.length; start += BATCH) await trx('webhook_delivery').insert(deliveries.slice(start, start + BATCH));
+      await this.admit(trx, subscriptions.filter((subscription) => candidates.has(subscription)), candidates);
       await trx('webhook_event').whereIn('id', events.map((event) => event.id)).delete();
       return events.length;
+    });
+  }
+
+  /**
+   * Inserts the deliveries each subscription's cap admits (folding the rest), the subscriptions locked first so that
+   * servers sharing the database count each one's minute in turn.
+   */
+  private async admit(trx: Knex.Transaction, subscriptions: Subscription[], candidates: Map<Subscription, DeliveryCandidate[]>): Promise<number> {
+    await lockSubscriptions(trx, this.dialect, subscriptions.map((subscription) => subscription.id));
+    const now = this.now();
+    const deliveries: Record<string, unknown>[] = [];
+    for (const subscription of subscriptions) deliveries.push(...(await admitDeliveries(trx, this.dialect, subscription, candidates.get(subscription) ?? [], now)));
+    for (const chunk of chunks(deliveries, BATCH)) await trx('webhook_delivery').insert(chunk);
+    return deliveries.length;
+  }
+
+  /** Tells the events folded for enabled subscriptions whose minute has room again; resolves with how many summaries it queued. */
+  private async releaseFolds(): Promise<number> {
+    // As in fanOut: a transaction only when something is folded.
+    if ((await subscriptionsWithFolds(this.database.em.getKnex())).length === 0) return 0;
+    return this.database.em.getKnex().transaction(async (trx) => {
+      const folded = new Set(await subscriptionsWithFolds(trx));
+      const subscriptions = (await enabledSubscriptions(trx)).filter((subscription) => folded.has(subscription.id));
+      return this.admit(trx, subscriptions, new Map());
     });
   }
 

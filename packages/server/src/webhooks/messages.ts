@@ -1,7 +1,7 @@
-import type { WebhookEventType } from '@org/audit-server-core';
+import type { DeliveryEventType } from '@org/audit-server-core';
 
 /** The body of a delivery: the Standard Webhooks envelope (`type`, `timestamp`, `data`), or a Slack message. */
-export function deliveryBody(format: 'standard' | 'slack', type: WebhookEventType, createdAt: Date, data: Record<string, unknown>): string {
+export function deliveryBody(format: 'standard' | 'slack', type: DeliveryEventType, createdAt: Date, data: Record<string, unknown>): string {
   if (format === 'slack') return JSON.stringify({ text: slackText(type, data) });
   return JSON.stringify({ type, timestamp: createdAt.toISOString(), data });
 }
@@ -10,7 +10,7 @@ export function deliveryBody(format: 'standard' | 'slack', type: WebhookEventTyp
  * One line for a chat channel. Host names and texts come from the hosts: Slack's control characters (`<`, `>`,
  * `&`) are escaped, so a host cannot make the message mention a channel or hide a link.
  */
-function slackText(type: WebhookEventType, data: Record<string, unknown>): string {
+function slackText(type: DeliveryEventType, data: Record<string, unknown>): string {
   const host = escape(String(data['hostname'] ?? data['hostId'] ?? 'a host'));
   switch (type) {
     case 'report.stored':
@@ -27,9 +27,17 @@ function slackText(type: WebhookEventType, data: Record<string, unknown>): strin
     case 'host.stale':
       return `${host} has sent no report for ${String(data['staleDays'])} days (last ${String(data['lastSeen'])})`;
     case 'uploads.refused':
-      return `Uploads of ${host} are being refused (${escape(String(data['reason']))}, ${String(data['count'])} since ${String(data['firstAt'])})`;
+      return `Uploads under key ${escape(String(data['keyId']))} are being refused (${escape(String(data['reason']))}): ${String(data['count'])} from ${String(data['hostIdCount'])} host ids since ${String(data['firstAt'])}`;
+    case 'events.folded': {
+      const counts = Object.entries(data['counts'] as Record<string, number>).map(([folded, count]) => `${count} ${folded}`);
+      return `${String(data['count'])} events folded (over this subscription's cap of ${String(data['maxDeliveriesPerMinute'])} a minute): ${counts.join(', ')}, from ${String(data['firstAt'])} to ${String(data['lastAt'])}`;
+    }
     case 'key.expiring':
       return `License key ${escape(String(data['label'] ?? data['prefix']))} expires at ${String(data['expiresAt'])}`;
+    case 'host.identity_changed':
+      return `${host} reported another hostid2 (${escape(String(data['previousHostId2']))} → ${escape(String(data['hostId2']))})${data['refused'] ? ', refused until accepted' : ''}`;
+    case 'key.quota_reached':
+      return `License key ${escape(String(data['keyId']))} reached its quota of hosts on ${String(data['day'])}: uploads from new hosts are refused`;
   }
 }
 

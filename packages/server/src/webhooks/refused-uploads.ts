@@ -1,30 +1,44 @@
 import type { Knex } from '@mikro-orm/knex';
+import type { UploadsRefusedEventData } from '@org/audit-server-core';
 import type { DatabaseTime } from '../database/dialect.js';
 import type { RefusalGroup } from '../rejection-log.js';
 import { upsertNotices, writeEvents, type OutboxEvent } from './outbox.js';
 
 const HOUR_MS = 3_600_000;
+/** `hostid`s named in an event, as examples: the sender chooses them, so they prove nothing and must not grow it. */
+const EXAMPLE_HOST_IDS = 5;
+
+/** The refused uploads of one key and reason in one rejection-log write. */
+interface Refused {
+  keyId: string;
+  reason: string;
+  count: number;
+  hostIds: Set<string>;
+  firstAt: Date;
+  lastAt: Date;
+}
 
 /**
- * `uploads.refused` events for the refused uploads a rejection-log write holds: one per known key, `hostid` and
- * reason, at most one an hour (a `webhook_notice` row remembers when). Refusals naming no known key or no `hostid`,
- * and folded ones, tell of no host, so they make none: a client sending random host ids cannot flood subscribers.
+ * `uploads.refused` events for the refused uploads a rejection-log write holds: one per known key and reason, at
+ * most one an hour (a `webhook_notice` row remembers when). Deduplicated per key, not per `hostid`: the sender
+ * chooses host ids, so a client sending random ones must not make an event each. The event counts the refusals and
+ * the distinct host ids, with a few of them as examples. Refusals naming no known key tell of nothing and make none.
  */
 export async function writeRefusedUploadEvents(trx: Knex.Transaction, groups: RefusalGroup[], now: Date, toTime: (time: Date) => DatabaseTime): Promise<void> {
-  const byHost = new Map<string, { keyId: string; hostId: string; reason: string; count: number; firstAt: Date; lastAt: Date }>();
+  const byKey = new Map<string, Refused>();
   for (const group of groups) {
-    if (group.operation !== 'uploadReport' || group.folded || group.keyId === '' || group.hostId === '') continue;
-    const subject = `${group.keyId}\n${group.hostId}\n${group.reason}`;
-    const held = byHost.get(subject);
-    if (!held) byHost.set(subject, { keyId: group.keyId, hostId: group.hostId, reason: group.reason, count: group.count, firstAt: group.firstAt, lastAt: group.lastAt });
-    else {
-      held.count += group.count;
-      if (group.firstAt < held.firstAt) held.firstAt = group.firstAt;
-      if (group.lastAt > held.lastAt) held.lastAt = group.lastAt;
-    }
+    if (group.operation !== 'uploadReport' || group.keyId === '') continue;
+    const subject = `${group.keyId}\n${group.reason}`;
+    let held = byKey.get(subject);
+    if (!held) byKey.set(subject, (held = { keyId: group.keyId, reason: group.reason, count: 0, hostIds: new Set(), firstAt: group.firstAt, lastAt: group.lastAt }));
+    held.count += group.count;
+    // Folded groups (the rejection log's memory bound) carry no host id: counted, not named.
+    if (group.hostId !== '') held.hostIds.add(group.hostId);
+    if (group.firstAt < held.firstAt) held.firstAt = group.firstAt;
+    if (group.lastAt > held.lastAt) held.lastAt = group.lastAt;
   }
-  if (byHost.size === 0) return;
-  const subjects = [...byHost.keys()];
+  if (byKey.size === 0) return;
+  const subjects = [...byKey.keys()];
   const recent = new Set(
     ((await trx('webhook_notice').select('subject').where('kind', 'uploads.refused').whereIn('subject', subjects).andWhere('notified_at', '>', toTime(new Date(now.getTime() - HOUR_MS)))) as { subject: string }[]).map(
       (row) => row.subject,
@@ -32,11 +46,20 @@ export async function writeRefusedUploadEvents(trx: Knex.Transaction, groups: Re
   );
   const fresh = subjects.filter((subject) => !recent.has(subject));
   if (fresh.length === 0) return;
-  const events = fresh.map((subject): OutboxEvent => {
-    const refused = byHost.get(subject)!;
-    return { type: 'uploads.refused', data: { ...refused, firstAt: refused.firstAt.toISOString(), lastAt: refused.lastAt.toISOString() } };
-  });
+  const events = fresh.map((subject): OutboxEvent => ({ type: 'uploads.refused', data: eventData(byKey.get(subject)!) }));
   const time = toTime(now);
   await writeEvents(trx, events, time);
   await upsertNotices(trx, 'uploads.refused', fresh, time);
+}
+
+function eventData(refused: Refused): UploadsRefusedEventData & Record<string, unknown> {
+  return {
+    keyId: refused.keyId,
+    reason: refused.reason,
+    count: refused.count,
+    hostIdCount: refused.hostIds.size,
+    exampleHostIds: [...refused.hostIds].sort().slice(0, EXAMPLE_HOST_IDS),
+    firstAt: refused.firstAt.toISOString(),
+    lastAt: refused.lastAt.toISOString(),
+  };
 }

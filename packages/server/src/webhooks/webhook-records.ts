@@ -13,6 +13,8 @@ export interface Subscription {
   enabled: boolean;
   staleDays: number;
   regressionThreshold: number;
+  /** Most new deliveries in any 60 seconds; further events are folded. */
+  maxDeliveriesPerMinute: number;
   secret: string;
 }
 
@@ -25,6 +27,7 @@ interface WebhookRow {
   enabled: boolean | number;
   stale_days: number;
   regression_threshold: number;
+  max_deliveries_per_minute: number;
   secret: string;
   created_at: Date | number;
   pending?: number | string;
@@ -52,11 +55,12 @@ export async function updateWebhook(database: Database, id: string, input: Webho
   return (await database.em.getKnex()('webhook').where('id', id).update({ ...columnsOf(input), updated_at: time })) > 0;
 }
 
-/** Deletes a subscription and its delivery log; false when there was none. */
+/** Deletes a subscription, its delivery log and the events its cap folded; false when there was none. */
 export async function deleteWebhook(database: Database, id: string): Promise<boolean> {
   return database.em.getKnex().transaction(async (trx) => {
     const deleted = await trx('webhook').where('id', id).delete();
     await trx('webhook_delivery').where('webhook_id', id).delete();
+    await trx('webhook_fold').where('webhook_id', id).delete();
     return deleted > 0;
   });
 }
@@ -81,6 +85,7 @@ export async function enabledSubscriptions(knex: Knex): Promise<Subscription[]> 
     enabled: true,
     staleDays: Number(row.stale_days),
     regressionThreshold: Number(row.regression_threshold),
+    maxDeliveriesPerMinute: Number(row.max_deliveries_per_minute),
     secret: row.secret,
   }));
 }
@@ -114,6 +119,7 @@ function columnsOf(input: WebhookInput) {
     enabled: input.enabled ?? true,
     stale_days: input.staleDays ?? 7,
     regression_threshold: input.regressionThreshold ?? 5,
+    max_deliveries_per_minute: input.maxDeliveriesPerMinute ?? 60,
   };
 }
 
@@ -127,6 +133,7 @@ function toWebhook(row: WebhookRow): Webhook {
     enabled: Boolean(row.enabled),
     staleDays: Number(row.stale_days),
     regressionThreshold: Number(row.regression_threshold),
+    maxDeliveriesPerMinute: Number(row.max_deliveries_per_minute),
     createdAt: new Date(row.created_at).toISOString(),
     secretPrefix: row.secret.slice(0, SECRET_PREFIX_LENGTH),
     pending: Number(row.pending ?? 0),

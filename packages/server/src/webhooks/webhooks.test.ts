@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { summarizeReportBytes, type ReportToStore, type WebhookEventType } from '@org/audit-server-core';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
@@ -13,7 +14,6 @@ import { createKey } from '../secrets/license-keys.js';
 import { listDeliveries, redeliver } from './deliveries.js';
 import { WebhookDispatcher } from './dispatcher.js';
 import { writeRefusedUploadEvents } from './refused-uploads.js';
-import { isAllowedAddress } from './safe-request.js';
 import { createWebhook, listWebhooks } from './webhook-records.js';
 
 const DAY_MS = 86_400_000;
@@ -21,16 +21,6 @@ const silent = { info() {}, warn() {}, error() {} };
 
 const lynisReport = (hostname: string, index: number, warnings: string[] = []) =>
   ['report_version_major=1', 'report_version_minor=0', 'lynis_version=3.0.8', `hostname=${hostname}`, `hardening_index=${index}`, ...warnings.map((id) => `warning[]=${id}|Warned|-|-|`), ''].join('\n');
-
-describe('which addresses a webhook may reach', () => {
-  it('refuses loopback, private, link-local and mapped forms of them unless allowed', () => {
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '0.0.0.0', '100.64.0.1']) {
-      expect([address, isAllowedAddress(address, false)]).toEqual([address, false]);
-      expect(isAllowedAddress(address, true)).toBe(true);
-    }
-    for (const address of ['93.184.216.34', '2606:4700::1111', '::ffff:8.8.8.8']) expect([address, isAllowedAddress(address, false)]).toEqual([address, true]);
-  });
-});
 
 describe.each(DIALECTS)('webhooks on %s', (dialect) => {
   const database = useTestDatabase(dialect);
@@ -161,7 +151,7 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     await upload('b'.repeat(40), lynisReport('web-02', 70));
     await dispatcher({ maxAttempts: 1, allowPrivate: false }).settle();
     const refused = (await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 })).items[0];
-    expect(refused).toMatchObject({ status: 'failed', lastStatusCode: null, lastError: '127.0.0.1 is a private, loopback or link-local address' });
+    expect(refused).toMatchObject({ status: 'failed', lastStatusCode: null, lastError: '127.0.0.1 is not a public address (loopback)' });
     expect(receiver.requests).toHaveLength(1);
   });
 
@@ -185,28 +175,108 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     expect(await payloads(lenient.webhook.id)).toEqual([{ text: 'web-&lt;!channel&gt; regressed: hardening index 65 → 65, new warnings FIRE-4512' }]);
   });
 
-  it('tells of refused uploads at most once an hour per host and reason, and never for unknown keys', async () => {
+  it('tells of refused uploads at most once an hour per key and reason, however many host ids they name, and never for unknown keys', async () => {
     const { webhook } = await subscribe(['uploads.refused']);
     const toTime = sqlDialectOf(orm.em).toDatabaseTime;
     const log = new RejectionLog(orm, silent, { now: () => clock, onWrite: (trx, groups, now) => writeRefusedUploadEvents(trx, groups, now, toTime) });
-    const refuse = (hostId: string, key = keyId) => log.record({ operation: 'uploadReport', reason: 'invalid-key', keyId: key, hostId, remoteAddress: '127.0.0.2' } as never);
-    refuse('a'.repeat(40));
-    refuse('a'.repeat(40));
-    refuse('b'.repeat(40), '');
+    const refuse = (hostId: string, reason = 'invalid-key', key = keyId) => log.record({ operation: 'uploadReport', reason, keyId: key, hostId, remoteAddress: '127.0.0.2' } as never);
+    const randomHostId = () => randomBytes(20).toString('hex');
+    const hostIds = Array.from({ length: 200 }, randomHostId);
+    for (const hostId of hostIds) refuse(hostId);
+    refuse(hostIds[0]!);
+    refuse('b'.repeat(40), 'invalid-key', '');
+    refuse('c'.repeat(40), 'invalid-data');
     await log.flush();
+    // Later in the hour: new host ids, more refusals, a later write; nothing more is told.
     clock = new Date(clock.getTime() + 60_000);
-    refuse('a'.repeat(40));
+    for (let i = 0; i < 50; i++) refuse(randomHostId());
     await log.flush();
     await dispatcher().settle();
-    let items = (await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 })).items;
-    expect(items.map((item) => JSON.parse(item.payload).data)).toEqual([expect.objectContaining({ hostId: 'a'.repeat(40), keyId, reason: 'invalid-key', count: 2 })]);
+    const told = async () => (await listDeliveries(orm, webhook.id, { limit: 100, offset: 0 })).items.map((item) => JSON.parse(item.payload).data as Record<string, unknown>);
+    let events = await told();
+    expect(events).toHaveLength(2);
+    const invalidKey = events.find((event) => event['reason'] === 'invalid-key')!;
+    expect(invalidKey).toMatchObject({ keyId, reason: 'invalid-key', count: 201, hostIdCount: 200 });
+    expect(invalidKey['exampleHostIds']).toHaveLength(5);
+    for (const example of invalidKey['exampleHostIds'] as string[]) expect(hostIds).toContain(example);
+    expect(events.find((event) => event['reason'] === 'invalid-data')).toMatchObject({ keyId, count: 1, hostIdCount: 1, exampleHostIds: ['c'.repeat(40)] });
     clock = new Date(clock.getTime() + 3_600_000);
-    refuse('a'.repeat(40));
+    for (let i = 0; i < 20; i++) refuse(randomHostId());
     await log.flush();
     await dispatcher().settle();
-    items = (await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 })).items;
-    expect(items).toHaveLength(2);
+    events = await told();
+    expect(events).toHaveLength(3);
+    expect(events.filter((event) => event['reason'] === 'invalid-key').map((event) => event['count']).sort()).toEqual([20, 201]);
     await log.close();
+  });
+
+  /** Stores `count` reports of distinct hosts, each telling `report.stored`. */
+  const burst = async (count: number, tag: string) => {
+    for (let host = 0; host < count; host++) await upload(`${tag}-${String(host).padStart(4, '0')}`.padEnd(40, '0'), lynisReport(`${tag}-${host}`, 70));
+  };
+  const deliveredBodies = () => receiver.requests.map((request) => JSON.parse(request.body.toString()) as { type: string; data: Record<string, unknown> });
+  /** Reports told one by one plus those told folded: every event is accounted for. */
+  const accountedFor = (bodies: { type: string; data: Record<string, unknown> }[]) =>
+    bodies.filter((body) => body.type === 'report.stored').length +
+    bodies.filter((body) => body.type === 'events.folded').reduce((sum, body) => sum + ((body.data['counts'] as Record<string, number>)['report.stored'] ?? 0), 0);
+
+  it('sends at most a subscription\'s cap of deliveries a minute and folds the rest into one summary that counts them', async () => {
+    const { webhook } = await subscribe(['report.stored'], { maxDeliveriesPerMinute: 10 });
+    expect(webhook.maxDeliveriesPerMinute).toBe(10);
+    expect((await subscribe(['report.stored'], { enabled: false })).webhook.maxDeliveriesPerMinute).toBe(60);
+    await burst(35, 'a');
+    const sender = dispatcher();
+    await sender.settle();
+    expect(receiver.requests).toHaveLength(10);
+    await sender.settle();
+    expect(receiver.requests).toHaveLength(10);
+    // A minute on, the summary goes first, then new events fill the rest of the minute's cap, the others fold again.
+    clock = new Date(clock.getTime() + 61_000);
+    await burst(15, 'b');
+    await sender.settle();
+    let bodies = deliveredBodies();
+    expect(bodies).toHaveLength(20);
+    const [summary] = bodies.filter((body) => body.type === 'events.folded');
+    expect(summary!.data).toMatchObject({ count: 25, counts: { 'report.stored': 25 }, maxDeliveriesPerMinute: 10 });
+    expect(summary!.data['eventIds']).toHaveLength(10);
+    expect(new Date(summary!.data['firstAt'] as string).getTime()).toBeLessThanOrEqual(new Date(summary!.data['lastAt'] as string).getTime());
+    clock = new Date(clock.getTime() + 61_000);
+    await sender.settle();
+    bodies = deliveredBodies();
+    expect(bodies).toHaveLength(21);
+    expect(bodies.at(-1)).toMatchObject({ type: 'events.folded', data: { count: 6, counts: { 'report.stored': 6 } } });
+    expect(accountedFor(bodies)).toBe(50);
+    // Each is in the log, the summaries too; nothing is left folded.
+    const log = await listDeliveries(orm, webhook.id, { limit: 100, offset: 0 });
+    expect(log.items.filter((item) => item.eventType === 'events.folded')).toHaveLength(2);
+    expect(log.total).toBe(21);
+    expect(Number(((await orm.em.getKnex()('webhook_fold').count({ n: '*' })) as [{ n: number | string }])[0].n)).toBe(0);
+  });
+
+  it('folds in Slack format too, saying how many events were folded', async () => {
+    await subscribe(['report.stored'], { maxDeliveriesPerMinute: 1, format: 'slack' });
+    await burst(4, 'a');
+    const sender = dispatcher();
+    await sender.settle();
+    clock = new Date(clock.getTime() + 61_000);
+    await sender.settle();
+    expect(receiver.requests.map((request) => JSON.parse(request.body.toString()).text).at(-1)).toMatch(/^3 events folded \(over this subscription's cap of 1 a minute\): 3 report\.stored, from .+ to .+$/);
+  });
+
+  it('with two dispatchers on one database, the cap holds for both and each delivery, summaries included, is sent once', async () => {
+    await subscribe(['report.stored'], { maxDeliveriesPerMinute: 10 });
+    // More than one fan-out batch (100 events), so that both fan out at once.
+    await burst(230, 'a');
+    const [one, two] = [dispatcher(), dispatcher()];
+    await Promise.all([one.settle(), two.settle()]);
+    expect(receiver.requests).toHaveLength(10);
+    clock = new Date(clock.getTime() + 61_000);
+    await Promise.all([one.settle(), two.settle()]);
+    const bodies = deliveredBodies();
+    expect(bodies).toHaveLength(11);
+    expect(bodies.filter((body) => body.type === 'events.folded')).toHaveLength(1);
+    expect(accountedFor(bodies)).toBe(230);
+    expect(new Set(receiver.requests.map((request) => request.headers['webhook-id'])).size).toBe(11);
   });
 
   it('tells once of a host gone stale and of a key about to expire', async () => {
