@@ -108,10 +108,12 @@ it('audit-client lists policies and their results, subscribes a webhook, reads i
   expect(results.stdout).toMatch(/localhost\s+hardening-index\s+fail\s+56\s/);
   expect(results.stdout).toContain('results 1-3 of 3');
 
-  const created = await client('webhooks', 'create', '--to', `${receiver.url}/cli`, '--event', 'report.stored', 'host.stale');
+  const created = await client('webhooks', 'create', '--to', `${receiver.url}/cli`, '--event', 'report.stored', 'host.stale', '--max-per-minute', '20');
   expect(created).toMatchObject({ code: 0, stdout: expect.stringMatching(/^whsec_\S+\n$/), stderr: expect.stringContaining('shown only now') });
   const webhooks = await client('webhooks', 'list', '--json');
   expect(JSON.parse(webhooks.stdout).items).toHaveLength(2);
+  expect(JSON.parse(webhooks.stdout).items.map((item: { maxDeliveriesPerMinute: number }) => item.maxDeliveriesPerMinute)).toEqual([60, 20]);
+  expect((await client('webhooks', 'list')).stdout).toMatch(/\sPER MINUTE\s[^\n]*\n[^\n]*\s60\s[^\n]*\n[^\n]*\/cli\s[^\n]*\s20\s/);
   expect(webhooks.stdout).not.toContain(created.stdout.trim());
 
   const csv = await client('export', 'hosts');

@@ -110,6 +110,7 @@ it('creates a subscription with its secret shown once, logs a failed then redeli
   await form.getByLabel('Description').fill('SIEM intake');
   await form.getByRole('checkbox', { name: 'host.regressed' }).check();
   await form.getByLabel('Regression threshold').fill('10');
+  await form.getByLabel('Most deliveries a minute').fill('30');
   await form.getByRole('button', { name: 'Create subscription' }).click();
   const secret = (await page.getByLabel('Signing secret').textContent())!;
   expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]{32}$/);
@@ -120,7 +121,7 @@ it('creates a subscription with its secret shown once, logs a failed then redeli
     `${receiver.url}/hook\nSIEM intake`,
     'report.stored\nhost.regressed',
     'standard',
-    'regressed by 10 points',
+    'regressed by 10 points, at most 30 deliveries a minute',
     '0 pending\n0 failed',
     expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/),
   ]);

@@ -4,7 +4,7 @@ import { Command, Option } from 'commander';
 import type { PolicyInput, PolicyList, PolicyResultPage, WebhookDeliveryPage, WebhookEventType, WebhookList } from './generated/types.gen.js';
 import { admin, adminCommand, pageOptions, show, type OutputFlags } from './admin-commands.js';
 import { formatPageLine, formatTable, formatTime } from './admin-output.js';
-import { dateTime } from './cli-arguments.js';
+import { dateTime, positiveInteger } from './cli-arguments.js';
 import { EXIT } from './cli-exit-codes.js';
 import { UsageError } from './cli-settings.js';
 
@@ -65,9 +65,10 @@ export function addComplianceCommands(program: Command): void {
     .requiredOption('--to <url>', 'where to POST the events (https:// or http://)')
     .addOption(new Option('--event <type...>', 'the events to send').choices(EVENT_TYPES).makeOptionMandatory())
     .addOption(new Option('--format <format>', 'standard (default) or a Slack-compatible message').choices(['standard', 'slack']))
+    .addOption(new Option('--max-per-minute <n>', 'most deliveries a minute; further events are folded into one summary (server default 60)').argParser(positiveInteger))
     .action(
-      admin<[OutputFlags & { to: string; event: WebhookEventType[]; format?: 'standard' | 'slack' }]>(async (client, options) => {
-        const created = await client.createWebhook({ url: options.to, events: options.event, format: options.format });
+      admin<[OutputFlags & { to: string; event: WebhookEventType[]; format?: 'standard' | 'slack'; maxPerMinute?: number }]>(async (client, options) => {
+        const created = await client.createWebhook({ url: options.to, events: options.event, format: options.format, maxDeliveriesPerMinute: options.maxPerMinute });
         if (options.json) return show(options, created, () => '');
         process.stderr.write(`Created webhook ${created.webhook.id}; its signing secret, shown only now:\n`);
         process.stdout.write(`${created.secret}\n`);
@@ -152,6 +153,7 @@ function formatWebhooks(list: WebhookList): string {
       ['URL', (w) => w.url],
       ['EVENTS', (w) => w.events.join(',')],
       ['FORMAT', (w) => w.format ?? 'standard'],
+      ['PER MINUTE', (w) => w.maxDeliveriesPerMinute],
       ['PENDING', (w) => w.pending],
       ['FAILED', (w) => w.failed],
     ],

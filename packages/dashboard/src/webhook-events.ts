@@ -25,10 +25,11 @@ export const STATUS_MEANINGS: Record<DeliveryStatus, string> = {
   failed: 'gave up after the last attempt',
 };
 
-/** The settings of a subscription that apply to the events it chose: stale days, regression threshold; empty when none. */
-export function settingsOf(webhook: Pick<Webhook, 'events' | 'staleDays' | 'regressionThreshold'>): string[] {
+/** The settings of a subscription: those that apply to the events it chose (stale days, regression threshold), and its delivery cap. */
+export function settingsOf(webhook: Pick<Webhook, 'events' | 'staleDays' | 'regressionThreshold' | 'maxDeliveriesPerMinute'>): string[] {
   const settings: string[] = [];
   if (webhook.events.includes('host.stale')) settings.push(`stale after ${webhook.staleDays} days`);
   if (webhook.events.includes('host.regressed')) settings.push(`regressed by ${webhook.regressionThreshold} points`);
+  settings.push(`at most ${webhook.maxDeliveriesPerMinute} deliveries a minute`);
   return settings;
 }

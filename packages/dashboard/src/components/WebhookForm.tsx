@@ -3,7 +3,7 @@ import type { Webhook, WebhookEventType, WebhookInput } from '@org/audit-client/
 import { EVENT_MEANINGS, EVENT_TYPES } from '../webhook-events.js';
 
 /** What a new subscription starts with: the contract's defaults. */
-const NEW_WEBHOOK: WebhookInput = { url: '', description: null, events: [], format: 'standard', enabled: true, staleDays: 7, regressionThreshold: 5 };
+const NEW_WEBHOOK: WebhookInput = { url: '', description: null, events: [], format: 'standard', enabled: true, staleDays: 7, regressionThreshold: 5, maxDeliveriesPerMinute: 60 };
 
 /**
  * The settings of a subscription, new or edited: every field of the contract's `WebhookInput`, one checkbox per event
@@ -54,6 +54,10 @@ export function WebhookForm({ initial, submitLabel, problem, onSubmit }: { initi
           <label htmlFor={`${id}-threshold`}>Regression threshold (points, for host.regressed)</label>
           <input id={`${id}-threshold`} type="number" min={1} max={100} value={input.regressionThreshold} onChange={(event) => set({ regressionThreshold: Number(event.target.value) })} required />
         </div>
+        <div className="field">
+          <label htmlFor={`${id}-cap`}>Most deliveries a minute (more are folded into one summary)</label>
+          <input id={`${id}-cap`} type="number" min={1} max={10000} value={input.maxDeliveriesPerMinute} onChange={(event) => set({ maxDeliveriesPerMinute: Number(event.target.value) })} required />
+        </div>
         <label className="checkbox">
           <input type="checkbox" checked={input.enabled} onChange={(event) => set({ enabled: event.target.checked })} /> Enabled
         </label>
@@ -66,6 +70,6 @@ export function WebhookForm({ initial, submitLabel, problem, onSubmit }: { initi
 
 /** The settings of a saved subscription, as the form edits them. */
 function toInput(webhook: Webhook): WebhookInput {
-  const { url, description, events, format, enabled, staleDays, regressionThreshold } = webhook;
-  return { url, description, events, format, enabled, staleDays, regressionThreshold };
+  const { url, description, events, format, enabled, staleDays, regressionThreshold, maxDeliveriesPerMinute } = webhook;
+  return { url, description, events, format, enabled, staleDays, regressionThreshold, maxDeliveriesPerMinute };
 }

@@ -13,7 +13,7 @@ import { enabledSubscriptions, type Subscription } from './webhook-records.js';
 
 /** Tuning of {@link WebhookDispatcher}. */
 export interface WebhookDispatcherOptions {
-  /** Send to loopback, private and link-local addresses too (off by default: a subscription could probe the inside). */
+  /** Send to addresses that are not public unicast too (off by default: a subscription could probe the inside). */
   allowPrivate?: boolean;
   /** Longest wait for a receiver's answer. Default 10 s. */
   timeoutMs?: number;
