@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseLynisReport } from '@org/audit-server-core';
+import { HEAP_RULE, SLOW_RULE, STALLING_RULE } from '@org/test-support/hostile-rules';
 import { lynisCapture } from '@org/test-support/lynis-fixtures';
 import { BASELINE_POLICY } from './baseline.js';
+import { RULE_BUDGET, RuleBudget } from './rule-budget.js';
 import { compileRule, evaluateRule, isExpressionError, type CompiledRule } from './rule-expression.js';
 import { ruleVariables, type HostFacts } from './rule-variables.js';
 
@@ -85,5 +87,48 @@ describe('rules checked when saved', () => {
     expect(compiled("now - host.lastSeen < duration('1h')").readsNow).toBe(true);
     expect(compiled('summary.hardeningIndex >= 60').readsNow).toBe(false);
     expect(compiled('summary.warnings.all(now, now.testId != "x")').readsNow).toBe(true);
+  });
+});
+
+describe('budgets (issue 24: rules whose shape passes but whose cost does not)', () => {
+  const variables = () => ruleVariables(captured, HOST, NOW);
+
+  it('the hostile rules pass the shape checks, as they did when saved', () => {
+    for (const rule of [STALLING_RULE, HEAP_RULE, SLOW_RULE]) expect(isExpressionError(compileRule(rule)), rule).toBe(false);
+  });
+
+  it('a rule building a string of a million characters is an error at once, saying which budget', () => {
+    const started = performance.now();
+    expect(evaluateRule(compiled(STALLING_RULE), variables())).toEqual({
+      status: 'error',
+      value: null,
+      message: `the rule built a string longer than ${RULE_BUDGET.stringCharacters} characters`,
+      overrun: 'size',
+    });
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('a join is measured before it is built: the heap-exhausting rule is an error, not an out-of-memory', () => {
+    expect(evaluateRule(compiled(HEAP_RULE), variables())).toMatchObject({ status: 'error', overrun: 'size', message: expect.stringMatching(/^the rule built a string longer than/) });
+  });
+
+  it('a rule that builds little but runs long is stopped by the clock', () => {
+    const started = performance.now();
+    expect(evaluateRule(compiled(SLOW_RULE), variables())).toEqual({ status: 'error', value: null, message: `the rule exceeded its time budget of ${RULE_BUDGET.timeMs} ms`, overrun: 'time' });
+    expect(performance.now() - started).toBeLessThan(RULE_BUDGET.timeMs + 1000);
+  });
+
+  it('lists built count too, one by one and in all; an excess swallowed by || is still an error', () => {
+    const small = { ...RULE_BUDGET, listElements: 10, totalElements: 25 };
+    expect(evaluateRule(compiled("'abcdefghijkl'.split('').size() > 0"), variables(), new RuleBudget(small))).toMatchObject({ message: 'the rule built a list longer than 10 elements' });
+    expect(evaluateRule(compiled("[1,2,3].map(x, 'abcdefghi'.split('')).size() > 0 || true"), variables(), new RuleBudget(small))).toMatchObject({
+      status: 'error',
+      message: 'the rule built more than 25 list elements in all',
+    });
+  });
+
+  it('ordinary rules are unaffected', () => {
+    expect(evaluate("report.vulnerable_package.map(p, p + '!').size() > 0 && summary.warnings.exists(w, w.testId.startsWith('A'))")).toMatchObject({ status: expect.stringMatching(/pass|fail/) });
+    expect(evaluate('summary.hardeningIndex >= 50')).toEqual({ status: 'pass', value: '56', message: null });
   });
 });

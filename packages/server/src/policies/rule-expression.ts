@@ -1,11 +1,13 @@
 import { Environment } from '@marcbachmann/cel-js';
+import { instrument, RuleBudget, withinBudget } from './rule-budget.js';
 
 /**
  * Compliance rules are CEL expressions (Common Expression Language: no loops, no side effects, no access to
- * anything but the variables given), evaluated by cel-js. Cost is bounded by the shape of the expression, checked
- * when a rule is saved: at most {@link MAX_NODES} nodes, no comprehension inside another (so one evaluation walks
- * each list of the report at most a fixed number of times), and no `matches`, because cel-js runs it with
- * JavaScript's backtracking regular expressions, which can take exponential time on a hostile report's text.
+ * anything but the variables given), evaluated by cel-js. The shape of the expression is checked when a rule is
+ * saved: at most {@link MAX_NODES} nodes, no comprehension inside another, and no `matches`, because cel-js runs it
+ * with JavaScript's backtracking regular expressions, which can take exponential time on a hostile report's text.
+ * The shape does not bound the cost (string and list building multiplies), so every evaluation also runs under a
+ * budget of time and of what it may build (`rule-budget.ts`), in a worker thread (`rule-runner.ts`).
  */
 const MAX_NODES = 200;
 const MAX_DEPTH = 40;
@@ -54,6 +56,8 @@ export interface RuleOutcome {
   value: string | null;
   /** Why the status is `error`. */
   message: string | null;
+  /** Which budget the rule exceeded, when it did. */
+  overrun?: 'time' | 'size';
 }
 
 /** Checks a rule's expression: a {@link CompiledRule}, or the first error found. */
@@ -73,6 +77,9 @@ export function compileRule(expression: string): CompiledRule | ExpressionError 
   const root = parsed.ast as AstNode;
   const left = COMPARISONS.has(root.op) ? leftOperand(root) : undefined;
   const observe = left ? environment.parse(expression.slice(left.start, left.end)) : undefined;
+  observe?.check();
+  instrument(parsed.ast);
+  if (observe) instrument(observe.ast);
   return {
     evaluate: (variables) => parsed(variables),
     observe: observe && ((variables) => observe(variables)),
@@ -82,21 +89,32 @@ export function compileRule(expression: string): CompiledRule | ExpressionError 
 
 export const isExpressionError = (compiled: CompiledRule | ExpressionError): compiled is ExpressionError => 'message' in compiled;
 
-/** Evaluates a compiled rule: `pass` when it is true, `fail` when false, `error` when it fails or gives no boolean. */
-export function evaluateRule(rule: CompiledRule, variables: RuleVariables): RuleOutcome {
-  let value: string | null = null;
-  try {
-    if (rule.observe) value = celText(rule.observe(variables));
-  } catch {
-    // The whole expression reports the error below.
-  }
-  try {
-    const result = rule.evaluate(variables);
-    if (typeof result !== 'boolean') return { status: 'error', value, message: `the expression gave ${celText(result)}, not true or false` };
-    return { status: result ? 'pass' : 'fail', value, message: null };
-  } catch (error) {
-    return { status: 'error', value, message: firstLine(error) };
-  }
+/**
+ * Evaluates a compiled rule under `budget` (shared by the observed value and the whole expression): `pass` when it
+ * is true, `fail` when false, `error` when it fails, gives no boolean or exceeds the budget.
+ */
+export function evaluateRule(rule: CompiledRule, variables: RuleVariables, budget = new RuleBudget()): RuleOutcome {
+  return withinBudget(budget, () => {
+    let value: string | null = null;
+    try {
+      if (rule.observe) value = celText(rule.observe(variables));
+    } catch {
+      // The whole expression reports the error below.
+    }
+    let outcome: RuleOutcome;
+    try {
+      const result = rule.evaluate(variables);
+      outcome =
+        typeof result === 'boolean'
+          ? { status: result ? 'pass' : 'fail', value, message: null }
+          : { status: 'error', value, message: `the expression gave ${celText(result)}, not true or false` };
+    } catch (error) {
+      outcome = { status: 'error', value, message: firstLine(error) };
+    }
+    // An excess swallowed by `||`, `&&` or a quantifier still makes the result an error.
+    const { exceeded } = budget;
+    return exceeded ? { status: 'error', value: null, message: exceeded.message, overrun: exceeded.kind } : outcome;
+  });
 }
 
 /** A node of cel-js' syntax tree, as far as these checks read it. */
