@@ -44,3 +44,23 @@ export async function upsertNotices(trx: Knex.Transaction, kind: string, subject
       .merge(['notified_at']);
   }
 }
+
+/**
+ * Records that the `subjects` not told of since `notToldSince` are told of now, and resolves with those: one
+ * statement, so that when servers sharing a database claim the same subject at once, one of them gets it (the other
+ * waits for its commit, then finds the subject told).
+ */
+export async function claimNotices(trx: Knex.Transaction, kind: string, subjects: string[], time: DatabaseTime, notToldSince: DatabaseTime): Promise<string[]> {
+  const claimed: string[] = [];
+  // Sorted, so that servers claiming several lock them in one order and cannot deadlock.
+  for (const chunk of chunks([...subjects].sort(), CHUNK)) {
+    const rows = (await trx('webhook_notice')
+      .insert(chunk.map((subject) => ({ kind, subject, notified_at: time })))
+      .onConflict(['kind', 'subject'])
+      .merge(['notified_at'])
+      .where('webhook_notice.notified_at', '<=', notToldSince)
+      .returning('subject')) as { subject: string }[];
+    claimed.push(...rows.map((row) => row.subject));
+  }
+  return claimed;
+}

@@ -2,7 +2,8 @@ import type { Knex } from '@mikro-orm/knex';
 import type { UploadsRefusedEventData } from '@org/audit-server-core';
 import type { DatabaseTime } from '../database/dialect.js';
 import type { RefusalGroup } from '../rejection-log.js';
-import { upsertNotices, writeEvents, type OutboxEvent } from './outbox.js';
+import { claimNotices, writeEvents, type OutboxEvent } from './outbox.js';
+import { wantedEventTypes } from './webhook-records.js';
 
 const HOUR_MS = 3_600_000;
 /** `hostid`s named in an event, as examples: the sender chooses them, so they prove nothing and must not grow it. */
@@ -20,8 +21,8 @@ interface Refused {
 
 /**
  * `uploads.refused` events for the refused uploads a rejection-log write holds: one per known key and reason, at
- * most one an hour (a `webhook_notice` row remembers when). Deduplicated per key, not per `hostid`: the sender
- * chooses host ids, so a client sending random ones must not make an event each. The event counts the refusals and
+ * most one an hour across servers (a `webhook_notice` row remembers when, claimed in one statement). Deduplicated
+ * per key, not per `hostid`: the sender chooses host ids, so a client sending random ones must not make an event each. The event counts the refusals and
  * the distinct host ids, with a few of them as examples. Refusals naming no known key tell of nothing and make none.
  */
 export async function writeRefusedUploadEvents(trx: Knex.Transaction, groups: RefusalGroup[], now: Date, toTime: (time: Date) => DatabaseTime): Promise<void> {
@@ -37,19 +38,11 @@ export async function writeRefusedUploadEvents(trx: Knex.Transaction, groups: Re
     if (group.firstAt < held.firstAt) held.firstAt = group.firstAt;
     if (group.lastAt > held.lastAt) held.lastAt = group.lastAt;
   }
-  if (byKey.size === 0) return;
-  const subjects = [...byKey.keys()];
-  const recent = new Set(
-    ((await trx('webhook_notice').select('subject').where('kind', 'uploads.refused').whereIn('subject', subjects).andWhere('notified_at', '>', toTime(new Date(now.getTime() - HOUR_MS)))) as { subject: string }[]).map(
-      (row) => row.subject,
-    ),
-  );
-  const fresh = subjects.filter((subject) => !recent.has(subject));
-  if (fresh.length === 0) return;
-  const events = fresh.map((subject): OutboxEvent => ({ type: 'uploads.refused', data: eventData(byKey.get(subject)!) }));
+  // Nothing claimed while no subscription wants the event: one created later hears of the next refusals.
+  if (byKey.size === 0 || !(await wantedEventTypes(trx)).has('uploads.refused')) return;
   const time = toTime(now);
-  await writeEvents(trx, events, time);
-  await upsertNotices(trx, 'uploads.refused', fresh, time);
+  const fresh = await claimNotices(trx, 'uploads.refused', [...byKey.keys()], time, toTime(new Date(now.getTime() - HOUR_MS)));
+  await writeEvents(trx, fresh.map((subject): OutboxEvent => ({ type: 'uploads.refused', data: eventData(byKey.get(subject)!) })), time);
 }
 
 function eventData(refused: Refused): UploadsRefusedEventData & Record<string, unknown> {

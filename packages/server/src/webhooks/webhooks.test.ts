@@ -8,7 +8,7 @@ import { startStubServer, type StubReply, type StubServer } from '@org/test-supp
 import { openDatabase, type Database } from '../database/open.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { hostRecordId } from '../host-records.js';
-import { RejectionLog } from '../rejection-log.js';
+import { dayOf, RejectionLog, type RefusalGroup } from '../rejection-log.js';
 import { OrmReportStore } from '../report-store.js';
 import { createKey } from '../secrets/license-keys.js';
 import { listDeliveries, redeliver } from './deliveries.js';
@@ -208,6 +208,30 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     expect(events).toHaveLength(3);
     expect(events.filter((event) => event['reason'] === 'invalid-key').map((event) => event['count']).sort()).toEqual([20, 201]);
     await log.close();
+  });
+
+  it('tells of a key\'s refused uploads once when two servers write their refusals at once', async () => {
+    const { webhook } = await subscribe(['uploads.refused']);
+    const toTime = sqlDialectOf(orm.em).toDatabaseTime;
+    const refusals = (): RefusalGroup[] =>
+      Array.from({ length: 100 }, () => ({ day: dayOf(clock), operation: 'uploadReport', reason: 'invalid-key', keyId, hostId: randomBytes(20).toString('hex'), remoteAddress: '127.0.0.2', folded: false, count: 1, firstAt: clock, lastAt: clock }));
+    // Each server's write in a transaction of its own; on PostgreSQL both wait until the other has begun, so that
+    // they overlap (SQLite has one writer: they take turns).
+    let begun = 0;
+    let bothBegun!: () => void;
+    const overlap = new Promise<void>((resolve) => (bothBegun = resolve));
+    const write = (groups: RefusalGroup[]) =>
+      orm.em.getKnex().transaction(async (trx) => {
+        await trx.raw('select 1');
+        if (++begun === 2) bothBegun();
+        await overlap;
+        await writeRefusedUploadEvents(trx, groups, clock, toTime);
+      });
+    if (dialect === 'postgresql') await Promise.all([write(refusals()), write(refusals())]);
+    else for (let server = 0; server < 2; server++) await orm.em.getKnex().transaction((trx) => writeRefusedUploadEvents(trx, refusals(), clock, toTime));
+    await dispatcher().settle();
+    const items = (await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 })).items;
+    expect(items.map((item) => JSON.parse(item.payload).data)).toEqual([expect.objectContaining({ keyId, reason: 'invalid-key', count: 100, hostIdCount: 100 })]);
   });
 
   /** Stores `count` reports of distinct hosts, each telling `report.stored`. */
