@@ -153,7 +153,7 @@ function formatWebhooks(list: WebhookList): string {
       ['URL', (w) => w.url],
       ['EVENTS', (w) => w.events.join(',')],
       ['FORMAT', (w) => w.format ?? 'standard'],
-      ['PER MINUTE', (w) => w.maxDeliveriesPerMinute],
+      ['PER MINUTE', (w) => w.maxDeliveriesPerMinute ?? 60],
       ['PENDING', (w) => w.pending],
       ['FAILED', (w) => w.failed],
     ],

@@ -27,6 +27,10 @@ export const LicenseKeyRecord = defineEntity({
     lastUsedAt: p.datetime().nullable(),
     /** Raised on every change that can alter a key's state, so servers notice changes with one cheap query. */
     revision: p.integer().default(0),
+    /** Most hosts new to this key per UTC day; null: the server's default (`--key-new-hosts-per-day`). */
+    newHostsPerDay: p.integer().nullable(),
+    /** Most hosts this key may have; null: no maximum. */
+    maxHosts: p.integer().nullable(),
   },
 });
 export type LicenseKeyRecord = InferEntity<typeof LicenseKeyRecord>;
@@ -68,6 +72,14 @@ export const HostRecord = defineEntity({
     derivedVersion: p.integer().default(0),
     /** A digest of the labels and findings the host holds (`host_label`, `host_finding`): unchanged ones are not rewritten. */
     derivedDigest: p.string().length(64).nullable(),
+    /**
+     * A `hostid2` change no operator has accepted yet (see `host-admission.ts`): when it was first seen (null: none),
+     * the `hostid2` the host had and the one the report carried, and whether that report was refused (strict mode).
+     */
+    identityChangedAt: p.datetime().nullable(),
+    identityFrom: p.string().length(255).nullable(),
+    identityTo: p.string().length(255).nullable(),
+    identityRefused: p.boolean().default(false),
   },
   uniques: [{ properties: ['key', 'hostId'] }],
   indexes: [{ properties: ['hostname'] }, { properties: ['lastSeen'] }],
@@ -464,6 +476,22 @@ export const WebhookNoticeRecord = defineEntity({
 });
 export type WebhookNoticeRecord = InferEntity<typeof WebhookNoticeRecord>;
 
+/**
+ * A key's count of new hosts on its current UTC day (`host-admission.ts`). The row is also the lock that makes the
+ * count exact: every commit adding hosts to the key updates it first, so servers sharing a database take turns.
+ */
+export const KeyHostQuotaRecord = defineEntity({
+  name: 'KeyHostQuotaRecord',
+  tableName: 'key_host_quota',
+  properties: {
+    keyId: p.uuid().primary(),
+    /** The UTC day counted, `YYYY-MM-DD`. */
+    day: p.string().length(10),
+    newHosts: p.integer(),
+  },
+});
+export type KeyHostQuotaRecord = InferEntity<typeof KeyHostQuotaRecord>;
+
 /** Every entity, for opening the database. */
 export const ENTITIES = [
   LicenseKeyRecord,
@@ -476,4 +504,5 @@ export const ENTITIES = [
   WriteProbeRecord,
   RejectionRecord,
   PolicyRecord, PolicyResultRecord, PolicyStatusCountRecord, PolicyResultChangeRecord, PolicyEvaluationRecord, WaiverRecord, ComplianceDayRecord, WebhookRecord, WebhookEventRecord, WebhookDeliveryRecord, WebhookFoldRecord, WebhookNoticeRecord,
+  KeyHostQuotaRecord,
 ];
