@@ -35,7 +35,7 @@ export async function uploadReport(context: UploadReportContext, validated: Oper
   const report = reportToStore(key.keyId, host, decoded, form.licensekey);
   const saved = await storeReport(reportStore, report);
   if (saved instanceof ReportRefusedError) {
-    const headers = saved.retryAfterSeconds === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(saved.retryAfterSeconds))) };
+    const headers: Record<string, string> = saved.retryAfterSeconds === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(saved.retryAfterSeconds))) };
     return rejectRequest(context, request, saved.reason, { ...host, keyId: key.keyId }, textResponse(saved.status, saved.message, headers));
   }
   const { id } = saved;

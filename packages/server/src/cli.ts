@@ -57,6 +57,8 @@ program
   .addOption(new Option('--prune-interval-minutes <minutes>', `how often to delete what no retention rule keeps; 0: never (default: ${DEFAULTS.pruneIntervalMinutes})`).env('PRUNE_INTERVAL_MINUTES'))
   .addOption(new Option('--rejections-keep-days <days>', `days of refused uploads and license checks kept for the admin API (default: ${DEFAULTS.rejectionsKeepDays})`).env('REJECTIONS_KEEP_DAYS'))
   .addOption(new Option('--rejections-flush-ms <ms>', `how often counted refusals are written to the database (default: ${DEFAULTS.rejectionsFlushMs})`).env('REJECTIONS_FLUSH_MS'))
+  .addOption(new Option('--host-identity <mode>', `a report whose hostid2 differs from its host's last one: "record" stores it and flags the host, "strict" refuses it until an operator accepts (default: ${DEFAULTS.hostIdentity})`).env('HOST_IDENTITY'))
+  .addOption(new Option('--key-new-hosts-per-day <n>', `hosts new to a license key that may enroll per UTC day, unless the key sets its own (default: ${DEFAULTS.keyNewHostsPerDay})`).env('KEY_NEW_HOSTS_PER_DAY'))
   .action(async (_options, command: Command) => {
     const config = await loadConfig(command);
     const logger = createLogger(config.logLevel);

@@ -9,6 +9,7 @@ import {
   TOOL_SEGMENT_PATTERN,
 } from '@org/audit-server-core';
 import { z } from 'zod';
+import { DEFAULT_NEW_HOSTS_PER_DAY } from './host-admission.js';
 
 /** `host:port`, an IPv6 host in brackets: `127.0.0.1:8444`, `[::1]:8444`, `mgmt.example.org:8444`. */
 const LISTEN_ADDRESS = /^(?:\[([0-9A-Fa-f:.]+)\]|([^\s:[\]]+)):(\d{1,5})$/;
@@ -76,6 +77,10 @@ const ServerSettings = z.object({
   // Refused uploads and license checks: written in batches, kept for some days.
   rejectionsKeepDays: z.coerce.number().int().min(1).default(30),
   rejectionsFlushMs: z.coerce.number().int().min(100).max(600_000).default(5000),
+  // The intake: what a changed hostid2 does, and how many hosts new to a key may enroll per UTC day (a first
+  // enrollment of thousands of hosts in a day fits; a flood of made-up host ids stops there).
+  hostIdentity: z.enum(['record', 'strict']).default('record'),
+  keyNewHostsPerDay: z.coerce.number().int().min(0).default(DEFAULT_NEW_HOSTS_PER_DAY),
   // Webhooks: receivers on loopback, private and link-local addresses only when allowed. The flag gives a boolean,
   // the environment a string (`true`/`false`, `1`/`0`, `yes`/`no`, `on`/`off`).
   webhookAllowPrivate: z.union([z.boolean(), z.stringbool()], { error: 'must be true or false' }).default(false),

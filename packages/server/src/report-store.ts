@@ -8,6 +8,7 @@ import { columnText, deriveFromReport, replaceDerivations, type DerivedHost, typ
 import { pendingContent, type StoredContent } from './report-content.js';
 import { hostRecordId, hostRowsOf, upsertHosts, type HostSighting, type UpsertedHost } from './host-records.js';
 import { writeEvents, type OutboxEvent } from './webhooks/outbox.js';
+import { admitReports, DEFAULT_NEW_HOSTS_PER_DAY, type Admission, type AdmissionSettings } from './host-admission.js';
 import { hasDriverCode } from './database/unavailable.js';
 import type { WriteHealth } from './write-health.js';
 
@@ -28,6 +29,8 @@ export interface OrmReportStoreOptions {
   onCommitted?: () => void;
   /** Most groups committed at once; default: the dialect's {@link SqlDialect.concurrentGroups}. */
   concurrentGroups?: number;
+  /** The host identity mode and the default quota of new hosts per key (see `host-admission.ts`). */
+  admission?: Partial<AdmissionSettings>;
 }
 
 /** A `report` row by column name, as the group commit inserts it. */
@@ -50,7 +53,9 @@ interface PendingSave {
  * report has committed (SQLite: WAL, `synchronous = FULL`). A report the database refuses fails only its own
  * `save`: the others of its group are then committed one by one. A group that loses a race with another
  * transaction (a deadlock) runs again. Concurrent groups stay right as two servers' do: the upsert of hosts decides
- * which report is a host's newest, hosts and counts are locked in key order, counts change by deltas.
+ * which report is a host's newest, hosts and counts are locked in key order, counts change by deltas. Before its
+ * hosts are upserted, a group is admitted in the same transaction (`host-admission.ts`: host identity changes,
+ * quotas of new hosts per key); a refused report fails its own `save` with core's `ReportRefusedError`.
  */
 export class OrmReportStore implements ReportStore {
   private waiting: PendingSave[] = [];
@@ -63,6 +68,7 @@ export class OrmReportStore implements ReportStore {
   private readonly dialect: SqlDialect;
   private readonly writeHealth: WriteHealth | undefined;
   private readonly onCommitted: (() => void) | undefined;
+  private readonly admission: AdmissionSettings;
 
   constructor(
     private readonly orm: Database,
@@ -73,6 +79,7 @@ export class OrmReportStore implements ReportStore {
     this.writeHealth = options.writeHealth;
     this.onCommitted = options.onCommitted;
     this.concurrentGroups = options.concurrentGroups ?? this.dialect.concurrentGroups;
+    this.admission = { hostIdentity: 'record', newHostsPerDay: DEFAULT_NEW_HOSTS_PER_DAY, ...options.admission };
   }
 
   async save(report: ReportToStore): Promise<{ id: string }> {
@@ -124,18 +131,23 @@ export class OrmReportStore implements ReportStore {
   }
 
   private async commitGroup(group: PendingSave[], retries = RETRIES): Promise<void> {
-    const hosts = hostRowsOf(group.map((save) => save.host), this.dialect.toDatabaseTime);
     /** The statement's own error: SQLite rolls back by itself on SQLITE_FULL, and knex then reports only its failed ROLLBACK. */
     let statementError: unknown;
+    let admission: Admission | undefined;
     try {
       // Through knex with bound parameters: MikroORM's own insert inlines values into the SQL text, which turns
       // every report into a hex literal twice its size for the database to parse.
       await this.orm.em.getKnex().transaction(async (trx) => {
         try {
-          const upserted = await upsertHosts(trx, this.dialect, hosts);
-          await trx.insert(group.map((save) => save.row)).into('report');
-          await replaceDerivations(trx, this.dialect, newestDerivations(group, upserted));
-          await writeEvents(trx, group.map(storedEvent), this.dialect.toDatabaseTime(new Date()));
+          const now = new Date();
+          admission = await admitReports(trx, this.dialect, group.map((save) => save.host), this.admission, now);
+          const kept = group.filter((_, index) => !admission!.refused.has(index));
+          if (kept.length > 0) {
+            const upserted = await upsertHosts(trx, this.dialect, hostRowsOf(kept.map((save) => save.host), this.dialect.toDatabaseTime));
+            await trx.insert(kept.map((save) => save.row)).into('report');
+            await replaceDerivations(trx, this.dialect, newestDerivations(kept, upserted));
+          }
+          await writeEvents(trx, [...kept.map(storedEvent), ...admission.events], this.dialect.toDatabaseTime(now));
         } catch (error) {
           statementError = error;
           throw error;
@@ -151,7 +163,11 @@ export class OrmReportStore implements ReportStore {
       return;
     }
     this.writeHealth?.recordSuccess();
-    for (const save of group) save.resolve({ id: save.row.id });
+    group.forEach((save, index) => {
+      const refusal = admission?.refused.get(index);
+      if (refusal) save.reject(refusal);
+      else save.resolve({ id: save.row.id });
+    });
     this.onCommitted?.();
   }
 }
@@ -206,6 +222,11 @@ export function reportRowsOf(report: ReportToStore, stored: StoredContent, diale
     ...columns,
     // Written with the rows it describes, never by the upsert (see `replaceDerivations`).
     derived_digest: null,
+    // Written by admission (`host-admission.ts`), never by the upsert.
+    identity_changed_at: null,
+    identity_from: null,
+    identity_to: null,
+    identity_refused: false,
     reportId: row.id,
     receivedAt: report.receivedAt,
   };

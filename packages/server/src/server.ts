@@ -76,7 +76,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   const compactor = new ReportCompactor(orm, { logger, isBusy: () => api.bodyBytesInFlight() > 0 });
   const api: AuditApi = await createAuditApi({
     keyStore,
-    reportStore: new OrmReportStore(orm, { writeHealth, onCommitted: () => {
+    reportStore: new OrmReportStore(orm, { writeHealth, admission: { hostIdentity: config.hostIdentity, newHostsPerDay: config.keyNewHostsPerDay }, onCommitted: () => {
       policyEvaluator.wake();
       webhookDispatcher.wake();
       compactor.wake();

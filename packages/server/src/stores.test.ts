@@ -318,6 +318,8 @@ describe.each(DIALECTS)('stores on %s', (dialect) => {
         osName: 'Debian GNU/Linux 12 (bookworm)', lynisVersion: '3.1.1', firstSeen: at('10:00:00'), lastSeen: at('12:00:00'),
         reportCount: 3, latestReportId: saved[1], latestHardeningIndex: 70, latestWarningCount: 1, latestSuggestionCount: 2,
         customerName: null, hostnameAlias: null, derivedVersion: DERIVED_VERSION, derivedDigest: expect.stringMatching(/^[\w-]{43}$/),
+        // Each change of hostid2 is flagged until accepted; the last one shows.
+        identityChangedAt: expect.any(Date), identityFrom: 'second-2', identityTo: 'late-2', identityRefused: false,
       });
       // Each report keeps its own hostid2.
       const reports = await observer.em.fork().find(ReportRecord, {}, { orderBy: { receivedAt: 'asc' } });

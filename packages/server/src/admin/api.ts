@@ -7,8 +7,8 @@ import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../database
 import { AdminTokenAuthenticator } from './auth.js';
 import { getOverview, listFindings } from './fleet-routes.js';
 import { exportFindings, exportHostHistory, exportHosts } from './export-routes.js';
-import { getHost, listHosts } from './host-routes.js';
-import { createLicenseKey, listLicenseKeys, revokeLicenseKey, rotateLicenseKey } from './key-routes.js';
+import { acceptHostIdentity, getHost, listHosts } from './host-routes.js';
+import { createLicenseKey, listLicenseKeys, revokeLicenseKey, rotateLicenseKey, updateLicenseKey } from './key-routes.js';
 import type { AdminContext, AdminOperation } from './operation.js';
 import {
   createPolicy,
@@ -36,6 +36,7 @@ const OPERATIONS: Record<string, AdminOperation> = {
   getAdminSession,
   listHosts,
   getHost,
+  acceptHostIdentity,
   listReports,
   getReport,
   getRawReport,
@@ -44,6 +45,7 @@ const OPERATIONS: Record<string, AdminOperation> = {
   createLicenseKey,
   revokeLicenseKey,
   rotateLicenseKey,
+  updateLicenseKey,
   listRejections,
   getOverview,
   listFindings,

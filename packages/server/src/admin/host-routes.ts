@@ -1,5 +1,6 @@
 import type { SqlEntityManager } from '@mikro-orm/knex';
-import type { Host, HostDetail, HostPage, HostComplianceState } from '@org/audit-server-core';
+import type { Host, HostDetail, HostIdentityChange, HostPage, HostComplianceState } from '@org/audit-server-core';
+import { acceptHostIdentity as acceptIdentity } from '../host-admission.js';
 import { countBound, findBound } from '../database/bound-query.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { HostRecord, ReportRecord } from '../database/entities.js';
@@ -82,6 +83,20 @@ export const getHost: AdminOperation = async ({ params, query }, { database }) =
   return jsonResponse(200, detail);
 };
 
+/** `POST /api/admin/hosts/{hostRecordId}/identity/accept`: the host, its flagged `hostid2` change accepted. */
+export const acceptHostIdentity: AdminOperation = async ({ params, body, tokenId }, { database, logger }) => {
+  const id = params['hostRecordId']!;
+  const hostId2 = body['hostId2'] as string | null;
+  const outcome = await acceptIdentity(database, id, hostId2);
+  if (outcome === 'not-found') return problemResponse(404, `No host with id ${id}`);
+  if (outcome === 'conflict') return problemResponse(409, 'The host has no identity change to this hostid2 waiting to be accepted');
+  logger.info({ hostRecordId: id, adminTokenId: tokenId }, 'host identity accepted');
+  const em = database.em.fork();
+  const [record] = await findBound(em, HostRecord, em.createQueryBuilder(HostRecord, 'h').where({ id }).limit(1));
+  const [host] = await hostsOf(em, [record!]);
+  return jsonResponse(200, host);
+};
+
 /** Hosts as the contract shows them, in the order given, with the groups and tags of each (one query for all). */
 export async function hostsOf(em: SqlEntityManager, records: HostRecord[]): Promise<Host[]> {
   const labels = new Map<string, { groups: string[]; tags: string[] }>(records.map((record) => [record.id, { groups: [], tags: [] }]));
@@ -122,5 +137,12 @@ function toHost(record: HostRecord, labels: { groups: string[]; tags: string[] }
     customerName: record.customerName ?? null,
     hostnameAlias: record.hostnameAlias ?? null,
     compliance,
+    identityChange: identityChangeOf(record),
   };
+}
+
+/** The host's unaccepted `hostid2` change, as the contract shows it; null when there is none. */
+function identityChangeOf(record: HostRecord): HostIdentityChange | null {
+  if (!record.identityChangedAt) return null;
+  return { previousHostId2: record.identityFrom ?? null, hostId2: record.identityTo ?? null, at: record.identityChangedAt.toISOString(), refused: record.identityRefused };
 }

@@ -1,4 +1,4 @@
-import { createKey, findKey, listKeys, revokeKeyOrFail, rotateKey, type KeySummary } from '../secrets/license-keys.js';
+import { createKey, findKey, listKeys, revokeKeyOrFail, rotateKey, setKeyQuotas, type KeyQuotas, type KeySummary } from '../secrets/license-keys.js';
 import { SecretError } from '../secrets/secret-records.js';
 import type { AdminContext, AdminOperation } from './operation.js';
 import { jsonResponse, problemResponse, type AdminResponse } from './responses.js';
@@ -11,10 +11,26 @@ export const createLicenseKey: AdminOperation = async ({ body, tokenId }, { data
   const label = body['label'] as string | undefined;
   const expiresAt = body['expiresAt'] === undefined ? undefined : new Date(body['expiresAt'] as string);
   if (expiresAt && expiresAt.getTime() <= Date.now()) return problemResponse(400, `expiresAt: ${expiresAt.toISOString()} is already past`);
-  const { id, key } = await createKey(database, { label, expiresAt });
+  const { id, key } = await createKey(database, { label, expiresAt, ...quotasOf(body) });
   logger.info({ keyId: id, adminTokenId: tokenId }, 'license key created');
   return jsonResponse(201, { key: await keyInfo(database, id), licenseKey: key });
 };
+
+/** `PATCH /api/admin/keys/{keyId}`: the key with its quotas of hosts changed. */
+export const updateLicenseKey: AdminOperation = ({ params, body, tokenId }, { database, logger }) =>
+  answeringSecretErrors(async () => {
+    const id = params['keyId']!;
+    const quotas = quotasOf(body);
+    await setKeyQuotas(database, id, quotas);
+    logger.info({ keyId: id, ...quotas, adminTokenId: tokenId }, 'license key settings changed');
+    return jsonResponse(200, await keyInfo(database, id));
+  });
+
+/** The quotas a request body names (absent ones stay undefined: unchanged). */
+const quotasOf = (body: Record<string, unknown>): KeyQuotas => ({
+  newHostsPerDay: body['newHostsPerDay'] as number | null | undefined,
+  maxHosts: body['maxHosts'] as number | null | undefined,
+});
 
 /** `POST /api/admin/keys/{keyId}/revoke`: the key, revoked (revoking twice changes nothing). */
 export const revokeLicenseKey: AdminOperation = ({ params, tokenId }, { database, logger }) =>

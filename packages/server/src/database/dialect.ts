@@ -63,6 +63,16 @@ export interface SqlDialect {
    */
   lockSkippingLocked(query: Knex.QueryBuilder): Knex.QueryBuilder;
   /**
+   * Makes a `select` inside a transaction lock the rows it returns until commit, waiting for other transactions
+   * that hold them (`for update`); SQLite, one writer at a time, needs no row locks.
+   */
+  lockRows(query: Knex.QueryBuilder): Knex.QueryBuilder;
+  /**
+   * Called first in a transaction that reads rows before it writes them: SQLite takes its write lock now (waiting
+   * for another connection's), as a read first would make the later write fail at once with `SQLITE_BUSY`.
+   */
+  startWriting(trx: Knex.Transaction): Promise<void>;
+  /**
    * Deletes what `query` matches, in the caller's transaction, and resolves with the deleted rows' `columns`: what
    * the delete itself removed on PostgreSQL (`returning`: another server may have changed the rows since they were
    * last read); on SQLite, which lets one writer at a time in, what a read just before it in the transaction found.

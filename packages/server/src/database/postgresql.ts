@@ -32,6 +32,8 @@ export const POSTGRESQL: SqlDialect = {
   // Writers run side by side unless told; this lock blocks other key changes, not plain reads.
   serialiseKeyChanges: async (em) => void (await em.execute('lock table license_key in share row exclusive mode')),
   lockSkippingLocked: (query) => query.forUpdate().skipLocked(),
+  lockRows: (query) => query.forUpdate(),
+  startWriting: async () => {},
   deleteReturning: async (query, columns) => (await query.delete(columns)) as never,
   containsIgnoringCase: lowerLikeContains,
   // A few: each group holds a pooled connection (10) and its hosts' rows until it commits.

@@ -44,6 +44,9 @@ export const SQLITE: SqlDialect = {
   serialiseKeyChanges: async () => {},
   // SQLite lets one writer at a time in, and one server per database file.
   lockSkippingLocked: (query) => query,
+  lockRows: (query) => query,
+  // A write that changes nothing still takes the write lock, under the busy timeout.
+  startWriting: async (trx) => void (await trx.raw('update key_host_quota set new_hosts = new_hosts where 0 = 1')),
   deleteReturning: async (query, columns) => {
     const rows = await query.clone().select(columns);
     await query.delete();

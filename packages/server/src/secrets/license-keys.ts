@@ -17,10 +17,20 @@ export interface KeySummary {
   /** Last valid license check or upload, as last written by a server (servers write in batches). */
   lastUsedAt: Date | null;
   lastUploadAt: Date | null;
+  /** Hosts new to the key per UTC day; null: the server's default. */
+  newHostsPerDay: number | null;
+  /** Most hosts of the key; null: no maximum. */
+  maxHosts: number | null;
+}
+
+/** A key's quotas of hosts (see `host-admission.ts`); null: the server's default, or no maximum. */
+export interface KeyQuotas {
+  newHostsPerDay?: number | null;
+  maxHosts?: number | null;
 }
 
 /** What a new key may carry besides the secret. */
-export interface NewKeyOptions {
+export interface NewKeyOptions extends KeyQuotas {
   label?: string;
   /** After this time the key counts as revoked. */
   expiresAt?: Date;
@@ -77,6 +87,7 @@ export async function importKeys(orm: Database, keys: string[], options: NewKeyO
         expiresAt: options.expiresAt ?? null,
         lastUsedAt: null,
         revision: 0,
+        ...quotaColumns(options),
       });
       ids.push(id);
     }
@@ -131,7 +142,30 @@ async function readKeys(orm: Database, id: string | undefined, now: Date): Promi
     expiresAt: record.expiresAt ?? null,
     lastUsedAt: record.lastUsedAt ?? null,
     lastUploadAt: lastUploadByKey.get(record.id) ?? null,
+    newHostsPerDay: record.newHostsPerDay ?? null,
+    maxHosts: record.maxHosts ?? null,
   }));
+}
+
+/**
+ * The quota columns of a new key, only those set: a key created on a database not yet migrated to them (the
+ * upgrade tests do) names none.
+ */
+function quotaColumns(quotas: KeyQuotas): KeyQuotas {
+  return Object.fromEntries(Object.entries(quotas).filter(([, value]) => value !== undefined && value !== null));
+}
+
+/**
+ * Sets a key's quotas (those given; null returns one to the default). Read by every commit of new hosts, so no
+ * revision is needed. Rejects with a `not-found` {@link SecretError} when no key has this id.
+ */
+export async function setKeyQuotas(orm: Database, id: string, quotas: KeyQuotas): Promise<void> {
+  const notFound = new SecretError(`No license key with id ${id}`, 'not-found');
+  if (!isRecordId(id)) throw notFound;
+  const changes = Object.fromEntries(Object.entries(quotas).filter(([, value]) => value !== undefined));
+  const found = await orm.em.fork().count(LicenseKeyRecord, { id });
+  if (found === 0) throw notFound;
+  if (Object.keys(changes).length > 0) await orm.em.fork().nativeUpdate(LicenseKeyRecord, { id }, changes);
 }
 
 /** Revokes a key by id (revoking twice changes nothing). Rejects with a `not-found` {@link SecretError} when no key has this id. */
@@ -177,6 +211,8 @@ export async function rotateKey(orm: Database, id: string, graceMs: number): Pro
       expiresAt: null,
       lastUsedAt: null,
       revision: 0,
+      // The hosts move to the new key as new hosts: its quotas are the old one's.
+      ...quotaColumns({ newHostsPerDay: old.newHostsPerDay, maxHosts: old.maxHosts }),
     });
     await markNewKeysChanged(em);
     return { id: newId, key, oldExpiresAt };

@@ -1,0 +1,216 @@
+// Which reports of a group commit the store takes: the host identity check and the quotas of new hosts per key.
+// Run inside the group's transaction, on rows it locks, so that concurrent groups and servers decide exactly.
+import { ReportRefusedError } from '@org/audit-server-core';
+import type { Knex } from '@mikro-orm/knex';
+import type { Database, DatabaseTime, SqlDialect } from './database/dialect.js';
+import { sqlDialectOf } from './database/dialects.js';
+import { isRecordId } from './database/entities.js';
+import type { HostSighting } from './host-records.js';
+import { upsertNotices, type OutboxEvent } from './webhooks/outbox.js';
+
+/** What the store does with a report whose `hostid2` differs from its host's last one. */
+export type HostIdentityMode = 'record' | 'strict';
+
+/** The settings admission follows. */
+export interface AdmissionSettings {
+  /** `record` (default): store the report and flag the host; `strict`: refuse it until an operator accepts. */
+  hostIdentity: HostIdentityMode;
+  /** Most hosts new to a key per UTC day, for keys without a setting of their own. */
+  newHostsPerDay: number;
+}
+
+/** Default of {@link AdmissionSettings.newHostsPerDay}: a first enrollment of thousands of hosts in one day fits. */
+export const DEFAULT_NEW_HOSTS_PER_DAY = 10_000;
+
+/** What admission decided for a group: the refused reports (by index in the group), and the events it raises. */
+export interface Admission {
+  refused: Map<number, ReportRefusedError>;
+  events: OutboxEvent[];
+}
+
+/** A host's row as the identity check reads it. */
+interface KnownHost {
+  id: string;
+  key_id: string;
+  host_id: string;
+  host_id2: string | null;
+  identity_changed_at: DatabaseTime | null;
+  identity_from: string | null;
+  identity_to: string | null;
+  identity_refused: boolean | number;
+}
+
+const KNOWN_COLUMNS = ['id', 'key_id', 'host_id', 'host_id2', 'identity_changed_at', 'identity_from', 'identity_to', 'identity_refused'];
+const DAY_MS = 86_400_000;
+
+/**
+ * Decides which of a group's reports are stored, in the caller's transaction and before its hosts are upserted:
+ * 1. the group's known hosts are locked in id order (the order the upsert locks them in);
+ * 2. for each key the group brings new hosts to, its `key_host_quota` row is locked (in key order), the hosts
+ *    looked up again (one another server added meanwhile is known now), and new hosts beyond the key's quotas
+ *    refused (`host-quota-exceeded`, 429), with one `key.quota_reached` event per key and UTC day;
+ * 3. each known host's reports are compared, oldest first, with its last `hostid2`: a change is flagged on the
+ *    host (with a `host.identity_changed` event, unless it is the change already flagged, either way round) and,
+ *    in strict mode, the report refused (`host-identity-changed`, 409).
+ * Flags are written here; the caller upserts the hosts of the reports not refused.
+ */
+export async function admitReports(trx: Knex.Transaction, dialect: SqlDialect, sightings: HostSighting[], settings: AdmissionSettings, now: Date): Promise<Admission> {
+  const admission: Admission = { refused: new Map(), events: [] };
+  await dialect.startWriting(trx);
+  const ids = [...new Set(sightings.map((sighting) => sighting.id))].sort();
+  const known = new Map((await lockHosts(trx, dialect, ids)).map((host) => [host.id, host]));
+  const newIds = ids.filter((id) => !known.has(id));
+  if (newIds.length > 0) await admitNewHosts(trx, dialect, sightings, newIds, known, settings, now, admission);
+  await checkIdentities(trx, dialect, sightings, known, settings.hostIdentity, now, admission);
+  return admission;
+}
+
+/** The hosts of `ids` that exist, locked until commit, in id order. */
+async function lockHosts(trx: Knex.Transaction, dialect: SqlDialect, ids: string[]): Promise<KnownHost[]> {
+  if (ids.length === 0) return [];
+  return (await dialect.lockRows(trx('host').select(KNOWN_COLUMNS).whereIn('id', ids).orderBy('id'))) as KnownHost[];
+}
+
+/** Step 2 of {@link admitReports}: the quotas, per key in key order. */
+async function admitNewHosts(
+  trx: Knex.Transaction,
+  dialect: SqlDialect,
+  sightings: HostSighting[],
+  newIds: string[],
+  known: Map<string, KnownHost>,
+  settings: AdmissionSettings,
+  now: Date,
+  admission: Admission,
+): Promise<void> {
+  const day = now.toISOString().slice(0, 10);
+  const newByKey = new Map<string, string[]>();
+  const isNew = new Set(newIds);
+  // In the order the group received them, so that the first new hosts are the ones admitted.
+  for (const sighting of sightings) {
+    if (!isNew.has(sighting.id)) continue;
+    const hosts = newByKey.get(sighting.key_id) ?? [];
+    if (!hosts.includes(sighting.id)) hosts.push(sighting.id);
+    newByKey.set(sighting.key_id, hosts);
+  }
+  const keyIds = [...newByKey.keys()].sort();
+  const quotas = new Map(
+    ((await trx('license_key').select('id', 'new_hosts_per_day', 'max_hosts').whereIn('id', keyIds)) as { id: string; new_hosts_per_day: number | null; max_hosts: number | null }[]).map(
+      (key) => [key.id, key],
+    ),
+  );
+  for (const keyId of keyIds) {
+    const counted = await lockQuota(trx, keyId, day);
+    // Hosts another transaction added while this one waited for the key's row are known now, and locked.
+    for (const host of await lockHosts(trx, dialect, newByKey.get(keyId)!)) known.set(host.id, host);
+    const fresh = newByKey.get(keyId)!.filter((id) => !known.has(id));
+    if (fresh.length === 0) continue;
+    const quota = quotas.get(keyId);
+    const perDay = quota?.new_hosts_per_day ?? settings.newHostsPerDay;
+    const today = counted.day === day ? counted.new_hosts : 0;
+    let room = perDay - today;
+    let limit = `enrolled its ${perDay} new hosts for today (UTC)`;
+    if (quota?.max_hosts != null) {
+      const [{ hosts }] = (await trx('host').where('key_id', keyId).count({ hosts: '*' })) as [{ hosts: number | string }];
+      if (quota.max_hosts - Number(hosts) < room) {
+        room = quota.max_hosts - Number(hosts);
+        limit = `has its maximum of ${quota.max_hosts} hosts`;
+      }
+    }
+    const admitted = fresh.slice(0, Math.max(0, room));
+    const turnedAway = new Set(fresh.slice(admitted.length));
+    await trx('key_host_quota').where('key_id', keyId).update({ day, new_hosts: today + admitted.length });
+    if (turnedAway.size === 0) continue;
+    const retryAfter = Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) + DAY_MS - now.getTime()) / 1000);
+    const error = new ReportRefusedError('host-quota-exceeded', 429, `Host quota exceeded: this license key ${limit}`, retryAfter);
+    sightings.forEach((sighting, index) => {
+      if (turnedAway.has(sighting.id)) admission.refused.set(index, error);
+    });
+    if (await firstNoticeToday(trx, dialect, keyId, day, now)) {
+      admission.events.push({ type: 'key.quota_reached', data: { keyId, day, newHostsPerDay: perDay, maxHosts: quota?.max_hosts ?? null, newHostsToday: today + admitted.length, at: now.toISOString() } });
+    }
+  }
+}
+
+/**
+ * The key's count of new hosts, its row locked until commit (created at zero when missing): every transaction that
+ * adds hosts to the key passes here first, so they count one after the other, on every server.
+ */
+async function lockQuota(trx: Knex.Transaction, keyId: string, day: string): Promise<{ day: string; new_hosts: number }> {
+  const [row] = (await trx('key_host_quota')
+    .insert({ key_id: keyId, day, new_hosts: 0 })
+    .onConflict('key_id')
+    .merge({ day: trx.raw('key_host_quota.day') })
+    .returning(['day', 'new_hosts'])) as { day: string; new_hosts: number }[];
+  return row!;
+}
+
+/** Whether the key's quota was not yet told of today; if so, it counts as told now (a `webhook_notice` row). */
+async function firstNoticeToday(trx: Knex.Transaction, dialect: SqlDialect, keyId: string, day: string, now: Date): Promise<boolean> {
+  const notice = (await trx('webhook_notice').first('notified_at').where({ kind: 'key.quota_reached', subject: keyId })) as { notified_at: DatabaseTime } | undefined;
+  if (notice && new Date(notice.notified_at).toISOString().slice(0, 10) === day) return false;
+  await upsertNotices(trx, 'key.quota_reached', [keyId], dialect.toDatabaseTime(now));
+  return true;
+}
+
+/** Step 3 of {@link admitReports}: each known host's reports against its last `hostid2`, oldest first. */
+async function checkIdentities(
+  trx: Knex.Transaction,
+  dialect: SqlDialect,
+  sightings: HostSighting[],
+  known: Map<string, KnownHost>,
+  mode: HostIdentityMode,
+  now: Date,
+  admission: Admission,
+): Promise<void> {
+  const order = sightings.map((sighting, index) => ({ sighting, index })).filter(({ sighting, index }) => known.has(sighting.id) && !admission.refused.has(index));
+  order.sort((a, b) => a.sighting.receivedAt.getTime() - b.sighting.receivedAt.getTime() || a.index - b.index);
+  const flagged = new Set<KnownHost>();
+  for (const { sighting, index } of order) {
+    const host = known.get(sighting.id)!;
+    const offered = sighting.host_id2;
+    if (host.host_id2 === null || offered === host.host_id2) {
+      if (host.host_id2 === null) host.host_id2 = offered;
+      continue;
+    }
+    const sameChange = host.identity_changed_at !== null && new Set([host.identity_from, host.identity_to, host.host_id2, offered]).size === 2;
+    if (!sameChange || (mode === 'strict' && !host.identity_refused)) {
+      const at = sameChange ? host.identity_changed_at! : dialect.toDatabaseTime(now);
+      if (!sameChange) {
+        admission.events.push({
+          type: 'host.identity_changed',
+          data: { hostRecordId: host.id, keyId: host.key_id, hostId: host.host_id, previousHostId2: host.host_id2, hostId2: offered, refused: mode === 'strict', at: now.toISOString() },
+        });
+      }
+      Object.assign(host, { identity_changed_at: at, identity_from: host.host_id2, identity_to: offered, identity_refused: mode === 'strict' });
+      flagged.add(host);
+    }
+    if (mode === 'strict') {
+      admission.refused.set(index, new ReportRefusedError('host-identity-changed', 409, "Host identity changed: hostid2 differs from the host's last one; an operator must accept it"));
+    } else host.host_id2 = offered;
+  }
+  for (const host of flagged) {
+    const { identity_changed_at, identity_from, identity_to, identity_refused } = host;
+    await trx('host').where('id', host.id).update({ identity_changed_at, identity_from, identity_to, identity_refused: Boolean(identity_refused) });
+  }
+}
+
+/** How accepting a host's new identity ended. */
+export type IdentityAcceptance = 'accepted' | 'not-found' | 'conflict';
+
+/**
+ * Accepts the `hostid2` a host's flagged change names: the flag is cleared and the host's `hostid2` becomes this one,
+ * so that its next report with it is stored in strict mode too. `conflict` when no flagged change names `hostId2`
+ * (another operator accepted it, or a later change replaced it). The host's row is locked while it is read and changed.
+ */
+export async function acceptHostIdentity(orm: Database, id: string, hostId2: string | null): Promise<IdentityAcceptance> {
+  if (!isRecordId(id)) return 'not-found';
+  const dialect = sqlDialectOf(orm.em);
+  return orm.em.getKnex().transaction(async (trx) => {
+    await dialect.startWriting(trx);
+    const [host] = await lockHosts(trx, dialect, [id]);
+    if (!host) return 'not-found';
+    if (host.identity_changed_at === null || host.identity_to !== hostId2) return 'conflict';
+    await trx('host').where('id', id).update({ host_id2: hostId2, identity_changed_at: null, identity_from: null, identity_to: null, identity_refused: false });
+    return 'accepted';
+  });
+}
