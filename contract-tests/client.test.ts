@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { minimalReport } from '@org/test-support/lynis-report';
 import {
   createAuditClient,
   InvalidKeyError,
@@ -110,7 +111,7 @@ describe('client against the Prism mock', () => {
 
   const mockClient = (legacyPaths: boolean, prefer?: string) =>
     createAuditClient({ baseUrl: mock.url, legacyPaths, ...(prefer ? { headers: { prefer } } : {}) });
-  const upload = { licenseKey: VALID_KEY, hostId: HOST_ID, report: '# Lynis Report\nreport_version_major=1\n' };
+  const upload = { licenseKey: VALID_KEY, hostId: HOST_ID, report: minimalReport() };
 
   describe.each([
     ['current paths', false],

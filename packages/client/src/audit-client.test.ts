@@ -1,6 +1,7 @@
 // The thin layer against a tiny local server that answers whatever a test tells it to, and records what it got.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStubServer, unusedPort, type StubReply, type StubServer } from '@org/test-support/stub-server';
+import { minimalReport } from '@org/test-support/lynis-report';
 import { createAuditClient, type AuditClientOptions } from './audit-client.js';
 import { InvalidKeyError, NetworkError, RateLimitedError, RequestRejectedError, ServerError, ServiceUnavailableError, TooLargeError } from './errors.js';
 
@@ -22,7 +23,7 @@ beforeEach(() => {
 });
 
 const client = (options: Partial<AuditClientOptions> = {}) => createAuditClient({ baseUrl: stub.url, ...options });
-const upload = { licenseKey: KEY, hostId: 'host-1', report: '# Lynis Report\nreport_version_major=1\n' };
+const upload = { licenseKey: KEY, hostId: 'host-1', report: minimalReport() };
 
 describe('checkLicense', () => {
   it('sends the key url-encoded like Lynis, to the current path, and maps Response 100 to valid', async () => {
