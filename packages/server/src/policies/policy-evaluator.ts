@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
-import { describeFailure, parseLynisReport, type AuditLogger, type RuleStatus } from '@org/audit-server-core';
+import { describeFailure, type AuditLogger, type RuleStatus } from '@org/audit-server-core';
 import type { Database, DatabaseTime } from '../database/dialect.js';
 import { BackgroundPasses, BackgroundWorker } from '../background-passes.js';
 import { chunks } from '../database/batches.js';
@@ -10,8 +10,11 @@ import { writeEvents, type OutboxEvent } from '../webhooks/outbox.js';
 import { listPolicies, policySetOf, type StoredPolicy } from './policy-records.js';
 import { countResults, type CountedResult } from './policy-counts.js';
 import { recordComplianceDay } from './policy-results.js';
-import { compileRule, evaluateRule, isExpressionError, type CompiledRule, type RuleOutcome } from './rule-expression.js';
-import { ruleVariables, type HostFacts } from './rule-variables.js';
+import { beginRun, endRun, reapRuns, recordOverruns, type Overrun } from './policy-quarantine.js';
+import { RULE_BUDGET } from './rule-budget.js';
+import { compileRule, isExpressionError, type CompiledRule } from './rule-expression.js';
+import { RuleRunner, type HostJob, type RuleRunnerOptions } from './rule-runner.js';
+import type { HostFacts } from './rule-variables.js';
 
 /** Tuning of {@link PolicyEvaluator}. */
 export interface PolicyEvaluatorOptions {
@@ -26,6 +29,8 @@ export interface PolicyEvaluatorOptions {
   now?: () => Date;
   /** Told after a batch wrote webhook events (a host's compliance changed). */
   onEvents?: () => void;
+  /** The worker that runs the rules (its budget, heap, watchdog). */
+  runner?: RuleRunnerOptions;
 }
 
 /** A policy ready to evaluate: its rules compiled once per revision. */
@@ -61,6 +66,8 @@ interface ResultRow {
 const WAKE_DELAY_MS = 100;
 const MEASURE_INTERVAL_MS = 60_000;
 const MAX_MESSAGE = 500;
+/** Added to a run's worst-case time (every host's budget) before its row counts as abandoned. */
+const RUN_MARGIN_MS = 10_000;
 
 /**
  * Keeps every host's policy results in step with its latest report and the enabled policies. It finds the hosts
@@ -74,6 +81,9 @@ export class PolicyEvaluator extends BackgroundWorker {
   protected readonly passes: BackgroundPasses;
   private compiled = new Map<string, ReadyPolicy>();
   private lastMeasured = 0;
+  private readonly runner: RuleRunner;
+  /** This evaluator's rows in `policy_run`. */
+  private readonly runId = randomUUID();
 
   private readonly clockRecheckMs: number;
   private readonly batchSize: number;
@@ -87,6 +97,7 @@ export class PolicyEvaluator extends BackgroundWorker {
     this.clockRecheckMs = options.clockRecheckMs ?? 3_600_000;
     this.batchSize = options.batchSize ?? 100;
     this.now = options.now ?? (() => new Date());
+    this.runner = new RuleRunner(options.runner);
     this.passes = new BackgroundPasses(() => this.evaluateOutOfDate(), {
       intervalMs: options.intervalMs ?? 60_000,
       wakeDelayMs: WAKE_DELAY_MS,
@@ -111,9 +122,22 @@ export class PolicyEvaluator extends BackgroundWorker {
       const now = this.now();
       const hosts = await this.outOfDateHosts(policySet, readsNow ? new Date(now.getTime() - this.clockRecheckMs) : undefined, after);
       if (hosts.length === 0) return this.measureFleet(now);
+      // Evidence of a server that stopped while running these policies is read before they run again here.
+      const { waitMs, reaped } = await reapRuns(this.database, this.runId, policies.map((ready) => ready.policy.id), this.options.logger, now);
+      if (reaped) return this.passes.wake();
+      if (waitMs > 0) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(waitMs, 1000)));
+        continue;
+      }
       await this.evaluateHosts(hosts, policies, policySet, now);
       after = hosts.at(-1)!.id;
     }
+  }
+
+  /** Stops the passes, then the worker. */
+  override async stop(): Promise<void> {
+    await super.stop();
+    await this.runner.close();
   }
 
   /** Records the day's compliance for the overview's trend, at most once a minute. */
@@ -156,7 +180,7 @@ export class PolicyEvaluator extends BackgroundWorker {
     const time = dialect.toDatabaseTime(now);
     const knex = this.database.em.getKnex();
     const labels = await labelsOf(knex, hosts.map((host) => host.id));
-    const results: ResultRow[] = [];
+    const jobs: { host: HostRow; job: HostJob }[] = [];
     for (const host of hosts) {
       const facts: HostFacts = {
         hostname: host.hostname,
@@ -166,13 +190,26 @@ export class PolicyEvaluator extends BackgroundWorker {
         tags: labels.get(`${host.id}\ntag`) ?? [],
         lastSeen: new Date(host.last_seen),
       };
-      const applicable = policies.filter(({ policy }) => inScope(policy, facts));
+      const applicable = policies.flatMap(({ policy }, index) => (inScope(policy, facts) ? [index] : []));
       if (applicable.length === 0) continue;
-      const outcomes = await this.outcomesFor(host, facts, applicable, now);
-      for (const { policyId, ruleId, outcome } of outcomes) {
+      jobs.push({ host, job: { ...(await this.reportOf(host)), facts: { ...facts, lastSeen: facts.lastSeen.getTime() }, policies: applicable } });
+    }
+    const running = [...new Set(jobs.flatMap(({ job }) => job.policies.map((index) => policies[index]!.policy.id)))];
+    const worstCase = jobs.length * (RULE_BUDGET.hostTimeMs + RULE_BUDGET.timeMs) + RUN_MARGIN_MS;
+    await beginRun(this.database, this.runId, running, new Date(Date.now() + worstCase));
+    const { outcomes, incidents } = await this.runner.run({
+      hosts: jobs.map(({ job }) => job),
+      policies: policies.map(({ policy }) => ({ id: policy.id, rules: policy.rules })),
+      now: now.getTime(),
+    });
+    const overruns: Overrun[] = [...incidents];
+    const results: ResultRow[] = [];
+    jobs.forEach(({ host }, index) => {
+      for (const { policyId, ruleId, outcome } of outcomes[index] ?? []) {
+        if (outcome.overrun === 'time') overruns.push({ policyId, ruleId, kind: 'time', message: outcome.message! });
         results.push({ policy_id: policyId, rule_id: ruleId, host_record_id: host.id, status: outcome.status, value: outcome.value, message: outcome.message?.slice(0, MAX_MESSAGE) ?? null, report_id: host.latest_report_id, evaluated_at: time, since: time, hostname: host.hostname, nameless: host.hostname === null });
       }
-    }
+    });
     let wroteEvents = false;
     await knex.transaction(async (trx) => {
       const ids = hosts.map((host) => host.id);
@@ -197,29 +234,19 @@ export class PolicyEvaluator extends BackgroundWorker {
       for (const chunk of chunks(hosts, 100)) {
         await trx('policy_evaluation').insert(chunk.map((host) => ({ host_record_id: host.id, report_id: host.latest_report_id, policy_set: policySet, evaluated_at: time })));
       }
+      await endRun(trx, this.runId);
     });
-    if (wroteEvents) this.options.onEvents?.();
+    await recordOverruns(this.database, overruns, this.options.logger, now);
+    if (wroteEvents || overruns.length > 0) this.options.onEvents?.();
   }
 
-  /** Every applicable rule's outcome on the host's latest report (all `error` when that is not a Lynis report). */
-  private async outcomesFor(host: HostRow, facts: HostFacts, policies: ReadyPolicy[], now: Date) {
+  /** A host's latest report as text for the worker, or why it cannot be read. */
+  private async reportOf(host: HostRow): Promise<Pick<HostJob, 'text' | 'unreadable'>> {
     const [row] = (await this.database.em.getKnex()('report').select(...CONTENT_COLUMNS).where('id', host.latest_report_id)) as ContentColumns[];
+    if (!row) return { text: null, unreadable: 'the latest report is gone' };
     // A damaged report is an error of every rule, said as such, rather than a pass that stops all evaluation.
-    const bytes = row ? await reportBytesOf(row).catch((error: unknown) => (error instanceof DamagedReportError ? error : Promise.reject(error))) : null;
-    const parsed = bytes instanceof Buffer ? parseLynisReport(bytes.toString('utf8')) : null;
-    const variables = parsed && ruleVariables(parsed, facts, now);
-    const unreadable = !row ? 'the latest report is gone' : bytes instanceof DamagedReportError ? 'the latest report is damaged in the database' : 'the latest report is not a Lynis report';
-    return policies.flatMap(({ policy, rules }) =>
-      policy.rules.map((rule) => {
-        const compiled = rules.find((candidate) => candidate.id === rule.id)?.compiled;
-        const outcome: RuleOutcome = !variables
-          ? { status: 'error', value: null, message: unreadable }
-          : compiled
-            ? evaluateRule(compiled, variables)
-            : { status: 'error', value: null, message: 'the rule no longer compiles' };
-        return { policyId: policy.id, ruleId: rule.id, outcome };
-      }),
-    );
+    const bytes = await reportBytesOf(row).catch((error: unknown) => (error instanceof DamagedReportError ? error : Promise.reject(error)));
+    return bytes instanceof Buffer ? { text: bytes.toString('utf8'), unreadable: null } : { text: null, unreadable: 'the latest report is damaged in the database' };
   }
 }
 

@@ -4,6 +4,7 @@ import type { PolicyInput, PolicyScope, Rule, RuleError } from '@org/audit-serve
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { recountFleet } from './policy-counts.js';
+import { budgetErrors } from './rule-checks.js';
 import { compileRule, isExpressionError, type CompiledRule } from './rule-expression.js';
 
 /** A policy as stored, its rules read back from JSON. */
@@ -17,6 +18,8 @@ export interface StoredPolicy {
   createdAt: Date;
   updatedAt: Date;
   revision: number;
+  /** Set when the evaluator disabled the policy (see `policy-quarantine.ts`). */
+  quarantine: { at: Date; reason: string } | null;
 }
 
 /** Why a policy cannot be saved: `invalid` (400, with the rules' errors), `conflict` (409), `not-found` (404). */
@@ -44,6 +47,8 @@ interface PolicyRow {
   created_at: Date | number;
   updated_at: Date | number;
   revision: number;
+  quarantined_at: Date | number | null;
+  quarantine_reason: string | null;
 }
 
 /** Checks every rule of a policy: duplicate ids and expressions that do not check are a {@link PolicyError} naming each. */
@@ -77,9 +82,19 @@ export async function findPolicy(database: Database, id: string): Promise<Stored
   return row && toPolicy(row);
 }
 
+/**
+ * Checks every rule as {@link checkRules} does, then runs them on a large synthetic report under the evaluation
+ * budget (`rule-checks.ts`): a rule over it is refused, `position` null and the message naming the budget.
+ */
+export async function checkRulesAndBudgets(rules: Rule[]): Promise<void> {
+  checkRules(rules);
+  const errors = await budgetErrors(rules);
+  if (errors.length > 0) throw new PolicyError('invalid', errors.map((error) => `rule ${error.ruleId}: ${error.message}`).join('; '), errors);
+}
+
 /** Saves a new policy after checking its rules; a {@link PolicyError} when they do not check or the name is taken. */
 export async function createPolicy(database: Database, input: PolicyInput, now = new Date()): Promise<StoredPolicy> {
-  checkRules(input.rules);
+  await checkRulesAndBudgets(input.rules);
   const id = randomUUID();
   const time = sqlDialectOf(database.em).toDatabaseTime(now);
   await withUniqueName(input.name, () =>
@@ -88,13 +103,30 @@ export async function createPolicy(database: Database, input: PolicyInput, now =
   return (await findPolicy(database, id))!;
 }
 
-/** Replaces a policy's name, scope and rules; results are brought up to date by the evaluator. */
+/** Replaces a policy's name, scope and rules (clearing a quarantine); results are brought up to date by the evaluator. */
 export async function updatePolicy(database: Database, id: string, input: PolicyInput, now = new Date()): Promise<StoredPolicy> {
-  checkRules(input.rules);
+  await checkRulesAndBudgets(input.rules);
   const time = sqlDialectOf(database.em).toDatabaseTime(now);
   const updated = await withUniqueName(input.name, () =>
-    database.em.getKnex()('policy').where('id', id).update({ ...columnsOf(input), updated_at: time, revision: database.em.getKnex().raw('revision + 1') }),
+    database.em.getKnex()('policy').where('id', id).update({ ...columnsOf(input), ...UNQUARANTINED, updated_at: time, revision: database.em.getKnex().raw('revision + 1') }),
   );
+  if (updated === 0) throw new PolicyError('not-found', `No policy with id ${id}`);
+  return (await findPolicy(database, id))!;
+}
+
+/** The columns of a policy that is not quarantined and has no strike. */
+const UNQUARANTINED = { strikes: 0, quarantined_at: null, quarantine_reason: null };
+
+/**
+ * Enables or disables a policy without touching its rules (the CLI's `policies enable|disable`, which works with
+ * the server down); enabling clears a quarantine. A {@link PolicyError} `not-found` when there is no such policy.
+ */
+export async function setPolicyEnabled(database: Database, id: string, enabled: boolean, now = new Date()): Promise<StoredPolicy> {
+  const time = sqlDialectOf(database.em).toDatabaseTime(now);
+  const updated = await database.em
+    .getKnex()('policy')
+    .where('id', id)
+    .update({ enabled, ...(enabled ? UNQUARANTINED : {}), updated_at: time, revision: database.em.getKnex().raw('revision + 1') });
   if (updated === 0) throw new PolicyError('not-found', `No policy with id ${id}`);
   return (await findPolicy(database, id))!;
 }
@@ -104,7 +136,7 @@ export async function deletePolicy(database: Database, id: string): Promise<void
   await database.em.getKnex().transaction(async (trx) => {
     const deleted = await trx('policy').where('id', id).delete();
     if (deleted === 0) throw new PolicyError('not-found', `No policy with id ${id}`);
-    for (const table of ['policy_result', 'policy_status_count', 'policy_result_change', 'waiver']) await trx(table).where('policy_id', id).delete();
+    for (const table of ['policy_result', 'policy_status_count', 'policy_result_change', 'waiver', 'policy_run']) await trx(table).where('policy_id', id).delete();
     await recountFleet(trx);
   });
 }
@@ -153,5 +185,6 @@ function toPolicy(row: PolicyRow): StoredPolicy {
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
     revision: Number(row.revision),
+    quarantine: row.quarantined_at === null ? null : { at: new Date(row.quarantined_at), reason: row.quarantine_reason ?? '' },
   };
 }

@@ -1,0 +1,63 @@
+// The worker thread that evaluates rules (started by `rule-runner.ts`): the server's event loop never runs a rule.
+import { parentPort, workerData } from 'node:worker_threads';
+import { parseLynisReport } from '@org/audit-server-core';
+import { RuleBudget, type RuleBudgetLimits } from './rule-budget.js';
+import { compileRule, evaluateRule, isExpressionError, type CompiledRule, type RuleOutcome } from './rule-expression.js';
+import { ruleVariables, type HostFacts } from './rule-variables.js';
+import type { HostOutcomes, RuleJob, WorkerReply } from './rule-runner.js';
+
+/** Where the worker is, for the watchdog: host index, policy index, rule index, and a count of rules started. */
+const progress = new Int32Array(workerData.progress as SharedArrayBuffer);
+const compiled = new Map<string, CompiledRule | null>();
+
+function compiledRule(expression: string): CompiledRule | null {
+  let rule = compiled.get(expression);
+  if (rule === undefined) {
+    const result = compileRule(expression);
+    rule = isExpressionError(result) ? null : result;
+    compiled.set(expression, rule);
+  }
+  return rule;
+}
+
+function evaluateHost(job: RuleJob, index: number): HostOutcomes {
+  const host = job.hosts[index]!;
+  const limits: RuleBudgetLimits = job.limits;
+  const parsed = host.text === null ? null : parseLynisReport(host.text);
+  const facts: HostFacts = { ...host.facts, lastSeen: new Date(host.facts.lastSeen) };
+  const variables = parsed && ruleVariables(parsed, facts, new Date(job.now));
+  const unreadable = host.unreadable ?? 'the latest report is not a Lynis report';
+  const hostDeadline = performance.now() + limits.hostTimeMs;
+  const outcomes: HostOutcomes = [];
+  for (const policyIndex of host.policies) {
+    const policy = job.policies[policyIndex]!;
+    policy.rules.forEach((rule, ruleIndex) => {
+      const given = job.excluded?.[`${policy.id}\n${rule.id}`];
+      let outcome: RuleOutcome;
+      if (given) outcome = given;
+      else if (!variables) outcome = { status: 'error', value: null, message: unreadable };
+      else {
+        const ready = compiledRule(rule.expression);
+        const left = hostDeadline - performance.now();
+        Atomics.store(progress, 0, index);
+        Atomics.store(progress, 1, policyIndex);
+        Atomics.store(progress, 2, ruleIndex);
+        Atomics.add(progress, 3, 1);
+        outcome = !ready
+          ? { status: 'error', value: null, message: 'the rule no longer compiles' }
+          : left <= 0
+            ? { status: 'error', value: null, message: `the host's rules exceeded their time budget of ${limits.hostTimeMs} ms` }
+            : evaluateRule(ready, variables, new RuleBudget(limits, Math.min(limits.timeMs, left)));
+      }
+      outcomes.push({ policyId: policy.id, ruleId: rule.id, outcome });
+    });
+  }
+  return outcomes;
+}
+
+parentPort!.on('message', (job: RuleJob) => {
+  for (let index = job.from; index < job.hosts.length; index++) {
+    parentPort!.postMessage({ type: 'host', index, outcomes: evaluateHost(job, index) } satisfies WorkerReply);
+  }
+  parentPort!.postMessage({ type: 'done' } satisfies WorkerReply);
+});
