@@ -13,6 +13,8 @@ export const EVENT_MEANINGS: Record<WebhookEventType, string> = {
   'host.stale': 'a host sent no report for the days set below',
   'uploads.refused': 'a host\'s uploads are being refused',
   'key.expiring': 'a license key expires within 7 days',
+  'host.identity_changed': 'a report for a known host carried another hostid2 (stored, or refused in strict mode)',
+  'key.quota_reached': 'a license key reached its quota of hosts: new hosts are refused (once a day)',
 };
 
 /** The event types, in the contract's order. */
