@@ -6,11 +6,11 @@ import { DEFAULT_SERVER_CONFIG as DEFAULTS, parseServerConfig, readConfigFile, t
 import type { Database } from './database/dialect.js';
 import { openDatabase } from './database/open.js';
 import { parseDuration, parseExpiry } from './duration.js';
-import { createKey, importKeys, listKeys, parseKeyList, revokeKeyOrFail, rotateKey } from './secrets/license-keys.js';
+import { createKey, importKeys, listKeys, parseKeyList, parseQuota, revokeKeyOrFail, rotateKey, setKeyQuotas } from './secrets/license-keys.js';
 import { createLogger } from './logger.js';
 import { createAdminToken, listAdminTokens, revokeAdminTokenOrFail } from './secrets/admin-tokens.js';
 import { BASELINE_POLICY } from './policies/baseline.js';
-import { createPolicy, listPolicies } from './policies/policy-records.js';
+import { createPolicy, deletePolicy, listPolicies, setPolicyEnabled } from './policies/policy-records.js';
 import { hasRetentionRule, pruneReports } from './retention.js';
 import { startServer } from './server.js';
 
@@ -84,10 +84,12 @@ keys
   .description('create a key and print it, and only it, on stdout: it cannot be shown again')
   .option('--label <label>', 'a name for the key, e.g. the host group it is for')
   .option('--expires <when>', 'when the key stops working: a duration (90d, 12h) or an ISO date (default: never)')
-  .action(async (options: { label?: string; expires?: string }, command: Command) => {
+  .option('--new-hosts-per-day <n>', 'hosts new to the key that may enroll per UTC day (default: the server\'s --key-new-hosts-per-day)')
+  .option('--max-hosts <n>', 'most hosts the key may have (default: no maximum)')
+  .action(async (options: QuotaFlags & { label?: string; expires?: string }, command: Command) => {
     const expiresAt = options.expires === undefined ? undefined : parseExpiry(options.expires);
     await withDatabase(command, async (orm) => {
-      const { id, key } = await createKey(orm, { label: options.label, expiresAt });
+      const { id, key } = await createKey(orm, { label: options.label, expiresAt, ...quotasOf(options) });
       process.stderr.write(`Created key ${id}${expiresAt ? `, expires ${expiresAt.toISOString()}` : ''}\n`);
       process.stdout.write(`${key}\n`);
     });
@@ -113,7 +115,7 @@ keys
 
 keys
   .command('list')
-  .description('list keys: id, label, prefix, state, created, expiry, last use, last upload (never the key)')
+  .description('list keys: id, label, prefix, state, created, expiry, last use, last upload, quotas of hosts (never the key)')
   .action(async (_options, command: Command) => {
     await withDatabase(command, async (orm) => {
       const rows = (await listKeys(orm)).map((k) => [
@@ -125,8 +127,10 @@ keys
         k.expiresAt?.toISOString() ?? 'never',
         k.lastUsedAt?.toISOString() ?? 'never',
         k.lastUploadAt?.toISOString() ?? 'never',
+        k.newHostsPerDay === null ? 'default' : String(k.newHostsPerDay),
+        k.maxHosts === null ? 'none' : String(k.maxHosts),
       ]);
-      printTable(['ID', 'LABEL', 'PREFIX', 'STATE', 'CREATED', 'EXPIRES', 'LAST USED', 'LAST UPLOAD'], rows);
+      printTable(['ID', 'LABEL', 'PREFIX', 'STATE', 'CREATED', 'EXPIRES', 'LAST USED', 'LAST UPLOAD', 'NEW HOSTS/DAY', 'MAX HOSTS'], rows);
     });
   });
 
@@ -154,6 +158,33 @@ keys
       process.stdout.write(`${rotated.key}\n`);
     });
   });
+
+keys
+  .command('set')
+  .description('change a key\'s quotas of hosts; every running server applies them from its next commit')
+  .argument('<id>', 'the key id shown by keys list')
+  .option('--new-hosts-per-day <n>', 'hosts new to the key per UTC day, or "default" for the server\'s --key-new-hosts-per-day')
+  .option('--max-hosts <n>', 'most hosts the key may have, or "none"')
+  .action(async (id: string, options: QuotaFlags, command: Command) => {
+    const quotas = quotasOf(options);
+    if (quotas.newHostsPerDay === undefined && quotas.maxHosts === undefined) throw new Error('give --new-hosts-per-day, --max-hosts or both');
+    await withDatabase(command, async (orm) => {
+      await setKeyQuotas(orm, id, quotas);
+      process.stderr.write(`Changed the quotas of key ${id}\n`);
+    });
+  });
+
+/** The quota flags of `keys create` and `keys set`. */
+interface QuotaFlags {
+  newHostsPerDay?: string;
+  maxHosts?: string;
+}
+
+/** The quotas the flags give: a count, or `default` / `none` (null); absent flags stay undefined. */
+const quotasOf = (flags: QuotaFlags) => ({
+  newHostsPerDay: flags.newHostsPerDay === undefined ? undefined : parseQuota(flags.newHostsPerDay, 'default', '--new-hosts-per-day'),
+  maxHosts: flags.maxHosts === undefined ? undefined : parseQuota(flags.maxHosts, 'none', '--max-hosts'),
+});
 
 const adminTokens = program.command('admin-tokens').description('manage the bearer tokens of the admin API (stored only as SHA-256 hashes)');
 
@@ -220,8 +251,32 @@ policies
         policy.enabled ? 'yes' : 'no',
         Object.entries(policy.scope).filter(([, value]) => value !== null).map(([name, value]) => `${name}=${value}`).join(' ') || 'every host',
         policy.rules.map((rule) => rule.id).join(', '),
+        policy.quarantine ? `${policy.quarantine.at.toISOString()} ${policy.quarantine.reason}` : '-',
       ]);
-      printTable(['ID', 'NAME', 'ENABLED', 'SCOPE', 'RULES'], rows);
+      printTable(['ID', 'NAME', 'ENABLED', 'SCOPE', 'RULES', 'QUARANTINED'], rows);
+    });
+  });
+
+// Straight against the database, so that they work with every server down (a policy that stops servers).
+for (const [name, enabled] of [['disable', false], ['enable', true]] as const) {
+  policies
+    .command(`${name} <id>`)
+    .description(enabled ? 'enable a policy (clears its quarantine); works with the server down' : 'disable a policy (kept, not evaluated); works with the server down')
+    .action(async (id: string, _options, command: Command) => {
+      await withDatabase(command, async (orm) => {
+        const policy = await setPolicyEnabled(orm, id, enabled);
+        process.stderr.write(`${enabled ? 'Enabled' : 'Disabled'} policy ${policy.name} (${policy.id})\n`);
+      });
+    });
+}
+
+policies
+  .command('delete <id>')
+  .description('delete a policy with its results and waivers; works with the server down')
+  .action(async (id: string, _options, command: Command) => {
+    await withDatabase(command, async (orm) => {
+      await deletePolicy(orm, id);
+      process.stderr.write(`Deleted policy ${id}\n`);
     });
   });
 

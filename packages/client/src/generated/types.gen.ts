@@ -686,7 +686,12 @@ export type Rule = {
      * lists, `installed_packages_array` as a map of package to version), `host` (`hostname`, `hostId`,
      * `keyId`, `groups`, `tags`, `lastSeen`) and `now`. At most 200 nodes, no comprehension (`all`,
      * `exists`, `map`, `filter`) inside another, and no `matches` (JavaScript regular expressions can take
-     * exponential time), so evaluating it costs at most in proportion to the report.
+     * exponential time). The shape does not bound the cost (building strings and lists multiplies), so each
+     * evaluation has a budget: 200 ms per rule and 1 s per host, strings built at most 100,000 characters and
+     * lists 100,000 elements (10,000,000 characters and 1,000,000 elements in all). A rule over budget is an
+     * `error` saying which budget; a rule over its time budget on a large synthetic report is refused when
+     * saved; a policy whose rules overrun their time budget three times, or stop the evaluator, is
+     * quarantined.
      *
      */
     expression: string;
@@ -735,6 +740,17 @@ export type StatusCounts = {
     waived: number;
 };
 
+/**
+ * Why the evaluator disabled the policy: its rules overran their time budget three times, or one stopped the
+ * evaluator (its memory, or a server that did not survive its evaluation). Enabling the policy again (or
+ * saving it) clears it.
+ *
+ */
+export type PolicyQuarantine = {
+    at: string;
+    reason: string;
+};
+
 export type Policy = {
     id: Id;
     name: string;
@@ -752,6 +768,10 @@ export type Policy = {
      *
      */
     hosts: StatusCounts;
+    /**
+     * Set when the evaluator disabled the policy (`enabled` is then false); null otherwise.
+     */
+    quarantine: PolicyQuarantine | null;
 };
 
 export type PolicyList = {
@@ -860,10 +880,11 @@ export type WaiverList = {
  * within 7 days (once per key). `host.identity_changed`: a report for a known host carried another `hostid2`
  * than its last one (stored, or refused in strict identity mode; once per change, see `Host.identityChange`).
  * `key.quota_reached`: an upload from a host new to a key was refused by the key's quota of hosts (once per
- * key and UTC day).
+ * key and UTC day). `policy.quarantined`: the evaluator disabled a policy whose rules overran their budget
+ * (`data`: `policyId`, `policyName`, `ruleId`, `reason`; see `Policy.quarantine`).
  *
  */
-export type WebhookEventType = 'report.stored' | 'host.regressed' | 'host.noncompliant' | 'host.compliant' | 'host.stale' | 'uploads.refused' | 'key.expiring' | 'host.identity_changed' | 'key.quota_reached';
+export type WebhookEventType = 'report.stored' | 'host.regressed' | 'host.noncompliant' | 'host.compliant' | 'host.stale' | 'uploads.refused' | 'key.expiring' | 'host.identity_changed' | 'key.quota_reached' | 'policy.quarantined';
 
 export type WebhookInput = {
     url: string;

@@ -4176,7 +4176,7 @@ export const openApiDocument: Document = {
             "type": "string",
             "minLength": 1,
             "maxLength": 2000,
-            "description": "A CEL expression, true when the host complies. It sees `summary` (the report's `ReportSummary`),\n`report` (every key of the report: `key[]` lines as a list under `key`, absent Lynis list keys as empty\nlists, `installed_packages_array` as a map of package to version), `host` (`hostname`, `hostId`,\n`keyId`, `groups`, `tags`, `lastSeen`) and `now`. At most 200 nodes, no comprehension (`all`,\n`exists`, `map`, `filter`) inside another, and no `matches` (JavaScript regular expressions can take\nexponential time), so evaluating it costs at most in proportion to the report.\n",
+            "description": "A CEL expression, true when the host complies. It sees `summary` (the report's `ReportSummary`),\n`report` (every key of the report: `key[]` lines as a list under `key`, absent Lynis list keys as empty\nlists, `installed_packages_array` as a map of package to version), `host` (`hostname`, `hostId`,\n`keyId`, `groups`, `tags`, `lastSeen`) and `now`. At most 200 nodes, no comprehension (`all`,\n`exists`, `map`, `filter`) inside another, and no `matches` (JavaScript regular expressions can take\nexponential time). The shape does not bound the cost (building strings and lists multiplies), so each\nevaluation has a budget: 200 ms per rule and 1 s per host, strings built at most 100,000 characters and\nlists 100,000 elements (10,000,000 characters and 1,000,000 elements in all). A rule over budget is an\n`error` saying which budget; a rule over its time budget on a large synthetic report is refused when\nsaved; a policy whose rules overrun their time budget three times, or stop the evaluator, is\nquarantined.\n",
             "example": "summary.hardeningIndex >= 60"
           }
         }
@@ -4281,6 +4281,24 @@ export const openApiDocument: Document = {
           }
         }
       },
+      "PolicyQuarantine": {
+        "type": "object",
+        "description": "Why the evaluator disabled the policy: its rules overran their time budget three times, or one stopped the\nevaluator (its memory, or a server that did not survive its evaluation). Enabling the policy again (or\nsaving it) clears it.\n",
+        "required": [
+          "at",
+          "reason"
+        ],
+        "properties": {
+          "at": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "reason": {
+            "type": "string",
+            "example": "rule slow: the rule exceeded its time budget of 200 ms (3 times)"
+          }
+        }
+      },
       "Policy": {
         "type": "object",
         "required": [
@@ -4292,7 +4310,8 @@ export const openApiDocument: Document = {
           "rules",
           "createdAt",
           "updatedAt",
-          "hosts"
+          "hosts",
+          "quarantine"
         ],
         "properties": {
           "id": {
@@ -4346,6 +4365,16 @@ export const openApiDocument: Document = {
             "allOf": [
               {
                 "$ref": "#/components/schemas/StatusCounts"
+              }
+            ]
+          },
+          "quarantine": {
+            "type": "object",
+            "description": "Set when the evaluator disabled the policy (`enabled` is then false); null otherwise.",
+            "nullable": true,
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/PolicyQuarantine"
               }
             ]
           }
@@ -4656,9 +4685,10 @@ export const openApiDocument: Document = {
           "uploads.refused",
           "key.expiring",
           "host.identity_changed",
-          "key.quota_reached"
+          "key.quota_reached",
+          "policy.quarantined"
         ],
-        "description": "`report.stored`: a report was stored. `host.regressed`: a host's new report has a hardening index lower by at\nleast `regressionThreshold` than its previous one, or a warning the previous one did not have.\n`host.noncompliant` / `host.compliant`: a host's status on a policy became `fail` / `pass`. `host.stale`: a\nhost sent no report for `staleDays` days (once, until it reports again). `uploads.refused`: uploads under a\nlicense key are being refused (at most one event per key and reason per hour, however many `hostid`s the\nrefused uploads name; `data` is an `UploadsRefusedEventData`). `key.expiring`: a license key expires\nwithin 7 days (once per key). `host.identity_changed`: a report for a known host carried another `hostid2`\nthan its last one (stored, or refused in strict identity mode; once per change, see `Host.identityChange`).\n`key.quota_reached`: an upload from a host new to a key was refused by the key's quota of hosts (once per\nkey and UTC day).\n",
+        "description": "`report.stored`: a report was stored. `host.regressed`: a host's new report has a hardening index lower by at\nleast `regressionThreshold` than its previous one, or a warning the previous one did not have.\n`host.noncompliant` / `host.compliant`: a host's status on a policy became `fail` / `pass`. `host.stale`: a\nhost sent no report for `staleDays` days (once, until it reports again). `uploads.refused`: uploads under a\nlicense key are being refused (at most one event per key and reason per hour, however many `hostid`s the\nrefused uploads name; `data` is an `UploadsRefusedEventData`). `key.expiring`: a license key expires\nwithin 7 days (once per key). `host.identity_changed`: a report for a known host carried another `hostid2`\nthan its last one (stored, or refused in strict identity mode; once per change, see `Host.identityChange`).\n`key.quota_reached`: an upload from a host new to a key was refused by the key's quota of hosts (once per\nkey and UTC day). `policy.quarantined`: the evaluator disabled a policy whose rules overran their budget\n(`data`: `policyId`, `policyName`, `ruleId`, `reason`; see `Policy.quarantine`).\n",
         "example": "host.regressed"
       },
       "WebhookInput": {

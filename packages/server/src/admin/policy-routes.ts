@@ -104,6 +104,7 @@ function toPolicy(policy: StoredPolicy, counts: Awaited<ReturnType<typeof status
     createdAt: policy.createdAt.toISOString(),
     updatedAt: policy.updatedAt.toISOString(),
     hosts: counts.byPolicy.get(policy.id) ?? emptyCounts(),
+    quarantine: policy.quarantine && { at: policy.quarantine.at.toISOString(), reason: policy.quarantine.reason },
   };
 }
 

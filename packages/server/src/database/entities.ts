@@ -258,8 +258,29 @@ export const PolicyRecord = defineEntity({
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
     revision: p.integer(),
+    /** Times a rule of the policy overran its time budget since the policy was last saved or enabled. */
+    strikes: p.integer().default(0),
+    /** When and why the evaluator disabled the policy (repeated overruns, or a rule that stopped its worker). */
+    quarantinedAt: p.datetime().nullable(),
+    quarantineReason: p.text().nullable(),
   },
 });
+
+/**
+ * A policy being evaluated by one server's pass, written before its rules run and deleted after: a row that
+ * outlives its `expiresAt` names a policy whose evaluation a server did not survive, quarantined by the next pass
+ * (see `policies/policy-quarantine.ts`).
+ */
+export const PolicyRunRecord = defineEntity({
+  name: 'PolicyRunRecord',
+  tableName: 'policy_run',
+  properties: {
+    policyId: p.uuid().primary(),
+    runId: p.string().length(36).primary(),
+    expiresAt: p.datetime(),
+  },
+});
+export type PolicyRunRecord = InferEntity<typeof PolicyRunRecord>;
 export type PolicyRecord = InferEntity<typeof PolicyRecord>;
 
 /** One host's result on one rule, from its latest report (`pass`, `fail` or `error`; waivers apply when read). */
@@ -503,6 +524,6 @@ export const ENTITIES = [
   AdminTokenRecord,
   WriteProbeRecord,
   RejectionRecord,
-  PolicyRecord, PolicyResultRecord, PolicyStatusCountRecord, PolicyResultChangeRecord, PolicyEvaluationRecord, WaiverRecord, ComplianceDayRecord, WebhookRecord, WebhookEventRecord, WebhookDeliveryRecord, WebhookFoldRecord, WebhookNoticeRecord,
+  PolicyRecord, PolicyRunRecord, PolicyResultRecord, PolicyStatusCountRecord, PolicyResultChangeRecord, PolicyEvaluationRecord, WaiverRecord, ComplianceDayRecord, WebhookRecord, WebhookEventRecord, WebhookDeliveryRecord, WebhookFoldRecord, WebhookNoticeRecord,
   KeyHostQuotaRecord,
 ];

@@ -9,6 +9,7 @@ import { Webhooks } from './0007-webhooks.js';
 import { CompactReports } from './0008-compact-reports.js';
 import { ReportCompactionIndex } from './0009-report-compaction-index.js';
 import { FleetCounts } from './0010-fleet-counts.js';
+import { PolicyQuarantine } from './0012-policy-quarantine.js';
 import { PolicyResultOrder } from './0011-policy-result-order.js';
 import { HostIdentityAndQuotas } from './0013-host-identity-and-quotas.js';
 import { WebhookDeliveryCap } from './0014-webhook-delivery-cap.js';
@@ -29,6 +30,7 @@ export const POSTGRESQL_MIGRATIONS: MigrationObject[] = [
   { name: '0009-report-compaction-index', class: ReportCompactionIndex },
   { name: '0010-fleet-counts', class: FleetCounts },
   { name: '0011-policy-result-order', class: PolicyResultOrder },
+  { name: '0012-policy-quarantine', class: PolicyQuarantine },
   { name: '0013-host-identity-and-quotas', class: HostIdentityAndQuotas },
   { name: '0014-webhook-delivery-cap', class: WebhookDeliveryCap },
 ];

@@ -11,6 +11,7 @@ import { Webhooks } from './0009-webhooks.js';
 import { CompactReports } from './0010-compact-reports.js';
 import { ReportCompactionIndex } from './0011-report-compaction-index.js';
 import { FleetCounts } from './0012-fleet-counts.js';
+import { PolicyQuarantine } from './0014-policy-quarantine.js';
 import { PolicyResultOrder } from './0013-policy-result-order.js';
 import { HostIdentityAndQuotas } from './0015-host-identity-and-quotas.js';
 import { WebhookDeliveryCap } from './0016-webhook-delivery-cap.js';
@@ -33,6 +34,7 @@ export const SQLITE_MIGRATIONS: MigrationObject[] = [
   { name: '0011-report-compaction-index', class: ReportCompactionIndex },
   { name: '0012-fleet-counts', class: FleetCounts },
   { name: '0013-policy-result-order', class: PolicyResultOrder },
+  { name: '0014-policy-quarantine', class: PolicyQuarantine },
   { name: '0015-host-identity-and-quotas', class: HostIdentityAndQuotas },
   { name: '0016-webhook-delivery-cap', class: WebhookDeliveryCap },
 ];
