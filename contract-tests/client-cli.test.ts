@@ -192,8 +192,8 @@ describe('audit-client admin commands against the Prism mock', () => {
     const result = await run(['hosts', '--hostname', 'web', '--limit', '10', '--offset', '0']);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     const [heading, row, paging] = result.stdout.split('\n');
-    expect(heading!.split(/\s{2,}/)).toEqual(['ID', 'HOSTNAME', 'HOST ID', 'OS', 'INDEX', 'WARNINGS', 'REPORTS', 'LAST SEEN', 'GROUPS', 'TAGS']);
-    expect(row!.split(/\s{2,}/)).toEqual([EXAMPLE_ID, 'web-01', HOST_ID, 'Debian GNU/Linux 12 (bookworm)', '56', '1', '22', '2026-11-22 13:41:25 UTC', 'webservers', 'production']);
+    expect(heading!.split(/\s{2,}/)).toEqual(['ID', 'HOSTNAME', 'HOST ID', 'OS', 'INDEX', 'WARNINGS', 'REPORTS', 'LAST SEEN', 'GROUPS', 'TAGS', 'IDENTITY']);
+    expect(row!.split(/\s{2,}/)).toEqual([EXAMPLE_ID, 'web-01', HOST_ID, 'Debian GNU/Linux 12 (bookworm)', '56', '1', '22', '2026-11-22 13:41:25 UTC', 'webservers', 'production', 'changed']);
     expect(paging).toBe('hosts 1-1 of 1');
   });
 
@@ -307,7 +307,24 @@ describe('audit-client admin commands against the Prism mock', () => {
     expect(revoked.code).toBe(0);
     expect(revoked.stdout.split('\n')[1]!.split(/\s{2,}/).slice(0, 4)).toEqual([EXAMPLE_ID, '3f9a2c1e', 'revoked', 'web servers']);
     const list = await run(['keys', 'list']);
-    expect(list.stdout.split('\n')[0]!.split(/\s{2,}/)).toEqual(['ID', 'PREFIX', 'STATE', 'LABEL', 'CREATED', 'EXPIRES', 'LAST USED', 'LAST UPLOAD']);
+    expect(list.stdout.split('\n')[0]!.split(/\s{2,}/)).toEqual(['ID', 'PREFIX', 'STATE', 'LABEL', 'CREATED', 'EXPIRES', 'LAST USED', 'LAST UPLOAD', 'NEW HOSTS/DAY', 'MAX HOSTS']);
+  });
+
+  it('keys set and create: a key\'s quotas of hosts, checked before anything is sent', async () => {
+    const set = await run(['keys', 'set', EXAMPLE_ID, '--new-hosts-per-day', '500', '--max-hosts', 'none']);
+    expect(set).toMatchObject({ code: 0, stderr: '' });
+    expect(set.stdout.split('\n')[1]!.split(/\s{2,}/).slice(-2)).toEqual(['500', '2000']); // the contract's example answer
+    expect(await run(['keys', 'create', '--new-hosts-per-day', '20', '--max-hosts', '100'])).toMatchObject({ code: 0 });
+    expect(await run(['keys', 'set', EXAMPLE_ID])).toEqual({ code: 1, stdout: '', stderr: 'give --new-hosts-per-day, --max-hosts or both\n' });
+    expect(await run(['keys', 'set', EXAMPLE_ID, '--max-hosts', 'lots'])).toMatchObject({ code: 1, stderr: expect.stringContaining('must be a whole number or "none"') });
+  });
+
+  it('host and accept-identity: a flagged identity change, accepted in one command', async () => {
+    const host = await run(['host', EXAMPLE_ID]);
+    expect(host.stdout).toMatch(/\nIdentity change +hostid2 0123456789abcdef\S+ → fedcba9876543210\S+ at 2026-11-22 13:41:25 UTC \(audit-client accept-identity\)\n/);
+    const accepted = await run(['accept-identity', EXAMPLE_ID, 'fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210']);
+    expect(accepted).toMatchObject({ code: 0, stderr: '' });
+    expect(accepted.stdout).toMatch(/^Accepted hostid2 \S+ for host 0f8fad5b-d9cb-469f-a165-70867728950e\.\n$/);
   });
 
   it('takes the token from --admin-token-file and the API URL uploads use; a query the server refuses exits 3', async () => {

@@ -1,4 +1,5 @@
 import {
+  acceptHostIdentity,
   createLicenseKey,
   getAdminSession,
   getHost,
@@ -27,6 +28,7 @@ import {
   listReports,
   revokeLicenseKey,
   rotateLicenseKey,
+  updateLicenseKey,
 } from './generated/sdk.gen.js';
 import type {
   AdminSession,
@@ -49,8 +51,10 @@ import type {
   FindingGroupPage,
   GetHostData,
   GetOverviewData,
+  Host,
   HostDetail,
   HostPage,
+  LicenseKeySettings,
   LicenseKeyInfo,
   LicenseKeyList,
   ListFindingsData,
@@ -126,6 +130,10 @@ export interface AdminClient {
   createLicenseKey(request?: NewLicenseKeyRequest): Promise<NewLicenseKey>;
   /** Revokes a license key; revoking a revoked key changes nothing. */
   revokeLicenseKey(keyId: string): Promise<LicenseKeyInfo>;
+  /** Changes a license key's quotas of hosts (null: back to the server's default, or no maximum). */
+  updateLicenseKey(keyId: string, settings: LicenseKeySettings): Promise<LicenseKeyInfo>;
+  /** Accepts the `hostid2` of a host's flagged identity change (a 409 `ConflictError` when none names it). */
+  acceptHostIdentity(hostRecordId: string, hostId2: string | null): Promise<Host>;
   /** Issues a new key for an old one, which keeps working for `graceSeconds` (server default: a day). */
   rotateLicenseKey(keyId: string, request?: RotateLicenseKeyRequest): Promise<RotatedLicenseKey>;
   /** One page of refused uploads and license checks, newest day first, with the client addresses they came from. */
@@ -182,6 +190,9 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     listLicenseKeys: () => json<LicenseKeyList>(() => listLicenseKeys({ ...transport.call() }), 200),
     createLicenseKey: (request = {}) => json<NewLicenseKey>(() => createLicenseKey({ ...transport.call(), body: request }), 201),
     revokeLicenseKey: (keyId) => json<LicenseKeyInfo>(() => revokeLicenseKey({ ...transport.call(), path: { keyId } }), 200),
+    updateLicenseKey: (keyId, settings) => json<LicenseKeyInfo>(() => updateLicenseKey({ ...transport.call(), path: { keyId }, body: settings }), 200),
+    acceptHostIdentity: (hostRecordId, hostId2) =>
+      json<Host>(() => acceptHostIdentity({ ...transport.call(), path: { hostRecordId }, body: { hostId2 } }), 200),
     rotateLicenseKey: (keyId, request = {}) =>
       json<RotatedLicenseKey>(() => rotateLicenseKey({ ...transport.call(), path: { keyId }, body: request }), 201),
     listRejections: (query) => json<RejectionPage>(() => listRejections({ ...transport.call(), query }), 200),

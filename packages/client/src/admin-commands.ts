@@ -14,13 +14,19 @@ import {
   formatReportPage,
   formatTime,
 } from './admin-output.js';
-import { dateTime, day, positiveInteger, wholeNumber } from './cli-arguments.js';
+import { dateTime, day, positiveInteger, quotaOr, quotaSetting, wholeNumber } from './cli-arguments.js';
 import { EXIT, runWithClient } from './cli-exit-codes.js';
 import { processSources, resolveAdminConnection, UsageError, type AdminFlags } from './cli-settings.js';
 
 /** Flags every admin command has. */
 export interface OutputFlags {
   json?: boolean;
+}
+
+/** The quota flags of `keys create` and `keys set` (`keys set` also takes `default` or `none`). */
+interface QuotaFlags {
+  newHostsPerDay?: number | string;
+  maxHosts?: number | string;
 }
 
 /** Adds the admin commands (hosts, host, reports, report, keys …) to `audit-client`. */
@@ -80,6 +86,15 @@ export function addAdminCommands(program: Command): void {
       ),
     );
 
+  adminCommand(program, 'accept-identity', 'accept the new hostid2 of a host whose identity change is flagged (e.g. a reinstalled host)')
+    .argument('<id>', 'the host\'s id (the ID column of `hosts`)')
+    .argument('<hostid2>', 'the new hostid2, as `host <id>` shows it under "Identity change" ("-": none)')
+    .action(
+      admin<[string, string, OutputFlags]>(async (client, id, hostId2, options) =>
+        show(options, await client.acceptHostIdentity(id, hostId2 === '-' ? null : hostId2), (host) => `Accepted hostid2 ${host.hostId2 ?? '(none)'} for host ${host.id}.\n`),
+      ),
+    );
+
   adminCommand(program, 'reports', 'list reports, newest first')
     .option('--host <id>', 'only reports of this host (its id, as `hosts` shows it)')
     .option('--key-id <id>', 'only reports uploaded with this license key (its id)')
@@ -127,7 +142,7 @@ export function addAdminCommands(program: Command): void {
       }),
     );
 
-  const keys = program.command('keys').description('list, create, revoke and rotate license keys');
+  const keys = program.command('keys').description('list, create, change, revoke and rotate license keys');
   adminCommand(keys, 'list', 'list the license keys, oldest first (never the keys themselves)').action(
     admin<[OutputFlags]>(async (client, options) => show(options, await client.listLicenseKeys(), (list) => formatKeys(list.items))),
   );
@@ -135,13 +150,28 @@ export function addAdminCommands(program: Command): void {
   adminCommand(keys, 'create', 'create a license key and print it on stdout: the only time it is shown')
     .option('--label <text>', 'what the key is for, e.g. "web servers"')
     .addOption(new Option('--expires <when>', 'when the key stops working: a date (midnight UTC) or an ISO 8601 date and time').argParser(dateTime))
+    .addOption(new Option('--new-hosts-per-day <n>', 'hosts new to the key that may enroll per UTC day (default: the server\'s)').argParser(wholeNumber))
+    .addOption(new Option('--max-hosts <n>', 'most hosts the key may have (default: no maximum)').argParser(wholeNumber))
     .action(
-      admin<[OutputFlags & { label?: string; expires?: string }]>(async (client, options) => {
-        const created = await client.createLicenseKey({ label: options.label, expiresAt: options.expires });
+      admin<[OutputFlags & QuotaFlags & { label?: string; expires?: string }]>(async (client, options) => {
+        const quotas = { newHostsPerDay: quotaSetting(options.newHostsPerDay), maxHosts: quotaSetting(options.maxHosts) };
+        const created = await client.createLicenseKey({ label: options.label, expiresAt: options.expires, ...quotas });
         if (options.json) return printJson(created);
         process.stderr.write(`${describeNewKey(created.key)}\nThe key is shown only now; give it to the hosts (license-key= in their Lynis profile):\n`);
         process.stdout.write(`${created.licenseKey}\n`);
         return EXIT.ok;
+      }),
+    );
+
+  adminCommand(keys, 'set', 'change a license key\'s quotas of hosts')
+    .argument('<id>', 'the key\'s id (the ID column of `keys list`)')
+    .addOption(new Option('--new-hosts-per-day <n>', 'hosts new to the key per UTC day, or "default" for the server\'s').argParser(quotaOr('default')))
+    .addOption(new Option('--max-hosts <n>', 'most hosts the key may have, or "none"').argParser(quotaOr('none')))
+    .action(
+      admin<[string, OutputFlags & QuotaFlags]>(async (client, id, options) => {
+        const settings = { newHostsPerDay: quotaSetting(options.newHostsPerDay), maxHosts: quotaSetting(options.maxHosts) };
+        if (settings.newHostsPerDay === undefined && settings.maxHosts === undefined) throw new UsageError('give --new-hosts-per-day, --max-hosts or both');
+        return show(options, await client.updateLicenseKey(id, settings), (key) => formatKeys([key]));
       }),
     );
 

@@ -69,6 +69,7 @@ const hostColumns: Columns<Host> = [
   ['LAST SEEN', (h) => formatTime(h.lastSeen)],
   ['GROUPS', (h) => labels(h.groups)],
   ['TAGS', (h) => labels(h.tags)],
+  ['IDENTITY', (h) => (h.identityChange ? (h.identityChange.refused ? 'changed, refused' : 'changed') : null)],
 ];
 
 /** `audit-client hosts`. */
@@ -96,6 +97,7 @@ export function formatHost(host: HostDetail): string {
     ['Hardening index', host.latestHardeningIndex],
     ['Warnings', host.latestWarningCount],
     ['Suggestions', host.latestSuggestionCount],
+    ['Identity change', identityChangeText(host.identityChange)],
   ]);
   if (host.hardeningHistory.length === 0) return fields;
   const history = formatTable<HostDetail['hardeningHistory'][number]>(
@@ -107,6 +109,13 @@ export function formatHost(host: HostDetail): string {
     host.hardeningHistory,
   );
   return `${fields}\nHardening index, newest first:\n${history}`;
+}
+
+/** A host's unaccepted `hostid2` change in one line: old → new, when, and whether its reports are refused. */
+function identityChangeText(change: Host['identityChange']): string | null {
+  if (!change) return null;
+  const refused = change.refused ? ', reports refused until accepted (audit-client accept-identity)' : ' (audit-client accept-identity)';
+  return `hostid2 ${change.previousHostId2 ?? '(none)'} → ${change.hostId2 ?? '(none)'} at ${formatTime(change.at)}${refused}`;
 }
 
 const reportColumns: Columns<ReportPage['items'][number]> = [
@@ -198,6 +207,8 @@ const keyColumns: Columns<LicenseKeyInfo> = [
   ['EXPIRES', (k) => formatTime(k.expiresAt)],
   ['LAST USED', (k) => formatTime(k.lastUsedAt)],
   ['LAST UPLOAD', (k) => formatTime(k.lastUploadAt)],
+  ['NEW HOSTS/DAY', (k) => k.newHostsPerDay ?? 'default'],
+  ['MAX HOSTS', (k) => k.maxHosts ?? 'none'],
 ];
 
 /** `audit-client keys list` and the key a `keys revoke` answers with. */

@@ -12,6 +12,19 @@ export const wholeNumber = (value: string) => {
   return Number(value);
 };
 
+/**
+ * A parser of a whole number or `unsetWord`, such as `--max-hosts none`: a key quota. The word is kept as it is
+ * (commander turns a parser's null into ''); {@link quotaSetting} reads it as null.
+ */
+export const quotaOr = (unsetWord: string) => (value: string): number | string => {
+  if (value === unsetWord) return unsetWord;
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`must be a whole number or "${unsetWord}"`);
+  return Number(value);
+};
+
+/** A quota flag as the API takes it: a number, null for the unset word, undefined when not given. */
+export const quotaSetting = (flag: number | string | undefined) => (typeof flag === 'string' ? null : flag);
+
 /** Parses a date, or a date and time, into the ISO 8601 form the API takes: `2027-11-01` is midnight UTC. */
 export const dateTime = (value: string) => {
   const time = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : Number.NaN;
