@@ -155,6 +155,16 @@ function quotaColumns(quotas: KeyQuotas): KeyQuotas {
   return Object.fromEntries(Object.entries(quotas).filter(([, value]) => value !== undefined && value !== null));
 }
 
+/** Most a quota may be set to, as the contract allows. */
+const MAX_QUOTA = 100_000_000;
+
+/** A quota as a command line gives it: a whole number, or `unsetWord` for null. Names `flag` when it is neither. */
+export function parseQuota(text: string, unsetWord: string, flag: string): number | null {
+  if (text === unsetWord) return null;
+  if (!/^\d+$/.test(text) || Number(text) > MAX_QUOTA) throw new Error(`${flag}: give a whole number from 0 to ${MAX_QUOTA}, or "${unsetWord}"`);
+  return Number(text);
+}
+
 /**
  * Sets a key's quotas (those given; null returns one to the default). Read by every commit of new hosts, so no
  * revision is needed. Rejects with a `not-found` {@link SecretError} when no key has this id.
