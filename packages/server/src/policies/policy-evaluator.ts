@@ -124,12 +124,13 @@ export class PolicyEvaluator extends BackgroundWorker {
       if (hosts.length === 0) return this.measureFleet(now);
       // Evidence of a server that stopped while running these policies is read before they run again here.
       const { waitMs, reaped } = await reapRuns(this.database, this.runId, policies.map((ready) => ready.policy.id), this.options.logger, now);
-      if (reaped) return this.passes.wake();
+      if (reaped) return this.evaluateOutOfDate();
       if (waitMs > 0) {
         await new Promise((resolve) => setTimeout(resolve, Math.min(waitMs, 1000)));
         continue;
       }
-      await this.evaluateHosts(hosts, policies, policySet, now);
+      // A policy quarantined by this batch is not run again: the pass starts over, reading the policies anew.
+      if (await this.evaluateHosts(hosts, policies, policySet, now)) return this.evaluateOutOfDate();
       after = hosts.at(-1)!.id;
     }
   }
@@ -175,7 +176,8 @@ export class PolicyEvaluator extends BackgroundWorker {
     return (await query) as HostRow[];
   }
 
-  private async evaluateHosts(hosts: HostRow[], policies: ReadyPolicy[], policySet: string, now: Date): Promise<void> {
+  /** Evaluates a batch of hosts and writes their results; resolves with whether a policy was quarantined. */
+  private async evaluateHosts(hosts: HostRow[], policies: ReadyPolicy[], policySet: string, now: Date): Promise<boolean> {
     const dialect = sqlDialectOf(this.database.em);
     const time = dialect.toDatabaseTime(now);
     const knex = this.database.em.getKnex();
@@ -236,8 +238,9 @@ export class PolicyEvaluator extends BackgroundWorker {
       }
       await endRun(trx, this.runId);
     });
-    await recordOverruns(this.database, overruns, this.options.logger, now);
-    if (wroteEvents || overruns.length > 0) this.options.onEvents?.();
+    const quarantined = await recordOverruns(this.database, overruns, this.options.logger, now);
+    if (wroteEvents || quarantined) this.options.onEvents?.();
+    return quarantined;
   }
 
   /** A host's latest report as text for the worker, or why it cannot be read. */

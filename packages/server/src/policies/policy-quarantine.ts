@@ -19,12 +19,13 @@ export interface Overrun {
 /**
  * Records overruns: a time overrun is a strike on its policy, and a policy reaching {@link STRIKES_TO_QUARANTINE}
  * strikes, or whose rule stopped the evaluator, is quarantined: disabled, with the time and the reason, and a
- * `policy.quarantined` event, in one transaction. The policy is the unit (not the rule): a policy with a rule
+ * `policy.quarantined` event, in one transaction; resolves with whether one was. The policy is the unit (not the rule): a policy with a rule
  * disabled would report hosts compliant on rules they were never checked against.
  */
-export async function recordOverruns(database: Database, overruns: Overrun[], logger?: AuditLogger, now = new Date()): Promise<void> {
-  if (overruns.length === 0) return;
+export async function recordOverruns(database: Database, overruns: Overrun[], logger?: AuditLogger, now = new Date()): Promise<boolean> {
+  if (overruns.length === 0) return false;
   const time = sqlDialectOf(database.em).toDatabaseTime(now);
+  let quarantined = false;
   await database.em.getKnex().transaction(async (trx) => {
     for (const [policyId, ofPolicy] of groupBy(overruns, (overrun) => overrun.policyId)) {
       const strikes = ofPolicy.filter((overrun) => overrun.kind === 'time').length;
@@ -37,8 +38,10 @@ export async function recordOverruns(database: Database, overruns: Overrun[], lo
       const reason = crash ? `${rule}${crash.message}` : `${rule}${culprit.message} (${Number(row.strikes)} overruns)`;
       await quarantine(trx, policyId, row.name, culprit.ruleId, reason, time, now);
       logger?.warn({ policyId, ruleId: culprit.ruleId, reason }, 'policy quarantined');
+      quarantined = true;
     }
   });
+  return quarantined;
 }
 
 async function quarantine(trx: Knex.Transaction, policyId: string, name: string, ruleId: string | null, reason: string, time: unknown, now: Date): Promise<void> {

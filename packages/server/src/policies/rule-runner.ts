@@ -46,8 +46,8 @@ export interface RuleRunnerOptions {
   limits?: RuleBudgetLimits;
   /** The worker's heap (old generation), MiB. Default 256. */
   heapMb?: number;
-  /** How long past a rule's time budget the watchdog lets a step run before stopping the worker. Default 1000 ms. */
-  graceMs?: number;
+  /** How long one rule may run (it did not yield to its own clock) before the watchdog stops the worker. Default: its time budget plus 1 s. */
+  watchdogMs?: number;
 }
 
 const WATCHDOG_INTERVAL_MS = 50;
@@ -149,7 +149,7 @@ export class RuleRunner {
       const watchdog = setInterval(() => {
         const count = Atomics.load(view, 3);
         if (count !== lastCount) [lastCount, lastChange] = [count, performance.now()];
-        else if (count > 0 && performance.now() - lastChange > this.limits.timeMs + (this.options.graceMs ?? 1000)) {
+        else if (count > 0 && performance.now() - lastChange > (this.options.watchdogMs ?? this.limits.timeMs + 1000)) {
           settle({ kind: 'time', message: `the rule exceeded its time budget of ${this.limits.timeMs} ms` });
         }
       }, WATCHDOG_INTERVAL_MS);
