@@ -10,6 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAdminToken, importKey, openDatabase } from '@org/audit-server';
+import { openApiDocument } from '@org/audit-server-core';
 import { lynisCapture } from '@org/test-support/lynis-fixtures';
 import { startStubServer, type StubServer } from '@org/test-support/stub-server';
 import { fitsWidth, launchChromium, openFromNav, signIn } from './support/dashboard.js';
@@ -19,6 +20,8 @@ const ARTIFACTS = `${fileURLToPath(new URL('..', import.meta.url))}test-artifact
 /** The setting that lets webhooks reach 127.0.0.1, where the test's receiver listens. */
 const ALLOW_PRIVATE_RECEIVERS = '--webhook-allow-private';
 const HOST_ID = '8888888888888888888888888888888888888888';
+/** The event types a subscription may choose, as the contract lists them. */
+const EVENT_TYPES = (openApiDocument.components?.schemas?.['WebhookEventType'] as { enum: string[] }).enum;
 /** A host name an attacker controlling the host could write into its report; it travels in `report.stored`'s body. */
 const HOSTILE_NAME = '<img src=x onerror=alert(1)>evil-host';
 /** A last error that is markup (written into the log by the test: no receiver can make the server write one). */
@@ -96,7 +99,7 @@ it('creates a subscription with its secret shown once, logs a failed then redeli
   await signIn(page, `${server.url}/dashboard/`, adminToken);
   await openFromNav(page, 'Webhooks');
   await page.getByText('No subscriptions yet.').waitFor();
-  expect(await page.getByRole('checkbox').count()).toBe(7 + 1); // every event of the contract's enum, and Enabled
+  expect(await page.getByRole('checkbox').count()).toBe(EVENT_TYPES.length + 1); // every event of the contract's enum, and Enabled
 
   // A URL the contract refuses: the server's problem detail, in place under the form's button.
   const form = page.locator('form.webhook-form');
