@@ -163,6 +163,18 @@ describe('requests', () => {
     ]);
   });
 
+  it('getPolicy GETs, updatePolicy PUTs the input (enabling clears a quarantine), deletePolicy DELETEs and resolves on 204', async () => {
+    const policy = { id: ID, name: 'slow', description: null, enabled: false, scope: {}, rules: [{ id: 'r', expression: 'true', results: { pass: 0, fail: 0, error: 0, waived: 0 } }], createdAt: '2026-11-01T08:00:00.000Z', updatedAt: '2026-11-01T08:00:00.000Z', hosts: { pass: 0, fail: 0, error: 0, waived: 0 }, quarantine: { at: '2026-11-01T09:00:00.000Z', reason: 'rule r: the rule exceeded its time budget of 200 ms (3 overruns)' } };
+    reply = json(200, policy);
+    await expect(client().getPolicy(ID)).resolves.toMatchObject({ quarantine: { reason: expect.stringContaining('time budget') } });
+    reply = json(200, { ...policy, enabled: true, quarantine: null });
+    await expect(client().updatePolicy(ID, { name: 'slow', enabled: true, rules: [{ id: 'r', expression: 'true' }] })).resolves.toMatchObject({ quarantine: null });
+    reply = { status: 204, body: '' };
+    await expect(client().deletePolicy(ID)).resolves.toBeUndefined();
+    expect(received().map(({ method, path }) => `${method} ${path}`)).toEqual([`GET /api/admin/policies/${ID}`, `PUT /api/admin/policies/${ID}`, `DELETE /api/admin/policies/${ID}`]);
+    expect(JSON.parse(received()[1]!.body)).toEqual({ name: 'slow', enabled: true, rules: [{ id: 'r', expression: 'true' }] });
+  });
+
   it('refuses a token that cannot be a bearer token, without quoting it and before sending anything', () => {
     for (const token of ['', 'two words', 'line\nbreak', 'ünïcode']) {
       const attempt = () => client({ token });

@@ -4,6 +4,9 @@ import {
   getAdminSession,
   getHost,
   createPolicy,
+  deletePolicy,
+  getPolicy,
+  updatePolicy,
   createWaiver,
   createWebhook,
   enableBaselinePolicy,
@@ -144,6 +147,12 @@ export interface AdminClient {
   createPolicy(policy: PolicyInput): Promise<Policy>;
   /** Creates the shipped baseline policy. */
   enableBaselinePolicy(): Promise<Policy>;
+  /** One policy, with its quarantine when the evaluator disabled it. */
+  getPolicy(policyId: string): Promise<Policy>;
+  /** Replaces a policy (enabling it clears its quarantine). */
+  updatePolicy(policyId: string, policy: PolicyInput): Promise<Policy>;
+  /** Deletes a policy with its results and waivers. */
+  deletePolicy(policyId: string): Promise<void>;
   /** One page of each host's results on a policy's rules, failures first. */
   listPolicyResults(policyId: string, query?: PolicyResultQuery): Promise<PolicyResultPage>;
   /** A host's results on every policy and their recent changes. */
@@ -199,6 +208,9 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     listPolicies: () => json<PolicyList>(() => listPolicies({ ...transport.call() }), 200),
     createPolicy: (policy) => json<Policy>(() => createPolicy({ ...transport.call(), body: policy }), 201),
     enableBaselinePolicy: () => json<Policy>(() => enableBaselinePolicy({ ...transport.call() }), 201),
+    getPolicy: (policyId) => json<Policy>(() => getPolicy({ ...transport.call(), path: { policyId } }), 200),
+    updatePolicy: (policyId, policy) => json<Policy>(() => updatePolicy({ ...transport.call(), path: { policyId }, body: policy }), 200),
+    deletePolicy: async (policyId) => void (await answerOf(() => deletePolicy({ ...transport.call(), path: { policyId } }), token, 204)),
     listPolicyResults: (policyId, query) => json<PolicyResultPage>(() => listPolicyResults({ ...transport.call(), path: { policyId }, query }), 200),
     getHostCompliance: (hostRecordId) => json<HostCompliance>(() => getHostCompliance({ ...transport.call(), path: { hostRecordId } }), 200),
     listWaivers: (query) => json<WaiverList>(() => listWaivers({ ...transport.call(), query }), 200),

@@ -25,6 +25,26 @@ export function addComplianceCommands(program: Command): void {
     );
   adminCommand(policies, 'enable-baseline', 'create the shipped Baseline policy (hardening index >= 60, no vulnerable packages, no warnings, audited within 7 days)')
     .action(admin<[OutputFlags]>(async (client, options) => show(options, await client.enableBaselinePolicy(), (created) => `Created policy ${created.name} (${created.id})\n`)));
+  for (const [name, enabled] of [['enable', true], ['disable', false]] as const) {
+    adminCommand(policies, name, enabled ? 'enable a policy (clears its quarantine)' : 'disable a policy (kept, not evaluated)')
+      .argument('<policy-id>', 'the policy\'s id, from policies list')
+      .action(
+        admin<[string, OutputFlags]>(async (client, policyId, options) => {
+          const { name: policyName, description, scope, rules } = await client.getPolicy(policyId);
+          const input: PolicyInput = { name: policyName, description, enabled, scope, rules: rules.map(({ id, description: text, expression }) => ({ id, description: text, expression })) };
+          return show(options, await client.updatePolicy(policyId, input), (policy) => `${enabled ? 'Enabled' : 'Disabled'} policy ${policy.name} (${policy.id})\n`);
+        }),
+      );
+  }
+  adminCommand(policies, 'delete', 'delete a policy with its results and waivers')
+    .argument('<policy-id>', 'the policy\'s id, from policies list')
+    .action(
+      admin<[string]>(async (client, policyId) => {
+        await client.deletePolicy(policyId);
+        process.stderr.write(`Deleted policy ${policyId}\n`);
+        return EXIT.ok;
+      }),
+    );
   adminCommand(policies, 'results', 'list each host\'s result on a policy\'s rules, failures first')
     .argument('<policy-id>', 'the policy\'s id, from policies list')
     .option('--rule <id>', 'only this rule')
@@ -125,6 +145,7 @@ function formatPolicies(list: PolicyList): string {
       ['FAIL', (p) => p.hosts.fail],
       ['ERROR', (p) => p.hosts.error],
       ['WAIVED', (p) => p.hosts.waived],
+      ['QUARANTINED', (p) => (p.quarantine ? `${formatTime(p.quarantine.at)} ${p.quarantine.reason}` : '-')],
     ],
     list.items,
   );

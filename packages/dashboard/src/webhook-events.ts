@@ -15,6 +15,7 @@ export const EVENT_MEANINGS: Record<WebhookEventType, string> = {
   'key.expiring': 'a license key expires within 7 days',
   'host.identity_changed': 'a report for a known host carried another hostid2 (stored, or refused in strict mode)',
   'key.quota_reached': 'a license key reached its quota of hosts: new hosts are refused (once a day)',
+  'policy.quarantined': 'a policy was quarantined (disabled): its rules overran their budget of time or size',
 };
 
 /** The event types, in the contract's order. */

@@ -2,11 +2,13 @@ import { useState, type FormEvent } from 'react';
 import {
   createPolicy,
   createWaiver,
+  deletePolicy,
   deleteWaiver,
   enableBaselinePolicy,
   listPolicies,
   listPolicyResults,
   listWaivers,
+  updatePolicy,
   type Client,
   type Policy,
   type RuleError,
@@ -45,7 +47,8 @@ export function PoliciesPage({ client, onUnauthorized }: { client: Client; onUna
     <section aria-labelledby="policies-title">
       <h1 id="policies-title">Policies</h1>
       <p className="hint">
-        Rules are CEL expressions over each host's latest report, evaluated in the background within seconds of an upload or a change.
+        Rules are CEL expressions over each host's latest report, evaluated in the background within seconds of an upload or a change,
+        each within a budget of time and size; a policy whose rules overrun it is quarantined (disabled) until enabled again.
       </p>
       {problem && <p className="error" role="alert">{problem}</p>}
       {policies.length === 0 ? (
@@ -73,6 +76,17 @@ export function PoliciesPage({ client, onUnauthorized }: { client: Client; onUna
                   <strong>{policy.name}</strong>
                   {!policy.enabled && <span className="sub"> (disabled)</span>}
                   <div className="sub">{scopeText(policy)}</div>
+                  {policy.quarantine && (
+                    <p className="error" role="status">
+                      Quarantined {formatTime(policy.quarantine.at)}: {policy.quarantine.reason}
+                    </p>
+                  )}
+                  <div>
+                    <button type="button" onClick={() => void change(async () => void (await data(updatePolicy({ client, path: { policyId: policy.id }, body: { ...inputOf(policy), enabled: !policy.enabled } }))))}>
+                      {policy.enabled ? 'Disable' : 'Enable'}
+                    </button>{' '}
+                    <button type="button" onClick={() => void change(async () => void (await data(deletePolicy({ client, path: { policyId: policy.id } }))))}>Delete</button>
+                  </div>
                 </td>
                 <td>
                   <ul className="plain">
@@ -135,6 +149,11 @@ export function PoliciesPage({ client, onUnauthorized }: { client: Client; onUna
       )}
     </section>
   );
+}
+
+/** A policy as its input again (to replace it with one thing changed). */
+function inputOf(policy: Policy) {
+  return { name: policy.name, description: policy.description, enabled: policy.enabled, scope: policy.scope, rules: policy.rules.map(({ id, description, expression }) => ({ id, description, expression })) };
 }
 
 /** The hosts failing a policy, newest status first, each with a button that waives that rule for 30 days. */
