@@ -94,9 +94,10 @@ export async function admitDeliveries(trx: Knex.Transaction, dialect: SqlDialect
   return rows;
 }
 
-/** The ids of the subscriptions with folded events, to be told once their minute has room. */
+/** The ids of the enabled subscriptions with folded events, to be told once their minute has room. */
 export async function subscriptionsWithFolds(knex: Knex): Promise<string[]> {
-  return ((await knex('webhook_fold').select('webhook_id').orderBy('webhook_id')) as { webhook_id: string }[]).map((row) => row.webhook_id);
+  const rows = (await knex('webhook_fold as f').join('webhook as w', 'w.id', 'f.webhook_id').where('w.enabled', true).select('f.webhook_id').orderBy('f.webhook_id')) as { webhook_id: string }[];
+  return rows.map((row) => row.webhook_id);
 }
 
 function addTo(fold: Fold | undefined, candidate: DeliveryCandidate): Fold {

@@ -14,7 +14,7 @@ import { createKey } from '../secrets/license-keys.js';
 import { listDeliveries, redeliver } from './deliveries.js';
 import { WebhookDispatcher } from './dispatcher.js';
 import { writeRefusedUploadEvents } from './refused-uploads.js';
-import { createWebhook, listWebhooks } from './webhook-records.js';
+import { createWebhook, deleteWebhook, listWebhooks, updateWebhook } from './webhook-records.js';
 
 const DAY_MS = 86_400_000;
 const silent = { info() {}, warn() {}, error() {} };
@@ -275,6 +275,27 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     expect(log.items.filter((item) => item.eventType === 'events.folded')).toHaveLength(2);
     expect(log.total).toBe(21);
     expect(Number(((await orm.em.getKnex()('webhook_fold').count({ n: '*' })) as [{ n: number | string }])[0].n)).toBe(0);
+  });
+
+  it('keeps a disabled subscription\'s folded events until it is enabled again, and deletes them with it', async () => {
+    const input = { url: `${receiver.url}/hook`, events: ['report.stored' as const], maxDeliveriesPerMinute: 2 };
+    const { webhook } = await subscribe(input.events, input);
+    await burst(5, 'a');
+    const sender = dispatcher();
+    await sender.settle();
+    await updateWebhook(orm, webhook.id, { ...input, enabled: false });
+    clock = new Date(clock.getTime() + 61_000);
+    await sender.settle();
+    expect(receiver.requests).toHaveLength(2);
+    await updateWebhook(orm, webhook.id, { ...input, enabled: true });
+    await sender.settle();
+    expect(deliveredBodies().at(-1)).toMatchObject({ type: 'events.folded', data: { count: 3 } });
+    await burst(5, 'b');
+    await sender.settle();
+    const folds = () => orm.em.getKnex()('webhook_fold').count({ n: '*' }).then((rows) => Number((rows as [{ n: number | string }])[0].n));
+    expect(await folds()).toBe(1);
+    await deleteWebhook(orm, webhook.id);
+    expect(await folds()).toBe(0);
   });
 
   it('folds in Slack format too, saying how many events were folded', async () => {
