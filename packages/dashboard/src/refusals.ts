@@ -5,6 +5,9 @@ import type { LicenseKeyInfo, RejectionGroup } from '@org/audit-client/sdk';
 export const REASONS: Record<string, string> = {
   'invalid-key': 'key unknown, revoked or expired',
   'invalid-data': 'report unreadable',
+  'not-a-report': 'not a finished Lynis report',
+  'host-identity-changed': 'another hostid2 than the host\'s: accept it on the host\'s page',
+  'host-quota-exceeded': 'the key\'s quota of new hosts is reached',
   'invalid-request': 'field missing or invalid',
   malformed: 'body unreadable',
   'unsupported-type': 'not a form',

@@ -1,9 +1,10 @@
-import { exportHostHistory, getHost, listLicenseKeys, listRejections, listReports, type Client } from '@org/audit-client/sdk';
+import { acceptHostIdentity, exportHostHistory, getHost, listLicenseKeys, listRejections, listReports, type Client, type Host } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { formatBytes, formatTime } from '../format.js';
 import { addressesOf, keyOf, REASONS } from '../refusals.js';
 import { loadNewestReport } from '../newest-report.js';
 import { hostsRoute, hrefOf } from '../route.js';
+import { useChange } from '../use-change.js';
 import { useLoad } from '../use-load.js';
 import { ExportButtons } from '../components/ExportButtons.js';
 import { Findings } from '../components/Findings.js';
@@ -25,7 +26,7 @@ const REFUSALS_SHOWN = 20;
  * host id the server refused. Report text is shown as text only.
  */
 export function HostPage({ client, id, onUnauthorized }: { client: Client; id: string; onUnauthorized(): void }) {
-  const [loaded] = useLoad(
+  const [loaded, reload] = useLoad(
     async () => {
       const host = await data(getHost({ client, path: { hostRecordId: id }, query: { historyLimit: REPORTS_SHOWN } }));
       const [{ latest, vulnerable }, reports, refusals, keys] = await Promise.all([
@@ -39,6 +40,7 @@ export function HostPage({ client, id, onUnauthorized }: { client: Client; id: s
     id,
     onUnauthorized,
   );
+  const { problem, change } = useChange(reload, onUnauthorized);
   if (loaded.state !== 'ready') return <Status loaded={loaded} />;
   const { host, latest, vulnerable, reports, refusals, keys } = loaded.value;
   const trend = host.hardeningHistory
@@ -54,11 +56,19 @@ export function HostPage({ client, id, onUnauthorized }: { client: Client; id: s
       <p className="actions">
         <a href={hrefOf({ page: 'host-report', id: host.id })}>Printable report</a>
       </p>
+      {host.identityChange && (
+        <IdentityChange
+          change={host.identityChange}
+          problem={problem}
+          onAccept={(hostId2) => void change(async () => void (await data(acceptHostIdentity({ client, path: { hostRecordId: host.id }, body: { hostId2 } }))))}
+        />
+      )}
       <dl className="facts">
         {host.hostnameAlias && <><dt>Alias</dt><dd>{host.hostnameAlias}</dd></>}
         {host.customerName && <><dt>Customer</dt><dd>{host.customerName}</dd></>}
         <dt>Groups and tags</dt><dd><Labels host={host} /></dd>
         <dt>Host id</dt><dd className="mono">{host.hostId}</dd>
+        <dt>Host id 2</dt><dd className="mono">{host.hostId2 ?? '—'}</dd>
         <dt>Operating system</dt>
         <dd>{host.os ? <a className="quiet" href={hrefOf(hostsRoute({ os: host.os }))}>{host.os}</a> : '—'}</dd>
         <dt>Lynis</dt><dd>{host.lynisVersion ?? '—'}</dd>
@@ -172,6 +182,29 @@ export function HostPage({ client, id, onUnauthorized }: { client: Client; id: s
         )}
       </section>
     </article>
+  );
+}
+
+/**
+ * A host's flagged identity change: the two hostid2 values, when, and the one click that accepts the new one (a
+ * reinstalled host); until then, on a strict server, its reports with the new one are refused.
+ */
+function IdentityChange({ change, problem, onAccept }: { change: NonNullable<Host['identityChange']>; problem?: string; onAccept(hostId2: string | null): void }) {
+  return (
+    <section className="identity-change" aria-labelledby="identity-title">
+      <h2 id="identity-title">Identity changed</h2>
+      <p>
+        A report for this host id carried another hostid2 on {formatTime(change.at)}:{' '}
+        <span className="mono">{change.previousHostId2 ?? '(none)'}</span> → <span className="mono">{change.hostId2 ?? '(none)'}</span>.{' '}
+        {change.refused ? 'The server refuses its reports until you accept the new identity.' : 'Its reports were stored.'}
+      </p>
+      <p className="hint">
+        Anyone holding the license key can report as any host under it. Accept only if the host was reinstalled or
+        its SSH host key changed; otherwise another machine may be reporting as this one.
+      </p>
+      <button type="button" onClick={() => onAccept(change.hostId2)}>Accept new identity</button>
+      {problem && <p className="error" role="alert">{problem}</p>}
+    </section>
   );
 }
 

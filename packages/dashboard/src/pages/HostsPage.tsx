@@ -88,6 +88,11 @@ export function HostsPage({ client, route, onUnauthorized }: { client: Client; r
                       <a href={hrefOf({ page: 'host', id: host.id })}>{host.hostname ?? '(no host name)'}</a>
                       {host.hostnameAlias && <span className="sub">{host.hostnameAlias}</span>}
                       <span className="sub mono" title={host.hostId}>{host.hostId.slice(0, 12)}…</span>
+                      {host.identityChange && (
+                        <span className="flag" title={`hostid2 ${host.identityChange.previousHostId2 ?? '(none)'} → ${host.identityChange.hostId2 ?? '(none)'}`}>
+                          Identity changed{host.identityChange.refused ? ', reports refused' : ''}
+                        </span>
+                      )}
                     </td>
                     <td><Labels host={host} /></td>
                     <td>

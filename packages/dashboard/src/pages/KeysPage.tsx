@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { createLicenseKey, listLicenseKeys, revokeLicenseKey, rotateLicenseKey, type Client } from '@org/audit-client/sdk';
+import { createLicenseKey, listLicenseKeys, revokeLicenseKey, rotateLicenseKey, updateLicenseKey, type Client, type LicenseKeyInfo, type LicenseKeySettings } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { formatTime } from '../format.js';
 import { useChange } from '../use-change.js';
 import { useLoad } from '../use-load.js';
 import { Status } from '../components/Status.js';
 
-/** License keys: list, create (the key shown once), revoke and rotate. */
+/** License keys: list, create (the key shown once), set their quotas of hosts, revoke and rotate. */
 export function KeysPage({ client, onUnauthorized }: { client: Client; onUnauthorized(): void }) {
   const [keys, reload] = useLoad(() => data(listLicenseKeys({ client })), 'keys', onUnauthorized);
   const [label, setLabel] = useState('');
@@ -47,6 +47,8 @@ export function KeysPage({ client, onUnauthorized }: { client: Client; onUnautho
               <th scope="col">Created</th>
               <th scope="col">Expires</th>
               <th scope="col">Last upload</th>
+              <th scope="col" className="number">New hosts a day</th>
+              <th scope="col" className="number">Most hosts</th>
               <th scope="col">Actions</th>
             </tr>
           </thead>
@@ -59,7 +61,13 @@ export function KeysPage({ client, onUnauthorized }: { client: Client; onUnautho
                 <td>{formatTime(key.createdAt)}</td>
                 <td>{key.expiresAt ? formatTime(key.expiresAt) : 'never'}</td>
                 <td>{formatTime(key.lastUploadAt)}</td>
+                <td className="number">{key.newHostsPerDay ?? 'server default'}</td>
+                <td className="number">{key.maxHosts ?? 'no maximum'}</td>
                 <td>
+                  <KeyQuotas
+                    keyInfo={key}
+                    onSave={(settings) => void change(async () => void (await data(updateLicenseKey({ client, path: { keyId: key.id }, body: settings }))))}
+                  />
                   {key.state === 'valid' && (
                     <div className="actions">
                       <button
@@ -88,5 +96,31 @@ export function KeysPage({ client, onUnauthorized }: { client: Client; onUnautho
         </table>
       )}
     </section>
+  );
+}
+
+/**
+ * A key's quotas of hosts, changed in place: new hosts a day (blank: the server's default, `--key-new-hosts-per-day`)
+ * and most hosts (blank: no maximum). Reports from hosts the key knows are never refused by them.
+ */
+function KeyQuotas({ keyInfo, onSave }: { keyInfo: LicenseKeyInfo; onSave(settings: LicenseKeySettings): void }) {
+  const [perDay, setPerDay] = useState(keyInfo.newHostsPerDay?.toString() ?? '');
+  const [most, setMost] = useState(keyInfo.maxHosts?.toString() ?? '');
+  const save = (event: FormEvent) => {
+    event.preventDefault();
+    onSave({ newHostsPerDay: perDay === '' ? null : Number(perDay), maxHosts: most === '' ? null : Number(most) });
+  };
+  const name = keyInfo.label ?? keyInfo.id;
+  return (
+    <details>
+      <summary>Quotas</summary>
+      <form onSubmit={save}>
+        <label htmlFor={`per-day-${keyInfo.id}`}>New hosts a day (blank: server default)</label>
+        <input id={`per-day-${keyInfo.id}`} type="number" min={0} max={100_000_000} value={perDay} onChange={(event) => setPerDay(event.target.value)} aria-label={`New hosts a day for ${name}`} />
+        <label htmlFor={`most-${keyInfo.id}`}>Most hosts (blank: no maximum)</label>
+        <input id={`most-${keyInfo.id}`} type="number" min={0} max={100_000_000} value={most} onChange={(event) => setMost(event.target.value)} aria-label={`Most hosts for ${name}`} />
+        <button type="submit">Save quotas</button>
+      </form>
+    </details>
   );
 }
