@@ -11,7 +11,7 @@ export const EVENT_MEANINGS: Record<WebhookEventType, string> = {
   'host.noncompliant': 'a host started failing a policy',
   'host.compliant': 'a host passes a policy again',
   'host.stale': 'a host sent no report for the days set below',
-  'uploads.refused': 'a host\'s uploads are being refused',
+  'uploads.refused': 'uploads under a license key are being refused (once an hour per key and reason)',
   'key.expiring': 'a license key expires within 7 days',
   'host.identity_changed': 'a report for a known host carried another hostid2 (stored, or refused in strict mode)',
   'key.quota_reached': 'a license key reached its quota of hosts: new hosts are refused (once a day)',
