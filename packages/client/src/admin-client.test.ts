@@ -39,6 +39,8 @@ const KEY_INFO: LicenseKeyInfo = {
   expiresAt: null,
   lastUsedAt: null,
   lastUploadAt: null,
+  newHostsPerDay: null,
+  maxHosts: null,
 };
 const EMPTY_PAGE: HostPage = { items: [], total: 0, limit: 50, offset: 0 };
 

@@ -66,15 +66,25 @@ const HOST: Host = {
   customerName: 'acme',
   hostnameAlias: 'web-01.example.org',
   compliance: 'unknown',
+  identityChange: null,
 };
 
 describe('hosts and findings', () => {
   it('lists each host\'s warnings, groups and tags; groups and tags comma-separated, control characters as ?', () => {
     const table = formatHostPage({ items: [{ ...HOST, tags: ['bad\u001b[2J'] }, { ...HOST, groups: [], tags: [], latestWarningCount: null }], total: 2, limit: 50, offset: 0 });
     const [heading, first, second] = table.split('\n').map((line) => line.split(/\s{2,}/));
-    expect(heading).toEqual(['ID', 'HOSTNAME', 'HOST ID', 'OS', 'INDEX', 'WARNINGS', 'REPORTS', 'LAST SEEN', 'GROUPS', 'TAGS']);
-    expect(first!.slice(4)).toEqual(['56', '2', '3', '2026-11-02 13:41:25 UTC', 'webservers,eu', 'bad?[2J']);
-    expect(second!.slice(4)).toEqual(['56', '-', '3', '2026-11-02 13:41:25 UTC', '-', '-']);
+    expect(heading).toEqual(['ID', 'HOSTNAME', 'HOST ID', 'OS', 'INDEX', 'WARNINGS', 'REPORTS', 'LAST SEEN', 'GROUPS', 'TAGS', 'IDENTITY']);
+    expect(first!.slice(4)).toEqual(['56', '2', '3', '2026-11-02 13:41:25 UTC', 'webservers,eu', 'bad?[2J', '-']);
+    expect(second!.slice(4)).toEqual(['56', '-', '3', '2026-11-02 13:41:25 UTC', '-', '-', '-']);
+  });
+
+  it('flags a host whose identity changed, on the list and the host, naming both hostid2 values', () => {
+    const identityChange = { previousHostId2: 'a'.repeat(64), hostId2: 'b'.repeat(64), at: '2026-11-02T13:41:25.000Z', refused: true };
+    const [, row] = formatHostPage({ items: [{ ...HOST, identityChange }], total: 1, limit: 50, offset: 0 }).split('\n');
+    expect(row!.split(/\s{2,}/).at(-1)).toBe('changed, refused');
+    expect(formatHost({ ...HOST, identityChange, hardeningHistory: [] })).toContain(
+      `\nIdentity change  hostid2 ${'a'.repeat(64)} → ${'b'.repeat(64)} at 2026-11-02 13:41:25 UTC, reports refused until accepted (audit-client accept-identity)\n`,
+    );
   });
 
   it('shows a host\'s alias, customer, groups, tags and finding counts', () => {
