@@ -137,21 +137,22 @@ describe.each(DIALECTS)('intake admission on %s', (dialect) => {
   });
 
   it('stops new hosts at the key\'s daily quota with 429 until the next UTC day, one key.quota_reached event, known hosts still taken', async () => {
-    const api = await collector({ newHostsPerDay: 150 });
-    const answers = await Promise.all(Array.from({ length: 400 }, (_, i) => upload(api, `host-${i}`, VICTIM_ID2)));
-    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(150);
+    // The issue's flood: 2,000 uploads with unique host ids, at once, against a quota of 1,500.
+    const api = await collector({ newHostsPerDay: 1500 });
+    const answers = await Promise.all(Array.from({ length: 2000 }, (_, i) => upload(api, `host-${i}`, VICTIM_ID2)));
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1500);
     const over = answers.filter((answer) => answer.status !== 200);
-    expect(over).toHaveLength(250);
+    expect(over).toHaveLength(500);
     for (const answer of over) {
-      expect(answer).toMatchObject({ status: 429, body: 'Host quota exceeded: this license key enrolled its 150 new hosts for today (UTC)' });
+      expect(answer).toMatchObject({ status: 429, body: 'Host quota exceeded: this license key enrolled its 1500 new hosts for today (UTC)' });
       expect(Number(answer.retryAfter)).toBeGreaterThan(0);
       expect(Number(answer.retryAfter)).toBeLessThanOrEqual(86_400);
     }
-    expect(await hostCount()).toBe(150);
-    expect(await events('key.quota_reached')).toEqual([expect.objectContaining({ keyId: key.id, newHostsPerDay: 150, newHostsToday: 150 })]);
+    expect(await hostCount()).toBe(1500);
+    expect(await events('key.quota_reached')).toEqual([expect.objectContaining({ keyId: key.id, newHostsPerDay: 1500, newHostsToday: 1500 })]);
     const groups = await refused();
     expect(groups.every((group) => group.reason === 'host-quota-exceeded' && group.keyId === key.id)).toBe(true);
-    expect(groups.reduce((sum, group) => sum + group.count, 0)).toBe(250);
+    expect(groups.reduce((sum, group) => sum + group.count, 0)).toBe(500);
     // A host the key knows is never refused by the quota.
     const known = answers.findIndex((answer) => answer.status === 200);
     expect((await upload(api, `host-${known}`, VICTIM_ID2)).status).toBe(200);
