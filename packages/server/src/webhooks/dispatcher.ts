@@ -8,6 +8,7 @@ import { CONTENT_COLUMNS, reportBytesOf, type ContentColumns } from '../report-c
 import { chunks } from '../database/batches.js';
 import { admitDeliveries, lockSubscriptions, subscriptionsWithFolds, type DeliveryCandidate } from './delivery-cap.js';
 import { upsertNotices, writeEvents, type OutboxEvent } from './outbox.js';
+import { pruneRefusedUploadNotices } from './refused-uploads.js';
 import { postWebhook } from './safe-request.js';
 import { enabledSubscriptions, type Subscription } from './webhook-records.js';
 
@@ -235,6 +236,7 @@ export class WebhookDispatcher extends BackgroundWorker {
     const cutoff = this.dialect.toDatabaseTime(new Date(now.getTime() - (this.options.keepDays ?? 30) * DAY_MS));
     const expired = this.database.em.getKnex()('webhook_delivery').whereIn('status', ['delivered', 'failed']).andWhere('created_at', '<', cutoff);
     if (await expired.clone().first('id')) await expired.delete();
+    await pruneRefusedUploadNotices(this.database.em.getKnex(), now, this.dialect.toDatabaseTime);
   }
 
   /** Hosts without a report for `days` days, told once until they report again. */

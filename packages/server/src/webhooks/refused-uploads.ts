@@ -56,3 +56,12 @@ function eventData(refused: Refused): UploadsRefusedEventData & Record<string, u
     lastAt: refused.lastAt.toISOString(),
   };
 }
+
+/**
+ * Deletes the `uploads.refused` notices older than an hour: they hold nothing back any more, and without this a key's
+ * every reason (and, before events were told per key, every host id a sender chose) would keep a row for ever.
+ */
+export async function pruneRefusedUploadNotices(knex: Knex, now: Date, toTime: (time: Date) => DatabaseTime): Promise<void> {
+  const stale = knex('webhook_notice').where('kind', 'uploads.refused').andWhere('notified_at', '<=', toTime(new Date(now.getTime() - HOUR_MS)));
+  if (await stale.clone().first('subject')) await stale.delete();
+}

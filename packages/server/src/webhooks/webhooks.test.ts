@@ -208,6 +208,12 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     expect(events).toHaveLength(3);
     expect(events.filter((event) => event['reason'] === 'invalid-key').map((event) => event['count']).sort()).toEqual([20, 201]);
     await log.close();
+    // Notices outlive their hour by no more than a sweep: invalid-data's is gone already, invalid-key's goes next.
+    const notices = async () => Number(((await orm.em.getKnex()('webhook_notice').where('kind', 'uploads.refused').count({ n: '*' })) as [{ n: number | string }])[0].n);
+    expect(await notices()).toBe(1);
+    clock = new Date(clock.getTime() + 3_600_000);
+    await dispatcher().settle();
+    expect(await notices()).toBe(0);
   });
 
   it('tells of a key\'s refused uploads once when two servers write their refusals at once', async () => {
