@@ -330,6 +330,7 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
         os: 'Debian GNU/Linux 12 (bookworm)', lynisVersion: '3.1.0', firstSeen: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         lastSeen: expect.stringMatching(/Z$/), reportCount: 2, latestReportId: newest, latestHardeningIndex: 61,
         latestWarningCount: 1, latestSuggestionCount: 2, groups: [], tags: [], customerName: null, hostnameAlias: null, compliance: 'unknown',
+        identityChange: null,
       }]);
       expect(Date.parse(items[0]!['lastSeen'] as string) - Date.parse(items[0]!['firstSeen'] as string)).toBeCloseTo(15 * 60_000, -3);
     });
