@@ -102,11 +102,15 @@ it('audit-client lists policies and their results, subscribes a webhook, reads i
   const client = (...args: string[]) => runNodeScript(CLIENT_CLI, args, { PATH: process.env.PATH!, AUDIT_URL: server.adminUrl, AUDIT_ADMIN_TOKEN: token });
   const listed = await client('policies', 'list');
   expect(listed).toMatchObject({ code: 0, stderr: '' });
-  expect(listed.stdout).toMatch(/^ID\s+NAME\s+ENABLED\s+RULES\s+PASS\s+FAIL\s+ERROR\s+WAIVED\n\S+\s+Baseline\s+yes\s+4\s+0\s+1\s+0\s+0\n$/);
+  expect(listed.stdout).toMatch(/^ID\s+NAME\s+ENABLED\s+RULES\s+PASS\s+FAIL\s+ERROR\s+WAIVED\s+QUARANTINED\n\S+\s+Baseline\s+yes\s+4\s+0\s+1\s+0\s+0\s+-\n$/);
   const policyId = listed.stdout.split('\n')[1]!.split(/\s+/)[0]!;
   const results = await client('policies', 'results', policyId, '--status', 'fail');
   expect(results.stdout).toMatch(/localhost\s+hardening-index\s+fail\s+56\s/);
   expect(results.stdout).toContain('results 1-3 of 3');
+  expect(await client('policies', 'disable', policyId)).toMatchObject({ code: 0, stdout: `Disabled policy Baseline (${policyId})\n` });
+  expect((await client('policies', 'list')).stdout).toMatch(/\sBaseline\s+no\s/);
+  expect(await client('policies', 'enable', policyId)).toMatchObject({ code: 0, stdout: `Enabled policy Baseline (${policyId})\n` });
+  expect(await client('policies', 'delete', '00000000-0000-4000-8000-000000000000')).toMatchObject({ code: 5, stderr: 'Not found (404): No policy with id 00000000-0000-4000-8000-000000000000\n' });
 
   const created = await client('webhooks', 'create', '--to', `${receiver.url}/cli`, '--event', 'report.stored', 'host.stale', '--max-per-minute', '20');
   expect(created).toMatchObject({ code: 0, stdout: expect.stringMatching(/^whsec_\S+\n$/), stderr: expect.stringContaining('shown only now') });

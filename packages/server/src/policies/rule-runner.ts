@@ -30,8 +30,8 @@ export interface RuleJob {
 /** One host's outcomes, in the order of its policies and rules. */
 export type HostOutcomes = { policyId: string; ruleId: string; outcome: RuleOutcome }[];
 
-/** What the worker posts: a host's outcomes as soon as they are known, then `done`. */
-export type WorkerReply = { type: 'host'; index: number; outcomes: HostOutcomes } | { type: 'done' };
+/** What the worker posts: the outcomes of the hosts from `from` on, every few tens of milliseconds, then `done`. */
+export type WorkerReply = { type: 'hosts'; from: number; outcomes: HostOutcomes[] } | { type: 'done' };
 
 /** A rule that stopped its worker: it overran the clock without yielding, or exhausted the worker's heap. */
 export interface RuleIncident {
@@ -67,7 +67,7 @@ function workerScript(): URL {
  */
 export class RuleRunner {
   private worker: Worker | undefined;
-  private readonly progress = new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT);
+  private readonly progress = new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT);
   private readonly limits: RuleBudgetLimits;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -106,13 +106,13 @@ export class RuleRunner {
     while (job.from < job.hosts.length) {
       const stop = await this.runInWorker(job, outcomes);
       if (!stop) break;
-      // The culprit's outcome is given; the worker that replaces the stopped one resumes at its host.
+      // The culprit is excluded from the rest of the batch; the worker that replaces the stopped one resumes at the
+      // first host whose outcomes did not arrive.
       const view = new Int32Array(this.progress);
-      const [hostIndex, policyIndex, ruleIndex] = [Atomics.load(view, 0), Atomics.load(view, 1), Atomics.load(view, 2)];
-      const policy = job.policies[policyIndex]!;
-      const rule = policy.rules[ruleIndex]!;
+      const policy = job.policies[Atomics.load(view, 0)]!;
+      const rule = policy.rules[Atomics.load(view, 1)]!;
       incidents.push({ policyId: policy.id, ruleId: rule.id, kind: stop.kind, message: stop.message });
-      job = { ...job, from: hostIndex, excluded: { ...job.excluded, [`${policy.id}\n${rule.id}`]: { status: 'error', value: null, message: stop.message } } };
+      job = { ...job, from: outcomes.length, excluded: { ...job.excluded, [`${policy.id}\n${rule.id}`]: { status: 'error', value: null, message: stop.message } } };
     }
     return { outcomes, incidents };
   }
@@ -122,7 +122,7 @@ export class RuleRunner {
     const worker = (this.worker ??= this.spawn());
     worker.ref();
     const view = new Int32Array(this.progress);
-    Atomics.store(view, 3, 0);
+    Atomics.store(view, 2, 0);
     return new Promise((resolve) => {
       let lastCount = -1;
       let lastChange = performance.now();
@@ -137,8 +137,7 @@ export class RuleRunner {
       };
       const onMessage = (reply: WorkerReply) => {
         if (reply.type === 'done') return settle();
-        outcomes[reply.index] = reply.outcomes;
-        lastChange = performance.now();
+        outcomes.splice(reply.from, reply.outcomes.length, ...reply.outcomes);
       };
       const onError = (error: Error & { code?: string }) =>
         settle({
@@ -147,7 +146,7 @@ export class RuleRunner {
         });
       const onExit = () => settle({ kind: 'crash', message: 'the evaluator stopped while running the rule' });
       const watchdog = setInterval(() => {
-        const count = Atomics.load(view, 3);
+        const count = Atomics.load(view, 2);
         if (count !== lastCount) [lastCount, lastChange] = [count, performance.now()];
         else if (count > 0 && performance.now() - lastChange > (this.options.watchdogMs ?? this.limits.timeMs + 1000)) {
           settle({ kind: 'time', message: `the rule exceeded its time budget of ${this.limits.timeMs} ms` });

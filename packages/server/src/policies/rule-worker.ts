@@ -6,7 +6,7 @@ import { compileRule, evaluateRule, isExpressionError, type CompiledRule, type R
 import { ruleVariables, type HostFacts } from './rule-variables.js';
 import type { HostOutcomes, RuleJob, WorkerReply } from './rule-runner.js';
 
-/** Where the worker is, for the watchdog: host index, policy index, rule index, and a count of rules started. */
+/** Where the worker is, for the watchdog: the policy index and rule index of the rule running, and a count of rules started. */
 const progress = new Int32Array(workerData.progress as SharedArrayBuffer);
 const compiled = new Map<string, CompiledRule | null>();
 
@@ -39,10 +39,9 @@ function evaluateHost(job: RuleJob, index: number): HostOutcomes {
       else {
         const ready = compiledRule(rule.expression);
         const left = hostDeadline - performance.now();
-        Atomics.store(progress, 0, index);
-        Atomics.store(progress, 1, policyIndex);
-        Atomics.store(progress, 2, ruleIndex);
-        Atomics.add(progress, 3, 1);
+        Atomics.store(progress, 0, policyIndex);
+        Atomics.store(progress, 1, ruleIndex);
+        Atomics.add(progress, 2, 1);
         outcome = !ready
           ? { status: 'error', value: null, message: 'the rule no longer compiles' }
           : left <= 0
@@ -55,9 +54,21 @@ function evaluateHost(job: RuleJob, index: number): HostOutcomes {
   return outcomes;
 }
 
+/** How often finished hosts are posted: seldom enough to cost little, often enough that a stopped worker loses little. */
+const POST_EVERY_MS = 50;
+
 parentPort!.on('message', (job: RuleJob) => {
+  let pending: HostOutcomes[] = [];
+  let from = job.from;
+  let posted = performance.now();
+  const post = () => {
+    parentPort!.postMessage({ type: 'hosts', from, outcomes: pending } satisfies WorkerReply);
+    [from, pending, posted] = [from + pending.length, [], performance.now()];
+  };
   for (let index = job.from; index < job.hosts.length; index++) {
-    parentPort!.postMessage({ type: 'host', index, outcomes: evaluateHost(job, index) } satisfies WorkerReply);
+    pending.push(evaluateHost(job, index));
+    if (performance.now() - posted > POST_EVERY_MS) post();
   }
+  post();
   parentPort!.postMessage({ type: 'done' } satisfies WorkerReply);
 });
