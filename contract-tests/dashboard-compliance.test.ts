@@ -1,11 +1,12 @@
 // The dashboard's compliance views in a real browser (Debian's Chromium through playwright-core), against the
 // reference server: the baseline enabled from the Policies page and its counts, a policy whose rule does not parse
 // shown with the error under that rule, a failing host waived, and a host's compliance on its page and in the list.
+import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createAdminToken, importKey, openDatabase } from '@org/audit-server';
+import { createAdminToken, importKey, openDatabase, sqlDialectOf } from '@org/audit-server';
 import { lynisCapture } from '@org/test-support/lynis-fixtures';
 import { launchChromium, openFromNav, reportAs, signIn } from './support/dashboard.js';
 import { makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
@@ -18,6 +19,7 @@ let server: ServerProcess;
 let browser: Browser;
 let removeDataDir: () => Promise<void>;
 let adminToken: string;
+let dataDir: string;
 
 /** The captured report as another host, with another host name and hardening index, and no findings when `clean`. */
 function report(hostId: string, hostname: string, index: number, clean: boolean): string {
@@ -28,6 +30,7 @@ function report(hostId: string, hostname: string, index: number, clean: boolean)
 beforeAll(async () => {
   const data = await makeDataDir();
   removeDataDir = data.remove;
+  dataDir = data.dataDir;
   const orm = await openDatabase(data.dataDir);
   await importKey(orm, lynisCapture.key);
   ({ token: adminToken } = await createAdminToken(orm, { label: 'compliance test' }));
@@ -108,5 +111,27 @@ it('enables the baseline, shows a rule error in place, waives a failing host, an
   expect(await compliance.getByRole('row').filter({ hasText: 'hardening-index' }).innerText()).toMatch(/hardening-index\s+waived\s+40/);
   await page.screenshot({ path: `${ARTIFACTS}/dashboard-host-compliance.png` });
   expect(errors).toEqual([]);
+  await page.close();
+}, 60_000);
+
+it('shows a quarantined policy with its reason; Enable clears the quarantine, Delete removes the policy', async () => {
+  // Quarantined as the evaluator does it (disabled, when and why), written beside the running server.
+  const orm = await openDatabase(dataDir);
+  const id = randomUUID();
+  const time = sqlDialectOf(orm.em).toDatabaseTime(new Date());
+  const reason = 'rule slow: the rule exceeded its time budget of 200 ms (3 overruns)';
+  await orm.em.getKnex()('policy').insert({ id, name: 'Quarantined one', description: null, enabled: false, rules: JSON.stringify([{ id: 'slow', description: null, expression: 'true' }]), created_at: time, updated_at: time, revision: 1, strikes: 3, quarantined_at: time, quarantine_reason: reason });
+  await orm.close();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.setDefaultTimeout(8000);
+  await openPolicies(page);
+  const row = () => page.getByRole('row').filter({ hasText: 'Quarantined one' });
+  await expect.poll(() => row().getByRole('status').innerText()).toMatch(new RegExp(`^Quarantined .+: ${reason.replace(/[()]/g, '\\$&')}$`));
+  expect(await row().innerText()).toContain('(disabled)');
+  await row().getByRole('button', { name: 'Enable' }).click();
+  await expect.poll(() => row().getByRole('status').count()).toBe(0);
+  expect(await row().innerText()).not.toContain('(disabled)');
+  await row().getByRole('button', { name: 'Delete' }).click();
+  await expect.poll(() => row().count()).toBe(0);
   await page.close();
 }, 60_000);
