@@ -10,8 +10,7 @@ import { writeEvents, type OutboxEvent } from '../webhooks/outbox.js';
 import { listPolicies, policySetOf, type StoredPolicy } from './policy-records.js';
 import { countResults, type CountedResult } from './policy-counts.js';
 import { recordComplianceDay } from './policy-results.js';
-import { beginRun, endRun, reapRuns, recordOverruns, type Overrun } from './policy-quarantine.js';
-import { RULE_BUDGET } from './rule-budget.js';
+import { reapRuns, recordOverruns, withRun, type Overrun } from './policy-quarantine.js';
 import { compileRule, isExpressionError, type CompiledRule } from './rule-expression.js';
 import { RuleRunner, type HostJob, type RuleRunnerOptions } from './rule-runner.js';
 import type { HostFacts } from './rule-variables.js';
@@ -66,8 +65,6 @@ interface ResultRow {
 const WAKE_DELAY_MS = 100;
 const MEASURE_INTERVAL_MS = 60_000;
 const MAX_MESSAGE = 500;
-/** Added to a run's worst-case time (every host's budget) before its row counts as abandoned. */
-const RUN_MARGIN_MS = 10_000;
 
 /**
  * Keeps every host's policy results in step with its latest report and the enabled policies. It finds the hosts
@@ -197,13 +194,11 @@ export class PolicyEvaluator extends BackgroundWorker {
       jobs.push({ host, job: { ...(await this.reportOf(host)), facts: { ...facts, lastSeen: facts.lastSeen.getTime() }, policies: applicable } });
     }
     const running = [...new Set(jobs.flatMap(({ job }) => job.policies.map((index) => policies[index]!.policy.id)))];
-    const worstCase = jobs.length * (RULE_BUDGET.hostTimeMs + RULE_BUDGET.timeMs) + RUN_MARGIN_MS;
-    await beginRun(this.database, this.runId, running, new Date(Date.now() + worstCase));
-    const { outcomes, incidents } = await this.runner.run({
-      hosts: jobs.map(({ job }) => job),
-      policies: policies.map(({ policy }) => ({ id: policy.id, rules: policy.rules })),
-      now: now.getTime(),
-    });
+    // The rows say which policies run only while the worker runs them: a server killed while it reads or writes the
+    // database is no evidence against a rule.
+    const { outcomes, incidents } = await withRun(this.database, this.runId, running, () =>
+      this.runner.run({ hosts: jobs.map(({ job }) => job), policies: policies.map(({ policy }) => ({ id: policy.id, rules: policy.rules })), now: now.getTime() }),
+    );
     const overruns: Overrun[] = [...incidents];
     const results: ResultRow[] = [];
     jobs.forEach(({ host }, index) => {
@@ -236,7 +231,6 @@ export class PolicyEvaluator extends BackgroundWorker {
       for (const chunk of chunks(hosts, 100)) {
         await trx('policy_evaluation').insert(chunk.map((host) => ({ host_record_id: host.id, report_id: host.latest_report_id, policy_set: policySet, evaluated_at: time })));
       }
-      await endRun(trx, this.runId);
     });
     const quarantined = await recordOverruns(this.database, overruns, this.options.logger, now);
     if (wroteEvents || quarantined) this.options.onEvents?.();

@@ -49,19 +49,32 @@ async function quarantine(trx: Knex.Transaction, policyId: string, name: string,
   await writeEvents(trx, [{ type: 'policy.quarantined', data: { policyId, policyName: name, ruleId, reason, at: now.toISOString() } }], time as never);
 }
 
-/**
- * Written before a pass runs the rules of `policyIds` (one statement), deleted after ({@link endRun}): a row left
- * behind past its expiry is a server that did not survive the evaluation.
- */
-export async function beginRun(database: Database, runId: string, policyIds: string[], expiresAt: Date): Promise<void> {
-  if (policyIds.length === 0) return;
-  const expires = sqlDialectOf(database.em).toDatabaseTime(expiresAt);
-  await database.em.getKnex()('policy_run').insert(policyIds.map((policyId) => ({ policy_id: policyId, run_id: runId, expires_at: expires })));
-}
+/** How long a run's rows stay valid without being renewed, and how often a run renews them. */
+const RUN_LEASE_MS = 15_000;
+const RUN_RENEW_MS = 5_000;
 
-/** Deletes this run's rows (inside the transaction that writes its results, or alone). */
-export async function endRun(knex: Knex | Knex.Transaction, runId: string): Promise<void> {
-  await knex('policy_run').where('run_id', runId).delete();
+/**
+ * Runs `evaluate` (the worker evaluating the rules of `policyIds`) between writing a row per policy and deleting
+ * them: rows renewed every few seconds while it runs, so that a row past its expiry is a server that did not survive
+ * the evaluation. Rows this run left behind earlier (a failed delete) are replaced, not duplicated.
+ */
+export async function withRun<T>(database: Database, runId: string, policyIds: string[], evaluate: () => Promise<T>): Promise<T> {
+  if (policyIds.length === 0) return evaluate();
+  const knex = database.em.getKnex();
+  const dialect = sqlDialectOf(database.em);
+  const expiry = () => dialect.toDatabaseTime(new Date(Date.now() + RUN_LEASE_MS));
+  await knex.transaction(async (trx) => {
+    await trx('policy_run').where('run_id', runId).delete();
+    await trx('policy_run').insert(policyIds.map((policyId) => ({ policy_id: policyId, run_id: runId, expires_at: expiry() })));
+  });
+  const renewal = setInterval(() => void knex('policy_run').where('run_id', runId).update({ expires_at: expiry() }).catch(() => undefined), RUN_RENEW_MS);
+  try {
+    return await evaluate();
+  } finally {
+    clearInterval(renewal);
+    // Left behind when the database is unreachable: replaced by this run's next batch, or read as abandoned.
+    await knex('policy_run').where('run_id', runId).delete().catch(() => undefined);
+  }
 }
 
 /**

@@ -97,6 +97,10 @@ export class RuleRunner {
       stderr: false,
     });
     worker.unref();
+    // A worker that ends between batches is replaced by the next batch.
+    worker.once('exit', () => {
+      if (this.worker === worker) this.worker = undefined;
+    });
     return worker;
   }
 

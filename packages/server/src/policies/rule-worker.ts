@@ -29,6 +29,8 @@ function evaluateHost(job: RuleJob, index: number): HostOutcomes {
   const unreadable = host.unreadable ?? 'the latest report is not a Lynis report';
   const hostDeadline = performance.now() + limits.hostTimeMs;
   const outcomes: HostOutcomes = [];
+  // A host counts as progress too, so that hosts without rules to run (unreadable reports) never look stuck.
+  Atomics.add(progress, 2, 1);
   for (const policyIndex of host.policies) {
     const policy = job.policies[policyIndex]!;
     policy.rules.forEach((rule, ruleIndex) => {
@@ -47,6 +49,8 @@ function evaluateHost(job: RuleJob, index: number): HostOutcomes {
           : left <= 0
             ? { status: 'error', value: null, message: `the host's rules exceeded their time budget of ${limits.hostTimeMs} ms` }
             : evaluateRule(ready, variables, new RuleBudget(limits, Math.min(limits.timeMs, left)));
+        // Cut short by the host's budget, which the rules before it spent: no strike against this rule.
+        if (outcome.overrun === 'time' && left < limits.timeMs) outcome = { status: 'error', value: null, message: `the host's rules exceeded their time budget of ${limits.hostTimeMs} ms` };
       }
       outcomes.push({ policyId: policy.id, ruleId: rule.id, outcome });
     });
