@@ -8,7 +8,7 @@ import { dateTime, positiveInteger } from './cli-arguments.js';
 import { EXIT } from './cli-exit-codes.js';
 import { UsageError } from './cli-settings.js';
 
-const EVENT_TYPES: WebhookEventType[] = ['report.stored', 'host.regressed', 'host.noncompliant', 'host.compliant', 'host.stale', 'uploads.refused', 'key.expiring'];
+const EVENT_TYPES: WebhookEventType[] = ['report.stored', 'host.regressed', 'host.noncompliant', 'host.compliant', 'host.stale', 'uploads.refused', 'key.expiring', 'policy.quarantined'];
 
 /** Adds `policies`, `waivers`, `webhooks` and `export` to `audit-client`. */
 export function addComplianceCommands(program: Command): void {

@@ -329,7 +329,8 @@ export const listPolicies = <ThrowOnError extends boolean = false>(options?: Opt
  *
  * A policy is a named set of rules, each a CEL expression over one host's latest report that is true when the
  * host complies. Every expression is checked before the policy is saved: a 400 names each faulty rule and
- * the position of its error. Hosts are evaluated in the background within seconds.
+ * the position of its error, or (position null) the budget it exceeds on a large synthetic report. Hosts are
+ * evaluated in the background within seconds.
  *
  */
 export const createPolicy = <ThrowOnError extends boolean = false>(options: Options<CreatePolicyData, ThrowOnError>) => (options.client ?? client).post<CreatePolicyResponses, CreatePolicyErrors, ThrowOnError>({

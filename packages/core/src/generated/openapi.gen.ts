@@ -1430,7 +1430,7 @@ export const openApiDocument: Document = {
           "admin"
         ],
         "summary": "Create a compliance policy",
-        "description": "A policy is a named set of rules, each a CEL expression over one host's latest report that is true when the\nhost complies. Every expression is checked before the policy is saved: a 400 names each faulty rule and\nthe position of its error. Hosts are evaluated in the background within seconds.\n",
+        "description": "A policy is a named set of rules, each a CEL expression over one host's latest report that is true when the\nhost complies. Every expression is checked before the policy is saved: a 400 names each faulty rule and\nthe position of its error, or (position null) the budget it exceeds on a large synthetic report. Hosts are\nevaluated in the background within seconds.\n",
         "security": [
           {
             "adminToken": []
@@ -5572,7 +5572,7 @@ export const openApiDocument: Document = {
         }
       },
       "ProblemInvalidPolicy": {
-        "description": "The policy is invalid; `errors` names each rule whose expression does not check, and where.",
+        "description": "The policy is invalid; `errors` names each rule whose expression does not check, and where, or that exceeds\nits evaluation budget on a large synthetic report (`position` null, the message naming the budget).\n",
         "content": {
           "application/problem+json": {
             "schema": {

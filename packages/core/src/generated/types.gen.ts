@@ -2316,7 +2316,9 @@ export type CreatePolicyData = {
 
 export type CreatePolicyErrors = {
     /**
-     * The policy is invalid; `errors` names each rule whose expression does not check, and where.
+     * The policy is invalid; `errors` names each rule whose expression does not check, and where, or that exceeds
+     * its evaluation budget on a large synthetic report (`position` null, the message naming the budget).
+     *
      */
     400: Problem & {
         errors?: Array<RuleError>;
@@ -2508,7 +2510,9 @@ export type UpdatePolicyData = {
 
 export type UpdatePolicyErrors = {
     /**
-     * The policy is invalid; `errors` names each rule whose expression does not check, and where.
+     * The policy is invalid; `errors` names each rule whose expression does not check, and where, or that exceeds
+     * its evaluation budget on a large synthetic report (`position` null, the message naming the budget).
+     *
      */
     400: Problem & {
         errors?: Array<RuleError>;
