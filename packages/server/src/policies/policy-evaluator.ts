@@ -65,6 +65,8 @@ interface ResultRow {
 const WAKE_DELAY_MS = 100;
 const MEASURE_INTERVAL_MS = 60_000;
 const MAX_MESSAGE = 500;
+/** Characters of report text sent to the worker at once. */
+const MAX_CHUNK_CHARACTERS = 32 * 1024 * 1024;
 
 /**
  * Keeps every host's policy results in step with its latest report and the enabled policies. It finds the hosts
@@ -179,7 +181,7 @@ export class PolicyEvaluator extends BackgroundWorker {
     const time = dialect.toDatabaseTime(now);
     const knex = this.database.em.getKnex();
     const labels = await labelsOf(knex, hosts.map((host) => host.id));
-    const jobs: { host: HostRow; job: HostJob }[] = [];
+    const candidates: { host: HostRow; facts: HostJob['facts']; applicable: number[] }[] = [];
     for (const host of hosts) {
       const facts: HostFacts = {
         hostname: host.hostname,
@@ -190,23 +192,39 @@ export class PolicyEvaluator extends BackgroundWorker {
         lastSeen: new Date(host.last_seen),
       };
       const applicable = policies.flatMap(({ policy }, index) => (inScope(policy, facts) ? [index] : []));
-      if (applicable.length === 0) continue;
-      jobs.push({ host, job: { ...(await this.reportOf(host)), facts: { ...facts, lastSeen: facts.lastSeen.getTime() }, policies: applicable } });
+      if (applicable.length > 0) candidates.push({ host, facts: { ...facts, lastSeen: facts.lastSeen.getTime() }, applicable });
     }
-    const running = [...new Set(jobs.flatMap(({ job }) => job.policies.map((index) => policies[index]!.policy.id)))];
-    // The rows say which policies run only while the worker runs them: a server killed while it reads or writes the
-    // database is no evidence against a rule.
-    const { outcomes, incidents } = await withRun(this.database, this.runId, running, () =>
-      this.runner.run({ hosts: jobs.map(({ job }) => job), policies: policies.map(({ policy }) => ({ id: policy.id, rules: policy.rules })), now: now.getTime() }),
-    );
-    const overruns: Overrun[] = [...incidents];
+    const overruns: Overrun[] = [];
     const results: ResultRow[] = [];
-    jobs.forEach(({ host }, index) => {
-      for (const { policyId, ruleId, outcome } of outcomes[index] ?? []) {
-        if (outcome.overrun === 'time') overruns.push({ policyId, ruleId, kind: 'time', message: outcome.message! });
-        results.push({ policy_id: policyId, rule_id: ruleId, host_record_id: host.id, status: outcome.status, value: outcome.value, message: outcome.message?.slice(0, MAX_MESSAGE) ?? null, report_id: host.latest_report_id, evaluated_at: time, since: time, hostname: host.hostname, nameless: host.hostname === null });
+    const evaluate = async (chunk: { host: HostRow; job: HostJob }[]) => {
+      const running = [...new Set(chunk.flatMap(({ job }) => job.policies.map((index) => policies[index]!.policy.id)))];
+      // The rows say which policies run only while the worker runs them: a server killed while it reads or writes
+      // the database is no evidence against a rule.
+      const { outcomes, incidents } = await withRun(this.database, this.runId, running, () =>
+        this.runner.run({ hosts: chunk.map(({ job }) => job), policies: policies.map(({ policy }) => ({ id: policy.id, rules: policy.rules })), now: now.getTime() }),
+      );
+      overruns.push(...incidents);
+      chunk.forEach(({ host }, index) => {
+        for (const { policyId, ruleId, outcome } of outcomes[index] ?? []) {
+          if (outcome.overrun === 'time') overruns.push({ policyId, ruleId, kind: 'time', message: outcome.message! });
+          results.push({ policy_id: policyId, rule_id: ruleId, host_record_id: host.id, status: outcome.status, value: outcome.value, message: outcome.message?.slice(0, MAX_MESSAGE) ?? null, report_id: host.latest_report_id, evaluated_at: time, since: time, hostname: host.hostname, nameless: host.hostname === null });
+        }
+      });
+    };
+    // Reports go to the worker in chunks of at most MAX_CHUNK_CHARACTERS (a batch of the largest reports would hold
+    // gigabytes at once), read only when their chunk is next.
+    let chunk: { host: HostRow; job: HostJob }[] = [];
+    let characters = 0;
+    for (const { host, facts, applicable } of candidates) {
+      const report = await this.reportOf(host);
+      chunk.push({ host, job: { ...report, facts, policies: applicable } });
+      characters += report.text?.length ?? 0;
+      if (characters >= MAX_CHUNK_CHARACTERS) {
+        await evaluate(chunk);
+        [chunk, characters] = [[], 0];
       }
-    });
+    }
+    if (chunk.length > 0) await evaluate(chunk);
     let wroteEvents = false;
     await knex.transaction(async (trx) => {
       const ids = hosts.map((host) => host.id);

@@ -113,7 +113,9 @@ export class RuleRunner {
       // The culprit is excluded from the rest of the batch; the worker that replaces the stopped one resumes at the
       // first host whose outcomes did not arrive.
       const view = new Int32Array(this.progress);
-      const policy = job.policies[Atomics.load(view, 0)]!;
+      const policy = job.policies[Atomics.load(view, 0)];
+      // Stopped between rules (reading a report): no rule to blame; the pass fails and is retried.
+      if (!policy) throw new Error(`the rule evaluator stopped outside a rule: ${stop.message}`);
       const rule = policy.rules[Atomics.load(view, 1)]!;
       incidents.push({ policyId: policy.id, ruleId: rule.id, kind: stop.kind, message: stop.message });
       job = { ...job, from: outcomes.length, excluded: { ...job.excluded, [`${policy.id}\n${rule.id}`]: { status: 'error', value: null, message: stop.message } } };
@@ -126,6 +128,7 @@ export class RuleRunner {
     const worker = (this.worker ??= this.spawn());
     worker.ref();
     const view = new Int32Array(this.progress);
+    Atomics.store(view, 0, -1);
     Atomics.store(view, 2, 0);
     return new Promise((resolve) => {
       let lastCount = -1;

@@ -6,7 +6,7 @@ import { compileRule, evaluateRule, isExpressionError, type CompiledRule, type R
 import { ruleVariables, type HostFacts } from './rule-variables.js';
 import type { HostOutcomes, RuleJob, WorkerReply } from './rule-runner.js';
 
-/** Where the worker is, for the watchdog: the policy index and rule index of the rule running, and a count of rules started. */
+/** Where the worker is, for the watchdog: the policy index (-1 between rules) and rule index of the rule running, and a count of hosts and rules started. */
 const progress = new Int32Array(workerData.progress as SharedArrayBuffer);
 const compiled = new Map<string, CompiledRule | null>();
 
@@ -49,6 +49,7 @@ function evaluateHost(job: RuleJob, index: number): HostOutcomes {
           : left <= 0
             ? { status: 'error', value: null, message: `the host's rules exceeded their time budget of ${limits.hostTimeMs} ms` }
             : evaluateRule(ready, variables, new RuleBudget(limits, Math.min(limits.timeMs, left)));
+        Atomics.store(progress, 0, -1);
         // Cut short by the host's budget, which the rules before it spent: no strike against this rule.
         if (outcome.overrun === 'time' && left < limits.timeMs) outcome = { status: 'error', value: null, message: `the host's rules exceeded their time budget of ${limits.hostTimeMs} ms` };
       }
