@@ -63,10 +63,10 @@ describe('mock admin API', () => {
 
   it('covers every admin operation of the contract', () => {
     expect(operations.map((o) => o.operationId).sort()).toEqual([
-      'createLicenseKey', 'createPolicy', 'createWaiver', 'createWebhook', 'deletePolicy', 'deleteWaiver', 'deleteWebhook', 'enableBaselinePolicy', 'exportFindings',
+      'acceptHostIdentity', 'createLicenseKey', 'createPolicy', 'createWaiver', 'createWebhook', 'deletePolicy', 'deleteWaiver', 'deleteWebhook', 'enableBaselinePolicy', 'exportFindings',
       'exportHostHistory', 'exportHosts', 'getAdminSession', 'getHost', 'getHostCompliance', 'getOverview', 'getPolicy', 'getRawReport', 'getReport', 'getReportDiff',
       'getWebhook', 'listFindings', 'listHosts', 'listLicenseKeys', 'listPolicies', 'listPolicyResults', 'listRejections', 'listReports', 'listWaivers',
-      'listWebhookDeliveries', 'listWebhooks', 'redeliverWebhookDelivery', 'revokeLicenseKey', 'rotateLicenseKey', 'updatePolicy', 'updateWebhook',
+      'listWebhookDeliveries', 'listWebhooks', 'redeliverWebhookDelivery', 'revokeLicenseKey', 'rotateLicenseKey', 'updateLicenseKey', 'updatePolicy', 'updateWebhook',
     ]);
   });
 

@@ -472,6 +472,9 @@ export const openApiDocument: Document = {
             "application/json": {
               "schema": {
                 "$ref": "#/components/schemas/HostIdentityAcceptance"
+              },
+              "example": {
+                "hostId2": "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
               }
             }
           }
