@@ -59,10 +59,14 @@ export function checkEncodingAgainstCapture() {
   if (!curlEncode(fixtureReport()).equals(captured)) throw new Error('curlEncode does not reproduce the captured Lynis upload');
 }
 
+/** The line Lynis writes last once the audit finished; the server stores no report without it. */
+const FINISHED = 'finish=true\n';
+
 /**
- * A synthetic Lynis report of exactly `size` bytes: the fixture's header lines, an `installed_packages_array`
- * line with one `|name,version|` entry per ~50 bytes of report (3,000 packages at 150 KB), then per-test
- * lines (`suggestion[]=`, `file_permission[]=`…) up to the size. Valid UTF-8 `key=value` text throughout.
+ * A synthetic Lynis report of exactly `size` bytes (at least 2 KB): the fixture's header lines, an
+ * `installed_packages_array` line with one `|name,version|` entry per ~50 bytes of report (3,000 packages at
+ * 150 KB), then per-test lines (`suggestion[]=`, `file_permission[]=`…) up to the size, and `finish=true` last, as
+ * a finished audit has it. Valid UTF-8 `key=value` text throughout.
  */
 export function syntheticReport(size) {
   const header = fixtureReport().toString('utf8').split('\n').slice(0, 30).join('\n') + '\n';
@@ -79,13 +83,13 @@ export function syntheticReport(size) {
   ];
   const lines = [];
   let length = Buffer.byteLength(text);
-  for (let i = 0; length < size - 64; i++) {
+  for (let i = 0; length < size - 64 - FINISHED.length; i++) {
     const next = filler[i % filler.length](i);
     lines.push(next);
     length += next.length;
   }
   text += lines.join('');
-  const padding = size - Buffer.byteLength(text);
+  const padding = size - FINISHED.length - Buffer.byteLength(text);
   if (padding > 0) text += padding === 1 ? '\n' : `#${'-'.repeat(padding - 2)}\n`;
-  return Buffer.from(text, 'utf8').subarray(0, Math.max(size, 1));
+  return Buffer.from(text + FINISHED, 'utf8');
 }
