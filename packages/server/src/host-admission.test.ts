@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { createAuditApi, type AuditApi, type Host, type HostDetail, type LicenseKeyInfo, type RejectionPage } from '@org/audit-server-core';
+import { createAuditApi, type AuditApi, type Host, type HostDetail, type LicenseKeyInfo, type RejectionPage, type ReportToStore } from '@org/audit-server-core';
 import { minimalReport } from '@org/test-support/lynis-report';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { createAdminApi, type AdminApi } from './admin/api.js';
@@ -126,6 +126,22 @@ describe.each(DIALECTS)('intake admission on %s', (dialect) => {
     expect((await call<HostDetail>('GET', `/api/admin/hosts/${id}`)).body).toMatchObject({ hostId2: ATTACKER_ID2, latestHardeningIndex: 90, identityChange: null });
     expect((await call('POST', `/api/admin/hosts/${id}/identity/accept`, { hostId2: ATTACKER_ID2 })).status).toBe(409);
     expect((await call('POST', `/api/admin/hosts/${hostRecordId(key.id, 'nobody')}/identity/accept`, { hostId2: null })).status).toBe(404);
+  });
+
+  it('flags a new host whose first reports, committed in one group, carry two hostid2s', async () => {
+    // One group at a time: while the first commits, the new host's three reports wait and are committed together.
+    const store = new OrmReportStore(database, { admission: { hostIdentity: 'strict' }, concurrentGroups: 1 });
+    const content = Buffer.from(minimalReport());
+    const report = (hostId: string, hostId2: string, second: number): ReportToStore =>
+      ({ keyId: key.id, hostId, hostId2, receivedAt: new Date(Date.UTC(2026, 10, 22, 13, 0, second)), encoding: 'raw', size: content.length, sha256: 'a'.repeat(64), content, summary: null });
+    const first = store.save(report('other-host', VICTIM_ID2, 0));
+    const saves = await Promise.allSettled([VICTIM_ID2, ATTACKER_ID2, VICTIM_ID2].map((id2, i) => store.save(report(VICTIM, id2, i + 1))));
+    await first;
+    expect(saves.map((save) => save.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((saves[1] as PromiseRejectedResult).reason).toMatchObject({ reason: 'host-identity-changed', status: 409 });
+    expect(await events('host.identity_changed')).toEqual([expect.objectContaining({ previousHostId2: VICTIM_ID2, hostId2: ATTACKER_ID2, refused: true })]);
+    const host = (await call<HostDetail>('GET', `/api/admin/hosts/${hostRecordId(key.id, VICTIM)}`)).body;
+    expect(host).toMatchObject({ hostId2: VICTIM_ID2, reportCount: 2, identityChange: { previousHostId2: VICTIM_ID2, hostId2: ATTACKER_ID2, refused: true } });
   });
 
   it('decides identity exactly when reports of one host race each other', async () => {

@@ -26,7 +26,12 @@ export const DEFAULT_NEW_HOSTS_PER_DAY = 10_000;
 export interface Admission {
   refused: Map<number, ReportRefusedError>;
   events: OutboxEvent[];
+  /** Hosts whose identity flag changed: written by {@link writeIdentityFlags} once the group's hosts are upserted. */
+  flagged: IdentityFlag[];
 }
+
+/** A host's identity flag as admission leaves it. */
+export type IdentityFlag = Pick<KnownHost, 'id' | 'identity_changed_at' | 'identity_from' | 'identity_to' | 'identity_refused'>;
 
 /** A host's row as the identity check reads it. */
 interface KnownHost {
@@ -52,17 +57,34 @@ const DAY_MS = 86_400_000;
  * 3. each known host's reports are compared, oldest first, with its last `hostid2`: a change is flagged on the
  *    host (with a `host.identity_changed` event, unless it is the change already flagged, either way round) and,
  *    in strict mode, the report refused (`host-identity-changed`, 409).
- * Flags are written here; the caller upserts the hosts of the reports not refused.
+ * A host new to the key is checked too from its first report of the group on, as if it had been stored: two
+ * reports of a new host with different `hostid2`s in one group are a change like any other. The caller upserts the
+ * hosts of the reports not refused, then writes the flags ({@link writeIdentityFlags}).
  */
 export async function admitReports(trx: Knex.Transaction, dialect: SqlDialect, sightings: HostSighting[], settings: AdmissionSettings, now: Date): Promise<Admission> {
-  const admission: Admission = { refused: new Map(), events: [] };
+  const admission: Admission = { refused: new Map(), events: [], flagged: [] };
   await dialect.startWriting(trx);
   const ids = [...new Set(sightings.map((sighting) => sighting.id))].sort();
   const known = new Map((await lockHosts(trx, dialect, ids)).map((host) => [host.id, host]));
   const newIds = ids.filter((id) => !known.has(id));
   if (newIds.length > 0) await admitNewHosts(trx, dialect, sightings, newIds, known, settings, now, admission);
-  await checkIdentities(trx, dialect, sightings, known, settings.hostIdentity, now, admission);
+  sightings.forEach((sighting, index) => {
+    if (!known.has(sighting.id) && !admission.refused.has(index)) known.set(sighting.id, newHost(sighting));
+  });
+  checkIdentities(dialect, sightings, known, settings.hostIdentity, now, admission);
   return admission;
+}
+
+/** A host the group adds, as the identity check starts from: no `hostid2` yet, no flag. */
+const newHost = (sighting: HostSighting): KnownHost => ({
+  id: sighting.id, key_id: sighting.key_id, host_id: sighting.host_id, host_id2: null, identity_changed_at: null, identity_from: null, identity_to: null, identity_refused: false,
+});
+
+/** Writes the identity flags admission changed, in the caller's transaction, after the group's hosts are upserted. */
+export async function writeIdentityFlags(trx: Knex.Transaction, flagged: IdentityFlag[]): Promise<void> {
+  for (const { id, identity_changed_at, identity_from, identity_to, identity_refused } of flagged) {
+    await trx('host').where('id', id).update({ identity_changed_at, identity_from, identity_to, identity_refused: Boolean(identity_refused) });
+  }
 }
 
 /** The hosts of `ids` that exist, locked until commit, in id order. */
@@ -153,15 +175,14 @@ async function firstNoticeToday(trx: Knex.Transaction, dialect: SqlDialect, keyI
 }
 
 /** Step 3 of {@link admitReports}: each known host's reports against its last `hostid2`, oldest first. */
-async function checkIdentities(
-  trx: Knex.Transaction,
+function checkIdentities(
   dialect: SqlDialect,
   sightings: HostSighting[],
   known: Map<string, KnownHost>,
   mode: HostIdentityMode,
   now: Date,
   admission: Admission,
-): Promise<void> {
+): void {
   const order = sightings.map((sighting, index) => ({ sighting, index })).filter(({ sighting, index }) => known.has(sighting.id) && !admission.refused.has(index));
   order.sort((a, b) => a.sighting.receivedAt.getTime() - b.sighting.receivedAt.getTime() || a.index - b.index);
   const flagged = new Set<KnownHost>();
@@ -188,10 +209,7 @@ async function checkIdentities(
       admission.refused.set(index, new ReportRefusedError('host-identity-changed', 409, "Host identity changed: hostid2 differs from the host's last one; an operator must accept it"));
     } else host.host_id2 = offered;
   }
-  for (const host of flagged) {
-    const { identity_changed_at, identity_from, identity_to, identity_refused } = host;
-    await trx('host').where('id', host.id).update({ identity_changed_at, identity_from, identity_to, identity_refused: Boolean(identity_refused) });
-  }
+  admission.flagged = [...flagged];
 }
 
 /** How accepting a host's new identity ended. */

@@ -8,7 +8,7 @@ import { columnText, deriveFromReport, replaceDerivations, type DerivedHost, typ
 import { pendingContent, type StoredContent } from './report-content.js';
 import { hostRecordId, hostRowsOf, upsertHosts, type HostSighting, type UpsertedHost } from './host-records.js';
 import { writeEvents, type OutboxEvent } from './webhooks/outbox.js';
-import { admitReports, DEFAULT_NEW_HOSTS_PER_DAY, type Admission, type AdmissionSettings } from './host-admission.js';
+import { admitReports, DEFAULT_NEW_HOSTS_PER_DAY, writeIdentityFlags, type Admission, type AdmissionSettings } from './host-admission.js';
 import { hasDriverCode } from './database/unavailable.js';
 import type { WriteHealth } from './write-health.js';
 
@@ -147,6 +147,7 @@ export class OrmReportStore implements ReportStore {
             await trx.insert(kept.map((save) => save.row)).into('report');
             await replaceDerivations(trx, this.dialect, newestDerivations(kept, upserted));
           }
+          await writeIdentityFlags(trx, admission.flagged);
           await writeEvents(trx, [...kept.map(storedEvent), ...admission.events], this.dialect.toDatabaseTime(now));
         } catch (error) {
           statementError = error;
