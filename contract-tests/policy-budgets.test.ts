@@ -100,21 +100,29 @@ describe.each(['sqlite', 'postgresql'] as const)('on %s', (dialect) => {
     expect(listed).toMatchObject({ code: 0, stdout: expect.stringMatching(new RegExp(`${ids.slow}.*slow.*no.*rule rule: the rule exceeded its time budget`)) });
     expect(await runCli(['policies', 'disable', ids.stalling], dataDir, undefined, databaseUrl)).toMatchObject({ code: 0, stderr: `Disabled policy stalling (${ids.stalling})\n` });
     expect(await runCli(['policies', 'delete', ids.heap], dataDir, undefined, databaseUrl)).toMatchObject({ code: 0 });
-    expect(await runCli(['policies', 'enable', ids.slow], dataDir, undefined, databaseUrl)).toMatchObject({ code: 0 });
+    // Enabling checks the rule against the budget, as saving does: still over it, still quarantined.
+    expect(await runCli(['policies', 'enable', ids.slow], dataDir, undefined, databaseUrl)).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('rule rule: the rule exceeded its time budget of 200 ms on a large synthetic report'),
+    });
     expect(await runCli(['policies', 'delete', randomUUID()], dataDir, undefined, databaseUrl)).toMatchObject({ code: 1, stderr: expect.stringContaining('No policy with id') });
     const after = await openDatabase(location);
     const rows = (await after.em.getKnex()('policy').select('id', 'enabled', 'quarantined_at').orderBy('name')) as { id: string; enabled: unknown; quarantined_at: unknown }[];
-    expect(rows.map((row) => [row.id, Boolean(row.enabled), row.quarantined_at])).toEqual([[ids.slow, true, null], [ids.stalling, false, null]]);
-    // A server that died while evaluating `slow` (as the heap rule made every server die before): its run row.
-    await after.em.getKnex()('policy_run').insert({ policy_id: ids.slow, run_id: randomUUID(), expires_at: sqlDialectOf(after.em).toDatabaseTime(new Date(Date.now() - 1000)) });
+    expect(rows.map((row) => [row.id, Boolean(row.enabled), row.quarantined_at !== null])).toEqual([[ids.slow, false, true], [ids.stalling, false, false]]);
+    // A rule that passes every check but killed a server while it ran (as the heap rule made every server die before):
+    // the run row that server left behind.
+    const killer = await storePolicy(after, 'killer', 'summary.hardeningIndex >= 0');
+    await after.em.getKnex()('policy_run').insert({ policy_id: killer, run_id: randomUUID(), expires_at: sqlDialectOf(after.em).toDatabaseTime(new Date(Date.now() - 1000)) });
     await after.close();
 
     const restarted = await startServerProcess(dataDir, ['--plain-http'], { databaseUrl });
     cleanups.push(() => restarted.stop());
-    const quarantine = async () => ((await (await fetch(`${restarted.adminUrl}/api/admin/policies/${ids.slow}`, { headers: { authorization: `Bearer ${token}` } })).json()) as PolicyJson).quarantine;
+    const quarantine = async () => ((await (await fetch(`${restarted.adminUrl}/api/admin/policies/${killer}`, { headers: { authorization: `Bearer ${token}` } })).json()) as PolicyJson).quarantine;
     await expect.poll(quarantine, { timeout: 20_000 }).toMatchObject({ reason: 'a server stopped while evaluating the rule (a crash or its memory)' });
     await new Promise((resolve) => setTimeout(resolve, 2000));
     expect((await fetch(`${restarted.opsUrl}/healthz`)).status).toBe(200);
+    // Enabled again from the CLI (the server down or not): its rule is within budget.
+    expect(await runCli(['policies', 'enable', killer], dataDir, undefined, databaseUrl)).toMatchObject({ code: 0, stderr: `Enabled policy killer (${killer})\n` });
     await restarted.stop();
   });
 });

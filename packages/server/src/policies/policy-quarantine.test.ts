@@ -66,7 +66,7 @@ describe.each(DIALECTS)('bounded policy evaluation on %s', (dialect) => {
     await createPolicy(orm, { name: 'fine', rules: [{ id: 'lists', expression: "summary.warnings.all(w, w.testId != 'X') && report.vulnerable_package.map(p, p + '-x').size() >= 0 && report.installed_packages_array.size() >= 0" }] });
   });
 
-  it('a rule overrunning its time budget strikes its policy; three strikes quarantine it, with a webhook event; enabling clears it', async () => {
+  it('a rule overrunning its time budget strikes its policy; three strikes quarantine it, with a webhook event; enabling is refused until the rule is fixed', async () => {
     await createWebhook(orm, { url: 'https://hooks.example.com/x', events: ['policy.quarantined'] });
     const slow = await storePolicy(orm, 'slow', SLOW_RULE);
     const fine = await createPolicy(orm, { name: 'fine', rules: [{ id: 'index', expression: 'summary.hardeningIndex >= 60' }] });
@@ -81,8 +81,14 @@ describe.each(DIALECTS)('bounded policy evaluation on %s', (dialect) => {
     // The other policy is evaluated as usual, and the quarantined one's results are gone with it.
     expect((await listResults(orm, fine.id, { limit: 10, offset: 0 })).items.map((result) => result.status)).toEqual(['pass', 'pass', 'pass', 'pass']);
     expect((await listResults(orm, slow, { limit: 10, offset: 0 })).total).toBe(0);
-    expect(await setPolicyEnabled(orm, slow, true)).toMatchObject({ enabled: true, quarantine: null });
+    // Enabling checks the rule against the budget, as saving does: refused while the rule is over it.
+    await expect(setPolicyEnabled(orm, slow, true)).rejects.toMatchObject({ code: 'invalid', ruleErrors: [{ ruleId: 'rule', position: null }] });
+    expect(await findPolicy(orm, slow)).toMatchObject({ enabled: false, quarantine: expect.anything() });
+    // Fixed and saved: quarantine and strikes cleared; disabled and enabled again, it stays clear.
+    expect(await updatePolicy(orm, slow, { name: 'slow', rules: [{ id: 'rule', expression: 'true' }] })).toMatchObject({ enabled: true, quarantine: null });
     expect(Number((await orm.em.getKnex()('policy').first('strikes').where('id', slow)).strikes)).toBe(0);
+    expect(await setPolicyEnabled(orm, slow, false)).toMatchObject({ enabled: false, quarantine: null });
+    expect(await setPolicyEnabled(orm, slow, true)).toMatchObject({ enabled: true, quarantine: null });
   });
 
   it('a run row left past its expiry by a server that stopped quarantines its policy before it runs again; rows still in progress are waited for', async () => {

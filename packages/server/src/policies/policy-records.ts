@@ -119,9 +119,13 @@ const UNQUARANTINED = { strikes: 0, quarantined_at: null, quarantine_reason: nul
 
 /**
  * Enables or disables a policy without touching its rules (the CLI's `policies enable|disable`, which works with
- * the server down); enabling clears a quarantine. A {@link PolicyError} `not-found` when there is no such policy.
+ * the server down); enabling checks the rules against the budget, as saving does, and clears a quarantine. A
+ * {@link PolicyError}: `not-found` when there is no such policy, `invalid` when a rule is over its budget.
  */
 export async function setPolicyEnabled(database: Database, id: string, enabled: boolean, now = new Date()): Promise<StoredPolicy> {
+  const policy = await findPolicy(database, id);
+  if (!policy) throw new PolicyError('not-found', `No policy with id ${id}`);
+  if (enabled) await checkRulesAndBudgets(policy.rules);
   const time = sqlDialectOf(database.em).toDatabaseTime(now);
   const updated = await database.em
     .getKnex()('policy')
