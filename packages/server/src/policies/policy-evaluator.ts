@@ -74,7 +74,8 @@ const MAX_CHUNK_CHARACTERS = 32 * 1024 * 1024;
  * long ago) against `policy_evaluation`, so nothing is lost when a server stops between an upload and its
  * evaluation: the next pass, on this server or another, finds the host. Uploads and policy changes wake it; a
  * timer catches the rest. Results are written in one transaction per batch, with a `policy_result_change` row for
- * every status that changed.
+ * every status that changed. Rules run in a worker thread under a budget (`rule-runner.ts`), never on this thread;
+ * overruns strike and quarantine policies (`policy-quarantine.ts`).
  */
 export class PolicyEvaluator extends BackgroundWorker {
   protected readonly passes: BackgroundPasses;

@@ -1,6 +1,6 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { AuditLogger } from '@org/audit-server-core';
-import type { Database } from '../database/dialect.js';
+import type { Database, DatabaseTime } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { writeEvents } from '../webhooks/outbox.js';
 
@@ -19,8 +19,8 @@ export interface Overrun {
 /**
  * Records overruns: a time overrun is a strike on its policy, and a policy reaching {@link STRIKES_TO_QUARANTINE}
  * strikes, or whose rule stopped the evaluator, is quarantined: disabled, with the time and the reason, and a
- * `policy.quarantined` event, in one transaction; resolves with whether one was. The policy is the unit (not the rule): a policy with a rule
- * disabled would report hosts compliant on rules they were never checked against.
+ * `policy.quarantined` event, in one transaction; resolves with whether one was. The policy is the unit (not the
+ * rule): a policy with a rule disabled would report hosts compliant on rules they were never checked against.
  */
 export async function recordOverruns(database: Database, overruns: Overrun[], logger?: AuditLogger, now = new Date()): Promise<boolean> {
   if (overruns.length === 0) return false;
@@ -44,9 +44,9 @@ export async function recordOverruns(database: Database, overruns: Overrun[], lo
   return quarantined;
 }
 
-async function quarantine(trx: Knex.Transaction, policyId: string, name: string, ruleId: string | null, reason: string, time: unknown, now: Date): Promise<void> {
+async function quarantine(trx: Knex.Transaction, policyId: string, name: string, ruleId: string | null, reason: string, time: DatabaseTime, now: Date): Promise<void> {
   await trx('policy').where('id', policyId).update({ enabled: false, quarantined_at: time, quarantine_reason: reason, revision: trx.raw('revision + 1') });
-  await writeEvents(trx, [{ type: 'policy.quarantined', data: { policyId, policyName: name, ruleId, reason, at: now.toISOString() } }], time as never);
+  await writeEvents(trx, [{ type: 'policy.quarantined', data: { policyId, policyName: name, ruleId, reason, at: now.toISOString() } }], time);
 }
 
 /** How long a run's rows stay valid without being renewed, and how often a run renews them. */
