@@ -85,7 +85,7 @@ describe('CSV cells', () => {
       const [header, cells] = await csvOf(columns, row);
       expect(header).toEqual(columns);
       expect(cells).toEqual(columns.map((column) => {
-        const value = row[column as keyof typeof row];
+        const value: unknown = row[column as keyof typeof row];
         return Array.isArray(value) ? value.join(';') : String(value);
       }));
     });
