@@ -10,6 +10,7 @@ import { createKey } from '../secrets/license-keys.js';
 import { createWebhook } from '../webhooks/webhook-records.js';
 import { PolicyEvaluator } from './policy-evaluator.js';
 import { createPolicy, findPolicy, PolicyError, setPolicyEnabled, updatePolicy } from './policy-records.js';
+import { withRun } from './policy-quarantine.js';
 import { listResults } from './policy-results.js';
 import { RULE_BUDGET } from './rule-budget.js';
 import { RuleRunner } from './rule-runner.js';
@@ -89,6 +90,16 @@ describe.each(DIALECTS)('bounded policy evaluation on %s', (dialect) => {
     expect(Number((await orm.em.getKnex()('policy').first('strikes').where('id', slow)).strikes)).toBe(0);
     expect(await setPolicyEnabled(orm, slow, false)).toMatchObject({ enabled: false, quarantine: null });
     expect(await setPolicyEnabled(orm, slow, true)).toMatchObject({ enabled: true, quarantine: null });
+  });
+
+  it('a run writes its rows before the worker runs and deletes them after, also when the evaluation fails', async () => {
+    const ids = [await storePolicy(orm, 'a', 'true'), await storePolicy(orm, 'b', 'true')];
+    const runId = randomUUID();
+    const rows = async () => ((await orm.em.getKnex()('policy_run').select('policy_id', 'run_id')) as { policy_id: string; run_id: string }[]).map((row) => [row.policy_id, row.run_id]).sort();
+    expect(await withRun(orm, runId, ids, rows)).toEqual(ids.map((id) => [id, runId]).sort());
+    expect(await rows()).toEqual([]);
+    await expect(withRun(orm, runId, ids, () => Promise.reject(new Error('worker failed')))).rejects.toThrow('worker failed');
+    expect(await rows()).toEqual([]);
   });
 
   it('a run row left past its expiry by a server that stopped quarantines its policy before it runs again; rows still in progress are waited for', async () => {
