@@ -112,7 +112,7 @@ it('audit-client lists policies and their results, subscribes a webhook, reads i
   expect(await client('policies', 'enable', policyId)).toMatchObject({ code: 0, stdout: `Enabled policy Baseline (${policyId})\n` });
   expect(await client('policies', 'delete', '00000000-0000-4000-8000-000000000000')).toMatchObject({ code: 5, stderr: 'Not found (404): No policy with id 00000000-0000-4000-8000-000000000000\n' });
 
-  const created = await client('webhooks', 'create', '--to', `${receiver.url}/cli`, '--event', 'report.stored', 'host.stale', '--max-per-minute', '20');
+  const created = await client('webhooks', 'create', '--to', `${receiver.url}/cli`, '--event', 'report.stored', 'host.stale', 'host.identity_changed', 'key.quota_reached', '--max-per-minute', '20');
   expect(created).toMatchObject({ code: 0, stdout: expect.stringMatching(/^whsec_\S+\n$/), stderr: expect.stringContaining('shown only now') });
   const webhooks = await client('webhooks', 'list', '--json');
   expect(JSON.parse(webhooks.stdout).items).toHaveLength(2);

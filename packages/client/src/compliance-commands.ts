@@ -8,7 +8,20 @@ import { dateTime, positiveInteger } from './cli-arguments.js';
 import { EXIT } from './cli-exit-codes.js';
 import { UsageError } from './cli-settings.js';
 
-const EVENT_TYPES: WebhookEventType[] = ['report.stored', 'host.regressed', 'host.noncompliant', 'host.compliant', 'host.stale', 'uploads.refused', 'key.expiring', 'policy.quarantined'];
+/** Every event a subscription can choose: keyed by the contract's enum, so an event added there does not compile until it is here. */
+const EVENTS: Record<WebhookEventType, true> = {
+  'report.stored': true,
+  'host.regressed': true,
+  'host.noncompliant': true,
+  'host.compliant': true,
+  'host.stale': true,
+  'uploads.refused': true,
+  'key.expiring': true,
+  'host.identity_changed': true,
+  'key.quota_reached': true,
+  'policy.quarantined': true,
+};
+const EVENT_TYPES = Object.keys(EVENTS) as WebhookEventType[];
 
 /** Adds `policies`, `waivers`, `webhooks` and `export` to `audit-client`. */
 export function addComplianceCommands(program: Command): void {
