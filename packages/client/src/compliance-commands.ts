@@ -2,7 +2,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import type { PolicyInput, PolicyList, PolicyResultPage, WebhookDeliveryPage, WebhookEventType, WebhookList } from './generated/types.gen.js';
-import { admin, adminCommand, pageOptions, show, type OutputFlags } from './admin-commands.js';
+import { admin, adminCommand, pageOptions, show, type OutputFlags } from './admin-command-base.js';
 import { formatPageLine, formatTable, formatTime } from './admin-output.js';
 import { dateTime, positiveInteger } from './cli-arguments.js';
 import { EXIT } from './cli-exit-codes.js';
