@@ -2,7 +2,7 @@
 // a run stored (once the server's compaction pass has compressed them), and over 30 daily reports of one host,
 // packed by the server's own code.
 import sqlite3 from 'sqlite3';
-import { packReport } from '../packages/server/dist/report-content.js';
+import { packReport } from '../packages/server/dist/reports/report-content.js';
 import { fixtureReport } from './reports.mjs';
 
 const round3 = (n) => Math.round(n * 1000) / 1000;

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createAdminToken } from './secrets/admin-tokens.js';
 import { parseServerConfig } from './config.js';
 import { openDatabase } from './database/open.js';
-import { createLogger } from './logger.js';
+import { createLogger } from './ops/logger.js';
 import { startServer, type RunningServer } from './server.js';
 
 let dataDir: string;

@@ -7,11 +7,11 @@ import type { Database } from './database/dialect.js';
 import { openDatabase } from './database/open.js';
 import { parseDuration, parseExpiry } from './duration.js';
 import { createKey, importKeys, listKeys, parseKeyList, parseQuota, revokeKeyOrFail, rotateKey, setKeyQuotas } from './secrets/license-keys.js';
-import { createLogger } from './logger.js';
+import { createLogger } from './ops/logger.js';
 import { createAdminToken, listAdminTokens, revokeAdminTokenOrFail } from './secrets/admin-tokens.js';
 import { BASELINE_POLICY } from './policies/baseline.js';
 import { createPolicy, deletePolicy, listPolicies, setPolicyEnabled } from './policies/policy-records.js';
-import { hasRetentionRule, pruneReports } from './retention.js';
+import { hasRetentionRule, pruneReports } from './reports/retention.js';
 import { startServer } from './server.js';
 
 const program = new Command('audit-server')

@@ -9,7 +9,7 @@ import {
   TOOL_SEGMENT_PATTERN,
 } from '@org/audit-server-core';
 import { z } from 'zod';
-import { DEFAULT_NEW_HOSTS_PER_DAY } from './host-admission.js';
+import { DEFAULT_NEW_HOSTS_PER_DAY } from './hosts/host-admission.js';
 
 /** `host:port`, an IPv6 host in brackets: `127.0.0.1:8444`, `[::1]:8444`, `mgmt.example.org:8444`. */
 const LISTEN_ADDRESS = /^(?:\[([0-9A-Fa-f:.]+)\]|([^\s:[\]]+)):(\d{1,5})$/;

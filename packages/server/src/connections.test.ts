@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { connect as connectTls, type ConnectionOptions, type TLSSocket } from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseServerConfig } from './config.js';
-import { createLogger } from './logger.js';
+import { createLogger } from './ops/logger.js';
 import { startServer, type RunningServer } from './server.js';
 
 let dataDir: string;

@@ -1,17 +1,17 @@
 export { startServer, type RunningServer } from './server.js';
 export { parseServerConfig, readConfigFile, ServerConfigSchema, type ServerConfig } from './config.js';
-export { createAdminApp, createApp, type AppOptions } from './app.js';
-export { createMetrics, type ServerMetrics } from './metrics.js';
-export { createOpsServer, readinessProblem, type OpsTarget } from './ops.js';
-export { createLogger } from './logger.js';
+export { createAdminApp, createApp, type AppOptions } from './http/app.js';
+export { createMetrics, type ServerMetrics } from './ops/metrics.js';
+export { createOpsServer, readinessProblem, type OpsTarget } from './ops/endpoints.js';
+export { createLogger } from './ops/logger.js';
 export { openDatabase } from './database/open.js';
 export { databaseFile } from './database/sqlite.js';
 export { dialectOf, sqlDialectOf } from './database/dialects.js';
 export type { Database, DatabaseLocation, Dialect } from './database/dialect.js';
-export { OrmReportStore, reportRowsOf, type OrmReportStoreOptions } from './report-store.js';
-export { reportBytesOf, DamagedReportError } from './report-content.js';
+export { OrmReportStore, reportRowsOf, type OrmReportStoreOptions } from './reports/report-store.js';
+export { reportBytesOf, DamagedReportError } from './reports/report-content.js';
 export { OrmKeyStore, type KeySnapshotOptions } from './secrets/license-key-store.js';
-export { createRateLimiter, type ClosableRateLimiter, type RateLimitSettings } from './rate-limiter-store.js';
+export { createRateLimiter, type ClosableRateLimiter, type RateLimitSettings } from './http/rate-limiter-store.js';
 export { parseDuration, parseExpiry } from './duration.js';
 export {
   createKey,
@@ -29,15 +29,15 @@ export {
 export { SecretError, type SecretErrorCode } from './secrets/secret-records.js';
 /** The former names of {@link SecretError} and its codes, kept for existing importers. */
 export { SecretError as KeyAdminError, type SecretErrorCode as KeyAdminErrorCode } from './secrets/secret-records.js';
-export { loadTlsIdentity, type TlsIdentity } from './tls.js';
+export { loadTlsIdentity, type TlsIdentity } from './http/tls.js';
 export { AdminTokenRecord, HostFindingRecord, HostLabelRecord, HostRecord, LicenseKeyRecord, RejectionRecord, ReportRecord } from './database/entities.js';
-export { hostRecordId } from './host-records.js';
-export { DERIVED_VERSION } from './host-derivation.js';
+export { hostRecordId } from './hosts/host-records.js';
+export { DERIVED_VERSION } from './hosts/host-derivation.js';
 export { createPolicy } from './policies/policy-records.js';
 export { BASELINE_POLICY } from './policies/baseline.js';
-export { deriveStoredHosts, startHostBackfill, type DeriveOptions, type HostBackfill } from './host-backfill.js';
-export { pruneReports, schedulePruning, type PruneSchedule, type RetentionRules } from './retention.js';
-export { RejectionLog, type RejectionLogOptions } from './rejection-log.js';
+export { deriveStoredHosts, startHostBackfill, type DeriveOptions, type HostBackfill } from './hosts/host-backfill.js';
+export { pruneReports, schedulePruning, type PruneSchedule, type RetentionRules } from './reports/retention.js';
+export { RejectionLog, type RejectionLogOptions } from './refusals/rejection-log.js';
 export { createAdminApi, type AdminApi, type AdminApiOptions, type AdminRequest, type AdminRequestBody } from './admin/api.js';
 export { AdminTokenAuthenticator } from './admin/auth.js';
 export { adminMiddleware } from './admin/express.js';

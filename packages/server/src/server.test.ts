@@ -7,7 +7,7 @@ import { hashLicenseKey } from '@org/audit-server-core';
 import { parseServerConfig, readConfigFile } from './config.js';
 import { openDatabase, type Database } from './database/open.js';
 import { createKey } from './secrets/license-keys.js';
-import { loadTlsIdentity } from './tls.js';
+import { loadTlsIdentity } from './http/tls.js';
 
 let dataDir: string;
 let orm: Database;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseServerConfig } from './config.js';
-import { createLogger } from './logger.js';
+import { createLogger } from './ops/logger.js';
 import { startServer, type RunningServer } from './server.js';
 
 let dataDir: string;

@@ -8,13 +8,13 @@ import { createAuditApi, summarizeReportBytes, type ReportDetail, type ReportDif
 import { lynisCapture } from '@org/test-support/lynis-fixtures';
 import { lynisSummary as summary } from '@org/test-support/lynis-summary';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
-import { createApp } from '../app.js';
+import { createApp } from '../http/app.js';
 import { openDatabase, type Database } from '../database/open.js';
 import { AdminTokenRecord } from '../database/entities.js';
-import { hostRecordId } from '../host-records.js';
+import { hostRecordId } from '../hosts/host-records.js';
 import { createKey, revokeKey } from '../secrets/license-keys.js';
-import { createRateLimiter, type ClosableRateLimiter } from '../rate-limiter-store.js';
-import { OrmReportStore } from '../report-store.js';
+import { createRateLimiter, type ClosableRateLimiter } from '../http/rate-limiter-store.js';
+import { OrmReportStore } from '../reports/report-store.js';
 import { OrmKeyStore } from '../secrets/license-key-store.js';
 import { createAdminApi } from './api.js';
 import { AdminTokenAuthenticator } from './auth.js';

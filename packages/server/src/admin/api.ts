@@ -25,7 +25,7 @@ import {
 } from './policy-routes.js';
 import { listRejections } from './rejection-routes.js';
 import { createWebhook, deleteWebhook, getWebhook, listWebhookDeliveries, listWebhooks, redeliverWebhookDelivery, updateWebhook } from './webhook-routes.js';
-import { DamagedReportError } from '../report-content.js';
+import { DamagedReportError } from '../reports/report-content.js';
 import { getRawReport, getReport, getReportDiff, listReports } from './report-routes.js';
 import { getAdminSession } from './session-routes.js';
 import { problemResponse, type AdminResponse } from './responses.js';

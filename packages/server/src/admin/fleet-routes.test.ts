@@ -3,8 +3,8 @@ import type { FindingGroupPage, Host, HostLabels, HostPage, Overview, ReportSumm
 import { lynisSummary } from '@org/test-support/lynis-summary';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { openDatabase, type Database } from '../database/open.js';
-import { hostRecordId } from '../host-records.js';
-import { OrmReportStore } from '../report-store.js';
+import { hostRecordId } from '../hosts/host-records.js';
+import { OrmReportStore } from '../reports/report-store.js';
 import { createAdminToken } from '../secrets/admin-tokens.js';
 import { createKey } from '../secrets/license-keys.js';
 import { createAdminApi, type AdminApi } from './api.js';

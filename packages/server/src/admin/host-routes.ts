@@ -1,10 +1,10 @@
 import type { SqlEntityManager } from '@mikro-orm/knex';
 import type { Host, HostDetail, HostIdentityChange, HostPage, HostComplianceState } from '@org/audit-server-core';
-import { acceptHostIdentity as acceptIdentity } from '../host-admission.js';
+import { acceptHostIdentity as acceptIdentity } from '../hosts/host-admission.js';
 import { countBound, findBound } from '../database/bound-query.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { HostRecord, ReportRecord } from '../database/entities.js';
-import type { LabelKind } from '../host-derivation.js';
+import type { LabelKind } from '../hosts/host-derivation.js';
 import { hostCompliances } from '../policies/policy-results.js';
 import type { AdminOperation } from './operation.js';
 import { jsonResponse, problemResponse } from './responses.js';

@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { diffLynisReports, parseLynisReport, summarizeReportBytes, type ReportChanges, type ReportDetail, type ReportDiff, type ReportMeta, type ReportPage } from '@org/audit-server-core';
 import { countBound, findBound } from '../database/bound-query.js';
 import { ReportRecord } from '../database/entities.js';
-import { reportBytesOf } from '../report-content.js';
+import { reportBytesOf } from '../reports/report-content.js';
 import type { AdminOperation } from './operation.js';
 import { jsonResponse, problemResponse, textResponse } from './responses.js';
 

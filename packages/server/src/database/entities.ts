@@ -1,5 +1,5 @@
 import type { InferEntity } from '@mikro-orm/core';
-import { requireCommonJs } from '../commonjs.js';
+import { requireCommonJs } from './commonjs.js';
 
 const { defineEntity, p } = requireCommonJs('@mikro-orm/core') as typeof import('@mikro-orm/core');
 

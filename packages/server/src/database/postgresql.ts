@@ -1,5 +1,5 @@
 import type { Options } from '@mikro-orm/core';
-import { requireCommonJs } from '../commonjs.js';
+import { requireCommonJs } from './commonjs.js';
 import { isPlatform, lowerLikeContains, type Database, type SqlDialect } from './dialect.js';
 
 /**
@@ -12,8 +12,8 @@ const UNAVAILABLE_STATE = /^(08|53|58|57P0[123]$|25006$)/;
 export const POSTGRESQL: SqlDialect = {
   name: 'postgresql',
   urlSchemes: ['postgres://', 'postgresql://'],
-  loadMigrations: async () => (await import('../migrations/postgresql/index.js')).POSTGRESQL_MIGRATIONS,
-  migrationsDirectory: new URL('../migrations/postgresql/', import.meta.url),
+  loadMigrations: async () => (await import('./migrations/postgresql/index.js')).POSTGRESQL_MIGRATIONS,
+  migrationsDirectory: new URL('./migrations/postgresql/', import.meta.url),
   async open(shared: Options, { databaseUrl }) {
     const { MikroORM } = requireCommonJs('@mikro-orm/postgresql') as typeof import('@mikro-orm/postgresql'); // loaded only for PostgreSQL: see isPlatform
     return (await MikroORM.init({ ...shared, clientUrl: databaseUrl })) as unknown as Database;

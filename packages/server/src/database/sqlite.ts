@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Options } from '@mikro-orm/core';
-import { requireCommonJs } from '../commonjs.js';
+import { requireCommonJs } from './commonjs.js';
 import { isPlatform, lowerLikeContains, type Database, type SqlDialect } from './dialect.js';
 
 /** The database file inside a data directory. */
@@ -13,8 +13,8 @@ const UNAVAILABLE_CODES = new Set(['SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_BUSY',
 export const SQLITE: SqlDialect = {
   name: 'sqlite',
   urlSchemes: [],
-  loadMigrations: async () => (await import('../migrations/sqlite/index.js')).SQLITE_MIGRATIONS,
-  migrationsDirectory: new URL('../migrations/sqlite/', import.meta.url),
+  loadMigrations: async () => (await import('./migrations/sqlite/index.js')).SQLITE_MIGRATIONS,
+  migrationsDirectory: new URL('./migrations/sqlite/', import.meta.url),
   async open(shared: Options, { dataDir }) {
     const { MikroORM } = requireCommonJs('@mikro-orm/sqlite') as typeof import('@mikro-orm/sqlite'); // loaded only for SQLite: see isPlatform
     const orm = await MikroORM.init({

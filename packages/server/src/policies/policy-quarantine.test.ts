@@ -5,7 +5,7 @@ import { HEAP_RULE, SLOW_RULE, STALLING_RULE } from '@org/test-support/hostile-r
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { sqlDialectOf } from '../database/dialects.js';
 import { openDatabase, type Database } from '../database/open.js';
-import { OrmReportStore } from '../report-store.js';
+import { OrmReportStore } from '../reports/report-store.js';
 import { createKey } from '../secrets/license-keys.js';
 import { createWebhook } from '../webhooks/webhook-records.js';
 import { PolicyEvaluator } from './policy-evaluator.js';

@@ -1,7 +1,7 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { UploadsRefusedEventData } from '@org/audit-server-core';
 import type { DatabaseTime } from '../database/dialect.js';
-import type { RefusalGroup } from '../rejection-log.js';
+import type { RefusalGroup } from '../refusals/rejection-log.js';
 import { claimNotices, writeEvents, type OutboxEvent } from './outbox.js';
 import { wantedEventTypes } from './webhook-records.js';
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
-import type { DatabaseTime, SqlDialect } from './database/dialect.js';
-import type { HostRecord } from './database/entities.js';
-import type { RowOf } from './database/rows.js';
+import type { DatabaseTime, SqlDialect } from '../database/dialect.js';
+import type { HostRecord } from '../database/entities.js';
+import type { RowOf } from '../database/rows.js';
 
 /**
  * The id of the host a key and `hostid` belong to: the SHA-256 of both, written as a UUID (version 8, "custom"),

@@ -2,10 +2,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pino } from 'pino';
 import type { RejectionPage, RequestRejectedEvent } from '@org/audit-server-core';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
-import { createAdminApi, type AdminApi } from './admin/api.js';
-import { openDatabase, type Database } from './database/open.js';
+import { createAdminApi, type AdminApi } from '../admin/api.js';
+import { openDatabase, type Database } from '../database/open.js';
 import { RejectionLog, type RejectionLogOptions } from './rejection-log.js';
-import { createAdminToken } from './secrets/admin-tokens.js';
+import { createAdminToken } from '../secrets/admin-tokens.js';
 
 const KEY_ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const silent = pino({ level: 'silent' });

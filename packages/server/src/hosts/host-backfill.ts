@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import { describeFailure, readReportBytes } from '@org/audit-server-core';
-import type { Database } from './database/dialect.js';
-import { sqlDialectOf } from './database/dialects.js';
+import type { Database } from '../database/dialect.js';
+import { sqlDialectOf } from '../database/dialects.js';
 import { DERIVED_VERSION, deriveFromReport, replaceDerivations, type HostDerivation } from './host-derivation.js';
-import { CONTENT_COLUMNS, reportBytesOf, type ContentColumns } from './report-content.js';
+import { CONTENT_COLUMNS, reportBytesOf, type ContentColumns } from '../reports/report-content.js';
 
 /** Hosts derived per transaction: short transactions, so that uploads never wait long behind one. */
 const BATCH_SIZE = 100;

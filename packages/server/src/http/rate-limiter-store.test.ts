@@ -7,12 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { startPrivateRedis, type PrivateRedis } from '@org/test-support/private-redis';
 import { redisUrl } from '@org/test-support/redis';
-import { parseServerConfig } from './config.js';
-import { openDatabase } from './database/open.js';
-import { createKey } from './secrets/license-keys.js';
-import { createLogger } from './logger.js';
+import { parseServerConfig } from '../config.js';
+import { openDatabase } from '../database/open.js';
+import { createKey } from '../secrets/license-keys.js';
+import { createLogger } from '../ops/logger.js';
 import { createRateLimiter, type RateLimitSettings } from './rate-limiter-store.js';
-import { startServer, type RunningServer } from './server.js';
+import { startServer, type RunningServer } from '../server.js';
 
 const OFF: RateLimitSettings = { perAddressPerMinute: 0, perKeyPerMinute: 0, failuresPer10Minutes: 0, redisPrefix: 'unused' };
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-const LOGGER = fileURLToPath(new URL('../dist/logger.js', import.meta.url));
+const LOGGER = fileURLToPath(new URL('../../dist/ops/logger.js', import.meta.url));
 
 /** Runs `body` in a new Node process with `createLogger` from the build in scope, and collects its stdout. */
 function runWithLogger(body: string): Promise<{ code: number | null; stdout: string }> {

@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { ALLOWED, createAuditApi, InMemoryKeyStore, InMemoryReportStore, type AuditRateLimiter } from '@org/audit-server-core';
-import type { AdminApi, AdminRequest } from './admin/api.js';
+import type { AdminApi, AdminRequest } from '../admin/api.js';
 import { createApp, createAdminApp } from './app.js';
 
 const VALID_KEY = 'deadbeef-1111-2222-3333-444455556666';

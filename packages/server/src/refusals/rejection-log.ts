@@ -1,10 +1,10 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Logger } from 'pino';
 import { describeFailure, type RequestRejectedEvent } from '@org/audit-server-core';
-import type { Database, SqlDialect } from './database/dialect.js';
-import { sqlDialectOf } from './database/dialects.js';
-import { isRecordId, type RejectionRecord } from './database/entities.js';
-import type { RowOf } from './database/rows.js';
+import type { Database, SqlDialect } from '../database/dialect.js';
+import { sqlDialectOf } from '../database/dialects.js';
+import { isRecordId, type RejectionRecord } from '../database/entities.js';
+import type { RowOf } from '../database/rows.js';
 
 /** A `rejection` row by column name. */
 type RejectionRow = RowOf<RejectionRecord>;

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
 import type { HostLabels, ReportSummary } from '@org/audit-server-core';
-import { chunks, MAX_PARAMETERS } from './database/batches.js';
-import { applyCountDeltas, CountDeltas } from './database/count-deltas.js';
-import type { SqlDialect } from './database/dialect.js';
-import type { HostFindingRecord, HostLabelRecord, HostRecord } from './database/entities.js';
-import type { RowOf } from './database/rows.js';
+import { chunks, MAX_PARAMETERS } from '../database/batches.js';
+import { applyCountDeltas, CountDeltas } from '../database/count-deltas.js';
+import type { SqlDialect } from '../database/dialect.js';
+import type { HostFindingRecord, HostLabelRecord, HostRecord } from '../database/entities.js';
+import type { RowOf } from '../database/rows.js';
 
 /**
  * The version of what a host's row, labels and findings derive from its newest report. Uploads write it; hosts with

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { ReportStore, ReportToStore } from '@org/audit-server-core';
-import type { Database, SqlDialect } from './database/dialect.js';
-import { sqlDialectOf } from './database/dialects.js';
-import type { ReportRecord } from './database/entities.js';
-import type { RowOf } from './database/rows.js';
-import { columnText, deriveFromReport, replaceDerivations, type DerivedHost, type HostDerivation } from './host-derivation.js';
+import type { Database, SqlDialect } from '../database/dialect.js';
+import { sqlDialectOf } from '../database/dialects.js';
+import type { ReportRecord } from '../database/entities.js';
+import type { RowOf } from '../database/rows.js';
+import { columnText, deriveFromReport, replaceDerivations, type DerivedHost, type HostDerivation } from '../hosts/host-derivation.js';
 import { pendingContent, type StoredContent } from './report-content.js';
-import { hostRecordId, hostRowsOf, upsertHosts, type HostSighting, type UpsertedHost } from './host-records.js';
-import { writeEvents, type OutboxEvent } from './webhooks/outbox.js';
-import { admitReports, DEFAULT_NEW_HOSTS_PER_DAY, writeIdentityFlags, type Admission, type AdmissionSettings } from './host-admission.js';
-import { hasDriverCode } from './database/unavailable.js';
-import type { WriteHealth } from './write-health.js';
+import { hostRecordId, hostRowsOf, upsertHosts, type HostSighting, type UpsertedHost } from '../hosts/host-records.js';
+import { writeEvents, type OutboxEvent } from '../webhooks/outbox.js';
+import { admitReports, DEFAULT_NEW_HOSTS_PER_DAY, writeIdentityFlags, type Admission, type AdmissionSettings } from '../hosts/host-admission.js';
+import { hasDriverCode } from '../database/unavailable.js';
+import type { WriteHealth } from '../ops/write-health.js';
 
 /** Most reports written in one transaction, well under SQLite's limits on bound parameters and compound selects. */
 const MAX_GROUP = 128;

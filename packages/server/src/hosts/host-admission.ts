@@ -2,11 +2,11 @@
 // Run inside the group's transaction, on rows it locks, so that concurrent groups and servers decide exactly.
 import { ReportRefusedError } from '@org/audit-server-core';
 import type { Knex } from '@mikro-orm/knex';
-import type { Database, DatabaseTime, SqlDialect } from './database/dialect.js';
-import { sqlDialectOf } from './database/dialects.js';
-import { isRecordId } from './database/entities.js';
+import type { Database, DatabaseTime, SqlDialect } from '../database/dialect.js';
+import { sqlDialectOf } from '../database/dialects.js';
+import { isRecordId } from '../database/entities.js';
 import type { HostSighting } from './host-records.js';
-import { upsertNotices, type OutboxEvent } from './webhooks/outbox.js';
+import { upsertNotices, type OutboxEvent } from '../webhooks/outbox.js';
 
 /** What the store does with a report whose `hostid2` differs from its host's last one. */
 export type HostIdentityMode = 'record' | 'strict';

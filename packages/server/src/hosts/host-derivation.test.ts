@@ -3,13 +3,13 @@ import type { HostLabels, ReportSummary, ReportToStore } from '@org/audit-server
 import { readReportBytes } from '@org/audit-server-core';
 import { lynisSummary } from '@org/test-support/lynis-summary';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
-import { openDatabase, type Database } from './database/open.js';
-import { HostRecord } from './database/entities.js';
+import { openDatabase, type Database } from '../database/open.js';
+import { HostRecord } from '../database/entities.js';
 import { deriveStoredHosts, startHostBackfill } from './host-backfill.js';
 import { DERIVED_VERSION, MAX_FINDINGS_PER_KIND } from './host-derivation.js';
 import { hostRecordId } from './host-records.js';
-import { OrmReportStore } from './report-store.js';
-import { createKey } from './secrets/license-keys.js';
+import { OrmReportStore } from '../reports/report-store.js';
+import { createKey } from '../secrets/license-keys.js';
 
 const labels = (overrides: Partial<HostLabels> = {}): HostLabels => ({ groups: [], tags: [], customerName: null, hostnameAlias: null, ...overrides });
 const finding = (testId: string, text = `text of ${testId}`) => ({ testId, text, details: null, solution: null });

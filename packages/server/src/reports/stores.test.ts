@@ -2,14 +2,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hashLicenseKey, type ReportSummary, type ReportToStore } from '@org/audit-server-core';
 import { lynisSummary } from '@org/test-support/lynis-summary';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
-import { openDatabase, type Database } from './database/open.js';
-import { HostRecord, LicenseKeyRecord, ReportRecord } from './database/entities.js';
-import { DERIVED_VERSION } from './host-derivation.js';
-import { hostRecordId } from './host-records.js';
-import { createKey, importKey, listKeys, revokeKey, rotateKey } from './secrets/license-keys.js';
+import { openDatabase, type Database } from '../database/open.js';
+import { HostRecord, LicenseKeyRecord, ReportRecord } from '../database/entities.js';
+import { DERIVED_VERSION } from '../hosts/host-derivation.js';
+import { hostRecordId } from '../hosts/host-records.js';
+import { createKey, importKey, listKeys, revokeKey, rotateKey } from '../secrets/license-keys.js';
 import { reportBytesOf } from './report-content.js';
 import { OrmReportStore } from './report-store.js';
-import { OrmKeyStore } from './secrets/license-key-store.js';
+import { OrmKeyStore } from '../secrets/license-key-store.js';
 
 /** A key id no key has. */
 const MISSING_KEY = '00000000-0000-4000-8000-00000000dead';

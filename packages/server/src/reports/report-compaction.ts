@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { describeFailure } from '@org/audit-server-core';
-import { BackgroundPasses, BackgroundWorker } from './background-passes.js';
-import type { Database } from './database/dialect.js';
+import { BackgroundPasses, BackgroundWorker } from '../ops/background-passes.js';
+import type { Database } from '../database/dialect.js';
 import { CONTENT_COLUMNS, DamagedReportError, packReport, reportBytesOf, type ContentColumns } from './report-content.js';
 
 /** How a {@link ReportCompactor} paces itself. */

@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
 import type { Logger } from 'pino';
 import { requestPath } from '@org/audit-server-core/node';
-import type { InFlightCount } from './metrics.js';
+import type { InFlightCount } from '../ops/metrics.js';
 
 /** What is kept of every request on a listener. */
 export interface RequestLogOptions {

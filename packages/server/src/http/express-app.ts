@@ -2,8 +2,8 @@ import type { RequestListener } from 'node:http';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Logger } from 'pino';
 import { describeFailure } from '@org/audit-server-core';
-import type { AdminApi } from './admin/api.js';
-import { adminMiddleware } from './admin/express.js';
+import type { AdminApi } from '../admin/api.js';
+import { adminMiddleware } from '../admin/express.js';
 import { compileProxyTrust } from './client-address.js';
 import { dashboardRouter } from './dashboard.js';
 

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { describeFailure } from '@org/audit-server-core';
-import type { Database } from './database/dialect.js';
-import { databaseTime } from './database/dialects.js';
+import type { Database } from '../database/dialect.js';
+import { databaseTime } from '../database/dialects.js';
 
 /** Which reports to keep; a rule left unset does not apply. With no rule set, nothing is deleted. */
 export interface RetentionRules {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Database } from './database/dialect.js';
-import { databaseTime } from './database/dialects.js';
+import type { Database } from '../database/dialect.js';
+import { databaseTime } from '../database/dialects.js';
 
 /**
  * Bytes the probe writes: about a small Lynis report, so that, as an upload does, it needs space the database may

@@ -2,11 +2,11 @@ import type { RequestListener } from 'node:http';
 import type { Logger } from 'pino';
 import { describeFailure, type AuditApi } from '@org/audit-server-core';
 import { createAuditListener } from '@org/audit-server-core/node';
-import type { AdminApi } from './admin/api.js';
+import type { AdminApi } from '../admin/api.js';
 import { clientAddressResolver } from './client-address.js';
 import { onFirstUse } from './first-use.js';
 import type { ExpressAppOptions } from './express-app.js';
-import type { InFlightCount } from './metrics.js';
+import type { InFlightCount } from '../ops/metrics.js';
 import { withRequestLog } from './request-log.js';
 
 /** What the app reports beyond its logs. */

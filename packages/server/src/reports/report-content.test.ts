@@ -3,15 +3,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ReportToStore } from '@org/audit-server-core';
 import { lynisCapture } from '@org/test-support/lynis-fixtures';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
-import { dialectForUrl } from './database/dialects.js';
-import { openMigratedTo } from './database/schema-at.test-kit.js';
-import { openDatabase, type Database } from './database/open.js';
-import { hostRecordId } from './host-records.js';
+import { dialectForUrl } from '../database/dialects.js';
+import { openMigratedTo } from '../database/schema-at.test-kit.js';
+import { openDatabase, type Database } from '../database/open.js';
+import { hostRecordId } from '../hosts/host-records.js';
 import { CONTENT_COLUMNS, DamagedReportError, reportBytesOf, type ContentColumns } from './report-content.js';
 import { ReportCompactor } from './report-compaction.js';
 import { OrmReportStore } from './report-store.js';
 import { pruneReports } from './retention.js';
-import { createKey } from './secrets/license-keys.js';
+import { createKey } from '../secrets/license-keys.js';
 
 describe.each(DIALECTS)('compact report storage on %s', (dialect) => {
   const database = useTestDatabase(dialect);

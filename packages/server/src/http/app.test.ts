@@ -7,8 +7,8 @@ import { Writable } from 'node:stream';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { createAuditApi, InMemoryKeyStore, InMemoryReportStore } from '@org/audit-server-core';
-import type { AdminApi } from './admin/api.js';
-import { problemResponse } from './admin/responses.js';
+import type { AdminApi } from '../admin/api.js';
+import { problemResponse } from '../admin/responses.js';
 import { createApp } from './app.js';
 
 let server: Server;

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import type { Database } from './database/dialect.js';
-import { migratorOf } from './database/open.js';
+import type { Database } from '../database/dialect.js';
+import { migratorOf } from '../database/open.js';
 import type { Registry } from 'prom-client';
 import type { WriteHealth } from './write-health.js';
 

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
-import { openDatabase, type Database } from './database/open.js';
-import { parseDuration, parseExpiry } from './duration.js';
-import { LicenseKeyRecord } from './database/entities.js';
-import { createKey, importKeys, listKeys, parseKeyList, revokeKey, rotateKey } from './secrets/license-keys.js';
-import { OrmKeyStore } from './secrets/license-key-store.js';
+import { openDatabase, type Database } from '../database/open.js';
+import { parseDuration, parseExpiry } from '../duration.js';
+import { LicenseKeyRecord } from '../database/entities.js';
+import { createKey, importKeys, listKeys, parseKeyList, revokeKey, rotateKey } from './license-keys.js';
+import { OrmKeyStore } from './license-key-store.js';
 
 const HOUR = 3_600_000;
 

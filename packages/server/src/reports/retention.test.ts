@@ -2,9 +2,9 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ReportToStore } from '@org/audit-server-core';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
-import { openDatabase, type Database } from './database/open.js';
-import { HostRecord, ReportRecord } from './database/entities.js';
-import { createKey } from './secrets/license-keys.js';
+import { openDatabase, type Database } from '../database/open.js';
+import { HostRecord, ReportRecord } from '../database/entities.js';
+import { createKey } from '../secrets/license-keys.js';
 import { pruneReports, schedulePruning } from './retention.js';
 import { OrmReportStore } from './report-store.js';
 
