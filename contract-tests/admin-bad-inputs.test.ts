@@ -167,7 +167,7 @@ it(`answers ${RUNS * REQUESTS_PER_RUN} odd admin requests within the contract: n
           try {
             expectWithinContract(request.method, answer);
           } catch (error) {
-            throw new Error(`${request.method} ${request.path}${request.query} → ${answer.status} ${answer.body.slice(0, 300)}: ${(error as Error).message}`);
+            throw new Error(`${request.method} ${request.path}${request.query} → ${answer.status} ${answer.body.slice(0, 300)}: ${(error as Error).message}`, { cause: error });
           }
         }
       };

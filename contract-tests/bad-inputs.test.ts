@@ -1,7 +1,6 @@
 // Property-based: at least 10,000 malformed requests against a running server. Whatever arrives, the answer is one
 // the contract describes, never a 5xx, the server stays up, and nothing is stored unless the answer was 200.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { importKey, openDatabase } from '@org/audit-server';

@@ -3,7 +3,6 @@
 // when PostgreSQL is back. The test runs a PostgreSQL server of its own, which it stops and starts again.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeEach, expect, it } from 'vitest';
 import { createAdminToken, importKey, openDatabase } from '@org/audit-server';
 import { lynisFixturePath } from '@org/test-support/lynis-fixtures';

@@ -1,6 +1,5 @@
 // Retention as an operator uses it: `audit-server prune` once, and the running server's schedule.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { lynisFixturePath } from '@org/test-support/lynis-fixtures';
 import { storedReports } from './support/reports.js';

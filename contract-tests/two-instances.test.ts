@@ -3,7 +3,6 @@
 // revoked through the admin API of one server is refused by both within about a second.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeEach, expect, it } from 'vitest';
 import { createAdminToken, HostRecord, importKey, openDatabase, ReportRecord, reportBytesOf } from '@org/audit-server';
 import { lynisFixturePath } from '@org/test-support/lynis-fixtures';

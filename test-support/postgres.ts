@@ -66,10 +66,10 @@ export function useTestDatabase(dialect: Dialect): TestDatabase {
   const current: TestDatabase = { dialect, location: { dataDir: '' } };
   let scratch: { url: string; drop: () => Promise<void> } | undefined;
   /** Why the scratch database could not be made: every test then fails with it (a failing `beforeAll` would only skip them). */
-  let unavailable: unknown;
+  let unavailable: Error | undefined;
   if (dialect === 'postgresql') {
     beforeAll(async () => {
-      scratch = await createScratchDatabase().catch((error: unknown) => void (unavailable = error));
+      scratch = await createScratchDatabase().catch((error: unknown) => void (unavailable = error instanceof Error ? error : new Error(String(error))));
     });
     afterAll(async () => {
       await scratch?.drop();

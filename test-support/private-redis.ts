@@ -33,8 +33,8 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
       };
       started.once('error', fail); // e.g. redis-server not installed (.ci/run installs it)
       started.once('exit', (code) => fail(new Error(`redis-server exited with ${code}:\n${output}`)));
-      started.stdout!.on('data', (chunk: Buffer) => {
-        output += chunk;
+      started.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
         if (output.includes('Ready to accept connections')) {
           clearTimeout(timer);
           started.removeAllListeners('exit');

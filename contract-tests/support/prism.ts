@@ -24,7 +24,7 @@ export async function startPrism(command: 'mock' | 'proxy', extraArgs: string[] 
   });
   const output: string[] = [];
   await new Promise<void>((resolve, reject) => {
-    for (const stream of [child.stdout!, child.stderr!]) {
+    for (const stream of [child.stdout, child.stderr]) {
       createInterface({ input: stream }).on('line', (line) => {
         output.push(line);
         if (line.includes('Prism is listening')) resolve();

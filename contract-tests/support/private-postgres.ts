@@ -37,7 +37,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   if (asPostgres) await chown(dir, asPostgres.uid, asPostgres.gid);
   const pg = (tool: string, args: string[]) => {
     const [command, ...rest] = asPostgres ? ['runuser', '-u', 'postgres', '--', join(bin, tool), ...args] : [join(bin, tool), ...args];
-    return run(command!, rest, { timeout: COMMAND_TIMEOUT_MS });
+    return run(command, rest, { timeout: COMMAND_TIMEOUT_MS });
   };
   let running = false;
   const port = await freePort();

@@ -32,7 +32,7 @@ const report = readFileSync(lynisFixturePath('report.dat'));
 const HOST_ID = '0123456789abcdef0123456789abcdef01234567';
 const HOST_ID2 = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
 const urlencoded = (fields: Partial<Record<keyof LicenseCheckForm | keyof ReportUploadForm, string>>) => ({
-  body: new URLSearchParams(fields as Record<string, string>),
+  body: new URLSearchParams(fields),
 });
 const multipart = (fields: Record<string, string | Blob>) => {
   const body = new FormData();

@@ -80,9 +80,9 @@ export async function startServerProcess(dataDir: string, extraArgs: string[] = 
   });
   const logs: string[] = [];
   let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
   const listening = new Promise<{ url: string; port: number; opsUrl: string; adminUrl: string }>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       logs.push(line);
       const entry = JSON.parse(line) as { msg?: string; url?: string; port?: number; opsUrl?: string; adminUrl?: string };
       if (entry.msg === 'audit server listening') resolve({ url: entry.url!, port: entry.port!, opsUrl: entry.opsUrl!, adminUrl: entry.adminUrl! });

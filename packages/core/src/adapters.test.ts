@@ -47,7 +47,7 @@ const adapters: Record<string, (api: AuditApi) => Server> = {
   fetch: (api) => {
     const handler = createAuditFetchHandler(api, { basePath: BASE });
     // A minimal fetch host on node:http, as Hono's node-server or Bun.serve would be.
-    return createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    return createServer((req: IncomingMessage, res: ServerResponse) => void (async () => {
       const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
       const request = new Request(`http://${req.headers.host}${req.url}`, {
         method: req.method,
@@ -57,7 +57,7 @@ const adapters: Record<string, (api: AuditApi) => Server> = {
       } as RequestInit);
       const response = (await handler(request, { remoteAddress: req.socket.remoteAddress })) ?? new Response(HOST_ANSWER.body, { status: HOST_ANSWER.status });
       res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
-    });
+    })());
   },
 };
 

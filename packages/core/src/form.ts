@@ -1,52 +1,9 @@
-import busboy from 'busboy';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
+import type { FormLimits, FormRead, FormReadResult, FormReadWatch } from './form-types.js';
+import { readMultipart } from './multipart-form.js';
 
-/**
- * Form fields by name. Values are latin1 strings, one character per byte received, so that binary-exact
- * content (the report) can be recovered with `Buffer.from(value, 'latin1')`. A repeated field becomes an array.
- */
-export type FormFields = Record<string, string | string[]>;
-
-/** The outcome of reading a form body. */
-export type FormReadResult =
-  /** `bytes`: the exact bytes of fields sent once, where the reader has them anyway (so the report needs no copy). */
-  | { kind: 'fields'; fields: FormFields; bytes?: ReadonlyMap<string, Buffer> }
-  | { kind: 'too-large' }
-  | { kind: 'unsupported-type' }
-  | { kind: 'malformed'; reason: string }
-  /** `onBytes` refused bytes (the memory budget is full). */
-  | { kind: 'over-budget' }
-  /** The caller stopped the read (`onStart`'s function); the reason it gave says why. */
-  | { kind: 'aborted'; reason: unknown };
-
-/** A {@link FormReadResult} with the number of body bytes read to reach it. */
-export type FormRead = FormReadResult & { bytesReceived: number };
-
-/** What the caller watches while a body arrives. */
-export interface FormReadWatch {
-  /**
-   * Given, as reading starts, the function that stops it: the read then settles as `aborted` with the reason
-   * given, and the rest of the body is not read. (A plain function rather than an AbortSignal: one per request
-   * cost a tenth of a license check.)
-   */
-  onStart?(stop: (reason: unknown) => void): void;
-  /** Told of every chunk's size as it arrives; returning false stops reading (`over-budget`). */
-  onBytes?(bytes: number): boolean;
-  /**
-   * Told of each field as soon as it is complete, before the rest of the body (urlencoded: among the first
-   * few fields, when the body declares its length; multipart: every field part). For refusing early.
-   */
-  onField?(name: string, value: string): void;
-}
-
-/** Bounds on what one request body may hold. */
-export interface FormLimits {
-  /** Largest body accepted, in bytes. */
-  maxBodyBytes: number;
-  /** Most fields (and file parts) accepted in one body. */
-  maxFields: number;
-}
+export type { FormFields, FormLimits, FormRead, FormReadResult, FormReadWatch } from './form-types.js';
 
 const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
 const URLENCODED_TYPE = /^application\/x-www-form-urlencoded\s*(;|$)/i;
@@ -66,97 +23,7 @@ export function readForm(body: Readable, headers: IncomingHttpHeaders, limits: F
   if (body.readableEnded) return Promise.resolve({ kind: 'malformed', reason: 'the request body was already read', bytesReceived: 0 });
   if (URLENCODED_TYPE.test(headers['content-type']!)) return readUrlencoded(body, limits, declaredLength, watch);
 
-  let parser: busboy.Busboy;
-  try {
-    parser = busboy({
-      headers,
-      defCharset: 'latin1',
-      defParamCharset: 'latin1',
-      limits: {
-        fieldSize: limits.maxBodyBytes,
-        fileSize: limits.maxBodyBytes,
-        fields: limits.maxFields,
-        files: limits.maxFields,
-        parts: limits.maxFields,
-      },
-    });
-  } catch (error) {
-    return Promise.resolve({ kind: 'malformed', reason: (error as Error).message, bytesReceived: 0 });
-  }
-
-  return new Promise((resolve) => {
-    const fields = new Map<string, string | string[]>();
-    const bytes = new Map<string, Buffer>();
-    let received = 0;
-    let openFiles = 0;
-    let parsed = false;
-    let settled = false;
-
-    const settle = (result: FormReadResult) => {
-      if (settled) return;
-      settled = true;
-      body.off('data', countBytes);
-      if (result.kind !== 'fields') {
-        // Stop parsing; what is still arriving is discarded, never buffered, so the connection stays usable.
-        body.unpipe(parser);
-        body.resume();
-      }
-      resolve({ ...result, bytesReceived: received });
-    };
-    const finishIfDone = () => {
-      // fromEntries makes own properties, so a field named `__proto__` cannot reach the prototype.
-      if (parsed && openFiles === 0) settle({ kind: 'fields', fields: Object.fromEntries(fields), bytes });
-    };
-    const add = (name: string, value: string, valueBytes?: Buffer) => {
-      const previous = fields.get(name);
-      fields.set(name, previous === undefined ? value : [previous, value].flat());
-      if (previous === undefined && valueBytes) bytes.set(name, valueBytes);
-      else bytes.delete(name);
-    };
-    function countBytes(chunk: Buffer) {
-      received += chunk.length;
-      if (received > limits.maxBodyBytes) settle({ kind: 'too-large' });
-      else if (watch.onBytes && !watch.onBytes(chunk.length)) settle({ kind: 'over-budget' });
-    }
-    watch.onStart?.((reason) => settle({ kind: 'aborted', reason }));
-
-    parser.on('field', (name, value, info) => {
-      if (info.valueTruncated) return settle({ kind: 'too-large' });
-      add(name, value);
-      // Only while more is to come (as far as a declared length tells): a body that is here whole is checked whole.
-      if (!(received >= declaredLength)) watch.onField?.(name, value);
-    });
-    parser.on('file', (name, stream) => {
-      openFiles++;
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('limit', () => settle({ kind: 'too-large' }));
-      // A body cut off inside a file part fails the part's stream too; unheard, that error would end the process.
-      stream.on('error', (error: Error) => settle({ kind: 'malformed', reason: error.message }));
-      stream.on('close', () => {
-        openFiles--;
-        const value = Buffer.concat(chunks);
-        add(name, value.toString('latin1'), value);
-        finishIfDone();
-      });
-    });
-    const tooMany = () => settle({ kind: 'malformed', reason: `more than ${limits.maxFields} form fields` });
-    parser.on('fieldsLimit', tooMany);
-    parser.on('filesLimit', tooMany);
-    parser.on('partsLimit', tooMany);
-    parser.on('error', (error: Error) => settle({ kind: 'malformed', reason: error.message }));
-    parser.on('close', () => {
-      parsed = true;
-      finishIfDone();
-    });
-    body.on('data', countBytes);
-    const cutOff = () => settle({ kind: 'malformed', reason: 'the request body was cut off' });
-    body.on('error', cutOff);
-    body.on('close', () => {
-      if (!body.readableEnded) cutOff();
-    });
-    body.pipe(parser);
-  });
+  return readMultipart(body, headers, limits, declaredLength, watch);
 }
 
 /** Whether the request declares one of the two form media types. */

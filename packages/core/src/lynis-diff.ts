@@ -84,7 +84,7 @@ function valueChanges(before: ParsedLynisReport['values'], after: ParsedLynisRep
       changes.removed.push(...removed.map((value): ReportValue => ({ key, value })));
     } else if (was === undefined) changes.added.push({ key, value: is as string });
     else if (is === undefined) changes.removed.push({ key, value: was });
-    else if (was !== is) changes.changed.push({ key, before: was, after: is as string });
+    else if (was !== is) changes.changed.push({ key, before: was, after: is });
   }
   return changes;
 }

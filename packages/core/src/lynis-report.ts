@@ -86,7 +86,7 @@ type Values = Record<string, string | string[]>;
  * are copies: keeping it keeps nothing else of `text` in memory (`values` does).
  */
 export function parseLynisReport(text: string): ParsedLynisReport | null {
-  const values: Values = Object.create(null);
+  const values = Object.create(null) as Values;
   const start = text.charCodeAt(0) === BYTE_ORDER_MARK ? 1 : 0;
   readKeyValueLines(text, start, (lineStart, equals, lineEnd) => {
     addValue(values, text.slice(lineStart, equals), text.slice(equals + 1, lineEnd));
@@ -110,7 +110,7 @@ export function summarizeReportBytes(report: Buffer): ReportSummary | null {
  */
 export function readReportBytes(report: Buffer): ReportReading | null {
   if (!isUtf8(report)) return null;
-  const values: Values = Object.create(null);
+  const values = Object.create(null) as Values;
   let chunkStart = report.subarray(0, UTF8_BYTE_ORDER_MARK.length).equals(UTF8_BYTE_ORDER_MARK) ? UTF8_BYTE_ORDER_MARK.length : 0;
   while (chunkStart < report.length) {
     const chunkEnd = endOfWholeLines(report, chunkStart);
