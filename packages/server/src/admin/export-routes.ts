@@ -1,5 +1,6 @@
 import { exportStream, type ExportFormat, type ExportStream } from '../exports/export-body.js';
 import { FINDING_COLUMNS, findingRows, HISTORY_COLUMNS, historyRows, HOST_COLUMNS, hostRows } from '../exports/fleet-exports.js';
+import { hostExists } from '../hosts/host-queries.js';
 import type { AdminOperation } from './operation.js';
 import { problemResponse, type AdminResponse } from './responses.js';
 
@@ -14,7 +15,7 @@ export const exportFindings: AdminOperation = async ({ query }, { database }) =>
 /** `GET /api/admin/exports/hosts/{hostRecordId}/history`: one host's reports, newest first. */
 export const exportHostHistory: AdminOperation = async ({ params, query }, { database }) => {
   const id = params['hostRecordId']!;
-  if ((await database.em.getKnex()('host').select('id').where('id', id)).length === 0) return problemResponse(404, `No host with id ${id}`);
+  if (!(await hostExists(database, id))) return problemResponse(404, `No host with id ${id}`);
   return streamed(exportStream(query['format'] as ExportFormat, `host-${id}-history`, HISTORY_COLUMNS, historyRows(database, id)));
 };
 

@@ -1,0 +1,60 @@
+import type { Knex } from '@mikro-orm/knex';
+import type { FindingCount, FindingGroupPage, FindingKind } from '@org/audit-server-core';
+import type { Database } from '../database/dialect.js';
+
+/** Findings of each kind the overview names. */
+const TOP_FINDINGS = 10;
+
+/** Which finding groups a page lists; every filter is optional. */
+export interface FindingGroupQuery {
+  kind?: FindingKind;
+  testId?: string;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * The warnings and suggestions of every host's newest report, one item per kind and test id with the hosts that
+ * have it, most hosts first (ties by test id, then kind); `text` is the smallest of its texts.
+ */
+export async function findingGroups(database: Database, query: FindingGroupQuery): Promise<FindingGroupPage> {
+  const { limit, offset } = query;
+  const knex = database.em.getKnex();
+  const matching = () => {
+    const qb = knex('finding_count as c');
+    if (query.kind !== undefined) qb.where('c.kind', query.kind);
+    if (query.testId !== undefined) qb.where('c.test_id', query.testId);
+    return qb;
+  };
+  const [rows, [{ total }]] = await Promise.all([
+    withText(knex, matching().select('c.kind', 'c.test_id', 'c.hosts').orderBy([{ column: 'c.hosts', order: 'desc' }, 'c.test_id', 'c.kind']).limit(limit).offset(offset)),
+    matching().count({ total: '*' }) as unknown as Promise<[{ total: number | string }]>,
+  ]);
+  return { items: rows, total: Number(total), limit, offset };
+}
+
+interface FindingRow {
+  kind: FindingKind;
+  test_id: string;
+  hosts: number | string;
+  text: string;
+}
+
+const toFindingCount = (row: FindingRow): FindingCount => ({ kind: row.kind, testId: row.test_id, text: row.text, hosts: Number(row.hosts) });
+
+/** The ten warnings and the ten suggestions on the most hosts (ties by test id), from the findings' counts. */
+export async function topFindings(database: Database): Promise<FindingCount[]> {
+  const knex = database.em.getKnex();
+  const top = (kind: FindingKind) => withText(knex, knex('finding_count as c').select('c.kind', 'c.test_id', 'c.hosts').where('c.kind', kind).orderBy([{ column: 'c.hosts', order: 'desc' }, 'c.test_id']).limit(TOP_FINDINGS));
+  const [warnings, suggestions] = await Promise.all([top('warning'), top('suggestion')]);
+  return [...warnings, ...suggestions];
+}
+
+/**
+ * Counted findings with their smallest text, which a count cannot keep (the host holding it may drop it): one seek
+ * per finding shown into the findings' index on test id, kind and text.
+ */
+async function withText(knex: Knex, counts: Knex.QueryBuilder): Promise<FindingCount[]> {
+  const rows = (await counts.select(knex.raw('(select min(f.text) from host_finding f where f.test_id = c.test_id and f.kind = c.kind) as text'))) as FindingRow[];
+  return rows.map(toFindingCount);
+}

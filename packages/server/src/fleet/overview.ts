@@ -1,0 +1,154 @@
+import type { Knex } from '@mikro-orm/knex';
+import type { LabelCount, Overview } from '@org/audit-server-core';
+import { findBound } from '../database/bound-query.js';
+import type { Database } from '../database/dialect.js';
+import { sqlDialectOf } from '../database/dialects.js';
+import { HostRecord } from '../database/entities.js';
+import { hostsOf } from '../hosts/host-queries.js';
+import { complianceOverview } from '../policies/compliance-overview.js';
+import { refusalsByDay } from '../refusals/rejection-queries.js';
+import { topFindings } from './finding-groups.js';
+
+const DAY_MS = 86_400_000;
+/** Days of the hardening trend, and of the uploads per day, today included. */
+const TREND_DAYS = 90;
+const UPLOAD_DAYS = 30;
+/** Operating systems and Lynis versions, and stale hosts the overview names. */
+const TOP_LABELS = 20;
+const STALE_SHOWN = 10;
+
+type Count = number | string;
+
+/**
+ * The fleet at a glance, hosts unseen for `staleDays` counted stale. Every figure comes from grouped counts in the
+ * database (hosts by latest hardening index, reports by day through the index on their time, findings by test
+ * id), never from loading every host or report.
+ */
+export async function fleetOverview(database: Database, staleDays: number): Promise<Overview> {
+  const now = new Date();
+  const knex = database.em.getKnex();
+  const dialect = sqlDialectOf(database.em);
+  const today = Math.floor(now.getTime() / DAY_MS);
+  const staleBefore = new Date(now.getTime() - staleDays * DAY_MS);
+  const [hosts, hardeningIndex, days, refusals, findings, operatingSystems, lynisVersions, staleHosts] = await Promise.all([
+    hostCounts(knex, dialect.toDatabaseTime.bind(dialect), now, staleBefore),
+    hardeningOf(knex),
+    reportsByDay(database, today - (TREND_DAYS - 1), today),
+    refusalsByDay(database, dayText(today - (UPLOAD_DAYS - 1))),
+    topFindings(database),
+    labelCounts(knex, 'os_name'),
+    labelCounts(knex, 'lynis_version'),
+    oldestHosts(database, staleBefore),
+  ]);
+  const compliance = await complianceOverview(database, now, dayText(today - (TREND_DAYS - 1)));
+  return {
+    generatedAt: now.toISOString(),
+    staleDays,
+    hosts,
+    hardeningIndex,
+    hardeningTrend: [...days].sort(([a], [b]) => a - b).map(([day, { reports, average }]) => ({ day: dayText(day), average, reports })),
+    topWarnings: findings.filter((finding) => finding.kind === 'warning'),
+    topSuggestions: findings.filter((finding) => finding.kind === 'suggestion'),
+    operatingSystems,
+    lynisVersions,
+    uploadsPerDay: Array.from({ length: UPLOAD_DAYS }, (_, i) => {
+      const day = today - (UPLOAD_DAYS - 1) + i;
+      return { day: dayText(day), accepted: days.get(day)?.reports ?? 0, refused: refusals.get(dayText(day)) ?? 0 };
+    }),
+    staleHosts,
+    compliance,
+  };
+}
+
+/** Hosts in all, seen within a day and a week, and stale, in one pass over the host table. */
+async function hostCounts(knex: Knex, toDatabaseTime: (time: Date) => Date | number, now: Date, staleBefore: Date): Promise<Overview['hosts']> {
+  const [row] = (await knex('host').select(
+    knex.raw('count(*) as total'),
+    knex.raw('sum(case when last_seen >= ? then 1 else 0 end) as seen_day', [toDatabaseTime(new Date(now.getTime() - DAY_MS))]),
+    knex.raw('sum(case when last_seen >= ? then 1 else 0 end) as seen_week', [toDatabaseTime(new Date(now.getTime() - 7 * DAY_MS))]),
+    knex.raw('sum(case when last_seen < ? then 1 else 0 end) as stale', [toDatabaseTime(staleBefore)]),
+  )) as { total: Count; seen_day: Count | null; seen_week: Count | null; stale: Count | null }[];
+  return { total: Number(row!.total), seenLast24h: Number(row!.seen_day ?? 0), seenLast7d: Number(row!.seen_week ?? 0), stale: Number(row!.stale ?? 0) };
+}
+
+/** Average, median and distribution of the hosts' latest hardening index, from the hosts counted by index (0–100). */
+async function hardeningOf(knex: Knex): Promise<Overview['hardeningIndex']> {
+  const rows = (await knex('host').select({ value: 'latest_hardening_index' }).count({ hosts: '*' }).groupBy('latest_hardening_index')) as {
+    value: number | null;
+    hosts: Count;
+  }[];
+  let unknown = 0;
+  const counts: [number, number][] = [];
+  for (const row of rows) {
+    if (row.value === null) unknown += Number(row.hosts);
+    else counts.push([Number(row.value), Number(row.hosts)]);
+  }
+  counts.sort(([a], [b]) => a - b);
+  const known = counts.reduce((sum, [, hosts]) => sum + hosts, 0);
+  const distribution = Array.from({ length: 10 }, (_, i) => ({ from: i * 10, to: i === 9 ? 100 : i * 10 + 9, hosts: 0 }));
+  for (const [value, hosts] of counts) distribution[Math.min(9, Math.floor(value / 10))]!.hosts += hosts;
+  return {
+    average: known === 0 ? null : oneDecimal(counts.reduce((sum, [value, hosts]) => sum + value * hosts, 0) / known),
+    median: known === 0 ? null : (valueAt(counts, Math.floor((known - 1) / 2)) + valueAt(counts, Math.floor(known / 2))) / 2,
+    unknown,
+    distribution: distribution as Overview['hardeningIndex']['distribution'],
+  };
+}
+
+/** The `position`th value (from 0) of the values counted in `counts`, sorted by value. */
+function valueAt(counts: [number, number][], position: number): number {
+  let seen = 0;
+  for (const [value, hosts] of counts) {
+    seen += hosts;
+    if (position < seen) return value;
+  }
+  throw new Error(`no value at ${position} of ${seen}`);
+}
+
+/**
+ * Reports received on each UTC day from `firstDay` to `lastDay`, with their average hardening index: one range of
+ * the index on `(received_at, id, hardening_index)` per day, each day's bounds given as the dialect stores times.
+ * Grouping every report by an expression of its time instead sorted them all: 57 ms against 18 ms on SQLite, 69
+ * against 30 on PostgreSQL, at 300,000 reports.
+ */
+async function reportsByDay(database: Database, firstDay: number, lastDay: number): Promise<Map<number, { reports: number; average: number | null }>> {
+  const { toDatabaseTime } = sqlDialectOf(database.em);
+  const knex = database.em.getKnex();
+  const [first, ...others] = Array.from({ length: lastDay - firstDay + 1 }, (_, i) => {
+    const day = firstDay + i;
+    return knex('report')
+      .select(knex.raw('cast(? as integer) as day', [day]))
+      .count({ reports: '*' })
+      .avg({ average: 'hardening_index' })
+      .where('received_at', '>=', toDatabaseTime(new Date(day * DAY_MS)))
+      .andWhere('received_at', '<', toDatabaseTime(new Date((day + 1) * DAY_MS)));
+  });
+  // Not wrapped in parentheses: SQLite takes no parenthesised members of a compound select.
+  const rows = (await first!.unionAll(others, false)) as { day: Count; reports: Count; average: Count | null }[];
+  return new Map(
+    rows.filter((row) => Number(row.reports) > 0).map((row) => [Number(row.day), { reports: Number(row.reports), average: row.average === null ? null : oneDecimal(Number(row.average)) }]),
+  );
+}
+
+/** The twenty values of a host column on the most hosts, `null` counted as a value of its own (ties by name, null last). */
+async function labelCounts(knex: Knex, column: 'os_name' | 'lynis_version'): Promise<LabelCount[]> {
+  const rows = (await knex('host')
+    .select({ name: column })
+    .count({ hosts: '*' })
+    .groupBy(column)
+    .orderByRaw(`count(*) desc, ${column} asc nulls last`)
+    .limit(TOP_LABELS)) as { name: string | null; hosts: Count }[];
+  return rows.map((row) => ({ name: row.name, hosts: Number(row.hosts) }));
+}
+
+/** The stale hosts seen longest ago. */
+async function oldestHosts(database: Database, staleBefore: Date) {
+  const em = database.em.fork();
+  const qb = em.createQueryBuilder(HostRecord, 'h').where({ lastSeen: { $lt: staleBefore } }).orderBy({ lastSeen: 'asc', id: 'asc' }).limit(STALE_SHOWN);
+  return hostsOf(em, await findBound(em, HostRecord, qb));
+}
+
+/** `YYYY-MM-DD` of a day counted from 1970-01-01. */
+const dayText = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
+const oneDecimal = (value: number) => Math.round(value * 10) / 10;

@@ -1,0 +1,158 @@
+import type { SqlEntityManager } from '@mikro-orm/knex';
+import type { Host, HostComplianceState, HostDetail, HostIdentityChange, HostPage } from '@org/audit-server-core';
+import { countBound, findBound } from '../database/bound-query.js';
+import type { Database } from '../database/dialect.js';
+import { sqlDialectOf } from '../database/dialects.js';
+import { HostRecord, ReportRecord } from '../database/entities.js';
+import { hostCompliances } from '../policies/policy-results.js';
+import type { LabelKind } from './host-derivation.js';
+
+/** The host property each `sort` of the contract orders by. */
+const SORT_PROPERTIES = {
+  lastSeen: 'lastSeen',
+  hostname: 'hostname',
+  hardeningIndex: 'latestHardeningIndex',
+  warnings: 'latestWarningCount',
+} as const satisfies Record<string, keyof HostRecord>;
+/** Sorts whose column is never null: ordered plainly, so that the index on it serves either direction. */
+const NEVER_NULL = new Set<string>(['lastSeen']);
+
+/** Which hosts a page lists, and in which order; every filter is optional. */
+export interface HostQuery {
+  keyId?: string;
+  hostId?: string;
+  hostname?: string;
+  group?: string;
+  tag?: string;
+  os?: string;
+  finding?: string;
+  findingKind?: string;
+  seenBefore?: string;
+  sort?: keyof typeof SORT_PROPERTIES;
+  order?: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+/**
+ * One page of hosts, most recently seen first unless `sort` says otherwise, filtered by host name, key, `hostid`,
+ * group, tag, OS, a finding of the newest report and last seen. Every value is a bound parameter.
+ */
+export async function hostPage(database: Database, query: HostQuery): Promise<HostPage> {
+  const { limit, offset } = query;
+  const em = database.em.fork();
+  const qb = em.createQueryBuilder(HostRecord, 'h');
+  if (query.keyId !== undefined) qb.andWhere({ key: query.keyId });
+  if (query.hostId !== undefined) qb.andWhere({ hostId: query.hostId });
+  if (query.hostname !== undefined) {
+    const { sql, bindings } = sqlDialectOf(em).containsIgnoringCase('h.hostname', query.hostname);
+    qb.andWhere(sql, bindings);
+  }
+  for (const kind of ['group', 'tag'] as const satisfies LabelKind[]) {
+    const value = query[kind];
+    if (value === undefined) continue;
+    qb.andWhere('h.id in (select l.host_record_id from host_label l where l.kind = ? and l.value = ?)', [kind, value]);
+  }
+  if (query.os !== undefined) qb.andWhere({ osName: query.os });
+  if (query.finding !== undefined) {
+    if (query.findingKind === undefined) {
+      qb.andWhere('h.id in (select f.host_record_id from host_finding f where f.test_id = ?)', [query.finding]);
+    } else {
+      qb.andWhere('h.id in (select f.host_record_id from host_finding f where f.test_id = ? and f.kind = ?)', [query.finding, query.findingKind]);
+    }
+  }
+  if (query.seenBefore !== undefined) qb.andWhere({ lastSeen: { $lt: new Date(query.seenBefore) } });
+  const sort = query.sort ?? 'lastSeen';
+  const order = query.order ?? 'desc';
+  const page = qb
+    .clone()
+    .orderBy({ [SORT_PROPERTIES[sort]]: NEVER_NULL.has(sort) ? order : `${order} nulls last`, id: 'asc' })
+    .limit(limit)
+    .offset(offset);
+  const [records, total] = await Promise.all([findBound(em, HostRecord, page), countBound(qb)]);
+  return { items: await hostsOf(em, records), total, limit, offset };
+}
+
+/** A host as the contract shows it, or undefined when there is none with this id. */
+export async function hostById(database: Database, id: string): Promise<Host | undefined> {
+  const em = database.em.fork();
+  const [record] = await findBound(em, HostRecord, em.createQueryBuilder(HostRecord, 'h').where({ id }).limit(1));
+  return record ? (await hostsOf(em, [record]))[0] : undefined;
+}
+
+/** A host with the hardening index of its newest `historyLimit` reports, or undefined when there is none. */
+export async function hostDetail(database: Database, id: string, historyLimit: number): Promise<HostDetail | undefined> {
+  const em = database.em.fork();
+  const [record] = await findBound(em, HostRecord, em.createQueryBuilder(HostRecord, 'h').where({ id }).limit(1));
+  if (!record) return undefined;
+  const history = em
+    .createQueryBuilder(ReportRecord, 'r')
+    .select(['id', 'receivedAt', 'hardeningIndex'])
+    .where({ hostRecord: id })
+    .orderBy({ receivedAt: 'desc', id: 'desc' })
+    .limit(historyLimit);
+  const [reports, [host]] = await Promise.all([findBound(em, ReportRecord, history), hostsOf(em, [record])]);
+  return {
+    ...host!,
+    hardeningHistory: reports.map((report) => ({
+      reportId: report.id,
+      receivedAt: report.receivedAt.toISOString(),
+      hardeningIndex: report.hardeningIndex ?? null,
+    })),
+  };
+}
+
+/** Whether a host with this id exists. */
+export async function hostExists(database: Database, id: string): Promise<boolean> {
+  return (await database.em.getKnex()('host').select('id').where('id', id)).length > 0;
+}
+
+/** Hosts as the contract shows them, in the order given, with the groups and tags of each (one query for all). */
+export async function hostsOf(em: SqlEntityManager, records: HostRecord[]): Promise<Host[]> {
+  const labels = new Map<string, { groups: string[]; tags: string[] }>(records.map((record) => [record.id, { groups: [], tags: [] }]));
+  if (records.length > 0) {
+    const rows = (await em
+      .getKnex()('host_label')
+      .select('host_record_id', 'kind', 'value')
+      .whereIn('host_record_id', records.map((record) => record.id))
+      .orderBy(['host_record_id', 'kind', 'position'])) as { host_record_id: string; kind: LabelKind; value: string }[];
+    for (const row of rows) {
+      const host = labels.get(row.host_record_id);
+      if (host) (row.kind === 'group' ? host.groups : host.tags).push(row.value);
+    }
+  }
+  const compliance = records.length > 0 ? await hostCompliances({ em }, records.map((record) => record.id)) : new Map<string, HostComplianceState>();
+  return records.map((record) => toHost(record, labels.get(record.id)!, compliance.get(record.id)!));
+}
+
+/** A host as the contract shows it. */
+function toHost(record: HostRecord, labels: { groups: string[]; tags: string[] }, compliance: HostComplianceState): Host {
+  return {
+    id: record.id,
+    keyId: record.key.id,
+    hostId: record.hostId,
+    hostId2: record.hostId2 ?? null,
+    hostname: record.hostname ?? null,
+    os: record.osName ?? null,
+    lynisVersion: record.lynisVersion ?? null,
+    firstSeen: record.firstSeen.toISOString(),
+    lastSeen: record.lastSeen.toISOString(),
+    reportCount: record.reportCount,
+    latestReportId: record.latestReportId ?? null,
+    latestHardeningIndex: record.latestHardeningIndex ?? null,
+    latestWarningCount: record.latestWarningCount ?? null,
+    latestSuggestionCount: record.latestSuggestionCount ?? null,
+    groups: labels.groups,
+    tags: labels.tags,
+    customerName: record.customerName ?? null,
+    hostnameAlias: record.hostnameAlias ?? null,
+    compliance,
+    identityChange: identityChangeOf(record),
+  };
+}
+
+/** The host's unaccepted `hostid2` change, as the contract shows it; null when there is none. */
+function identityChangeOf(record: HostRecord): HostIdentityChange | null {
+  if (!record.identityChangedAt) return null;
+  return { previousHostId2: record.identityFrom ?? null, hostId2: record.identityTo ?? null, at: record.identityChangedAt.toISOString(), refused: record.identityRefused };
+}

@@ -1,0 +1,69 @@
+import type { ReportMeta, ReportPage } from '@org/audit-server-core';
+import { countBound, findBound } from '../database/bound-query.js';
+import type { Database } from '../database/dialect.js';
+import { ReportRecord } from '../database/entities.js';
+
+/** Every property but the stored report, read from the entity so that none is forgotten: what lists need. */
+const META_FIELDS = Object.keys(ReportRecord.meta.properties).filter((name) => name !== 'content') as Exclude<keyof ReportRecord, 'content'>[];
+
+/** What the contract shows of a report: neither its stored bytes nor how they are stored. */
+type ReportRecordMeta = Omit<ReportRecord, 'content' | 'contentEncoding' | 'contentSha256'>;
+
+/** Which reports a page lists; every filter is optional. */
+export interface ReportQuery {
+  hostRecordId?: string;
+  keyId?: string;
+  limit: number;
+  offset: number;
+}
+
+/** One page of reports, newest first, without their content. */
+export async function reportPage(database: Database, query: ReportQuery): Promise<ReportPage> {
+  const { limit, offset } = query;
+  const em = database.em.fork();
+  const qb = em.createQueryBuilder(ReportRecord, 'r');
+  if (query.hostRecordId !== undefined) qb.andWhere({ hostRecord: query.hostRecordId });
+  if (query.keyId !== undefined) qb.andWhere({ key: query.keyId });
+  const page = qb.clone().select(META_FIELDS).orderBy({ receivedAt: 'desc', id: 'desc' }).limit(limit).offset(offset);
+  const [records, total] = await Promise.all([findBound(em, ReportRecord, page), countBound(qb)]);
+  return { items: records.map(reportMetaOf), total, limit, offset };
+}
+
+/** The report with this id, or null. */
+export async function findReport(database: Database, id: string): Promise<ReportRecord | null> {
+  return database.em.fork().findOne(ReportRecord, { id });
+}
+
+/** Only the stored bytes of the report with this id (and how they are stored), or null. */
+export function findReportContent(database: Database, id: string) {
+  return database.em.fork().findOne(ReportRecord, { id }, { fields: ['content', 'contentEncoding', 'contentSha256'] });
+}
+
+/** The report its host sent just before `report` (ties broken by id, as the report lists order them), or null. */
+export async function previousReport(database: Database, report: ReportRecord): Promise<ReportRecord | null> {
+  return database.em.fork().findOne(
+    ReportRecord,
+    { hostRecord: report.hostRecord.id, $or: [{ receivedAt: { $lt: report.receivedAt } }, { receivedAt: report.receivedAt, id: { $lt: report.id } }] },
+    { orderBy: { receivedAt: 'desc', id: 'desc' } },
+  );
+}
+
+/** A report's metadata as the contract shows it. */
+export function reportMetaOf(record: ReportRecordMeta): ReportMeta {
+  return {
+    id: record.id,
+    hostRecordId: record.hostRecord.id,
+    keyId: record.key.id,
+    hostId: record.hostId,
+    hostId2: record.hostId2 ?? null,
+    receivedAt: record.receivedAt.toISOString(),
+    encoding: record.encoding as ReportMeta['encoding'],
+    size: record.size,
+    sha256: record.sha256,
+    hostname: record.hostname ?? null,
+    lynisVersion: record.lynisVersion ?? null,
+    hardeningIndex: record.hardeningIndex ?? null,
+    warningCount: record.warningCount ?? null,
+    suggestionCount: record.suggestionCount ?? null,
+  };
+}
