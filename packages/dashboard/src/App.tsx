@@ -1,20 +1,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import { getAdminSession } from '@org/audit-client/sdk';
 import { adminClient, data } from './api.js';
-import { FindingsPage } from './pages/FindingsPage.js';
-import { HostPage } from './pages/HostPage.js';
-import { HostReportPage } from './pages/HostReportPage.js';
-import { HostsPage } from './pages/HostsPage.js';
-import { KeysPage } from './pages/KeysPage.js';
-import { OverviewPage } from './pages/OverviewPage.js';
-import { PoliciesPage } from './pages/PoliciesPage.js';
-import { RawReportPage } from './pages/RawReportPage.js';
-import { RefusedPage } from './pages/RefusedPage.js';
-import { ReportDiffPage } from './pages/ReportDiffPage.js';
 import { SignIn } from './pages/SignIn.js';
-import { WebhookPage } from './pages/WebhookPage.js';
-import { WebhooksPage } from './pages/WebhooksPage.js';
-import { hrefOf, useRoute, type Route } from './route.js';
+import { PageOf } from './pages.js';
+import { entryOf, hrefOf, ROUTES, useRoute, type Page, type Route } from './route.js';
 import { forgetToken, storeToken, storedToken } from './session.js';
 
 /** The dashboard: sign-in until a token is given, then the pages, each reading the admin API. */
@@ -56,41 +45,28 @@ export function App() {
       <header className="top">
         <a className="brand" href={hrefOf({ page: 'overview' })}>Audit collector</a>
         <nav aria-label="Pages">
-          <NavLink route={{ page: 'overview' }} current={route} label="Overview" />
-          <NavLink route={{ page: 'hosts', offset: 0 }} current={route} label="Hosts" />
-          <NavLink route={{ page: 'findings', offset: 0 }} current={route} label="Findings" />
-          <NavLink route={{ page: 'policies' }} current={route} label="Policies" />
-          <NavLink route={{ page: 'webhooks' }} current={route} label="Webhooks" />
-          <NavLink route={{ page: 'keys' }} current={route} label="Keys" />
-          <NavLink route={{ page: 'refused', offset: 0 }} current={route} label="Refused uploads" />
+          {NAV.map(([page, params]) => (
+            // Each page's `nav` holds its own parameters.
+            <NavLink key={page} route={{ page, ...params } as Route} current={route} label={ROUTES[page].title} />
+          ))}
         </nav>
         <span className="session">
           Signed in as <strong>{signedInAs ?? '…'}</strong> <button type="button" onClick={() => signOut()}>Sign out</button>
         </span>
       </header>
       <main>
-        {route.page === 'overview' && <OverviewPage client={client} route={route} onUnauthorized={refused} />}
-        {route.page === 'findings' && <FindingsPage client={client} route={route} onUnauthorized={refused} />}
-        {route.page === 'hosts' && <HostsPage client={client} route={route} onUnauthorized={refused} />}
-        {route.page === 'host' && <HostPage client={client} id={route.id} onUnauthorized={refused} />}
-        {route.page === 'host-report' && <HostReportPage client={client} id={route.id} onUnauthorized={refused} />}
-        {route.page === 'raw-report' && <RawReportPage client={client} id={route.id} onUnauthorized={refused} />}
-        {route.page === 'report-diff' && <ReportDiffPage client={client} route={route} onUnauthorized={refused} />}
-        {route.page === 'keys' && <KeysPage client={client} onUnauthorized={refused} />}
-        {route.page === 'policies' && <PoliciesPage client={client} onUnauthorized={refused} />}
-        {route.page === 'webhooks' && <WebhooksPage client={client} onUnauthorized={refused} />}
-        {route.page === 'webhook' && <WebhookPage key={route.id} client={client} route={route} onUnauthorized={refused} />}
-        {route.page === 'refused' && <RefusedPage client={client} route={route} onUnauthorized={refused} />}
+        <PageOf client={client} route={route} onUnauthorized={refused} />
       </main>
     </>
   );
 }
 
-/** The pages a navigation link stands for besides its own: a host's pages are under Hosts, a webhook's under Webhooks. */
-const SUBPAGES: Partial<Record<Route['page'], Route['page'][]>> = { hosts: ['host', 'host-report', 'raw-report', 'report-diff'], webhooks: ['webhook'] };
+/** The pages with a navigation link, in the table's order, each with the parameters its link opens it with. */
+const NAV = (Object.entries(ROUTES) as Array<[Page, { nav?: object }]>).flatMap(([page, entry]) => (entry.nav ? [[page, entry.nav] as const] : []));
 
+/** A link of the navigation; it is current on its page and on the pages under it (a host's pages under Hosts). */
 function NavLink({ route, current, label }: { route: Route; current: Route; label: string }) {
-  const active = current.page === route.page || (SUBPAGES[route.page]?.includes(current.page) ?? false);
+  const active = current.page === route.page || entryOf(current).under === route.page;
   return (
     <a href={hrefOf(route)} aria-current={active ? 'page' : undefined}>
       {label}

@@ -8,3 +8,8 @@ export function formatTime(iso: string | null | undefined): string {
 export function formatBytes(bytes: number): string {
   return bytes >= 1_000_000 ? `${(bytes / 1_000_000).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1000))} KB`;
 }
+
+/** "Hosts 1–50 of 120", or `none` when the list is empty: the caption of a list the server pages. */
+export function pageCaption(noun: string, page: { offset: number; total: number; items: readonly unknown[] }, none: string): string {
+  return page.total === 0 ? none : `${noun} ${page.offset + 1}–${page.offset + page.items.length} of ${page.total}`;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hrefOf, parseRoute, type Route } from './route.js';
+import { hrefOf, parseRoute, ROUTES, type Page, type Route } from './route.js';
 
 describe('routes', () => {
   it.each<[string, Route]>([
@@ -65,5 +65,45 @@ describe('routes', () => {
     expect(href).toBe('#/hosts?group=%3Cimg+src%3Dx+onerror%3Dalert%281%29%3E');
     expect(parseRoute(href)).toMatchObject({ group });
     expect(parseRoute('#/hosts/%E0%A4%A')).toEqual({ page: 'host', id: '%E0%A4%A' });
+  });
+
+  it.each<Route>([
+    { page: 'overview', stale: 30 },
+    { page: 'findings', kind: 'suggestion', offset: 0 },
+    { page: 'policies' },
+    { page: 'keys' },
+    { page: 'refused', reason: 'too-large', offset: 25 },
+    { page: 'host', id: 'h/1' },
+    { page: 'host-report', id: 'h1' },
+    { page: 'raw-report', id: 'r1' },
+    { page: 'report-diff', id: 'r2', against: 'r1' },
+  ])('reads back the fragment it writes for %j', (route) => {
+    expect(parseRoute(hrefOf(route))).toEqual(route);
+  });
+
+  it('opens a page with more path than it has, and an unknown path as the overview', () => {
+    expect(parseRoute('#/keys/extra')).toEqual({ page: 'keys' });
+    expect(parseRoute('#/hosts/h1/elsewhere')).toEqual({ page: 'host', id: 'h1' });
+    expect(parseRoute('#/reports/r1')).toEqual({ page: 'overview' });
+    expect(parseRoute('#/reports/r1?stale=3')).toEqual({ page: 'overview', stale: 3 });
+  });
+
+  it('lists the navigation in the table\'s order, each page under a page that has a link', () => {
+    const entries = Object.entries(ROUTES) as Array<[Page, { title: string; nav?: object; under?: string }]>;
+    expect(entries.filter(([, entry]) => entry.nav).map(([, entry]) => entry.title)).toEqual([
+      'Overview',
+      'Hosts',
+      'Findings',
+      'Policies',
+      'Webhooks',
+      'Keys',
+      'Refused uploads',
+    ]);
+    for (const [, entry] of entries) if (entry.under) expect(ROUTES[entry.under as Page].nav).toBeDefined();
+  });
+
+  it('gives every page its own path', () => {
+    const paths = Object.values(ROUTES).map((entry) => entry.path);
+    expect(new Set(paths).size).toBe(paths.length);
   });
 });

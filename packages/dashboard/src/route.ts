@@ -4,8 +4,10 @@ import type { DeliveryStatus } from '@org/audit-client/sdk';
 /** Columns the hosts list can be sorted by, as the contract names them. */
 export const HOST_SORTS = ['lastSeen', 'hostname', 'hardeningIndex', 'warnings'] as const;
 export type HostSort = (typeof HOST_SORTS)[number];
-export type SortOrder = 'asc' | 'desc';
-export type FindingKind = 'warning' | 'suggestion';
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+export const FINDING_KINDS = ['warning', 'suggestion'] as const;
+export type FindingKind = (typeof FINDING_KINDS)[number];
 /** Statuses a webhook's delivery log can be filtered by, as the contract names them. */
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
 
@@ -24,114 +26,182 @@ export interface HostFilters {
   order?: SortOrder;
 }
 
-/** The dashboard's pages, addressed by the URL's fragment (`#/hosts/<id>`), so the server serves one file. */
-export type Route =
-  | { page: 'overview'; stale?: number }
-  | ({ page: 'hosts'; offset: number } & HostFilters)
-  | { page: 'host'; id: string }
-  | { page: 'host-report'; id: string }
-  | { page: 'findings'; kind?: FindingKind; testId?: string; offset: number }
-  | { page: 'raw-report'; id: string }
-  | { page: 'report-diff'; id: string; against?: string }
-  | { page: 'keys' }
-  | { page: 'policies' }
-  | { page: 'webhooks' }
-  | { page: 'webhook'; id: string; status?: DeliveryStatus; offset: number }
-  | { page: 'refused'; reason?: string; hostId?: string; offset: number };
+/** A page's address in the table: how its fragment reads and is written, and where it sits in the navigation. */
+interface RouteEntry<Params> {
+  /** The fragment's path, `/`-separated; `:id` stands for the route's `id`. */
+  path: string;
+  /** The route's parameters from the fragment's query (and the path's `:id`); a value it does not know is dropped. */
+  parse(query: QueryReader, id: string): Params;
+  /** The route's parameters as the fragment's query (names as the URL spells them); none when it has no query. */
+  query?(params: Params): QueryValues;
+  /** The page's title; with `nav`, its link in the navigation, which opens the page with those parameters. */
+  title: string;
+  nav?: Params;
+  /** The navigation link this page is highlighted under (a host's pages under Hosts). */
+  under?: string;
+}
+
+type QueryValues = Record<string, string | number | undefined>;
+
+/** One entry of the table; the parameters' type is given, so that optional ones stay optional. */
+const entry = <Params>(route: RouteEntry<Params>) => route;
+
+/**
+ * The dashboard's pages, addressed by the URL's fragment (`#/hosts/<id>`), so the server serves one file. Adding a
+ * page is one entry here (and its component in pages.tsx); the navigation lists the entries with `nav`, in this order.
+ */
+export const ROUTES = {
+  overview: entry<{ stale?: number }>({ path: '', title: 'Overview', nav: {}, parse: (q) => ({ stale: q.staleDays() }), query: (r) => ({ stale: r.stale }) }),
+  hosts: entry<{ offset: number } & HostFilters>({
+    path: 'hosts',
+    title: 'Hosts',
+    nav: { offset: 0 },
+    parse: (q) => ({
+      hostname: q.text('hostname'),
+      keyId: q.text('key'),
+      group: q.text('group'),
+      tag: q.text('tag'),
+      os: q.text('os'),
+      finding: q.text('finding'),
+      findingKind: q.oneOf('kind', FINDING_KINDS),
+      stale: q.staleDays(),
+      sort: q.oneOf('sort', HOST_SORTS),
+      order: q.oneOf('order', SORT_ORDERS),
+      offset: q.offset(),
+    }),
+    query: (r) => ({
+      hostname: r.hostname,
+      key: r.keyId,
+      group: r.group,
+      tag: r.tag,
+      os: r.os,
+      finding: r.finding,
+      kind: r.findingKind,
+      stale: r.stale,
+      sort: r.sort,
+      order: r.order,
+      offset: r.offset || undefined,
+    }),
+  }),
+  findings: entry<{ kind?: FindingKind; testId?: string; offset: number }>({
+    path: 'findings',
+    title: 'Findings',
+    nav: { offset: 0 },
+    parse: (q) => ({ kind: q.oneOf('kind', FINDING_KINDS), testId: q.text('test'), offset: q.offset() }),
+    query: (r) => ({ kind: r.kind, test: r.testId, offset: r.offset || undefined }),
+  }),
+  policies: entry<object>({ path: 'policies', title: 'Policies', nav: {}, parse: () => ({}) }),
+  webhooks: entry<object>({ path: 'webhooks', title: 'Webhooks', nav: {}, parse: () => ({}) }),
+  keys: entry<object>({ path: 'keys', title: 'Keys', nav: {}, parse: () => ({}) }),
+  refused: entry<{ reason?: string; hostId?: string; offset: number }>({
+    path: 'refused',
+    title: 'Refused uploads',
+    nav: { offset: 0 },
+    parse: (q) => ({ reason: q.text('reason'), hostId: q.text('hostId'), offset: q.offset() }),
+    query: (r) => ({ reason: r.reason, hostId: r.hostId, offset: r.offset || undefined }),
+  }),
+  host: entry<{ id: string }>({ path: 'hosts/:id', title: 'Host', under: 'hosts', parse: (_, id) => ({ id }) }),
+  'host-report': entry<{ id: string }>({ path: 'hosts/:id/print', title: 'Host report', under: 'hosts', parse: (_, id) => ({ id }) }),
+  'raw-report': entry<{ id: string }>({ path: 'reports/:id/raw', title: 'Raw report', under: 'hosts', parse: (_, id) => ({ id }) }),
+  'report-diff': entry<{ id: string; against?: string }>({
+    path: 'reports/:id/diff',
+    title: 'Report changes',
+    under: 'hosts',
+    parse: (q, id) => ({ id, against: q.text('against') }),
+    query: (r) => ({ against: r.against }),
+  }),
+  webhook: entry<{ id: string; status?: DeliveryStatus; offset: number }>({
+    path: 'webhooks/:id',
+    title: 'Webhook',
+    under: 'webhooks',
+    parse: (q, id) => ({ id, status: q.oneOf('status', DELIVERY_STATUSES), offset: q.offset() }),
+    query: (r) => ({ status: r.status, offset: r.offset || undefined }),
+  }),
+};
+
+/** The name of a page of the table. */
+export type Page = keyof typeof ROUTES;
+type ParamsOf<P extends Page> = (typeof ROUTES)[P] extends RouteEntry<infer Params> ? Params : never;
+/** A page of the dashboard with its parameters, e.g. `{ page: 'host', id }`. */
+export type RouteOf<P extends Page> = { page: P } & ParamsOf<P>;
+/** Any page of the dashboard with its parameters. */
+export type Route = { [P in Page]: RouteOf<P> }[Page];
+
+/** The table's entry of a route. */
+export function entryOf<P extends Page>(route: RouteOf<P>): RouteEntry<ParamsOf<P>> {
+  // TypeScript does not tie `ROUTES[route.page]` to the route's own parameters; the table's types do.
+  return ROUTES[route.page] as RouteEntry<ParamsOf<P>>;
+}
 
 /** Most days a "stale" filter may name (the contract's bound of `staleDays`). */
 const MAX_STALE_DAYS = 3650;
 
+/** Reads the values of a fragment's query, dropping those it does not know. */
+export class QueryReader {
+  constructor(private readonly params: URLSearchParams) {}
+  /** A text value; an empty one is none. */
+  text(name: string): string | undefined {
+    return this.params.get(name) || undefined;
+  }
+  /** One of the values given, or none. */
+  oneOf<T extends string>(name: string, values: readonly T[]): T | undefined {
+    const value = this.params.get(name);
+    return values.find((known) => known === value);
+  }
+  /** Items of a paged list to skip (0 unless a whole number). */
+  offset(): number {
+    return wholeNumber(this.params.get('offset')) ?? 0;
+  }
+  /** The `stale` days, when within the contract's bounds. */
+  staleDays(): number | undefined {
+    const stale = wholeNumber(this.params.get('stale'));
+    return stale !== undefined && stale >= 1 && stale <= MAX_STALE_DAYS ? stale : undefined;
+  }
+}
+
 /** Reads a fragment such as `#/hosts?group=web&offset=50`; anything unknown is the overview. */
 export function parseRoute(hash: string): Route {
   const [path = '', query = ''] = hash.replace(/^#/, '').split('?');
-  const params = new URLSearchParams(query);
   const parts = path.split('/').filter(Boolean).map(safeDecode);
-  const text = (name: string) => params.get(name) || undefined;
-  const offset = wholeNumber(params.get('offset')) ?? 0;
-  const stale = wholeNumber(params.get('stale'));
-  const staleDays = stale !== undefined && stale >= 1 && stale <= MAX_STALE_DAYS ? stale : undefined;
-  if (parts[0] === 'hosts' && parts[1] && parts[2] === 'print') return { page: 'host-report', id: parts[1] };
-  if (parts[0] === 'hosts' && parts[1]) return { page: 'host', id: parts[1] };
-  if (parts[0] === 'reports' && parts[1] && parts[2] === 'raw') return { page: 'raw-report', id: parts[1] };
-  if (parts[0] === 'reports' && parts[1] && parts[2] === 'diff') return { page: 'report-diff', id: parts[1], against: text('against') };
-  if (parts[0] === 'keys') return { page: 'keys' };
-  if (parts[0] === 'policies') return { page: 'policies' };
-  if (parts[0] === 'webhooks' && parts[1]) {
-    const status = params.get('status');
-    return { page: 'webhook', id: parts[1], status: DELIVERY_STATUSES.find((name) => name === status), offset };
+  const reader = new QueryReader(new URLSearchParams(query));
+  for (const [page, route] of ROUTES_BY_LENGTH) {
+    const id = matchPath(route.path, parts);
+    if (id !== undefined) return { page, ...route.parse(reader, id) } as Route; // the entry of `page` parses `page`'s parameters
   }
-  if (parts[0] === 'webhooks') return { page: 'webhooks' };
-  if (parts[0] === 'refused') return { page: 'refused', reason: text('reason'), hostId: text('hostId'), offset };
-  if (parts[0] === 'findings') return { page: 'findings', kind: findingKind(params.get('kind')), testId: text('test'), offset };
-  if (parts[0] === 'hosts') {
-    const sort = params.get('sort');
-    const order = params.get('order');
-    return {
-      page: 'hosts',
-      hostname: text('hostname'),
-      keyId: text('key'),
-      group: text('group'),
-      tag: text('tag'),
-      os: text('os'),
-      finding: text('finding'),
-      findingKind: findingKind(params.get('kind')),
-      stale: staleDays,
-      sort: HOST_SORTS.find((name) => name === sort),
-      order: order === 'asc' || order === 'desc' ? order : undefined,
-      offset,
-    };
+  return { page: 'overview', ...ROUTES.overview.parse(reader, '') };
+}
+
+/** The table's entries, longest path first, so that `hosts/:id/print` is tried before `hosts/:id` and `hosts`. */
+const ROUTES_BY_LENGTH = (Object.entries(ROUTES) as Array<[Page, RouteEntry<object>]>)
+  .filter(([, route]) => route.path !== '')
+  .sort(([, a], [, b]) => b.path.split('/').length - a.path.split('/').length);
+
+/** The `:id` of the path's pattern when the fragment's segments start with it ('' when it has none), or undefined. */
+function matchPath(pattern: string, parts: string[]): string | undefined {
+  const wanted = pattern.split('/');
+  let id = '';
+  for (const [index, segment] of wanted.entries()) {
+    const part = parts[index];
+    if (!part) return undefined;
+    if (segment === ':id') id = part;
+    else if (segment !== part) return undefined;
   }
-  return { page: 'overview', stale: staleDays };
+  return id;
 }
 
 /** The fragment of a route, for links. Parameters are encoded, so nothing a host wrote can leave the fragment. */
-export function hrefOf(route: Route): string {
-  switch (route.page) {
-    case 'overview':
-      return `#/${withQuery({ stale: route.stale })}`;
-    case 'host':
-      return `#/hosts/${encodeURIComponent(route.id)}`;
-    case 'host-report':
-      return `#/hosts/${encodeURIComponent(route.id)}/print`;
-    case 'raw-report':
-      return `#/reports/${encodeURIComponent(route.id)}/raw`;
-    case 'report-diff':
-      return `#/reports/${encodeURIComponent(route.id)}/diff${withQuery({ against: route.against })}`;
-    case 'keys':
-      return '#/keys';
-    case 'policies':
-      return '#/policies';
-    case 'webhooks':
-      return '#/webhooks';
-    case 'webhook':
-      return `#/webhooks/${encodeURIComponent(route.id)}${withQuery({ status: route.status, offset: route.offset || undefined })}`;
-    case 'refused':
-      return `#/refused${withQuery({ reason: route.reason, hostId: route.hostId, offset: route.offset || undefined })}`;
-    case 'findings':
-      return `#/findings${withQuery({ kind: route.kind, test: route.testId, offset: route.offset || undefined })}`;
-    case 'hosts':
-      return `#/hosts${withQuery({
-        hostname: route.hostname,
-        key: route.keyId,
-        group: route.group,
-        tag: route.tag,
-        os: route.os,
-        finding: route.finding,
-        kind: route.findingKind,
-        stale: route.stale,
-        sort: route.sort,
-        order: route.order,
-        offset: route.offset || undefined,
-      })}`;
-  }
+export function hrefOf<P extends Page>(route: RouteOf<P>): string {
+  const entry = entryOf(route);
+  const id = 'id' in route ? String(route.id) : '';
+  const path = entry.path.replace(':id', encodeURIComponent(id));
+  return `#/${path}${withQuery(entry.query?.(route) ?? {})}`;
 }
 
 /** The hosts list with these filters, from its first page. */
 export const hostsRoute = (filters: HostFilters = {}): Route => ({ page: 'hosts', offset: 0, ...filters });
 
 /** `?a=1&b=2` of the values given, or nothing. */
-function withQuery(values: Record<string, string | number | undefined>): string {
+function withQuery(values: QueryValues): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(values)) if (value !== undefined && value !== '') params.set(name, String(value));
   const query = params.toString();
@@ -141,10 +211,6 @@ function withQuery(values: Record<string, string | number | undefined>): string 
 function wholeNumber(value: string | null): number | undefined {
   if (value === null || !/^\d{1,15}$/.test(value)) return undefined;
   return Number(value);
-}
-
-function findingKind(value: string | null): FindingKind | undefined {
-  return value === 'warning' || value === 'suggestion' ? value : undefined;
 }
 
 /** A path segment decoded, or as it is when it is no valid encoding (a hand-edited URL must not throw). */

@@ -4,6 +4,11 @@ import { ApiError } from './api.js';
 /** What a page's data is: on its way, there, or failed with a message. */
 export type Loaded<T> = { state: 'loading' } | { state: 'ready'; value: T } | { state: 'failed'; message: string };
 
+/** The part of loaded data a view shows (a page's items), keeping "loading" and "failed" as they are. */
+export function mapLoaded<T, U>(loaded: Loaded<T>, part: (value: T) => U): Loaded<U> {
+  return loaded.state === 'ready' ? { state: 'ready', value: part(loaded.value) } : loaded;
+}
+
 /**
  * Loads a page's data whenever `key` changes; a 401 calls `onUnauthorized` (the token was refused or revoked).
  * A load that is overtaken by a newer one is dropped.

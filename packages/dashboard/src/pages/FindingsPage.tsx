@@ -1,11 +1,13 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { exportFindings, listFindings, type Client } from '@org/audit-client/sdk';
+import { exportFindings, listFindings, type Client, type FindingCount } from '@org/audit-client/sdk';
 import { data } from '../api.js';
-import { hostsRoute, hrefOf, type FindingKind, type Route } from '../route.js';
+import { pageCaption } from '../format.js';
+import { hrefOf, type FindingKind, type Route } from '../route.js';
 import { useLoad } from '../use-load.js';
 import { ExportButtons } from '../components/ExportButtons.js';
 import { Status } from '../components/Status.js';
-import { Pager } from '../components/Pager.js';
+import { hostsColumn, TEST_COLUMN } from '../components/FindingCounts.js';
+import { Table, type Column } from '../components/Table.js';
 
 const PAGE_SIZE = 50;
 
@@ -49,42 +51,22 @@ export function FindingsPage({ client, route, onUnauthorized }: { client: Client
       </form>
       <Status loaded={loaded} />
       {loaded.state === 'ready' && (
-        <>
-          <div className="table-scroll">
-            <table>
-              <caption>
-                {loaded.value.total === 0
-                  ? route.kind || route.testId
-                    ? 'No host\'s latest report has such a finding.'
-                    : 'No host\'s latest report has a warning or suggestion.'
-                  : `Findings ${loaded.value.offset + 1}–${loaded.value.offset + loaded.value.items.length} of ${loaded.value.total}`}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Test</th>
-                  <th scope="col">Finding (on one of the hosts)</th>
-                  <th scope="col" className="number">Hosts affected</th>
-                </tr>
-              </thead>
-              <tbody>
-                {loaded.value.items.map((finding) => {
-                  const hosts = hrefOf(hostsRoute({ finding: finding.testId, findingKind: finding.kind }));
-                  return (
-                    <tr key={`${finding.kind}:${finding.testId}`}>
-                      <td><span className={`kind kind-${finding.kind}`}>{finding.kind === 'warning' ? 'Warning' : 'Suggestion'}</span></td>
-                      <td className="mono nowrap"><a href={hosts} title="The hosts that have it">{finding.testId}</a></td>
-                      <td>{finding.text}</td>
-                      <td className="number"><a href={hosts} aria-label={`${finding.hosts === 1 ? "1 host" : `${finding.hosts} hosts`} with ${finding.testId}`}>{finding.hosts}</a></td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-          <Pager route={route} pageSize={PAGE_SIZE} total={loaded.value.total} label="Pages of findings" />
-        </>
+        <Table
+          scroll
+          caption={pageCaption('Findings', loaded.value, route.kind || route.testId ? 'No host\'s latest report has such a finding.' : 'No host\'s latest report has a warning or suggestion.')}
+          columns={FINDING_COLUMNS}
+          rows={loaded.value.items}
+          rowKey={(finding) => `${finding.kind}:${finding.testId}`}
+          paging={{ route, pageSize: PAGE_SIZE, total: loaded.value.total, label: 'Pages of findings' }}
+        />
       )}
     </section>
   );
 }
+
+const FINDING_COLUMNS: Column<FindingCount>[] = [
+  { header: 'Kind', cell: (finding) => <span className={`kind kind-${finding.kind}`}>{finding.kind === 'warning' ? 'Warning' : 'Suggestion'}</span> },
+  TEST_COLUMN,
+  { header: 'Finding (on one of the hosts)', cell: (finding) => finding.text },
+  hostsColumn('Hosts affected'),
+];

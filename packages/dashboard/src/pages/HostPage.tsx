@@ -1,7 +1,6 @@
-import { acceptHostIdentity, exportHostHistory, getHost, listLicenseKeys, listRejections, listReports, type Client, type Host } from '@org/audit-client/sdk';
+import { acceptHostIdentity, exportHostHistory, getHost, listLicenseKeys, listRejections, listReports, type Client, type Host, type LicenseKeyInfo, type RejectionPage, type ReportDetail, type ReportPage } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { formatBytes, formatTime } from '../format.js';
-import { addressesOf, keyOf, REASONS } from '../refusals.js';
 import { loadNewestReport } from '../newest-report.js';
 import { hostsRoute, hrefOf } from '../route.js';
 import { useChange } from '../use-change.js';
@@ -10,7 +9,9 @@ import { ExportButtons } from '../components/ExportButtons.js';
 import { Findings } from '../components/Findings.js';
 import { HostCompliance } from '../components/HostCompliance.js';
 import { Labels } from '../components/Labels.js';
+import { keyColumn, REFUSAL_COLUMNS, refusalKey } from '../components/RefusalColumns.js';
 import { Status } from '../components/Status.js';
+import { Table, type Column } from '../components/Table.js';
 import { When } from '../components/When.js';
 import { TrendChart } from '../components/TrendChart.js';
 import { VulnerablePackages } from '../components/VulnerablePackages.js';
@@ -48,7 +49,6 @@ export function HostPage({ client, id, onUnauthorized }: { client: Client; id: s
     .map((entry) => ({ at: entry.receivedAt, value: entry.hardeningIndex! }))
     .reverse();
   const summary = latest?.summary;
-  const key = keys.get(host.keyId);
   return (
     <article aria-labelledby="host-title">
       <p><a href={hrefOf(hostsRoute())}>← All hosts</a></p>
@@ -63,24 +63,7 @@ export function HostPage({ client, id, onUnauthorized }: { client: Client; id: s
           onAccept={(hostId2) => void change(async () => void (await data(acceptHostIdentity({ client, path: { hostRecordId: host.id }, body: { hostId2 } }))))}
         />
       )}
-      <dl className="facts">
-        {host.hostnameAlias && <><dt>Alias</dt><dd>{host.hostnameAlias}</dd></>}
-        {host.customerName && <><dt>Customer</dt><dd>{host.customerName}</dd></>}
-        <dt>Groups and tags</dt><dd><Labels host={host} /></dd>
-        <dt>Host id</dt><dd className="mono">{host.hostId}</dd>
-        <dt>Host id 2</dt><dd className="mono">{host.hostId2 ?? '—'}</dd>
-        <dt>Operating system</dt>
-        <dd>{host.os ? <a className="quiet" href={hrefOf(hostsRoute({ os: host.os }))}>{host.os}</a> : '—'}</dd>
-        <dt>Lynis</dt><dd>{host.lynisVersion ?? '—'}</dd>
-        <dt>License key</dt><dd>{key ? `${key.label ?? '(no label)'} · ${key.prefix}… (${key.state})` : host.keyId}</dd>
-        <dt>Hardening index</dt><dd>{host.latestHardeningIndex ?? '—'}</dd>
-        <dt>Newest report</dt>
-        <dd>
-          {host.latestWarningCount === null ? 'not a Lynis report' : `${plural(host.latestWarningCount, 'warning')}, ${plural(host.latestSuggestionCount ?? 0, 'suggestion')}`}
-        </dd>
-        <dt>Reports</dt><dd>{host.reportCount}</dd>
-        <dt>First and last seen</dt><dd>{formatTime(host.firstSeen)} – {formatTime(host.lastSeen)}</dd>
-      </dl>
+      <HostFacts host={host} keys={keys} />
       <HostCompliance client={client} hostRecordId={host.id} onUnauthorized={onUnauthorized} />
       <section aria-labelledby="trend-title">
         <h2 id="trend-title">Hardening index over time</h2>
@@ -94,94 +77,89 @@ export function HostPage({ client, id, onUnauthorized }: { client: Client; id: s
       )}
       {latest && !summary && <p>The newest report is not a Lynis report, so it has no findings to show.</p>}
       {vulnerable && summary && <VulnerablePackages names={vulnerable} />}
-      <section aria-labelledby="reports-title">
-        <h2 id="reports-title">Reports</h2>
-        <ExportButtons
-          label="Every report's hardening index and findings counts"
-          name={`host-${host.id}-history`}
-          request={(format) => exportHostHistory({ client, path: { hostRecordId: host.id }, query: { format }, parseAs: 'blob' })}
-          onUnauthorized={onUnauthorized}
-        />
-        <div className="table-scroll">
-          <table>
-            <caption>
-              {reports.total > reports.items.length ? `The newest ${reports.items.length} of ${reports.total}` : plural(reports.total, 'report')}; each compared with the one
-              before it, or with any other of the host's
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Received</th>
-                <th scope="col" className="number">Hardening index</th>
-                <th scope="col" className="number">Warnings</th>
-                <th scope="col" className="number">Suggestions</th>
-                <th scope="col" className="number optional">Size</th>
-                <th scope="col">Report</th>
-                <th scope="col">Changes</th>
-              </tr>
-            </thead>
-            <tbody>
-              {reports.items.map((report) => (
-                <tr key={report.id}>
-                  <td><When time={report.receivedAt} /></td>
-                  <td className="number">{report.hardeningIndex ?? '—'}</td>
-                  <td className="number">{report.warningCount ?? '—'}</td>
-                  <td className="number">{report.suggestionCount ?? '—'}</td>
-                  <td className="number nowrap optional">{formatBytes(report.size)}</td>
-                  <td><a href={hrefOf({ page: 'raw-report', id: report.id })}>Raw report</a></td>
-                  <td><a href={hrefOf({ page: 'report-diff', id: report.id })}>Changes since the report before</a></td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        {latest && <p className="hint">Newest report: {formatBytes(latest.size)}, SHA-256 <span className="mono">{latest.sha256.slice(0, 16)}…</span></p>}
-      </section>
-      <section aria-labelledby="host-refused-title">
-        <h2 id="host-refused-title">Refused uploads</h2>
-        <p className="hint">
-          Uploads and license checks the server refused for this host id (under any key): while they go on, the host is losing reports.
-        </p>
-        {refusals.total === 0 ? (
-          <p>None refused.</p>
-        ) : (
-          <>
-            <div className="table-scroll">
-              <table>
-                <caption>{refusals.total > refusals.items.length ? `The newest ${refusals.items.length} of ${refusals.total}` : plural(refusals.total, 'refusal')}, per day (UTC)</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Day</th>
-                    <th scope="col">Request</th>
-                    <th scope="col">Reason</th>
-                    <th scope="col" className="number">Refused</th>
-                    <th scope="col">Last refused</th>
-                    <th scope="col">Key</th>
-                    <th scope="col">Client address</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {refusals.items.map((item) => (
-                    <tr key={JSON.stringify([item.day, item.operation, item.reason, item.keyId])}>
-                      <td className="nowrap">{item.day}</td>
-                      <td>{item.operation === 'uploadReport' ? 'Upload' : 'License check'}</td>
-                      <td>
-                        <span className="mono nowrap">{item.reason}</span>
-                        {REASONS[item.reason] && <span className="muted reason-meaning">{REASONS[item.reason]}</span>}
-                      </td>
-                      <td className="number">{item.count}</td>
-                      <td className="nowrap">{formatTime(item.lastAt).slice(11)}</td>
-                      <td className="words">{keyOf(item.keyId, keys)}</td>
-                      <td className="mono addresses">{addressesOf(item)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <p><a href={hrefOf({ page: 'refused', hostId: host.hostId, offset: 0 })}>Every refusal of this host id</a></p>
-          </>
-        )}
-      </section>
+      <HostReports client={client} host={host} reports={reports} latest={latest} onUnauthorized={onUnauthorized} />
+      <HostRefusals host={host} refusals={refusals} keys={keys} />
     </article>
+  );
+}
+
+/** A host's identity, operating system, key, and counts of its newest report. */
+function HostFacts({ host, keys }: { host: Host; keys: Map<string, LicenseKeyInfo> }) {
+  const key = keys.get(host.keyId);
+  return (
+    <dl className="facts">
+      {host.hostnameAlias && <><dt>Alias</dt><dd>{host.hostnameAlias}</dd></>}
+      {host.customerName && <><dt>Customer</dt><dd>{host.customerName}</dd></>}
+      <dt>Groups and tags</dt><dd><Labels host={host} /></dd>
+      <dt>Host id</dt><dd className="mono">{host.hostId}</dd>
+      <dt>Host id 2</dt><dd className="mono">{host.hostId2 ?? '—'}</dd>
+      <dt>Operating system</dt>
+      <dd>{host.os ? <a className="quiet" href={hrefOf(hostsRoute({ os: host.os }))}>{host.os}</a> : '—'}</dd>
+      <dt>Lynis</dt><dd>{host.lynisVersion ?? '—'}</dd>
+      <dt>License key</dt><dd>{key ? `${key.label ?? '(no label)'} · ${key.prefix}… (${key.state})` : host.keyId}</dd>
+      <dt>Hardening index</dt><dd>{host.latestHardeningIndex ?? '—'}</dd>
+      <dt>Newest report</dt>
+      <dd>
+        {host.latestWarningCount === null ? 'not a Lynis report' : `${plural(host.latestWarningCount, 'warning')}, ${plural(host.latestSuggestionCount ?? 0, 'suggestion')}`}
+      </dd>
+      <dt>Reports</dt><dd>{host.reportCount}</dd>
+      <dt>First and last seen</dt><dd>{formatTime(host.firstSeen)} – {formatTime(host.lastSeen)}</dd>
+    </dl>
+  );
+}
+
+/** A host's reports, newest first, each with a link to its raw text and to what changed since the one before. */
+function HostReports({ client, host, reports, latest, onUnauthorized }: { client: Client; host: Host; reports: ReportPage; latest: ReportDetail | undefined; onUnauthorized(): void }) {
+  return (
+    <section aria-labelledby="reports-title">
+      <h2 id="reports-title">Reports</h2>
+      <ExportButtons
+        label="Every report's hardening index and findings counts"
+        name={`host-${host.id}-history`}
+        request={(format) => exportHostHistory({ client, path: { hostRecordId: host.id }, query: { format }, parseAs: 'blob' })}
+        onUnauthorized={onUnauthorized}
+      />
+      <Table
+        scroll
+        caption={`${reports.total > reports.items.length ? `The newest ${reports.items.length} of ${reports.total}` : plural(reports.total, 'report')}; each compared with the one before it, or with any other of the host's`}
+        columns={REPORT_COLUMNS}
+        rows={reports.items}
+        rowKey={(report) => report.id}
+      />
+      {latest && <p className="hint">Newest report: {formatBytes(latest.size)}, SHA-256 <span className="mono">{latest.sha256.slice(0, 16)}…</span></p>}
+    </section>
+  );
+}
+
+const REPORT_COLUMNS: Column<ReportPage['items'][number]>[] = [
+  { header: 'Received', cell: (report) => <When time={report.receivedAt} /> },
+  { header: 'Hardening index', className: 'number', cell: (report) => report.hardeningIndex ?? '—' },
+  { header: 'Warnings', className: 'number', cell: (report) => report.warningCount ?? '—' },
+  { header: 'Suggestions', className: 'number', cell: (report) => report.suggestionCount ?? '—' },
+  { header: 'Size', className: 'number optional', cellClassName: 'number nowrap optional', cell: (report) => formatBytes(report.size) },
+  { header: 'Report', cell: (report) => <a href={hrefOf({ page: 'raw-report', id: report.id })}>Raw report</a> },
+  { header: 'Changes', cell: (report) => <a href={hrefOf({ page: 'report-diff', id: report.id })}>Changes since the report before</a> },
+];
+
+/** The uploads and license checks the server refused for a host's id, newest first, and a link to all of them. */
+function HostRefusals({ host, refusals, keys }: { host: Host; refusals: RejectionPage; keys: Map<string, LicenseKeyInfo> }) {
+  const { day, request, reason, count, lastAt, addresses } = REFUSAL_COLUMNS;
+  return (
+    <section aria-labelledby="host-refused-title">
+      <h2 id="host-refused-title">Refused uploads</h2>
+      <p className="hint">
+        Uploads and license checks the server refused for this host id (under any key): while they go on, the host is losing reports.
+      </p>
+      <Table
+        scroll
+        empty={<p>None refused.</p>}
+        caption={`${refusals.total > refusals.items.length ? `The newest ${refusals.items.length} of ${refusals.total}` : plural(refusals.total, 'refusal')}, per day (UTC)`}
+        columns={[day, request, reason, count, lastAt, keyColumn(keys, 'words'), addresses]}
+        rows={refusals.items}
+        rowKey={refusalKey}
+      />
+      {refusals.total > 0 && <p><a href={hrefOf({ page: 'refused', hostId: host.hostId, offset: 0 })}>Every refusal of this host id</a></p>}
+    </section>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { getHost, listLicenseKeys, type Client } from '@org/audit-client/sdk';
+import { getHost, listLicenseKeys, type Client, type HostDetail } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { formatTime } from '../format.js';
 import { loadNewestReport } from '../newest-report.js';
@@ -9,6 +9,7 @@ import { Findings } from '../components/Findings.js';
 import { HostCompliance } from '../components/HostCompliance.js';
 import { Labels } from '../components/Labels.js';
 import { Status } from '../components/Status.js';
+import { Table, type Column } from '../components/Table.js';
 import { TrendChart } from '../components/TrendChart.js';
 import { VulnerablePackages } from '../components/VulnerablePackages.js';
 
@@ -64,25 +65,13 @@ export function HostReportPage({ client, id, onUnauthorized }: { client: Client;
         ) : (
           <>
             <TrendChart points={trend} label="Hardening index" />
-            <table className="trend-table">
-              <caption>
-                {indexed.length > TREND_ROWS ? `The newest ${TREND_ROWS} of ${indexed.length} reports with an index` : 'Every report with an index'}, newest first
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Received</th>
-                  <th scope="col" className="number">Hardening index</th>
-                </tr>
-              </thead>
-              <tbody>
-                {indexed.slice(0, TREND_ROWS).map((entry) => (
-                  <tr key={entry.reportId}>
-                    <td>{formatTime(entry.receivedAt)}</td>
-                    <td className="number">{entry.hardeningIndex}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <Table
+              className="trend-table"
+              caption={`${indexed.length > TREND_ROWS ? `The newest ${TREND_ROWS} of ${indexed.length} reports with an index` : 'Every report with an index'}, newest first`}
+              columns={TREND_COLUMNS}
+              rows={indexed.slice(0, TREND_ROWS)}
+              rowKey={(entry) => entry.reportId}
+            />
           </>
         )}
       </section>
@@ -99,3 +88,8 @@ export function HostReportPage({ client, id, onUnauthorized }: { client: Client;
     </article>
   );
 }
+
+const TREND_COLUMNS: Column<HostDetail['hardeningHistory'][number]>[] = [
+  { header: 'Received', cell: (entry) => formatTime(entry.receivedAt) },
+  { header: 'Hardening index', className: 'number', cell: (entry) => entry.hardeningIndex },
+];

@@ -1,44 +1,24 @@
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { exportHosts, listHosts, listLicenseKeys, type Client, type ListHostsData } from '@org/audit-client/sdk';
+import { useEffect, useState, type FormEvent } from 'react';
+import { exportHosts, listHosts, listLicenseKeys, type Client, type Host } from '@org/audit-client/sdk';
 import { data } from '../api.js';
+import { pageCaption } from '../format.js';
 import { ExportButtons } from '../components/ExportButtons.js';
 import { When } from '../components/When.js';
-import { hostsRoute, hrefOf, type FindingKind, type HostFilters, type HostSort, type Route } from '../route.js';
+import { hostsRoute, hrefOf, type FindingKind, type HostSort } from '../route.js';
+import { activeFilters, hostsQuery, HOSTS_PAGE_SIZE as PAGE_SIZE, type HostsRoute } from '../host-filters.js';
 import { useLoad } from '../use-load.js';
 import { Labels } from '../components/Labels.js';
 import { Status } from '../components/Status.js';
-import { Pager } from '../components/Pager.js';
+import { Table, type Column } from '../components/Table.js';
 
-const PAGE_SIZE = 50;
-const DAY_MS = 86_400_000;
 /** Choices of the "without a report for" filter, in days; a link may name any other number. */
 const STALE_CHOICES = [1, 3, 7, 14, 30, 90];
-
-type HostsRoute = Extract<Route, { page: 'hosts' }>;
-
-/** The query of the hosts list for a route: its filters as the contract names them, "stale" counted from now. */
-function queryOf(route: HostsRoute): NonNullable<ListHostsData['query']> {
-  return {
-    limit: PAGE_SIZE,
-    offset: route.offset,
-    hostname: route.hostname,
-    keyId: route.keyId,
-    group: route.group,
-    tag: route.tag,
-    os: route.os,
-    finding: route.finding,
-    findingKind: route.finding ? route.findingKind : undefined,
-    seenBefore: route.stale ? new Date(Date.now() - route.stale * DAY_MS).toISOString() : undefined,
-    sort: route.sort,
-    order: route.order,
-  };
-}
 
 /** Every host, filtered and sorted by the server, paged; every filter and the order live in the URL. */
 export function HostsPage({ client, route, onUnauthorized }: { client: Client; route: HostsRoute; onUnauthorized(): void }) {
   const [loaded] = useLoad(
     async () => {
-      const [hosts, keys] = await Promise.all([data(listHosts({ client, query: queryOf(route) })), data(listLicenseKeys({ client }))]);
+      const [hosts, keys] = await Promise.all([data(listHosts({ client, query: hostsQuery(route, Date.now()) })), data(listLicenseKeys({ client }))]);
       return { hosts, keys: keys.items };
     },
     hrefOf(route),
@@ -59,68 +39,22 @@ export function HostsPage({ client, route, onUnauthorized }: { client: Client; r
       <ActiveFilters route={route} keys={keys} />
       <Status loaded={loaded} />
       {loaded.state === 'ready' && (
-        <>
-          <div className="table-scroll">
-            <table className="hosts">
-              <caption>
-                {loaded.value.hosts.total === 0
-                  ? filtered
-                    ? 'No host matches these filters.'
-                    : 'No host has uploaded a report yet.'
-                  : `Hosts ${loaded.value.hosts.offset + 1}–${loaded.value.hosts.offset + loaded.value.hosts.items.length} of ${loaded.value.hosts.total}`}
-              </caption>
-              <thead>
-                <tr>
-                  <SortHeader route={route} sort="hostname">Host name</SortHeader>
-                  <th scope="col">Groups and tags</th>
-                  <th scope="col">Operating system</th>
-                  <SortHeader route={route} sort="hardeningIndex" number>Hardening index</SortHeader>
-                  <SortHeader route={route} sort="warnings" number>Warnings</SortHeader>
-                  <th scope="col">Compliance</th>
-                  <th scope="col" className="number optional">Reports</th>
-                  <SortHeader route={route} sort="lastSeen">Last seen</SortHeader>
-                </tr>
-              </thead>
-              <tbody>
-                {loaded.value.hosts.items.map((host) => (
-                  <tr key={host.id}>
-                    <td>
-                      <a href={hrefOf({ page: 'host', id: host.id })}>{host.hostname ?? '(no host name)'}</a>
-                      {host.hostnameAlias && <span className="sub">{host.hostnameAlias}</span>}
-                      <span className="sub mono" title={host.hostId}>{host.hostId.slice(0, 12)}…</span>
-                      {host.identityChange && (
-                        <span className="flag" title={`hostid2 ${host.identityChange.previousHostId2 ?? '(none)'} → ${host.identityChange.hostId2 ?? '(none)'}`}>
-                          Identity changed{host.identityChange.refused ? ', reports refused' : ''}
-                        </span>
-                      )}
-                    </td>
-                    <td><Labels host={host} /></td>
-                    <td>
-                      {host.os ? (
-                        <a className="quiet" href={hrefOf(hostsRoute({ os: host.os }))} title="Hosts with this operating system">
-                          {host.os}
-                        </a>
-                      ) : '—'}
-                    </td>
-                    <td className="number">{host.latestHardeningIndex ?? '—'}</td>
-                    <td className="number">{host.latestWarningCount ?? '—'}</td>
-                    <td className={`status-${host.compliance}`}>{host.compliance}</td>
-                    <td className="number optional">{host.reportCount}</td>
-                    <td><When time={host.lastSeen} /></td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager route={route} pageSize={PAGE_SIZE} total={loaded.value.hosts.total} label="Pages of hosts" />
-        </>
+        <Table
+          className="hosts"
+          scroll
+          caption={pageCaption('Hosts', loaded.value.hosts, filtered ? 'No host matches these filters.' : 'No host has uploaded a report yet.')}
+          columns={hostColumns(route)}
+          rows={loaded.value.hosts.items}
+          rowKey={(host) => host.id}
+          paging={{ route, pageSize: PAGE_SIZE, total: loaded.value.hosts.total, label: 'Pages of hosts' }}
+        />
       )}
     </section>
   );
 }
 
-/** The filters as a form; submitting it moves to the first page of the filtered list (the order is kept). */
-function FilterForm({ route, keys }: { route: HostsRoute; keys: { id: string; label: string | null; prefix: string }[] }) {
+/** The filter form's fields, filled from the route (and again when another link changes it), and its submit. */
+function useFilterForm(route: HostsRoute) {
   const fromRoute = () => ({
     hostname: route.hostname ?? '',
     keyId: route.keyId ?? '',
@@ -157,6 +91,12 @@ function FilterForm({ route, keys }: { route: HostsRoute; keys: { id: string; la
       }),
     );
   };
+  return { field, submit };
+}
+
+/** The filters as a form; submitting it moves to the first page of the filtered list (the order is kept). */
+function FilterForm({ route, keys }: { route: HostsRoute; keys: { id: string; label: string | null; prefix: string }[] }) {
+  const { field, submit } = useFilterForm(route);
   const staleChoices = route.stale && !STALE_CHOICES.includes(route.stale) ? [...STALE_CHOICES, route.stale].sort((a, b) => a - b) : STALE_CHOICES;
   return (
     <form className="filter-grid" role="search" aria-label="Filter hosts" onSubmit={submit}>
@@ -223,18 +163,7 @@ function FilterForm({ route, keys }: { route: HostsRoute; keys: { id: string; la
 
 /** The filters in force, each with a link that drops it. */
 function ActiveFilters({ route, keys }: { route: HostsRoute; keys: { id: string; label: string | null; prefix: string }[] }) {
-  const key = keys.find((k) => k.id === route.keyId);
-  const keyText = key ? `${key.label ?? '(no label)'} · ${key.prefix}…` : route.keyId;
-  const candidates: Array<[name: keyof HostFilters, text: string | false | undefined]> = [
-    ['hostname', route.hostname && `host name contains “${route.hostname}”`],
-    ['group', route.group && `group ${route.group}`],
-    ['tag', route.tag && `tag ${route.tag}`],
-    ['os', route.os && `operating system ${route.os}`],
-    ['finding', route.finding && `${route.findingKind ?? 'finding'} ${route.finding}`],
-    ['keyId', route.keyId && `key ${keyText}`],
-    ['stale', route.stale !== undefined && `no report for ${route.stale === 1 ? 'a day' : `${route.stale} days`}`],
-  ];
-  const active = candidates.filter((entry): entry is [keyof HostFilters, string] => typeof entry[1] === 'string' && entry[1] !== '');
+  const active = activeFilters(route, keys);
   if (active.length === 0) return null;
   return (
     <ul className="chips active-filters" aria-label="Filters in force">
@@ -252,20 +181,51 @@ function ActiveFilters({ route, keys }: { route: HostsRoute; keys: { id: string;
   );
 }
 
-/** A column heading that sorts the list by its column; selecting the sorted column again reverses the order. */
-function SortHeader({ route, sort, number, children }: { route: HostsRoute; sort: HostSort; number?: boolean; children: ReactNode }) {
+/** The sort link of a column of the hosts list; selecting the sorted column again reverses the order. */
+function sortOf(route: HostsRoute, sort: HostSort): Column<Host>['sort'] {
   const current = route.sort ?? 'lastSeen';
   const order = route.order ?? 'desc';
   const sorted = current === sort;
   // A new column starts A–Z for names, highest or newest first for the others.
   const next = sorted ? (order === 'desc' ? 'asc' : 'desc') : sort === 'hostname' ? 'asc' : 'desc';
-  const target = hrefOf({ ...route, sort: sort === 'lastSeen' ? undefined : sort, order: (sort === 'lastSeen' && next === 'desc') ? undefined : next, offset: 0 });
+  const href = hrefOf({ ...route, sort: sort === 'lastSeen' ? undefined : sort, order: sort === 'lastSeen' && next === 'desc' ? undefined : next, offset: 0 });
+  return { href, current: sorted ? order : undefined };
+}
+
+/** The columns of the hosts list; four of them sort it. */
+function hostColumns(route: HostsRoute): Column<Host>[] {
+  return [
+    { header: 'Host name', sort: sortOf(route, 'hostname'), cell: (host) => <HostName host={host} /> },
+    { header: 'Groups and tags', cell: (host) => <Labels host={host} /> },
+    {
+      header: 'Operating system',
+      cell: (host) =>
+        host.os ? (
+          <a className="quiet" href={hrefOf(hostsRoute({ os: host.os }))} title="Hosts with this operating system">
+            {host.os}
+          </a>
+        ) : '—',
+    },
+    { header: 'Hardening index', className: 'number', sort: sortOf(route, 'hardeningIndex'), cell: (host) => host.latestHardeningIndex ?? '—' },
+    { header: 'Warnings', className: 'number', sort: sortOf(route, 'warnings'), cell: (host) => host.latestWarningCount ?? '—' },
+    { header: 'Compliance', cellClassName: (host) => `status-${host.compliance}`, cell: (host) => host.compliance },
+    { header: 'Reports', className: 'number optional', cell: (host) => host.reportCount },
+    { header: 'Last seen', sort: sortOf(route, 'lastSeen'), cell: (host) => <When time={host.lastSeen} /> },
+  ];
+}
+
+/** A host's name (a link to its page), alias, short hostid and a flag when its identity changed. */
+function HostName({ host }: { host: Host }) {
   return (
-    <th scope="col" className={number ? 'number' : undefined} aria-sort={sorted ? (order === 'asc' ? 'ascending' : 'descending') : undefined}>
-      <a className="sort" href={target}>
-        {children}
-        <span aria-hidden="true" className="sort-mark">{sorted ? (order === 'asc' ? '\u00a0▲' : '\u00a0▼') : '\u00a0↕'}</span>
-      </a>
-    </th>
+    <>
+      <a href={hrefOf({ page: 'host', id: host.id })}>{host.hostname ?? '(no host name)'}</a>
+      {host.hostnameAlias && <span className="sub">{host.hostnameAlias}</span>}
+      <span className="sub mono" title={host.hostId}>{host.hostId.slice(0, 12)}…</span>
+      {host.identityChange && (
+        <span className="flag" title={`hostid2 ${host.identityChange.previousHostId2 ?? '(none)'} → ${host.identityChange.hostId2 ?? '(none)'}`}>
+          Identity changed{host.identityChange.refused ? ', reports refused' : ''}
+        </span>
+      )}
+    </>
   );
 }

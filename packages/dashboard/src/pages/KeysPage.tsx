@@ -1,10 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { createLicenseKey, listLicenseKeys, revokeLicenseKey, rotateLicenseKey, updateLicenseKey, type Client, type LicenseKeyInfo, type LicenseKeySettings } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { formatTime } from '../format.js';
-import { useChange } from '../use-change.js';
-import { useLoad } from '../use-load.js';
-import { Status } from '../components/Status.js';
+import { useChange, type Change } from '../use-change.js';
+import { mapLoaded, useLoad } from '../use-load.js';
+import { LoadedTable, type Column } from '../components/Table.js';
 
 /** License keys: list, create (the key shown once), set their quotas of hosts, revoke and rotate. */
 export function KeysPage({ client, onUnauthorized }: { client: Client; onUnauthorized(): void }) {
@@ -12,6 +12,8 @@ export function KeysPage({ client, onUnauthorized }: { client: Client; onUnautho
   const [label, setLabel] = useState('');
   const [shown, setShown] = useState<{ label: string; key: string }>();
   const { problem, change } = useChange(reload, onUnauthorized);
+  const items = mapLoaded(keys, (value) => value.items);
+  const actions = (key: LicenseKeyInfo) => <KeyActions keyInfo={key} client={client} change={change} onNewKey={setShown} />;
   const create = (event: FormEvent) => {
     event.preventDefault();
     void change(async () => {
@@ -36,66 +38,56 @@ export function KeysPage({ client, onUnauthorized }: { client: Client; onUnautho
         </div>
       )}
       {problem && <p className="error" role="alert">{problem}</p>}
-      <Status loaded={keys} />
-      {keys.state === 'ready' && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Label</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">State</th>
-              <th scope="col">Created</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last upload</th>
-              <th scope="col" className="number">New hosts a day</th>
-              <th scope="col" className="number">Most hosts</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.value.items.map((key) => (
-              <tr key={key.id}>
-                <td>{key.label ?? '—'}</td>
-                <td className="mono">{key.prefix}…</td>
-                <td>{key.state}</td>
-                <td>{formatTime(key.createdAt)}</td>
-                <td>{key.expiresAt ? formatTime(key.expiresAt) : 'never'}</td>
-                <td>{formatTime(key.lastUploadAt)}</td>
-                <td className="number">{key.newHostsPerDay ?? 'server default'}</td>
-                <td className="number">{key.maxHosts ?? 'no maximum'}</td>
-                <td>
-                  <KeyQuotas
-                    keyInfo={key}
-                    onSave={(settings) => void change(async () => void (await data(updateLicenseKey({ client, path: { keyId: key.id }, body: settings }))))}
-                  />
-                  {key.state === 'valid' && (
-                    <div className="actions">
-                      <button
-                        type="button"
-                        onClick={() => confirm(`Rotate the key "${key.label ?? key.id}"? The old key keeps working for a day.`) &&
-                          void change(async () => {
-                            const rotated = await data(rotateLicenseKey({ client, path: { keyId: key.id }, body: {} }));
-                            setShown({ label: rotated.key.label ?? rotated.key.id, key: rotated.licenseKey });
-                          })}
-                      >
-                        Rotate
-                      </button>
-                      <button
-                        type="button"
-                        onClick={() => confirm(`Revoke the key "${key.label ?? key.id}"? Its hosts' uploads are refused from now on.`) &&
-                          void change(async () => void (await data(revokeLicenseKey({ client, path: { keyId: key.id } }))))}
-                      >
-                        Revoke
-                      </button>
-                    </div>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <LoadedTable loaded={items} columns={columns(actions)} rowKey={(key) => key.id} />
     </section>
+  );
+}
+
+/** The columns of the keys list; the last holds each key's quotas and actions. */
+function columns(actions: (key: LicenseKeyInfo) => ReactNode): Column<LicenseKeyInfo>[] {
+  return [
+    { header: 'Label', cell: (key) => key.label ?? '—' },
+    { header: 'Prefix', cellClassName: 'mono', cell: (key) => `${key.prefix}…` },
+    { header: 'State', cell: (key) => key.state },
+    { header: 'Created', cell: (key) => formatTime(key.createdAt) },
+    { header: 'Expires', cell: (key) => (key.expiresAt ? formatTime(key.expiresAt) : 'never') },
+    { header: 'Last upload', cell: (key) => formatTime(key.lastUploadAt) },
+    { header: 'New hosts a day', className: 'number', cell: (key) => key.newHostsPerDay ?? 'server default' },
+    { header: 'Most hosts', className: 'number', cell: (key) => key.maxHosts ?? 'no maximum' },
+    { header: 'Actions', cell: actions },
+  ];
+}
+
+/** A key's quotas, and for a valid key the buttons that rotate it (the new key is shown once) and revoke it. */
+function KeyActions({ keyInfo, client, change, onNewKey }: { keyInfo: LicenseKeyInfo; client: Client; change: Change; onNewKey(shown: { label: string; key: string }): void }) {
+  return (
+    <>
+      <KeyQuotas
+        keyInfo={keyInfo}
+        onSave={(settings) => void change(async () => void (await data(updateLicenseKey({ client, path: { keyId: keyInfo.id }, body: settings }))))}
+      />
+      {keyInfo.state === 'valid' && (
+        <div className="actions">
+          <button
+            type="button"
+            onClick={() => confirm(`Rotate the key "${keyInfo.label ?? keyInfo.id}"? The old key keeps working for a day.`) &&
+              void change(async () => {
+                const rotated = await data(rotateLicenseKey({ client, path: { keyId: keyInfo.id }, body: {} }));
+                onNewKey({ label: rotated.key.label ?? rotated.key.id, key: rotated.licenseKey });
+              })}
+          >
+            Rotate
+          </button>
+          <button
+            type="button"
+            onClick={() => confirm(`Revoke the key "${keyInfo.label ?? keyInfo.id}"? Its hosts' uploads are refused from now on.`) &&
+              void change(async () => void (await data(revokeLicenseKey({ client, path: { keyId: keyInfo.id } }))))}
+          >
+            Revoke
+          </button>
+        </div>
+      )}
+    </>
   );
 }
 

@@ -6,6 +6,8 @@ import { hostsRoute, hrefOf, type Route } from '../route.js';
 import { useLoad } from '../use-load.js';
 import { DistributionChart, FleetTrendChart, round, UploadsChart } from '../components/FleetCharts.js';
 import { Status } from '../components/Status.js';
+import { hostsColumn, TEST_COLUMN } from '../components/FindingCounts.js';
+import { Table, type Column } from '../components/Table.js';
 
 /** Choices of when a host counts as stale, in days; a link may name any other number. */
 const STALE_CHOICES = [1, 3, 7, 14, 30, 90];
@@ -42,31 +44,14 @@ export function OverviewPage({ client, route, onUnauthorized }: { client: Client
 }
 
 function OverviewBody({ overview }: { overview: Overview }) {
-  const { hosts, hardeningIndex: index, staleDays } = overview;
-  const stale = hrefOf(hostsRoute({ stale: staleDays }));
+  const { hosts, hardeningIndex: index } = overview;
   const refused = overview.uploadsPerDay.reduce((sum, day) => sum + day.refused, 0);
   const accepted = overview.uploadsPerDay.reduce((sum, day) => sum + day.accepted, 0);
-  const days = (n: number) => (n === 1 ? 'a day' : `${n} days`);
   const lastDays = (n: number) => (n === 1 ? 'last day' : `last ${n} days`);
   return (
     <>
       <p className="hint">As of {formatTime(overview.generatedAt)}. Findings, operating systems and Lynis versions are those of each host's latest report.</p>
-      <ul className="cards" aria-label="Hosts">
-        <Card label="Hosts" value={hosts.total} href={hrefOf(hostsRoute())} />
-        <Card label="Seen in the last 24 hours" value={hosts.seenLast24h} />
-        <Card label="Seen in the last 7 days" value={hosts.seenLast7d} />
-        <Card label={`Stale (no report for ${days(staleDays)})`} value={hosts.stale} href={hosts.stale > 0 ? stale : undefined} bad={hosts.stale > 0} />
-        <Card label="Average hardening index" value={index.average === null ? '—' : round(index.average)} />
-        <Card label="Median hardening index" value={index.median === null ? '—' : round(index.median)} />
-        {overview.compliance.policies > 0 && (
-          <Card
-            label={`Compliant (of ${overview.compliance.evaluatedHosts} evaluated; ${overview.compliance.hosts.fail} failing, ${overview.compliance.hosts.waived} waived)`}
-            value={overview.compliance.rate === null ? '—' : `${Math.round(overview.compliance.rate * 100)}%`}
-            href={hrefOf({ page: 'policies' })}
-            bad={overview.compliance.hosts.fail > 0}
-          />
-        )}
-      </ul>
+      <FleetCards overview={overview} />
       {index.unknown > 0 && <p className="hint">{index.unknown === 1 ? 'One host has' : `${index.unknown} hosts have`} no hardening index (the latest report is not a Lynis report, or says none).</p>}
       {refused > 0 && (
         <p className="notice" role="status">
@@ -77,7 +62,7 @@ function OverviewBody({ overview }: { overview: Overview }) {
       <div className="grid-2">
         <Panel id="distribution" title="Hardening index of the hosts">
           <DistributionChart buckets={index.distribution} />
-          <DataTable
+          <ChartData
             caption="Hosts by hardening index"
             headings={['Hardening index', 'Hosts']}
             rows={index.distribution.map((bucket) => [`${bucket.from}–${bucket.to}`, bucket.hosts])}
@@ -85,7 +70,7 @@ function OverviewBody({ overview }: { overview: Overview }) {
         </Panel>
         <Panel id="trend" title="Fleet hardening index, last 90 days">
           <FleetTrendChart trend={overview.hardeningTrend} until={overview.generatedAt} />
-          <DataTable
+          <ChartData
             caption="Average hardening index of the reports received each day"
             headings={['Day (UTC)', 'Average', 'Reports']}
             rows={overview.hardeningTrend.map((day) => [day.day, day.average === null ? '—' : round(day.average), day.reports])}
@@ -95,7 +80,7 @@ function OverviewBody({ overview }: { overview: Overview }) {
       <Panel id="uploads" title={`Uploads per day, ${lastDays(overview.uploadsPerDay.length)}`}>
         <p className="hint">{accepted} accepted, {refused} refused.</p>
         <UploadsChart days={overview.uploadsPerDay} />
-        <DataTable
+        <ChartData
           caption="Uploads accepted and refused each day"
           headings={['Day (UTC)', 'Accepted', 'Refused']}
           rows={overview.uploadsPerDay.filter((day) => day.accepted > 0 || day.refused > 0).map((day) => [day.day, day.accepted, day.refused])}
@@ -117,37 +102,32 @@ function OverviewBody({ overview }: { overview: Overview }) {
           <Mix items={overview.lynisVersions} total={hosts.total} heading="Lynis version" />
         </Panel>
       </div>
-      <Panel id="stale-hosts" title={`Stale hosts: no report for ${days(staleDays)}`}>
-        {overview.staleHosts.length === 0 ? (
-          <p>Every host sent a report in the last {days(staleDays)}.</p>
-        ) : (
-          <>
-            <div className="table-scroll">
-              <table>
-                <caption>{overview.staleHosts.length < hosts.stale ? `The ${overview.staleHosts.length} seen longest ago of ${hosts.stale}` : 'Seen longest ago first'}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Host name</th>
-                    <th scope="col">Last seen</th>
-                    <th scope="col" className="number">Hardening index</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {overview.staleHosts.map((host) => (
-                    <tr key={host.id}>
-                      <td><a href={hrefOf({ page: 'host', id: host.id })}>{host.hostname ?? '(no host name)'}</a></td>
-                      <td className="nowrap">{formatTime(host.lastSeen)}</td>
-                      <td className="number">{host.latestHardeningIndex ?? '—'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <p><a href={stale}>All stale hosts ({hosts.stale})</a></p>
-          </>
-        )}
-      </Panel>
+      <StaleHosts overview={overview} />
     </>
+  );
+}
+
+/** The fleet's numbers as cards: hosts, how recently they reported, their hardening index and compliance. */
+function FleetCards({ overview }: { overview: Overview }) {
+  const { hosts, hardeningIndex: index, staleDays } = overview;
+  const days = staleDays === 1 ? 'a day' : `${staleDays} days`;
+  return (
+    <ul className="cards" aria-label="Hosts">
+      <Card label="Hosts" value={hosts.total} href={hrefOf(hostsRoute())} />
+      <Card label="Seen in the last 24 hours" value={hosts.seenLast24h} />
+      <Card label="Seen in the last 7 days" value={hosts.seenLast7d} />
+      <Card label={`Stale (no report for ${days})`} value={hosts.stale} href={hosts.stale > 0 ? hrefOf(hostsRoute({ stale: staleDays })) : undefined} bad={hosts.stale > 0} />
+      <Card label="Average hardening index" value={index.average === null ? '—' : round(index.average)} />
+      <Card label="Median hardening index" value={index.median === null ? '—' : round(index.median)} />
+      {overview.compliance.policies > 0 && (
+        <Card
+          label={`Compliant (of ${overview.compliance.evaluatedHosts} evaluated; ${overview.compliance.hosts.fail} failing, ${overview.compliance.hosts.waived} waived)`}
+          value={overview.compliance.rate === null ? '—' : `${Math.round(overview.compliance.rate * 100)}%`}
+          href={hrefOf({ page: 'policies' })}
+          bad={overview.compliance.hosts.fail > 0}
+        />
+      )}
+    </ul>
   );
 }
 
@@ -170,82 +150,72 @@ function Panel({ id, title, children }: { id: string; title: string; children: R
 }
 
 /** A chart's numbers as a table, folded away: for screen readers, and for anyone who wants the exact values. */
-function DataTable({ caption, headings, rows }: { caption: string; headings: string[]; rows: Array<Array<string | number>> }) {
+function ChartData({ caption, headings, rows }: { caption: string; headings: string[]; rows: Array<Array<string | number>> }) {
+  // The first column names the row (a day, a range); the others are numbers.
+  const columns = headings.map((header, i): Column<Array<string | number>> => ({
+    header,
+    className: i > 0 ? 'number' : undefined,
+    cellClassName: i > 0 ? 'number' : 'nowrap',
+    cell: (row) => row[i],
+  }));
   return (
     <details className="chart-data">
       <summary>The numbers</summary>
-      {rows.length === 0 ? (
-        <p>None.</p>
-      ) : (
-        <table>
-          <caption>{caption}</caption>
-          <thead>
-            <tr>{headings.map((heading, i) => <th key={heading} scope="col" className={i > 0 ? 'number' : undefined}>{heading}</th>)}</tr>
-          </thead>
-          <tbody>
-            {rows.map((row, index) => (
-              <tr key={index}>{row.map((cell, i) => <td key={i} className={i > 0 ? 'number' : 'nowrap'}>{cell}</td>)}</tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <Table caption={caption} empty={<p>None.</p>} columns={columns} rows={rows} rowKey={(_, index) => index} />
     </details>
   );
 }
 
 function TopFindings({ findings, kind }: { findings: FindingCount[]; kind: 'warning' | 'suggestion' }) {
   if (findings.length === 0) return <p>No host's latest report has a {kind}.</p>;
+  const columns = [TEST_COLUMN, { header: kind === 'warning' ? 'Warning' : 'Suggestion', cell: (finding: FindingCount) => finding.text }, hostsColumn('Hosts')];
   return (
     <>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Test</th>
-            <th scope="col">{kind === 'warning' ? 'Warning' : 'Suggestion'}</th>
-            <th scope="col" className="number">Hosts</th>
-          </tr>
-        </thead>
-        <tbody>
-          {findings.map((finding, index) => {
-            const hosts = hrefOf(hostsRoute({ finding: finding.testId, findingKind: kind }));
-            return (
-              <tr key={index}>
-                <td className="mono nowrap"><a href={hosts} title="The hosts that have it">{finding.testId}</a></td>
-                <td>{finding.text}</td>
-                <td className="number"><a href={hosts} aria-label={`${finding.hosts === 1 ? "1 host" : `${finding.hosts} hosts`} with ${finding.testId}`}>{finding.hosts}</a></td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <Table columns={columns} rows={findings} rowKey={(_, index) => index} />
       <p><a href={hrefOf({ page: 'findings', kind, offset: 0 })}>All {kind}s</a></p>
     </>
   );
 }
 
+/** The hosts that sent no report for the stale days, seen longest ago first, and a link to all of them. */
+function StaleHosts({ overview }: { overview: Overview }) {
+  const { hosts, staleDays, staleHosts } = overview;
+  const days = staleDays === 1 ? 'a day' : `${staleDays} days`;
+  return (
+    <Panel id="stale-hosts" title={`Stale hosts: no report for ${days}`}>
+      <Table
+        scroll
+        empty={<p>Every host sent a report in the last {days}.</p>}
+        caption={staleHosts.length < hosts.stale ? `The ${staleHosts.length} seen longest ago of ${hosts.stale}` : 'Seen longest ago first'}
+        columns={STALE_COLUMNS}
+        rows={staleHosts}
+        rowKey={(host) => host.id}
+      />
+      {staleHosts.length > 0 && <p><a href={hrefOf(hostsRoute({ stale: staleDays }))}>All stale hosts ({hosts.stale})</a></p>}
+    </Panel>
+  );
+}
+
+const STALE_COLUMNS: Column<Overview['staleHosts'][number]>[] = [
+  { header: 'Host name', cell: (host) => <a href={hrefOf({ page: 'host', id: host.id })}>{host.hostname ?? '(no host name)'}</a> },
+  { header: 'Last seen', cellClassName: 'nowrap', cell: (host) => formatTime(host.lastSeen) },
+  { header: 'Hardening index', className: 'number', cell: (host) => host.latestHardeningIndex ?? '—' },
+];
+
 /** How many hosts have each name (an OS, a Lynis version), with a bar of their share of the fleet. */
 function Mix({ items, total, heading, link }: { items: LabelCount[]; total: number; heading: string; link?: (name: string) => string }) {
-  if (items.length === 0) return <p>No host yet.</p>;
-  return (
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">{heading}</th>
-          <th scope="col" className="number">Hosts</th>
-          <th scope="col"><span className="visually-hidden">Share of the hosts</span></th>
-        </tr>
-      </thead>
-      <tbody>
-        {items.map((item, index) => (
-          <tr key={index}>
-            <td>{item.name === null ? <span className="muted">(not reported)</span> : link ? <a className="quiet" href={link(item.name)}>{item.name}</a> : item.name}</td>
-            <td className="number">{item.hosts}</td>
-            <td className="share">
-              <meter min={0} max={Math.max(total, 1)} value={item.hosts} title={`${Math.round((item.hosts / Math.max(total, 1)) * 100)} % of the hosts`} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+  const share = (hosts: number) => `${Math.round((hosts / Math.max(total, 1)) * 100)} % of the hosts`;
+  const columns: Column<LabelCount>[] = [
+    {
+      header: heading,
+      cell: (item) => (item.name === null ? <span className="muted">(not reported)</span> : link ? <a className="quiet" href={link(item.name)}>{item.name}</a> : item.name),
+    },
+    { header: 'Hosts', className: 'number', cell: (item) => item.hosts },
+    {
+      header: <span className="visually-hidden">Share of the hosts</span>,
+      cellClassName: 'share',
+      cell: (item) => <meter min={0} max={Math.max(total, 1)} value={item.hosts} title={share(item.hosts)} />,
+    },
+  ];
+  return <Table empty={<p>No host yet.</p>} columns={columns} rows={items} rowKey={(_, index) => index} />;
 }

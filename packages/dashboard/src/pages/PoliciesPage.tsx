@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import {
   createPolicy,
   createWaiver,
@@ -11,14 +11,17 @@ import {
   updatePolicy,
   type Client,
   type Policy,
+  type PolicyResult,
+  type Waiver,
   type RuleError,
 } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { formatTime } from '../format.js';
 import { hrefOf } from '../route.js';
 import { useChange } from '../use-change.js';
-import { useLoad } from '../use-load.js';
+import { mapLoaded, useLoad } from '../use-load.js';
 import { Status } from '../components/Status.js';
+import { LoadedTable, Table, type Column } from '../components/Table.js';
 
 /** Failing results listed per policy; the API pages through the rest. */
 const RESULTS_SHOWN = 50;
@@ -43,6 +46,21 @@ export function PoliciesPage({ client, onUnauthorized }: { client: Client; onUna
   if (loaded.state !== 'ready') return <Status loaded={loaded} />;
   const { policies, waivers } = loaded.value;
   const current = policies.find((policy) => policy.id === selected);
+  const policyActions: PolicyActions = {
+    buttons: (policy) => (
+      <div>
+        <button type="button" onClick={() => void change(async () => void (await data(updatePolicy({ client, path: { policyId: policy.id }, body: { ...inputOf(policy), enabled: !policy.enabled } }))))}>
+          {policy.enabled ? 'Disable' : 'Enable'}
+        </button>{' '}
+        <button type="button" onClick={() => void change(async () => void (await data(deletePolicy({ client, path: { policyId: policy.id } }))))}>Delete</button>
+      </div>
+    ),
+    showFailing: (policy) => (
+      <button type="button" onClick={() => setSelected(policy.id)} aria-pressed={selected === policy.id}>
+        Show failing hosts
+      </button>
+    ),
+  };
   return (
     <section aria-labelledby="policies-title">
       <h1 id="policies-title">Policies</h1>
@@ -57,98 +75,85 @@ export function PoliciesPage({ client, onUnauthorized }: { client: Client; onUna
           <button type="button" onClick={() => void change(async () => void (await data(enableBaselinePolicy({ client }))))}>Enable the baseline</button>
         </p>
       ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Policy</th>
-              <th scope="col">Rules</th>
-              <th scope="col" className="number">Pass</th>
-              <th scope="col" className="number">Fail</th>
-              <th scope="col" className="number">Error</th>
-              <th scope="col" className="number">Waived</th>
-              <th scope="col">Failing hosts</th>
-            </tr>
-          </thead>
-          <tbody>
-            {policies.map((policy) => (
-              <tr key={policy.id}>
-                <td>
-                  <strong>{policy.name}</strong>
-                  {!policy.enabled && <span className="sub"> (disabled)</span>}
-                  <div className="sub">{scopeText(policy)}</div>
-                  {policy.quarantine && (
-                    <p className="error" role="status">
-                      Quarantined {formatTime(policy.quarantine.at)}: {policy.quarantine.reason}
-                    </p>
-                  )}
-                  <div>
-                    <button type="button" onClick={() => void change(async () => void (await data(updatePolicy({ client, path: { policyId: policy.id }, body: { ...inputOf(policy), enabled: !policy.enabled } }))))}>
-                      {policy.enabled ? 'Disable' : 'Enable'}
-                    </button>{' '}
-                    <button type="button" onClick={() => void change(async () => void (await data(deletePolicy({ client, path: { policyId: policy.id } }))))}>Delete</button>
-                  </div>
-                </td>
-                <td>
-                  <ul className="plain">
-                    {policy.rules.map((rule) => (
-                      <li key={rule.id}>
-                        <code>{rule.id}</code>: <code className="mono">{rule.expression}</code>{' '}
-                        <span className="sub">({rule.results.pass} pass, {rule.results.fail} fail, {rule.results.error} error, {rule.results.waived} waived)</span>
-                      </li>
-                    ))}
-                  </ul>
-                </td>
-                <td className="number">{policy.hosts.pass}</td>
-                <td className="number">{policy.hosts.fail}</td>
-                <td className="number">{policy.hosts.error}</td>
-                <td className="number">{policy.hosts.waived}</td>
-                <td>
-                  <button type="button" onClick={() => setSelected(policy.id)} aria-pressed={selected === policy.id}>
-                    Show failing hosts
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table columns={policyColumns(policyActions)} rows={policies} rowKey={(policy) => policy.id} />
       )}
       {current && <FailingHosts client={client} policy={current} onUnauthorized={onUnauthorized} onChange={change} />}
       <NewPolicy client={client} onUnauthorized={onUnauthorized} onCreated={reload} />
       <h2>Waivers</h2>
-      {waivers.length === 0 ? (
-        <p>No waivers in force.</p>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Policy</th>
-              <th scope="col">Rule</th>
-              <th scope="col">For</th>
-              <th scope="col">Reason</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {waivers.map((waiver) => (
-              <tr key={waiver.id}>
-                <td>{policies.find((policy) => policy.id === waiver.policyId)?.name ?? waiver.policyId}</td>
-                <td>{waiver.ruleId ?? 'every rule'}</td>
-                <td>{waiver.hostRecordId ? <a href={hrefOf({ page: 'host', id: waiver.hostRecordId })}>host</a> : `group ${waiver.group ?? ''}`}</td>
-                <td>{waiver.reason}</td>
-                <td>{formatTime(waiver.expiresAt)}</td>
-                <td>
-                  <button type="button" onClick={() => void change(async () => void (await data(deleteWaiver({ client, path: { waiverId: waiver.id } }))))}>
-                    Delete
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <Table
+        empty={<p>No waivers in force.</p>}
+        columns={waiverColumns(policies, (waiver) => (
+          <button type="button" onClick={() => void change(async () => void (await data(deleteWaiver({ client, path: { waiverId: waiver.id } }))))}>
+            Delete
+          </button>
+        ))}
+        rows={waivers}
+        rowKey={(waiver) => waiver.id}
+      />
     </section>
   );
+}
+
+/** What a policy's row can do: its enable/disable and delete buttons, and the button that lists its failing hosts. */
+interface PolicyActions {
+  buttons(policy: Policy): ReactNode;
+  showFailing(policy: Policy): ReactNode;
+}
+
+/** The columns of the policies list: each policy with its rules, and how many hosts pass, fail, err or are waived. */
+function policyColumns(actions: PolicyActions): Column<Policy>[] {
+  return [
+    { header: 'Policy', cell: (policy) => <PolicyName policy={policy} actions={actions.buttons} /> },
+    { header: 'Rules', cell: (policy) => <PolicyRules policy={policy} /> },
+    { header: 'Pass', className: 'number', cell: (policy) => policy.hosts.pass },
+    { header: 'Fail', className: 'number', cell: (policy) => policy.hosts.fail },
+    { header: 'Error', className: 'number', cell: (policy) => policy.hosts.error },
+    { header: 'Waived', className: 'number', cell: (policy) => policy.hosts.waived },
+    { header: 'Failing hosts', cell: actions.showFailing },
+  ];
+}
+
+/** A policy's name, scope, quarantine (if any) and buttons. */
+function PolicyName({ policy, actions }: { policy: Policy; actions(policy: Policy): ReactNode }) {
+  return (
+    <>
+      <strong>{policy.name}</strong>
+      {!policy.enabled && <span className="sub"> (disabled)</span>}
+      <div className="sub">{scopeText(policy)}</div>
+      {policy.quarantine && (
+        <p className="error" role="status">
+          Quarantined {formatTime(policy.quarantine.at)}: {policy.quarantine.reason}
+        </p>
+      )}
+      {actions(policy)}
+    </>
+  );
+}
+
+/** A policy's rules, each with its expression and how many hosts pass, fail, err or are waived. */
+function PolicyRules({ policy }: { policy: Policy }) {
+  return (
+    <ul className="plain">
+      {policy.rules.map((rule) => (
+        <li key={rule.id}>
+          <code>{rule.id}</code>: <code className="mono">{rule.expression}</code>{' '}
+          <span className="sub">({rule.results.pass} pass, {rule.results.fail} fail, {rule.results.error} error, {rule.results.waived} waived)</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The columns of the waivers in force; the last holds each waiver's delete button. */
+function waiverColumns(policies: Policy[], actions: (waiver: Waiver) => ReactNode): Column<Waiver>[] {
+  return [
+    { header: 'Policy', cell: (waiver) => policies.find((policy) => policy.id === waiver.policyId)?.name ?? waiver.policyId },
+    { header: 'Rule', cell: (waiver) => waiver.ruleId ?? 'every rule' },
+    { header: 'For', cell: (waiver) => (waiver.hostRecordId ? <a href={hrefOf({ page: 'host', id: waiver.hostRecordId })}>host</a> : `group ${waiver.group ?? ''}`) },
+    { header: 'Reason', cell: (waiver) => waiver.reason },
+    { header: 'Expires', cell: (waiver) => formatTime(waiver.expiresAt) },
+    { header: 'Actions', cell: actions },
+  ];
 }
 
 /** A policy as its input again (to replace it with one thing changed). */
@@ -174,36 +179,25 @@ function FailingHosts({ client, policy, onUnauthorized, onChange }: { client: Cl
   return (
     <section aria-labelledby="failing-title">
       <h2 id="failing-title">Failing hosts: {policy.name}</h2>
-      <Status loaded={results} />
-      {results.state === 'ready' &&
-        (results.value.items.length === 0 ? (
-          <p>No host fails this policy.</p>
-        ) : (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Host</th>
-                <th scope="col">Rule</th>
-                <th scope="col">Value seen</th>
-                <th scope="col">Failing since</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {results.value.items.map((result) => (
-                <tr key={`${result.hostRecordId} ${result.ruleId}`}>
-                  <td><a href={hrefOf({ page: 'host', id: result.hostRecordId })}>{result.hostname ?? result.hostId}</a></td>
-                  <td><code>{result.ruleId}</code></td>
-                  <td className="mono">{result.value ?? '—'}</td>
-                  <td>{formatTime(result.since)}</td>
-                  <td><button type="button" onClick={() => waive(result.hostRecordId, result.ruleId)}>Waive</button></td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        ))}
+      <LoadedTable
+        loaded={mapLoaded(results, (value) => value.items)}
+        empty={<p>No host fails this policy.</p>}
+        columns={failingColumns((result) => <button type="button" onClick={() => waive(result.hostRecordId, result.ruleId)}>Waive</button>)}
+        rowKey={(result) => `${result.hostRecordId} ${result.ruleId}`}
+      />
     </section>
   );
+}
+
+/** The columns of a policy's failing hosts; the last holds the button that waives one. */
+function failingColumns(waive: (result: PolicyResult) => ReactNode): Column<PolicyResult>[] {
+  return [
+    { header: 'Host', cell: (result) => <a href={hrefOf({ page: 'host', id: result.hostRecordId })}>{result.hostname ?? result.hostId}</a> },
+    { header: 'Rule', cell: (result) => <code>{result.ruleId}</code> },
+    { header: 'Value seen', cellClassName: 'mono', cell: (result) => result.value ?? '—' },
+    { header: 'Failing since', cell: (result) => formatTime(result.since) },
+    { header: 'Actions', cell: waive },
+  ];
 }
 
 /** A rule as the form edits it. */

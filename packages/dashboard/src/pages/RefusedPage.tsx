@@ -1,12 +1,13 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { listLicenseKeys, listRejections, type Client } from '@org/audit-client/sdk';
+import { listLicenseKeys, listRejections, type Client, type LicenseKeyInfo } from '@org/audit-client/sdk';
 import { data } from '../api.js';
-import { formatTime } from '../format.js';
-import { addressesOf, hostOf, keyOf, REASONS } from '../refusals.js';
+import { pageCaption } from '../format.js';
+import { REASONS } from '../refusals.js';
 import { hrefOf, type Route } from '../route.js';
 import { useLoad } from '../use-load.js';
 import { Status } from '../components/Status.js';
-import { Pager } from '../components/Pager.js';
+import { keyColumn, REFUSAL_COLUMNS, refusalKey } from '../components/RefusalColumns.js';
+import { Table } from '../components/Table.js';
 
 const PAGE_SIZE = 50;
 
@@ -51,47 +52,20 @@ export function RefusedPage({ client, route, onUnauthorized }: { client: Client;
       </form>
       <Status loaded={loaded} />
       {loaded.state === 'ready' && (
-        <>
-          <table>
-            <caption>
-              {loaded.value.page.total === 0
-                ? 'No refused uploads or license checks.'
-                : `Refusals ${loaded.value.page.offset + 1}–${loaded.value.page.offset + loaded.value.page.items.length} of ${loaded.value.page.total}`}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                <th scope="col">Host id</th>
-                <th scope="col">Key</th>
-                <th scope="col">Request</th>
-                <th scope="col">Reason</th>
-                <th scope="col" className="number">Refused</th>
-                <th scope="col">Last refused</th>
-                <th scope="col">Client address</th>
-              </tr>
-            </thead>
-            <tbody>
-              {loaded.value.page.items.map((item) => (
-                <tr key={JSON.stringify([item.day, item.operation, item.reason, item.keyId, item.hostId, item.folded])}>
-                  <td className="nowrap">{item.day}</td>
-                  <td className={item.hostId === null ? 'muted' : 'mono'}>{hostOf(item)}</td>
-                  <td className="nowrap">{keyOf(item.keyId, loaded.value.keys)}</td>
-                  <td>{item.operation === 'uploadReport' ? 'Upload' : 'License check'}</td>
-                  <td>
-                    <span className="mono nowrap">{item.reason}</span>
-                    {REASONS[item.reason] && <span className="muted reason-meaning">{REASONS[item.reason]}</span>}
-                  </td>
-                  <td className="number">{item.count}</td>
-                  {/* The day is in the first column: the time of day is enough here. */}
-                  <td className="nowrap">{formatTime(item.lastAt).slice(11)}</td>
-                  <td className="mono addresses">{addressesOf(item)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager route={route} pageSize={PAGE_SIZE} total={loaded.value.page.total} label="Pages of refusals" />
-        </>
+        <Table
+          caption={pageCaption('Refusals', loaded.value.page, 'No refused uploads or license checks.')}
+          columns={columns(loaded.value.keys)}
+          rows={loaded.value.page.items}
+          rowKey={refusalKey}
+          paging={{ route, pageSize: PAGE_SIZE, total: loaded.value.page.total, label: 'Pages of refusals' }}
+        />
       )}
     </section>
   );
+}
+
+/** Every refusal's day, host id, key, request, reason, count, time and addresses. */
+function columns(keys: Map<string, LicenseKeyInfo>) {
+  const { day, hostId, request, reason, count, lastAt, addresses } = REFUSAL_COLUMNS;
+  return [day, hostId, keyColumn(keys, 'nowrap'), request, reason, count, lastAt, addresses];
 }

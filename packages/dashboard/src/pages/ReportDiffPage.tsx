@@ -4,6 +4,7 @@ import { formatTime } from '../format.js';
 import { hrefOf, type Route } from '../route.js';
 import { useLoad } from '../use-load.js';
 import { Status } from '../components/Status.js';
+import { Table, type Column } from '../components/Table.js';
 
 /** What changed between two reports of a host: by default the report and the one before it; any other on request. */
 export function ReportDiffPage({ client, route, onUnauthorized }: { client: Client; route: Extract<Route, { page: 'report-diff' }>; onUnauthorized(): void }) {
@@ -81,30 +82,23 @@ function Changes({ changes }: { changes: ReportChanges }) {
         {before !== null && after !== null && before !== after && ` (${after > before ? '+' : ''}${after - before})`}
       </p>
       <h2>Findings ({findings.length})</h2>
-      {findings.length === 0 ? <p>No finding added or resolved.</p> : (
-        <table>
-          <thead><tr><th scope="col">Change</th><th scope="col">Test</th><th scope="col">Finding</th><th scope="col">Details</th></tr></thead>
-          <tbody>
-            {findings.map(([change, finding]: readonly [string, Finding], index) => (
-              <tr key={index}><td>{change}</td><td className="mono nowrap">{finding.testId}</td><td>{finding.text}</td><td>{finding.details ?? '—'}</td></tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <Table empty={<p>No finding added or resolved.</p>} columns={FINDING_COLUMNS} rows={findings} rowKey={(_, index) => index} />
       <h2>Packages ({packages.length})</h2>
-      {packages.length === 0 ? <p>No package changed.</p> : (
-        <table>
-          <thead><tr><th scope="col">Change</th><th scope="col">Package</th><th scope="col">Version</th></tr></thead>
-          <tbody>{packages.map(([change, name, version], index) => <tr key={index}><td>{change}</td><td>{name}</td><td>{version}</td></tr>)}</tbody>
-        </table>
-      )}
+      <Table empty={<p>No package changed.</p>} columns={changeColumns(['Package', 'Version'])} rows={packages} rowKey={(_, index) => index} />
       <h2>Other values ({values.length})</h2>
-      {values.length === 0 ? <p>No other value changed.</p> : (
-        <table>
-          <thead><tr><th scope="col">Change</th><th scope="col">Key</th><th scope="col">Before</th><th scope="col">After</th></tr></thead>
-          <tbody>{values.map(([change, key, was, is], index) => <tr key={index}><td>{change}</td><td className="mono">{key}</td><td>{was}</td><td>{is}</td></tr>)}</tbody>
-        </table>
-      )}
+      <Table empty={<p>No other value changed.</p>} columns={changeColumns(['Key', 'Before', 'After'], ['mono'])} rows={values} rowKey={(_, index) => index} />
     </>
   );
+}
+
+const FINDING_COLUMNS: Column<readonly [string, Finding]>[] = [
+  { header: 'Change', cell: ([change]) => change },
+  { header: 'Test', cellClassName: 'mono nowrap', cell: ([, finding]) => finding.testId },
+  { header: 'Finding', cell: ([, finding]) => finding.text },
+  { header: 'Details', cell: ([, finding]) => finding.details ?? '—' },
+];
+
+/** Columns of rows of text: the change, then one column per heading (`classes`: the cells' class, by position). */
+function changeColumns(headings: string[], classes: string[] = []): Column<readonly string[]>[] {
+  return [{ header: 'Change', cell: (row) => row[0] }, ...headings.map((header, i) => ({ header, cellClassName: classes[i], cell: (row: readonly string[]) => row[i + 1] }))];
 }

@@ -11,11 +11,12 @@ import {
   type WebhookInput,
 } from '@org/audit-client/sdk';
 import { data } from '../api.js';
+import { pageCaption } from '../format.js';
 import { DELIVERY_STATUSES, hrefOf, type Route } from '../route.js';
 import { useChange } from '../use-change.js';
 import { useLoad } from '../use-load.js';
 import { EVENT_MEANINGS, STATUS_MEANINGS, settingsOf } from '../webhook-events.js';
-import { Pager } from '../components/Pager.js';
+import { Table, type Column } from '../components/Table.js';
 import { Status } from '../components/Status.js';
 import { When } from '../components/When.js';
 import { WebhookForm } from '../components/WebhookForm.js';
@@ -84,35 +85,15 @@ export function WebhookPage({ client, route, onUnauthorized }: { client: Client;
         {log.problem && <p className="error" role="alert">{log.problem}</p>}
         <Status loaded={deliveries} />
         {deliveries.state === 'ready' && (
-          <>
-            <div className="table-scroll">
-              <table className="deliveries">
-                <caption>
-                  {deliveries.value.total === 0
-                    ? 'No deliveries.'
-                    : `Deliveries ${deliveries.value.offset + 1}–${deliveries.value.offset + deliveries.value.items.length} of ${deliveries.value.total}, newest first`}
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Event</th>
-                    <th scope="col">Status</th>
-                    <th scope="col" className="number">Attempts</th>
-                    <th scope="col">Last answer</th>
-                    <th scope="col">Next attempt</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Delivered</th>
-                    <th scope="col">Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {deliveries.value.items.map((delivery) => (
-                    <DeliveryRow key={delivery.id} delivery={delivery} onRedeliver={() => redeliver(delivery)} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager route={route} pageSize={PAGE_SIZE} total={deliveries.value.total} label="Pages of deliveries" />
-          </>
+          <Table
+            className="deliveries"
+            scroll
+            caption={`${pageCaption('Deliveries', deliveries.value, 'No deliveries.')}${deliveries.value.total === 0 ? '' : ', newest first'}`}
+            columns={deliveryColumns(redeliver)}
+            rows={deliveries.value.items}
+            rowKey={(delivery) => delivery.id}
+            paging={{ route, pageSize: PAGE_SIZE, total: deliveries.value.total, label: 'Pages of deliveries' }}
+          />
         )}
       </section>
       <h2>Edit</h2>
@@ -161,36 +142,39 @@ function Facts({ webhook }: { webhook: Webhook }) {
   );
 }
 
-/** One delivery of the log; its last error and the body sent are text from elsewhere, shown as text. */
-function DeliveryRow({ delivery, onRedeliver }: { delivery: WebhookDelivery; onRedeliver(): void }) {
+/** The columns of the delivery log; its last error and the body sent are text from elsewhere, shown as text. */
+function deliveryColumns(redeliver: (delivery: WebhookDelivery) => void): Column<WebhookDelivery>[] {
+  return [
+    { header: 'Event', cell: (delivery) => <DeliveryEvent delivery={delivery} /> },
+    { header: 'Status', cellClassName: (delivery) => `status-${delivery.status} nowrap`, cell: (delivery) => delivery.status },
+    { header: 'Attempts', className: 'number', cell: (delivery) => delivery.attempts },
+    {
+      header: 'Last answer',
+      cellClassName: 'words',
+      cell: (delivery) => (
+        <>
+          {delivery.lastStatusCode ?? '—'}
+          {delivery.lastError && <span className="last-error">{delivery.lastError}</span>}
+        </>
+      ),
+    },
+    { header: 'Next attempt', cell: (delivery) => <When time={delivery.nextAttemptAt} /> },
+    { header: 'Created', cell: (delivery) => <When time={delivery.createdAt} /> },
+    { header: 'Delivered', cell: (delivery) => <When time={delivery.deliveredAt} /> },
+    { header: 'Actions', cellClassName: 'nowrap', cell: (delivery) => <button type="button" onClick={() => redeliver(delivery)}>Redeliver</button> },
+  ];
+}
+
+/** A delivery's event type and id, and the body sent (folded away). */
+function DeliveryEvent({ delivery }: { delivery: WebhookDelivery }) {
   return (
-    <tr>
-      <td>
-        <code className="nowrap">{delivery.eventType}</code>
-        <span className="sub mono">{delivery.eventId}</span>
-        <details className="payload">
-          <summary>Body sent</summary>
-          <pre className="raw">{delivery.payload}</pre>
-        </details>
-      </td>
-      <td className={`status-${delivery.status} nowrap`}>{delivery.status}</td>
-      <td className="number">{delivery.attempts}</td>
-      <td className="words">
-        {delivery.lastStatusCode ?? '—'}
-        {delivery.lastError && <span className="last-error">{delivery.lastError}</span>}
-      </td>
-      <td>
-        <When time={delivery.nextAttemptAt} />
-      </td>
-      <td>
-        <When time={delivery.createdAt} />
-      </td>
-      <td>
-        <When time={delivery.deliveredAt} />
-      </td>
-      <td className="nowrap">
-        <button type="button" onClick={onRedeliver}>Redeliver</button>
-      </td>
-    </tr>
+    <>
+      <code className="nowrap">{delivery.eventType}</code>
+      <span className="sub mono">{delivery.eventId}</span>
+      <details className="payload">
+        <summary>Body sent</summary>
+        <pre className="raw">{delivery.payload}</pre>
+      </details>
+    </>
   );
 }

@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { createWebhook, listWebhooks, type Client, type WebhookInput } from '@org/audit-client/sdk';
+import { createWebhook, listWebhooks, type Client, type Webhook, type WebhookInput } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { hrefOf } from '../route.js';
 import { useChange } from '../use-change.js';
-import { useLoad } from '../use-load.js';
+import { mapLoaded, useLoad } from '../use-load.js';
 import { settingsOf } from '../webhook-events.js';
-import { Status } from '../components/Status.js';
+import { LoadedTable, type Column } from '../components/Table.js';
 import { When } from '../components/When.js';
 import { WebhookForm } from '../components/WebhookForm.js';
 
@@ -38,57 +38,54 @@ export function WebhooksPage({ client, onUnauthorized }: { client: Client; onUna
           <button type="button" onClick={() => setShown(undefined)}>Done</button>
         </div>
       )}
-      <Status loaded={webhooks} />
-      {webhooks.state === 'ready' &&
-        (webhooks.value.items.length === 0 ? (
-          <p>No subscriptions yet.</p>
-        ) : (
-          <div className="table-scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">URL</th>
-                  <th scope="col">Events</th>
-                  <th scope="col">Format</th>
-                  <th scope="col">Settings</th>
-                  <th scope="col">Deliveries</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {webhooks.value.items.map((webhook) => (
-                  <tr key={webhook.id}>
-                    <td className="mono">
-                      <a href={hrefOf({ page: 'webhook', id: webhook.id, offset: 0 })}>{webhook.url}</a>
-                      {webhook.description && <span className="sub">{webhook.description}</span>}
-                      {!webhook.enabled && <span className="sub">(disabled)</span>}
-                    </td>
-                    <td>
-                      <ul className="plain">
-                        {webhook.events.map((event) => (
-                          <li key={event}>
-                            <code>{event}</code>
-                          </li>
-                        ))}
-                      </ul>
-                    </td>
-                    <td>{webhook.format}</td>
-                    <td>{settingsOf(webhook).join(', ') || '—'}</td>
-                    <td className="nowrap">
-                      {webhook.pending} pending
-                      <span className={webhook.failed > 0 ? 'sub status-fail' : 'sub'}>{webhook.failed} failed</span>
-                    </td>
-                    <td>
-                      <When time={webhook.createdAt} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ))}
+      <LoadedTable
+        loaded={mapLoaded(webhooks, (value) => value.items)}
+        scroll
+        empty={<p>No subscriptions yet.</p>}
+        columns={COLUMNS}
+        rowKey={(webhook) => webhook.id}
+      />
       <h2>New subscription</h2>
       <WebhookForm key={formKey} submitLabel="Create subscription" problem={problem} onSubmit={create} />
     </section>
   );
 }
+
+const COLUMNS: Column<Webhook>[] = [
+  {
+    header: 'URL',
+    cellClassName: 'mono',
+    cell: (webhook) => (
+      <>
+        <a href={hrefOf({ page: 'webhook', id: webhook.id, offset: 0 })}>{webhook.url}</a>
+        {webhook.description && <span className="sub">{webhook.description}</span>}
+        {!webhook.enabled && <span className="sub">(disabled)</span>}
+      </>
+    ),
+  },
+  {
+    header: 'Events',
+    cell: (webhook) => (
+      <ul className="plain">
+        {webhook.events.map((event) => (
+          <li key={event}>
+            <code>{event}</code>
+          </li>
+        ))}
+      </ul>
+    ),
+  },
+  { header: 'Format', cell: (webhook) => webhook.format },
+  { header: 'Settings', cell: (webhook) => settingsOf(webhook).join(', ') || '—' },
+  {
+    header: 'Deliveries',
+    cellClassName: 'nowrap',
+    cell: (webhook) => (
+      <>
+        {webhook.pending} pending
+        <span className={webhook.failed > 0 ? 'sub status-fail' : 'sub'}>{webhook.failed} failed</span>
+      </>
+    ),
+  },
+  { header: 'Created', cell: (webhook) => <When time={webhook.createdAt} /> },
+];
