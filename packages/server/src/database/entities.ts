@@ -73,7 +73,7 @@ export const HostRecord = defineEntity({
     /** A digest of the labels and findings the host holds (`host_label`, `host_finding`): unchanged ones are not rewritten. */
     derivedDigest: p.string().length(64).nullable(),
     /**
-     * A `hostid2` change no operator has accepted yet (see `host-admission.ts`): when it was first seen (null: none),
+     * A `hostid2` change no operator has accepted yet (see `hosts/host-admission.ts`): when it was first seen (null: none),
      * the `hostid2` the host had and the one the report carried, and whether that report was refused (strict mode).
      */
     identityChangedAt: p.datetime().nullable(),
@@ -498,7 +498,7 @@ export const WebhookNoticeRecord = defineEntity({
 export type WebhookNoticeRecord = InferEntity<typeof WebhookNoticeRecord>;
 
 /**
- * A key's count of new hosts on its current UTC day (`host-admission.ts`). The row is also the lock that makes the
+ * A key's count of new hosts on its current UTC day (`hosts/host-admission.ts`). The row is also the lock that makes the
  * count exact: every commit adding hosts to the key updates it first, so servers sharing a database take turns.
  */
 export const KeyHostQuotaRecord = defineEntity({

@@ -29,7 +29,7 @@ export interface OrmReportStoreOptions {
   onCommitted?: () => void;
   /** Most groups committed at once; default: the dialect's {@link SqlDialect.concurrentGroups}. */
   concurrentGroups?: number;
-  /** The host identity mode and the default quota of new hosts per key (see `host-admission.ts`). */
+  /** The host identity mode and the default quota of new hosts per key (see `hosts/host-admission.ts`). */
   admission?: Partial<AdmissionSettings>;
 }
 
@@ -54,7 +54,7 @@ interface PendingSave {
  * `save`: the others of its group are then committed one by one. A group that loses a race with another
  * transaction (a deadlock) runs again. Concurrent groups stay right as two servers' do: the upsert of hosts decides
  * which report is a host's newest, hosts and counts are locked in key order, counts change by deltas. Before its
- * hosts are upserted, a group is admitted in the same transaction (`host-admission.ts`: host identity changes,
+ * hosts are upserted, a group is admitted in the same transaction (`hosts/host-admission.ts`: host identity changes,
  * quotas of new hosts per key); a refused report fails its own `save` with core's `ReportRefusedError`.
  */
 export class OrmReportStore implements ReportStore {
@@ -223,7 +223,7 @@ export function reportRowsOf(report: ReportToStore, stored: StoredContent, diale
     ...columns,
     // Written with the rows it describes, never by the upsert (see `replaceDerivations`).
     derived_digest: null,
-    // Written by admission (`host-admission.ts`), never by the upsert.
+    // Written by admission (`hosts/host-admission.ts`), never by the upsert.
     identity_changed_at: null,
     identity_from: null,
     identity_to: null,

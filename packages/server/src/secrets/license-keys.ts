@@ -23,7 +23,7 @@ export interface KeySummary {
   maxHosts: number | null;
 }
 
-/** A key's quotas of hosts (see `host-admission.ts`); null: the server's default, or no maximum. */
+/** A key's quotas of hosts (see `hosts/host-admission.ts`); null: the server's default, or no maximum. */
 export interface KeyQuotas {
   newHostsPerDay?: number | null;
   maxHosts?: number | null;
