@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { getAdminSession } from '@org/audit-client/sdk';
+import { getAdminSession, type Client } from '@org/audit-client/sdk';
 import { adminClient, data } from './api.js';
 import { SignIn } from './pages/SignIn.js';
 import { PageOf } from './pages.js';
@@ -11,17 +11,9 @@ export function App() {
   const [token, setToken] = useState(storedToken);
   const [notice, setNotice] = useState<string>();
   const route = useRoute();
-  const [signedInAs, setSignedInAs] = useState<string>();
   // One client per token, not one per render.
   const client = useMemo(() => (token ? adminClient(token) : undefined), [token]);
-  useEffect(() => {
-    if (!client) return setSignedInAs(undefined);
-    // Who is signed in: the token's label (or its first characters), never the token.
-    data(getAdminSession({ client })).then(
-      (session) => setSignedInAs(session.label ?? session.prefix),
-      () => setSignedInAs(undefined),
-    );
-  }, [client]);
+  const signedInAs = useSignedInAs(client);
   const signOut = (message?: string) => {
     forgetToken();
     setToken(undefined);
@@ -59,6 +51,19 @@ export function App() {
       </main>
     </>
   );
+}
+
+/** Who is signed in with `client`: the token's label (or its first characters), never the token; none until known. */
+function useSignedInAs(client: Client | undefined): string | undefined {
+  const [session, setSession] = useState<{ client: Client; name?: string }>();
+  useEffect(() => {
+    if (!client) return;
+    data(getAdminSession({ client })).then(
+      (found) => setSession({ client, name: found.label ?? found.prefix }),
+      () => setSession({ client }),
+    );
+  }, [client]);
+  return session && session.client === client ? session.name : undefined;
 }
 
 /** The pages with a navigation link, in the table's order, each with the parameters its link opens it with. */

@@ -14,22 +14,23 @@ export function mapLoaded<T, U>(loaded: Loaded<T>, part: (value: T) => U): Loade
  * A load that is overtaken by a newer one is dropped.
  */
 export function useLoad<T>(load: () => Promise<T>, key: string, onUnauthorized: () => void): [Loaded<T>, () => void] {
-  const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
   const [round, setRound] = useState(0);
+  // What is asked now; an answer to an earlier ask is not shown (the page shows "loading" until its own arrives).
+  const ask = `${round} ${key}`;
+  const [answer, setAnswer] = useState<{ ask: string; loaded: Loaded<T> }>();
   useEffect(() => {
     let current = true;
-    setLoaded({ state: 'loading' });
     load().then(
-      (value) => current && setLoaded({ state: 'ready', value }),
+      (value) => current && setAnswer({ ask, loaded: { state: 'ready', value } }),
       (error: unknown) => {
         if (!current) return;
         if (error instanceof ApiError && error.status === 401) return onUnauthorized();
-        setLoaded({ state: 'failed', message: error instanceof Error ? error.message : String(error) });
+        setAnswer({ ask, loaded: { state: 'failed', message: error instanceof Error ? error.message : String(error) } });
       },
     );
     return () => {
       current = false;
     };
-  }, [key, round]); // eslint-disable-line react-hooks/exhaustive-deps -- `key` names what `load` loads
-  return [loaded, () => setRound((n) => n + 1)];
+  }, [ask]); // eslint-disable-line react-hooks/exhaustive-deps -- `ask` names what `load` loads
+  return [answer?.ask === ask ? answer.loaded : { state: 'loading' }, () => setRound((n) => n + 1)];
 }

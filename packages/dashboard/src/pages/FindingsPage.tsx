@@ -1,9 +1,10 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { exportFindings, listFindings, type Client, type FindingCount } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { pageCaption } from '../format.js';
 import { hrefOf, type FindingKind, type Route } from '../route.js';
 import { useLoad } from '../use-load.js';
+import { useStateFrom } from '../use-state-from.js';
 import { ExportButtons } from '../components/ExportButtons.js';
 import { Status } from '../components/Status.js';
 import { hostsColumn, TEST_COLUMN } from '../components/FindingCounts.js';
@@ -20,8 +21,7 @@ export function FindingsPage({ client, route, onUnauthorized }: { client: Client
     hrefOf(route),
     onUnauthorized,
   );
-  const [testId, setTestId] = useState(route.testId ?? '');
-  useEffect(() => setTestId(route.testId ?? ''), [route.testId]);
+  const [testId, setTestId] = useStateFrom(route.testId, () => route.testId ?? '');
   const search = (event: FormEvent) => {
     event.preventDefault();
     window.location.hash = hrefOf({ ...route, testId: testId.trim() || undefined, offset: 0 });

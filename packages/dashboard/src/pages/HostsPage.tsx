@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { exportHosts, listHosts, listLicenseKeys, type Client, type Host } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { pageCaption } from '../format.js';
@@ -7,6 +7,7 @@ import { When } from '../components/When.js';
 import { hostsRoute, hrefOf, type FindingKind, type HostSort } from '../route.js';
 import { activeFilters, hostsQuery, HOSTS_PAGE_SIZE as PAGE_SIZE, type HostsRoute } from '../host-filters.js';
 import { useLoad } from '../use-load.js';
+import { useStateFrom } from '../use-state-from.js';
 import { Labels } from '../components/Labels.js';
 import { Status } from '../components/Status.js';
 import { Table, type Column } from '../components/Table.js';
@@ -65,9 +66,7 @@ function useFilterForm(route: HostsRoute) {
     findingKind: route.findingKind ?? '',
     stale: route.stale ? String(route.stale) : '',
   });
-  const [form, setForm] = useState(fromRoute);
-  // Another link (a chip, Back) changes the route: the form shows its filters.
-  useEffect(() => setForm(fromRoute()), [hrefOf(route)]); // eslint-disable-line react-hooks/exhaustive-deps
+  const [form, setForm] = useStateFrom(hrefOf(route), fromRoute);
   const field = (name: keyof typeof form) => ({
     id: `host-filter-${name}`,
     value: form[name],

@@ -1,10 +1,11 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { listLicenseKeys, listRejections, type Client, type LicenseKeyInfo } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { pageCaption } from '../format.js';
 import { REASONS } from '../refusals.js';
 import { hrefOf, type Route } from '../route.js';
 import { useLoad } from '../use-load.js';
+import { useStateFrom } from '../use-state-from.js';
 import { Status } from '../components/Status.js';
 import { keyColumn, REFUSAL_COLUMNS, refusalKey } from '../components/RefusalColumns.js';
 import { Table } from '../components/Table.js';
@@ -22,8 +23,7 @@ export function RefusedPage({ client, route, onUnauthorized }: { client: Client;
     hrefOf(route),
     onUnauthorized,
   );
-  const [hostId, setHostId] = useState(route.hostId ?? '');
-  useEffect(() => setHostId(route.hostId ?? ''), [route.hostId]);
+  const [hostId, setHostId] = useStateFrom(route.hostId, () => route.hostId ?? '');
   const filter = (reason: string) => (window.location.hash = hrefOf({ ...route, reason: reason || undefined, offset: 0 }));
   const search = (event: FormEvent) => {
     event.preventDefault();
