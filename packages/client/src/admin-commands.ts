@@ -34,7 +34,14 @@ export function addAdminCommands(program: Command): void {
         show(options, await client.getOverview({ staleDays: options.staleDays }), formatOverview),
       ),
     );
+  addHostCommands(program);
+  addReportCommands(program);
+  addRejectionCommands(program);
+  addKeyCommands(program);
+}
 
+/** `hosts`, `findings`, `host` and `accept-identity`: the fleet's hosts and findings. */
+function addHostCommands(program: Command): void {
   adminCommand(program, 'hosts', 'list hosts, most recently seen first unless --sort says otherwise; filters combine')
     .option('--hostname <text>', 'only hosts whose host name contains this text (case-insensitive)')
     .option('--key-id <id>', 'only hosts that upload with this license key (its id)')
@@ -89,7 +96,10 @@ export function addAdminCommands(program: Command): void {
         show(options, await client.acceptHostIdentity(id, hostId2 === '-' ? null : hostId2), (host) => `Accepted hostid2 ${host.hostId2 ?? '(none)'} for host ${host.id}.\n`),
       ),
     );
+}
 
+/** `reports`, `report` and `diff`: the reports and what changed between them. */
+function addReportCommands(program: Command): void {
   adminCommand(program, 'reports', 'list reports, newest first')
     .option('--host <id>', 'only reports of this host (its id, as `hosts` shows it)')
     .option('--key-id <id>', 'only reports uploaded with this license key (its id)')
@@ -121,7 +131,10 @@ export function addAdminCommands(program: Command): void {
         show(options, await client.getReportDiff(id, options.against), formatReportDiff),
       ),
     );
+}
 
+/** `rejections`: refused uploads and license checks. */
+function addRejectionCommands(program: Command): void {
   adminCommand(program, 'rejections', 'list refused uploads and license checks (hosts losing reports), newest day first')
     .addOption(new Option('--since <date>', 'only refusals on this day (UTC, YYYY-MM-DD) or later').argParser(day))
     .option('--reason <reason>', 'only refusals for this reason, e.g. invalid-key or invalid-data')
@@ -136,7 +149,10 @@ export function addAdminCommands(program: Command): void {
         return show(options, await client.listRejections({ since, reason, operation, hostId, keyId, limit, offset }), formatRejectionPage);
       }),
     );
+}
 
+/** `keys`: list, create, change, revoke and rotate license keys. */
+function addKeyCommands(program: Command): void {
   const keys = program.command('keys').description('list, create, change, revoke and rotate license keys');
   adminCommand(keys, 'list', 'list the license keys, oldest first (never the keys themselves)').action(
     admin<[OutputFlags]>(async (client, options) => show(options, await client.listLicenseKeys(), (list) => formatKeys(list.items))),

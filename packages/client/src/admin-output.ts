@@ -24,7 +24,7 @@ type Columns<Row> = Array<[heading: string, cell: (row: Row) => string | number 
  */
 export function printable(value: string | number | null | undefined): string {
   if (value === null || value === undefined || value === '') return '-';
-  return String(value).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return String(value).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?'); // eslint-disable-line no-control-regex -- control characters are what it replaces
 }
 
 /** An API time (`2026-11-22T13:41:25.000Z`) as `2026-11-22 13:41:25 UTC`; anything unreadable as it is. */

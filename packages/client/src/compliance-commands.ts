@@ -69,7 +69,13 @@ export function addComplianceCommands(program: Command): void {
         show(options, await client.listPolicyResults(policyId, { ruleId: options.rule, status: options.status, limit: options.limit, offset: options.offset }), formatResults),
       ),
     );
+  addWaiverCommands(program);
+  addWebhookCommands(program);
+  addExportCommand(program);
+}
 
+/** `waivers`: waive a rule or policy for a host or group until a date. */
+function addWaiverCommands(program: Command): void {
   const waivers = program.command('waivers').description('waive a rule or policy for a host or group until a date');
   adminCommand(waivers, 'list', 'list waivers that have not expired')
     .option('--policy <id>', 'only waivers of this policy')
@@ -90,7 +96,10 @@ export function addComplianceCommands(program: Command): void {
         return show(options, waiver, (created) => `Created waiver ${created.id}, until ${formatTime(created.expiresAt)}\n`);
       }),
     );
+}
 
+/** `webhooks`: subscriptions and their delivery log. */
+function addWebhookCommands(program: Command): void {
   const webhooks = program.command('webhooks').description('signed webhooks (Standard Webhooks) and their delivery log');
   adminCommand(webhooks, 'list', 'list subscriptions with their pending and failed deliveries')
     .action(admin<[OutputFlags]>(async (client, options) => show(options, await client.listWebhooks(), formatWebhooks)));
@@ -126,7 +135,10 @@ export function addComplianceCommands(program: Command): void {
         show(options, await client.redeliverWebhookDelivery(webhookId, deliveryId), (delivery) => `Queued delivery ${delivery.id} again\n`),
       ),
     );
+}
 
+/** `export`: hosts, findings or one host's history as CSV or JSON. */
+function addExportCommand(program: Command): void {
   program
     .command('export')
     .description('export hosts (with compliance), findings, or one host\'s history, as CSV or JSON')

@@ -55,7 +55,7 @@ export async function uploadBatch(
   upload: (item: string) => Promise<{ id: string }>,
   options: BatchOptions,
 ): Promise<UploadOutcome[]> {
-  const outcomes: UploadOutcome[] = new Array(items.length);
+  const outcomes = new Array<UploadOutcome>(items.length);
   let next = 0;
   let finished = 0;
   let keyRefused = false;
@@ -80,7 +80,7 @@ export async function uploadBatch(
       const index = next++;
       const item = items[index]!;
       outcomes[index] = keyRefused ? { item, status: 'skipped', attempts: 0 } : await attempt(item);
-      options.onOutcome?.(outcomes[index]!, ++finished, items.length);
+      options.onOutcome?.(outcomes[index], ++finished, items.length);
     }
   }
 
