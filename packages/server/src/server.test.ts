@@ -115,7 +115,7 @@ describe('configuration', () => {
     expect(parseServerConfig({ adminListen: '[::1]:8444' }).adminListen).toEqual({ host: '::1', port: 8444 });
     expect(parseServerConfig({ adminListen: 'mgmt.example.org:0' }).adminListen).toEqual({ host: 'mgmt.example.org', port: 0 });
     for (const bad of ['8444', '127.0.0.1', '::1:8444', '[::1]', '127.0.0.1:70000', '127.0.0.1:port', 'on', '']) {
-      expect(() => parseServerConfig({ adminListen: bad }), bad).toThrow(/^Invalid configuration:\n  adminListen: must be host:port \(\[::1\]:8444 for IPv6\) or "off"$/);
+      expect(() => parseServerConfig({ adminListen: bad }), bad).toThrow(/^Invalid configuration:\n {2}adminListen: must be host:port \(\[::1\]:8444 for IPv6\) or "off"$/);
     }
     expect(() => parseServerConfig({ port: '8443', adminListen: '127.0.0.1:8443' })).toThrow(/adminListen: the admin port must differ from the collectors' port and the operations port/);
     expect(() => parseServerConfig({ adminListen: '127.0.0.1:9464' })).toThrow(/adminListen: the admin port must differ/);
@@ -126,7 +126,7 @@ describe('configuration', () => {
   it('selects PostgreSQL only by a postgres URL, and never repeats the URL in an error', () => {
     expect(parseServerConfig({}).databaseUrl).toBeUndefined();
     expect(parseServerConfig({ databaseUrl: 'postgresql://audit@db/audit' }).databaseUrl).toBe('postgresql://audit@db/audit');
-    expect(() => parseServerConfig({ databaseUrl: 'mysql://audit:s3cret@db/audit' })).toThrow(/^Invalid configuration:\n  databaseUrl: must be a postgres:\/\/ or postgresql:\/\/ URL$/);
+    expect(() => parseServerConfig({ databaseUrl: 'mysql://audit:s3cret@db/audit' })).toThrow(/^Invalid configuration:\n {2}databaseUrl: must be a postgres:\/\/ or postgresql:\/\/ URL$/);
   });
 
   it('keeps every report by default, and takes retention rules and a prune interval', () => {

@@ -129,7 +129,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     : createOpsServer({ orm, registry: metrics.registry, isShuttingDown: () => shuttingDown, writeHealth, rateLimitStoreReachable: rateLimiter.sharedStoreReachable });
   try {
     await listen(server, config.port, config.host);
-    if (adminServer) await listen(adminServer, adminApart!.port, adminApart!.host);
+    if (adminServer) await listen(adminServer, adminApart.port, adminApart.host);
     if (ops) await listen(ops, config.opsPort as number, config.opsHost);
   } catch (error) {
     server.close();
@@ -141,7 +141,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   const scheme = tls ? 'https' : 'http';
   const port = (server.address() as AddressInfo).port;
   const url = baseUrl(scheme, config.host, port);
-  const adminUrl = adminServer ? baseUrl(scheme, adminApart!.host, (adminServer.address() as AddressInfo).port) : admin && url;
+  const adminUrl = adminServer ? baseUrl(scheme, adminApart.host, (adminServer.address() as AddressInfo).port) : admin && url;
   const opsUrl = ops && baseUrl('http', config.opsHost, (ops.address() as AddressInfo).port);
   logger.info(
     { url, host: config.host, port, toolSegment: config.toolSegment, tls: tls ? (tls.selfSigned ? 'self-signed' : 'configured') : 'off', fingerprint256: tls?.fingerprint256,

@@ -73,7 +73,7 @@ describe.each(DIALECTS)('fleet view of the admin API on %s', (dialect) => {
     await store('h1', '2026-11-21T10:00:00Z', summary('alpha', 40, { warnings: [finding('W-1', 'b text')], suggestions: [finding('S-1')] }), labels({ groups: ['web'] }));
     await store('h1', '2026-11-23T08:00:00Z', summary('alpha', 60, { warnings: [finding('W-1', 'b text'), finding('W-2')], suggestions: [finding('S-1'), finding('S-2')] }),
       labels({ groups: ['web', 'pci'], tags: ['prod'], customerName: 'acme', hostnameAlias: 'alpha.example.org' }));
-    await store('h2', '2026-11-13T09:00:00Z', summary('bravo', 70, { os: { ...lynisSummary().os!, fullName: UBUNTU }, warnings: [finding('W-1', 'a text')], suggestions: [] }),
+    await store('h2', '2026-11-13T09:00:00Z', summary('bravo', 70, { os: { ...lynisSummary().os, fullName: UBUNTU }, warnings: [finding('W-1', 'a text')], suggestions: [] }),
       labels({ groups: ['db'], tags: ['prod', 'legacy'] }));
     await store('h3', '2026-11-22T20:00:00Z', null);
     await store('h4', '2026-10-14T12:00:00Z', summary('charlie', 95, { lynisVersion: '3.1.0', warnings: [finding('W-3')], suggestions: [finding('W-3')] }), labels());

@@ -78,5 +78,5 @@ export async function upsertHosts(trx: Knex.Transaction, dialect: SqlDialect, ro
       first_seen: trx.raw(dialect.least('host.first_seen', dialect.proposed('first_seen'))),
       last_seen: trx.raw(dialect.greatest('host.last_seen', dialect.proposed('last_seen'))),
     })
-    .returning(['id', 'latest_report_id', 'derived_digest'])) as UpsertedHost[];
+    .returning(['id', 'latest_report_id', 'derived_digest']));
 }

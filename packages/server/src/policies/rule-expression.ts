@@ -68,7 +68,7 @@ export function compileRule(expression: string): CompiledRule | ExpressionError 
   } catch (error) {
     return expressionErrorOf(error);
   }
-  const shapeError = shapeErrorOf(parsed.ast as AstNode);
+  const shapeError = shapeErrorOf(parsed.ast);
   if (shapeError) return shapeError;
   const checked = parsed.check();
   if (!checked.valid) return expressionErrorOf(checked.error);

@@ -74,7 +74,7 @@ describe.each(DIALECTS)('retention on %s', (dialect) => {
     const other = await openDatabase(database.location);
     try {
       const deleted = await Promise.all([pruneReports(orm, { keepLast: 5 }, { now: NOW }), pruneReports(other, { keepLast: 5 }, { now: NOW })]);
-      expect(deleted[0]! + deleted[1]!).toBe(25);
+      expect(deleted[0] + deleted[1]).toBe(25);
     } finally {
       await other.close();
     }

@@ -165,7 +165,7 @@ describe.each(DIALECTS)('stores on %s', (dialect) => {
     });
 
     it('shortens summary texts too long for their column, and drops NUL characters', async () => {
-      const summary = lynisSummary({ hostname: `a\u0000${'b'.repeat(300)}`, os: { ...lynisSummary().os!, fullName: 'x'.repeat(400) } });
+      const summary = lynisSummary({ hostname: `a\u0000${'b'.repeat(300)}`, os: { ...lynisSummary().os, fullName: 'x'.repeat(400) } });
       const { id } = await new OrmReportStore(orm).save(report('host-1', { summary }));
       const stored = await observer.em.fork().findOneOrFail(ReportRecord, { id });
       expect(stored.hostname).toBe(`a${'b'.repeat(254)}`);
