@@ -36,7 +36,7 @@ describe('audit-client against the reference server', () => {
     return result;
   };
 
-  /** Writes a Lynis profile like the README's, pointing at the server. */
+  /** Writes a Lynis profile like the one in docs/lynis-protocol.md, pointing at the server. */
   async function profile(name: string, key: string, prefix: string, uploadOptions: string): Promise<string> {
     const file = join(server.dataDir, name);
     await writeFile(file, [

@@ -10,7 +10,7 @@ import {
   TooLargeError,
 } from './errors.js';
 
-/** Exit codes of `audit-client`, as documented in the README. */
+/** Exit codes of `audit-client`, as documented in docs/client.md. */
 export const EXIT = { ok: 0, failure: 1, refused: 2, rejected: 3, rateLimited: 4, notFound: 5 } as const;
 
 /** The exit code for one error: 2 for a refused license key or admin token, 3 for a rejected request, and so on. */

@@ -16,7 +16,7 @@ import { startServer } from './server.js';
 
 const program = new Command('audit-server')
   .description('Reference server collecting audit reports (Lynis compatible)')
-  .addOption(new Option('--config <file>', 'JSON file of settings (names as in the README); flags and environment override it').env('CONFIG_FILE'))
+  .addOption(new Option('--config <file>', 'JSON file of settings (names as in docs/operating.md, "Settings"); flags and environment override it').env('CONFIG_FILE'))
   .addOption(new Option('--data-dir <dir>', 'folder for the SQLite database and the self-signed certificate (default: data)').env('DATA_DIR'))
   .addOption(new Option('--database-url <url>', 'PostgreSQL database, postgres://user:password@host:port/name (default: SQLite in the data directory)').env('DATABASE_URL'))
   .showHelpAfterError();

@@ -38,7 +38,7 @@ const ServerSettings = z.object({
     .regex(TOOL_SEGMENT_PATTERN, 'must be one URL path segment, e.g. audit or lynis')
     .refine((segment) => segment !== 'admin', 'cannot be "admin": /api/admin/ is the admin API')
     .default('audit'),
-  // Resource limits (see the README for why each default).
+  // Resource limits (docs/operating.md, "Limits and abuse protection", says why each default).
   maxBodyBytes: z.coerce.number().int().min(1024).default(DEFAULT_MAX_BODY_BYTES),
   maxFields: z.coerce.number().int().min(4).default(DEFAULT_MAX_FIELDS),
   maxBodyBytesInFlight: z.coerce.number().int().min(1024 * 1024).default(DEFAULT_MAX_BODY_BYTES_IN_FLIGHT),

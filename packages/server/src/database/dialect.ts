@@ -19,9 +19,7 @@ export interface DatabaseLocation {
 
 /**
  * Everything a SQL dialect does differently; the rest of the server writes SQL and ORM queries both dialects
- * understand. A new dialect (say MySQL) is one module implementing this, its frozen migrations under
- * `migrations/<name>/` (building exactly the schema of `entities.ts`: the schema test checks it), its name in
- * {@link Dialect} and its entry in `dialects.ts`.
+ * understand. What a new dialect touches is listed in one place: docs/ARCHITECTURE.md, "A new SQL dialect".
  */
 export interface SqlDialect {
   readonly name: Dialect;

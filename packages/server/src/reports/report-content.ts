@@ -34,7 +34,7 @@ const decompress = promisify(brotliDecompress);
 
 /**
  * Brotli quality 4 in text mode: measured on the captured Lynis report it stores 0.29 × the report in 0.6 ms, where
- * gzip level 6 stores 0.29 × in 0.8–1.1 ms and brotli 5 stores 0.28 × in 0.9 ms (see the README's Performance section).
+ * gzip level 6 stores 0.29 × in 0.8–1.1 ms and brotli 5 stores 0.28 × in 0.9 ms (see docs/performance.md, "What made the upload path fast").
  */
 const QUALITY = 4;
 
