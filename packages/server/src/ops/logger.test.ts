@@ -35,3 +35,15 @@ it('redacts keys and tokens by name, nested too', async () => {
   expect(stdout).not.toMatch(/aaaa-1111|secret-token|Bearer/);
   expect(JSON.parse(stdout)).toMatchObject({ licensekey: '[redacted]', req: { token: '[redacted]', headers: { authorization: '[redacted]' } } });
 });
+
+it('writes lines for people when asked (as on a terminal), still redacting, and JSON otherwise', async () => {
+  const { stdout } = await runWithLogger(`
+    createLogger('info', { pretty: true }).info({ keyId: 'k-1', licensekey: 'aaaa-1111' }, 'report stored');
+  `);
+  expect(stdout).toMatch(/INFO.*report stored/);
+  expect(stdout).toContain('keyId: "k-1"');
+  expect(stdout).not.toContain('aaaa-1111');
+  expect(() => JSON.parse(stdout)).toThrow();
+  const plain = await runWithLogger(`createLogger('info', { pretty: false }).info({ keyId: 'k-1' }, 'report stored');`);
+  expect(JSON.parse(plain.stdout)).toMatchObject({ keyId: 'k-1', msg: 'report stored' });
+});

@@ -1,12 +1,15 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
+import type PinoPretty from 'pino-pretty';
+import { requireCommonJs } from '../database/commonjs.js';
 
 /**
- * JSON logs on stdout. Redaction is a safety net only: no code path logs a request body, a header, a key or an
- * admin token. Lines are written asynchronously, and pino writes what is left when the process exits: a
- * synchronous write per line was a third of a license check's cost, while now the lines logged during one write
- * go out together in the next.
+ * Logs on stdout: JSON lines, or lines for people (pino-pretty) when `pretty`, by default when stdout is a
+ * terminal. Redaction is a safety net only: no code path logs a request body, a header, a key or an admin token.
+ * JSON lines are written asynchronously, and pino writes what is left when the process exits: a synchronous write
+ * per line was a third of a license check's cost, while now the lines logged during one write go out together in
+ * the next.
  */
-export function createLogger(level: string): Logger {
+export function createLogger(level: string, { pretty = process.stdout.isTTY === true } = {}): Logger {
   return pino(
     {
       level,
@@ -15,6 +18,12 @@ export function createLogger(level: string): Logger {
         censor: '[redacted]',
       },
     },
-    pino.destination({ dest: 1, sync: false }),
+    pretty ? prettyStdout() : pino.destination({ dest: 1, sync: false }),
   );
+}
+
+/** pino-pretty on stdout, loaded only for a terminal (a server logging JSON never pays for it); colours when it is a terminal. */
+function prettyStdout(): DestinationStream {
+  const prettyStream = requireCommonJs('pino-pretty') as typeof PinoPretty;
+  return prettyStream({ destination: 1, sync: true, colorize: process.stdout.isTTY === true, translateTime: 'SYS:standard', ignore: 'pid,hostname' });
 }
