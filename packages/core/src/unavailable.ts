@@ -1,5 +1,3 @@
-import { ReportRefusedError } from './stores.js';
-
 /** What a request depends on besides the client: a failure of one is the server's, never the client's. */
 export type Dependency = 'key store' | 'report store' | 'rate limiter';
 
@@ -18,15 +16,11 @@ export class DependencyUnavailableError extends Error {
   }
 }
 
-/**
- * Runs a call to a dependency, turning its failure into a {@link DependencyUnavailableError}; a store's refusal
- * ({@link ReportRefusedError}) is an answer, not a failure, and passes through.
- */
+/** Runs a call to a dependency, turning its failure into a {@link DependencyUnavailableError}. */
 export async function callDependency<T>(dependency: Dependency, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof ReportRefusedError) throw error;
     throw new DependencyUnavailableError(dependency, error);
   }
 }

@@ -48,13 +48,16 @@ export async function uploadReport(context: UploadReportContext, validated: Oper
 }
 
 /** Saves the report, resolving with the store's refusal ({@link ReportRefusedError}) rather than throwing it. */
-async function storeReport(reportStore: ReportStore, report: ReportToStore): Promise<{ id: string } | ReportRefusedError> {
-  try {
-    return await callDependency('report store', () => reportStore.save(report));
-  } catch (error) {
-    if (error instanceof ReportRefusedError) return error;
-    throw error;
-  }
+function storeReport(reportStore: ReportStore, report: ReportToStore): Promise<{ id: string } | ReportRefusedError> {
+  // A refusal is an answer, not a failure of the store: taken out before callDependency makes failures a 503.
+  return callDependency('report store', async () => {
+    try {
+      return await reportStore.save(report);
+    } catch (error) {
+      if (error instanceof ReportRefusedError) return error;
+      throw error;
+    }
+  });
 }
 
 /**
