@@ -17,7 +17,14 @@ export default tseslint.config(
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
-    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ noWarnOnMultipleProjects: true, project: ['packages/*/tsconfig.json', 'examples/*/tsconfig.json', 'tsconfig.tests.json'] })] },
+    settings: {
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          noWarnOnMultipleProjects: true,
+          project: ['packages/*/tsconfig.json', 'examples/*/tsconfig.json', 'tsconfig.tests.json'],
+        }),
+      ],
+    },
     rules: {
       'import-x/no-cycle': 'error',
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],

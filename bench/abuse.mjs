@@ -31,7 +31,9 @@ function post(port, path, body, localAddress) {
     const socket = connect({ host: '127.0.0.1', port, localAddress });
     let answer = '';
     socket.on('connect', () => {
-      socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+      );
       socket.write(body); // the same buffer for every request: the client holds one copy
     });
     socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
@@ -46,15 +48,21 @@ async function burst(server, name, count, path, body, idle) {
   server.resetPeakRss();
   const started = performance.now();
   const statuses = {};
-  await Promise.all(Array.from({ length: count }, (_, n) => post(server.port, path, body, clientAddress(n)).then((status) => {
-    statuses[status] = (statuses[status] ?? 0) + 1;
-  })));
+  await Promise.all(
+    Array.from({ length: count }, (_, n) =>
+      post(server.port, path, body, clientAddress(n)).then((status) => {
+        statuses[status] = (statuses[status] ?? 0) + 1;
+      }),
+    ),
+  );
   const seconds = (performance.now() - started) / 1000;
   const peak = server.peakRss();
   server.assertAlive();
   await sleep(SETTLE_MS);
   const after = server.rss();
-  log(`${name}: ${count} at once in ${seconds.toFixed(1)} s, answers ${JSON.stringify(statuses)}; RSS peak ${mib(peak)} MiB, ${SETTLE_MS / 1000} s after ${mib(after)} MiB (idle before the first burst ${mib(idle)} MiB)`);
+  log(
+    `${name}: ${count} at once in ${seconds.toFixed(1)} s, answers ${JSON.stringify(statuses)}; RSS peak ${mib(peak)} MiB, ${SETTLE_MS / 1000} s after ${mib(after)} MiB (idle before the first burst ${mib(idle)} MiB)`,
+  );
   return { name, count, statuses, seconds: Math.round(seconds * 10) / 10, idleMiB: mib(idle), peakMiB: mib(peak), afterMiB: mib(after) };
 }
 
@@ -86,7 +94,9 @@ async function slowSenders(server, count, realBody, slowBody) {
   clearInterval(trickle);
   for (const socket of sockets) socket.destroy();
   const worstMs = Math.round(Math.max(...times));
-  log(`${count} slow invalid-key uploads from one address (${open} still open after 2 s): 5 real uploads from another answered ${JSON.stringify(statuses)}, slowest in ${worstMs} ms`);
+  log(
+    `${count} slow invalid-key uploads from one address (${open} still open after 2 s): 5 real uploads from another answered ${JSON.stringify(statuses)}, slowest in ${worstMs} ms`,
+  );
   server.assertAlive();
   return { count, stillOpen: open, realUploads: statuses, worstMs };
 }
@@ -123,11 +133,15 @@ log('targets:');
 let failed = false;
 for (const b of bursts) {
   log(`  ${b.peakMiB < 1024 ? 'met   ' : 'MISSED'}  ${b.name}, ${b.count} at once: peak RSS < 1024 MiB: ${b.peakMiB} MiB`);
-  log(`  ${b.afterMiB <= b.idleMiB + 256 ? 'met   ' : 'MISSED'}  ${b.name}: RSS within 256 MiB of idle ${SETTLE_MS / 1000} s after: ${b.afterMiB} MiB (idle ${b.idleMiB})`);
+  log(
+    `  ${b.afterMiB <= b.idleMiB + 256 ? 'met   ' : 'MISSED'}  ${b.name}: RSS within 256 MiB of idle ${SETTLE_MS / 1000} s after: ${b.afterMiB} MiB (idle ${b.idleMiB})`,
+  );
   if (b.statuses['500']) failed = true;
 }
 for (const s of slow) {
-  log(`  ${s.realUploads['200'] === 5 ? 'met   ' : 'MISSED'}  real uploads stored beside ${s.count} slow senders: ${JSON.stringify(s.realUploads)}, slowest ${s.worstMs} ms`);
+  log(
+    `  ${s.realUploads['200'] === 5 ? 'met   ' : 'MISSED'}  real uploads stored beside ${s.count} slow senders: ${JSON.stringify(s.realUploads)}, slowest ${s.worstMs} ms`,
+  );
 }
 if (failed) {
   log('FAILED: a server error (500) during a burst');

@@ -46,7 +46,8 @@ const readReport = core.readReportBytes ?? ((bytes) => ({ summary: core.summariz
 
 /** A pool of 100 test ids across Lynis' categories, as a fleet's reports name them. */
 const TEST_IDS = ['AUTH', 'BOOT', 'FILE', 'FIRE', 'HRDN', 'KRNL', 'LOGG', 'MAIL', 'NETW', 'PKGS'].flatMap((category, c) =>
-  Array.from({ length: 10 }, (_, i) => `${category}-${7000 + c * 211 + i * 13}`));
+  Array.from({ length: 10 }, (_, i) => `${category}-${7000 + c * 211 + i * 13}`),
+);
 /** On two hosts of three: the warning a fleet sees most. */
 const COMMON_WARNING = 'PKGS-7392';
 const OPERATING_SYSTEMS = ['Debian GNU/Linux 12 (bookworm)', 'Ubuntu 24.04 LTS', 'Rocky Linux 9.4'];
@@ -62,25 +63,27 @@ function report(n, r) {
   if (r % 3 === 0) warnings.push(TEST_IDS[(n * 7 + 44) % 100]);
   const suggestions = Array.from({ length: 14 }, (_, k) => TEST_IDS[(n * 3 + k * 5 + 50) % 100]);
   suggestions.push(TEST_IDS[(n * 3 + 51 + (r % 2) * 5) % 100]);
-  return Buffer.from([
-    '# Lynis Report',
-    'report_version_major=1',
-    'report_version_minor=0',
-    'lynis_version=3.0.8',
-    `hostname=host-${String(n).padStart(5, '0')}`,
-    `os_name=Linux`,
-    `os_fullname=${OPERATING_SYSTEMS[n % 3]}`,
-    `system-groups=${n % 2 === 0 ? 'web' : 'db'},${n % 5 === 0 ? 'pci' : 'internal'}`,
-    `tags=${n % 7 === 0 ? 'legacy' : 'current'}`,
-    `system-customer-name=customer-${n % 20}`,
-    `hostname_alias=host-${String(n).padStart(5, '0')}.example.org`,
-    `hardening_index=${40 + ((n * 7 + r) % 50)}`,
-    `installed_packages_array=|openssl,3.0.${11 + (r % 5)}|jq,1.6|curl,7.88.${r % 2}|`,
-    ...(r % 4 === 0 ? ['vulnerable_package[]=jq'] : []),
-    ...warnings.map((id) => `warning[]=${id}|Warning ${id} of the fleet|-|-|`),
-    ...suggestions.map((id) => `suggestion[]=${id}|Consider the hardening that ${id} describes|-|-|`),
-    '',
-  ].join('\n'));
+  return Buffer.from(
+    [
+      '# Lynis Report',
+      'report_version_major=1',
+      'report_version_minor=0',
+      'lynis_version=3.0.8',
+      `hostname=host-${String(n).padStart(5, '0')}`,
+      `os_name=Linux`,
+      `os_fullname=${OPERATING_SYSTEMS[n % 3]}`,
+      `system-groups=${n % 2 === 0 ? 'web' : 'db'},${n % 5 === 0 ? 'pci' : 'internal'}`,
+      `tags=${n % 7 === 0 ? 'legacy' : 'current'}`,
+      `system-customer-name=customer-${n % 20}`,
+      `hostname_alias=host-${String(n).padStart(5, '0')}.example.org`,
+      `hardening_index=${40 + ((n * 7 + r) % 50)}`,
+      `installed_packages_array=|openssl,3.0.${11 + (r % 5)}|jq,1.6|curl,7.88.${r % 2}|`,
+      ...(r % 4 === 0 ? ['vulnerable_package[]=jq'] : []),
+      ...warnings.map((id) => `warning[]=${id}|Warning ${id} of the fleet|-|-|`),
+      ...suggestions.map((id) => `suggestion[]=${id}|Consider the hardening that ${id} describes|-|-|`),
+      '',
+    ].join('\n'),
+  );
 }
 
 const hostIdOf = (n) => n.toString(16).padStart(40, '0');
@@ -105,18 +108,36 @@ function hostRows(keyId, n, now, dialect) {
     const sha256 = createHash('sha256').update(content).digest('hex');
     // Stored as it is (`identity`), as the server keeps a report compression would not shrink: seeded reports are
     // not left `pending`, or the server would spend the measured queries compressing a million of them.
-    newest = reportRowsOf({
-      keyId, hostId: hostIdOf(n), receivedAt: receivedAt(n, r, now),
-      encoding: 'raw', size: content.length, sha256, content, summary, labels,
-    }, { contentEncoding: 'identity', content, contentSha256: sha256 }, dialect);
+    newest = reportRowsOf(
+      {
+        keyId,
+        hostId: hostIdOf(n),
+        receivedAt: receivedAt(n, r, now),
+        encoding: 'raw',
+        size: content.length,
+        sha256,
+        content,
+        summary,
+        labels,
+      },
+      { contentEncoding: 'identity', content, contentSha256: sha256 },
+      dialect,
+    );
     reports.push(newest.row);
   }
-  const { host: { reportId, receivedAt: _time, ...host }, derivation } = newest;
+  const {
+    host: { reportId, receivedAt: _time, ...host },
+    derivation,
+  } = newest;
   return {
     reports,
     host: {
-      ...host, first_seen: reports[0].received_at, last_seen: reports.at(-1).received_at, report_count: REPORTS_PER_HOST,
-      latest_report_id: reportId, derived_digest: derivation.digest,
+      ...host,
+      first_seen: reports[0].received_at,
+      last_seen: reports.at(-1).received_at,
+      report_count: REPORTS_PER_HOST,
+      latest_report_id: reportId,
+      derived_digest: derivation.digest,
     },
     labels: derivation.labels.map((label) => ({ host_record_id: host.id, ...label })),
     findings: derivation.findings.map((finding) => ({ host_record_id: host.id, ...finding })),
@@ -146,17 +167,36 @@ async function seed(location) {
     for (let i = 0; i < rows.length; i += perStatement) {
       const chunk = rows.slice(i, i + perStatement);
       const placeholders = chunk.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ');
-      await trx.raw(`insert into ${table} (${columns.join(', ')}) values ${placeholders}`, chunk.flatMap((row) => columns.map((column) => row[column])));
+      await trx.raw(
+        `insert into ${table} (${columns.join(', ')}) values ${placeholders}`,
+        chunk.flatMap((row) => columns.map((column) => row[column])),
+      );
     }
   };
   for (let first = 0; first < HOSTS; first += SEED_BATCH) {
     const batch = [];
     for (let n = first; n < Math.min(HOSTS, first + SEED_BATCH); n++) batch.push(hostRows(keyId, n, now, dialect));
     await knex.transaction(async (trx) => {
-      await insert(trx, 'host', batch.map((rows) => rows.host));
-      await insert(trx, 'report', batch.flatMap((rows) => rows.reports));
-      await insert(trx, 'host_label', batch.flatMap((rows) => rows.labels));
-      await insert(trx, 'host_finding', batch.flatMap((rows) => rows.findings));
+      await insert(
+        trx,
+        'host',
+        batch.map((rows) => rows.host),
+      );
+      await insert(
+        trx,
+        'report',
+        batch.flatMap((rows) => rows.reports),
+      );
+      await insert(
+        trx,
+        'host_label',
+        batch.flatMap((rows) => rows.labels),
+      );
+      await insert(
+        trx,
+        'host_finding',
+        batch.flatMap((rows) => rows.findings),
+      );
     });
   }
   // The hosts per finding, as the migration that added the table fills it from the findings already stored.
@@ -167,7 +207,17 @@ async function seed(location) {
     const time = (ms) => dialect.toDatabaseTime(new Date(ms));
     const waivers = [];
     for (let n = 0; n < HOSTS; n += WAIVED_EVERY) {
-      waivers.push({ id: randomUUID(), policy_id: policy.id, rule_id: null, host_record_id: hostRows(keyId, n, now, dialect).host.id, group_name: null, reason: 'bench', expires_at: time(now + 30 * DAY_MS), created_at: time(now), created_by: null });
+      waivers.push({
+        id: randomUUID(),
+        policy_id: policy.id,
+        rule_id: null,
+        host_record_id: hostRows(keyId, n, now, dialect).host.id,
+        group_name: null,
+        reason: 'bench',
+        expires_at: time(now + 30 * DAY_MS),
+        created_at: time(now),
+        created_by: null,
+      });
     }
     await knex.transaction((trx) => insert(trx, 'waiver', waivers));
   }
@@ -217,8 +267,13 @@ async function timeExport(server, token, path) {
     bytes += chunk.length;
   }
   return {
-    path, status: response.status, firstByteMs: Math.round(firstByteMs ?? performance.now() - started), totalMs: Math.round(performance.now() - started),
-    bytes, rssBeforeMiB: Math.round(rssBefore / MB), peakRssMiB: Math.round(server.peakRss() / MB),
+    path,
+    status: response.status,
+    firstByteMs: Math.round(firstByteMs ?? performance.now() - started),
+    totalMs: Math.round(performance.now() - started),
+    bytes,
+    rssBeforeMiB: Math.round(rssBefore / MB),
+    peakRssMiB: Math.round(server.peakRss() / MB),
   };
 }
 
@@ -228,14 +283,17 @@ async function evaluationOf(server, token, policyId) {
   for (;;) {
     const { hosts } = await (await fetch(`${server.url}/api/admin/policies/${policyId}`, { headers: { authorization: `Bearer ${token}` } })).json();
     if (hosts.pass + hosts.fail + hosts.error + hosts.waived >= HOSTS) return { seconds: Math.round((performance.now() - started) / 100) / 10, hosts };
-    if (performance.now() - started > EVALUATION_TIMEOUT_MS) throw new Error(`the baseline policy evaluated ${JSON.stringify(hosts)} of ${HOSTS} hosts in ${EVALUATION_TIMEOUT_MS / 1000} s`);
+    if (performance.now() - started > EVALUATION_TIMEOUT_MS)
+      throw new Error(`the baseline policy evaluated ${JSON.stringify(hosts)} of ${HOSTS} hosts in ${EVALUATION_TIMEOUT_MS / 1000} s`);
     await sleep(1000);
   }
 }
 
 async function measure(name, location) {
   const { key, token, policyId, timings } = await seed(location);
-  log(`${name}: seeded ${HOSTS} hosts × ${REPORTS_PER_HOST} reports: ${timings.insertSeconds} s inserting the rows the report store would write${location.databaseUrl ? `, ${timings.vacuumSeconds} s vacuum analyze` : ''}`);
+  log(
+    `${name}: seeded ${HOSTS} hosts × ${REPORTS_PER_HOST} reports: ${timings.insertSeconds} s inserting the rows the report store would write${location.databaseUrl ? `, ${timings.vacuumSeconds} s vacuum analyze` : ''}`,
+  );
   const server = await startReference(location.dataDir, key, { defaults: true, databaseUrl: location.databaseUrl });
   try {
     const evaluation = await evaluationOf(server, token, policyId);
@@ -295,7 +353,12 @@ async function measure(name, location) {
       if (!smoke) log(`${name}: ${queries.at(-1).medianMs} / ${queries.at(-1).maxMs} ms ${path}`);
     }
     const exports = [];
-    for (const path of ['/api/admin/exports/hosts', '/api/admin/exports/hosts?format=json', '/api/admin/exports/findings', `/api/admin/exports/hosts/${host.id}/history`]) {
+    for (const path of [
+      '/api/admin/exports/hosts',
+      '/api/admin/exports/hosts?format=json',
+      '/api/admin/exports/findings',
+      `/api/admin/exports/hosts/${host.id}/history`,
+    ]) {
       exports.push(await timeExport(server, token, path));
       const e = exports.at(-1);
       if (!smoke) log(`${name}: first byte ${e.firstByteMs} ms, end ${e.totalMs} ms, ${e.bytes} bytes, RSS ${e.rssBeforeMiB} → ${e.peakRssMiB} MiB ${path}`);
@@ -334,18 +397,31 @@ if (!dialects.includes('postgresql')) {
   log('PostgreSQL: skipped (set DATABASE_URL to measure it too)');
 }
 
-const shown = (path) => path.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '{id}').replace(/[0-9a-f]{40}/g, '{hostid}').replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '{time}');
+const shown = (path) =>
+  path
+    .replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '{id}')
+    .replace(/[0-9a-f]{40}/g, '{hostid}')
+    .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '{time}');
 log();
 log(`| query (${HOSTS.toLocaleString('en')} hosts × ${REPORTS_PER_HOST} reports) | ${runs.map(([name]) => `${name} median / max ms`).join(' | ')} |`);
 log(`|---|${runs.map(() => '---:').join('|')}|`);
 for (let i = 0; i < runs[0][1].queries.length; i++) {
-  log(`| \`${shown(runs[0][1].queries[i].path)}\` | ${runs.map(([, { queries }]) => `${queries[i].medianMs} / ${queries[i].maxMs}${queries[i].status !== 200 ? ` (${queries[i].status})` : ''}`).join(' | ')} |`);
+  log(
+    `| \`${shown(runs[0][1].queries[i].path)}\` | ${runs.map(([, { queries }]) => `${queries[i].medianMs} / ${queries[i].maxMs}${queries[i].status !== 200 ? ` (${queries[i].status})` : ''}`).join(' | ')} |`,
+  );
 }
 log();
 log(`| export | ${runs.map(([name]) => `${name} first byte / total ms, MiB sent, RSS before → peak MiB`).join(' | ')} |`);
 log(`|---|${runs.map(() => '---:').join('|')}|`);
 for (let i = 0; i < runs[0][1].exports.length; i++) {
-  log(`| \`${shown(runs[0][1].exports[i].path)}\` | ${runs.map(([, { exports }]) => { const e = exports[i]; return `${e.firstByteMs} / ${e.totalMs}, ${(e.bytes / MB).toFixed(1)}, ${e.rssBeforeMiB} → ${e.peakRssMiB}${e.status !== 200 ? ` (${e.status})` : ''}`; }).join(' | ')} |`);
+  log(
+    `| \`${shown(runs[0][1].exports[i].path)}\` | ${runs
+      .map(([, { exports }]) => {
+        const e = exports[i];
+        return `${e.firstByteMs} / ${e.totalMs}, ${(e.bytes / MB).toFixed(1)}, ${e.rssBeforeMiB} → ${e.peakRssMiB}${e.status !== 200 ? ` (${e.status})` : ''}`;
+      })
+      .join(' | ')} |`,
+  );
 }
 const all = runs.flatMap(([, { queries, exports }]) => [...queries, ...exports]);
 const failed = all.filter((r) => r.status !== 200);
@@ -353,15 +429,25 @@ const slow = runs.flatMap(([name, { queries, exports }]) => [
   ...queries.filter((r) => r.maxMs > TARGET_MS).map((r) => `${name} ${shown(r.path)} (${r.maxMs} ms)`),
   ...exports.filter((e) => e.firstByteMs > TARGET_MS).map((e) => `${name} ${shown(e.path)} (first byte ${e.firstByteMs} ms)`),
 ]);
-const growing = runs.flatMap(([name, { exports }]) => exports.filter((e) => e.peakRssMiB - e.rssBeforeMiB > EXPORT_RSS_GROWTH_MIB).map((e) => `${name} ${shown(e.path)} (+${e.peakRssMiB - e.rssBeforeMiB} MiB)`));
+const growing = runs.flatMap(([name, { exports }]) =>
+  exports.filter((e) => e.peakRssMiB - e.rssBeforeMiB > EXPORT_RSS_GROWTH_MIB).map((e) => `${name} ${shown(e.path)} (+${e.peakRssMiB - e.rssBeforeMiB} MiB)`),
+);
 log();
 log(`target: every admin query, and every export's first byte, ≤ ${TARGET_MS} ms: ${slow.length === 0 ? 'met' : `MISSED by ${slow.join(', ')}`}`);
-log(`target: the server's RSS grows by ≤ ${EXPORT_RSS_GROWTH_MIB} MiB while an export streams: ${growing.length === 0 ? 'met' : `MISSED by ${growing.join(', ')}`}`);
+log(
+  `target: the server's RSS grows by ≤ ${EXPORT_RSS_GROWTH_MIB} MiB while an export streams: ${growing.length === 0 ? 'met' : `MISSED by ${growing.join(', ')}`}`,
+);
 
 const outDir = smoke ? join(tmpdir(), 'audit-bench-smoke') : fileURLToPath(new URL('results/', import.meta.url));
-const outFile = join(outDir, `${fleet ? 'fleet' : 'admin'}${dialectIndex > 0 ? `-${dialects[0]}` : ''}${smoke ? '-smoke' : ''}${hostsIndex > 0 ? `-${HOSTS}-hosts` : ''}.json`);
+const outFile = join(
+  outDir,
+  `${fleet ? 'fleet' : 'admin'}${dialectIndex > 0 ? `-${dialects[0]}` : ''}${smoke ? '-smoke' : ''}${hostsIndex > 0 ? `-${HOSTS}-hosts` : ''}.json`,
+);
 mkdirSync(outDir, { recursive: true });
-writeFileSync(outFile, `${JSON.stringify({ date: new Date().toISOString(), hosts: HOSTS, reportsPerHost: REPORTS_PER_HOST, calls: CALLS, runs: Object.fromEntries(runs) }, null, 2)}\n`);
+writeFileSync(
+  outFile,
+  `${JSON.stringify({ date: new Date().toISOString(), hosts: HOSTS, reportsPerHost: REPORTS_PER_HOST, calls: CALLS, runs: Object.fromEntries(runs) }, null, 2)}\n`,
+);
 log(`written: ${outFile}`);
 if (failed.length > 0) {
   log(`FAILED: ${failed.map((r) => `${r.path} answered ${r.status}`).join('; ')}`);

@@ -18,7 +18,12 @@ const dataDir = process.argv[2];
 if (!dataDir) throw new Error('usage: baseline-server.mjs <data-dir>');
 mkdirSync(dataDir, { recursive: true });
 
-const keyIds = new Map((process.env.KEY_HASHES ?? '').split(',').filter(Boolean).map((hash, i) => [hash, `key-${i}`]));
+const keyIds = new Map(
+  (process.env.KEY_HASHES ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((hash, i) => [hash, `key-${i}`]),
+);
 const sha256 = (text) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 const REPORT_COLUMNS = 'id TEXT PRIMARY KEY, key_id TEXT NOT NULL, host_id TEXT NOT NULL, host_id2 TEXT, received_at TEXT NOT NULL';
@@ -38,7 +43,9 @@ async function openStore() {
   }
   const db = new sqlite3.Database(join(dataDir, 'baseline.sqlite'));
   await new Promise((resolve, reject) =>
-    db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; CREATE TABLE IF NOT EXISTS report (${REPORT_COLUMNS}, content BLOB NOT NULL);`, (error) => (error ? reject(error) : resolve())),
+    db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; CREATE TABLE IF NOT EXISTS report (${REPORT_COLUMNS}, content BLOB NOT NULL);`, (error) =>
+      error ? reject(error) : resolve(),
+    ),
   );
   const statement = db.prepare('INSERT INTO report (id, key_id, host_id, host_id2, received_at, content) VALUES (?, ?, ?, ?, ?, ?)');
   return {

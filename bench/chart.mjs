@@ -41,7 +41,9 @@ export function throughputChart(points, title) {
     parts.push(`<polyline points="${line}" fill="none" stroke="${COLORS[server]}" stroke-width="2.5"/>`);
     for (const p of points) parts.push(`<circle cx="${x(p.bytes).toFixed(1)}" cy="${y(p[server]).toFixed(1)}" r="3.5" fill="${COLORS[server]}"/>`);
     const legendY = MARGIN.top + 20 + i * 22;
-    parts.push(`<line x1="${WIDTH - MARGIN.right + 16}" x2="${WIDTH - MARGIN.right + 40}" y1="${legendY}" y2="${legendY}" stroke="${COLORS[server]}" stroke-width="2.5"/>`);
+    parts.push(
+      `<line x1="${WIDTH - MARGIN.right + 16}" x2="${WIDTH - MARGIN.right + 40}" y1="${legendY}" y2="${legendY}" stroke="${COLORS[server]}" stroke-width="2.5"/>`,
+    );
     parts.push(`<text x="${WIDTH - MARGIN.right + 46}" y="${legendY + 4}">${server}</text>`);
   }
   parts.push('</svg>');

@@ -28,8 +28,16 @@ async function measureSide(servers, scenario, seconds) {
   const durationSeconds = Math.max(...results.map((r) => r.durationSeconds));
   // Latency percentiles do not add up: the worse of the servers' is reported.
   return {
-    durationSeconds, answered: sum('answered'), expected: sum('expected'), wrongStatus: sum('wrongStatus'), errors: sum('errors'), timeouts: sum('timeouts'), statuses,
-    requestsPerSecond: sum('expected') / durationSeconds, p50Ms: Math.max(...results.map((r) => r.p50Ms)), p99Ms: Math.max(...results.map((r) => r.p99Ms)),
+    durationSeconds,
+    answered: sum('answered'),
+    expected: sum('expected'),
+    wrongStatus: sum('wrongStatus'),
+    errors: sum('errors'),
+    timeouts: sum('timeouts'),
+    statuses,
+    requestsPerSecond: sum('expected') / durationSeconds,
+    p50Ms: Math.max(...results.map((r) => r.p50Ms)),
+    p99Ms: Math.max(...results.map((r) => r.p99Ms)),
   };
 }
 
@@ -62,20 +70,50 @@ export async function compareAlternately(scenario, sides, { rounds, seconds, fai
       const problems = sum('wrongStatus') + sum('errors') + sum('timeouts');
       const statuses = {};
       for (const r of results) for (const [code, count] of Object.entries(r.statuses)) statuses[code] = (statuses[code] ?? 0) + count;
-      return [name, { requestsPerSecond: Math.round((sum('expected') / sum('durationSeconds')) * 10) / 10, p50Ms: mean('p50Ms'), p99Ms: mean('p99Ms'), problems, statuses, peakRssMiB: Math.round(peaks[name] / MB) }];
+      return [
+        name,
+        {
+          requestsPerSecond: Math.round((sum('expected') / sum('durationSeconds')) * 10) / 10,
+          p50Ms: mean('p50Ms'),
+          p99Ms: mean('p99Ms'),
+          problems,
+          statuses,
+          peakRssMiB: Math.round(peaks[name] / MB),
+        },
+      ];
     }),
   );
   for (const [name, s] of Object.entries(summary)) {
-    if (s.problems > 0) failures.push(`${scenario.name} (${scenario.connections} connections): ${name} gave ${s.problems} wrong answers or errors ${JSON.stringify(s.statuses)}`);
+    if (s.problems > 0)
+      failures.push(`${scenario.name} (${scenario.connections} connections): ${name} gave ${s.problems} wrong answers or errors ${JSON.stringify(s.statuses)}`);
   }
   const ratio = summary.reference.requestsPerSecond / summary.baseline.requestsPerSecond;
   const p99Ratio = summary.reference.p99Ms / Math.max(summary.baseline.p99Ms, 1);
-  return { name: scenario.name, path: scenario.path, connections: scenario.connections, bytes: scenario.bytes, ...summary, ratio: round2(ratio), p99Ratio: round2(p99Ratio) };
+  return {
+    name: scenario.name,
+    path: scenario.path,
+    connections: scenario.connections,
+    bytes: scenario.bytes,
+    ...summary,
+    ratio: round2(ratio),
+    p99Ratio: round2(p99Ratio),
+  };
 }
 
 /** Prints results of {@link compareAlternately} as a Markdown table; `names` titles the two sides. */
 export function printComparisonTable(all, log, names = { reference: 'server', baseline: 'base' }) {
-  const header = ['scenario', 'conns', `${names.reference} req/s`, `${names.baseline} req/s`, 'ratio', `${names.reference} p50/p99 ms`, `${names.baseline} p50/p99 ms`, 'p99 ratio', `errors ${names.reference}/${names.baseline}`, `peak RSS ${names.reference}/${names.baseline} MiB`];
+  const header = [
+    'scenario',
+    'conns',
+    `${names.reference} req/s`,
+    `${names.baseline} req/s`,
+    'ratio',
+    `${names.reference} p50/p99 ms`,
+    `${names.baseline} p50/p99 ms`,
+    'p99 ratio',
+    `errors ${names.reference}/${names.baseline}`,
+    `peak RSS ${names.reference}/${names.baseline} MiB`,
+  ];
   const rows = all.map((r) => [
     r.name,
     String(r.connections),

@@ -25,7 +25,9 @@ const RATIO_TARGET = 0.9;
 const log = (line = '') => process.stdout.write(`${line}\n`);
 
 if (!process.env.DATABASE_URL) {
-  log('npm run bench -- --postgres measures the server on PostgreSQL: set DATABASE_URL to a PostgreSQL server (a user allowed to create databases); each run creates and drops scratch databases on it');
+  log(
+    'npm run bench -- --postgres measures the server on PostgreSQL: set DATABASE_URL to a PostgreSQL server (a user allowed to create databases); each run creates and drops scratch databases on it',
+  );
   process.exit(1);
 }
 
@@ -46,11 +48,17 @@ const output = await withScratchDatabase('reference', (referenceUrl) =>
   withScratchDatabase('baseline', async (baselineUrl) => {
     const server = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await server.connect();
-    const { rows: [{ server_version: version }] } = await server.query('show server_version');
-    const { rows: [{ fsync }] } = await server.query('show fsync');
+    const {
+      rows: [{ server_version: version }],
+    } = await server.query('show server_version');
+    const {
+      rows: [{ fsync }],
+    } = await server.query('show fsync');
     await server.end();
     log(`audit server benchmark on PostgreSQL${smoke ? ' (smoke run: short, numbers not meaningful)' : ''}`);
-    log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}; PostgreSQL ${version} on the same machine (fsync ${fsync})`);
+    log(
+      `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}; PostgreSQL ${version} on the same machine (fsync ${fsync})`,
+    );
     log('server: the reference server from the built CLI with DATABASE_URL, limits raised as in the main run');
     log('baseline: node:http + URLSearchParams, a pg pool of 10, one INSERT per upload, synchronous_commit on');
     log(`each in a scratch database of its own; ${settings.rounds} round(s) of ${settings.seconds} s each, alternately`);
@@ -88,10 +96,14 @@ const output = await withScratchDatabase('reference', (referenceUrl) =>
       if (picked(scalingName)) {
         const second = await startReference(join(workDir, 'reference-2'), key, { databaseUrl: referenceUrl, name: 'reference-2' });
         started.push(second);
-        scaling = await compareAlternately({ ...all[0], name: scalingName }, { reference: [first, second], baseline: first }, {
-          ...options,
-          onRound: (role, measured) => (uploadsAnswered200.reference += measured.statuses[200] ?? 0),
-        });
+        scaling = await compareAlternately(
+          { ...all[0], name: scalingName },
+          { reference: [first, second], baseline: first },
+          {
+            ...options,
+            onRound: (role, measured) => (uploadsAnswered200.reference += measured.statuses[200] ?? 0),
+          },
+        );
         log(`${scaling.name}: two instances ${scaling.reference.requestsPerSecond}/s, one ${scaling.baseline.requestsPerSecond}/s (× ${scaling.ratio})`);
       }
 
@@ -108,13 +120,31 @@ const output = await withScratchDatabase('reference', (referenceUrl) =>
         printComparisonTable([scaling], log, { reference: '2 instances', baseline: '1 instance' });
         log();
       }
-      log(`uploads answered 200 / reports stored: reference ${uploadsAnswered200.reference} / ${stored.reference}, baseline ${uploadsAnswered200.baseline} / ${stored.baseline}`);
-      const targets = results.map((r) => ({ target: `${r.name}: ≥ ${RATIO_TARGET} × baseline, p99 ≤ 1.3 ×`, value: `× ${r.ratio}, p99 × ${r.p99Ratio}`, met: r.ratio >= RATIO_TARGET && r.p99Ratio <= 1.3 }));
+      log(
+        `uploads answered 200 / reports stored: reference ${uploadsAnswered200.reference} / ${stored.reference}, baseline ${uploadsAnswered200.baseline} / ${stored.baseline}`,
+      );
+      const targets = results.map((r) => ({
+        target: `${r.name}: ≥ ${RATIO_TARGET} × baseline, p99 ≤ 1.3 ×`,
+        value: `× ${r.ratio}, p99 × ${r.p99Ratio}`,
+        met: r.ratio >= RATIO_TARGET && r.p99Ratio <= 1.3,
+      }));
       log();
       log('targets:');
       for (const t of targets) log(`  ${t.met ? 'met   ' : 'MISSED'}  ${t.target}: ${t.value}`);
-      if (scaling) log(`  (two instances on one database: × ${scaling.ratio} of one; no target: on ${cpus().length} cores the instances and PostgreSQL share the same CPUs)`);
-      return { date: new Date().toISOString(), mode: smoke ? 'smoke' : 'full', postgresql: version, settings, scenarios: results, twoInstances: scaling, uploads: { answered200: uploadsAnswered200, stored }, targets };
+      if (scaling)
+        log(
+          `  (two instances on one database: × ${scaling.ratio} of one; no target: on ${cpus().length} cores the instances and PostgreSQL share the same CPUs)`,
+        );
+      return {
+        date: new Date().toISOString(),
+        mode: smoke ? 'smoke' : 'full',
+        postgresql: version,
+        settings,
+        scenarios: results,
+        twoInstances: scaling,
+        uploads: { answered200: uploadsAnswered200, stored },
+        targets,
+      };
     } finally {
       for (const s of started) await s.stop();
     }

@@ -23,7 +23,10 @@ export function summariseProfile(file, top = 25) {
     byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + micros);
   }
   const rank = (map) =>
-    [...map].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, micros]) => ({ name, percent: Math.round((1000 * micros) / total) / 10 }));
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([name, micros]) => ({ name, percent: Math.round((1000 * micros) / total) / 10 }));
   return { totalMs: Math.round(total / 1000), byPackage: rank(byPackage), byFunction: rank(byFunction) };
 }
 

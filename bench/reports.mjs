@@ -73,7 +73,8 @@ export function syntheticReport(size) {
   const packages = Math.max(10, Math.round(size / 50));
   let text = header;
   let line = 'installed_packages_array=';
-  for (let i = 0; i < packages && header.length + line.length < size / 2; i++) line += `|lib${(i * 7919).toString(36)}-pkg${i},${1 + (i % 9)}.${i % 23}.${i % 5}-${1 + (i % 3)}|`;
+  for (let i = 0; i < packages && header.length + line.length < size / 2; i++)
+    line += `|lib${(i * 7919).toString(36)}-pkg${i},${1 + (i % 9)}.${i % 23}.${i % 5}-${1 + (i % 3)}|`;
   text += `${line}\n`;
   const filler = [
     (i) => `suggestion[]=PKGS-${7300 + (i % 100)}|Install a package to harden component ${i}, see the documentation.|-|-|\n`,

@@ -76,7 +76,9 @@ log(`server: the reference server from the built CLI, plain HTTP, fresh data dir
 log(`  for one license scenario, core's handlers on its node:http adapter with keys in memory`);
 log(`baseline: node:http + URLSearchParams, keys as SHA-256 in a Map, SQLite WAL synchronous=FULL, one prepared INSERT per upload`);
 const limits = benchSettings();
-log(`limits changed for the bench: ${limits.length ? limits.map((l) => `${l.why} (${l.flag} ${l.value})`).join('; ') : 'none (this server build has no rate limits)'}`);
+log(
+  `limits changed for the bench: ${limits.length ? limits.map((l) => `${l.why} (${l.flag} ${l.value})`).join('; ') : 'none (this server build has no rate limits)'}`,
+);
 log(`load: autocannon in this process; servers measured alternately, ${settings.rounds} round(s) each`);
 log();
 
@@ -97,30 +99,45 @@ for (const connections of CONNECTIONS) {
 scenarios.push({ name: `upload, Lynis fixture, ${FLEET_HOSTS} hosts`, path: 'upload', body: fleetUploadBodies(fixture, key), expected: 200, connections: 32 });
 for (const bytes of SWEEP_SIZES.filter((size) => size !== 150 * KB)) {
   const name = `upload sweep, ${bytes >= MB ? `${bytes / MB} MB` : `${bytes / KB} KB`} report`;
-  scenarios.push({ name, path: 'upload', body: uploadBody(syntheticReport(bytes), key), expected: 200, connections: 32, bytes, amount: settings.bigUploads[bytes] });
+  scenarios.push({
+    name,
+    path: 'upload',
+    body: uploadBody(syntheticReport(bytes), key),
+    expected: 200,
+    connections: 32,
+    bytes,
+    amount: settings.bigUploads[bytes],
+  });
 }
 
 /** Runs one scenario against the server under test (the reference server, or core on node:http) and the baseline. */
 async function runScenario(scenario) {
   const subject = scenario.subject === 'core-http' ? coreHttp : reference;
-  const result = await compareAlternately(scenario, { reference: subject, baseline }, {
-    rounds: settings.rounds,
-    seconds: settings.seconds,
-    failures,
-    onRound: async (role, measured) => {
-      if (scenario.path !== 'upload') return;
-      uploadsAnswered200[role] += measured.statuses[200] ?? 0;
-      // The reference server compresses the reports it stored in the background once uploads are quiet: that work
-      // is let finish before the baseline's turn, so that it is paid in neither window (as after a nightly burst).
-      if (role === 'reference' && subject === reference) compactionWaits.push(await compactionSettled(referenceDatabase));
+  const result = await compareAlternately(
+    scenario,
+    { reference: subject, baseline },
+    {
+      rounds: settings.rounds,
+      seconds: settings.seconds,
+      failures,
+      onRound: async (role, measured) => {
+        if (scenario.path !== 'upload') return;
+        uploadsAnswered200[role] += measured.statuses[200] ?? 0;
+        // The reference server compresses the reports it stored in the background once uploads are quiet: that work
+        // is let finish before the baseline's turn, so that it is paid in neither window (as after a nightly burst).
+        if (role === 'reference' && subject === reference) compactionWaits.push(await compactionSettled(referenceDatabase));
+      },
     },
-  });
+  );
   return { ...result, server: subject.name };
 }
 
 // Warm-up: the JIT of both servers, not measured.
 for (const server of servers()) {
-  for (const [path, body] of [['license', licenseBody(key)], ['upload', uploadBody(fixture, key)]]) {
+  for (const [path, body] of [
+    ['license', licenseBody(key)],
+    ['upload', uploadBody(fixture, key)],
+  ]) {
     const result = await measure({ url: `${server.url}/api/audit/${path}/`, body, connections: 32, seconds: settings.warmupSeconds, expectedStatus: 200 });
     if (path === 'upload') uploadsAnswered200[server.name] += result.statuses[200] ?? 0;
   }
@@ -133,7 +150,9 @@ let afterBigUploads;
 for (const scenario of scenarios.filter((s) => !only || s.name.includes(only))) {
   const result = await runScenario(scenario);
   results.push(result);
-  log(`${result.name}, ${result.connections} connections: reference ${result.reference.requestsPerSecond}/s, baseline ${result.baseline.requestsPerSecond}/s (× ${result.ratio})`);
+  log(
+    `${result.name}, ${result.connections} connections: reference ${result.reference.requestsPerSecond}/s, baseline ${result.baseline.requestsPerSecond}/s (× ${result.ratio})`,
+  );
   if (scenario.bytes === 8 * MB) {
     await sleep(settings.settleMs);
     afterBigUploads = { reference: mib(reference.rss()), baseline: mib(baseline.rss()), afterMs: settings.settleMs };
@@ -150,8 +169,14 @@ if (only) {
   await Promise.all(servers().map((server) => server.stop()));
   log();
   if (results.length) printTable(results);
-  if (afterBigUploads) log(`RSS ${settings.settleMs / 1000} s after the 8 MB uploads: ${afterBigUploads.reference} / ${afterBigUploads.baseline} MiB (idle ${idleRss.reference} / ${idleRss.baseline})`);
-  if (compactionMs !== undefined) log(`every stored report compressed (by the server, in the background) at most ${(Math.max(...compactionWaits) / 1000).toFixed(1)} s after an upload round ended`);
+  if (afterBigUploads)
+    log(
+      `RSS ${settings.settleMs / 1000} s after the 8 MB uploads: ${afterBigUploads.reference} / ${afterBigUploads.baseline} MiB (idle ${idleRss.reference} / ${idleRss.baseline})`,
+    );
+  if (compactionMs !== undefined)
+    log(
+      `every stored report compressed (by the server, in the background) at most ${(Math.max(...compactionWaits) / 1000).toFixed(1)} s after an upload round ended`,
+    );
   if (compactionMs !== undefined) for (const t of await storageTargets(referenceDatabase)) log(`${t.met ? 'met   ' : 'MISSED'}  ${t.target}: ${t.value}`);
   if (readiness) {
     log(readinessLine(readiness));
@@ -168,9 +193,13 @@ const readiness = await measureReadiness();
 await baseline.stop();
 
 // Every 200 must be a stored report: count the rows.
-const storedReports = { reference: await countReports(join(referenceDir, 'audit.sqlite')), baseline: await countReports(join(workDir, 'baseline', 'baseline.sqlite')) };
+const storedReports = {
+  reference: await countReports(join(referenceDir, 'audit.sqlite')),
+  baseline: await countReports(join(workDir, 'baseline', 'baseline.sqlite')),
+};
 for (const name of ['reference', 'baseline']) {
-  if (storedReports[name] < uploadsAnswered200[name]) failures.push(`${name}: ${uploadsAnswered200[name]} uploads answered 200 but only ${storedReports[name]} stored`);
+  if (storedReports[name] < uploadsAnswered200[name])
+    failures.push(`${name}: ${uploadsAnswered200[name]} uploads answered 200 but only ${storedReports[name]} stored`);
 }
 
 const sweep = SWEEP_SIZES.map((bytes) => {
@@ -179,8 +208,16 @@ const sweep = SWEEP_SIZES.map((bytes) => {
 });
 const targets = evaluateTargets(results);
 const largest = results.find((r) => r.bytes === 8 * MB);
-const memory = { idleMiB: idleRss, peakUnder32Uploads8MBMiB: { reference: largest.reference.peakRssMiB, baseline: largest.baseline.peakRssMiB }, afterMiB: afterBigUploads };
-targets.push({ target: 'peak RSS, 32 concurrent 8 MB uploads < 1024 MiB', value: `${memory.peakUnder32Uploads8MBMiB.reference} MiB`, met: memory.peakUnder32Uploads8MBMiB.reference < 1024 });
+const memory = {
+  idleMiB: idleRss,
+  peakUnder32Uploads8MBMiB: { reference: largest.reference.peakRssMiB, baseline: largest.baseline.peakRssMiB },
+  afterMiB: afterBigUploads,
+};
+targets.push({
+  target: 'peak RSS, 32 concurrent 8 MB uploads < 1024 MiB',
+  value: `${memory.peakUnder32Uploads8MBMiB.reference} MiB`,
+  met: memory.peakUnder32Uploads8MBMiB.reference < 1024,
+});
 targets.push({
   target: `RSS back near idle ${settings.settleMs / 1000} s later (≤ idle + 128 MiB)`,
   value: `${afterBigUploads.reference} MiB (idle ${idleRss.reference} MiB)`,
@@ -192,10 +229,16 @@ targets.push(readinessTarget(readiness));
 log();
 printTable(results);
 log();
-log(`peak RSS under 32 concurrent 8 MB uploads: reference ${memory.peakUnder32Uploads8MBMiB.reference} MiB, baseline ${memory.peakUnder32Uploads8MBMiB.baseline} MiB; idle before: ${idleRss.reference} / ${idleRss.baseline} MiB; ${settings.settleMs / 1000} s after: ${afterBigUploads.reference} / ${afterBigUploads.baseline} MiB`);
+log(
+  `peak RSS under 32 concurrent 8 MB uploads: reference ${memory.peakUnder32Uploads8MBMiB.reference} MiB, baseline ${memory.peakUnder32Uploads8MBMiB.baseline} MiB; idle before: ${idleRss.reference} / ${idleRss.baseline} MiB; ${settings.settleMs / 1000} s after: ${afterBigUploads.reference} / ${afterBigUploads.baseline} MiB`,
+);
 log(readinessLine(readiness));
-log(`every stored report compressed (by the server, in the background) at most ${(Math.max(...compactionWaits) / 1000).toFixed(1)} s after an upload round ended`);
-log(`uploads answered 200 / reports stored: reference ${uploadsAnswered200.reference} / ${storedReports.reference}, baseline ${uploadsAnswered200.baseline} / ${storedReports.baseline}`);
+log(
+  `every stored report compressed (by the server, in the background) at most ${(Math.max(...compactionWaits) / 1000).toFixed(1)} s after an upload round ended`,
+);
+log(
+  `uploads answered 200 / reports stored: reference ${uploadsAnswered200.reference} / ${storedReports.reference}, baseline ${uploadsAnswered200.baseline} / ${storedReports.baseline}`,
+);
 log();
 log('targets:');
 for (const t of targets) log(`  ${t.met ? 'met   ' : 'MISSED'}  ${t.target}: ${t.value}`);
@@ -205,7 +248,14 @@ const profile = cpuProfile ? printProfile() : undefined;
 const output = {
   date: new Date().toISOString(),
   mode: smoke ? 'smoke' : 'full',
-  machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryMiB: mib(totalmem()), freeMemoryMiB: mib(freemem()), node: process.version, kernel: release() },
+  machine: {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model,
+    memoryMiB: mib(totalmem()),
+    freeMemoryMiB: mib(freemem()),
+    node: process.version,
+    kernel: release(),
+  },
   settings: { ...settings, connections: CONNECTIONS, limitsChangedForBench: limits.map((l) => `${l.flag} ${l.value}: ${l.why}`) },
   scenarios: results,
   sweep,
@@ -220,7 +270,10 @@ const output = {
 const outDir = smoke ? join(tmpdir(), 'audit-bench-smoke') : RESULTS;
 mkdirSync(outDir, { recursive: true });
 writeFileSync(join(outDir, smoke ? 'smoke.json' : 'latest.json'), `${JSON.stringify(output, null, 2)}\n`);
-writeFileSync(join(outDir, smoke ? 'smoke.svg' : 'throughput-vs-size.svg'), throughputChart(sweep, 'Uploads stored per second vs report size (32 connections)'));
+writeFileSync(
+  join(outDir, smoke ? 'smoke.svg' : 'throughput-vs-size.svg'),
+  throughputChart(sweep, 'Uploads stored per second vs report size (32 connections)'),
+);
 log();
 log(`written: ${join(outDir, smoke ? 'smoke.json' : 'latest.json')} and the chart beside it`);
 if (!cpuProfile) rmSync(workDir, { recursive: true, force: true });
@@ -274,10 +327,18 @@ function evaluateTargets(all) {
     list.push({ target: `${r.name} ≥ 0.4 × baseline (reference server, ${r.connections} connections)`, value: `× ${r.ratio}`, met: r.ratio >= 0.4 });
   }
   for (const r of all.filter((result) => result.server === 'core-http')) {
-    list.push({ target: `license check ≥ 0.7 × baseline (core's node:http adapter, ${r.connections} connections)`, value: `× ${r.ratio}`, met: r.ratio >= 0.7 });
+    list.push({
+      target: `license check ≥ 0.7 × baseline (core's node:http adapter, ${r.connections} connections)`,
+      value: `× ${r.ratio}`,
+      met: r.ratio >= 0.7,
+    });
   }
   for (const r of all.filter((result) => result.path === 'upload')) {
-    list.push({ target: `${r.name}, ${r.connections} connections: ≥ 0.9 × baseline, p99 ≤ 1.3 ×`, value: `× ${r.ratio}, p99 × ${r.p99Ratio}`, met: r.ratio >= 0.9 && r.p99Ratio <= 1.3 });
+    list.push({
+      target: `${r.name}, ${r.connections} connections: ≥ 0.9 × baseline, p99 ≤ 1.3 ×`,
+      value: `× ${r.ratio}, p99 × ${r.p99Ratio}`,
+      met: r.ratio >= 0.9 && r.p99Ratio <= 1.3,
+    });
   }
   return list;
 }

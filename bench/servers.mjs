@@ -54,7 +54,10 @@ const databaseEnv = (databaseUrl) => ({ ...referenceEnv(), ...(databaseUrl && { 
 /** Creates a license key in a reference data directory (or PostgreSQL database) with the CLI, as an operator would. */
 export function createReferenceKey(dataDir, { databaseUrl } = {}) {
   if (!existsSync(join(ROOT, 'packages/server/dist/cli.js'))) throw new Error('The server is not built: run `npm run build` first');
-  const result = spawnSync(process.execPath, [CLI, 'keys', 'create', '--label', 'bench', '--data-dir', dataDir], { encoding: 'utf8', env: databaseEnv(databaseUrl) });
+  const result = spawnSync(process.execPath, [CLI, 'keys', 'create', '--label', 'bench', '--data-dir', dataDir], {
+    encoding: 'utf8',
+    env: databaseEnv(databaseUrl),
+  });
   if (result.status !== 0) throw new Error(`keys create failed: ${result.stderr}`);
   return result.stdout.trim();
 }
@@ -153,7 +156,21 @@ export async function startReference(dataDir, licenseKey, { port, nodeFlags = []
   const settings = defaults ? [] : benchSettings().flatMap(({ flag, value }) => [flag, value]);
   // Its own metrics port: several instances run side by side, and other runs may be on the same machine.
   const opsPort = await freePort();
-  const args = [...nodeFlags, CLI, 'start', '--plain-http', '--host', '127.0.0.1', '--port', String(port), '--ops-port', String(opsPort), '--data-dir', dataDir, ...settings];
+  const args = [
+    ...nodeFlags,
+    CLI,
+    'start',
+    '--plain-http',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--ops-port',
+    String(opsPort),
+    '--data-dir',
+    dataDir,
+    ...settings,
+  ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', log, log], env: databaseEnv(databaseUrl) });
   closeSync(log);
   const server = new ServerProcess(name, child, port, logFile);

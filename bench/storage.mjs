@@ -12,7 +12,11 @@ export async function storageTargets(file) {
   const run = await storedAndReceived(file);
   const daily = await dailyRatio();
   return [
-    { target: 'bytes stored per report ≤ 0.3 × the report (this run\'s reports)', value: `${round3(run.stored / run.received)} × over ${run.reports} reports`, met: run.stored <= 0.3 * run.received },
+    {
+      target: "bytes stored per report ≤ 0.3 × the report (this run's reports)",
+      value: `${round3(run.stored / run.received)} × over ${run.reports} reports`,
+      met: run.stored <= 0.3 * run.received,
+    },
     { target: 'bytes stored per report ≤ 0.1 × on 30 daily reports of one host (aim)', value: `${round3(daily)} ×`, met: daily <= 0.1 },
   ];
 }
@@ -38,8 +42,7 @@ function query(file, sql) {
   return new Promise((resolve, reject) => {
     const db = new sqlite3.Database(file, sqlite3.OPEN_READONLY, (error) => {
       if (error) return reject(error);
-      db.get(sql, (queryError, row) =>
-        db.close(() => (queryError ? reject(queryError) : resolve(row))));
+      db.get(sql, (queryError, row) => db.close(() => (queryError ? reject(queryError) : resolve(row))));
     });
   });
 }
@@ -60,7 +63,10 @@ async function dailyRatio() {
  * suggestion, every fifth a vulnerable package fewer.
  */
 export function dailyReports(days) {
-  let lines = fixtureReport().toString('latin1').replace(/^license_key=.*$/m, 'license_key=[redacted]').split('\n');
+  let lines = fixtureReport()
+    .toString('latin1')
+    .replace(/^license_key=.*$/m, 'license_key=[redacted]')
+    .split('\n');
   let seed = 7;
   const random = (n) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
   const stamp = (date) => date.toISOString().slice(0, 19).replace('T', ' ');
@@ -82,8 +88,17 @@ export function dailyReports(days) {
       for (let k = 0; k <= random(3); k++) packages[1 + random(packages.length - 2)] += `+u${day}`;
       return packages.join('|');
     });
-    if (day % 4 === 1) lines.splice(lines.findIndex((l) => l.startsWith('suggestion[]=')), 0, `suggestion[]=PKGS-73${day}|Update package set ${day}|-|-|`);
-    if (day % 5 === 2) lines.splice(lines.findIndex((l) => l.startsWith('vulnerable_package[]=')), 1);
+    if (day % 4 === 1)
+      lines.splice(
+        lines.findIndex((l) => l.startsWith('suggestion[]=')),
+        0,
+        `suggestion[]=PKGS-73${day}|Update package set ${day}|-|-|`,
+      );
+    if (day % 5 === 2)
+      lines.splice(
+        lines.findIndex((l) => l.startsWith('vulnerable_package[]=')),
+        1,
+      );
     reports.push(Buffer.from(lines.join('\n'), 'latin1'));
   }
   return reports;

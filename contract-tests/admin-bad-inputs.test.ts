@@ -27,7 +27,15 @@ beforeAll(async () => {
   await orm.close();
   // Rate limits off: every request must reach routing, validation and the operations.
   server = await startServerProcess(data.dataDir, [
-    '--plain-http', '--admin-listen', '127.0.0.1:0', '--rate-limit-address', '0', '--rate-limit-key', '0', '--rate-limit-failures', '0',
+    '--plain-http',
+    '--admin-listen',
+    '127.0.0.1:0',
+    '--rate-limit-address',
+    '0',
+    '--rate-limit-key',
+    '0',
+    '--rate-limit-failures',
+    '0',
   ]);
 });
 afterAll(async () => {
@@ -39,8 +47,32 @@ afterAll(async () => {
 const encode = (text: string) => encodeURIComponent(text).replaceAll("'", '%27');
 const RAW_ESCAPES = ['%00', '%01', '%1F', '%7F', '%0A', '%0D%0A', '%09', '%zz', '%', '%e2%82', '%ff%fe', '%C0%AF', '+%2B+', '%25', '%5F', '%5C', '%E2%80%AE'];
 const NUMBERS = [
-  '0', '1', '-1', '500', '501', '1000', '1001', '1000000000', '1000000001', '1000000000000000000000', '99999999999999999999999999999',
-  '1e21', '1e400', '-1e400', '1.5', '0.0', '-0', '0x10', '1_000', 'NaN', 'Infinity', '-Infinity', ' 5', '5 ', '', '9007199254740993',
+  '0',
+  '1',
+  '-1',
+  '500',
+  '501',
+  '1000',
+  '1001',
+  '1000000000',
+  '1000000001',
+  '1000000000000000000000',
+  '99999999999999999999999999999',
+  '1e21',
+  '1e400',
+  '-1e400',
+  '1.5',
+  '0.0',
+  '-0',
+  '0x10',
+  '1_000',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  ' 5',
+  '5 ',
+  '',
+  '9007199254740993',
 ];
 const text = () =>
   fc.oneof(
@@ -50,7 +82,22 @@ const text = () =>
     fc.string({ unit: 'grapheme', maxLength: 30 }).map(encode),
     fc.constantFrom('web', 'WEB-01', '%25_', "o'brien", 'a\u0000b', '\u202e', 'x'.repeat(300), '\\', '*', 'é').map(encode),
     // Values the fleet filters take, so that requests get past validation to the queries.
-    fc.constantFrom('warning', 'suggestion', 'PKGS-7392', 'asc', 'desc', 'lastSeen', 'hostname', 'hardeningIndex', 'warnings', '2026-11-15T00:00:00.000Z', '7', '3650').map(encode),
+    fc
+      .constantFrom(
+        'warning',
+        'suggestion',
+        'PKGS-7392',
+        'asc',
+        'desc',
+        'lastSeen',
+        'hostname',
+        'hardeningIndex',
+        'warnings',
+        '2026-11-15T00:00:00.000Z',
+        '7',
+        '3650',
+      )
+      .map(encode),
   );
 const id = () =>
   fc.oneof(
@@ -64,12 +111,31 @@ const id = () =>
     text(),
   );
 const PARAMETERS = [
-  'limit', 'offset', 'historyLimit', 'hostname', 'keyId', 'hostId', 'hostRecordId', 'group', 'tag', 'os', 'finding', 'findingKind', 'seenBefore', 'sort', 'order',
-  'staleDays', 'kind', 'testId',
+  'limit',
+  'offset',
+  'historyLimit',
+  'hostname',
+  'keyId',
+  'hostId',
+  'hostRecordId',
+  'group',
+  'tag',
+  'os',
+  'finding',
+  'findingKind',
+  'seenBefore',
+  'sort',
+  'order',
+  'staleDays',
+  'kind',
+  'testId',
 ];
 const query = fc
   .array(
-    fc.tuple(fc.oneof(fc.constantFrom(...PARAMETERS), fc.constantFrom('__proto__', 'constructor', 'limit[]', 'a[b]'), fc.string({ maxLength: 8 }).map(encode)), text()),
+    fc.tuple(
+      fc.oneof(fc.constantFrom(...PARAMETERS), fc.constantFrom('__proto__', 'constructor', 'limit[]', 'a[b]'), fc.string({ maxLength: 8 }).map(encode)),
+      text(),
+    ),
     { maxLength: 6 },
   )
   .map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([name, value]) => `${name}=${value}`).join('&')}`));
@@ -78,16 +144,45 @@ const route = fc.oneof(
   {
     weight: 8,
     arbitrary: fc.constantFrom<[string, string]>(
-      ['/api/admin/hosts', 'GET'], ['/api/admin/reports', 'GET'], ['/api/admin/keys', 'GET'], ['/api/admin/keys', 'POST'], ['/api/admin/overview', 'GET'], ['/api/admin/findings', 'GET'],
+      ['/api/admin/hosts', 'GET'],
+      ['/api/admin/reports', 'GET'],
+      ['/api/admin/keys', 'GET'],
+      ['/api/admin/keys', 'POST'],
+      ['/api/admin/overview', 'GET'],
+      ['/api/admin/findings', 'GET'],
     ),
   },
-  { weight: 8, arbitrary: id().chain((value) => fc.constantFrom<[string, string]>([`/api/admin/hosts/${value}`, 'GET'], [`/api/admin/reports/${value}`, 'GET'], [`/api/admin/reports/${value}/raw`, 'GET'])) },
-  { weight: 4, arbitrary: id().chain((value) => fc.constantFrom<[string, string]>([`/api/admin/keys/${value}/revoke`, 'POST'], [`/api/admin/keys/${value}/rotate`, 'POST'])) },
+  {
+    weight: 8,
+    arbitrary: id().chain((value) =>
+      fc.constantFrom<[string, string]>(
+        [`/api/admin/hosts/${value}`, 'GET'],
+        [`/api/admin/reports/${value}`, 'GET'],
+        [`/api/admin/reports/${value}/raw`, 'GET'],
+      ),
+    ),
+  },
+  {
+    weight: 4,
+    arbitrary: id().chain((value) =>
+      fc.constantFrom<[string, string]>([`/api/admin/keys/${value}/revoke`, 'POST'], [`/api/admin/keys/${value}/rotate`, 'POST']),
+    ),
+  },
   {
     weight: 3,
     arbitrary: fc
       .oneof(
-        fc.constantFrom('/api/admin', '/api/admin/', '/api/admin/hosts/', '/api/admin//hosts', '/api/admin/nothing', '/api/admin/keys/revoke', '/api/admin/%2e%2e/keys', '/api/admin/../keys', '/api/admin/HOSTS'),
+        fc.constantFrom(
+          '/api/admin',
+          '/api/admin/',
+          '/api/admin/hosts/',
+          '/api/admin//hosts',
+          '/api/admin/nothing',
+          '/api/admin/keys/revoke',
+          '/api/admin/%2e%2e/keys',
+          '/api/admin/../keys',
+          '/api/admin/HOSTS',
+        ),
         id().map((value) => `/api/admin/keys/${value}`),
         fc.tuple(id(), text()).map(([value, segment]) => `/api/admin/hosts/${value}/${segment}`),
       )
@@ -95,20 +190,46 @@ const route = fc.oneof(
   },
 );
 /** Mostly the operation's own method, so that requests get past routing; sometimes any other. */
-const routeAndMethod = fc.tuple(route, fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS') }))
+const routeAndMethod = fc
+  .tuple(
+    route,
+    fc.oneof(
+      { weight: 4, arbitrary: fc.constant(undefined) },
+      { weight: 1, arbitrary: fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS') },
+    ),
+  )
   .map(([[path, natural], other]) => ({ path, method: other ?? natural }));
 const authorization = fc.oneof(
   { weight: 6, arbitrary: fc.constant(null).map(() => `Bearer ${token}`) },
-  { weight: 1, arbitrary: fc.constantFrom(undefined, 'Bearer', 'Bearer ', `Bearer adm_${'0'.repeat(64)}`, 'Basic YWRtaW46YWRtaW4=', 'bearer  x', `Bearer ${'a'.repeat(5000)}`) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      undefined,
+      'Bearer',
+      'Bearer ',
+      `Bearer adm_${'0'.repeat(64)}`,
+      'Basic YWRtaW46YWRtaW4=',
+      'bearer  x',
+      `Bearer ${'a'.repeat(5000)}`,
+    ),
+  },
   { weight: 1, arbitrary: fc.stringMatching(/^[ -~]{0,80}$/) },
 );
 
 // ---- bodies, for any method
-const jsonBody = fc.oneof(
-  fc.record({ label: fc.oneof(fc.string({ maxLength: 300 }), fc.integer(), fc.constant(null)), expiresAt: fc.constantFrom('2100-01-01T00:00:00Z', '2001-01-01T00:00:00Z', 'tomorrow', '', '2100-13-45T99:99:99Z', 1e21) }, { requiredKeys: [] }),
-  fc.record({ graceSeconds: fc.oneof(fc.integer(), fc.double(), fc.constantFrom(1e21, -1, '3600', null)) }, { requiredKeys: [] }),
-  fc.jsonValue({ maxDepth: 3 }),
-).map((value) => Buffer.from(JSON.stringify(value) ?? 'null'));
+const jsonBody = fc
+  .oneof(
+    fc.record(
+      {
+        label: fc.oneof(fc.string({ maxLength: 300 }), fc.integer(), fc.constant(null)),
+        expiresAt: fc.constantFrom('2100-01-01T00:00:00Z', '2001-01-01T00:00:00Z', 'tomorrow', '', '2100-13-45T99:99:99Z', 1e21),
+      },
+      { requiredKeys: [] },
+    ),
+    fc.record({ graceSeconds: fc.oneof(fc.integer(), fc.double(), fc.constantFrom(1e21, -1, '3600', null)) }, { requiredKeys: [] }),
+    fc.jsonValue({ maxDepth: 3 }),
+  )
+  .map((value) => Buffer.from(JSON.stringify(value) ?? 'null'));
 const body = fc.oneof(
   { weight: 4, arbitrary: fc.constant(undefined) },
   { weight: 4, arbitrary: fc.tuple(jsonBody, fc.constant('application/json')) },
@@ -120,11 +241,21 @@ const body = fc.oneof(
         fc.constantFrom('{"label":', '{"label":"\u0000"}', 'label=x', '', '[]', 'null', '{"__proto__":{"x":1}}').map((value) => Buffer.from(value)),
         fc.constant(Buffer.alloc(17 * 1024, 'a')),
       ),
-      fc.constantFrom('application/json', 'application/json; charset=latin1', 'application/json; charset=utf-16', 'text/plain', 'application/x-www-form-urlencoded', 'application/problem+json', undefined),
+      fc.constantFrom(
+        'application/json',
+        'application/json; charset=latin1',
+        'application/json; charset=utf-16',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/problem+json',
+        undefined,
+      ),
     ),
   },
 );
-const adminRequest = fc.record({ route: routeAndMethod, query, authorization, body }).map(({ route: { path, method }, ...rest }) => ({ path, method, ...rest }));
+const adminRequest = fc
+  .record({ route: routeAndMethod, query, authorization, body })
+  .map(({ route: { path, method }, ...rest }) => ({ path, method, ...rest }));
 
 let sent = 0;
 const statuses = new Map<number, number>();
@@ -160,14 +291,18 @@ it(`answers ${RUNS * REQUESTS_PER_RUN} odd admin requests within the contract: n
           const [bytes, type] = request.body ?? [];
           if (type !== undefined) headers['content-type'] = type;
           const target = `${request.path}${request.query}`;
-          const answer = await sendBytes(agent, server.adminUrl, request.method, target, headers, request.method === 'HEAD' ? undefined : bytes).catch((error: Error) => {
-            throw new Error(`${request.method} ${target}: ${error.message}; server stderr: ${server.stderr() || '(empty)'}`);
-          });
+          const answer = await sendBytes(agent, server.adminUrl, request.method, target, headers, request.method === 'HEAD' ? undefined : bytes).catch(
+            (error: Error) => {
+              throw new Error(`${request.method} ${target}: ${error.message}; server stderr: ${server.stderr() || '(empty)'}`);
+            },
+          );
           sent++;
           try {
             expectWithinContract(request.method, answer);
           } catch (error) {
-            throw new Error(`${request.method} ${request.path}${request.query} → ${answer.status} ${answer.body.slice(0, 300)}: ${(error as Error).message}`, { cause: error });
+            throw new Error(`${request.method} ${request.path}${request.query} → ${answer.status} ${answer.body.slice(0, 300)}: ${(error as Error).message}`, {
+              cause: error,
+            });
           }
         }
       };

@@ -31,7 +31,15 @@ beforeAll(async () => {
   await orm.close();
   // Rate limits off: every request must reach the parsers and handlers.
   server = await startServerProcess(data.dataDir, [
-    '--plain-http', '--max-body-bytes', String(MAX_BODY_BYTES), '--rate-limit-address', '0', '--rate-limit-key', '0', '--rate-limit-failures', '0',
+    '--plain-http',
+    '--max-body-bytes',
+    String(MAX_BODY_BYTES),
+    '--rate-limit-address',
+    '0',
+    '--rate-limit-key',
+    '0',
+    '--rate-limit-failures',
+    '0',
   ]);
 });
 afterAll(async () => {
@@ -65,20 +73,21 @@ const fieldValue = () =>
     fc.integer({ min: 200, max: 70 * 1024 }).map((n) => 'x'.repeat(n)), // over the field limits, or over the body limit
     fc.constantFrom('0123456789abcdef0123456789abcdef01234567', 'a'.repeat(256), 'host with spaces', '\u00e9t\u00e9'),
   );
-const fieldName = () => fc.oneof(fc.constantFrom('licensekey', 'hostid', 'hostid2', 'data', 'collector_version', '__proto__', 'constructor'), fc.string({ maxLength: 12 }));
+const fieldName = () =>
+  fc.oneof(fc.constantFrom('licensekey', 'hostid', 'hostid2', 'data', 'collector_version', '__proto__', 'constructor'), fc.string({ maxLength: 12 }));
 const HOST_ID = '0123456789abcdef0123456789abcdef01234567';
 /** Random fields, or a valid upload with random changes (extra, repeated or altered fields), which some answers store. */
 const fields = () =>
   fc.oneof(
     fc.array(fc.tuple(fieldName(), fieldValue()), { maxLength: 40 }),
     fc
-      .tuple(
-        fc.oneof(fc.constant(report.toString('latin1')), base64Variants),
-        fc.array(fc.tuple(fieldName(), fieldValue()), { maxLength: 3 }),
-        fc.nat(),
-      )
+      .tuple(fc.oneof(fc.constant(report.toString('latin1')), base64Variants), fc.array(fc.tuple(fieldName(), fieldValue()), { maxLength: 3 }), fc.nat())
       .map(([data, extra, at]) => {
-        const pairs: [string, string][] = [['licensekey', validKey], ['hostid', HOST_ID], ['data', data]];
+        const pairs: [string, string][] = [
+          ['licensekey', validKey],
+          ['hostid', HOST_ID],
+          ['data', data],
+        ];
         pairs.splice(at % (pairs.length + 1), 0, ...extra);
         return pairs;
       }),
@@ -89,9 +98,7 @@ const bytes = () => fc.uint8Array({ maxLength: 2048 }).map((array) => Buffer.fro
 const urlencodedBody = fields().chain((pairs) =>
   fc.constantFrom('encoded', 'raw').map((style) =>
     Buffer.from(
-      style === 'encoded'
-        ? new URLSearchParams(pairs).toString()
-        : pairs.map(([name, value]) => `${name}=${value}`).join('&'), // raw: broken escapes, NUL, non-UTF-8 as sent
+      style === 'encoded' ? new URLSearchParams(pairs).toString() : pairs.map(([name, value]) => `${name}=${value}`).join('&'), // raw: broken escapes, NUL, non-UTF-8 as sent
       style === 'encoded' ? 'utf8' : 'latin1',
     ),
   ),
@@ -100,7 +107,10 @@ const BOUNDARY = 'fuzzboundary42';
 const multipartBody = fc.tuple(fields(), fc.boolean(), fc.nat(200)).map(([pairs, asFiles, cutAt]) => {
   const parts = pairs.map(([name, value]) =>
     Buffer.concat([
-      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name.replaceAll('"', '')}"${asFiles ? '; filename="r.dat"' : ''}\r\n\r\n`, 'latin1'),
+      Buffer.from(
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name.replaceAll('"', '')}"${asFiles ? '; filename="r.dat"' : ''}\r\n\r\n`,
+        'latin1',
+      ),
       Buffer.from(value, 'latin1'),
       Buffer.from('\r\n'),
     ]),

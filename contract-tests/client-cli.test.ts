@@ -39,15 +39,18 @@ describe('audit-client against the reference server', () => {
   /** Writes a Lynis profile like the one in docs/lynis-protocol.md, pointing at the server. */
   async function profile(name: string, key: string, prefix: string, uploadOptions: string): Promise<string> {
     const file = join(server.dataDir, name);
-    await writeFile(file, [
-      '# Lynis profile written by the test',
-      `license-key=${key}`,
-      `upload-server=127.0.0.1:${server.port}${prefix}`,
-      `upload-options=${uploadOptions}`,
-      `hostid=${HOST_ID}`,
-      `hostid2=${HOST_ID2}`,
-      '',
-    ].join('\n'));
+    await writeFile(
+      file,
+      [
+        '# Lynis profile written by the test',
+        `license-key=${key}`,
+        `upload-server=127.0.0.1:${server.port}${prefix}`,
+        `upload-options=${uploadOptions}`,
+        `hostid=${HOST_ID}`,
+        `hostid2=${HOST_ID2}`,
+        '',
+      ].join('\n'),
+    );
     return file;
   }
 
@@ -105,9 +108,17 @@ describe('audit-client against the reference server', () => {
     await mkdir(folder);
     for (const name of ['a.dat', 'b.dat', 'c.dat']) await copyFile(REPORT, join(folder, name));
     await writeFile(join(folder, 'broken.dat'), `hostid=${HOST_ID}\nthis line is not a pair\n`);
-    const result = await run(['upload', '--url', `${server.url}/api/audit`, '--ca', join(server.dataDir, 'tls-cert.pem'), '--concurrency', '2', folder], { AUDIT_LICENSE_KEY: VALID_KEY });
+    const result = await run(['upload', '--url', `${server.url}/api/audit`, '--ca', join(server.dataDir, 'tls-cert.pem'), '--concurrency', '2', folder], {
+      AUDIT_LICENSE_KEY: VALID_KEY,
+    });
     expect(result.code).toBe(3);
-    expect(result.stdout.trimEnd().split('\n').map((line) => line.split('\t')[1]).sort()).toEqual(['a.dat', 'b.dat', 'c.dat'].map((n) => join(folder, n)));
+    expect(
+      result.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split('\t')[1])
+        .sort(),
+    ).toEqual(['a.dat', 'b.dat', 'c.dat'].map((n) => join(folder, n)));
     expect(result.stderr).toContain(`${join(folder, 'broken.dat')}: The server rejected the request (400): Invalid data: line 2`);
     expect(result.stderr).toMatch(/3 of 4 reports stored, 1 failed\n$/);
   });
@@ -130,7 +141,11 @@ describe('audit-client against the Prism mock', () => {
   it.each(['/api/audit', '/api/v1/audit'])('checks the key and uploads, reading the example answers (%s)', async (prefix) => {
     const env = { AUDIT_URL: `${mock.url}${prefix}`, AUDIT_LICENSE_KEY: VALID_KEY };
     expect(await runClient(['license'], env)).toEqual({ code: 0, stdout: 'valid\n', stderr: '' });
-    expect(await runClient(['upload', REPORT], env)).toEqual({ code: 0, stdout: `0f8fad5b-d9cb-469f-a165-70867728950e\t${REPORT}\n`, stderr: '1 of 1 reports stored\n' });
+    expect(await runClient(['upload', REPORT], env)).toEqual({
+      code: 0,
+      stdout: `0f8fad5b-d9cb-469f-a165-70867728950e\t${REPORT}\n`,
+      stderr: '1 of 1 reports stored\n',
+    });
   });
 });
 
@@ -193,29 +208,66 @@ describe('audit-client admin commands against the Prism mock', () => {
     expect(result).toMatchObject({ code: 0, stderr: '' });
     const [heading, row, paging] = result.stdout.split('\n');
     expect(heading!.split(/\s{2,}/)).toEqual(['ID', 'HOSTNAME', 'HOST ID', 'OS', 'INDEX', 'WARNINGS', 'REPORTS', 'LAST SEEN', 'GROUPS', 'TAGS', 'IDENTITY']);
-    expect(row!.split(/\s{2,}/)).toEqual([EXAMPLE_ID, 'web-01', HOST_ID, 'Debian GNU/Linux 12 (bookworm)', '56', '1', '22', '2026-11-22 13:41:25 UTC', 'webservers', 'production', 'changed']);
+    expect(row!.split(/\s{2,}/)).toEqual([
+      EXAMPLE_ID,
+      'web-01',
+      HOST_ID,
+      'Debian GNU/Linux 12 (bookworm)',
+      '56',
+      '1',
+      '22',
+      '2026-11-22 13:41:25 UTC',
+      'webservers',
+      'production',
+      'changed',
+    ]);
     expect(paging).toBe('hosts 1-1 of 1');
   });
 
   it('hosts: filters by group, tag, OS, finding and days without a report, sorted; the mock checks each against the contract', async () => {
     const result = await run([
-      'hosts', '--group', 'webservers', '--tag', 'production', '--os', 'Debian GNU/Linux 12 (bookworm)', '--finding', 'PKGS-7392',
-      '--finding-kind', 'warning', '--stale-days', '7', '--sort', 'hardeningIndex', '--order', 'asc',
+      'hosts',
+      '--group',
+      'webservers',
+      '--tag',
+      'production',
+      '--os',
+      'Debian GNU/Linux 12 (bookworm)',
+      '--finding',
+      'PKGS-7392',
+      '--finding-kind',
+      'warning',
+      '--stale-days',
+      '7',
+      '--sort',
+      'hardeningIndex',
+      '--order',
+      'asc',
     ]);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout.split('\n')[2]).toBe('hosts 1-1 of 1');
-    expect(await run(['hosts', '--sort', 'index'])).toMatchObject({ code: 1, stderr: expect.stringContaining('Allowed choices are lastSeen, hostname, hardeningIndex, warnings') });
+    expect(await run(['hosts', '--sort', 'index'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('Allowed choices are lastSeen, hostname, hardeningIndex, warnings'),
+    });
     expect(await run(['hosts', '--finding-kind', 'warning'])).toEqual({ code: 1, stdout: '', stderr: '--finding-kind needs --finding\n' });
-    expect(await run(['hosts', '--stale-days', '7', '--seen-before', '2026-11-01'])).toMatchObject({ code: 1, stderr: expect.stringContaining('cannot be used with') });
+    expect(await run(['hosts', '--stale-days', '7', '--seen-before', '2026-11-01'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('cannot be used with'),
+    });
   });
 
   it('overview: the fleet at a glance as text, or the API answer with --json', async () => {
     const result = await run(['overview', '--stale-days', '14']);
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(result.stdout).toMatch(/^Generated {8}2026-11-23 10:00:00 UTC\nHosts {12}512: 480 seen in the last 24 h, 505 in the last 7 days, 7 stale \(no report for 7 days\)\n/);
+    expect(result.stdout).toMatch(
+      /^Generated {8}2026-11-23 10:00:00 UTC\nHosts {12}512: 480 seen in the last 24 h, 505 in the last 7 days, 7 stale \(no report for 7 days\)\n/,
+    );
     expect(result.stdout).toContain('\nHardening index  average 64.2, median 65 (2 hosts without one)\n');
     expect(result.stdout).toContain('Top warnings (hosts affected):\n  HOSTS  TEST ID    TEXT\n  12     PKGS-7392  Found one or more vulnerable packages.\n');
-    expect(result.stdout).toContain(`Stale hosts (no report for 7 days), seen longest ago:\n  ID                                    HOSTNAME  LAST SEEN\n  ${EXAMPLE_ID}  web-01    2026-11-22 13:41:25 UTC\n`);
+    expect(result.stdout).toContain(
+      `Stale hosts (no report for 7 days), seen longest ago:\n  ID                                    HOSTNAME  LAST SEEN\n  ${EXAMPLE_ID}  web-01    2026-11-22 13:41:25 UTC\n`,
+    );
     expect(JSON.parse((await run(['overview', '--json'])).stdout)).toMatchObject({ staleDays: 7, hosts: { total: 512 } });
     expect(await run(['overview', '--stale-days', '0'])).toMatchObject({ code: 1, stderr: expect.stringContaining('must be a whole number of at least 1') });
   });
@@ -268,21 +320,26 @@ describe('audit-client admin commands against the Prism mock', () => {
     const raw = await run(['report', EXAMPLE_ID, '--raw']);
     expect(raw).toMatchObject({ code: 0, stderr: '' });
     expect(raw.stdout).toMatch(/^# Lynis Report\n[^]*\nlicense_key=\[redacted\]\n[^]*\nhardening_index=56\n$/);
-    expect(await run(['report', EXAMPLE_ID, '--raw', '--json'])).toMatchObject({ code: 1, stderr: expect.stringContaining("'--raw' cannot be used with option '--json'") });
+    expect(await run(['report', EXAMPLE_ID, '--raw', '--json'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("'--raw' cannot be used with option '--json'"),
+    });
   });
 
   it('diff: every change since the previous report, one line each, or the JSON answer', async () => {
     const diff = await run(['diff', EXAMPLE_ID]);
     expect(diff.code).toBe(0);
     expect(diff.stdout).toContain(`After   ${EXAMPLE_ID}`);
-    expect(diff.stdout.split('\n')).toEqual(expect.arrayContaining([
-      '~ hardening index 64 -> 61',
-      '+ warning FIRE-4512: iptables module(s) loaded, but no rules active',
-      '- suggestion DEB-0280: Install libpam-tmpdir to set $TMP and $TMPDIR for PAM sessions',
-      '- vulnerable package jq',
-      '~ package openssl 3.0.15-1~deb12u1 -> 3.0.17-1~deb12u2',
-      '~ firewall_active: 1 -> 0',
-    ]));
+    expect(diff.stdout.split('\n')).toEqual(
+      expect.arrayContaining([
+        '~ hardening index 64 -> 61',
+        '+ warning FIRE-4512: iptables module(s) loaded, but no rules active',
+        '- suggestion DEB-0280: Install libpam-tmpdir to set $TMP and $TMPDIR for PAM sessions',
+        '- vulnerable package jq',
+        '~ package openssl 3.0.15-1~deb12u1 -> 3.0.17-1~deb12u2',
+        '~ firewall_active: 1 -> 0',
+      ]),
+    );
     expect(JSON.parse((await run(['diff', EXAMPLE_ID, '--against', EXAMPLE_ID, '--json'])).stdout)).toMatchObject({ afterReportId: EXAMPLE_ID });
   });
 
@@ -293,7 +350,7 @@ describe('audit-client admin commands against the Prism mock', () => {
       stdout: '3f9a2c1e-5b7d4e8f-0a1b2c3d-4e5f6a7b-8c9d0e1f-2a3b4c5d\n',
       stderr:
         'Created license key 7c9e6679-7425-40de-944b-e07fc1f90ae7 (prefix 3f9a2c1e, label web servers, expires 2027-11-01 00:00:00 UTC).\n' +
-        "The key is shown only now; give it to the hosts (license-key= in their Lynis profile):\n",
+        'The key is shown only now; give it to the hosts (license-key= in their Lynis profile):\n',
     });
     const rotated = await run(['keys', 'rotate', EXAMPLE_ID, '--grace', '3600']);
     expect(rotated.code).toBe(0);
@@ -305,23 +362,49 @@ describe('audit-client admin commands against the Prism mock', () => {
   it('keys revoke and keys list: the keys as a table', async () => {
     const revoked = await run(['keys', 'revoke', EXAMPLE_ID]);
     expect(revoked.code).toBe(0);
-    expect(revoked.stdout.split('\n')[1]!.split(/\s{2,}/).slice(0, 4)).toEqual([EXAMPLE_ID, '3f9a2c1e', 'revoked', 'web servers']);
+    expect(
+      revoked.stdout
+        .split('\n')[1]!
+        .split(/\s{2,}/)
+        .slice(0, 4),
+    ).toEqual([EXAMPLE_ID, '3f9a2c1e', 'revoked', 'web servers']);
     const list = await run(['keys', 'list']);
-    expect(list.stdout.split('\n')[0]!.split(/\s{2,}/)).toEqual(['ID', 'PREFIX', 'STATE', 'LABEL', 'CREATED', 'EXPIRES', 'LAST USED', 'LAST UPLOAD', 'NEW HOSTS/DAY', 'MAX HOSTS']);
+    expect(list.stdout.split('\n')[0]!.split(/\s{2,}/)).toEqual([
+      'ID',
+      'PREFIX',
+      'STATE',
+      'LABEL',
+      'CREATED',
+      'EXPIRES',
+      'LAST USED',
+      'LAST UPLOAD',
+      'NEW HOSTS/DAY',
+      'MAX HOSTS',
+    ]);
   });
 
-  it('keys set and create: a key\'s quotas of hosts, checked before anything is sent', async () => {
+  it("keys set and create: a key's quotas of hosts, checked before anything is sent", async () => {
     const set = await run(['keys', 'set', EXAMPLE_ID, '--new-hosts-per-day', '500', '--max-hosts', 'none']);
     expect(set).toMatchObject({ code: 0, stderr: '' });
-    expect(set.stdout.split('\n')[1]!.split(/\s{2,}/).slice(-2)).toEqual(['500', '2000']); // the contract's example answer
+    expect(
+      set.stdout
+        .split('\n')[1]!
+        .split(/\s{2,}/)
+        .slice(-2),
+    ).toEqual(['500', '2000']); // the contract's example answer
     expect(await run(['keys', 'create', '--new-hosts-per-day', '20', '--max-hosts', '100'])).toMatchObject({ code: 0 });
     expect(await run(['keys', 'set', EXAMPLE_ID])).toEqual({ code: 1, stdout: '', stderr: 'give --new-hosts-per-day, --max-hosts or both\n' });
-    expect(await run(['keys', 'set', EXAMPLE_ID, '--max-hosts', 'lots'])).toMatchObject({ code: 1, stderr: expect.stringContaining('must be a whole number or "none"') });
+    expect(await run(['keys', 'set', EXAMPLE_ID, '--max-hosts', 'lots'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('must be a whole number or "none"'),
+    });
   });
 
   it('host and accept-identity: a flagged identity change, accepted in one command', async () => {
     const host = await run(['host', EXAMPLE_ID]);
-    expect(host.stdout).toMatch(/\nIdentity change +hostid2 0123456789abcdef\S+ → fedcba9876543210\S+ at 2026-11-22 13:41:25 UTC \(audit-client accept-identity\)\n/);
+    expect(host.stdout).toMatch(
+      /\nIdentity change +hostid2 0123456789abcdef\S+ → fedcba9876543210\S+ at 2026-11-22 13:41:25 UTC \(audit-client accept-identity\)\n/,
+    );
     const accepted = await run(['accept-identity', EXAMPLE_ID, 'fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210']);
     expect(accepted).toMatchObject({ code: 0, stderr: '' });
     expect(accepted.stdout).toMatch(/^Accepted hostid2 \S+ for host 0f8fad5b-d9cb-469f-a165-70867728950e\.\n$/);

@@ -42,8 +42,7 @@ describe('client against the reference server over HTTPS', () => {
     await removeDataDir?.();
   });
 
-  const clientFor = (legacyPaths: boolean, trust: Partial<AuditClientOptions>) =>
-    createAuditClient({ baseUrl: server.url, legacyPaths, ...trust });
+  const clientFor = (legacyPaths: boolean, trust: Partial<AuditClientOptions>) => createAuditClient({ baseUrl: server.url, legacyPaths, ...trust });
 
   describe.each([
     ['current paths', false],
@@ -124,7 +123,9 @@ describe('client against the Prism mock', () => {
     });
 
     it('maps the example refusals to typed errors, with the Retry-After seconds of a 429', async () => {
-      const limited = await mockClient(legacyPaths, 'code=429').uploadReport(upload).catch((e: unknown) => e);
+      const limited = await mockClient(legacyPaths, 'code=429')
+        .uploadReport(upload)
+        .catch((e: unknown) => e);
       expect(limited).toBeInstanceOf(RateLimitedError);
       expect((limited as RateLimitedError).retryAfterSeconds).toBeGreaterThanOrEqual(1);
       await expect(mockClient(legacyPaths, 'code=429').checkLicense(VALID_KEY)).rejects.toBeInstanceOf(RateLimitedError);

@@ -34,7 +34,10 @@ afterAll(async () => {
 });
 
 const admin = async <T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T; headers: Headers }> => {
-  const response = await fetch(`${server.adminUrl}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers } });
+  const response = await fetch(`${server.adminUrl}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers },
+  });
   const text = await response.text();
   const json = response.headers.get('content-type')?.includes('json');
   return { status: response.status, body: (json && text ? JSON.parse(text) : text) as T, headers: response.headers };
@@ -46,19 +49,34 @@ it('evaluates the real Lynis report against the baseline, tells a signed webhook
     body: JSON.stringify({ url: `${receiver.url}/hook`, events: ['report.stored', 'host.noncompliant'] }),
   });
   expect(created.status).toBe(201);
-  const upload = await fetch(`${server.url}/api/audit/upload/`, { method: 'POST', body: new URLSearchParams({ data: report, licensekey: KEY, hostid: 'compliance-host', hostid2: 'x' }) });
+  const upload = await fetch(`${server.url}/api/audit/upload/`, {
+    method: 'POST',
+    body: new URLSearchParams({ data: report, licensekey: KEY, hostid: 'compliance-host', hostid2: 'x' }),
+  });
   expect(upload.status).toBe(200);
 
   // The report is stored, evaluated and told of within seconds: both events arrive, each verified.
   await expect.poll(() => receiver.requests.length, { timeout: 15_000 }).toBe(2);
-  const events = receiver.requests.map((request) => new Webhook(created.body.secret).verify(request.body.toString(), request.headers as Record<string, string>) as { type: string; data: Record<string, unknown> });
+  const events = receiver.requests.map(
+    (request) =>
+      new Webhook(created.body.secret).verify(request.body.toString(), request.headers as Record<string, string>) as {
+        type: string;
+        data: Record<string, unknown>;
+      },
+  );
   expect(events.map((event) => event.type).sort()).toEqual(['host.noncompliant', 'report.stored']);
   const noncompliant = events.find((event) => event.type === 'host.noncompliant')!;
-  expect(noncompliant.data).toMatchObject({ policyName: 'Baseline', hostId: 'compliance-host', failingRules: ['hardening-index', 'no-vulnerable-packages', 'no-warnings'] });
+  expect(noncompliant.data).toMatchObject({
+    policyName: 'Baseline',
+    hostId: 'compliance-host',
+    failingRules: ['hardening-index', 'no-vulnerable-packages', 'no-warnings'],
+  });
 
   const hosts = await admin<{ items: { id: string; compliance: string }[] }>('/api/admin/hosts');
   expect(hosts.body.items).toEqual([expect.objectContaining({ compliance: 'noncompliant' })]);
-  const compliance = await admin<{ status: string; results: { ruleId: string; status: string; value: string | null }[] }>(`/api/admin/hosts/${hosts.body.items[0]!.id}/compliance`);
+  const compliance = await admin<{ status: string; results: { ruleId: string; status: string; value: string | null }[] }>(
+    `/api/admin/hosts/${hosts.body.items[0]!.id}/compliance`,
+  );
   expect(compliance.body.status).toBe('fail');
   expect(compliance.body.results.map((result) => [result.ruleId, result.status, result.value])).toEqual([
     ['audited-recently', 'pass', expect.stringMatching(/^duration\(/)],
@@ -72,7 +90,9 @@ it('evaluates the real Lynis report against the baseline, tells a signed webhook
   const exported = await admin<string>('/api/admin/exports/hosts?format=csv');
   expect(exported.headers.get('content-disposition')).toBe('attachment; filename="hosts.csv"');
   const [header, row] = exported.body.trim().split('\n');
-  expect(header).toBe('id,hostname,hostId,keyId,os,lynisVersion,groups,tags,customerName,firstSeen,lastSeen,reportCount,hardeningIndex,warnings,suggestions,compliance');
+  expect(header).toBe(
+    'id,hostname,hostId,keyId,os,lynisVersion,groups,tags,customerName,firstSeen,lastSeen,reportCount,hardeningIndex,warnings,suggestions,compliance',
+  );
   expect(row).toContain(',compliance-host,');
   expect(row!.endsWith(',56,2,45,noncompliant')).toBe(true);
 
@@ -87,14 +107,23 @@ it('evaluates the real Lynis report against the baseline, tells a signed webhook
 it('refuses a policy whose rules do not check, naming each rule and where', async () => {
   const refused = await admin<{ status: number; errors: unknown[] }>('/api/admin/policies', {
     method: 'POST',
-    body: JSON.stringify({ name: 'Broken', rules: [{ id: 'index', expression: 'summary.hardeningIndex >= ' }, { id: 'regex', expression: "report.os_name.matches('(a+)+$')" }] }),
+    body: JSON.stringify({
+      name: 'Broken',
+      rules: [
+        { id: 'index', expression: 'summary.hardeningIndex >= ' },
+        { id: 'regex', expression: "report.os_name.matches('(a+)+$')" },
+      ],
+    }),
   });
   expect(refused.status).toBe(400);
   expect(refused.body.errors).toEqual([
     { ruleId: 'index', position: 26, message: 'Unexpected token: EOF' },
     { ruleId: 'regex', position: expect.any(Number), message: 'matches() is not allowed: use contains(), startsWith() or endsWith()' },
   ]);
-  const webhookRefused = await admin<{ status: number }>('/api/admin/webhooks', { method: 'POST', body: JSON.stringify({ url: 'ftp://example.org/', events: ['report.stored'] }) });
+  const webhookRefused = await admin<{ status: number }>('/api/admin/webhooks', {
+    method: 'POST',
+    body: JSON.stringify({ url: 'ftp://example.org/', events: ['report.stored'] }),
+  });
   expect(webhookRefused.status).toBe(400);
 });
 
@@ -110,9 +139,24 @@ it('audit-client lists policies and their results, subscribes a webhook, reads i
   expect(await client('policies', 'disable', policyId)).toMatchObject({ code: 0, stdout: `Disabled policy Baseline (${policyId})\n` });
   expect((await client('policies', 'list')).stdout).toMatch(/\sBaseline\s+no\s/);
   expect(await client('policies', 'enable', policyId)).toMatchObject({ code: 0, stdout: `Enabled policy Baseline (${policyId})\n` });
-  expect(await client('policies', 'delete', '00000000-0000-4000-8000-000000000000')).toMatchObject({ code: 5, stderr: 'Not found (404): No policy with id 00000000-0000-4000-8000-000000000000\n' });
+  expect(await client('policies', 'delete', '00000000-0000-4000-8000-000000000000')).toMatchObject({
+    code: 5,
+    stderr: 'Not found (404): No policy with id 00000000-0000-4000-8000-000000000000\n',
+  });
 
-  const created = await client('webhooks', 'create', '--to', `${receiver.url}/cli`, '--event', 'report.stored', 'host.stale', 'host.identity_changed', 'key.quota_reached', '--max-per-minute', '20');
+  const created = await client(
+    'webhooks',
+    'create',
+    '--to',
+    `${receiver.url}/cli`,
+    '--event',
+    'report.stored',
+    'host.stale',
+    'host.identity_changed',
+    'key.quota_reached',
+    '--max-per-minute',
+    '20',
+  );
   expect(created).toMatchObject({ code: 0, stdout: expect.stringMatching(/^whsec_\S+\n$/), stderr: expect.stringContaining('shown only now') });
   const webhooks = await client('webhooks', 'list', '--json');
   expect(JSON.parse(webhooks.stdout).items).toHaveLength(2);
@@ -124,5 +168,8 @@ it('audit-client lists policies and their results, subscribes a webhook, reads i
   expect(csv).toMatchObject({ code: 0, stdout: expect.stringMatching(/^id,hostname,hostId,/) });
   expect(csv.stdout.trim().split('\n')).toHaveLength(2);
   expect(await client('export', 'history')).toMatchObject({ code: 1, stderr: expect.stringContaining('export history <host-id>') });
-  expect(await client('waivers', 'create', '--policy', policyId, '--reason', 'x', '--expires', '2099-01-01')).toMatchObject({ code: 1, stderr: expect.stringContaining('exactly one of --host and --group') });
+  expect(await client('waivers', 'create', '--policy', policyId, '--reason', 'x', '--expires', '2099-01-01')).toMatchObject({
+    code: 1,
+    stderr: expect.stringContaining('exactly one of --host and --group'),
+  });
 });

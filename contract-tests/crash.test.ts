@@ -67,9 +67,14 @@ it('keeps every acknowledged report intact across a SIGKILL, and no partial one'
   for (const ack of acknowledged) {
     const report = stored.get(ack.id);
     expect(report, `acknowledged report ${ack.id} is missing`).toBeDefined();
-    expect({ sha256: sha256(report!.content), recorded: report!.sha256, size: report!.content.length }).toEqual({ sha256: ack.sha256, recorded: ack.sha256, size: ack.size });
+    expect({ sha256: sha256(report!.content), recorded: report!.sha256, size: report!.content.length }).toEqual({
+      sha256: ack.sha256,
+      recorded: ack.sha256,
+      size: ack.size,
+    });
   }
   // Nothing half-written: every stored report, acknowledged or not, is whole.
-  for (const report of stored.values()) expect({ sha256: sha256(report.content), size: report.content.length }).toEqual({ sha256: report.sha256, size: report.size });
+  for (const report of stored.values())
+    expect({ sha256: sha256(report.content), size: report.content.length }).toEqual({ sha256: report.sha256, size: report.size });
   console.log(`crash test: ${acknowledged.length} acknowledged reports checked intact after SIGKILL (${stored.size} stored, ${failed} uploads cut off)`);
 }, 120_000);

@@ -36,8 +36,14 @@ beforeAll(async () => {
   ({ token: adminToken } = await createAdminToken(orm, { label: 'compliance test' }));
   await orm.close();
   server = await startServerProcess(data.dataDir, ['--plain-http']);
-  for (const [hostId, text] of [[GOOD_HOST, report(GOOD_HOST, 'good-01', 80, true)], [WEAK_HOST, report(WEAK_HOST, 'weak-01', 40, false)]] as const) {
-    const answer = await fetch(`${server.url}/api/audit/upload/`, { method: 'POST', body: new URLSearchParams({ data: text, licensekey: lynisCapture.key, hostid: hostId }) });
+  for (const [hostId, text] of [
+    [GOOD_HOST, report(GOOD_HOST, 'good-01', 80, true)],
+    [WEAK_HOST, report(WEAK_HOST, 'weak-01', 40, false)],
+  ] as const) {
+    const answer = await fetch(`${server.url}/api/audit/upload/`, {
+      method: 'POST',
+      body: new URLSearchParams({ data: text, licensekey: lynisCapture.key, hostid: hostId }),
+    });
     expect(answer.status).toBe(200);
   }
   await mkdir(ARTIFACTS, { recursive: true });
@@ -55,8 +61,7 @@ async function openPolicies(page: Page): Promise<void> {
 }
 
 /** The cells of the policies table's row of `name`: pass, fail, error, waived. */
-const countsOf = (page: Page, name: string) =>
-  page.getByRole('row').filter({ hasText: name }).first().locator('td.number').allInnerTexts();
+const countsOf = (page: Page, name: string) => page.getByRole('row').filter({ hasText: name }).first().locator('td.number').allInnerTexts();
 
 it('enables the baseline, shows a rule error in place, waives a failing host, and shows compliance on the host', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -66,11 +71,16 @@ it('enables the baseline, shows a rule error in place, waives a failing host, an
   await openPolicies(page);
   await page.getByRole('button', { name: 'Enable the baseline' }).click();
   // The evaluator runs in the background: the page shows the counts once it reloads.
-  await expect.poll(async () => {
-    await page.reload();
-    await page.getByRole('heading', { name: 'Policies', exact: true }).waitFor();
-    return countsOf(page, 'Baseline');
-  }, { timeout: 15_000 }).toEqual(['1', '1', '0', '0']);
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        await page.getByRole('heading', { name: 'Policies', exact: true }).waitFor();
+        return countsOf(page, 'Baseline');
+      },
+      { timeout: 15_000 },
+    )
+    .toEqual(['1', '1', '0', '0']);
 
   // A new policy whose second rule does not parse: the error shows under that rule, with a caret at its position.
   await page.getByLabel('Name').fill('Web firewall');
@@ -120,7 +130,21 @@ it('shows a quarantined policy with its reason; Enable clears the quarantine, De
   const id = randomUUID();
   const time = sqlDialectOf(orm.em).toDatabaseTime(new Date());
   const reason = 'rule slow: the rule exceeded its time budget of 200 ms (3 overruns)';
-  await orm.em.getKnex()('policy').insert({ id, name: 'Quarantined one', description: null, enabled: false, rules: JSON.stringify([{ id: 'slow', description: null, expression: 'true' }]), created_at: time, updated_at: time, revision: 1, strikes: 3, quarantined_at: time, quarantine_reason: reason });
+  await orm.em
+    .getKnex()('policy')
+    .insert({
+      id,
+      name: 'Quarantined one',
+      description: null,
+      enabled: false,
+      rules: JSON.stringify([{ id: 'slow', description: null, expression: 'true' }]),
+      created_at: time,
+      updated_at: time,
+      revision: 1,
+      strikes: 3,
+      quarantined_at: time,
+      quarantine_reason: reason,
+    });
   await orm.close();
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.setDefaultTimeout(8000);

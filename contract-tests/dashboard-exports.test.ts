@@ -45,7 +45,10 @@ beforeAll(async () => {
   dashboardUrl = `${server.url}/dashboard/`;
   // Two reports, so that the host has a trend and a history of two rows; the newer one with a hostile warning.
   for (const text of [reportAs(HOST_ID, HOSTNAME, 61), reportAs(HOST_ID, HOSTNAME, 67, [`AUTH-0001|${HOSTILE_TEXT}|-|-|`])]) {
-    const answer = await fetch(`${server.url}/api/audit/upload/`, { method: 'POST', body: new URLSearchParams({ data: text, licensekey: lynisCapture.key, hostid: HOST_ID }) });
+    const answer = await fetch(`${server.url}/api/audit/upload/`, {
+      method: 'POST',
+      body: new URLSearchParams({ data: text, licensekey: lynisCapture.key, hostid: HOST_ID }),
+    });
     expect(answer.status).toBe(200);
   }
   // The shipped baseline, so that the host has compliance results to export and to print (it fails on its packages).
@@ -89,7 +92,10 @@ async function openFromNavigation(page: Page, name: string): Promise<void> {
 async function download(page: Page, group: string, format: 'csv' | 'json'): Promise<{ name: string; text: string }> {
   const [saved] = await Promise.all([
     page.waitForEvent('download'),
-    page.getByRole('group', { name: group }).getByRole('button', { name: `Download ${format.toUpperCase()}` }).click(),
+    page
+      .getByRole('group', { name: group })
+      .getByRole('button', { name: `Download ${format.toUpperCase()}` })
+      .click(),
   ]);
   return { name: saved.suggestedFilename(), text: await readFile(await saved.path(), 'utf8') };
 }
@@ -97,17 +103,21 @@ async function download(page: Page, group: string, format: 'csv' | 'json'): Prom
 /** The rows of a CSV export, by column name. */
 const csvRows = (text: string): Record<string, string>[] => parseCsv(text, { columns: true });
 
-it('downloads every host, every finding and a host\'s history as CSV and JSON, named as the server names them', async () => {
+it("downloads every host, every finding and a host's history as CSV and JSON, named as the server names them", async () => {
   const { page, dialogs, errors } = await openPage();
   await signIn(page, dashboardUrl, adminToken);
   await openFromNavigation(page, 'Hosts');
 
   const hostsCsv = await download(page, 'Every host', 'csv');
   expect(hostsCsv.name).toBe('hosts.csv');
-  expect(csvRows(hostsCsv.text)).toEqual([expect.objectContaining({ hostname: HOSTNAME, hostId: HOST_ID, hardeningIndex: '67', warnings: '3', reportCount: '2', compliance: 'noncompliant' })]);
+  expect(csvRows(hostsCsv.text)).toEqual([
+    expect.objectContaining({ hostname: HOSTNAME, hostId: HOST_ID, hardeningIndex: '67', warnings: '3', reportCount: '2', compliance: 'noncompliant' }),
+  ]);
   const hostsJson = await download(page, 'Every host', 'json');
   expect(hostsJson.name).toBe('hosts.json');
-  expect(JSON.parse(hostsJson.text)).toEqual([expect.objectContaining({ hostname: HOSTNAME, hostId: HOST_ID, hardeningIndex: 67, reportCount: 2, compliance: 'noncompliant' })]);
+  expect(JSON.parse(hostsJson.text)).toEqual([
+    expect.objectContaining({ hostname: HOSTNAME, hostId: HOST_ID, hardeningIndex: 67, reportCount: 2, compliance: 'noncompliant' }),
+  ]);
   await page.screenshot({ path: `${ARTIFACTS}/dashboard-exports-hosts.png` });
 
   await openFromNavigation(page, 'Findings');
@@ -127,7 +137,10 @@ it('downloads every host, every finding and a host\'s history as CSV and JSON, n
   const hostRecordId = decodeURIComponent(new URL(page.url()).hash.replace('#/hosts/', ''));
   const historyCsv = await download(page, 'Every report', 'csv');
   expect(historyCsv.name).toBe(`host-${hostRecordId}-history.csv`);
-  expect(csvRows(historyCsv.text).map((row) => [row['hardeningIndex'], row['warnings']])).toEqual([['67', '3'], ['61', '2']]) // the capture's two warnings, and the added one;
+  expect(csvRows(historyCsv.text).map((row) => [row['hardeningIndex'], row['warnings']])).toEqual([
+    ['67', '3'],
+    ['61', '2'],
+  ]); // the capture's two warnings, and the added one;
   const historyJson = await download(page, 'Every report', 'json');
   expect(historyJson.name).toBe(`host-${hostRecordId}-history.json`);
   expect(JSON.parse(historyJson.text).map((row: { hardeningIndex: number }) => row.hardeningIndex)).toEqual([67, 61]);
@@ -142,7 +155,12 @@ it('shows a failed export beside its buttons, and signs out when the server refu
   await openFromNavigation(page, 'Findings');
   // The database failing mid-way is the server's to test; here its answer arrives as the browser would get it.
   await page.route('**/api/admin/exports/findings?*', (route) =>
-    route.fulfill({ status: 503, headers: { 'retry-after': '5' }, contentType: 'application/problem+json', body: JSON.stringify({ title: 'Service Unavailable', status: 503, detail: 'The database is unavailable' }) }),
+    route.fulfill({
+      status: 503,
+      headers: { 'retry-after': '5' },
+      contentType: 'application/problem+json',
+      body: JSON.stringify({ title: 'Service Unavailable', status: 503, detail: 'The database is unavailable' }),
+    }),
   );
   const exports = page.getByRole('group', { name: /^Every finding/ });
   await exports.getByRole('button', { name: 'Download CSV' }).click();
@@ -158,7 +176,7 @@ it('shows a failed export beside its buttons, and signs out when the server refu
   await page.close();
 }, 30_000);
 
-it('prints a host\'s report without the navigation: identity, trend, compliance, findings and packages, as a PDF', async () => {
+it("prints a host's report without the navigation: identity, trend, compliance, findings and packages, as a PDF", async () => {
   const { page, dialogs, errors } = await openPage();
   await signIn(page, dashboardUrl, adminToken);
   await openFromNavigation(page, 'Hosts');
@@ -189,8 +207,22 @@ it('prints a host\'s report without the navigation: identity, trend, compliance,
   const pdf = await getDocument({ data: new Uint8Array(await readFile(path)) }).promise;
   expect(pdf.numPages).toBeGreaterThanOrEqual(1);
   const pages = await Promise.all(Array.from({ length: pdf.numPages }, async (_, i) => (await (await pdf.getPage(i + 1)).getTextContent()).items));
-  const text = pages.flat().map((item) => ('str' in item ? item.str : '')).join(' ');
-  for (const shown of [`Host report: ${HOSTNAME}`, HOST_ID, KEY_LABEL, 'Hardening index: 67', 'Compliance: fail', 'no-vulnerable-packages', 'Warnings (3)', HOSTILE_TEXT, 'Vulnerable packages', 'libexpat1']) {
+  const text = pages
+    .flat()
+    .map((item) => ('str' in item ? item.str : ''))
+    .join(' ');
+  for (const shown of [
+    `Host report: ${HOSTNAME}`,
+    HOST_ID,
+    KEY_LABEL,
+    'Hardening index: 67',
+    'Compliance: fail',
+    'no-vulnerable-packages',
+    'Warnings (3)',
+    HOSTILE_TEXT,
+    'Vulnerable packages',
+    'libexpat1',
+  ]) {
     expect(text).toContain(shown);
   }
   for (const hidden of ['Refused uploads', 'Sign out', 'Print report']) expect(text).not.toContain(hidden);

@@ -19,7 +19,12 @@ let keyId: string;
 let dashboardUrl: string;
 
 const upload = async (hostid2: string) =>
-  (await fetch(`${server.url}/api/audit/upload/`, { method: 'POST', body: new URLSearchParams({ data: reportAs(HOST_ID, 'moved-01', 60), licensekey: lynisCapture.key, hostid: HOST_ID, hostid2 }) })).status;
+  (
+    await fetch(`${server.url}/api/audit/upload/`, {
+      method: 'POST',
+      body: new URLSearchParams({ data: reportAs(HOST_ID, 'moved-01', 60), licensekey: lynisCapture.key, hostid: HOST_ID, hostid2 }),
+    })
+  ).status;
 const adminGet = async <T>(path: string): Promise<T> =>
   (await (await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${adminToken}` } })).json()) as T;
 
@@ -69,7 +74,7 @@ it('flags the host on the list and its page, and accepts the new identity in one
   await page.close();
 });
 
-it('sets a key\'s quotas of hosts on the keys page', async () => {
+it("sets a key's quotas of hosts on the keys page", async () => {
   const { page, errors } = await openPage();
   await signIn(page, dashboardUrl, adminToken);
   await openFromNav(page, 'Keys', 'License keys');
@@ -79,7 +84,12 @@ it('sets a key\'s quotas of hosts on the keys page', async () => {
   await row.getByLabel('New hosts a day for intake key').fill('25');
   await row.getByLabel('Most hosts for intake key').fill('400');
   await row.getByRole('button', { name: 'Save quotas' }).click();
-  await expect.poll(async () => (await adminGet<{ items: { id: string; newHostsPerDay: number | null; maxHosts: number | null }[] }>('/api/admin/keys')).items.find((key) => key.id === keyId))
+  await expect
+    .poll(async () =>
+      (await adminGet<{ items: { id: string; newHostsPerDay: number | null; maxHosts: number | null }[] }>('/api/admin/keys')).items.find(
+        (key) => key.id === keyId,
+      ),
+    )
     .toMatchObject({ newHostsPerDay: 25, maxHosts: 400 });
   await expect.poll(() => row.textContent()).toContain('400');
   expect(errors).toEqual([]);

@@ -43,7 +43,9 @@ beforeAll(async () => {
   ({ token: adminToken } = await createAdminToken(orm, { label: 'webhooks test' }));
   await orm.close();
   // The receiver fails the first delivery it gets and takes every one after it.
-  receiver = await startStubServer((request) => (receiverAnswered++ === 0 ? { status: 500, body: 'down for maintenance' } : { status: 200, body: `ok ${request.url}` }));
+  receiver = await startStubServer((request) =>
+    receiverAnswered++ === 0 ? { status: 500, body: 'down for maintenance' } : { status: 200, body: `ok ${request.url}` },
+  );
   server = await startServerProcess(data.dataDir, ['--plain-http', ALLOW_PRIVATE_RECEIVERS]);
   await mkdir(ARTIFACTS, { recursive: true });
   browser = await launchChromium();
@@ -71,7 +73,9 @@ async function deliveryLog(page: Page, done: (rows: string[][]) => boolean): Pro
         await page.getByRole('button', { name: 'Reload' }).click();
         await page.locator('table.deliveries caption').waitFor();
         // Read in one go: row by row, a row could be read after the reload's render had removed it.
-        rows = await page.locator('table.deliveries tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll(':scope > td')].map((td) => (td as HTMLElement).innerText)));
+        rows = await page
+          .locator('table.deliveries tbody tr')
+          .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll(':scope > td')].map((td) => (td as HTMLElement).innerText)));
         return done(rows);
       },
       { timeout: 15_000, interval: 250 },
@@ -135,7 +139,10 @@ it('creates a subscription with its secret shown once, logs a failed then redeli
 
   // A real Lynis report, from a host whose name is markup: its report.stored event fails once (the receiver answers 500).
   const report = lynisCapture.report.toString('utf8').replace(/^hostname=.*$/m, `hostname=${HOSTILE_NAME}`);
-  const upload = await fetch(`${server.url}/api/audit/upload/`, { method: 'POST', body: new URLSearchParams({ data: report, licensekey: lynisCapture.key, hostid: HOST_ID }) });
+  const upload = await fetch(`${server.url}/api/audit/upload/`, {
+    method: 'POST',
+    body: new URLSearchParams({ data: report, licensekey: lynisCapture.key, hostid: HOST_ID }),
+  });
   expect(upload.status).toBe(200);
   await row.getByRole('link').click();
   await page.getByRole('heading', { name: `Webhook: ${receiver.url}/hook` }).waitFor();
@@ -190,8 +197,17 @@ it('creates a subscription with its secret shown once, logs a failed then redeli
   await edit.getByRole('button', { name: 'Save changes' }).click();
   await page.getByRole('heading', { name: `Webhook: ${receiver.url}/slack` }).waitFor();
   expect(await edit.getByRole('alert').count()).toBe(0);
-  const saved = await admin<{ url: string; format: string; events: string[]; staleDays: number; regressionThreshold: number; description: string }>(`/api/admin/webhooks/${webhookId}`);
-  expect(saved).toMatchObject({ url: `${receiver.url}/slack`, format: 'slack', events: ['report.stored', 'host.regressed', 'host.stale'], staleDays: 7, regressionThreshold: 10, description: 'SIEM intake' });
+  const saved = await admin<{ url: string; format: string; events: string[]; staleDays: number; regressionThreshold: number; description: string }>(
+    `/api/admin/webhooks/${webhookId}`,
+  );
+  expect(saved).toMatchObject({
+    url: `${receiver.url}/slack`,
+    format: 'slack',
+    events: ['report.stored', 'host.regressed', 'host.stale'],
+    staleDays: 7,
+    regressionThreshold: 10,
+    description: 'SIEM intake',
+  });
 
   // Narrow windows: nothing runs off the side.
   for (const hash of [`#/webhooks/${webhookId}`, '#/webhooks']) {
@@ -221,19 +237,21 @@ async function writeFailedDelivery(webhookId: string, lastError: string): Promis
   const orm = await openDatabase(server.dataDir);
   try {
     const now = Date.now(); // SQLite keeps times as milliseconds
-    await orm.em.getKnex()('webhook_delivery').insert({
-      id: randomUUID(),
-      webhook_id: webhookId,
-      event_id: 'msg_hostile',
-      event_type: 'report.stored',
-      payload: '{}',
-      status: 'failed',
-      attempts: 10,
-      last_status_code: 502,
-      last_error: lastError,
-      next_attempt_at: null,
-      created_at: now - 60_000,
-    });
+    await orm.em
+      .getKnex()('webhook_delivery')
+      .insert({
+        id: randomUUID(),
+        webhook_id: webhookId,
+        event_id: 'msg_hostile',
+        event_type: 'report.stored',
+        payload: '{}',
+        status: 'failed',
+        attempts: 10,
+        last_status_code: 502,
+        last_error: lastError,
+        next_attempt_at: null,
+        created_at: now - 60_000,
+      });
   } finally {
     await orm.close();
   }

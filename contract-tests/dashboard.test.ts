@@ -92,7 +92,17 @@ beforeAll(async () => {
   await upload(HOSTILE, report(HOSTILE, HOSTILE_NAME, 41, [HOSTILE_WARNING], { 'system-groups': `${HOSTILE_GROUP},ops`, tags: HOSTILE_TAG }));
   // db-01 also runs 20 custom tests of its own: with the fixture's 39, more suggestions than a page of findings holds.
   const custom = Array.from({ length: 20 }, (_, i) => `suggestion[]=CUST-${String(i + 1).padStart(4, '0')}|Custom check ${i + 1}|-|-|`);
-  await upload(DB, report(DB, 'db-01', 75, [], { 'system-groups': 'databases', tags: 'production', os_fullname: 'Rocky Linux 9.4 (Blue Onyx)', lynis_version: '3.1.1' }, custom));
+  await upload(
+    DB,
+    report(
+      DB,
+      'db-01',
+      75,
+      [],
+      { 'system-groups': 'databases', tags: 'production', os_fullname: 'Rocky Linux 9.4 (Blue Onyx)', lynis_version: '3.1.1' },
+      custom,
+    ),
+  );
   // web-01's hostid under a key the server does not know: an upload refused, which its host page shows.
   await upload(WEB, report(WEB, 'web-01', 58), 'deadbeef-0000-0000-0000-00000000beef', 401);
   uploadDays = [...new Set([firstDay, utcDay(Date.now())])];
@@ -197,18 +207,28 @@ describe('the dashboard', () => {
     await page.close();
   });
 
-  it('opens on the overview: the seeded fleet\'s counts, hardening index, trend, uploads, findings, mix and stale host', async () => {
+  it("opens on the overview: the seeded fleet's counts, hardening index, trend, uploads, findings, mix and stale host", async () => {
     console.log(JSON.stringify(await adminGet('/api/admin/overview')));
     const { page, errors, foreign } = await openPage();
     await signIn(page);
     const cards = page.getByRole('list', { name: 'Hosts' }).getByRole('listitem');
-    await expect.poll(() => cards.allTextContents()).toEqual([
-      '4Hosts', '3Seen in the last 24 hours', '3Seen in the last 7 days', '1Stale (no report for 7 days)',
-      // Latest hardening indexes 58, 41, 75 and 30.
-      '51Average hardening index', '49.5Median hardening index',
-    ]);
+    await expect
+      .poll(() => cards.allTextContents())
+      .toEqual([
+        '4Hosts',
+        '3Seen in the last 24 hours',
+        '3Seen in the last 7 days',
+        '1Stale (no report for 7 days)',
+        // Latest hardening indexes 58, 41, 75 and 30.
+        '51Average hardening index',
+        '49.5Median hardening index',
+      ]);
     // The uploads refused in the last 30 days (web-01's, under an unknown key) lead to the Refused uploads page.
-    await page.getByRole('status').filter({ hasText: 'One upload was refused in the last 30 days' }).getByRole('link', { name: 'See the refused uploads' }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'One upload was refused in the last 30 days' })
+      .getByRole('link', { name: 'See the refused uploads' })
+      .waitFor();
     expect(await page.locator('.chart canvas').count()).toBeGreaterThanOrEqual(3);
 
     const panel = (name: string) => page.getByRole('region', { name, exact: true });
@@ -217,9 +237,14 @@ describe('the dashboard', () => {
       return cellsOf(panel(name).locator('.chart-data table')); // not uPlot's legend, a table too
     };
     expect(await numbers('Hardening index of the hosts')).toEqual(
-      ['0–9', '10–19', '20–29', '30–39', '40–49', '50–59', '60–69', '70–79', '80–89', '90–100'].map((bucket, i) => [bucket, String([0, 0, 0, 1, 1, 1, 0, 1, 0, 0][i])]),
+      ['0–9', '10–19', '20–29', '30–39', '40–49', '50–59', '60–69', '70–79', '80–89', '90–100'].map((bucket, i) => [
+        bucket,
+        String([0, 0, 0, 1, 1, 1, 0, 1, 0, 0][i]),
+      ]),
     );
-    await panel('Hardening index of the hosts').getByRole('img', { name: 'Hosts by hardening index: 0–9: 0, 10–19: 0, 20–29: 0, 30–39: 1, 40–49: 1, 50–59: 1, 60–69: 0, 70–79: 1, 80–89: 0, 90–100: 0' }).waitFor();
+    await panel('Hardening index of the hosts')
+      .getByRole('img', { name: 'Hosts by hardening index: 0–9: 0, 10–19: 0, 20–29: 0, 30–39: 1, 40–49: 1, 50–59: 1, 60–69: 0, 70–79: 1, 80–89: 0, 90–100: 0' })
+      .waitFor();
     // Per UTC day: the stale host's report ten days ago; today the four others (62, 58, 41, 75). Should the
     // uploads have run across midnight, the day's rows split and only their sums are known.
     const trend = await numbers('Fleet hardening index, last 90 days');
@@ -227,8 +252,14 @@ describe('the dashboard', () => {
     expect(trend[0]).toEqual([utcDay(OLD_RECEIVED), '30', '1']);
     expect(uploads[0]).toEqual([utcDay(OLD_RECEIVED), '1', '0']);
     if (uploadDays.length === 1) {
-      expect(trend).toEqual([[utcDay(OLD_RECEIVED), '30', '1'], [uploadDays[0], '59', '4']]);
-      expect(uploads).toEqual([[utcDay(OLD_RECEIVED), '1', '0'], [uploadDays[0], '4', '1']]);
+      expect(trend).toEqual([
+        [utcDay(OLD_RECEIVED), '30', '1'],
+        [uploadDays[0], '59', '4'],
+      ]);
+      expect(uploads).toEqual([
+        [utcDay(OLD_RECEIVED), '1', '0'],
+        [uploadDays[0], '4', '1'],
+      ]);
     } else {
       expect(trend.slice(1).reduce((sum, row) => sum + Number(row[2]), 0)).toBe(4);
       expect(uploads.slice(1).reduce((sums, row) => [sums[0]! + Number(row[1]), sums[1]! + Number(row[2])], [0, 0])).toEqual([4, 1]);
@@ -243,9 +274,17 @@ describe('the dashboard', () => {
       ['FIRE-4512', 'iptables module(s) loaded, but no rules active', '1'],
     ]);
     expect((await cellsOf(panel('Most common suggestions').getByRole('table')))[0]).toEqual([expect.any(String), expect.any(String), '4']);
-    expect(await cellsOf(panel('Operating systems').getByRole('table'))).toEqual([['Debian GNU/Linux 12 (bookworm)', '3', ''], ['Rocky Linux 9.4 (Blue Onyx)', '1', '']]);
-    expect(await cellsOf(panel('Lynis versions').getByRole('table'))).toEqual([['3.0.8', '3', ''], ['3.1.1', '1', '']]);
-    expect(await cellsOf(panel('Stale hosts: no report for 7 days').getByRole('table'))).toEqual([['old-01', expect.stringMatching(`^${utcDay(OLD_RECEIVED)} `), '30']]);
+    expect(await cellsOf(panel('Operating systems').getByRole('table'))).toEqual([
+      ['Debian GNU/Linux 12 (bookworm)', '3', ''],
+      ['Rocky Linux 9.4 (Blue Onyx)', '1', ''],
+    ]);
+    expect(await cellsOf(panel('Lynis versions').getByRole('table'))).toEqual([
+      ['3.0.8', '3', ''],
+      ['3.1.1', '1', ''],
+    ]);
+    expect(await cellsOf(panel('Stale hosts: no report for 7 days').getByRole('table'))).toEqual([
+      ['old-01', expect.stringMatching(`^${utcDay(OLD_RECEIVED)} `), '30'],
+    ]);
     for (const name of ['Hardening index of the hosts', 'Fleet hardening index, last 90 days', 'Uploads per day, last 30 days']) {
       await panel(name).getByText('The numbers').click(); // folded again for the picture
     }
@@ -296,10 +335,12 @@ describe('the dashboard', () => {
     await expect.poll(() => caption.textContent()).toBe('Findings 1–50 of 59');
     await page.getByLabel('Test id', { exact: true }).fill('DEB-0280');
     await page.getByRole('button', { name: 'Search' }).click();
-    await expect.poll(() => cellsOf(page.getByRole('table'))).toEqual([['Suggestion', 'DEB-0280', 'Install libpam-tmpdir to set $TMP and $TMPDIR for PAM sessions', '4']]);
+    await expect
+      .poll(() => cellsOf(page.getByRole('table')))
+      .toEqual([['Suggestion', 'DEB-0280', 'Install libpam-tmpdir to set $TMP and $TMPDIR for PAM sessions', '4']]);
     expect(page.url()).toMatch(/#\/findings\?kind=suggestion&test=DEB-0280$/);
     await page.getByLabel('Kind').selectOption('warning');
-    await page.getByText('No host\'s latest report has such a finding.').waitFor();
+    await page.getByText("No host's latest report has such a finding.").waitFor();
     await page.getByLabel('Test id', { exact: true }).fill('FIRE-4512');
     await page.getByRole('button', { name: 'Search' }).click();
     await expect.poll(() => cellsOf(page.getByRole('table'))).toEqual([['Warning', 'FIRE-4512', 'iptables module(s) loaded, but no rules active', '1']]);
@@ -398,12 +439,16 @@ describe('the dashboard', () => {
     await page.close();
   });
 
-  it('shows a host\'s groups, tags, customer and alias, its vulnerable packages, and the uploads of its host id the server refused', async () => {
+  it("shows a host's groups, tags, customer and alias, its vulnerable packages, and the uploads of its host id the server refused", async () => {
     const { page, errors, foreign } = await openPage();
     await openHosts(page);
     await page.getByRole('link', { name: 'web-01' }).click();
     await page.getByRole('heading', { name: 'web-01' }).waitFor();
-    const fact = (name: string) => page.locator('.facts dt').filter({ hasText: new RegExp(`^${name}$`) }).locator('xpath=following-sibling::dd[1]');
+    const fact = (name: string) =>
+      page
+        .locator('.facts dt')
+        .filter({ hasText: new RegExp(`^${name}$`) })
+        .locator('xpath=following-sibling::dd[1]');
     expect(await fact('Alias').textContent()).toBe('web-01.example.org');
     expect(await fact('Customer').textContent()).toBe('acme');
     expect(await fact('Groups and tags').locator('a').allTextContents()).toEqual(['group webservers', 'group eu', 'tag production']);
@@ -415,10 +460,21 @@ describe('the dashboard', () => {
     const refused = page.getByRole('region', { name: 'Refused uploads', exact: true });
     const [refusal, ...more] = await cellsOf(refused.getByRole('table'));
     expect(more).toEqual([]);
-    expect(refusal).toEqual([expect.any(String), 'Upload', 'invalid-keykey unknown, revoked or expired', '1', expect.stringMatching(/^\d{2}:\d{2}:\d{2} UTC$/), 'unknown key', '127.0.0.1']);
+    expect(refusal).toEqual([
+      expect.any(String),
+      'Upload',
+      'invalid-keykey unknown, revoked or expired',
+      '1',
+      expect.stringMatching(/^\d{2}:\d{2}:\d{2} UTC$/),
+      'unknown key',
+      '127.0.0.1',
+    ]);
     expect(uploadDays).toContain(refusal![0]);
     const reports = page.getByRole('region', { name: 'Reports', exact: true });
-    expect((await cellsOf(reports.getByRole('table'))).map((cells) => cells.slice(1, 4))).toEqual([['58', '3', '45'], ['62', '2', '45']]);
+    expect((await cellsOf(reports.getByRole('table'))).map((cells) => cells.slice(1, 4))).toEqual([
+      ['58', '3', '45'],
+      ['62', '2', '45'],
+    ]);
     await page.screenshot({ path: `${ARTIFACTS}/dashboard-host.png`, fullPage: true });
     await refused.getByRole('link', { name: 'Every refusal of this host id' }).click();
     await page.getByRole('heading', { name: 'Refused uploads', exact: true }).waitFor();
@@ -462,7 +518,11 @@ describe('the dashboard', () => {
     await page.goBack();
     await page.getByRole('link', { name: 'Changes since the report before' }).last().click();
     await page.getByText('The host sent no report before this one.').waitFor();
-    const [newest] = await page.getByLabel('Compare with').locator('option').allTextContents().then((options) => options.slice(1));
+    const [newest] = await page
+      .getByLabel('Compare with')
+      .locator('option')
+      .allTextContents()
+      .then((options) => options.slice(1));
     await page.getByLabel('Compare with').selectOption({ label: newest! });
     await page.getByText('62 → 58 (-4)').waitFor();
     expect([errors, foreign]).toEqual([[], []]);
@@ -497,7 +557,9 @@ describe('the dashboard', () => {
     await row.getByRole('button', { name: 'Revoke' }).click();
     await row.getByRole('cell', { name: 'revoked' }).waitFor();
     await expect.poll(check, { timeout: 3000 }).toBe('Response 500'); // servers see a revocation within a second
-    const listed = await (await fetch(`${server.url}/api/admin/keys`, { headers: { authorization: `Bearer ${adminToken}` } })).json() as { items: { label: string; state: string }[] };
+    const listed = (await (await fetch(`${server.url}/api/admin/keys`, { headers: { authorization: `Bearer ${adminToken}` } })).json()) as {
+      items: { label: string; state: string }[];
+    };
     expect(listed.items.find((item) => item.label === 'made in the dashboard')?.state).toBe('revoked');
     expect(dialogs).toEqual([expect.stringMatching(/^Revoke the key "made in the dashboard"\?/)]);
     expect(errors).toEqual([]);
@@ -509,10 +571,19 @@ describe('the dashboard', () => {
       const response = await fetch(`${server.url}/api/audit/upload/`, { method: 'POST', body: new URLSearchParams({ data: text, licensekey, hostid }) });
       expect(response.status).toBe(status);
     };
-    await refuse('deadbeef-0000-0000-0000-00000000ffff', '3333333333333333333333333333333333333333', report('3333333333333333333333333333333333333333', 'db-01', 70), 401);
+    await refuse(
+      'deadbeef-0000-0000-0000-00000000ffff',
+      '3333333333333333333333333333333333333333',
+      report('3333333333333333333333333333333333333333', 'db-01', 70),
+      401,
+    );
     for (let i = 0; i < 3; i++) await refuse(KEY, HOSTILE_HOST_ID, 'not a report', 400);
     const listed = async () =>
-      ((await (await fetch(`${server.url}/api/admin/rejections?operation=uploadReport`, { headers: { authorization: `Bearer ${adminToken}` } })).json()) as { total: number }).total;
+      (
+        (await (await fetch(`${server.url}/api/admin/rejections?operation=uploadReport`, { headers: { authorization: `Bearer ${adminToken}` } })).json()) as {
+          total: number;
+        }
+      ).total;
     await expect.poll(listed, { timeout: 5000 }).toBe(3); // these two, and web-01's refused upload of beforeAll
 
     const { page, dialogs, errors, foreign } = await openPage();
@@ -520,10 +591,18 @@ describe('the dashboard', () => {
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Refused uploads' }).click();
     await page.getByRole('heading', { name: 'Refused uploads', exact: true }).waitFor();
     const hostile = page.getByRole('row').filter({ has: page.getByRole('cell', { name: HOSTILE_HOST_ID, exact: true }) });
-    await expect.poll(() => hostile.getByRole('cell').allTextContents()).toEqual([
-      expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), HOSTILE_HOST_ID, expect.stringMatching(/^\(no label\) · [0-9a-f]{8}…$/), 'Upload', 'invalid-datareport unreadable', '3',
-      expect.stringMatching(/^\d{2}:\d{2}:\d{2} UTC$/), '127.0.0.1',
-    ]);
+    await expect
+      .poll(() => hostile.getByRole('cell').allTextContents())
+      .toEqual([
+        expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+        HOSTILE_HOST_ID,
+        expect.stringMatching(/^\(no label\) · [0-9a-f]{8}…$/),
+        'Upload',
+        'invalid-datareport unreadable',
+        '3',
+        expect.stringMatching(/^\d{2}:\d{2}:\d{2} UTC$/),
+        '127.0.0.1',
+      ]);
     const unknownKey = page.getByRole('row').filter({ hasText: '3333333333333333333333333333333333333333' });
     await unknownKey.getByRole('cell', { name: 'unknown key' }).waitFor();
     await unknownKey.getByRole('cell', { name: /^invalid-key\s*key unknown, revoked or expired$/ }).waitFor();
@@ -542,7 +621,7 @@ describe('the dashboard', () => {
 });
 
 describe('the dashboard beside the admin API', () => {
-  it('moves with the admin API to its own listener, and is not served on the collectors\' port then', async () => {
+  it("moves with the admin API to its own listener, and is not served on the collectors' port then", async () => {
     const data = await makeDataDir();
     const apart = await startServerProcess(data.dataDir, ['--plain-http', '--admin-listen', '127.0.0.1:0']);
     try {

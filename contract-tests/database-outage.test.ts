@@ -39,7 +39,10 @@ afterAll(async () => {
 
 const admin = () => fetch(`${server!.url}/api/admin/keys`, { headers: { authorization: `Bearer ${adminToken}` } });
 const upload = (hostid: string) =>
-  fetch(`${server!.url}/api/audit/upload/`, { method: 'POST', body: new URLSearchParams({ licensekey: licenseKey, hostid, hostid2: `${hostid}-2`, data: report }) });
+  fetch(`${server!.url}/api/audit/upload/`, {
+    method: 'POST',
+    body: new URLSearchParams({ licensekey: licenseKey, hostid, hostid2: `${hostid}-2`, data: report }),
+  });
 const licenseCheck = (key: string) => fetch(`${server!.url}/api/audit/license/`, { method: 'POST', body: new URLSearchParams({ licensekey: key }) });
 const readiness = async () => {
   const answer = await fetch(`${server!.opsUrl}/readyz`);

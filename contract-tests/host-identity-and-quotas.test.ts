@@ -18,7 +18,10 @@ beforeAll(async () => {
   ({ dataDir, remove: removeDataDir } = await makeDataDir());
   token = (await runCli(['admin-tokens', 'create', '--label', 'intake'], dataDir)).stdout.trim();
   key = (await runCli(['keys', 'create', '--label', 'fleet', '--max-hosts', '50'], dataDir)).stdout.trim();
-  expect(await runCli(['keys', 'create', '--new-hosts-per-day', 'many'], dataDir)).toMatchObject({ code: 1, stderr: expect.stringContaining('--new-hosts-per-day: give a whole number') });
+  expect(await runCli(['keys', 'create', '--new-hosts-per-day', 'many'], dataDir)).toMatchObject({
+    code: 1,
+    stderr: expect.stringContaining('--new-hosts-per-day: give a whole number'),
+  });
   const list = await runCli(['keys', 'list'], dataDir);
   expect(list.stdout.split('\n')[0]).toMatch(/NEW HOSTS\/DAY +MAX HOSTS$/);
   expect(list.stdout.split('\n')[1]).toMatch(/ default +50$/);
@@ -32,7 +35,10 @@ afterAll(async () => {
 });
 
 const upload = async (hostid: string, hostid2: string) => {
-  const response = await fetch(`${server.url}/api/audit/upload/`, { method: 'POST', body: new URLSearchParams({ data: lynisCapture.report.toString('latin1'), licensekey: key, hostid, hostid2 }) });
+  const response = await fetch(`${server.url}/api/audit/upload/`, {
+    method: 'POST',
+    body: new URLSearchParams({ data: lynisCapture.report.toString('latin1'), licensekey: key, hostid, hostid2 }),
+  });
   return { status: response.status, body: await response.text(), retryAfter: response.headers.get('retry-after') };
 };
 const admin = async <T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> => {
@@ -50,13 +56,20 @@ it('refuses a fourth new host of the day with 429 until the next UTC day, and a 
   expect(over).toMatchObject({ status: 429, body: 'Host quota exceeded: this license key enrolled its 3 new hosts for today (UTC)' });
   expect(Number(over.retryAfter)).toBeGreaterThan(0);
   expect(await upload('host-1', OTHER_ID2)).toMatchObject({ status: 409, body: expect.stringMatching(/^Host identity changed/) });
-  expect(await refusedReasons()).toEqual(expect.arrayContaining([['host-quota-exceeded', 'host-4', 1], ['host-identity-changed', 'host-1', 1]]));
+  expect(await refusedReasons()).toEqual(
+    expect.arrayContaining([
+      ['host-quota-exceeded', 'host-4', 1],
+      ['host-identity-changed', 'host-1', 1],
+    ]),
+  );
   expect((await admin<LicenseKeyInfo[]>('/api/admin/keys')).body).toMatchObject({ items: [{ id: keyId, newHostsPerDay: null, maxHosts: null }] });
 });
 
 it('takes the new identity once accepted', async () => {
   const hosts = (await admin<{ items: Host[] }>('/api/admin/hosts?hostId=host-1')).body.items;
-  expect(hosts).toMatchObject([{ hostId2: lynisCapture.hostId2, identityChange: { previousHostId2: lynisCapture.hostId2, hostId2: OTHER_ID2, refused: true } }]);
+  expect(hosts).toMatchObject([
+    { hostId2: lynisCapture.hostId2, identityChange: { previousHostId2: lynisCapture.hostId2, hostId2: OTHER_ID2, refused: true } },
+  ]);
   const accepted = await admin<Host>(`/api/admin/hosts/${hosts[0]!.id}/identity/accept`, { method: 'POST', body: JSON.stringify({ hostId2: OTHER_ID2 }) });
   expect(accepted).toMatchObject({ status: 200, body: { hostId2: OTHER_ID2, identityChange: null } });
   expect((await upload('host-1', OTHER_ID2)).status).toBe(200);

@@ -52,18 +52,34 @@ async function runLynis(licenseKey: string, prefix: string) {
   const dir = server.dataDir;
   const profile = join(dir, `lynis-${Date.now()}.prf`);
   const reportFile = `${profile}.report.dat`;
-  await writeFile(profile, [
-    `license-key=${licenseKey}`,
-    `upload-server=127.0.0.1:${server.port}${prefix}`,
-    'upload-options=--insecure',
-    `hostid=${HOST_ID}`,
-    `hostid2=${HOST_ID2}`,
-    '',
-  ].join('\n'));
+  await writeFile(
+    profile,
+    [
+      `license-key=${licenseKey}`,
+      `upload-server=127.0.0.1:${server.port}${prefix}`,
+      'upload-options=--insecure',
+      `hostid=${HOST_ID}`,
+      `hostid2=${HOST_ID2}`,
+      '',
+    ].join('\n'),
+  );
   const result = spawnSync(
     lynisPath(),
-    ['audit', 'system', '--upload', '--quick', '--no-colors', '--profile', profile, '--tests', 'BOOT-5122 LOGG-2130 LOGG-2138',
-      '--logfile', `${profile}.log`, '--report-file', reportFile],
+    [
+      'audit',
+      'system',
+      '--upload',
+      '--quick',
+      '--no-colors',
+      '--profile',
+      profile,
+      '--tests',
+      'BOOT-5122 LOGG-2130 LOGG-2138',
+      '--logfile',
+      `${profile}.log`,
+      '--report-file',
+      reportFile,
+    ],
     { encoding: 'utf8', timeout: 120_000 },
   );
   return { status: result.status, output: result.stdout + result.stderr, reportFile };
@@ -103,7 +119,14 @@ describe('Lynis 3 against the reference server', () => {
     onTestFinished(() => admin.close());
     const hosts = await admin.listHosts({ hostId: HOST_ID, keyId });
     expect(hosts.total).toBe(1);
-    expect(hosts.items[0]).toMatchObject({ hostId: HOST_ID, hostId2: HOST_ID2, keyId, hostname, latestHardeningIndex: hardeningIndex, lynisVersion: expect.stringMatching(/^3\./) });
+    expect(hosts.items[0]).toMatchObject({
+      hostId: HOST_ID,
+      hostId2: HOST_ID2,
+      keyId,
+      hostname,
+      latestHardeningIndex: hardeningIndex,
+      lynisVersion: expect.stringMatching(/^3\./),
+    });
     const byName = await admin.listHosts({ hostname: hostname!.toUpperCase() });
     expect(byName.items.map((host) => host.id)).toContain(hosts.items[0]!.id);
 
@@ -119,7 +142,7 @@ describe('Lynis 3 against the reference server', () => {
     expect(raw).toBe(sent.replace(`license_key=${key}`, 'license_key=[redacted]'));
   });
 
-  it('shows the upload on the dashboard\'s host page, in a real browser', async () => {
+  it("shows the upload on the dashboard's host page, in a real browser", async () => {
     if (!firstUpload) throw new Error('needs the upload of the previous test');
     const sent = await readFile(firstUpload.reportFile, 'utf8');
     const hostname = sent.match(/^hostname=(.*)$/m)![1]!;
@@ -177,10 +200,13 @@ it('reads the client profile fixture as audit-client does: same upload-server, u
   expect(result.status).toBe(0);
   // `show settings` prints name=value lines, with spaces in values written as :space:.
   const shown = Object.fromEntries(
-    result.stdout.split('\n').filter((line) => line.includes('=')).map((line) => {
-      const equals = line.indexOf('=');
-      return [line.slice(0, equals), line.slice(equals + 1).replaceAll(':space:', ' ')];
-    }),
+    result.stdout
+      .split('\n')
+      .filter((line) => line.includes('='))
+      .map((line) => {
+        const equals = line.indexOf('=');
+        return [line.slice(0, equals), line.slice(equals + 1).replaceAll(':space:', ' ')];
+      }),
   );
   const parsed = parseLynisProfiles([{ name: 'custom.prf', text: readFileSync(fixture, 'utf8') }]);
   expect(shown['upload-server']).toBe('127.0.0.1:8443/api/v1/audit');

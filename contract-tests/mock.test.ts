@@ -63,10 +63,43 @@ describe('mock admin API', () => {
 
   it('covers every admin operation of the contract', () => {
     expect(operations.map((o) => o.operationId).sort()).toEqual([
-      'acceptHostIdentity', 'createLicenseKey', 'createPolicy', 'createWaiver', 'createWebhook', 'deletePolicy', 'deleteWaiver', 'deleteWebhook', 'enableBaselinePolicy', 'exportFindings',
-      'exportHostHistory', 'exportHosts', 'getAdminSession', 'getHost', 'getHostCompliance', 'getOverview', 'getPolicy', 'getRawReport', 'getReport', 'getReportDiff',
-      'getWebhook', 'listFindings', 'listHosts', 'listLicenseKeys', 'listPolicies', 'listPolicyResults', 'listRejections', 'listReports', 'listWaivers',
-      'listWebhookDeliveries', 'listWebhooks', 'redeliverWebhookDelivery', 'revokeLicenseKey', 'rotateLicenseKey', 'updateLicenseKey', 'updatePolicy', 'updateWebhook',
+      'acceptHostIdentity',
+      'createLicenseKey',
+      'createPolicy',
+      'createWaiver',
+      'createWebhook',
+      'deletePolicy',
+      'deleteWaiver',
+      'deleteWebhook',
+      'enableBaselinePolicy',
+      'exportFindings',
+      'exportHostHistory',
+      'exportHosts',
+      'getAdminSession',
+      'getHost',
+      'getHostCompliance',
+      'getOverview',
+      'getPolicy',
+      'getRawReport',
+      'getReport',
+      'getReportDiff',
+      'getWebhook',
+      'listFindings',
+      'listHosts',
+      'listLicenseKeys',
+      'listPolicies',
+      'listPolicyResults',
+      'listRejections',
+      'listReports',
+      'listWaivers',
+      'listWebhookDeliveries',
+      'listWebhooks',
+      'redeliverWebhookDelivery',
+      'revokeLicenseKey',
+      'rotateLicenseKey',
+      'updateLicenseKey',
+      'updatePolicy',
+      'updateWebhook',
     ]);
   });
 
@@ -100,7 +133,15 @@ describe('mock admin API', () => {
     expect(overview.staleHosts[0]).toMatchObject({ id: EXAMPLE_ID, groups: ['webservers'], tags: ['production'] });
     const findings = await admin.listFindings({ kind: 'warning', testId: 'PKGS-7392', limit: 10 });
     expect(findings.items[0]).toEqual({ kind: 'warning', testId: 'PKGS-7392', text: 'Found one or more vulnerable packages.', hosts: 12 });
-    const hosts = await admin.listHosts({ group: 'webservers', tag: 'production', finding: 'PKGS-7392', findingKind: 'warning', seenBefore: '2026-11-23T00:00:00.000Z', sort: 'warnings', order: 'asc' });
+    const hosts = await admin.listHosts({
+      group: 'webservers',
+      tag: 'production',
+      finding: 'PKGS-7392',
+      findingKind: 'warning',
+      seenBefore: '2026-11-23T00:00:00.000Z',
+      sort: 'warnings',
+      order: 'asc',
+    });
     expect(hosts.items[0]).toMatchObject({ latestWarningCount: 1, latestSuggestionCount: 24, customerName: 'acme', hostnameAlias: 'web-01.example.org' });
   });
 
@@ -134,7 +175,12 @@ describe('mock admin API', () => {
 
   it('lists refused uploads with their hosts, keys, addresses and counts', async () => {
     const page = await admin.listRejections({ since: '2026-11-01', reason: 'invalid-key', operation: 'uploadReport' });
-    expect(page).toMatchObject({ total: 1, items: [{ day: '2026-11-22', operation: 'uploadReport', reason: 'invalid-key', keyId: EXAMPLE_ID, folded: false, remoteAddresses: ['203.0.113.7'], count: 3 }] });
+    expect(page).toMatchObject({
+      total: 1,
+      items: [
+        { day: '2026-11-22', operation: 'uploadReport', reason: 'invalid-key', keyId: EXAMPLE_ID, folded: false, remoteAddresses: ['203.0.113.7'], count: 3 },
+      ],
+    });
   });
 
   it('gives the fleet overview, the findings across the fleet, and hosts by group, tag, finding and sort', async () => {
@@ -149,7 +195,9 @@ describe('mock admin API', () => {
     expect(overview.staleHosts[0]).toMatchObject({ groups: ['webservers'], tags: ['production'], customerName: 'acme', latestWarningCount: 1 });
     const findings = await read<FindingGroupPage>('/api/admin/findings?kind=warning&testId=PKGS-7392&limit=10');
     expect(findings.items[0]).toMatchObject({ kind: 'warning', testId: 'PKGS-7392', hosts: 12 });
-    const hosts = await read<HostPage>('/api/admin/hosts?group=webservers&tag=production&os=Debian&finding=PKGS-7392&findingKind=warning&seenBefore=2026-11-15T00:00:00.000Z&sort=warnings&order=asc');
+    const hosts = await read<HostPage>(
+      '/api/admin/hosts?group=webservers&tag=production&os=Debian&finding=PKGS-7392&findingKind=warning&seenBefore=2026-11-15T00:00:00.000Z&sort=warnings&order=asc',
+    );
     expect(hosts.items[0]).toMatchObject({ groups: ['webservers'], tags: ['production'], hostnameAlias: 'web-01.example.org' });
   });
 
@@ -177,7 +225,9 @@ describe('mock admin API', () => {
     const unknownField = { label: 'x', owner: 'me' } as unknown as { label: string };
     await expect(asking().createLicenseKey(unknownField)).rejects.toBeInstanceOf(RequestRejectedError);
     await expect(asking().listHosts({ limit: 0 })).rejects.toMatchObject({ code: 'rejected', status: 400, problem: { status: 400 } });
-    const notFound = await asking(404).getReport(EXAMPLE_ID).catch((error: unknown) => error);
+    const notFound = await asking(404)
+      .getReport(EXAMPLE_ID)
+      .catch((error: unknown) => error);
     expect(notFound).toBeInstanceOf(NotFoundError);
     expect(notFound).toMatchObject({ status: 404, reason: `No report with id ${EXAMPLE_ID}`, problem: { title: 'Not Found' } });
     await expect(asking(409).rotateLicenseKey(EXAMPLE_ID)).rejects.toBeInstanceOf(ConflictError);

@@ -43,7 +43,7 @@ describe('health, readiness and metrics', () => {
     expect([ready.status, await ready.text()]).toEqual([200, 'ready']);
   });
 
-  it('never serves them on the collectors\' port', async () => {
+  it("never serves them on the collectors' port", async () => {
     expect(server.opsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(server.opsUrl).not.toBe(server.url);
     for (const path of ['/healthz', '/readyz', '/metrics']) expect((await fetch(`${server.url}${path}`)).status).toBe(404);
@@ -80,7 +80,13 @@ describe('graceful shutdown on SIGTERM', () => {
     const { port } = new URL(server.url);
 
     // An upload whose body is half sent when the signal arrives.
-    const upload = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/api/audit/upload/', headers: { ...FORM, 'content-length': uploadBody.length } });
+    const upload = httpRequest({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/api/audit/upload/',
+      headers: { ...FORM, 'content-length': uploadBody.length },
+    });
     const answer = responseOf(upload);
     upload.write(uploadBody.subarray(0, uploadBody.length / 2));
     await waitFor(async () => (await fetch(`${server!.opsUrl}/metrics`).then((r) => r.text())).includes('audit_http_requests_in_flight 1'));

@@ -113,7 +113,21 @@ createAuditFetchHandler(api, { onUnhandled: () => undefined });
 export { fromRoot };
 `,
     );
-    const args = ['--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2023', '--skipLibCheck', '--types', 'node', '--typeRoots', join(root, 'node_modules/@types'), 'embed.ts', 'adapters.ts'];
+    const args = [
+      '--noEmit',
+      '--strict',
+      '--module',
+      'nodenext',
+      '--target',
+      'es2023',
+      '--skipLibCheck',
+      '--types',
+      'node',
+      '--typeRoots',
+      join(root, 'node_modules/@types'),
+      'embed.ts',
+      'adapters.ts',
+    ];
     await expect(run(process.execPath, [tsc, ...args], { cwd: scratch })).resolves.toMatchObject({ stdout: '' });
   });
 });

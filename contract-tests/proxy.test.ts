@@ -68,7 +68,12 @@ describe('admin API of the reference server through prism proxy --errors', () =>
     server = await startServerProcess(data.dataDir, ['--plain-http', '--rejections-flush-ms', '200']);
     const upload = await fetch(`${server.url}/api/audit/upload/`, {
       method: 'POST',
-      body: new URLSearchParams({ licensekey: lynisCapture.key, hostid: lynisCapture.hostId, hostid2: lynisCapture.hostId2, data: lynisCapture.report.toString('latin1') }),
+      body: new URLSearchParams({
+        licensekey: lynisCapture.key,
+        hostid: lynisCapture.hostId,
+        hostid2: lynisCapture.hostId2,
+        data: lynisCapture.report.toString('latin1'),
+      }),
     });
     reportId = /^OK (\S+)$/.exec(await upload.text())![1]!;
     // A refused upload (a valid key, data that is no report), for the list of refusals.
@@ -123,9 +128,9 @@ describe('admin API of the reference server through prism proxy --errors', () =>
   });
 
   it('lists the refused upload as the contract describes', async () => {
-    await expect.poll(async () => JSON.parse((await viaProxy('GET', `/api/admin/rejections?hostId=${lynisCapture.hostId}`)).body).items, { timeout: 5000 }).toEqual([
-      expect.objectContaining({ operation: 'uploadReport', reason: 'invalid-data', keyId, hostId: lynisCapture.hostId, count: 1, folded: false }),
-    ]);
+    await expect
+      .poll(async () => JSON.parse((await viaProxy('GET', `/api/admin/rejections?hostId=${lynisCapture.hostId}`)).body).items, { timeout: 5000 })
+      .toEqual([expect.objectContaining({ operation: 'uploadReport', reason: 'invalid-data', keyId, hostId: lynisCapture.hostId, count: 1, folded: false })]);
     expect((await viaProxy('GET', '/api/admin/rejections?since=2026-13-01')).status).toBe(400);
   });
 });

@@ -30,7 +30,10 @@ it('prune deletes what no rule keeps, or only counts it on a dry run, and wants 
   await upload(server, 'prune-cli-b', 1);
   await server.stop();
 
-  expect(await runCli(['prune'], dataDir)).toMatchObject({ code: 1, stderr: expect.stringContaining('no retention rule: give --keep-last and/or --max-age-days') });
+  expect(await runCli(['prune'], dataDir)).toMatchObject({
+    code: 1,
+    stderr: expect.stringContaining('no retention rule: give --keep-last and/or --max-age-days'),
+  });
   expect(await runCli(['prune', '--keep-last', '0'], dataDir)).toMatchObject({ code: 1, stderr: expect.stringContaining('retentionKeepLast') });
   expect(await runCli(['prune', '--keep-last', '1', '--dry-run'], dataDir)).toMatchObject({ code: 0, stdout: 'Would delete 3 reports\n' });
   expect(await storedReports(dataDir)).toHaveLength(5);

@@ -54,7 +54,10 @@ beforeAll(async () => {
 
   const list = await cli(['keys', 'list']);
   cliOutputs.push({ command: 'keys list (stdout)', text: list.stdout });
-  const rotatedId = list.stdout.split('\n').find((line) => line.includes('to rotate'))!.split(' ')[0]!;
+  const rotatedId = list.stdout
+    .split('\n')
+    .find((line) => line.includes('to rotate'))!
+    .split(' ')[0]!;
   const rotated = await cli(['keys', 'rotate', rotatedId, '--grace', '1h']);
   rotatedNew = rotated.stdout.trim();
   secrets.push(rotatedNew);
@@ -85,14 +88,16 @@ describe('a server taking every kind of request', () => {
   });
 
   it('accepts the rotated key, the old one in its grace period and the key not yet expired; stores a report naming its key', async () => {
-    for (const key of [rotatedNew, rotatedOld, expiring, IMPORTED[0]!]) expect((await post('/api/audit/license/', { licensekey: key })).body).toBe('Response 100');
+    for (const key of [rotatedNew, rotatedOld, expiring, IMPORTED[0]!])
+      expect((await post('/api/audit/license/', { licensekey: key })).body).toBe('Response 100');
     const report = (await readFile(lynisFixturePath('report.dat'), 'utf8')).replace(/^license_key=.*$/m, `license_key=${rotatedNew}`);
     expect((await post('/api/audit/upload/', { licensekey: rotatedNew, hostid: HOST_ID, data: report })).status).toBe(200);
   });
 
   it('rate-limits a key used too often, and an address with too many failed checks', async () => {
     let status = 0;
-    for (let i = 0; i < 80 && status !== 429; i++) status = (await post('/api/audit/upload/', { licensekey: keys.valid, hostid: HOST_ID, data: 'os=Linux' })).status;
+    for (let i = 0; i < 80 && status !== 429; i++)
+      status = (await post('/api/audit/upload/', { licensekey: keys.valid, hostid: HOST_ID, data: 'os=Linux' })).status;
     expect(status).toBe(429);
     status = 0;
     for (let i = 0; i < 40 && status !== 429; i++) status = (await post('/api/audit/license/', { licensekey: UNKNOWN_KEY })).status;
@@ -137,7 +142,10 @@ describe('no key anywhere it should not be', () => {
     expect(reports.some((r) => r.content.includes('license_key=[redacted]'))).toBe(true);
     for (const file of await readdir(dataDir)) {
       const bytes = await readFile(join(dataDir, file));
-      expect(secrets.filter((secret) => bytes.includes(secret)), file).toEqual([]);
+      expect(
+        secrets.filter((secret) => bytes.includes(secret)),
+        file,
+      ).toEqual([]);
     }
   });
 });

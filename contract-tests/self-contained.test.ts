@@ -26,7 +26,11 @@ describe('the repository is self-contained', () => {
   });
 
   it('names no relative path that leaves the repository', () => {
-    const escaping = files.flatMap((file) => pathsNamedBy(file).filter((target) => target.startsWith('..')).map((target) => `${file}: ${target}`));
+    const escaping = files.flatMap((file) =>
+      pathsNamedBy(file)
+        .filter((target) => target.startsWith('..'))
+        .map((target) => `${file}: ${target}`),
+    );
     expect(escaping).toEqual([]);
   });
 

@@ -46,10 +46,17 @@ async function startSlowUploads(server: ServerProcess, count: number, address: s
   }, 1000);
   // Requests refused before their body is read are answered at once and closed; the others are still open.
   const refusedAtOnce = async () => {
-    const answers = await Promise.all(slow.map((request) => Promise.race([
-      request.response.then((response) => response.status, () => 'closed' as const),
-      new Promise<'open'>((resolve) => setTimeout(() => resolve('open'), 500)),
-    ])));
+    const answers = await Promise.all(
+      slow.map((request) =>
+        Promise.race([
+          request.response.then(
+            (response) => response.status,
+            () => 'closed' as const,
+          ),
+          new Promise<'open'>((resolve) => setTimeout(() => resolve('open'), 500)),
+        ]),
+      ),
+    );
     return answers.filter((answer) => answer !== 'open').length;
   };
   return { opened, refusedAtOnce };
@@ -89,7 +96,14 @@ describe('with the per-address caps out of the way', () => {
   let server: ServerProcess;
   beforeAll(async () => {
     server = await startServerProcess(dataDir, [
-      '--tool-segment', 'lynis', '--max-bodies-per-address', '1000', '--max-connections-per-address', '1000', '--body-grace-ms', '3000',
+      '--tool-segment',
+      'lynis',
+      '--max-bodies-per-address',
+      '1000',
+      '--max-connections-per-address',
+      '1000',
+      '--body-grace-ms',
+      '3000',
     ]);
   });
   afterAll(async () => {
@@ -104,7 +118,14 @@ describe('with the per-address caps out of the way', () => {
     expect(upload).toMatchObject({ status: 200 });
     expect(upload.ms).toBeLessThan(2000);
     // After the grace period every slow body falls below 500 bytes a second: 408, connection closed.
-    const statuses = await Promise.all(slow.map((request) => request.response.then((response) => response.status, () => 'closed')));
+    const statuses = await Promise.all(
+      slow.map((request) =>
+        request.response.then(
+          (response) => response.status,
+          () => 'closed',
+        ),
+      ),
+    );
     expect(new Set(statuses)).toEqual(new Set([408]));
     await Promise.all(slow.map((request) => request.closed));
   }, 30_000);

@@ -47,7 +47,9 @@ async function startServers(): Promise<void> {
   [serverDatabaseUrl, password] = [withPassword.toString(), withPassword.password];
   const prefix = `audit-two-instances-${randomBytes(6).toString('hex')}`;
   servers = await Promise.all(
-    dataDirs.map(({ dataDir }) => startServerProcess(dataDir, ['--plain-http', '--redis-url', redis, '--redis-prefix', prefix], { databaseUrl: serverDatabaseUrl })),
+    dataDirs.map(({ dataDir }) =>
+      startServerProcess(dataDir, ['--plain-http', '--redis-url', redis, '--redis-prefix', prefix], { databaseUrl: serverDatabaseUrl }),
+    ),
   );
 }
 afterAll(async () => {
@@ -70,9 +72,12 @@ it('stores every upload once and keeps one host per key and hostid, whichever se
   const hostB = sha256('host-b').slice(0, 40);
   const hostC = sha256('host-c').slice(0, 40);
   const collectors = [
-    { key: 0, hostid: hostA }, { key: 0, hostid: hostA },
-    { key: 0, hostid: hostB }, { key: 0, hostid: hostB },
-    { key: 1, hostid: hostC }, { key: 2, hostid: hostC },
+    { key: 0, hostid: hostA },
+    { key: 0, hostid: hostA },
+    { key: 0, hostid: hostB },
+    { key: 0, hostid: hostB },
+    { key: 1, hostid: hostC },
+    { key: 2, hostid: hostC },
   ];
   const agents = servers.map(() => keepAliveAgent(collectors.length));
   const sent: { id: string; sha256: string; key: number; hostid: string; server: number }[] = [];
@@ -83,7 +88,12 @@ it('stores every upload once and keeps one host per key and hostid, whichever se
         const server = (collector + i) % 2; // interleaved: each collector alternates, neighbours start on different servers
         const report = `${baseReport}two_instances=${collector}-${i}-${randomBytes(6).toString('hex')}\n`;
         const body = new URLSearchParams({ licensekey: keys[key]!, hostid, hostid2: `${hostid}-${i % 3}`, data: report });
-        const answer = await postBytes(agents[server]!, `${servers[server]!.url}/api/audit/upload/`, { 'content-type': 'application/x-www-form-urlencoded' }, Buffer.from(body.toString()));
+        const answer = await postBytes(
+          agents[server]!,
+          `${servers[server]!.url}/api/audit/upload/`,
+          { 'content-type': 'application/x-www-form-urlencoded' },
+          Buffer.from(body.toString()),
+        );
         expect(answer.status, answer.body).toBe(200);
         sent.push({ id: /^OK (\S+)$/.exec(answer.body)![1]!, sha256: sha256(report), key, hostid, server });
       }

@@ -38,14 +38,16 @@ async function admin<T>(path: string, init: RequestInit = {}): Promise<T> {
   return (await response.json()) as T;
 }
 
-
 it('delivers the event of a report stored before a SIGKILL once the server is started again', async () => {
   server = await startServerProcess(dataDir, SERVER_ARGS);
   const { webhook, secret } = await admin<{ webhook: { id: string }; secret: string }>('/api/admin/webhooks', {
     method: 'POST',
     body: JSON.stringify({ url: `${receiver.url}/hook`, events: ['report.stored'] }),
   });
-  const upload = await fetch(`${server.url}/api/audit/upload/`, { method: 'POST', body: new URLSearchParams({ data: report, licensekey: KEY, hostid: 'crash-host', hostid2: 'x' }) });
+  const upload = await fetch(`${server.url}/api/audit/upload/`, {
+    method: 'POST',
+    body: new URLSearchParams({ data: report, licensekey: KEY, hostid: 'crash-host', hostid2: 'x' }),
+  });
   expect(upload.status).toBe(200);
 
   await until(async () => receiver.requests.length === 1, 'the first attempt reaching the receiver', 15_000);
@@ -55,7 +57,10 @@ it('delivers the event of a report stored before a SIGKILL once the server is st
   await until(async () => receiver.requests.length >= 2, 'the event delivered by the restarted server', 90_000);
   const [killed, delivered] = receiver.requests;
   expect(delivered!.headers['webhook-id']).toBe(killed!.headers['webhook-id']);
-  const event = new Webhook(secret).verify(delivered!.body.toString(), delivered!.headers as Record<string, string>) as { type: string; data: { hostId: string; reportId: string } };
+  const event = new Webhook(secret).verify(delivered!.body.toString(), delivered!.headers as Record<string, string>) as {
+    type: string;
+    data: { hostId: string; reportId: string };
+  };
   expect(event).toMatchObject({ type: 'report.stored', data: { hostId: 'crash-host' } });
   const reports = await admin<{ items: { id: string }[] }>('/api/admin/reports');
   expect(reports.items.map((item) => item.id)).toEqual([event.data.reportId]);

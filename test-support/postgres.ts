@@ -13,7 +13,9 @@ export const DIALECTS: Dialect[] = ['sqlite', 'postgresql'];
 export function postgresUrl(): string {
   const url = process.env.DATABASE_URL;
   if (!url) {
-    throw new Error('DATABASE_URL is not set: the database tests need a PostgreSQL server, e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/test (.ci/run sets it)');
+    throw new Error(
+      'DATABASE_URL is not set: the database tests need a PostgreSQL server, e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/test (.ci/run sets it)',
+    );
   }
   return url;
 }

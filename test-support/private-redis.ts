@@ -21,7 +21,9 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child = started;
     let output = '';
     await new Promise<void>((resolve, reject) => {

@@ -63,10 +63,12 @@ function readResponse(socket: Socket): Promise<RawResponse> {
       const end = received.indexOf('\r\n\r\n');
       if (end === -1) return;
       const [statusLine, ...headerLines] = received.subarray(0, end).toString('latin1').split('\r\n');
-      const headers = Object.fromEntries(headerLines.map((line) => {
-        const colon = line.indexOf(':');
-        return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()];
-      }));
+      const headers = Object.fromEntries(
+        headerLines.map((line) => {
+          const colon = line.indexOf(':');
+          return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()];
+        }),
+      );
       const length = Number(headers['content-length']);
       if (received.length < end + 4 + length) return;
       resolve({ status: Number(statusLine!.split(' ')[1]), headers, body: received.subarray(end + 4, end + 4 + length) });

@@ -40,7 +40,14 @@ export async function fitsWidth(page: Page, width: number): Promise<boolean> {
 export type ReportLines = Record<string, string>;
 
 /** The captured report with another host id, host name, hardening index, extra warning lines, other values and lines. */
-export function reportAs(hostId: string, hostname: string, hardeningIndex: number, extraWarnings: string[] = [], lines: ReportLines = {}, rawLines: string[] = []): string {
+export function reportAs(
+  hostId: string,
+  hostname: string,
+  hardeningIndex: number,
+  extraWarnings: string[] = [],
+  lines: ReportLines = {},
+  rawLines: string[] = [],
+): string {
   let text = lynisCapture.report
     .toString('utf8')
     .replace(/^hostname=.*$/m, `hostname=${hostname}`)

@@ -49,30 +49,102 @@ function casesFor(base: string): MatrixCase[] {
   const license = `${base}/license/`;
   const upload = `${base}/upload/`;
   return [
-    { name: 'license: valid key', path: license, request: (k) => urlencoded({ licensekey: k.valid, collector_version: '105' }), server: LICENSE_VALID, mock: LICENSE_VALID },
+    {
+      name: 'license: valid key',
+      path: license,
+      request: (k) => urlencoded({ licensekey: k.valid, collector_version: '105' }),
+      server: LICENSE_VALID,
+      mock: LICENSE_VALID,
+    },
     { name: 'license: unknown key', path: license, request: () => urlencoded({ licensekey: 'deadbeef-0000-0000-0000-00000000beef' }), server: LICENSE_INVALID },
     { name: 'license: revoked key', path: license, request: (k) => urlencoded({ licensekey: k.revoked }), server: LICENSE_INVALID },
     { name: 'license: missing key', path: license, request: () => urlencoded({ collector_version: '105' }), server: LICENSE_INVALID, mock: { status: 422 } },
     { name: 'license: empty key', path: license, request: () => urlencoded({ licensekey: '' }), server: LICENSE_INVALID, mock: { status: 422 } },
-    { name: 'upload: raw report, urlencoded like Lynis', path: upload, request: (k) => urlencoded({ data: report.toString(), licensekey: k.valid, hostid: HOST_ID, hostid2: HOST_ID2 }), server: STORED, mock: MOCK_STORED },
-    { name: 'upload: base64 report', path: upload, request: (k) => urlencoded({ licensekey: k.valid, hostid: HOST_ID, data: report.toString('base64') }), server: STORED, mock: MOCK_STORED },
-    { name: 'upload: multipart with a file part', path: upload, request: (k) => multipart({ licensekey: k.valid, hostid: HOST_ID, data: new Blob([report]) }), server: STORED, mock: MOCK_STORED },
-    { name: 'upload: unknown key', path: upload, request: () => urlencoded({ licensekey: 'deadbeef', hostid: HOST_ID, data: report.toString() }), server: UNAUTHORIZED },
-    { name: 'upload: revoked key', path: upload, request: (k) => urlencoded({ licensekey: k.revoked, hostid: HOST_ID, data: report.toString() }), server: UNAUTHORIZED },
-    { name: 'upload: missing key', path: upload, request: () => urlencoded({ hostid: HOST_ID, data: report.toString() }), server: UNAUTHORIZED, mock: { status: 400 } },
-    { name: 'upload: empty key', path: upload, request: () => urlencoded({ licensekey: '', hostid: HOST_ID, data: report.toString() }), server: UNAUTHORIZED, mock: { status: 400 } },
-    { name: 'upload: missing hostid', path: upload, request: (k) => urlencoded({ licensekey: k.valid, data: report.toString() }), server: { status: 400, body: /hostid/ }, mock: { status: 400 } },
-    { name: 'upload: missing data', path: upload, request: (k) => urlencoded({ licensekey: k.valid, hostid: HOST_ID }), server: { status: 400, body: /data/ }, mock: { status: 400 } },
-    { name: 'upload: data neither report nor base64', path: upload, request: (k) => urlencoded({ licensekey: k.valid, hostid: HOST_ID, data: 'hello world' }), server: { status: 400, body: /^Invalid data: / } },
-    { name: 'upload: JSON body', path: upload, request: (k) => ({ body: JSON.stringify({ licensekey: k.valid }), contentType: 'application/json' }), server: { status: 415 }, mock: { status: 415 } },
-    { name: 'upload: body over the limit', path: upload, request: (k) => urlencoded({ licensekey: k.valid, hostid: HOST_ID, data: 'a='.padEnd(MATRIX_MAX_BODY_BYTES, 'x') }), server: { status: 413, body: `Request body too large (limit ${MATRIX_MAX_BODY_BYTES} bytes)` } },
+    {
+      name: 'upload: raw report, urlencoded like Lynis',
+      path: upload,
+      request: (k) => urlencoded({ data: report.toString(), licensekey: k.valid, hostid: HOST_ID, hostid2: HOST_ID2 }),
+      server: STORED,
+      mock: MOCK_STORED,
+    },
+    {
+      name: 'upload: base64 report',
+      path: upload,
+      request: (k) => urlencoded({ licensekey: k.valid, hostid: HOST_ID, data: report.toString('base64') }),
+      server: STORED,
+      mock: MOCK_STORED,
+    },
+    {
+      name: 'upload: multipart with a file part',
+      path: upload,
+      request: (k) => multipart({ licensekey: k.valid, hostid: HOST_ID, data: new Blob([report]) }),
+      server: STORED,
+      mock: MOCK_STORED,
+    },
+    {
+      name: 'upload: unknown key',
+      path: upload,
+      request: () => urlencoded({ licensekey: 'deadbeef', hostid: HOST_ID, data: report.toString() }),
+      server: UNAUTHORIZED,
+    },
+    {
+      name: 'upload: revoked key',
+      path: upload,
+      request: (k) => urlencoded({ licensekey: k.revoked, hostid: HOST_ID, data: report.toString() }),
+      server: UNAUTHORIZED,
+    },
+    {
+      name: 'upload: missing key',
+      path: upload,
+      request: () => urlencoded({ hostid: HOST_ID, data: report.toString() }),
+      server: UNAUTHORIZED,
+      mock: { status: 400 },
+    },
+    {
+      name: 'upload: empty key',
+      path: upload,
+      request: () => urlencoded({ licensekey: '', hostid: HOST_ID, data: report.toString() }),
+      server: UNAUTHORIZED,
+      mock: { status: 400 },
+    },
+    {
+      name: 'upload: missing hostid',
+      path: upload,
+      request: (k) => urlencoded({ licensekey: k.valid, data: report.toString() }),
+      server: { status: 400, body: /hostid/ },
+      mock: { status: 400 },
+    },
+    {
+      name: 'upload: missing data',
+      path: upload,
+      request: (k) => urlencoded({ licensekey: k.valid, hostid: HOST_ID }),
+      server: { status: 400, body: /data/ },
+      mock: { status: 400 },
+    },
+    {
+      name: 'upload: data neither report nor base64',
+      path: upload,
+      request: (k) => urlencoded({ licensekey: k.valid, hostid: HOST_ID, data: 'hello world' }),
+      server: { status: 400, body: /^Invalid data: / },
+    },
+    {
+      name: 'upload: JSON body',
+      path: upload,
+      request: (k) => ({ body: JSON.stringify({ licensekey: k.valid }), contentType: 'application/json' }),
+      server: { status: 415 },
+      mock: { status: 415 },
+    },
+    {
+      name: 'upload: body over the limit',
+      path: upload,
+      request: (k) => urlencoded({ licensekey: k.valid, hostid: HOST_ID, data: 'a='.padEnd(MATRIX_MAX_BODY_BYTES, 'x') }),
+      server: { status: 413, body: `Request body too large (limit ${MATRIX_MAX_BODY_BYTES} bytes)` },
+    },
   ];
 }
 
 /** Every case, on the current and on the legacy paths. */
-export const requestMatrix: MatrixCase[] = ['/api/audit', '/api/v1/audit'].flatMap((base) =>
-  casesFor(base).map((c) => ({ ...c, name: `${base} ${c.name}` })),
-);
+export const requestMatrix: MatrixCase[] = ['/api/audit', '/api/v1/audit'].flatMap((base) => casesFor(base).map((c) => ({ ...c, name: `${base} ${c.name}` })));
 
 /** Sends one matrix case to a base URL. */
 export async function send(baseUrl: string, matrixCase: MatrixCase, keys: MatrixKeys, headers: Record<string, string> = {}) {
@@ -87,7 +159,6 @@ export async function send(baseUrl: string, matrixCase: MatrixCase, keys: Matrix
 
 /** Asserts an answer: the status, and the body exactly or by pattern. */
 export function expectAnswer(answer: { status: number; body: string }, expected: Expected): void {
-  const body =
-    expected.body === undefined ? expect.any(String) : typeof expected.body === 'string' ? expected.body : expect.stringMatching(expected.body);
+  const body = expected.body === undefined ? expect.any(String) : typeof expected.body === 'string' ? expected.body : expect.stringMatching(expected.body);
   expect({ status: answer.status, body: answer.body }).toEqual({ status: expected.status, body });
 }

@@ -41,7 +41,10 @@ it('uploads every report of a folder with its own host id and prints the stored 
   const env = { PATH: process.env.PATH!, AUDIT_URL: `${server.url}/api/audit`, AUDIT_LICENSE_KEY: KEY, AUDIT_CA_FILE: join(dataDir, 'tls-cert.pem') };
   const result = await runNodeScript(EXAMPLE, [folder], env);
   expect(result).toMatchObject({ code: 0, stderr: '' });
-  const printed = result.stdout.trimEnd().split('\n').map((line) => line.split(' '));
+  const printed = result.stdout
+    .trimEnd()
+    .split('\n')
+    .map((line) => line.split(' '));
   expect(printed.map(([, file]) => file)).toEqual([join(folder, 'host-0.dat'), join(folder, 'host-1.dat')]);
 
   const orm = await openDatabase(dataDir);

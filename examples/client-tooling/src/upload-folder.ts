@@ -13,7 +13,10 @@ if (!folder || !AUDIT_URL || !AUDIT_LICENSE_KEY) {
 }
 
 const client = createAuditClient({ ...parseApiUrl(AUDIT_URL), ...(AUDIT_CA_FILE ? { ca: await readFile(AUDIT_CA_FILE) } : {}) });
-const files = (await readdir(folder)).filter((name) => name.endsWith('.dat')).sort().map((name) => join(folder, name));
+const files = (await readdir(folder))
+  .filter((name) => name.endsWith('.dat'))
+  .sort()
+  .map((name) => join(folder, name));
 
 const outcomes = await uploadBatch(
   files,

@@ -22,12 +22,15 @@ beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'example-embed-express-'));
   reportsDir = join(folder, 'reports');
   const keysFile = join(folder, 'keys.json');
-  await writeFile(keysFile, JSON.stringify({
-    keys: [
-      { id: 'fixture-hosts', sha256: hashLicenseKey(lynisCapture.key) },
-      { id: 'retired-hosts', sha256: hashLicenseKey(REVOKED_KEY), revoked: true },
-    ],
-  }));
+  await writeFile(
+    keysFile,
+    JSON.stringify({
+      keys: [
+        { id: 'fixture-hosts', sha256: hashLicenseKey(lynisCapture.key) },
+        { id: 'retired-hosts', sha256: hashLicenseKey(REVOKED_KEY), revoked: true },
+      ],
+    }),
+  );
   const app = await createInventoryApp({ keysFile, reportsDir });
   server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -87,7 +90,14 @@ describe('FolderReportStore', () => {
   it('keeps concurrent saves apart, each complete, with no temporary file left', async () => {
     const store = new FolderReportStore(join(folder, 'concurrent'));
     const reports = Array.from({ length: 5 }, (_, i) => ({
-      keyId: 'k', hostId: `host-${i}`, receivedAt: new Date(), encoding: 'raw' as const, size: 4, sha256: 'a'.repeat(64), content: Buffer.from(`a=${i}\n`), summary: null,
+      keyId: 'k',
+      hostId: `host-${i}`,
+      receivedAt: new Date(),
+      encoding: 'raw' as const,
+      size: 4,
+      sha256: 'a'.repeat(64),
+      content: Buffer.from(`a=${i}\n`),
+      summary: null,
     }));
     const ids = (await Promise.all(reports.map((report) => store.save(report)))).map(({ id }) => id);
     expect(new Set(ids).size).toBe(5);

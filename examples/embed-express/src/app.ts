@@ -27,8 +27,7 @@ export async function createInventoryApp(options: InventoryAppOptions): Promise<
     logger: options.logger,
     hooks: {
       // The app's own use of the event: remember when each host last reported, and its hardening index.
-      onReportStored: ({ reportId, hostId, hardeningIndex }) =>
-        void lastReportByHost.set(hostId, { reportId, at: new Date().toISOString(), hardeningIndex }),
+      onReportStored: ({ reportId, hostId, hardeningIndex }) => void lastReportByHost.set(hostId, { reportId, at: new Date().toISOString(), hardeningIndex }),
     },
   });
 

@@ -3,15 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStubServer, unusedPort, type StubServer } from '@org/test-support/stub-server';
 import { createAdminClient, type AdminClientOptions } from './admin-client.js';
-import {
-  ConflictError,
-  InvalidAdminTokenError,
-  NetworkError,
-  NotFoundError,
-  RateLimitedError,
-  RequestRejectedError,
-  ServerError,
-} from './errors.js';
+import { ConflictError, InvalidAdminTokenError, NetworkError, NotFoundError, RateLimitedError, RequestRejectedError, ServerError } from './errors.js';
 import type { HostPage, LicenseKeyInfo, NewLicenseKey } from './generated/types.gen.js';
 
 interface Received {
@@ -134,7 +126,9 @@ describe('requests', () => {
 
   it('puts an id into the path encoded, so it cannot reach another route', async () => {
     reply = problem(404, 'Not Found');
-    await client().getReport('../keys').catch(() => {});
+    await client()
+      .getReport('../keys')
+      .catch(() => {});
     expect(received()[0]!.path).toBe('/api/admin/reports/..%2Fkeys');
   });
 
@@ -166,14 +160,31 @@ describe('requests', () => {
   });
 
   it('getPolicy GETs, updatePolicy PUTs the input (enabling clears a quarantine), deletePolicy DELETEs and resolves on 204', async () => {
-    const policy = { id: ID, name: 'slow', description: null, enabled: false, scope: {}, rules: [{ id: 'r', expression: 'true', results: { pass: 0, fail: 0, error: 0, waived: 0 } }], createdAt: '2026-11-01T08:00:00.000Z', updatedAt: '2026-11-01T08:00:00.000Z', hosts: { pass: 0, fail: 0, error: 0, waived: 0 }, quarantine: { at: '2026-11-01T09:00:00.000Z', reason: 'rule r: the rule exceeded its time budget of 200 ms (3 overruns)' } };
+    const policy = {
+      id: ID,
+      name: 'slow',
+      description: null,
+      enabled: false,
+      scope: {},
+      rules: [{ id: 'r', expression: 'true', results: { pass: 0, fail: 0, error: 0, waived: 0 } }],
+      createdAt: '2026-11-01T08:00:00.000Z',
+      updatedAt: '2026-11-01T08:00:00.000Z',
+      hosts: { pass: 0, fail: 0, error: 0, waived: 0 },
+      quarantine: { at: '2026-11-01T09:00:00.000Z', reason: 'rule r: the rule exceeded its time budget of 200 ms (3 overruns)' },
+    };
     reply = json(200, policy);
     await expect(client().getPolicy(ID)).resolves.toMatchObject({ quarantine: { reason: expect.stringContaining('time budget') } });
     reply = json(200, { ...policy, enabled: true, quarantine: null });
-    await expect(client().updatePolicy(ID, { name: 'slow', enabled: true, rules: [{ id: 'r', expression: 'true' }] })).resolves.toMatchObject({ quarantine: null });
+    await expect(client().updatePolicy(ID, { name: 'slow', enabled: true, rules: [{ id: 'r', expression: 'true' }] })).resolves.toMatchObject({
+      quarantine: null,
+    });
     reply = { status: 204, body: '' };
     await expect(client().deletePolicy(ID)).resolves.toBeUndefined();
-    expect(received().map(({ method, path }) => `${method} ${path}`)).toEqual([`GET /api/admin/policies/${ID}`, `PUT /api/admin/policies/${ID}`, `DELETE /api/admin/policies/${ID}`]);
+    expect(received().map(({ method, path }) => `${method} ${path}`)).toEqual([
+      `GET /api/admin/policies/${ID}`,
+      `PUT /api/admin/policies/${ID}`,
+      `DELETE /api/admin/policies/${ID}`,
+    ]);
     expect(JSON.parse(received()[1]!.body)).toEqual({ name: 'slow', enabled: true, rules: [{ id: 'r', expression: 'true' }] });
   });
 
@@ -190,16 +201,30 @@ describe('requests', () => {
 describe('errors', () => {
   it.each([
     [problem(401, 'Unauthorized', 'Send a valid admin token'), InvalidAdminTokenError, { code: 'invalid-token', status: 401 }],
-    [problem(404, 'Not Found', `No host with id ${ID}`), NotFoundError, { code: 'not-found', status: 404, reason: `No host with id ${ID}`, message: `Not found (404): No host with id ${ID}` }],
+    [
+      problem(404, 'Not Found', `No host with id ${ID}`),
+      NotFoundError,
+      { code: 'not-found', status: 404, reason: `No host with id ${ID}`, message: `Not found (404): No host with id ${ID}` },
+    ],
     [problem(409, 'Conflict', 'The key is already revoked'), ConflictError, { code: 'conflict', status: 409, reason: 'The key is already revoked' }],
     [problem(400, 'Bad Request', 'limit: must be >= 1'), RequestRejectedError, { code: 'rejected', status: 400, reason: 'limit: must be >= 1' }],
     [problem(422, 'Unprocessable Entity'), RequestRejectedError, { code: 'rejected', status: 422, reason: 'Unprocessable Entity' }],
     [{ ...problem(429, 'Too Many Requests'), headers: { 'retry-after': '3' } }, RateLimitedError, { code: 'rate-limited', retryAfterSeconds: 3 }],
-    [problem(500, 'Internal Server Error', 'database locked'), ServerError, { code: 'server', status: 500, message: 'Unexpected answer from the server (500): database locked' }],
-    [{ status: 502, body: 'Bad gateway\n<html>' }, ServerError, { code: 'server', status: 502, message: 'Unexpected answer from the server (502): Bad gateway', problem: undefined }],
+    [
+      problem(500, 'Internal Server Error', 'database locked'),
+      ServerError,
+      { code: 'server', status: 500, message: 'Unexpected answer from the server (500): database locked' },
+    ],
+    [
+      { status: 502, body: 'Bad gateway\n<html>' },
+      ServerError,
+      { code: 'server', status: 502, message: 'Unexpected answer from the server (502): Bad gateway', problem: undefined },
+    ],
   ] as const)('maps %j to a typed error with status and problem details', async (answer, type, fields) => {
     reply = answer;
-    const error = await client().getHost(ID).catch((e: unknown) => e);
+    const error = await client()
+      .getHost(ID)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(type);
     expect(error).toMatchObject(fields);
     if ('type' in answer && answer.type === 'application/problem+json') expect((error as ServerError).problem).toEqual(JSON.parse(answer.body));
@@ -216,17 +241,23 @@ describe('errors', () => {
 
   it('never puts the token into an error, even when the server echoes it', async () => {
     reply = problem(400, 'Bad Request', `token ${TOKEN} is odd`);
-    const error = (await client().listHosts().catch((e: unknown) => e)) as RequestRejectedError;
+    const error = (await client()
+      .listHosts()
+      .catch((e: unknown) => e)) as RequestRejectedError;
     expect(error.message).toBe('The server rejected the request (400): token [redacted] is odd');
     expect(JSON.stringify(error.problem)).not.toContain(TOKEN);
     reply = { status: 500, body: `Authorization: Bearer ${TOKEN}` };
-    const plain = (await client().listHosts().catch((e: unknown) => e)) as Error;
+    const plain = (await client()
+      .listHosts()
+      .catch((e: unknown) => e)) as Error;
     expect(plain.message).not.toContain(TOKEN);
   });
 
   it('is a NetworkError when nothing listens, naming the URL but not the token', async () => {
     const port = await unusedPort();
-    const error = await client({ baseUrl: `http://127.0.0.1:${port}` }).listLicenseKeys().catch((e: unknown) => e);
+    const error = await client({ baseUrl: `http://127.0.0.1:${port}` })
+      .listLicenseKeys()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as Error).message).toBe(`No answer from http://127.0.0.1:${port}/api/admin/keys: connect ECONNREFUSED 127.0.0.1:${port}`);
   });

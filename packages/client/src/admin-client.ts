@@ -202,8 +202,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     updateLicenseKey: (keyId, settings) => json<LicenseKeyInfo>(() => updateLicenseKey({ ...transport.call(), path: { keyId }, body: settings }), 200),
     acceptHostIdentity: (hostRecordId, hostId2) =>
       json<Host>(() => acceptHostIdentity({ ...transport.call(), path: { hostRecordId }, body: { hostId2 } }), 200),
-    rotateLicenseKey: (keyId, request = {}) =>
-      json<RotatedLicenseKey>(() => rotateLicenseKey({ ...transport.call(), path: { keyId }, body: request }), 201),
+    rotateLicenseKey: (keyId, request = {}) => json<RotatedLicenseKey>(() => rotateLicenseKey({ ...transport.call(), path: { keyId }, body: request }), 201),
     listRejections: (query) => json<RejectionPage>(() => listRejections({ ...transport.call(), query }), 200),
     listPolicies: () => json<PolicyList>(() => listPolicies({ ...transport.call() }), 200),
     createPolicy: (policy) => json<Policy>(() => createPolicy({ ...transport.call(), body: policy }), 201),
@@ -217,7 +216,8 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     createWaiver: (waiver) => json<Waiver>(() => createWaiver({ ...transport.call(), body: waiver }), 201),
     listWebhooks: () => json<WebhookList>(() => listWebhooks({ ...transport.call() }), 200),
     createWebhook: (webhook) => json<NewWebhook>(() => createWebhook({ ...transport.call(), body: webhook }), 201),
-    listWebhookDeliveries: (webhookId, query) => json<WebhookDeliveryPage>(() => listWebhookDeliveries({ ...transport.call(), path: { webhookId }, query }), 200),
+    listWebhookDeliveries: (webhookId, query) =>
+      json<WebhookDeliveryPage>(() => listWebhookDeliveries({ ...transport.call(), path: { webhookId }, query }), 200),
     redeliverWebhookDelivery: (webhookId, deliveryId) =>
       json<WebhookDelivery>(() => redeliverWebhookDelivery({ ...transport.call(), path: { webhookId, deliveryId } }), 200),
     exportText: async (what, format) => {

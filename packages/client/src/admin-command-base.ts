@@ -19,7 +19,7 @@ export const pageOptions = {
 
 /** A subcommand of `parent` that talks to the admin API: with `--json`, for tooling. */
 export function adminCommand(parent: Command, name: string, description: string): Command {
-  return parent.command(name).description(description).option('--json', 'print the API\'s JSON answer instead of a table');
+  return parent.command(name).description(description).option('--json', "print the API's JSON answer instead of a table");
 }
 
 /** Prints `value` as JSON (`--json`) or as `format` shows it to people, and succeeds. */

@@ -28,7 +28,9 @@ interface QuotaFlags {
 export function addAdminCommands(program: Command): void {
   addComplianceCommands(program);
   adminCommand(program, 'overview', 'show the fleet at a glance: hosts, hardening index, top findings, OS and Lynis mix, uploads, stale hosts')
-    .addOption(new Option('--stale-days <n>', 'a host is stale when its last report is older than this many days (server default 7)').argParser(positiveInteger))
+    .addOption(
+      new Option('--stale-days <n>', 'a host is stale when its last report is older than this many days (server default 7)').argParser(positiveInteger),
+    )
     .action(
       admin<[OutputFlags & { staleDays?: number }]>(async (client, options) =>
         show(options, await client.getOverview({ staleDays: options.staleDays }), formatOverview),
@@ -53,7 +55,14 @@ function addHostCommands(program: Command): void {
     .addOption(new Option('--finding-kind <kind>', 'with --finding: only warnings or only suggestions').choices(['warning', 'suggestion']))
     .addOption(new Option('--stale-days <n>', 'only hosts without a report for this many days').argParser(positiveInteger).conflicts('seenBefore'))
     .addOption(new Option('--seen-before <when>', 'only hosts whose last report arrived before this date (midnight UTC) or date and time').argParser(dateTime))
-    .addOption(new Option('--sort <column>', 'order by last seen (default), host name, hardening index or warnings of the latest report').choices(['lastSeen', 'hostname', 'hardeningIndex', 'warnings']))
+    .addOption(
+      new Option('--sort <column>', 'order by last seen (default), host name, hardening index or warnings of the latest report').choices([
+        'lastSeen',
+        'hostname',
+        'hardeningIndex',
+        'warnings',
+      ]),
+    )
     .addOption(new Option('--order <order>', 'descending (default) or ascending; hosts without a value come last either way').choices(['desc', 'asc']))
     .addOption(pageOptions.limit())
     .addOption(pageOptions.offset())
@@ -67,7 +76,7 @@ function addHostCommands(program: Command): void {
       }),
     );
 
-  adminCommand(program, 'findings', 'list the warnings and suggestions of every host\'s latest report, most hosts affected first')
+  adminCommand(program, 'findings', "list the warnings and suggestions of every host's latest report, most hosts affected first")
     .addOption(new Option('--kind <kind>', 'only warnings or only suggestions').choices(['warning', 'suggestion']))
     .option('--test-id <id>', 'only this test id, e.g. PKGS-7392 (then `hosts --finding ID` lists its hosts)')
     .addOption(pageOptions.limit())
@@ -80,7 +89,7 @@ function addHostCommands(program: Command): void {
     );
 
   adminCommand(program, 'host', 'show a host and the hardening index of its newest reports')
-    .argument('<id>', 'the host\'s id (the ID column of `hosts`)')
+    .argument('<id>', "the host's id (the ID column of `hosts`)")
     .addOption(new Option('--history <n>', 'how many of the newest reports the hardening history covers (server default 100)').argParser(positiveInteger))
     .action(
       admin<[string, OutputFlags & { history?: number }]>(async (client, id, options) =>
@@ -89,11 +98,15 @@ function addHostCommands(program: Command): void {
     );
 
   adminCommand(program, 'accept-identity', 'accept the new hostid2 of a host whose identity change is flagged (e.g. a reinstalled host)')
-    .argument('<id>', 'the host\'s id (the ID column of `hosts`)')
+    .argument('<id>', "the host's id (the ID column of `hosts`)")
     .argument('<hostid2>', 'the new hostid2, as `host <id>` shows it under "Identity change" ("-": none)')
     .action(
       admin<[string, string, OutputFlags]>(async (client, id, hostId2, options) =>
-        show(options, await client.acceptHostIdentity(id, hostId2 === '-' ? null : hostId2), (host) => `Accepted hostid2 ${host.hostId2 ?? '(none)'} for host ${host.id}.\n`),
+        show(
+          options,
+          await client.acceptHostIdentity(id, hostId2 === '-' ? null : hostId2),
+          (host) => `Accepted hostid2 ${host.hostId2 ?? '(none)'} for host ${host.id}.\n`,
+        ),
       ),
     );
 }
@@ -112,9 +125,9 @@ function addReportCommands(program: Command): void {
       }),
     );
 
-  adminCommand(program, 'report', 'show a report\'s metadata and what the Lynis report says; --raw prints the report as stored')
-    .argument('<id>', 'the report\'s id (as `upload` printed it, or the ID column of `reports`)')
-    .addOption(new Option('--raw', 'print the report\'s text as stored (license keys redacted) instead').conflicts('json'))
+  adminCommand(program, 'report', "show a report's metadata and what the Lynis report says; --raw prints the report as stored")
+    .argument('<id>', "the report's id (as `upload` printed it, or the ID column of `reports`)")
+    .addOption(new Option('--raw', "print the report's text as stored (license keys redacted) instead").conflicts('json'))
     .action(
       admin<[string, OutputFlags & { raw?: boolean }]>(async (client, id, options) => {
         if (!options.raw) return show(options, await client.getReport(id), formatReport);
@@ -123,8 +136,8 @@ function addReportCommands(program: Command): void {
       }),
     );
 
-  adminCommand(program, 'diff', 'show what changed since the host\'s previous report (or against another of its reports)')
-    .argument('<id>', 'the report\'s id')
+  adminCommand(program, 'diff', "show what changed since the host's previous report (or against another of its reports)")
+    .argument('<id>', "the report's id")
     .option('--against <id>', 'another report of the same host to compare with (the earlier of the two is "before")')
     .action(
       admin<[string, OutputFlags & { against?: string }]>(async (client, id, options) =>
@@ -161,7 +174,7 @@ function addKeyCommands(program: Command): void {
   adminCommand(keys, 'create', 'create a license key and print it on stdout: the only time it is shown')
     .option('--label <text>', 'what the key is for, e.g. "web servers"')
     .addOption(new Option('--expires <when>', 'when the key stops working: a date (midnight UTC) or an ISO 8601 date and time').argParser(dateTime))
-    .addOption(new Option('--new-hosts-per-day <n>', 'hosts new to the key that may enroll per UTC day (default: the server\'s)').argParser(wholeNumber))
+    .addOption(new Option('--new-hosts-per-day <n>', "hosts new to the key that may enroll per UTC day (default: the server's)").argParser(wholeNumber))
     .addOption(new Option('--max-hosts <n>', 'most hosts the key may have (default: no maximum)').argParser(wholeNumber))
     .action(
       admin<[OutputFlags & QuotaFlags & { label?: string; expires?: string }]>(async (client, options) => {
@@ -174,8 +187,8 @@ function addKeyCommands(program: Command): void {
       }),
     );
 
-  adminCommand(keys, 'set', 'change a license key\'s quotas of hosts')
-    .argument('<id>', 'the key\'s id (the ID column of `keys list`)')
+  adminCommand(keys, 'set', "change a license key's quotas of hosts")
+    .argument('<id>', "the key's id (the ID column of `keys list`)")
     .addOption(new Option('--new-hosts-per-day <n>', 'hosts new to the key per UTC day, or "default" for the server\'s').argParser(quotaOr('default')))
     .addOption(new Option('--max-hosts <n>', 'most hosts the key may have, or "none"').argParser(quotaOr('none')))
     .action(
@@ -187,13 +200,11 @@ function addKeyCommands(program: Command): void {
     );
 
   adminCommand(keys, 'revoke', 'revoke a license key: its checks and uploads are refused from now on')
-    .argument('<id>', 'the key\'s id (the ID column of `keys list`), never the key itself')
-    .action(
-      admin<[string, OutputFlags]>(async (client, id, options) => show(options, await client.revokeLicenseKey(id), (key) => formatKeys([key]))),
-    );
+    .argument('<id>', "the key's id (the ID column of `keys list`), never the key itself")
+    .action(admin<[string, OutputFlags]>(async (client, id, options) => show(options, await client.revokeLicenseKey(id), (key) => formatKeys([key]))));
 
   adminCommand(keys, 'rotate', 'issue a new key for an old one, which keeps working for the grace period; prints the new key on stdout')
-    .argument('<id>', 'the old key\'s id (the ID column of `keys list`)')
+    .argument('<id>', "the old key's id (the ID column of `keys list`)")
     .addOption(new Option('--grace <seconds>', 'how long the old key keeps working (server default 86400, a day)').argParser(wholeNumber))
     .action(
       admin<[string, OutputFlags & { grace?: number }]>(async (client, id, options) => {

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { formatFields, formatFindingPage, formatHost, formatHostPage, formatOverview, formatPageLine, formatTable, formatTime, printable } from './admin-output.js';
+import {
+  formatFields,
+  formatFindingPage,
+  formatHost,
+  formatHostPage,
+  formatOverview,
+  formatPageLine,
+  formatTable,
+  formatTime,
+  printable,
+} from './admin-output.js';
 import type { Host, Overview } from './generated/types.gen.js';
 
 describe('printable', () => {
@@ -25,13 +35,27 @@ describe('formatTime', () => {
 
 describe('formatTable and formatFields', () => {
   it('aligns every column to its widest cell, without trailing spaces', () => {
-    const rows = [{ name: 'web-01', index: 56 }, { name: 'db', index: null }];
-    const table = formatTable<(typeof rows)[number]>([['NAME', (r) => r.name], ['INDEX', (r) => r.index]], rows);
+    const rows = [
+      { name: 'web-01', index: 56 },
+      { name: 'db', index: null },
+    ];
+    const table = formatTable<(typeof rows)[number]>(
+      [
+        ['NAME', (r) => r.name],
+        ['INDEX', (r) => r.index],
+      ],
+      rows,
+    );
     expect(table).toBe('NAME    INDEX\nweb-01  56\ndb      -\n');
   });
 
   it('aligns the values of labelled fields', () => {
-    expect(formatFields([['Host', 'a'], ['Hardening index', null]])).toBe('Host             a\nHardening index  -\n');
+    expect(
+      formatFields([
+        ['Host', 'a'],
+        ['Hardening index', null],
+      ]),
+    ).toBe('Host             a\nHardening index  -\n');
   });
 });
 
@@ -70,8 +94,16 @@ const HOST: Host = {
 };
 
 describe('hosts and findings', () => {
-  it('lists each host\'s warnings, groups and tags; groups and tags comma-separated, control characters as ?', () => {
-    const table = formatHostPage({ items: [{ ...HOST, tags: ['bad\u001b[2J'] }, { ...HOST, groups: [], tags: [], latestWarningCount: null }], total: 2, limit: 50, offset: 0 });
+  it("lists each host's warnings, groups and tags; groups and tags comma-separated, control characters as ?", () => {
+    const table = formatHostPage({
+      items: [
+        { ...HOST, tags: ['bad\u001b[2J'] },
+        { ...HOST, groups: [], tags: [], latestWarningCount: null },
+      ],
+      total: 2,
+      limit: 50,
+      offset: 0,
+    });
     const [heading, first, second] = table.split('\n').map((line) => line.split(/\s{2,}/));
     expect(heading).toEqual(['ID', 'HOSTNAME', 'HOST ID', 'OS', 'INDEX', 'WARNINGS', 'REPORTS', 'LAST SEEN', 'GROUPS', 'TAGS', 'IDENTITY']);
     expect(first!.slice(4)).toEqual(['56', '2', '3', '2026-11-02 13:41:25 UTC', 'webservers,eu', 'bad?[2J', '-']);
@@ -87,21 +119,32 @@ describe('hosts and findings', () => {
     );
   });
 
-  it('shows a host\'s alias, customer, groups, tags and finding counts', () => {
+  it("shows a host's alias, customer, groups, tags and finding counts", () => {
     const text = formatHost({ ...HOST, hardeningHistory: [] });
     expect(text).toContain('\nAlias            web-01.example.org\nCustomer         acme\nGroups           webservers,eu\nTags             production\n');
     expect(text).toContain('\nWarnings         2\nSuggestions      24\n');
   });
 
   it('lists findings with how many hosts have each', () => {
-    const page = { items: [{ kind: 'warning' as const, testId: 'PKGS-7392', text: 'Found one or more vulnerable packages.', hosts: 12 }], total: 1, limit: 50, offset: 0 };
-    expect(formatFindingPage(page)).toBe('KIND     TEST ID    HOSTS  TEXT\nwarning  PKGS-7392  12     Found one or more vulnerable packages.\nfindings 1-1 of 1\n');
+    const page = {
+      items: [{ kind: 'warning' as const, testId: 'PKGS-7392', text: 'Found one or more vulnerable packages.', hosts: 12 }],
+      total: 1,
+      limit: 50,
+      offset: 0,
+    };
+    expect(formatFindingPage(page)).toBe(
+      'KIND     TEST ID    HOSTS  TEXT\nwarning  PKGS-7392  12     Found one or more vulnerable packages.\nfindings 1-1 of 1\n',
+    );
   });
 });
 
 describe('formatOverview', () => {
   type Distribution = Overview['hardeningIndex']['distribution'];
-  const distribution = Array.from({ length: 10 }, (_, i) => ({ from: i * 10, to: i === 9 ? 100 : i * 10 + 9, hosts: i === 5 ? 4 : i === 6 ? 2 : 0 })) as Distribution;
+  const distribution = Array.from({ length: 10 }, (_, i) => ({
+    from: i * 10,
+    to: i === 9 ? 100 : i * 10 + 9,
+    hosts: i === 5 ? 4 : i === 6 ? 2 : 0,
+  })) as Distribution;
   const overview: Overview = {
     generatedAt: '2026-11-23T10:00:00.000Z',
     staleDays: 7,
@@ -110,7 +153,10 @@ describe('formatOverview', () => {
     hardeningTrend: Array.from({ length: 20 }, (_, i) => ({ day: `2026-11-${String(i + 1).padStart(2, '0')}`, average: 50 + i / 3, reports: 9 })),
     topWarnings: [{ kind: 'warning', testId: 'PKGS-7392', text: 'Found one or more vulnerable packages.', hosts: 11 }],
     topSuggestions: [],
-    operatingSystems: [{ name: 'Debian GNU/Linux 12 (bookworm)', hosts: 10 }, { name: null, hosts: 2 }],
+    operatingSystems: [
+      { name: 'Debian GNU/Linux 12 (bookworm)', hosts: 10 },
+      { name: null, hosts: 2 },
+    ],
     lynisVersions: [{ name: '3.0.8', hosts: 12 }],
     uploadsPerDay: [
       { day: '2026-11-21', accepted: 0, refused: 0 },
@@ -123,7 +169,9 @@ describe('formatOverview', () => {
 
   it('says how many hosts reported lately, the hardening index and its distribution, as bars', () => {
     const text = formatOverview(overview);
-    expect(text).toMatch(/^Generated {8}2026-11-23 10:00:00 UTC\nHosts {12}12: 9 seen in the last 24 h, 10 in the last 7 days, 2 stale \(no report for 7 days\)\n/);
+    expect(text).toMatch(
+      /^Generated {8}2026-11-23 10:00:00 UTC\nHosts {12}12: 9 seen in the last 24 h, 10 in the last 7 days, 2 stale \(no report for 7 days\)\n/,
+    );
     expect(text).toContain('\nHardening index  average 58.3, median 57.5 (1 host without one)\n');
     expect(text).toContain('\n  40-49   0\n  50-59   4      ########################################\n  60-69   2      ####################\n');
     expect(text).toContain('\n  90-100  0\n');
@@ -134,7 +182,9 @@ describe('formatOverview', () => {
     expect(text).toContain('Top warnings (hosts affected):\n  HOSTS  TEST ID    TEXT\n  11     PKGS-7392  Found one or more vulnerable packages.\n');
     expect(text).toContain('Top suggestions (hosts affected):\n  none\n');
     expect(text).toContain('  10     Debian GNU/Linux 12 (bookworm)\n  2      (not reported)\n');
-    expect(text).toContain('Uploads per day, last 3 days (days with any):\n  DAY         ACCEPTED  REFUSED\n  2026-11-22  9         0\n  2026-11-23  3         2\n  2 uploads refused: see audit-client rejections\n');
+    expect(text).toContain(
+      'Uploads per day, last 3 days (days with any):\n  DAY         ACCEPTED  REFUSED\n  2026-11-22  9         0\n  2026-11-23  3         2\n  2 uploads refused: see audit-client rejections\n',
+    );
     expect(text).toContain('Fleet hardening index per day (newest 14 days with reports):\n  DAY         AVERAGE  REPORTS\n  2026-11-07  52       9\n');
     expect(text).not.toContain('2026-11-06  ');
     expect(text).toContain(`  ${HOST.id}  web-01    2026-11-02 13:41:25 UTC\n  1 more: audit-client hosts --stale-days 7\n`);

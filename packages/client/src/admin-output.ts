@@ -31,14 +31,28 @@ export function printable(value: string | number | null | undefined): string {
 export function formatTime(value: string | null): string {
   if (value === null) return '-';
   const time = Date.parse(value);
-  return Number.isNaN(time) ? printable(value) : new Date(time).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  return Number.isNaN(time)
+    ? printable(value)
+    : new Date(time)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, ' UTC');
 }
 
 /** Rows under their headings, each column as wide as its widest cell, two spaces apart. */
 export function formatTable<Row>(columns: Columns<Row>, rows: Row[]): string {
   const cells = [columns.map(([heading]) => heading), ...rows.map((row) => columns.map(([, cell]) => printable(cell(row))))];
   const widths = columns.map((_, i) => Math.max(...cells.map((line) => line[i]!.length)));
-  return cells.map((line) => line.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    cells
+      .map((line) =>
+        line
+          .map((cell, i) => cell.padEnd(widths[i]!))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 /** Labelled values, one per line, the values aligned. */
@@ -73,8 +87,7 @@ const hostColumns: Columns<Host> = [
 ];
 
 /** `audit-client hosts`. */
-export const formatHostPage = (page: HostPage) =>
-  (page.items.length > 0 ? formatTable(hostColumns, page.items) : '') + formatPageLine(page, 'hosts');
+export const formatHostPage = (page: HostPage) => (page.items.length > 0 ? formatTable(hostColumns, page.items) : '') + formatPageLine(page, 'hosts');
 
 /** `audit-client host <id>`: the host, then the hardening index of its newest reports. */
 export function formatHost(host: HostDetail): string {
@@ -129,8 +142,7 @@ const reportColumns: Columns<ReportPage['items'][number]> = [
 ];
 
 /** `audit-client reports`. */
-export const formatReportPage = (page: ReportPage) =>
-  (page.items.length > 0 ? formatTable(reportColumns, page.items) : '') + formatPageLine(page, 'reports');
+export const formatReportPage = (page: ReportPage) => (page.items.length > 0 ? formatTable(reportColumns, page.items) : '') + formatPageLine(page, 'reports');
 
 /** `audit-client report <id>`: the metadata, then what the Lynis report says, with every warning and suggestion. */
 export function formatReport(report: ReportDetail): string {
@@ -176,7 +188,10 @@ function formatFindings(title: string, findings: Finding[]): string {
 
 /** `audit-client diff <id>`: the two reports, then every change, one line each (`+` added, `-` removed or resolved, `~` changed). */
 export function formatReportDiff(diff: ReportDiff): string {
-  const head = formatFields([['Before', diff.beforeReportId], ['After', diff.afterReportId]]);
+  const head = formatFields([
+    ['Before', diff.beforeReportId],
+    ['After', diff.afterReportId],
+  ]);
   const { changes } = diff;
   if (!changes) return `${head}\n${diff.beforeReportId ? 'Not both Lynis reports: nothing to compare.' : 'The host sent no report before this one.'}\n`;
   const { before, after } = changes.hardeningIndex;
@@ -226,7 +241,10 @@ const rejectionColumns: Columns<RejectionPage['items'][number]> = [
   ['KEY ID', (r) => r.keyId ?? 'unknown'],
   ['COUNT', (r) => r.count],
   ['LAST REFUSED', (r) => formatTime(r.lastAt)],
-  ['ADDRESSES', (r) => (r.remoteAddresses.join(' ') + (r.addressCount > r.remoteAddresses.length ? ` (+${r.addressCount - r.remoteAddresses.length})` : '')) || null],
+  [
+    'ADDRESSES',
+    (r) => r.remoteAddresses.join(' ') + (r.addressCount > r.remoteAddresses.length ? ` (+${r.addressCount - r.remoteAddresses.length})` : '') || null,
+  ],
 ];
 
 /** `audit-client rejections`: refused uploads and license checks, newest day first. */
@@ -262,7 +280,10 @@ export function formatOverview(overview: Overview): string {
   const { hosts, hardeningIndex: index, staleDays } = overview;
   const head = formatFields([
     ['Generated', formatTime(overview.generatedAt)],
-    ['Hosts', `${hosts.total}: ${hosts.seenLast24h} seen in the last 24 h, ${hosts.seenLast7d} in the last 7 days, ${hosts.stale} stale (no report for ${count(staleDays, 'day')})`],
+    [
+      'Hosts',
+      `${hosts.total}: ${hosts.seenLast24h} seen in the last 24 h, ${hosts.seenLast7d} in the last 7 days, ${hosts.stale} stale (no report for ${count(staleDays, 'day')})`,
+    ],
     [
       'Hardening index',
       index.average === null
@@ -280,9 +301,32 @@ export function formatOverview(overview: Overview): string {
     index.distribution,
   );
   const findings = (title: string, items: FindingCount[]) =>
-    `${title}:\n` + (items.length === 0 ? '  none\n' : indent(formatTable<FindingCount>([['HOSTS', (f) => f.hosts], ['TEST ID', (f) => f.testId], ['TEXT', (f) => f.text]], items)));
+    `${title}:\n` +
+    (items.length === 0
+      ? '  none\n'
+      : indent(
+          formatTable<FindingCount>(
+            [
+              ['HOSTS', (f) => f.hosts],
+              ['TEST ID', (f) => f.testId],
+              ['TEXT', (f) => f.text],
+            ],
+            items,
+          ),
+        ));
   const mix = (title: string, heading: string, items: LabelCount[]) =>
-    `${title}:\n` + (items.length === 0 ? '  none\n' : indent(formatTable<LabelCount>([['HOSTS', (l) => l.hosts], [heading, (l) => l.name ?? '(not reported)']], items)));
+    `${title}:\n` +
+    (items.length === 0
+      ? '  none\n'
+      : indent(
+          formatTable<LabelCount>(
+            [
+              ['HOSTS', (l) => l.hosts],
+              [heading, (l) => l.name ?? '(not reported)'],
+            ],
+            items,
+          ),
+        ));
   const uploads = overview.uploadsPerDay.filter((day) => day.accepted > 0 || day.refused > 0);
   const refused = overview.uploadsPerDay.reduce((sum, day) => sum + day.refused, 0);
   const trend = overview.hardeningTrend.slice(-OVERVIEW_TREND_DAYS);
@@ -296,17 +340,46 @@ export function formatOverview(overview: Overview): string {
     `Uploads per day, last ${count(overview.uploadsPerDay.length, 'day')} (days with any):\n` +
       (uploads.length === 0
         ? '  none\n'
-        : indent(formatTable<Overview['uploadsPerDay'][number]>([['DAY', (d) => d.day], ['ACCEPTED', (d) => String(d.accepted)], ['REFUSED', (d) => String(d.refused)]], uploads))) +
+        : indent(
+            formatTable<Overview['uploadsPerDay'][number]>(
+              [
+                ['DAY', (d) => d.day],
+                ['ACCEPTED', (d) => String(d.accepted)],
+                ['REFUSED', (d) => String(d.refused)],
+              ],
+              uploads,
+            ),
+          )) +
       (refused > 0 ? `  ${count(refused, 'upload')} refused: see audit-client rejections\n` : ''),
     `Fleet hardening index per day (newest ${count(trend.length, 'day')} with reports):\n` +
       (trend.length === 0
         ? '  none\n'
-        : indent(formatTable<Overview['hardeningTrend'][number]>([['DAY', (d) => d.day], ['AVERAGE', (d) => decimal(d.average)], ['REPORTS', (d) => String(d.reports)]], trend))),
+        : indent(
+            formatTable<Overview['hardeningTrend'][number]>(
+              [
+                ['DAY', (d) => d.day],
+                ['AVERAGE', (d) => decimal(d.average)],
+                ['REPORTS', (d) => String(d.reports)],
+              ],
+              trend,
+            ),
+          )),
     `Stale hosts (no report for ${count(staleDays, 'day')}), seen longest ago:\n` +
       (overview.staleHosts.length === 0
         ? '  none\n'
-        : indent(formatTable<Host>([['ID', (h) => h.id], ['HOSTNAME', (h) => h.hostname], ['LAST SEEN', (h) => formatTime(h.lastSeen)]], overview.staleHosts)) +
-          (hosts.stale > overview.staleHosts.length ? `  ${hosts.stale - overview.staleHosts.length} more: audit-client hosts --stale-days ${staleDays}\n` : '')),
+        : indent(
+            formatTable<Host>(
+              [
+                ['ID', (h) => h.id],
+                ['HOSTNAME', (h) => h.hostname],
+                ['LAST SEEN', (h) => formatTime(h.lastSeen)],
+              ],
+              overview.staleHosts,
+            ),
+          ) +
+          (hosts.stale > overview.staleHosts.length
+            ? `  ${hosts.stale - overview.staleHosts.length} more: audit-client hosts --stale-days ${staleDays}\n`
+            : '')),
   ];
   return sections.join('\n');
 }

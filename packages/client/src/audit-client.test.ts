@@ -5,7 +5,6 @@ import { minimalReport } from '@org/test-support/lynis-report';
 import { createAuditClient, type AuditClientOptions } from './audit-client.js';
 import { InvalidKeyError, NetworkError, RateLimitedError, RequestRejectedError, ServerError, ServiceUnavailableError, TooLargeError } from './errors.js';
 
-
 const KEY = 'deadbeef-0000-0000-0000-000000000001';
 let stub: StubServer;
 let reply: StubReply;
@@ -89,24 +88,36 @@ describe('uploadReport', () => {
 
   it.each([
     [{ status: 401, body: 'Invalid license key' }, InvalidKeyError, { code: 'invalid-key', status: 401 }],
-    [{ status: 400, body: "Invalid request: must have required property 'hostid'\nmore" }, RequestRejectedError, { code: 'rejected', reason: "Invalid request: must have required property 'hostid'" }],
+    [
+      { status: 400, body: "Invalid request: must have required property 'hostid'\nmore" },
+      RequestRejectedError,
+      { code: 'rejected', reason: "Invalid request: must have required property 'hostid'" },
+    ],
     [{ status: 415, body: 'Send the fields as form data' }, RequestRejectedError, { code: 'rejected', status: 415 }],
     [{ status: 413, body: 'Request body too large (limit 10 bytes)' }, TooLargeError, { code: 'too-large', reason: 'Request body too large (limit 10 bytes)' }],
     [{ status: 429, body: 'Too many requests', headers: { 'retry-after': '7' } }, RateLimitedError, { code: 'rate-limited', retryAfterSeconds: 7 }],
     [{ status: 429, body: 'Too many requests' }, RateLimitedError, { retryAfterSeconds: undefined }],
-    [{ status: 503, body: 'Server busy, try again later', headers: { 'retry-after': '5' } }, ServiceUnavailableError, { code: 'unavailable', status: 503, retryAfterSeconds: 5 }],
+    [
+      { status: 503, body: 'Server busy, try again later', headers: { 'retry-after': '5' } },
+      ServiceUnavailableError,
+      { code: 'unavailable', status: 503, retryAfterSeconds: 5 },
+    ],
     [{ status: 500, body: 'Internal server error' }, ServerError, { code: 'server', status: 500 }],
     [{ status: 200, body: 'Stored' }, ServerError, { code: 'server', status: 200 }],
   ] as const)('maps %j to a typed error', async (answer, type, fields) => {
     reply = answer;
-    const error = await client().uploadReport(upload).catch((e: unknown) => e);
+    const error = await client()
+      .uploadReport(upload)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(type);
     expect(error).toMatchObject(fields);
   });
 
   it('never puts the key into an error message, even when the server echoes it', async () => {
     reply = { status: 400, body: `Invalid request: licensekey ${KEY} looks odd` };
-    const error = (await client().uploadReport(upload).catch((e: unknown) => e)) as Error;
+    const error = (await client()
+      .uploadReport(upload)
+      .catch((e: unknown) => e)) as Error;
     expect(error.message).toContain('licensekey [redacted] looks odd');
     expect(error.message).not.toContain(KEY);
   });
@@ -115,7 +126,9 @@ describe('uploadReport', () => {
 describe('no answer', () => {
   it('is a NetworkError when nothing listens', async () => {
     const port = await unusedPort();
-    const error = await createAuditClient({ baseUrl: `http://127.0.0.1:${port}` }).checkLicense(KEY).catch((e: unknown) => e);
+    const error = await createAuditClient({ baseUrl: `http://127.0.0.1:${port}` })
+      .checkLicense(KEY)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).message).toBe(`No answer from http://127.0.0.1:${port}/api/audit/license/: connect ECONNREFUSED 127.0.0.1:${port}`);
   });

@@ -16,11 +16,13 @@ export const wholeNumber = (value: string) => {
  * A parser of a whole number or `unsetWord`, such as `--max-hosts none`: a key quota. The word is kept as it is
  * (commander turns a parser's null into ''); {@link quotaSetting} reads it as null.
  */
-export const quotaOr = (unsetWord: string) => (value: string): number | string => {
-  if (value === unsetWord) return unsetWord;
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`must be a whole number or "${unsetWord}"`);
-  return Number(value);
-};
+export const quotaOr =
+  (unsetWord: string) =>
+  (value: string): number | string => {
+    if (value === unsetWord) return unsetWord;
+    if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`must be a whole number or "${unsetWord}"`);
+    return Number(value);
+  };
 
 /** A quota flag as the API takes it: a number, null for the unset word, undefined when not given. */
 export const quotaSetting = (flag: number | string | undefined) => (typeof flag === 'string' ? null : flag);

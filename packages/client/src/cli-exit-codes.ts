@@ -26,10 +26,7 @@ export function exitCodeFor(error: unknown): number {
  * Runs one command's `work` with a client, sets the exit code it returns, and closes the client. The client's
  * errors (the server's answers and network failures) become one line on stderr and their exit code.
  */
-export async function runWithClient<Client extends { close(): Promise<void> }>(
-  client: Client,
-  work: (client: Client) => Promise<number>,
-): Promise<void> {
+export async function runWithClient<Client extends { close(): Promise<void> }>(client: Client, work: (client: Client) => Promise<number>): Promise<void> {
   try {
     process.exitCode = await work(client);
   } catch (error) {

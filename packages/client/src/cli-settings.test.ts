@@ -1,13 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  resolveAdminConnection,
-  resolveConnection,
-  UsageError,
-  type AdminFlags,
-  type ConnectionFlags,
-  type SettingsSources,
-} from './cli-settings.js';
+import { resolveAdminConnection, resolveConnection, UsageError, type AdminFlags, type ConnectionFlags, type SettingsSources } from './cli-settings.js';
 
 const KEY = 'deadbeef-0000-0000-0000-000000000001';
 const FILES: Record<string, string> = {

@@ -84,16 +84,10 @@ export async function resolveAdminConnection(flags: AdminFlags, sources: Setting
 }
 
 /** The server's location (as `parseUrl` reads the URL) and TLS trust, and the profiles' other settings. */
-async function resolveServer<Location>(
-  flags: ServerFlags,
-  sources: SettingsSources,
-  parseUrl: (url: string) => Location,
-): Promise<ServerSettings<Location>> {
+async function resolveServer<Location>(flags: ServerFlags, sources: SettingsSources, parseUrl: (url: string) => Location): Promise<ServerSettings<Location>> {
   const warnings: string[] = [];
   const profileFiles = flags.lynisProfile ?? [];
-  const profile = parseLynisProfiles(
-    await Promise.all(profileFiles.map(async (name) => ({ name, text: await readOrFail(sources, name, 'Lynis profile') }))),
-  );
+  const profile = parseLynisProfiles(await Promise.all(profileFiles.map(async (name) => ({ name, text: await readOrFail(sources, name, 'Lynis profile') }))));
 
   const url = flags.url ?? (profile.uploadServer ? lynisApiUrl(profile.uploadServer) : undefined);
   if (!url) throw new UsageError('No server: give --url https://<host>:<port>/api/<tool>, AUDIT_URL, or a Lynis profile with upload-server');

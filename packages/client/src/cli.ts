@@ -14,20 +14,34 @@ import { retryRateLimited, uploadBatch, type UploadOutcome } from './upload-batc
 const MAX_RETRY_WAIT_SECONDS = 300;
 
 const program = new Command('audit-client')
-  .description('Checks a license key and uploads audit reports to an audit collection server (a stand-in for the Lynis uploader); with an admin token, lists hosts and reports and manages license keys')
-  .addOption(new Option('--url <url>', 'API URL, e.g. https://collector:8443/api/audit (or /api/v1/audit); admin commands also take the server URL, e.g. https://collector:8443').env('AUDIT_URL'))
-  .option('--lynis-profile <file>', 'read upload-server, license-key, upload-options, hostid and hostid2 from a Lynis profile (repeatable, later wins)', (file: string, files: string[] = []) => [...files, file])
-  .addOption(new Option('--ca <file>', 'PEM certificate to trust, e.g. the server\'s self-signed one').env('AUDIT_CA_FILE'))
-  .option('--insecure', 'do not verify the server\'s TLS certificate')
+  .description(
+    'Checks a license key and uploads audit reports to an audit collection server (a stand-in for the Lynis uploader); with an admin token, lists hosts and reports and manages license keys',
+  )
+  .addOption(
+    new Option(
+      '--url <url>',
+      'API URL, e.g. https://collector:8443/api/audit (or /api/v1/audit); admin commands also take the server URL, e.g. https://collector:8443',
+    ).env('AUDIT_URL'),
+  )
+  .option(
+    '--lynis-profile <file>',
+    'read upload-server, license-key, upload-options, hostid and hostid2 from a Lynis profile (repeatable, later wins)',
+    (file: string, files: string[] = []) => [...files, file],
+  )
+  .addOption(new Option('--ca <file>', "PEM certificate to trust, e.g. the server's self-signed one").env('AUDIT_CA_FILE'))
+  .option('--insecure', "do not verify the server's TLS certificate")
   .addOption(new Option('--key-file <file>', 'read the license key from this file').env('AUDIT_LICENSE_KEY_FILE'))
   .option('--key-stdin', 'read the license key from standard input')
   .addOption(new Option('--admin-token-file <file>', 'read the admin token (for the admin commands) from this file').env('AUDIT_ADMIN_TOKEN_FILE'))
   .addOption(new Option('--timeout <seconds>', 'seconds to wait for each answer').default(60).argParser(positiveInteger))
-  .addHelpText('after', `
+  .addHelpText(
+    'after',
+    `
 The license key is never taken from the command line: use --key-file, --key-stdin, AUDIT_LICENSE_KEY_FILE,
 AUDIT_LICENSE_KEY or the profile's license-key. Nor is the admin token: use --admin-token-file,
 AUDIT_ADMIN_TOKEN_FILE or AUDIT_ADMIN_TOKEN. Exit codes: 0 success, 2 license key or admin token refused,
-3 request rejected, 4 still rate limited or unavailable after the retries, 5 not found, 1 anything else.`)
+3 request rejected, 4 still rate limited or unavailable after the retries, 5 not found, 1 anything else.`,
+  )
   .showHelpAfterError();
 
 program
@@ -46,7 +60,7 @@ program
   .command('upload')
   .description('check the key, then upload report files (a directory means every file in it); prints "<id>\\t<file>" per stored report')
   .argument('<paths...>', 'report files or directories')
-  .addOption(new Option('--host-id <id>', 'hostid for every report (default: the report\'s own hostid line, then the profile)').env('AUDIT_HOST_ID'))
+  .addOption(new Option('--host-id <id>', "hostid for every report (default: the report's own hostid line, then the profile)").env('AUDIT_HOST_ID'))
   .addOption(new Option('--host-id2 <id>', 'hostid2 for every report (default: as for --host-id)').env('AUDIT_HOST_ID2'))
   .addOption(new Option('--encoding <encoding>', 'raw sends the report text as Lynis does; base64 sends its bytes').choices(['raw', 'base64']).default('raw'))
   .addOption(new Option('--concurrency <n>', 'uploads in flight at once').default(4).argParser(positiveInteger))
@@ -126,7 +140,12 @@ async function reportFiles(paths: string[]): Promise<string[]> {
       continue;
     }
     const entries = await readdir(path, { withFileTypes: true });
-    files.push(...entries.filter((e) => e.isFile() && !e.name.startsWith('.')).map((e) => join(path, e.name)).sort());
+    files.push(
+      ...entries
+        .filter((e) => e.isFile() && !e.name.startsWith('.'))
+        .map((e) => join(path, e.name))
+        .sort(),
+    );
   }
   if (files.length === 0) throw new UsageError(`No report files in ${paths.join(', ')}`);
   return files;

@@ -2,16 +2,7 @@ import type { Problem } from './generated/types.gen.js';
 
 /** Why a request failed, as a stable code a caller can branch on (the CLI maps each to an exit code). */
 export type AuditClientErrorCode =
-  | 'invalid-key'
-  | 'invalid-token'
-  | 'not-found'
-  | 'conflict'
-  | 'rejected'
-  | 'too-large'
-  | 'rate-limited'
-  | 'unavailable'
-  | 'server'
-  | 'network';
+  'invalid-key' | 'invalid-token' | 'not-found' | 'conflict' | 'rejected' | 'too-large' | 'rate-limited' | 'unavailable' | 'server' | 'network';
 
 /** Base class of every error the clients throw about a request; never carries a license key or admin token. */
 export class AuditClientError extends Error {
@@ -98,12 +89,9 @@ export class RateLimitedError extends AuditClientError {
     readonly retryAfterSeconds: number | undefined,
     problem?: Problem,
   ) {
-    super(
-      'rate-limited',
-      `The server is rate limiting requests (429)${retryAfterSeconds === undefined ? '' : `; retry after ${retryAfterSeconds} s`}`,
-      429,
-      { problem },
-    );
+    super('rate-limited', `The server is rate limiting requests (429)${retryAfterSeconds === undefined ? '' : `; retry after ${retryAfterSeconds} s`}`, 429, {
+      problem,
+    });
   }
 }
 

@@ -34,9 +34,7 @@ export function parseLynisProfiles(profiles: Array<{ name: string; text: string 
     lines.forEach((line, index) => {
       const unexpected = UNCHECKED_LINE.test(line) ? null : line.match(NOT_ALLOWED);
       if (unexpected) {
-        throw new LynisProfileError(
-          `${name} line ${index + 1}: unexpected characters ${JSON.stringify(unexpected.join(''))}; Lynis refuses this profile too`,
-        );
+        throw new LynisProfileError(`${name} line ${index + 1}: unexpected characters ${JSON.stringify(unexpected.join(''))}; Lynis refuses this profile too`);
       }
     });
     for (const line of lines.filter((l) => SETTING_LINE.test(l))) {

@@ -50,11 +50,7 @@ export async function retryRateLimited<T>(task: () => Promise<T>, options: Retry
  * Uploads every item with at most `concurrency` in flight, retrying an item the server rate-limits or cannot take
  * now after the `Retry-After` it sent (1, 2, 4 … s when it sent none). A refused key stops the batch: items not yet started are skipped.
  */
-export async function uploadBatch(
-  items: string[],
-  upload: (item: string) => Promise<{ id: string }>,
-  options: BatchOptions,
-): Promise<UploadOutcome[]> {
+export async function uploadBatch(items: string[], upload: (item: string) => Promise<{ id: string }>, options: BatchOptions): Promise<UploadOutcome[]> {
   const outcomes = new Array<UploadOutcome>(items.length);
   let next = 0;
   let finished = 0;

@@ -47,17 +47,21 @@ const adapters: Record<string, (api: AuditApi) => Server> = {
   fetch: (api) => {
     const handler = createAuditFetchHandler(api, { basePath: BASE });
     // A minimal fetch host on node:http, as Hono's node-server or Bun.serve would be.
-    return createServer((req: IncomingMessage, res: ServerResponse) => void (async () => {
-      const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-      const request = new Request(`http://${req.headers.host}${req.url}`, {
-        method: req.method,
-        headers: req.headers as Record<string, string>,
-        body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
-        duplex: 'half',
-      } as RequestInit);
-      const response = (await handler(request, { remoteAddress: req.socket.remoteAddress })) ?? new Response(HOST_ANSWER.body, { status: HOST_ANSWER.status });
-      res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
-    })());
+    return createServer(
+      (req: IncomingMessage, res: ServerResponse) =>
+        void (async () => {
+          const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+          const request = new Request(`http://${req.headers.host}${req.url}`, {
+            method: req.method,
+            headers: req.headers as Record<string, string>,
+            body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
+            duplex: 'half',
+          } as RequestInit);
+          const response =
+            (await handler(request, { remoteAddress: req.socket.remoteAddress })) ?? new Response(HOST_ANSWER.body, { status: HOST_ANSWER.status });
+          res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
+        })(),
+    );
   },
 };
 
@@ -89,22 +93,131 @@ const multipart = Buffer.concat([
 ]);
 
 const table: Row[] = [
-  { name: 'license check, valid key', path: '/api/audit/license/', body: urlencoded({ licensekey: VALID_KEY, collector_version: '105' }), status: 200, answer: 'Response 100' },
+  {
+    name: 'license check, valid key',
+    path: '/api/audit/license/',
+    body: urlencoded({ licensekey: VALID_KEY, collector_version: '105' }),
+    status: 200,
+    answer: 'Response 100',
+  },
   { name: 'license check, legacy path', path: '/api/v1/audit/license/', body: urlencoded({ licensekey: VALID_KEY }), status: 200, answer: 'Response 100' },
-  { name: 'license check, unknown key', path: '/api/audit/license/', body: urlencoded({ licensekey: 'deadbeef' }), status: 401, answer: 'Response 500', rejected: { operation: 'checkLicense', reason: 'invalid-key', keyId: 'unknown' } },
-  { name: 'license check, revoked key', path: '/api/audit/license/', body: urlencoded({ licensekey: REVOKED_KEY }), status: 401, answer: 'Response 500', rejected: { reason: 'invalid-key', keyId: revokedKeyId } },
-  { name: 'license check, JSON', path: '/api/audit/license/', body: JSON.stringify({ licensekey: VALID_KEY }), headers: { 'content-type': 'application/json' }, status: 401, answer: 'Response 500', rejected: { reason: 'unsupported-type' } },
-  { name: 'upload, raw report', path: '/api/audit/upload/', body: urlencoded({ data: report.toString(), licensekey: VALID_KEY, hostid: HOST_ID, hostid2: 'f'.repeat(64) }), status: 200, answer: /^OK [0-9a-f-]{36}$/, stored: 1 },
-  { name: 'upload, base64 report, legacy path', path: '/api/v1/audit/upload/', body: urlencoded({ data: report.toString('base64'), licensekey: VALID_KEY, hostid: HOST_ID }), status: 200, answer: /^OK /, stored: 1 },
-  { name: 'upload, multipart', path: '/api/audit/upload/', body: multipart, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, status: 200, answer: /^OK /, stored: 1 },
-  { name: 'upload, unknown key', path: '/api/audit/upload/', body: urlencoded({ data: 'os=Linux\n', licensekey: 'nope', hostid: HOST_ID }), status: 401, answer: 'Invalid license key', rejected: { operation: 'uploadReport', reason: 'invalid-key', keyId: 'unknown', hostId: HOST_ID, status: 401 } },
-  { name: 'upload, revoked key', path: '/api/audit/upload/', body: urlencoded({ data: 'os=Linux\n', licensekey: REVOKED_KEY, hostid: HOST_ID }), status: 401, answer: 'Invalid license key', rejected: { reason: 'invalid-key', keyId: revokedKeyId } },
-  { name: 'upload, no hostid', path: '/api/audit/upload/', body: urlencoded({ data: 'os=Linux\n', licensekey: VALID_KEY }), status: 400, answer: /^Invalid request: .*hostid/, rejected: { reason: 'invalid-request', keyId: validKeyId } },
-  { name: 'upload, data that is no report', path: '/api/audit/upload/', body: urlencoded({ data: 'hello world', licensekey: VALID_KEY, hostid: HOST_ID }), status: 400, answer: /^Invalid data: line 1/, rejected: { reason: 'invalid-data', keyId: validKeyId, hostId: HOST_ID } },
-  { name: 'upload, JSON', path: '/api/audit/upload/', body: JSON.stringify({ licensekey: VALID_KEY }), headers: { 'content-type': 'application/json' }, status: 415, answer: /^Send the fields as/, rejected: { reason: 'unsupported-type', status: 415 } },
-  { name: 'upload, broken multipart', path: '/api/audit/upload/', body: '--x\r\nContent-Disposition: form-data; name="licensekey"\r\n\r\nab', headers: { 'content-type': 'multipart/form-data; boundary=x' }, status: 400, answer: /^Invalid form data: /, rejected: { reason: 'malformed' } },
-  { name: 'upload, declared body over the limit', path: '/api/audit/upload/', body: 'licensekey=x', declaredLength: MAX_BODY + 1, status: 413, answer: `Request body too large (limit ${MAX_BODY} bytes)`, rejected: { reason: 'too-large', status: 413 } },
-  { name: 'GET of the license path', method: 'GET', path: '/api/audit/license/', status: 405, answer: 'Method not allowed: use POST', rejected: { reason: 'method-not-allowed' } },
+  {
+    name: 'license check, unknown key',
+    path: '/api/audit/license/',
+    body: urlencoded({ licensekey: 'deadbeef' }),
+    status: 401,
+    answer: 'Response 500',
+    rejected: { operation: 'checkLicense', reason: 'invalid-key', keyId: 'unknown' },
+  },
+  {
+    name: 'license check, revoked key',
+    path: '/api/audit/license/',
+    body: urlencoded({ licensekey: REVOKED_KEY }),
+    status: 401,
+    answer: 'Response 500',
+    rejected: { reason: 'invalid-key', keyId: revokedKeyId },
+  },
+  {
+    name: 'license check, JSON',
+    path: '/api/audit/license/',
+    body: JSON.stringify({ licensekey: VALID_KEY }),
+    headers: { 'content-type': 'application/json' },
+    status: 401,
+    answer: 'Response 500',
+    rejected: { reason: 'unsupported-type' },
+  },
+  {
+    name: 'upload, raw report',
+    path: '/api/audit/upload/',
+    body: urlencoded({ data: report.toString(), licensekey: VALID_KEY, hostid: HOST_ID, hostid2: 'f'.repeat(64) }),
+    status: 200,
+    answer: /^OK [0-9a-f-]{36}$/,
+    stored: 1,
+  },
+  {
+    name: 'upload, base64 report, legacy path',
+    path: '/api/v1/audit/upload/',
+    body: urlencoded({ data: report.toString('base64'), licensekey: VALID_KEY, hostid: HOST_ID }),
+    status: 200,
+    answer: /^OK /,
+    stored: 1,
+  },
+  {
+    name: 'upload, multipart',
+    path: '/api/audit/upload/',
+    body: multipart,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    status: 200,
+    answer: /^OK /,
+    stored: 1,
+  },
+  {
+    name: 'upload, unknown key',
+    path: '/api/audit/upload/',
+    body: urlencoded({ data: 'os=Linux\n', licensekey: 'nope', hostid: HOST_ID }),
+    status: 401,
+    answer: 'Invalid license key',
+    rejected: { operation: 'uploadReport', reason: 'invalid-key', keyId: 'unknown', hostId: HOST_ID, status: 401 },
+  },
+  {
+    name: 'upload, revoked key',
+    path: '/api/audit/upload/',
+    body: urlencoded({ data: 'os=Linux\n', licensekey: REVOKED_KEY, hostid: HOST_ID }),
+    status: 401,
+    answer: 'Invalid license key',
+    rejected: { reason: 'invalid-key', keyId: revokedKeyId },
+  },
+  {
+    name: 'upload, no hostid',
+    path: '/api/audit/upload/',
+    body: urlencoded({ data: 'os=Linux\n', licensekey: VALID_KEY }),
+    status: 400,
+    answer: /^Invalid request: .*hostid/,
+    rejected: { reason: 'invalid-request', keyId: validKeyId },
+  },
+  {
+    name: 'upload, data that is no report',
+    path: '/api/audit/upload/',
+    body: urlencoded({ data: 'hello world', licensekey: VALID_KEY, hostid: HOST_ID }),
+    status: 400,
+    answer: /^Invalid data: line 1/,
+    rejected: { reason: 'invalid-data', keyId: validKeyId, hostId: HOST_ID },
+  },
+  {
+    name: 'upload, JSON',
+    path: '/api/audit/upload/',
+    body: JSON.stringify({ licensekey: VALID_KEY }),
+    headers: { 'content-type': 'application/json' },
+    status: 415,
+    answer: /^Send the fields as/,
+    rejected: { reason: 'unsupported-type', status: 415 },
+  },
+  {
+    name: 'upload, broken multipart',
+    path: '/api/audit/upload/',
+    body: '--x\r\nContent-Disposition: form-data; name="licensekey"\r\n\r\nab',
+    headers: { 'content-type': 'multipart/form-data; boundary=x' },
+    status: 400,
+    answer: /^Invalid form data: /,
+    rejected: { reason: 'malformed' },
+  },
+  {
+    name: 'upload, declared body over the limit',
+    path: '/api/audit/upload/',
+    body: 'licensekey=x',
+    declaredLength: MAX_BODY + 1,
+    status: 413,
+    answer: `Request body too large (limit ${MAX_BODY} bytes)`,
+    rejected: { reason: 'too-large', status: 413 },
+  },
+  {
+    name: 'GET of the license path',
+    method: 'GET',
+    path: '/api/audit/license/',
+    status: 405,
+    answer: 'Method not allowed: use POST',
+    rejected: { reason: 'method-not-allowed' },
+  },
   { name: 'unknown path under the prefix', path: '/api/audit/other/', body: '', status: 404, answer: 'Not found' },
   { name: 'path without the trailing slash', path: '/api/audit/license', body: urlencoded({ licensekey: VALID_KEY }), status: 404, answer: 'Not found' },
 ];
@@ -174,7 +287,13 @@ describe.each(Object.keys(adapters))('%s adapter', (adapterName) => {
     const chunk = Buffer.alloc(16 * 1024, 'a');
     let sent = 0;
     const status = await new Promise<number>((resolve, reject) => {
-      const request = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: `${BASE}/api/audit/upload/`, headers: { ...FORM, 'transfer-encoding': 'chunked' } });
+      const request = httpRequest({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: `${BASE}/api/audit/upload/`,
+        headers: { ...FORM, 'transfer-encoding': 'chunked' },
+      });
       let answered = false;
       request.on('response', (response) => {
         answered = true;

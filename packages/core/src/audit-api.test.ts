@@ -43,8 +43,7 @@ beforeEach(() => {
 });
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields);
-const post = (path: string, body: BodyInit, headers?: Record<string, string>) =>
-  fetch(`${baseUrl}${path}`, { method: 'POST', body, headers });
+const post = (path: string, body: BodyInit, headers?: Record<string, string>) => fetch(`${baseUrl}${path}`, { method: 'POST', body, headers });
 
 describe.each(['/api/audit', '/api/v1/audit'])('license check at %s/license/', (prefix) => {
   it('answers exactly "Response 100" (12 bytes, text/plain, 200) for a valid key', async () => {
@@ -59,7 +58,13 @@ describe.each(['/api/audit', '/api/v1/audit'])('license check at %s/license/', (
     ['a revoked key', form({ licensekey: REVOKED_KEY })],
     ['an empty key', form({ licensekey: '' })],
     ['no key', form({ collector_version: '105' })],
-    ['the key twice', new URLSearchParams([['licensekey', VALID_KEY], ['licensekey', VALID_KEY]])],
+    [
+      'the key twice',
+      new URLSearchParams([
+        ['licensekey', VALID_KEY],
+        ['licensekey', VALID_KEY],
+      ]),
+    ],
     ['a JSON body', JSON.stringify({ licensekey: VALID_KEY })],
   ])('answers exactly "Response 500" with 401 for %s', async (_name, body) => {
     const headers = typeof body === 'string' ? { 'content-type': 'application/json' } : undefined;
@@ -117,15 +122,16 @@ describe.each(['/api/audit', '/api/v1/audit'])('upload at %s/upload/', (prefix) 
     expect(reportStore.reports.size).toBe(0);
   });
 
-  it.each([
-    ['a finished Lynis report that is not UTF-8', Buffer.from('lynis_version=3.0.8\nhostname=caf\xe9\nfinish=true\n', 'latin1')],
-  ])('stores %s sent as base64 with a null summary', async (_name, bytes) => {
-    const response = await upload({ data: bytes.toString('base64'), licensekey: VALID_KEY, hostid: HOST_ID });
-    expect(response.status).toBe(200);
-    const [stored] = reportStore.reports.values();
-    expect(stored!.content).toEqual(bytes);
-    expect(stored!.summary).toBeNull();
-  });
+  it.each([['a finished Lynis report that is not UTF-8', Buffer.from('lynis_version=3.0.8\nhostname=caf\xe9\nfinish=true\n', 'latin1')]])(
+    'stores %s sent as base64 with a null summary',
+    async (_name, bytes) => {
+      const response = await upload({ data: bytes.toString('base64'), licensekey: VALID_KEY, hostid: HOST_ID });
+      expect(response.status).toBe(200);
+      const [stored] = reportStore.reports.values();
+      expect(stored!.content).toEqual(bytes);
+      expect(stored!.summary).toBeNull();
+    },
+  );
 
   it('accepts multipart with the report as a file part', async () => {
     const body = new FormData();
@@ -156,8 +162,21 @@ describe.each(['/api/audit', '/api/v1/audit'])('upload at %s/upload/', (prefix) 
     ['a hostid with spaces', { licensekey: VALID_KEY, hostid: 'my host', data: 'os=Linux\n' }, /hostid/],
     ['a hostid of 256 characters', { licensekey: VALID_KEY, hostid: 'a'.repeat(256), data: 'os=Linux\n' }, /hostid/],
     ['a hostid2 of 256 characters', { licensekey: VALID_KEY, hostid: HOST_ID, hostid2: 'b'.repeat(256), data: 'os=Linux\n' }, /hostid2/],
-    ['more than 32 fields', new URLSearchParams([['licensekey', VALID_KEY], ['hostid', HOST_ID], ['data', 'os=Linux\n'], ...Array.from({ length: 30 }, (_, i) => [`x${i}`, 'y'])]), /^Invalid form data: more than 32 form fields$/],
-    ['hostid twice', new URLSearchParams([['licensekey', VALID_KEY], ['hostid', 'a'], ['hostid', 'b'], ['data', 'os=Linux\n']]), /hostid given more than once/],
+    [
+      'more than 32 fields',
+      new URLSearchParams([['licensekey', VALID_KEY], ['hostid', HOST_ID], ['data', 'os=Linux\n'], ...Array.from({ length: 30 }, (_, i) => [`x${i}`, 'y'])]),
+      /^Invalid form data: more than 32 form fields$/,
+    ],
+    [
+      'hostid twice',
+      new URLSearchParams([
+        ['licensekey', VALID_KEY],
+        ['hostid', 'a'],
+        ['hostid', 'b'],
+        ['data', 'os=Linux\n'],
+      ]),
+      /hostid given more than once/,
+    ],
     ['data that is no report', { licensekey: VALID_KEY, hostid: HOST_ID, data: 'hello world' }, /Invalid data: line 1/],
   ])('answers 400 with a reason for %s and stores nothing', async (_name, fields, reason) => {
     const response = await post(`${prefix}/upload/`, fields instanceof URLSearchParams ? fields : form(fields));
@@ -199,8 +218,7 @@ describe('body limit', () => {
 describe('routing', () => {
   it('serves the tool segment it is given', async () => {
     const api = await createAuditApi({ keyStore, reportStore, toolSegment: 'lynis' });
-    const handle = (path: string) =>
-      api.handle({ method: 'GET', path, headers: {}, body: undefined as never });
+    const handle = (path: string) => api.handle({ method: 'GET', path, headers: {}, body: undefined as never });
     expect((await handle('/api/lynis/license/'))?.status).toBe(405);
     expect((await handle('/api/v1/lynis/license/'))?.status).toBe(405);
     expect(await handle('/api/audit/license/')).toBeUndefined();
@@ -221,11 +239,7 @@ describe('logging', () => {
     await post('/api/audit/upload/', form({ licensekey: REVOKED_KEY, hostid: HOST_ID, data: 'os=Linux\n' }));
     await post('/api/audit/upload/', form({ licensekey: VALID_KEY, hostid: HOST_ID, data: 'not a report' }));
     await post('/api/audit/upload/', form({ licensekey: VALID_KEY, hostid: HOST_ID, data: report.toString() }));
-    expect(logLines.map((line) => JSON.parse(line).reason ?? JSON.parse(line).message)).toEqual([
-      'invalid-key',
-      'invalid-data',
-      'report stored',
-    ]);
+    expect(logLines.map((line) => JSON.parse(line).reason ?? JSON.parse(line).message)).toEqual(['invalid-key', 'invalid-data', 'report stored']);
     expect(JSON.parse(logLines[0]!)).toMatchObject({ hostId: HOST_ID, keyId: expect.any(String) });
     for (const line of logLines) {
       expect(line).not.toContain(VALID_KEY);

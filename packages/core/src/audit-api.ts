@@ -204,7 +204,11 @@ async function handleRequest(context: RequestContext, route: RequestRouter, requ
 /** Validates a request whose form has been read whole, and hands it to its operation. */
 async function dispatch(context: RequestContext, request: AuditRequest, match: OperationMatch, info: RequestInfo): Promise<AuditResponse> {
   const body = info.form?.kind === 'fields' ? info.form.fields : undefined;
-  const validated: OperationContext<never> = { request: { requestBody: body as never }, operation: match.operation, validation: match.validate(body, request.headers) };
+  const validated: OperationContext<never> = {
+    request: { requestBody: body as never },
+    operation: match.operation,
+    validation: match.validate(body, request.headers),
+  };
   if (!validated.validation.valid) return answerValidationFailure(context, validated, info);
   const handler = OPERATION_HANDLERS[match.operation.operationId ?? ''];
   if (!handler) throw new Error(`No handler for operation ${match.operation.operationId}`);

@@ -12,14 +12,20 @@ const formBody = {
 };
 
 async function routesOf(paths: Record<string, unknown>) {
-  const backend = new OpenAPIBackend({ definition: { openapi: '3.0.3', info: { title: 't', version: '1' }, paths } as Document, quick: true, ajvOpts: { allErrors: true } });
+  const backend = new OpenAPIBackend({
+    definition: { openapi: '3.0.3', info: { title: 't', version: '1' }, paths } as Document,
+    quick: true,
+    ajvOpts: { allErrors: true },
+  });
   await backend.init();
   return compileRoutes(backend, 'form');
 }
 
 describe('compileRoutes', () => {
   it('finds operations by exact path and method, and tells unknown paths from unknown methods', async () => {
-    const route = await routesOf({ '/things/': { post: { operationId: 'addThing', tags: ['form'], requestBody: formBody, responses: { 200: { description: 'ok' } } } } });
+    const route = await routesOf({
+      '/things/': { post: { operationId: 'addThing', tags: ['form'], requestBody: formBody, responses: { 200: { description: 'ok' } } } },
+    });
     const match = route('POST', '/things/');
     expect(match.kind === 'operation' && match.operation.operationId).toBe('addThing');
     expect(route('post', '/things/').kind).toBe('operation');
@@ -28,7 +34,9 @@ describe('compileRoutes', () => {
   });
 
   it("validates with the contract's schema: required fields, lengths, and a missing body", async () => {
-    const route = await routesOf({ '/things/': { post: { operationId: 'addThing', tags: ['form'], requestBody: formBody, responses: { 200: { description: 'ok' } } } } });
+    const route = await routesOf({
+      '/things/': { post: { operationId: 'addThing', tags: ['form'], requestBody: formBody, responses: { 200: { description: 'ok' } } } },
+    });
     const match = route('POST', '/things/');
     if (match.kind !== 'operation') throw new Error('no route');
     expect(match.validate({ name: 'abc' }, {})).toEqual({ valid: true, errors: null });
@@ -47,6 +55,8 @@ describe('compileRoutes', () => {
   });
 
   it('refuses a contract with path templates or parameters, which it cannot route', async () => {
-    await expect(routesOf({ '/things/{id}': { get: { operationId: 'getThing', tags: ['form'], responses: { 200: { description: 'ok' } } } } })).rejects.toThrow(/getThing/);
+    await expect(routesOf({ '/things/{id}': { get: { operationId: 'getThing', tags: ['form'], responses: { 200: { description: 'ok' } } } } })).rejects.toThrow(
+      /getThing/,
+    );
   });
 });

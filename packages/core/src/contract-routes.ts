@@ -38,7 +38,8 @@ export function compileRoutes(backend: OpenAPIBackend, tag: string): (method: st
     const validate = (body: object | undefined, headers: IncomingHttpHeaders) => {
       validators ??= backend.validator.getRequestValidatorsForOperation(operation.operationId!);
       const errors: ValidationError[] = [];
-      const input = body === undefined ? { path: {}, query: {}, header: headers, cookie: {} } : { path: {}, query: {}, header: headers, cookie: {}, requestBody: body };
+      const input =
+        body === undefined ? { path: {}, query: {}, header: headers, cookie: {} } : { path: {}, query: {}, header: headers, cookie: {}, requestBody: body };
       for (const validator of validators) if (!validator(input)) errors.push(...(validator.errors ?? []));
       return errors.length ? { valid: false, errors } : { valid: true, errors: null };
     };

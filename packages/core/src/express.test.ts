@@ -37,7 +37,7 @@ afterAll(() => new Promise((resolve) => server.close(resolve)));
 const upload = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
   fetch(`${baseUrl}/audit-collector/api/audit/upload/`, { method: 'POST', body: new URLSearchParams(fields), headers });
 
-describe('Express adapter after the app\'s own body parser', () => {
+describe("Express adapter after the app's own body parser", () => {
   it('uses the fields express.urlencoded parsed and stores the exact report bytes', async () => {
     const response = await upload({ data: report.toString(), licensekey: KEY, hostid: HOST_ID });
     expect(response.status).toBe(200);
@@ -51,7 +51,7 @@ describe('Express adapter after the app\'s own body parser', () => {
     expect(response.status).toBe(413);
   });
 
-  it('names the client by req.ip, which follows the app\'s trust proxy setting', async () => {
+  it("names the client by req.ip, which follows the app's trust proxy setting", async () => {
     rejected.length = 0;
     await upload({ data: 'os=Linux\n', licensekey: 'deadbeef', hostid: HOST_ID }, { 'x-forwarded-for': '203.0.113.9' });
     expect(rejected).toEqual([expect.objectContaining({ reason: 'invalid-key', remoteAddress: '203.0.113.9' })]);

@@ -41,9 +41,7 @@ export function formFromParsedFields(parsed: Record<string, unknown>, headers: I
   const entries = Object.entries(parsed);
   if (entries.length > limits.maxFields) return { kind: 'malformed', reason: `more than ${limits.maxFields} form fields`, bytesReceived };
   const toLatin1 = (value: unknown) => Buffer.from(String(value), 'utf8').toString('latin1');
-  const fields = Object.fromEntries(
-    entries.map(([name, value]) => [name, Array.isArray(value) ? value.map(toLatin1) : toLatin1(value)]),
-  );
+  const fields = Object.fromEntries(entries.map(([name, value]) => [name, Array.isArray(value) ? value.map(toLatin1) : toLatin1(value)]));
   return { kind: 'fields', fields, bytesReceived };
 }
 

@@ -16,14 +16,7 @@ export { describeFailure } from './failure.js';
 export type { AuditApi, AuditApiOptions, AuditRequest } from './audit-api.js';
 export type { AuditLogger } from './logger.js';
 export type { AuditResponse } from './responses.js';
-export type {
-  AuditHooks,
-  AuditOperation,
-  RejectionReason,
-  ReportStoredEvent,
-  RequestCompletedEvent,
-  RequestRejectedEvent,
-} from './hooks.js';
+export type { AuditHooks, AuditOperation, RejectionReason, ReportStoredEvent, RequestCompletedEvent, RequestRejectedEvent } from './hooks.js';
 export type { KeyLookup, KeyStore, ReportEncoding, ReportStore, ReportToStore } from './stores.js';
 export { ReportRefusedError } from './stores.js';
 export { incompleteReportReason } from './report-minimum.js';

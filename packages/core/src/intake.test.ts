@@ -36,7 +36,11 @@ async function serve(options: Partial<AuditApiOptions> = {}) {
   };
   const rejected: { reason: string; status: number; keyId: string }[] = [];
   const api = await createAuditApi({
-    keyStore, reportStore, rateLimiter, hooks: { onRequestRejected: (event) => void rejected.push(event) }, ...options,
+    keyStore,
+    reportStore,
+    rateLimiter,
+    hooks: { onRequestRejected: (event) => void rejected.push(event) },
+    ...options,
   });
   server = createServer(createAuditListener(api));
   server.listen(0, '127.0.0.1');
@@ -111,7 +115,11 @@ describe('the memory budget', () => {
     const { port, rejected } = await serve({ maxBodyBytesInFlight: 50_000 });
     const body = uploadBody(VALID_KEY, `${REPORT}${'padding=x\n'.repeat(6000)}`);
     const head = 'POST /api/audit/upload/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n';
-    const request = await sendRaw(port, Buffer.concat([Buffer.from(head), Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')]), { tls: false });
+    const request = await sendRaw(
+      port,
+      Buffer.concat([Buffer.from(head), Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')]),
+      { tls: false },
+    );
     open.push(request);
     const response = await request.response;
     expect([response.status, response.headers['connection']]).toEqual([503, 'close']);
@@ -190,7 +198,11 @@ describe('a key sent before the report', () => {
     const start = part('licensekey', 'deadbeef-0000-0000-0000-00000000beef') + part('hostid', HOST_ID);
     const declared = start.length + 1_000_000;
     const head = formPostHead('/api/audit/upload/', declared, `multipart/form-data; boundary=${boundary}`);
-    const request = await sendRaw(port, Buffer.concat([head, Buffer.from(start), Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="data"\r\n\r\nos=Linux\n`)]), { tls: false });
+    const request = await sendRaw(
+      port,
+      Buffer.concat([head, Buffer.from(start), Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="data"\r\n\r\nos=Linux\n`)]),
+      { tls: false },
+    );
     open.push(request);
     expect((await request.response).status).toBe(401);
     expect(failures).toEqual(['127.0.0.1']);
@@ -204,16 +216,30 @@ describe('connections kept open', () => {
     try {
       const answers = [];
       for (const { path, body } of requests) {
-        answers.push(await new Promise<{ status?: number; body: string; connection?: string; reused: boolean }>((resolve, reject) => {
-          const request = httpRequest({ port, host: '127.0.0.1', path, method: 'POST', agent, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': body.length } }, (response) => {
-            let text = '';
-            response.on('data', (chunk) => (text += chunk)).on('end', () => resolve({ status: response.statusCode, body: text, connection: response.headers.connection, reused: request.reusedSocket }));
-          });
-          request.on('error', reject);
-          if (bodyDelayMs === 0) return void request.end(body);
-          request.flushHeaders();
-          setTimeout(() => request.end(body), bodyDelayMs);
-        }));
+        answers.push(
+          await new Promise<{ status?: number; body: string; connection?: string; reused: boolean }>((resolve, reject) => {
+            const request = httpRequest(
+              {
+                port,
+                host: '127.0.0.1',
+                path,
+                method: 'POST',
+                agent,
+                headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': body.length },
+              },
+              (response) => {
+                let text = '';
+                response
+                  .on('data', (chunk) => (text += chunk))
+                  .on('end', () => resolve({ status: response.statusCode, body: text, connection: response.headers.connection, reused: request.reusedSocket }));
+              },
+            );
+            request.on('error', reject);
+            if (bodyDelayMs === 0) return void request.end(body);
+            request.flushHeaders();
+            setTimeout(() => request.end(body), bodyDelayMs);
+          }),
+        );
       }
       return answers;
     } finally {
@@ -221,17 +247,34 @@ describe('connections kept open', () => {
     }
   }
 
-  it.each([['with its headers', 0], ['after its headers', 50]])('answers checks and uploads whose body arrives %s, and keeps the connection', async (_, delayMs) => {
+  it.each([
+    ['with its headers', 0],
+    ['after its headers', 50],
+  ])('answers checks and uploads whose body arrives %s, and keeps the connection', async (_, delayMs) => {
     const { port, reportStore } = await serve();
     const report = minimalReport('os=Linux', 'hostname=web1', 'warning[]=A-1|x&y=%z|');
-    const answers = await onOneConnection(port, [
-      { path: '/api/audit/license/', body: urlencoded({ licensekey: VALID_KEY, collector_version: '105' }) },
-      { path: '/api/audit/license/', body: urlencoded({ licensekey: 'deadbeef-0000-0000-0000-00000000beef' }) },
-      { path: '/api/audit/upload/', body: uploadBody(VALID_KEY, report) },
-      { path: '/api/audit/license/', body: urlencoded({ licensekey: VALID_KEY }) },
-    ], delayMs);
-    expect(answers.map(({ status, body }) => [status, body])).toEqual([[200, 'Response 100'], [401, 'Response 500'], [200, expect.stringMatching(/^OK [0-9a-f-]{36}$/)], [200, 'Response 100']]);
-    expect(answers.map(({ connection, reused }) => [connection, reused])).toEqual([['keep-alive', false], ['keep-alive', true], ['keep-alive', true], ['keep-alive', true]]);
+    const answers = await onOneConnection(
+      port,
+      [
+        { path: '/api/audit/license/', body: urlencoded({ licensekey: VALID_KEY, collector_version: '105' }) },
+        { path: '/api/audit/license/', body: urlencoded({ licensekey: 'deadbeef-0000-0000-0000-00000000beef' }) },
+        { path: '/api/audit/upload/', body: uploadBody(VALID_KEY, report) },
+        { path: '/api/audit/license/', body: urlencoded({ licensekey: VALID_KEY }) },
+      ],
+      delayMs,
+    );
+    expect(answers.map(({ status, body }) => [status, body])).toEqual([
+      [200, 'Response 100'],
+      [401, 'Response 500'],
+      [200, expect.stringMatching(/^OK [0-9a-f-]{36}$/)],
+      [200, 'Response 100'],
+    ]);
+    expect(answers.map(({ connection, reused }) => [connection, reused])).toEqual([
+      ['keep-alive', false],
+      ['keep-alive', true],
+      ['keep-alive', true],
+      ['keep-alive', true],
+    ]);
     expect([...reportStore.reports.values()].map((stored) => stored.content.toString('latin1'))).toEqual([report]);
   });
 });

@@ -11,10 +11,7 @@ export interface KeyCheckContext {
 }
 
 /** The outcome of checking a request's key, with the failure and per-key limits applied. */
-export type KeyCheck =
-  | { state: 'valid'; keyId: string }
-  | { state: 'refused'; keyId: string }
-  | { state: 'limited'; keyId: string; retryAfterSeconds: number };
+export type KeyCheck = { state: 'valid'; keyId: string } | { state: 'refused'; keyId: string } | { state: 'limited'; keyId: string; retryAfterSeconds: number };
 
 /**
  * Looks a key up (none when missing or malformed), counts a failure against the client, or the request against

@@ -75,8 +75,11 @@ describe('rate limits', () => {
     expect((await post('/api/audit/upload/', upload(VALID_KEY))).status).toBe(200);
     // Over the body limit too: a 429 rather than a 413 shows that the body was never read.
     const response = await fetch(`${url}/api/audit/upload/`, { method: 'POST', body: new URLSearchParams({ ...upload(VALID_KEY), pad: 'x'.repeat(4096) }) });
-    expect({ status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.text() })
-      .toEqual({ status: 429, retryAfter: '42', body: 'Too many requests' });
+    expect({ status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.text() }).toEqual({
+      status: 429,
+      retryAfter: '42',
+      body: 'Too many requests',
+    });
     expect(await post('/api/audit/license/', { licensekey: VALID_KEY })).toEqual({ status: 429, retryAfter: '42', body: 'Too many requests' });
     expect(reportStore.reports.size).toBe(1);
     expect(limiter.seen.every((address) => /127\.0\.0\.1$/.test(address))).toBe(true);
@@ -128,7 +131,13 @@ describe('a failing store or limiter', () => {
     const { post, logs } = await serve({ reportStore: { save: failing } });
     expect(await post('/api/audit/upload/', upload(VALID_KEY))).toEqual(unavailable);
     expect((await post('/api/audit/license/', { licensekey: VALID_KEY })).status).toBe(200);
-    expect(logs).toContainEqual(expect.objectContaining({ msg: 'dependency unavailable', dependency: 'report store', error: expect.objectContaining({ message: 'SQLITE_FULL: database or disk is full' }) }));
+    expect(logs).toContainEqual(
+      expect.objectContaining({
+        msg: 'dependency unavailable',
+        dependency: 'report store',
+        error: expect.objectContaining({ message: 'SQLITE_FULL: database or disk is full' }),
+      }),
+    );
     expect(JSON.stringify(logs)).not.toContain('stack');
   });
 

@@ -23,7 +23,10 @@ describe('diffLynisReports', () => {
   it('tells a warning added, the index lowered, a package upgraded, added and removed, and a vulnerable package resolved', () => {
     const before = fixture.replace('hardening_index=56\n', `hardening_index=56\n${PACKAGES}`);
     const after = fixture
-      .replace('hardening_index=56\n', `hardening_index=49\n${PACKAGES.replace('openssl,3.0.15-1~deb12u1', 'openssl,3.0.17-1~deb12u2').replace('|curl,7.88.1-10|', '|nginx,1.22.1-9|')}`)
+      .replace(
+        'hardening_index=56\n',
+        `hardening_index=49\n${PACKAGES.replace('openssl,3.0.15-1~deb12u1', 'openssl,3.0.17-1~deb12u2').replace('|curl,7.88.1-10|', '|nginx,1.22.1-9|')}`,
+      )
       .replace('firewall_active=1\n', 'firewall_active=0\nwarning[]=FIRE-4512|iptables module(s) loaded, but no rules active|-|-|\n')
       .replace('vulnerable_package[]=jq\n', '');
     const changes = diffLynisReports(parse(before), parse(after));
@@ -45,8 +48,14 @@ describe('diffLynisReports', () => {
     const before = parse('lynis_version=3.0.8\nnetwork_listen_port[]=a\nnetwork_listen_port[]=b\nos=Linux\n');
     const after = parse('lynis_version=3.0.8\nnetwork_listen_port[]=c\nnetwork_listen_port[]=a\nkernel=6.1\n');
     expect(diffLynisReports(before, after).values).toEqual({
-      added: [{ key: 'network_listen_port[]', value: 'c' }, { key: 'kernel', value: '6.1' }],
-      removed: [{ key: 'network_listen_port[]', value: 'b' }, { key: 'os', value: 'Linux' }],
+      added: [
+        { key: 'network_listen_port[]', value: 'c' },
+        { key: 'kernel', value: '6.1' },
+      ],
+      removed: [
+        { key: 'network_listen_port[]', value: 'b' },
+        { key: 'os', value: 'Linux' },
+      ],
       changed: [],
     });
   });

@@ -51,13 +51,28 @@ describe('parseLynisReport on the report captured from Lynis 3.0.8', () => {
     });
     const byTest = (testId: string) => summary.suggestions.filter((s) => s.testId === testId);
     expect(byTest('BOOT-5264')).toEqual([
-      { testId: 'BOOT-5264', text: 'Consider hardening system services', details: "Run '/usr/bin/systemd-analyze security SERVICE' for each service", solution: null },
+      {
+        testId: 'BOOT-5264',
+        text: 'Consider hardening system services',
+        details: "Run '/usr/bin/systemd-analyze security SERVICE' for each service",
+        solution: null,
+      },
     ]);
     expect(byTest('KRNL-5788')).toEqual([
-      { testId: 'KRNL-5788', text: 'Determine why /vmlinuz or /boot/vmlinuz is missing on this Debian/Ubuntu system.', details: '/vmlinuz or /boot/vmlinuz', solution: null },
+      {
+        testId: 'KRNL-5788',
+        text: 'Determine why /vmlinuz or /boot/vmlinuz is missing on this Debian/Ubuntu system.',
+        details: '/vmlinuz or /boot/vmlinuz',
+        solution: null,
+      },
     ]);
     expect(byTest('FILE-7524')).toEqual([
-      { testId: 'FILE-7524', text: 'Consider restricting file permissions', details: 'See screen output or log file', solution: 'text:Use chmod to change file permissions' },
+      {
+        testId: 'FILE-7524',
+        text: 'Consider restricting file permissions',
+        details: 'See screen output or log file',
+        solution: 'text:Use chmod to change file permissions',
+      },
     ]);
     // An empty details field reads null like `-`.
     expect(byTest('KRNL-6000')).toEqual([
@@ -84,7 +99,12 @@ describe('parseLynisReport on the report captured from Lynis 3.0.8', () => {
     expect((vulnerable as string[]).slice(0, 3)).toEqual(['apt', 'apt-transport-https', 'ca-certificates']);
     expect(values['suggestion[]']).toHaveLength(45);
     // Every key=value line of the file is in values: count the distinct keys independently.
-    const keys = new Set(fixtureText.split('\n').filter((line) => /^[^#=][^=]*=/.test(line)).map((line) => line.slice(0, line.indexOf('='))));
+    const keys = new Set(
+      fixtureText
+        .split('\n')
+        .filter((line) => /^[^#=][^=]*=/.test(line))
+        .map((line) => line.slice(0, line.indexOf('='))),
+    );
     expect(Object.keys(values).sort()).toEqual([...keys].sort());
   });
 
@@ -194,7 +214,9 @@ describe('parseLynisReport on edge cases', () => {
       { testId: 'AUTH-2', text: 'No closing pipe', details: 'details', solution: 'solution' },
       { testId: 'AUTH-3', text: '', details: null, solution: null },
     ]);
-    expect(suggestions).toEqual([{ testId: 'SSH-7408', text: 'Consider hardening SSH configuration', details: 'AllowTcpForwarding (set YES to NO)', solution: null }]);
+    expect(suggestions).toEqual([
+      { testId: 'SSH-7408', text: 'Consider hardening SSH configuration', details: 'AllowTcpForwarding (set YES to NO)', solution: null },
+    ]);
   });
 
   it('reads a megabytes-long run of lines without `=` in linear time', () => {
@@ -267,7 +289,7 @@ describe('readReportBytes: the summary and the host labels of the Lynis profile'
     expect(reading!.labels).toEqual({ groups: [], tags: [], customerName: null, hostnameAlias: null });
   });
 
-  it('splits groups and tags at commas, trims them, drops empty ones and repeats, in the report\'s order', () => {
+  it("splits groups and tags at commas, trims them, drops empty ones and repeats, in the report's order", () => {
     const reading = read(
       'system-groups= webservers ,, dmz,webservers, ,pci ',
       'tags=production,Production,eu-west',
@@ -284,7 +306,10 @@ describe('readReportBytes: the summary and the host labels of the Lynis profile'
 
   it('takes the last line of a key, and reads empty or blank values as none', () => {
     expect(read('tags=old', 'tags=new', 'system-customer-name=', 'hostname_alias=   ', 'system-groups=,, ,')!.labels).toEqual({
-      groups: [], tags: ['new'], customerName: null, hostnameAlias: null,
+      groups: [],
+      tags: ['new'],
+      customerName: null,
+      hostnameAlias: null,
     });
   });
 
@@ -324,7 +349,8 @@ describe('readReportBytes: the summary and the host labels of the Lynis profile'
     const lineBytes = 32 * 1024 * 1024;
     // One line far longer than a chunk: the chunk decoded is that whole line, and a label cut from it without a
     // copy would keep all of it.
-    const labelsOfBigReport = () => readReportBytes(Buffer.from(report(`tags=${'t'.repeat(40)},${'x'.repeat(lineBytes)}`, `hostname_alias=${'a'.repeat(40)}`)))!.labels;
+    const labelsOfBigReport = () =>
+      readReportBytes(Buffer.from(report(`tags=${'t'.repeat(40)},${'x'.repeat(lineBytes)}`, `hostname_alias=${'a'.repeat(40)}`)))!.labels;
     const before = heapAfterGc();
     const labels = labelsOfBigReport();
     const retained = heapAfterGc() - before;

@@ -148,7 +148,7 @@ function hostLabels(values: Values): HostLabels {
 function labelList(value: string | string[] | undefined): string[] {
   if (typeof value !== 'string') return [];
   const kept = new Set<string>();
-  for (let start = 0; start <= value.length && kept.size < MAX_HOST_LABELS; ) {
+  for (let start = 0; start <= value.length && kept.size < MAX_HOST_LABELS;) {
     let end = value.indexOf(',', start);
     if (end === -1) end = value.length;
     const entry = value.slice(start, end).trim();

@@ -7,7 +7,13 @@ import type { FormLimits, FormRead, FormReadResult, FormReadWatch } from './form
  * Reads a `multipart/form-data` body with busboy, under the same limits and watch as the urlencoded reader
  * (`form.ts`): at most `maxBodyBytes`, `maxFields` parts, and whatever the watch stops.
  */
-export function readMultipart(body: Readable, headers: IncomingHttpHeaders, limits: FormLimits, declaredLength: number, watch: FormReadWatch): Promise<FormRead> {
+export function readMultipart(
+  body: Readable,
+  headers: IncomingHttpHeaders,
+  limits: FormLimits,
+  declaredLength: number,
+  watch: FormReadWatch,
+): Promise<FormRead> {
   let parser: busboy.Busboy;
   try {
     parser = busboy({

@@ -26,7 +26,7 @@ describe('decodeReportData', () => {
       return decoded.ok && decoded.encoding === 'base64';
     };
     let seed = 17;
-    const random = (below: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % below);
+    const random = (below: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % below;
     for (let i = 0; i < 50_000; i++) {
       const data = Array.from({ length: random(13) }, () => characters[random(characters.length)]).join('');
       expect([data, takenAsBase64(data)]).toEqual([data, strict(data)]);
@@ -41,14 +41,15 @@ describe('decodeReportData', () => {
     const badLine = (text: string) => /^(?!#|\r?$|[A-Za-z0-9_.-]+(?:\[\])?=).*$/m.exec(text)?.index;
     const characters = 'a=#[]\r\n .-é';
     let seed = 29;
-    const random = (below: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % below);
+    const random = (below: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % below;
     const lineOf = (text: string, index: number) => text.slice(0, index).split('\n').length;
     for (let i = 0; i < 50_000; i++) {
       const text = Array.from({ length: random(12) }, () => characters[random(characters.length)]).join('');
       const received = asReceived(Buffer.from(`a=1\n${text}`));
       const decoded = decodeReportData(received);
       const bad = badLine(received);
-      const expected = bad === undefined ? undefined : `line ${lineOf(received, bad)} is not a key=value line or a # comment (and the whole value is not strict base64)`;
+      const expected =
+        bad === undefined ? undefined : `line ${lineOf(received, bad)} is not a key=value line or a # comment (and the whole value is not strict base64)`;
       expect([text, decoded.ok ? undefined : decoded.reason]).toEqual([text, expected]);
     }
   });

@@ -3,9 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import type { ReportEncoding } from './stores.js';
 
 /** The `data` field turned into report bytes, or the reason it cannot be. */
-export type DecodedReportData =
-  | { ok: true; encoding: ReportEncoding; bytes: Buffer }
-  | { ok: false; reason: string };
+export type DecodedReportData = { ok: true; encoding: ReportEncoding; bytes: Buffer } | { ok: false; reason: string };
 
 const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 /** Whether text can be base64 at all, tried on its first characters only: a report's first line has an `=` early. */
@@ -65,7 +63,7 @@ function textReportProblem(bytes: Buffer, text: string): string | undefined {
 function firstBadLine(text: string): number {
   let nextLf = text.indexOf('\n');
   let nextCr = text.indexOf('\r');
-  for (let at = 0; ; ) {
+  for (let at = 0; ;) {
     REPORT_LINE_START.lastIndex = at;
     if (!REPORT_LINE_START.test(text)) return at;
     if (nextLf !== -1 && nextLf < at) nextLf = text.indexOf('\n', at);
@@ -144,7 +142,7 @@ function mergedRanges(ranges: [number, number][]): [number, number][] {
 function licenseKeyValues(report: Buffer): [number, number][] {
   const values: [number, number][] = [];
   const lineEnds = new LineEnds(report);
-  for (let lineStart = 0; lineStart < report.length; ) {
+  for (let lineStart = 0; lineStart < report.length;) {
     const lineEnd = lineEnds.after(lineStart);
     const valueStart = licenseKeyValueStart(report, lineStart, lineEnd);
     if (valueStart !== undefined) values.push([valueStart, lineEnd]);

@@ -51,7 +51,10 @@ describe('what counts as a report', () => {
     ['the captured Lynis report', readLynisFixture('report.dat')],
     ['the minimal report of the test kit', Buffer.from(minimalReport())],
     ['lynis_version= with CRLF line ends', Buffer.from('lynis_version=3.0.8\r\nfinish=true\r\n')],
-    ['a report that is not UTF-8, sent as base64', Buffer.from(Buffer.from('report_version_major=1\nhostname=caf\xe9\nfinish=true', 'latin1').toString('base64'))],
+    [
+      'a report that is not UTF-8, sent as base64',
+      Buffer.from(Buffer.from('report_version_major=1\nhostname=caf\xe9\nfinish=true', 'latin1').toString('base64')),
+    ],
   ])('stores %s', async (_name, data) => {
     const reportStore = new InMemoryReportStore();
     const { upload } = await apiWith(reportStore);

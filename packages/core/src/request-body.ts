@@ -39,13 +39,16 @@ export async function readRequestBody(
     stopRead = stop;
     ticket.stopReadWith(stop);
   };
-  const onField = info.operation === 'uploadReport' ? (name: string, value: string) => {
-    if (name !== 'licensekey') return;
-    keyStore.lookup(value).then(
-      (lookup) => lookup.state !== 'valid' && stopRead(lookup),
-      () => {}, // the full check after the body will tell
-    );
-  } : undefined;
+  const onField =
+    info.operation === 'uploadReport'
+      ? (name: string, value: string) => {
+          if (name !== 'licensekey') return;
+          keyStore.lookup(value).then(
+            (lookup) => lookup.state !== 'valid' && stopRead(lookup),
+            () => {}, // the full check after the body will tell
+          );
+        }
+      : undefined;
   try {
     return await readForm(request.body, request.headers, context.formLimits[info.operation], { onStart, onBytes: ticket.take, onField });
   } finally {

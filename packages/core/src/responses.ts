@@ -1,7 +1,4 @@
-import type {
-  CheckLicenseErrors,
-  CheckLicenseResponses,
-} from './generated/types.gen.js';
+import type { CheckLicenseErrors, CheckLicenseResponses } from './generated/types.gen.js';
 
 /** An answer to an audit request, independent of the HTTP framework that sends it. */
 export interface AuditResponse {
@@ -30,10 +27,7 @@ export function payloadTooLarge(limitBytes: number): AuditResponse {
 }
 
 /** Answer to an upload whose body is not form data. */
-export const UNSUPPORTED_MEDIA_TYPE = textResponse(
-  415,
-  'Send the fields as application/x-www-form-urlencoded or multipart/form-data',
-);
+export const UNSUPPORTED_MEDIA_TYPE = textResponse(415, 'Send the fields as application/x-www-form-urlencoded or multipart/form-data');
 
 /** Answer to a client over a rate limit: `Retry-After` says when to try again. */
 export function tooManyRequests(retryAfterSeconds: number): AuditResponse {

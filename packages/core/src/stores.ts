@@ -3,10 +3,7 @@ import type { RejectionReason } from './hooks.js';
 import type { HostLabels } from './lynis-report.js';
 
 /** What a {@link KeyStore} knows about a license key. Expired keys count as `revoked`. */
-export type KeyLookup =
-  | { state: 'valid'; keyId: string }
-  | { state: 'revoked'; keyId: string }
-  | { state: 'unknown' };
+export type KeyLookup = { state: 'valid'; keyId: string } | { state: 'revoked'; keyId: string } | { state: 'unknown' };
 
 /** Looks license keys up. Implementations should store keys hashed (see `hashLicenseKey`). */
 export interface KeyStore {

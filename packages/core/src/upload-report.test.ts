@@ -10,7 +10,7 @@ const KEY = 'deadbeef-0000-0000-0000-000000000001';
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 
 describe('uploadReport', () => {
-  it('no longer holds the form\'s text of the report while the report is being stored, and stores its bytes exactly', async () => {
+  it("no longer holds the form's text of the report while the report is being stored, and stores its bytes exactly", async () => {
     const report = readLynisFixture('report.dat');
     const keyStore = new InMemoryKeyStore();
     keyStore.add(KEY);

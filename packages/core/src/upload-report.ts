@@ -35,7 +35,8 @@ export async function uploadReport(context: UploadReportContext, validated: Oper
   const report = reportToStore(key.keyId, host, decoded, form.licensekey);
   const saved = await storeReport(reportStore, report);
   if (saved instanceof ReportRefusedError) {
-    const headers: Record<string, string> = saved.retryAfterSeconds === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(saved.retryAfterSeconds))) };
+    const headers: Record<string, string> =
+      saved.retryAfterSeconds === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(saved.retryAfterSeconds))) };
     return rejectRequest(context, request, saved.reason, { ...host, keyId: key.keyId }, textResponse(saved.status, saved.message, headers));
   }
   const { id } = saved;
@@ -65,10 +66,25 @@ function storeReport(reportStore: ReportStore, report: ReportToStore): Promise<{
  * fresh decode), so the key (every license key line's, and the presented `licenseKey` wherever it occurs) is redacted
  * in them, after their size and SHA-256 are taken.
  */
-export function reportToStore(keyId: string, host: { hostId: string; hostId2?: string }, decoded: { encoding: ReportEncoding; bytes: Buffer }, licenseKey?: string): ReportToStore {
+export function reportToStore(
+  keyId: string,
+  host: { hostId: string; hostId2?: string },
+  decoded: { encoding: ReportEncoding; bytes: Buffer },
+  licenseKey?: string,
+): ReportToStore {
   const size = decoded.bytes.length;
   const sha256 = sha256Hex(decoded.bytes);
   const content = redactLicenseKeys(decoded.bytes, { inPlace: true, key: licenseKey });
   const reading = readReportBytes(content);
-  return { keyId, ...host, receivedAt: new Date(), encoding: decoded.encoding, size, sha256, content, summary: reading?.summary ?? null, labels: reading?.labels ?? null };
+  return {
+    keyId,
+    ...host,
+    receivedAt: new Date(),
+    encoding: decoded.encoding,
+    size,
+    sha256,
+    content,
+    summary: reading?.summary ?? null,
+    labels: reading?.labels ?? null,
+  };
 }

@@ -35,7 +35,9 @@ export function App() {
   return (
     <>
       <header className="top">
-        <a className="brand" href={hrefOf({ page: 'overview' })}>Audit collector</a>
+        <a className="brand" href={hrefOf({ page: 'overview' })}>
+          Audit collector
+        </a>
         <nav aria-label="Pages">
           {NAV.map(([page, params]) => (
             // Each page's `nav` holds its own parameters.
@@ -43,7 +45,10 @@ export function App() {
           ))}
         </nav>
         <span className="session">
-          Signed in as <strong>{signedInAs ?? '…'}</strong> <button type="button" onClick={() => signOut()}>Sign out</button>
+          Signed in as <strong>{signedInAs ?? '…'}</strong>{' '}
+          <button type="button" onClick={() => signOut()}>
+            Sign out
+          </button>
         </span>
       </header>
       <main>

@@ -17,7 +17,10 @@ describe('host filters', () => {
 
   it('sends the kind of a finding only with a finding', () => {
     expect(hostsQuery({ page: 'hosts', offset: 0, findingKind: 'warning' }, NOW).findingKind).toBeUndefined();
-    expect(hostsQuery({ page: 'hosts', offset: 0, finding: 'SSH-7408', findingKind: 'warning' }, NOW)).toMatchObject({ finding: 'SSH-7408', findingKind: 'warning' });
+    expect(hostsQuery({ page: 'hosts', offset: 0, finding: 'SSH-7408', findingKind: 'warning' }, NOW)).toMatchObject({
+      finding: 'SSH-7408',
+      findingKind: 'warning',
+    });
   });
 
   it('reads the filters in force, in the order of the form, a key by its label', () => {

@@ -8,7 +8,7 @@ describe('refusals', () => {
   it('names the host id sent, none, or the fold of many hosts', () => {
     expect(hostOf(group({}))).toBe('h1');
     expect(hostOf(group({ hostId: null }))).toBe('(none sent)');
-    expect(hostOf(group({ hostId: null, folded: true }))).toBe('(many hosts: over the server\'s bound)');
+    expect(hostOf(group({ hostId: null, folded: true }))).toBe("(many hosts: over the server's bound)");
   });
 
   it('names a key by its label and first characters, by its id when not listed', () => {

@@ -6,8 +6,8 @@ export const REASONS: Record<string, string> = {
   'invalid-key': 'key unknown, revoked or expired',
   'invalid-data': 'report unreadable',
   'not-a-report': 'not a finished Lynis report',
-  'host-identity-changed': 'another hostid2 than the host\'s: accept it on the host\'s page',
-  'host-quota-exceeded': 'the key\'s quota of new hosts is reached',
+  'host-identity-changed': "another hostid2 than the host's: accept it on the host's page",
+  'host-quota-exceeded': "the key's quota of new hosts is reached",
   'invalid-request': 'field missing or invalid',
   malformed: 'body unreadable',
   'unsupported-type': 'not a form',
@@ -21,7 +21,7 @@ export const REASONS: Record<string, string> = {
 
 /** The host id as sent (text only, never markup), or why there is none. */
 export function hostOf(item: RejectionGroup): string {
-  if (item.folded) return '(many hosts: over the server\'s bound)';
+  if (item.folded) return "(many hosts: over the server's bound)";
   return item.hostId ?? '(none sent)';
 }
 

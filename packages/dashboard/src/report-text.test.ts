@@ -3,7 +3,8 @@ import { vulnerablePackagesOf } from './report-text.js';
 
 describe('vulnerablePackagesOf', () => {
   it('lists the vulnerable_package[] values once each, sorted, whatever the line ends', () => {
-    const report = '# Lynis Report\nvulnerable_package[]=openssl\r\nhostname=web-01\nvulnerable_package[]=apt\nvulnerable_package[]=openssl\nvulnerable_package[]=\n';
+    const report =
+      '# Lynis Report\nvulnerable_package[]=openssl\r\nhostname=web-01\nvulnerable_package[]=apt\nvulnerable_package[]=openssl\nvulnerable_package[]=\n';
     expect(vulnerablePackagesOf(report)).toEqual(['apt', 'openssl']);
   });
 

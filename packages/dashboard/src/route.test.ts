@@ -13,7 +13,10 @@ describe('routes', () => {
     ['#/webhooks', { page: 'webhooks' }],
     ['#/webhooks/', { page: 'webhooks' }],
     ['#/webhooks/6f1c0a52-58d4-4b5e-9d3f-2a7e1c9b8d40', { page: 'webhook', id: '6f1c0a52-58d4-4b5e-9d3f-2a7e1c9b8d40', status: undefined, offset: 0 }],
-    ['#/webhooks/6f1c0a52-58d4-4b5e-9d3f-2a7e1c9b8d40?status=failed&offset=25', { page: 'webhook', id: '6f1c0a52-58d4-4b5e-9d3f-2a7e1c9b8d40', status: 'failed', offset: 25 }],
+    [
+      '#/webhooks/6f1c0a52-58d4-4b5e-9d3f-2a7e1c9b8d40?status=failed&offset=25',
+      { page: 'webhook', id: '6f1c0a52-58d4-4b5e-9d3f-2a7e1c9b8d40', status: 'failed', offset: 25 },
+    ],
     ['#/hosts/0f8fad5b-d9cb-469f-a165-70867728950e/print', { page: 'host-report', id: '0f8fad5b-d9cb-469f-a165-70867728950e' }],
   ])('%j is %j', (hash, route) => {
     expect(parseRoute(hash)).toEqual(route);
@@ -43,7 +46,7 @@ describe('routes', () => {
     expect(hrefOf({ page: 'hosts', offset: 0 })).toBe('#/hosts');
   });
 
-  it('keeps a webhook\'s delivery filter and page in the fragment, and reads them back', () => {
+  it("keeps a webhook's delivery filter and page in the fragment, and reads them back", () => {
     const route: Route = { page: 'webhook', id: '6f1c0a52-58d4-4b5e-9d3f-2a7e1c9b8d40', status: 'pending', offset: 50 };
     expect(hrefOf(route)).toBe('#/webhooks/6f1c0a52-58d4-4b5e-9d3f-2a7e1c9b8d40?status=pending&offset=50');
     expect(parseRoute(hrefOf(route))).toEqual(route);
@@ -88,7 +91,7 @@ describe('routes', () => {
     expect(parseRoute('#/reports/r1?stale=3')).toEqual({ page: 'overview', stale: 3 });
   });
 
-  it('lists the navigation in the table\'s order, each page under a page that has a link', () => {
+  it("lists the navigation in the table's order, each page under a page that has a link", () => {
     const entries = Object.entries(ROUTES) as Array<[Page, { title: string; nav?: object; under?: string }]>;
     expect(entries.filter(([, entry]) => entry.nav).map(([, entry]) => entry.title)).toEqual([
       'Overview',

@@ -7,7 +7,7 @@ import type { DeliveryStatus, Webhook, WebhookEventType } from '@org/audit-clien
  */
 export const EVENT_MEANINGS: Record<WebhookEventType, string> = {
   'report.stored': 'a report was stored',
-  'host.regressed': 'a host\'s hardening index dropped, or it has a new warning',
+  'host.regressed': "a host's hardening index dropped, or it has a new warning",
   'host.noncompliant': 'a host started failing a policy',
   'host.compliant': 'a host passes a policy again',
   'host.stale': 'a host sent no report for the days set below',

@@ -30,7 +30,11 @@ afterEach(async () => {
 const start = (settings: Record<string, string | boolean>) =>
   startServer(parseServerConfig({ dataDir, host: '127.0.0.1', port: '0', opsPort: 'off', ...settings }), createLogger('silent'));
 
-interface Answer { status: number; type: string | undefined; body: string }
+interface Answer {
+  status: number;
+  type: string | undefined;
+  body: string;
+}
 
 /** One request on a connection of its own; over HTTPS trusting only the data directory's self-signed certificate. */
 async function send(url: string, path: string, init: { method?: string; body?: string; authorized?: boolean } = {}): Promise<Answer> {
@@ -54,14 +58,14 @@ async function send(url: string, path: string, init: { method?: string; body?: s
 
 const licenseCheck = (url: string) => send(url, '/api/audit/license/', { method: 'POST', body: 'licensekey=deadbeef-0000', authorized: false });
 
-it('serves the admin API on the collectors\' port by default', async () => {
+it("serves the admin API on the collectors' port by default", async () => {
   server = await start({ plainHttp: true });
   expect(server.adminUrl).toBe(server.url);
   expect((await send(server.url, '/api/admin/keys')).status).toBe(200);
   expect(await licenseCheck(server.url)).toMatchObject({ status: 401, body: 'Response 500' });
 });
 
-it('serves only the admin API on a listener of its own (same TLS identity and connection cap), and 404 on the collectors\' port', async () => {
+it("serves only the admin API on a listener of its own (same TLS identity and connection cap), and 404 on the collectors' port", async () => {
   server = await start({ adminListen: '127.0.0.1:0', maxConnectionsPerAddress: '2' });
   const { url, adminUrl } = server;
   expect(adminUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
@@ -91,7 +95,7 @@ it('serves only the admin API on a listener of its own (same TLS identity and co
   held.forEach((socket) => socket.destroy());
 });
 
-it('serves a separate admin listener over plain HTTP when the collectors\' port is plain HTTP', async () => {
+it("serves a separate admin listener over plain HTTP when the collectors' port is plain HTTP", async () => {
   server = await start({ plainHttp: true, adminListen: '[::1]:0' });
   expect(server.adminUrl).toMatch(/^http:\/\/\[::1\]:\d+$/);
   expect((await send(server.adminUrl!, '/api/admin/hosts')).status).toBe(200);

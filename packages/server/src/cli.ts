@@ -16,9 +16,15 @@ import { startServer } from './server.js';
 
 const program = new Command('audit-server')
   .description('Reference server collecting audit reports (Lynis compatible)')
-  .addOption(new Option('--config <file>', 'JSON file of settings (names as in docs/operating.md, "Settings"); flags and environment override it').env('CONFIG_FILE'))
+  .addOption(
+    new Option('--config <file>', 'JSON file of settings (names as in docs/operating.md, "Settings"); flags and environment override it').env('CONFIG_FILE'),
+  )
   .addOption(new Option('--data-dir <dir>', 'folder for the SQLite database and the self-signed certificate (default: data)').env('DATA_DIR'))
-  .addOption(new Option('--database-url <url>', 'PostgreSQL database, postgres://user:password@host:port/name (default: SQLite in the data directory)').env('DATABASE_URL'))
+  .addOption(
+    new Option('--database-url <url>', 'PostgreSQL database, postgres://user:password@host:port/name (default: SQLite in the data directory)').env(
+      'DATABASE_URL',
+    ),
+  )
   .showHelpAfterError();
 
 program
@@ -29,36 +35,109 @@ program
   .addOption(new Option('--tls-cert <file>', 'PEM certificate (default: a self-signed one in the data directory)').env('TLS_CERT'))
   .addOption(new Option('--tls-key <file>', 'PEM private key of --tls-cert').env('TLS_KEY'))
   .option('--plain-http', 'serve plain HTTP, for running behind a TLS-terminating proxy')
-  .option('--webhook-allow-private', 'let webhooks reach loopback, private and link-local addresses (refused by default; environment: WEBHOOK_ALLOW_PRIVATE=true)')
+  .option(
+    '--webhook-allow-private',
+    'let webhooks reach loopback, private and link-local addresses (refused by default; environment: WEBHOOK_ALLOW_PRIVATE=true)',
+  )
   .addOption(new Option('--tool-segment <name>', `path segment in /api/<name>/upload/ (default: ${DEFAULTS.toolSegment})`).env('TOOL_SEGMENT'))
   .addOption(new Option('--max-body-bytes <bytes>', `largest request body accepted (default: ${DEFAULTS.maxBodyBytes / 2 ** 20} MiB)`).env('MAX_BODY_BYTES'))
   .addOption(new Option('--max-fields <count>', `most form fields in one request (default: ${DEFAULTS.maxFields})`).env('MAX_FIELDS'))
-  .addOption(new Option('--max-body-bytes-in-flight <bytes>', `memory budget: most body bytes held at once, all requests together; more get 503 (default: ${DEFAULTS.maxBodyBytesInFlight / 2 ** 20} MiB)`).env('MAX_BODY_BYTES_IN_FLIGHT'))
-  .addOption(new Option('--max-bodies-per-address <count>', `request bodies one client address may send at once; more get 429 (default: ${DEFAULTS.maxBodiesPerAddress})`).env('MAX_BODIES_PER_ADDRESS'))
-  .addOption(new Option('--min-body-bytes-per-second <bytes>', `slowest average body rate after the grace period; slower get 408; 0: off (default: ${DEFAULTS.minBodyBytesPerSecond})`).env('MIN_BODY_BYTES_PER_SECOND'))
+  .addOption(
+    new Option(
+      '--max-body-bytes-in-flight <bytes>',
+      `memory budget: most body bytes held at once, all requests together; more get 503 (default: ${DEFAULTS.maxBodyBytesInFlight / 2 ** 20} MiB)`,
+    ).env('MAX_BODY_BYTES_IN_FLIGHT'),
+  )
+  .addOption(
+    new Option(
+      '--max-bodies-per-address <count>',
+      `request bodies one client address may send at once; more get 429 (default: ${DEFAULTS.maxBodiesPerAddress})`,
+    ).env('MAX_BODIES_PER_ADDRESS'),
+  )
+  .addOption(
+    new Option(
+      '--min-body-bytes-per-second <bytes>',
+      `slowest average body rate after the grace period; slower get 408; 0: off (default: ${DEFAULTS.minBodyBytesPerSecond})`,
+    ).env('MIN_BODY_BYTES_PER_SECOND'),
+  )
   .addOption(new Option('--body-grace-ms <ms>', `time a body has before the minimum rate applies (default: ${DEFAULTS.bodyGraceMs})`).env('BODY_GRACE_MS'))
-  .addOption(new Option('--headers-timeout-ms <ms>', `time a client has to send the request headers (default: ${DEFAULTS.headersTimeoutMs})`).env('HEADERS_TIMEOUT_MS'))
-  .addOption(new Option('--request-timeout-ms <ms>', `time a client has to send the whole request (default: ${DEFAULTS.requestTimeoutMs})`).env('REQUEST_TIMEOUT_MS'))
-  .addOption(new Option('--tls-handshake-timeout-ms <ms>', `time a client has to finish the TLS handshake (default: ${DEFAULTS.tlsHandshakeTimeoutMs})`).env('TLS_HANDSHAKE_TIMEOUT_MS'))
-  .addOption(new Option('--max-connections-per-address <count>', `open connections one client address may hold; more are closed at once (default: ${DEFAULTS.maxConnectionsPerAddress})`).env('MAX_CONNECTIONS_PER_ADDRESS'))
-  .addOption(new Option('--rate-limit-address <n>', `requests per minute from one client address; 0: off (default: ${DEFAULTS.rateLimitAddress})`).env('RATE_LIMIT_ADDRESS'))
+  .addOption(
+    new Option('--headers-timeout-ms <ms>', `time a client has to send the request headers (default: ${DEFAULTS.headersTimeoutMs})`).env('HEADERS_TIMEOUT_MS'),
+  )
+  .addOption(
+    new Option('--request-timeout-ms <ms>', `time a client has to send the whole request (default: ${DEFAULTS.requestTimeoutMs})`).env('REQUEST_TIMEOUT_MS'),
+  )
+  .addOption(
+    new Option('--tls-handshake-timeout-ms <ms>', `time a client has to finish the TLS handshake (default: ${DEFAULTS.tlsHandshakeTimeoutMs})`).env(
+      'TLS_HANDSHAKE_TIMEOUT_MS',
+    ),
+  )
+  .addOption(
+    new Option(
+      '--max-connections-per-address <count>',
+      `open connections one client address may hold; more are closed at once (default: ${DEFAULTS.maxConnectionsPerAddress})`,
+    ).env('MAX_CONNECTIONS_PER_ADDRESS'),
+  )
+  .addOption(
+    new Option('--rate-limit-address <n>', `requests per minute from one client address; 0: off (default: ${DEFAULTS.rateLimitAddress})`).env(
+      'RATE_LIMIT_ADDRESS',
+    ),
+  )
   .addOption(new Option('--rate-limit-key <n>', `requests per minute with one key; 0: off (default: ${DEFAULTS.rateLimitKey})`).env('RATE_LIMIT_KEY'))
-  .addOption(new Option('--rate-limit-failures <n>', `failed key checks per 10 minutes from one address; 0: off (default: ${DEFAULTS.rateLimitFailures})`).env('RATE_LIMIT_FAILURES'))
+  .addOption(
+    new Option('--rate-limit-failures <n>', `failed key checks per 10 minutes from one address; 0: off (default: ${DEFAULTS.rateLimitFailures})`).env(
+      'RATE_LIMIT_FAILURES',
+    ),
+  )
   .addOption(new Option('--redis-url <url>', 'Redis shared by every instance for rate limits (default: in memory)').env('REDIS_URL'))
   .addOption(new Option('--redis-prefix <prefix>', `prefix of the rate-limit keys in Redis (default: ${DEFAULTS.redisPrefix})`).env('REDIS_PREFIX'))
   .addOption(new Option('--trust-proxy <proxies>', 'hop count or addresses of proxies whose X-Forwarded-For is believed (default: none)').env('TRUST_PROXY'))
   .addOption(new Option('--log-level <level>', `fatal, error, warn, info, debug, trace or silent (default: ${DEFAULTS.logLevel})`).env('LOG_LEVEL'))
   .addOption(new Option('--ops-host <address>', `address of /healthz, /readyz and /metrics (default: ${DEFAULTS.opsHost})`).env('OPS_HOST'))
   .addOption(new Option('--ops-port <port>', `port of /healthz, /readyz and /metrics, or "off" (default: ${DEFAULTS.opsPort})`).env('OPS_PORT'))
-  .addOption(new Option('--admin-listen <host:port|off>', 'serve the admin API only on this address (e.g. 127.0.0.1:8444, [::1]:8444), or "off" (default: on the collectors\' port)').env('ADMIN_LISTEN'))
-  .addOption(new Option('--shutdown-timeout-seconds <seconds>', `on SIGTERM, how long uploads in flight may take to finish (default: ${DEFAULTS.shutdownTimeoutSeconds})`).env('SHUTDOWN_TIMEOUT_SECONDS'))
-  .addOption(new Option('--retention-keep-last <n>', 'keep each host\'s newest n reports (default: no count rule)').env('RETENTION_KEEP_LAST'))
+  .addOption(
+    new Option(
+      '--admin-listen <host:port|off>',
+      'serve the admin API only on this address (e.g. 127.0.0.1:8444, [::1]:8444), or "off" (default: on the collectors\' port)',
+    ).env('ADMIN_LISTEN'),
+  )
+  .addOption(
+    new Option(
+      '--shutdown-timeout-seconds <seconds>',
+      `on SIGTERM, how long uploads in flight may take to finish (default: ${DEFAULTS.shutdownTimeoutSeconds})`,
+    ).env('SHUTDOWN_TIMEOUT_SECONDS'),
+  )
+  .addOption(new Option('--retention-keep-last <n>', "keep each host's newest n reports (default: no count rule)").env('RETENTION_KEEP_LAST'))
   .addOption(new Option('--retention-max-age-days <days>', 'keep reports younger than this (default: no age rule)').env('RETENTION_MAX_AGE_DAYS'))
-  .addOption(new Option('--prune-interval-minutes <minutes>', `how often to delete what no retention rule keeps; 0: never (default: ${DEFAULTS.pruneIntervalMinutes})`).env('PRUNE_INTERVAL_MINUTES'))
-  .addOption(new Option('--rejections-keep-days <days>', `days of refused uploads and license checks kept for the admin API (default: ${DEFAULTS.rejectionsKeepDays})`).env('REJECTIONS_KEEP_DAYS'))
-  .addOption(new Option('--rejections-flush-ms <ms>', `how often counted refusals are written to the database (default: ${DEFAULTS.rejectionsFlushMs})`).env('REJECTIONS_FLUSH_MS'))
-  .addOption(new Option('--host-identity <mode>', `a report whose hostid2 differs from its host's last one: "record" stores it and flags the host, "strict" refuses it until an operator accepts (default: ${DEFAULTS.hostIdentity})`).env('HOST_IDENTITY'))
-  .addOption(new Option('--key-new-hosts-per-day <n>', `hosts new to a license key that may enroll per UTC day, unless the key sets its own (default: ${DEFAULTS.keyNewHostsPerDay})`).env('KEY_NEW_HOSTS_PER_DAY'))
+  .addOption(
+    new Option(
+      '--prune-interval-minutes <minutes>',
+      `how often to delete what no retention rule keeps; 0: never (default: ${DEFAULTS.pruneIntervalMinutes})`,
+    ).env('PRUNE_INTERVAL_MINUTES'),
+  )
+  .addOption(
+    new Option(
+      '--rejections-keep-days <days>',
+      `days of refused uploads and license checks kept for the admin API (default: ${DEFAULTS.rejectionsKeepDays})`,
+    ).env('REJECTIONS_KEEP_DAYS'),
+  )
+  .addOption(
+    new Option('--rejections-flush-ms <ms>', `how often counted refusals are written to the database (default: ${DEFAULTS.rejectionsFlushMs})`).env(
+      'REJECTIONS_FLUSH_MS',
+    ),
+  )
+  .addOption(
+    new Option(
+      '--host-identity <mode>',
+      `a report whose hostid2 differs from its host's last one: "record" stores it and flags the host, "strict" refuses it until an operator accepts (default: ${DEFAULTS.hostIdentity})`,
+    ).env('HOST_IDENTITY'),
+  )
+  .addOption(
+    new Option(
+      '--key-new-hosts-per-day <n>',
+      `hosts new to a license key that may enroll per UTC day, unless the key sets its own (default: ${DEFAULTS.keyNewHostsPerDay})`,
+    ).env('KEY_NEW_HOSTS_PER_DAY'),
+  )
   .action(async (_options, command: Command) => {
     const config = await loadConfig(command);
     const logger = createLogger(config.logLevel);
@@ -84,7 +163,7 @@ keys
   .description('create a key and print it, and only it, on stdout: it cannot be shown again')
   .option('--label <label>', 'a name for the key, e.g. the host group it is for')
   .option('--expires <when>', 'when the key stops working: a duration (90d, 12h) or an ISO date (default: never)')
-  .option('--new-hosts-per-day <n>', 'hosts new to the key that may enroll per UTC day (default: the server\'s --key-new-hosts-per-day)')
+  .option('--new-hosts-per-day <n>', "hosts new to the key that may enroll per UTC day (default: the server's --key-new-hosts-per-day)")
   .option('--max-hosts <n>', 'most hosts the key may have (default: no maximum)')
   .action(async (options: QuotaFlags & { label?: string; expires?: string }, command: Command) => {
     const expiresAt = options.expires === undefined ? undefined : parseExpiry(options.expires);
@@ -147,7 +226,7 @@ keys
 
 keys
   .command('rotate')
-  .description('issue a new key (printed on stdout) with the old one\'s label; the old key works until the grace period ends')
+  .description("issue a new key (printed on stdout) with the old one's label; the old key works until the grace period ends")
   .argument('<id>', 'the key id shown by keys list')
   .requiredOption('--grace <duration>', 'how long the old key keeps working, e.g. 7d or 12h; 0s: stop at once')
   .action(async (id: string, options: { grace: string }, command: Command) => {
@@ -161,7 +240,7 @@ keys
 
 keys
   .command('set')
-  .description('change a key\'s quotas of hosts; every running server applies them from its next commit')
+  .description("change a key's quotas of hosts; every running server applies them from its next commit")
   .argument('<id>', 'the key id shown by keys list')
   .option('--new-hosts-per-day <n>', 'hosts new to the key per UTC day, or "default" for the server\'s --key-new-hosts-per-day')
   .option('--max-hosts <n>', 'most hosts the key may have, or "none"')
@@ -228,7 +307,7 @@ adminTokens
     });
   });
 
-const policies = program.command('policies').description('manage compliance policies (CEL rules evaluated on each host\'s latest report)');
+const policies = program.command('policies').description("manage compliance policies (CEL rules evaluated on each host's latest report)");
 
 policies
   .command('enable-baseline')
@@ -249,7 +328,10 @@ policies
         policy.id,
         policy.name,
         policy.enabled ? 'yes' : 'no',
-        Object.entries(policy.scope).filter(([, value]) => value !== null).map(([name, value]) => `${name}=${value}`).join(' ') || 'every host',
+        Object.entries(policy.scope)
+          .filter(([, value]) => value !== null)
+          .map(([name, value]) => `${name}=${value}`)
+          .join(' ') || 'every host',
         policy.rules.map((rule) => rule.id).join(', '),
         policy.quarantine ? `${policy.quarantine.at.toISOString()} ${policy.quarantine.reason}` : '-',
       ]);
@@ -258,10 +340,15 @@ policies
   });
 
 // Straight against the database, so that they work with every server down (a policy that stops servers).
-for (const [name, enabled] of [['disable', false], ['enable', true]] as const) {
+for (const [name, enabled] of [
+  ['disable', false],
+  ['enable', true],
+] as const) {
   policies
     .command(`${name} <id>`)
-    .description(enabled ? 'enable a policy (clears its quarantine); works with the server down' : 'disable a policy (kept, not evaluated); works with the server down')
+    .description(
+      enabled ? 'enable a policy (clears its quarantine); works with the server down' : 'disable a policy (kept, not evaluated); works with the server down',
+    )
     .action(async (id: string, _options, command: Command) => {
       await withDatabase(command, async (orm) => {
         const policy = await setPolicyEnabled(orm, id, enabled);
@@ -282,8 +369,8 @@ policies
 
 program
   .command('prune')
-  .description('delete the reports no retention rule keeps (never a host\'s newest) and print how many')
-  .addOption(new Option('--keep-last <n>', 'keep each host\'s newest n reports (default: the retentionKeepLast setting)').env('RETENTION_KEEP_LAST'))
+  .description("delete the reports no retention rule keeps (never a host's newest) and print how many")
+  .addOption(new Option('--keep-last <n>', "keep each host's newest n reports (default: the retentionKeepLast setting)").env('RETENTION_KEEP_LAST'))
   .addOption(new Option('--max-age-days <days>', 'keep reports younger than this (default: the retentionMaxAgeDays setting)').env('RETENTION_MAX_AGE_DAYS'))
   .option('--dry-run', 'only count what would be deleted')
   .action(async (options: { keepLast?: string; maxAgeDays?: string; dryRun?: boolean }, command: Command) => {
@@ -322,7 +409,12 @@ async function loadConfig(command: Command, overrides: Record<string, unknown> =
 function printTable(header: string[], rows: string[][]): void {
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
   for (const row of [header, ...rows]) {
-    process.stdout.write(`${row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()}\n`);
+    process.stdout.write(
+      `${row
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
   }
 }
 

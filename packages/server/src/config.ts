@@ -41,7 +41,11 @@ const ServerSettings = z.object({
   // Resource limits (docs/operating.md, "Limits and abuse protection", says why each default).
   maxBodyBytes: z.coerce.number().int().min(1024).default(DEFAULT_MAX_BODY_BYTES),
   maxFields: z.coerce.number().int().min(4).default(DEFAULT_MAX_FIELDS),
-  maxBodyBytesInFlight: z.coerce.number().int().min(1024 * 1024).default(DEFAULT_MAX_BODY_BYTES_IN_FLIGHT),
+  maxBodyBytesInFlight: z.coerce
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .default(DEFAULT_MAX_BODY_BYTES_IN_FLIGHT),
   maxBodiesPerAddress: z.coerce.number().int().min(1).default(DEFAULT_MAX_BODIES_PER_ADDRESS),
   minBodyBytesPerSecond: z.coerce.number().int().min(0).default(DEFAULT_MIN_BODY_BYTES_PER_SECOND),
   bodyGraceMs: z.coerce.number().int().min(100).default(DEFAULT_BODY_GRACE_MS),
@@ -54,19 +58,26 @@ const ServerSettings = z.object({
   rateLimitKey: z.coerce.number().int().min(0).default(6000),
   rateLimitFailures: z.coerce.number().int().min(0).default(30),
   /** A PostgreSQL URL; unset: SQLite in the data directory. */
-  databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL').optional(),
-  redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  databaseUrl: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  redisUrl: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
   redisPrefix: z.string().min(1).default('audit-rate-limit'),
   trustProxy: z
     .string()
-    .regex(/^(\d+|[0-9a-fA-F:.\/]+(,\s*[0-9a-fA-F:.\/]+)*|loopback|linklocal|uniquelocal)$/, 'must be a hop count, proxy addresses or subnets, or loopback, linklocal or uniquelocal')
+    .regex(
+      /^(\d+|[0-9a-fA-F:.\/]+(,\s*[0-9a-fA-F:.\/]+)*|loopback|linklocal|uniquelocal)$/,
+      'must be a hop count, proxy addresses or subnets, or loopback, linklocal or uniquelocal',
+    )
     .optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Operations: health, readiness and metrics on their own address, never the collectors' port; shutdown.
   opsHost: z.string().min(1).default('127.0.0.1'),
-  opsPort: z
-    .union([z.literal('off'), z.coerce.number().int().min(0).max(65535)], { error: 'must be a port number or "off"' })
-    .default(9464),
+  opsPort: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)], { error: 'must be a port number or "off"' }).default(9464),
   // The admin API: unset, on the collectors' listener; a listener of its own; or not served.
   adminListen: z.union([z.literal('off'), ListenAddress], { error: ADMIN_LISTEN_ERROR }).optional(),
   shutdownTimeoutSeconds: z.coerce.number().min(0).default(30),
@@ -87,8 +98,9 @@ const ServerSettings = z.object({
 });
 
 /** Everything the reference server can be told, with its defaults. Parsed once at start. */
-export const ServerConfigSchema = ServerSettings
-  .refine((c) => Boolean(c.tlsCert) === Boolean(c.tlsKey), { message: 'give both a TLS certificate and its key, or neither' })
+export const ServerConfigSchema = ServerSettings.refine((c) => Boolean(c.tlsCert) === Boolean(c.tlsKey), {
+  message: 'give both a TLS certificate and its key, or neither',
+})
   .refine((c) => !(c.plainHttp && c.tlsCert), { message: 'plain HTTP and a TLS certificate exclude each other' })
   .refine((c) => c.headersTimeoutMs <= c.requestTimeoutMs, { message: 'the headers timeout cannot be longer than the request timeout' })
   .refine((c) => c.maxBodyBytes <= c.maxBodyBytesInFlight, {
@@ -96,11 +108,11 @@ export const ServerConfigSchema = ServerSettings
     path: ['maxBodyBytesInFlight'],
   })
   .refine((c) => c.opsPort === 'off' || c.opsPort === 0 || c.opsPort !== c.port, {
-    message: 'the operations port must differ from the collectors\' port',
+    message: "the operations port must differ from the collectors' port",
     path: ['opsPort'],
   })
   .refine((c) => typeof c.adminListen !== 'object' || c.adminListen.port === 0 || (c.adminListen.port !== c.port && c.adminListen.port !== c.opsPort), {
-    message: 'the admin port must differ from the collectors\' port and the operations port',
+    message: "the admin port must differ from the collectors' port and the operations port",
     path: ['adminListen'],
   });
 
@@ -118,7 +130,10 @@ const SETTING_NAMES = new Set(Object.keys(ServerSettings.shape));
  * `raw` holds flags and environment (flags win, as the CLI merges them); `file` holds a config file's settings,
  * which either of those overrides; defaults fill the rest.
  */
-export function parseServerConfig(raw: Record<string, unknown>, file: { path: string; settings: Record<string, unknown> } = { path: '', settings: {} }): ServerConfig {
+export function parseServerConfig(
+  raw: Record<string, unknown>,
+  file: { path: string; settings: Record<string, unknown> } = { path: '', settings: {} },
+): ServerConfig {
   const given = Object.fromEntries(Object.entries(raw).filter(([name, value]) => SETTING_NAMES.has(name) && value !== undefined));
   const result = ServerConfigSchema.safeParse({ ...file.settings, ...given });
   if (result.success) return result.data;

@@ -77,7 +77,7 @@ describe('connections per client address', () => {
     try {
       const socket = await handshake({ localAddress });
       socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
-      const [answer] = (await new Promise<string[]>((resolve) => socket.once('data', (chunk) => resolve([String(chunk)]))));
+      const [answer] = await new Promise<string[]>((resolve) => socket.once('data', (chunk) => resolve([String(chunk)])));
       return answer!.startsWith('HTTP/1.1 404');
     } catch {
       return false;

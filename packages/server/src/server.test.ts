@@ -59,26 +59,32 @@ describe('configuration', () => {
 
   it('has generous resource and rate limits by default, and trusts no proxy', () => {
     const config = parseServerConfig({});
-    expect(config).toEqual(expect.objectContaining({
-      maxFields: 32,
-      maxBodyBytesInFlight: 256 * 1024 * 1024,
-      maxBodiesPerAddress: 32,
-      minBodyBytesPerSecond: 500,
-      bodyGraceMs: 20_000,
-      headersTimeoutMs: 20_000,
-      requestTimeoutMs: 120_000,
-      rateLimitAddress: 1200,
-      rateLimitKey: 6000,
-      rateLimitFailures: 30,
-    }));
+    expect(config).toEqual(
+      expect.objectContaining({
+        maxFields: 32,
+        maxBodyBytesInFlight: 256 * 1024 * 1024,
+        maxBodiesPerAddress: 32,
+        minBodyBytesPerSecond: 500,
+        bodyGraceMs: 20_000,
+        headersTimeoutMs: 20_000,
+        requestTimeoutMs: 120_000,
+        rateLimitAddress: 1200,
+        rateLimitKey: 6000,
+        rateLimitFailures: 30,
+      }),
+    );
     expect([config.redisUrl, config.trustProxy]).toEqual([undefined, undefined]);
   });
 
   it('bounds TLS handshakes to 5 s and a client address to 128 open connections by default', () => {
     expect(parseServerConfig({})).toMatchObject({ tlsHandshakeTimeoutMs: 5000, maxConnectionsPerAddress: 128 });
-    expect(parseServerConfig({ tlsHandshakeTimeoutMs: '2000', maxConnectionsPerAddress: '1000' })).toMatchObject({ tlsHandshakeTimeoutMs: 2000, maxConnectionsPerAddress: 1000 });
-    expect(() => parseServerConfig({ tlsHandshakeTimeoutMs: 'soon', maxConnectionsPerAddress: '0' }))
-      .toThrow(/tlsHandshakeTimeoutMs: .*\n.*maxConnectionsPerAddress: .*>=1/);
+    expect(parseServerConfig({ tlsHandshakeTimeoutMs: '2000', maxConnectionsPerAddress: '1000' })).toMatchObject({
+      tlsHandshakeTimeoutMs: 2000,
+      maxConnectionsPerAddress: 1000,
+    });
+    expect(() => parseServerConfig({ tlsHandshakeTimeoutMs: 'soon', maxConnectionsPerAddress: '0' })).toThrow(
+      /tlsHandshakeTimeoutMs: .*\n.*maxConnectionsPerAddress: .*>=1/,
+    );
   });
 
   it('takes proxies only as a hop count, addresses or named ranges', () => {
@@ -108,16 +114,20 @@ describe('configuration', () => {
     expect(() => parseServerConfig({ opsPort: 'none' })).toThrow(/opsPort: must be a port number or "off"/);
   });
 
-  it('serves the admin API on the collectors\' port by default, on a listener of its own, or not at all', () => {
+  it("serves the admin API on the collectors' port by default, on a listener of its own, or not at all", () => {
     expect(parseServerConfig({}).adminListen).toBeUndefined();
     expect(parseServerConfig({ adminListen: 'off' }).adminListen).toBe('off');
     expect(parseServerConfig({ adminListen: '127.0.0.1:8444' }).adminListen).toEqual({ host: '127.0.0.1', port: 8444 });
     expect(parseServerConfig({ adminListen: '[::1]:8444' }).adminListen).toEqual({ host: '::1', port: 8444 });
     expect(parseServerConfig({ adminListen: 'mgmt.example.org:0' }).adminListen).toEqual({ host: 'mgmt.example.org', port: 0 });
     for (const bad of ['8444', '127.0.0.1', '::1:8444', '[::1]', '127.0.0.1:70000', '127.0.0.1:port', 'on', '']) {
-      expect(() => parseServerConfig({ adminListen: bad }), bad).toThrow(/^Invalid configuration:\n {2}adminListen: must be host:port \(\[::1\]:8444 for IPv6\) or "off"$/);
+      expect(() => parseServerConfig({ adminListen: bad }), bad).toThrow(
+        /^Invalid configuration:\n {2}adminListen: must be host:port \(\[::1\]:8444 for IPv6\) or "off"$/,
+      );
     }
-    expect(() => parseServerConfig({ port: '8443', adminListen: '127.0.0.1:8443' })).toThrow(/adminListen: the admin port must differ from the collectors' port and the operations port/);
+    expect(() => parseServerConfig({ port: '8443', adminListen: '127.0.0.1:8443' })).toThrow(
+      /adminListen: the admin port must differ from the collectors' port and the operations port/,
+    );
     expect(() => parseServerConfig({ adminListen: '127.0.0.1:9464' })).toThrow(/adminListen: the admin port must differ/);
     expect(parseServerConfig({ port: '0', opsPort: '0', adminListen: '127.0.0.1:0' }).adminListen).toEqual({ host: '127.0.0.1', port: 0 });
     expect(parseServerConfig({ opsPort: 'off', adminListen: '127.0.0.1:9464' }).adminListen).toEqual({ host: '127.0.0.1', port: 9464 });
@@ -126,21 +136,32 @@ describe('configuration', () => {
   it('selects PostgreSQL only by a postgres URL, and never repeats the URL in an error', () => {
     expect(parseServerConfig({}).databaseUrl).toBeUndefined();
     expect(parseServerConfig({ databaseUrl: 'postgresql://audit@db/audit' }).databaseUrl).toBe('postgresql://audit@db/audit');
-    expect(() => parseServerConfig({ databaseUrl: 'mysql://audit:s3cret@db/audit' })).toThrow(/^Invalid configuration:\n {2}databaseUrl: must be a postgres:\/\/ or postgresql:\/\/ URL$/);
+    expect(() => parseServerConfig({ databaseUrl: 'mysql://audit:s3cret@db/audit' })).toThrow(
+      /^Invalid configuration:\n {2}databaseUrl: must be a postgres:\/\/ or postgresql:\/\/ URL$/,
+    );
   });
 
   it('keeps every report by default, and takes retention rules and a prune interval', () => {
     const defaults = parseServerConfig({});
     expect([defaults.retentionKeepLast, defaults.retentionMaxAgeDays, defaults.pruneIntervalMinutes]).toEqual([undefined, undefined, 60]);
-    expect(parseServerConfig({ retentionKeepLast: '10', retentionMaxAgeDays: '0.5', pruneIntervalMinutes: '0' }))
-      .toMatchObject({ retentionKeepLast: 10, retentionMaxAgeDays: 0.5, pruneIntervalMinutes: 0 });
-    expect(() => parseServerConfig({ retentionKeepLast: '0', retentionMaxAgeDays: '-1', pruneIntervalMinutes: '-5' }))
-      .toThrow(/retentionKeepLast: .*\n.*retentionMaxAgeDays: .*\n.*pruneIntervalMinutes: /);
+    expect(parseServerConfig({ retentionKeepLast: '10', retentionMaxAgeDays: '0.5', pruneIntervalMinutes: '0' })).toMatchObject({
+      retentionKeepLast: 10,
+      retentionMaxAgeDays: 0.5,
+      pruneIntervalMinutes: 0,
+    });
+    expect(() => parseServerConfig({ retentionKeepLast: '0', retentionMaxAgeDays: '-1', pruneIntervalMinutes: '-5' })).toThrow(
+      /retentionKeepLast: .*\n.*retentionMaxAgeDays: .*\n.*pruneIntervalMinutes: /,
+    );
   });
 
   it('layers flags and environment over the config file over defaults', () => {
     const file = { path: 'audit.json', settings: { port: 9443, toolSegment: 'lynis', logLevel: 'warn' } };
-    expect(parseServerConfig({ port: '10443', logLevel: undefined }, file)).toMatchObject({ port: 10443, toolSegment: 'lynis', logLevel: 'warn', dataDir: 'data' });
+    expect(parseServerConfig({ port: '10443', logLevel: undefined }, file)).toMatchObject({
+      port: 10443,
+      toolSegment: 'lynis',
+      logLevel: 'warn',
+      dataDir: 'data',
+    });
   });
 
   it('reads a JSON config file and refuses unknown settings and other shapes', async () => {

@@ -76,11 +76,15 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   const compactor = new ReportCompactor(orm, { logger, isBusy: () => api.bodyBytesInFlight() > 0 });
   const api: AuditApi = await createAuditApi({
     keyStore,
-    reportStore: new OrmReportStore(orm, { writeHealth, admission: { hostIdentity: config.hostIdentity, newHostsPerDay: config.keyNewHostsPerDay }, onCommitted: () => {
-      policyEvaluator.wake();
-      webhookDispatcher.wake();
-      compactor.wake();
-    } }),
+    reportStore: new OrmReportStore(orm, {
+      writeHealth,
+      admission: { hostIdentity: config.hostIdentity, newHostsPerDay: config.keyNewHostsPerDay },
+      onCommitted: () => {
+        policyEvaluator.wake();
+        webhookDispatcher.wake();
+        compactor.wake();
+      },
+    }),
     toolSegment: config.toolSegment,
     maxBodyBytes: config.maxBodyBytes,
     maxFields: config.maxFields,
@@ -115,7 +119,10 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     await keyStore.close();
     await orm.close();
   };
-  const admin = config.adminListen === 'off' ? undefined : adminApiOnFirstUse({ database: orm, rateLimiter, logger, policyEvaluator, webhookDispatcher, webhookAllowPrivate: config.webhookAllowPrivate });
+  const admin =
+    config.adminListen === 'off'
+      ? undefined
+      : adminApiOnFirstUse({ database: orm, rateLimiter, logger, policyEvaluator, webhookDispatcher, webhookAllowPrivate: config.webhookAllowPrivate });
   const adminApart = typeof config.adminListen === 'object' ? config.adminListen : undefined;
   const app = createApp(api, logger, { inFlight: metrics.inFlight, trustProxy: config.trustProxy, admin: adminApart ? undefined : admin });
   const tls = config.plainHttp
@@ -124,9 +131,16 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   let shuttingDown = false;
   const server = createListener(app, config, tls, () => shuttingDown);
   const adminServer = adminApart && createListener(createAdminApp(admin!, logger, { trustProxy: config.trustProxy }), config, tls, () => shuttingDown);
-  const ops = config.opsPort === 'off'
-    ? undefined
-    : createOpsServer({ orm, registry: metrics.registry, isShuttingDown: () => shuttingDown, writeHealth, rateLimitStoreReachable: rateLimiter.sharedStoreReachable });
+  const ops =
+    config.opsPort === 'off'
+      ? undefined
+      : createOpsServer({
+          orm,
+          registry: metrics.registry,
+          isShuttingDown: () => shuttingDown,
+          writeHealth,
+          rateLimitStoreReachable: rateLimiter.sharedStoreReachable,
+        });
   try {
     await listen(server, config.port, config.host);
     if (adminServer) await listen(adminServer, adminApart.port, adminApart.host);
@@ -144,9 +158,19 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   const adminUrl = adminServer ? baseUrl(scheme, adminApart.host, (adminServer.address() as AddressInfo).port) : admin && url;
   const opsUrl = ops && baseUrl('http', config.opsHost, (ops.address() as AddressInfo).port);
   logger.info(
-    { url, host: config.host, port, toolSegment: config.toolSegment, tls: tls ? (tls.selfSigned ? 'self-signed' : 'configured') : 'off', fingerprint256: tls?.fingerprint256,
-      adminUrl: adminUrl ?? 'off', opsUrl: opsUrl ?? 'off',
-      rateLimitStore: config.redisUrl ? 'redis' : 'memory', database: dialectOf(orm.em), pruneSchedule: pruning ? `${config.pruneIntervalMinutes} min` : 'off' },
+    {
+      url,
+      host: config.host,
+      port,
+      toolSegment: config.toolSegment,
+      tls: tls ? (tls.selfSigned ? 'self-signed' : 'configured') : 'off',
+      fingerprint256: tls?.fingerprint256,
+      adminUrl: adminUrl ?? 'off',
+      opsUrl: opsUrl ?? 'off',
+      rateLimitStore: config.redisUrl ? 'redis' : 'memory',
+      database: dialectOf(orm.em),
+      pruneSchedule: pruning ? `${config.pruneIntervalMinutes} min` : 'off',
+    },
     'audit server listening',
   );
 

@@ -11,7 +11,15 @@ let dataDir: string;
 let server: RunningServer;
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'audit-timeouts-test-'));
-  const config = parseServerConfig({ dataDir, host: '127.0.0.1', port: '0', plainHttp: true, opsPort: 'off', headersTimeoutMs: '1000', requestTimeoutMs: '2000' });
+  const config = parseServerConfig({
+    dataDir,
+    host: '127.0.0.1',
+    port: '0',
+    plainHttp: true,
+    opsPort: 'off',
+    headersTimeoutMs: '1000',
+    requestTimeoutMs: '2000',
+  });
   server = await startServer(config, createLogger('silent'));
 });
 afterAll(async () => {

@@ -6,7 +6,17 @@ import { saveExport, type BlobCall, type ExportFormat } from '../download.js';
  * Buttons that download an export as CSV or JSON. `request` starts the export call (with `parseAs: 'blob'`); a refused
  * token calls `onUnauthorized`, any other failure is shown beside the buttons.
  */
-export function ExportButtons({ label, name, request, onUnauthorized }: { label: string; name: string; request(format: ExportFormat): BlobCall; onUnauthorized(): void }) {
+export function ExportButtons({
+  label,
+  name,
+  request,
+  onUnauthorized,
+}: {
+  label: string;
+  name: string;
+  request(format: ExportFormat): BlobCall;
+  onUnauthorized(): void;
+}) {
   const [busy, setBusy] = useState<ExportFormat>();
   const [problem, setProblem] = useState<string>();
   const download = async (format: ExportFormat) => {
@@ -29,7 +39,11 @@ export function ExportButtons({ label, name, request, onUnauthorized }: { label:
           {busy === format ? 'Preparing…' : `Download ${format.toUpperCase()}`}
         </button>
       ))}
-      {problem && <span className="error" role="alert">{problem}</span>}
+      {problem && (
+        <span className="error" role="alert">
+          {problem}
+        </span>
+      )}
     </div>
   );
 }

@@ -9,7 +9,11 @@ const hostsWith = (finding: FindingCount) => hrefOf(hostsRoute({ finding: findin
 export const TEST_COLUMN: Column<FindingCount> = {
   header: 'Test',
   cellClassName: 'mono nowrap',
-  cell: (finding) => <a href={hostsWith(finding)} title="The hosts that have it">{finding.testId}</a>,
+  cell: (finding) => (
+    <a href={hostsWith(finding)} title="The hosts that have it">
+      {finding.testId}
+    </a>
+  ),
 };
 
 /** How many hosts have a finding, as a link to them. */
@@ -17,6 +21,10 @@ export function hostsColumn(header: string): Column<FindingCount> {
   return {
     header,
     className: 'number',
-    cell: (finding) => <a href={hostsWith(finding)} aria-label={`${finding.hosts === 1 ? '1 host' : `${finding.hosts} hosts`} with ${finding.testId}`}>{finding.hosts}</a>,
+    cell: (finding) => (
+      <a href={hostsWith(finding)} aria-label={`${finding.hosts === 1 ? '1 host' : `${finding.hosts} hosts`} with ${finding.testId}`}>
+        {finding.hosts}
+      </a>
+    ),
   };
 }

@@ -7,7 +7,9 @@ export function Findings({ title, kind, findings }: { title: string; kind: 'warn
   const id = `${title.toLowerCase()}-title`;
   return (
     <section aria-labelledby={id}>
-      <h2 id={id}>{title} ({findings.length})</h2>
+      <h2 id={id}>
+        {title} ({findings.length})
+      </h2>
       <Table
         scroll
         empty={<p>None in the newest report.</p>}
@@ -24,7 +26,11 @@ function columns(kind: 'warning' | 'suggestion'): Column<Finding>[] {
     {
       header: 'Test',
       cellClassName: 'mono nowrap',
-      cell: (finding) => <a href={hrefOf(hostsRoute({ finding: finding.testId, findingKind: kind }))} title="Every host with this finding">{finding.testId}</a>,
+      cell: (finding) => (
+        <a href={hrefOf(hostsRoute({ finding: finding.testId, findingKind: kind }))} title="Every host with this finding">
+          {finding.testId}
+        </a>
+      ),
     },
     { header: 'Finding', cell: (finding) => finding.text },
     { header: 'Details', cell: (finding) => finding.details ?? '—' },

@@ -16,10 +16,18 @@ export function DistributionChart({ buckets }: { buckets: Overview['hardeningInd
         height,
         scales: { x: { time: false, range: [-0.5, buckets.length - 0.5] }, y: { range: countRange } },
         axes: [
-          { label: 'Hardening index', splits: () => buckets.map((_, i) => i), values: (_u, splits) => splits.map((i) => labels[i] ?? ''), grid: { show: false } },
+          {
+            label: 'Hardening index',
+            splits: () => buckets.map((_, i) => i),
+            values: (_u, splits) => splits.map((i) => labels[i] ?? ''),
+            grid: { show: false },
+          },
           { label: 'Hosts', ...wholeTicks },
         ],
-        series: [{}, { label: 'Hosts', fill: COLOURS.accentFill, stroke: COLOURS.accent, paths: uPlot.paths.bars!({ size: [0.7, 60] }), points: { show: false } }],
+        series: [
+          {},
+          { label: 'Hosts', fill: COLOURS.accentFill, stroke: COLOURS.accent, paths: uPlot.paths.bars!({ size: [0.7, 60] }), points: { show: false } },
+        ],
         legend: { show: false },
         cursor: { show: false },
       })}
@@ -67,10 +75,19 @@ export function UploadsChart({ days }: { days: Overview['uploadsPerDay'] }) {
         height,
         ...utcDates,
         scales: { x: { time: true, auto: false, range }, y: { range: countRange } },
-        axes: [{ ...dayAxis, splits: daySplits(56), grid: { show: false } }, { label: 'Uploads', ...wholeTicks }],
+        axes: [
+          { ...dayAxis, splits: daySplits(56), grid: { show: false } },
+          { label: 'Uploads', ...wholeTicks },
+        ],
         series: [
           {},
-          { label: 'Accepted', fill: COLOURS.accentFill, stroke: COLOURS.accent, paths: uPlot.paths.bars!({ size: [0.4, 24], align: -1 }), points: { show: false } },
+          {
+            label: 'Accepted',
+            fill: COLOURS.accentFill,
+            stroke: COLOURS.accent,
+            paths: uPlot.paths.bars!({ size: [0.4, 24], align: -1 }),
+            points: { show: false },
+          },
           { label: 'Refused', fill: COLOURS.badFill, stroke: COLOURS.bad, paths: uPlot.paths.bars!({ size: [0.4, 24], align: 1 }), points: { show: false } },
         ],
         legend: { show: true, live: false },

@@ -15,7 +15,10 @@ export function HostCompliance({ client, hostRecordId, onUnauthorized }: { clien
         loaded={mapLoaded(loaded, (value) => value.results)}
         empty={
           <p>
-            No policy applies to this host yet. <a className="screen-only" href={hrefOf({ page: 'policies' })}>Policies</a>
+            No policy applies to this host yet.{' '}
+            <a className="screen-only" href={hrefOf({ page: 'policies' })}>
+              Policies
+            </a>
           </p>
         }
         columns={COLUMNS}

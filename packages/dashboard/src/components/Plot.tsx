@@ -9,8 +9,7 @@ export const utcDates = { tzDate: (seconds: number) => uPlot.tzDate(new Date(sec
 
 /** Ticks of a time axis labelled with the UTC day they fall on (`Nov 22`), never a time of day. */
 export const dayAxis: Partial<uPlot.Axis> = {
-  values: (_u, splits) =>
-    splits.map((seconds) => new Date(seconds * 1000).toLocaleDateString('en', { month: 'short', day: 'numeric', timeZone: 'UTC' })),
+  values: (_u, splits) => splits.map((seconds) => new Date(seconds * 1000).toLocaleDateString('en', { month: 'short', day: 'numeric', timeZone: 'UTC' })),
 };
 
 /** Tick positions at whole days (UTC noon, where day bars sit), about one per `space` pixels. */
@@ -19,7 +18,7 @@ export const daySplits =
   (u, _axis, min, max) => {
     const first = Math.ceil((min - 43_200) / 86_400) * 86_400 + 43_200;
     const days = Math.max(1, Math.floor((max - first) / 86_400) + 1);
-    const step = Math.max(1, Math.ceil(days / Math.max(1, (u.bbox.width / devicePixelRatio) / space)));
+    const step = Math.max(1, Math.ceil(days / Math.max(1, u.bbox.width / devicePixelRatio / space)));
     return Array.from({ length: Math.ceil(days / step) }, (_, i) => first + i * step * 86_400).filter((tick) => tick <= max);
   };
 
@@ -31,7 +30,17 @@ export const dayTime = (day: string) => Date.parse(`${day}T12:00:00Z`) / 1000;
  * `data` changes (compared by value). uPlot writes only text nodes and CSSOM styles, which the page's
  * Content-Security-Policy allows; only numbers and the page's own labels reach it, never text from a host.
  */
-export function Plot({ label, build, data, height = 220 }: { label: string; build: (width: number, height: number) => uPlot.Options; data: uPlot.AlignedData; height?: number }) {
+export function Plot({
+  label,
+  build,
+  data,
+  height = 220,
+}: {
+  label: string;
+  build: (width: number, height: number) => uPlot.Options;
+  data: uPlot.AlignedData;
+  height?: number;
+}) {
   const box = useRef<HTMLDivElement>(null);
   const signature = JSON.stringify(data);
   useEffect(() => {

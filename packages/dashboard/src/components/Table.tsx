@@ -83,13 +83,20 @@ function cellClass<T>(column: Column<T>, row: T): string | undefined {
 /** A column heading; a sortable one is a link that sorts by it (selecting the sorted column again reverses the order). */
 function Heading<T>({ column }: { column: Column<T> }) {
   const { header, className, sort } = column;
-  if (!sort) return <th scope="col" className={className}>{header}</th>;
+  if (!sort)
+    return (
+      <th scope="col" className={className}>
+        {header}
+      </th>
+    );
   const mark = sort.current === 'asc' ? '\u00a0▲' : sort.current === 'desc' ? '\u00a0▼' : '\u00a0↕';
   return (
     <th scope="col" className={className} aria-sort={sort.current === 'asc' ? 'ascending' : sort.current === 'desc' ? 'descending' : undefined}>
       <a className="sort" href={sort.href}>
         {header}
-        <span aria-hidden="true" className="sort-mark">{mark}</span>
+        <span aria-hidden="true" className="sort-mark">
+          {mark}
+        </span>
       </a>
     </th>
   );

@@ -7,7 +7,11 @@ export function VulnerablePackages({ names }: { names: string[] }) {
         <p>The newest report names no vulnerable package.</p>
       ) : (
         <ul className="packages" aria-labelledby="vulnerable-title">
-          {names.map((name) => <li key={name} className="mono">{name}</li>)}
+          {names.map((name) => (
+            <li key={name} className="mono">
+              {name}
+            </li>
+          ))}
         </ul>
       )}
     </section>

@@ -3,18 +3,36 @@ import type { Webhook, WebhookEventType, WebhookInput } from '@org/audit-client/
 import { EVENT_MEANINGS, EVENT_TYPES } from '../webhook-events.js';
 
 /** What a new subscription starts with: the contract's defaults. */
-const NEW_WEBHOOK: WebhookInput = { url: '', description: null, events: [], format: 'standard', enabled: true, staleDays: 7, regressionThreshold: 5, maxDeliveriesPerMinute: 60 };
+const NEW_WEBHOOK: WebhookInput = {
+  url: '',
+  description: null,
+  events: [],
+  format: 'standard',
+  enabled: true,
+  staleDays: 7,
+  regressionThreshold: 5,
+  maxDeliveriesPerMinute: 60,
+};
 
 /**
  * The settings of a subscription, new or edited: every field of the contract's `WebhookInput`, one checkbox per event
  * type. `problem` (the server's refusal) is shown under the button that sent it.
  */
-export function WebhookForm({ initial, submitLabel, problem, onSubmit }: { initial?: Webhook; submitLabel: string; problem?: string; onSubmit(input: WebhookInput): void }) {
+export function WebhookForm({
+  initial,
+  submitLabel,
+  problem,
+  onSubmit,
+}: {
+  initial?: Webhook;
+  submitLabel: string;
+  problem?: string;
+  onSubmit(input: WebhookInput): void;
+}) {
   const [input, setInput] = useState<WebhookInput>(() => (initial ? toInput(initial) : NEW_WEBHOOK));
   const id = useId();
   const set = (change: Partial<WebhookInput>) => setInput({ ...input, ...change });
-  const toggle = (event: WebhookEventType, on: boolean) =>
-    set({ events: EVENT_TYPES.filter((type) => (type === event ? on : input.events.includes(type))) });
+  const toggle = (event: WebhookEventType, on: boolean) => set({ events: EVENT_TYPES.filter((type) => (type === event ? on : input.events.includes(type))) });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSubmit({ ...input, url: input.url.trim(), description: input.description?.trim() || null });
@@ -23,7 +41,15 @@ export function WebhookForm({ initial, submitLabel, problem, onSubmit }: { initi
     <form className="webhook-form" onSubmit={submit}>
       <div className="field">
         <label htmlFor={`${id}-url`}>Receiver URL</label>
-        <input id={`${id}-url`} type="url" value={input.url} onChange={(event) => set({ url: event.target.value })} placeholder="https://hooks.example.org/audit" maxLength={2000} required />
+        <input
+          id={`${id}-url`}
+          type="url"
+          value={input.url}
+          onChange={(event) => set({ url: event.target.value })}
+          placeholder="https://hooks.example.org/audit"
+          maxLength={2000}
+          required
+        />
       </div>
       <div className="field">
         <label htmlFor={`${id}-description`}>Description</label>
@@ -48,22 +74,50 @@ export function WebhookForm({ initial, submitLabel, problem, onSubmit }: { initi
         </div>
         <div className="field">
           <label htmlFor={`${id}-stale`}>Stale after (days, for host.stale)</label>
-          <input id={`${id}-stale`} type="number" min={1} max={365} value={input.staleDays} onChange={(event) => set({ staleDays: Number(event.target.value) })} required />
+          <input
+            id={`${id}-stale`}
+            type="number"
+            min={1}
+            max={365}
+            value={input.staleDays}
+            onChange={(event) => set({ staleDays: Number(event.target.value) })}
+            required
+          />
         </div>
         <div className="field">
           <label htmlFor={`${id}-threshold`}>Regression threshold (points, for host.regressed)</label>
-          <input id={`${id}-threshold`} type="number" min={1} max={100} value={input.regressionThreshold} onChange={(event) => set({ regressionThreshold: Number(event.target.value) })} required />
+          <input
+            id={`${id}-threshold`}
+            type="number"
+            min={1}
+            max={100}
+            value={input.regressionThreshold}
+            onChange={(event) => set({ regressionThreshold: Number(event.target.value) })}
+            required
+          />
         </div>
         <div className="field">
           <label htmlFor={`${id}-cap`}>Most deliveries a minute (more are folded into one summary)</label>
-          <input id={`${id}-cap`} type="number" min={1} max={10000} value={input.maxDeliveriesPerMinute} onChange={(event) => set({ maxDeliveriesPerMinute: Number(event.target.value) })} required />
+          <input
+            id={`${id}-cap`}
+            type="number"
+            min={1}
+            max={10000}
+            value={input.maxDeliveriesPerMinute}
+            onChange={(event) => set({ maxDeliveriesPerMinute: Number(event.target.value) })}
+            required
+          />
         </div>
         <label className="checkbox">
           <input type="checkbox" checked={input.enabled} onChange={(event) => set({ enabled: event.target.checked })} /> Enabled
         </label>
       </div>
       <button type="submit">{submitLabel}</button>
-      {problem && <p className="error" role="alert">{problem}</p>}
+      {problem && (
+        <p className="error" role="alert">
+          {problem}
+        </p>
+      )}
     </form>
   );
 }

@@ -30,7 +30,9 @@ export function FindingsPage({ client, route, onUnauthorized }: { client: Client
   return (
     <section aria-labelledby="findings-title">
       <h1 id="findings-title">Findings</h1>
-      <p className="hint">The warnings and suggestions of every host's latest report, the ones on the most hosts first. A test id lists the hosts that have it.</p>
+      <p className="hint">
+        The warnings and suggestions of every host's latest report, the ones on the most hosts first. A test id lists the hosts that have it.
+      </p>
       <ExportButtons
         label="Every finding of every host's latest report, one row per host and finding"
         name="findings"
@@ -53,7 +55,11 @@ export function FindingsPage({ client, route, onUnauthorized }: { client: Client
       {loaded.state === 'ready' && (
         <Table
           scroll
-          caption={pageCaption('Findings', loaded.value, route.kind || route.testId ? 'No host\'s latest report has such a finding.' : 'No host\'s latest report has a warning or suggestion.')}
+          caption={pageCaption(
+            'Findings',
+            loaded.value,
+            route.kind || route.testId ? "No host's latest report has such a finding." : "No host's latest report has a warning or suggestion.",
+          )}
           columns={FINDING_COLUMNS}
           rows={loaded.value.items}
           rowKey={(finding) => `${finding.kind}:${finding.testId}`}

@@ -1,4 +1,17 @@
-import { acceptHostIdentity, exportHostHistory, getHost, listLicenseKeys, listRejections, listReports, type Client, type Host, type LicenseKeyInfo, type RejectionPage, type ReportDetail, type ReportPage } from '@org/audit-client/sdk';
+import {
+  acceptHostIdentity,
+  exportHostHistory,
+  getHost,
+  listLicenseKeys,
+  listRejections,
+  listReports,
+  type Client,
+  type Host,
+  type LicenseKeyInfo,
+  type RejectionPage,
+  type ReportDetail,
+  type ReportPage,
+} from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { formatBytes, formatTime } from '../format.js';
 import { loadNewestReport } from '../newest-report.js';
@@ -51,7 +64,9 @@ export function HostPage({ client, id, onUnauthorized }: { client: Client; id: s
   const summary = latest?.summary;
   return (
     <article aria-labelledby="host-title">
-      <p><a href={hrefOf(hostsRoute())}>← All hosts</a></p>
+      <p>
+        <a href={hrefOf(hostsRoute())}>← All hosts</a>
+      </p>
       <h1 id="host-title">{host.hostname ?? '(no host name)'}</h1>
       <p className="actions">
         <a href={hrefOf({ page: 'host-report', id: host.id })}>Printable report</a>
@@ -88,28 +103,72 @@ function HostFacts({ host, keys }: { host: Host; keys: Map<string, LicenseKeyInf
   const key = keys.get(host.keyId);
   return (
     <dl className="facts">
-      {host.hostnameAlias && <><dt>Alias</dt><dd>{host.hostnameAlias}</dd></>}
-      {host.customerName && <><dt>Customer</dt><dd>{host.customerName}</dd></>}
-      <dt>Groups and tags</dt><dd><Labels host={host} /></dd>
-      <dt>Host id</dt><dd className="mono">{host.hostId}</dd>
-      <dt>Host id 2</dt><dd className="mono">{host.hostId2 ?? '—'}</dd>
+      {host.hostnameAlias && (
+        <>
+          <dt>Alias</dt>
+          <dd>{host.hostnameAlias}</dd>
+        </>
+      )}
+      {host.customerName && (
+        <>
+          <dt>Customer</dt>
+          <dd>{host.customerName}</dd>
+        </>
+      )}
+      <dt>Groups and tags</dt>
+      <dd>
+        <Labels host={host} />
+      </dd>
+      <dt>Host id</dt>
+      <dd className="mono">{host.hostId}</dd>
+      <dt>Host id 2</dt>
+      <dd className="mono">{host.hostId2 ?? '—'}</dd>
       <dt>Operating system</dt>
-      <dd>{host.os ? <a className="quiet" href={hrefOf(hostsRoute({ os: host.os }))}>{host.os}</a> : '—'}</dd>
-      <dt>Lynis</dt><dd>{host.lynisVersion ?? '—'}</dd>
-      <dt>License key</dt><dd>{key ? `${key.label ?? '(no label)'} · ${key.prefix}… (${key.state})` : host.keyId}</dd>
-      <dt>Hardening index</dt><dd>{host.latestHardeningIndex ?? '—'}</dd>
+      <dd>
+        {host.os ? (
+          <a className="quiet" href={hrefOf(hostsRoute({ os: host.os }))}>
+            {host.os}
+          </a>
+        ) : (
+          '—'
+        )}
+      </dd>
+      <dt>Lynis</dt>
+      <dd>{host.lynisVersion ?? '—'}</dd>
+      <dt>License key</dt>
+      <dd>{key ? `${key.label ?? '(no label)'} · ${key.prefix}… (${key.state})` : host.keyId}</dd>
+      <dt>Hardening index</dt>
+      <dd>{host.latestHardeningIndex ?? '—'}</dd>
       <dt>Newest report</dt>
       <dd>
-        {host.latestWarningCount === null ? 'not a Lynis report' : `${plural(host.latestWarningCount, 'warning')}, ${plural(host.latestSuggestionCount ?? 0, 'suggestion')}`}
+        {host.latestWarningCount === null
+          ? 'not a Lynis report'
+          : `${plural(host.latestWarningCount, 'warning')}, ${plural(host.latestSuggestionCount ?? 0, 'suggestion')}`}
       </dd>
-      <dt>Reports</dt><dd>{host.reportCount}</dd>
-      <dt>First and last seen</dt><dd>{formatTime(host.firstSeen)} – {formatTime(host.lastSeen)}</dd>
+      <dt>Reports</dt>
+      <dd>{host.reportCount}</dd>
+      <dt>First and last seen</dt>
+      <dd>
+        {formatTime(host.firstSeen)} – {formatTime(host.lastSeen)}
+      </dd>
     </dl>
   );
 }
 
 /** A host's reports, newest first, each with a link to its raw text and to what changed since the one before. */
-function HostReports({ client, host, reports, latest, onUnauthorized }: { client: Client; host: Host; reports: ReportPage; latest: ReportDetail | undefined; onUnauthorized(): void }) {
+function HostReports({
+  client,
+  host,
+  reports,
+  latest,
+  onUnauthorized,
+}: {
+  client: Client;
+  host: Host;
+  reports: ReportPage;
+  latest: ReportDetail | undefined;
+  onUnauthorized(): void;
+}) {
   return (
     <section aria-labelledby="reports-title">
       <h2 id="reports-title">Reports</h2>
@@ -126,7 +185,11 @@ function HostReports({ client, host, reports, latest, onUnauthorized }: { client
         rows={reports.items}
         rowKey={(report) => report.id}
       />
-      {latest && <p className="hint">Newest report: {formatBytes(latest.size)}, SHA-256 <span className="mono">{latest.sha256.slice(0, 16)}…</span></p>}
+      {latest && (
+        <p className="hint">
+          Newest report: {formatBytes(latest.size)}, SHA-256 <span className="mono">{latest.sha256.slice(0, 16)}…</span>
+        </p>
+      )}
     </section>
   );
 }
@@ -147,9 +210,7 @@ function HostRefusals({ host, refusals, keys }: { host: Host; refusals: Rejectio
   return (
     <section aria-labelledby="host-refused-title">
       <h2 id="host-refused-title">Refused uploads</h2>
-      <p className="hint">
-        Uploads and license checks the server refused for this host id (under any key): while they go on, the host is losing reports.
-      </p>
+      <p className="hint">Uploads and license checks the server refused for this host id (under any key): while they go on, the host is losing reports.</p>
       <Table
         scroll
         empty={<p>None refused.</p>}
@@ -158,7 +219,11 @@ function HostRefusals({ host, refusals, keys }: { host: Host; refusals: Rejectio
         rows={refusals.items}
         rowKey={refusalKey}
       />
-      {refusals.total > 0 && <p><a href={hrefOf({ page: 'refused', hostId: host.hostId, offset: 0 })}>Every refusal of this host id</a></p>}
+      {refusals.total > 0 && (
+        <p>
+          <a href={hrefOf({ page: 'refused', hostId: host.hostId, offset: 0 })}>Every refusal of this host id</a>
+        </p>
+      )}
     </section>
   );
 }
@@ -167,21 +232,35 @@ function HostRefusals({ host, refusals, keys }: { host: Host; refusals: Rejectio
  * A host's flagged identity change: the two hostid2 values, when, and the one click that accepts the new one (a
  * reinstalled host); until then, on a strict server, its reports with the new one are refused.
  */
-function IdentityChange({ change, problem, onAccept }: { change: NonNullable<Host['identityChange']>; problem?: string; onAccept(hostId2: string | null): void }) {
+function IdentityChange({
+  change,
+  problem,
+  onAccept,
+}: {
+  change: NonNullable<Host['identityChange']>;
+  problem?: string;
+  onAccept(hostId2: string | null): void;
+}) {
   return (
     <section className="identity-change" aria-labelledby="identity-title">
       <h2 id="identity-title">Identity changed</h2>
       <p>
-        A report for this host id carried another hostid2 on {formatTime(change.at)}:{' '}
-        <span className="mono">{change.previousHostId2 ?? '(none)'}</span> → <span className="mono">{change.hostId2 ?? '(none)'}</span>.{' '}
+        A report for this host id carried another hostid2 on {formatTime(change.at)}: <span className="mono">{change.previousHostId2 ?? '(none)'}</span> →{' '}
+        <span className="mono">{change.hostId2 ?? '(none)'}</span>.{' '}
         {change.refused ? 'The server refuses its reports until you accept the new identity.' : 'Its reports were stored.'}
       </p>
       <p className="hint">
-        Anyone holding the license key can report as any host under it. Accept only if the host was reinstalled or
-        its SSH host key changed; otherwise another machine may be reporting as this one.
+        Anyone holding the license key can report as any host under it. Accept only if the host was reinstalled or its SSH host key changed; otherwise another
+        machine may be reporting as this one.
       </p>
-      <button type="button" onClick={() => onAccept(change.hostId2)}>Accept new identity</button>
-      {problem && <p className="error" role="alert">{problem}</p>}
+      <button type="button" onClick={() => onAccept(change.hostId2)}>
+        Accept new identity
+      </button>
+      {problem && (
+        <p className="error" role="alert">
+          {problem}
+        </p>
+      )}
     </section>
   );
 }

@@ -44,19 +44,41 @@ export function HostReportPage({ client, id, onUnauthorized }: { client: Client;
     <article className="host-report" aria-labelledby="report-title">
       <p className="actions screen-only">
         <a href={hrefOf({ page: 'host', id: host.id })}>← Back to the host</a>
-        <button type="button" onClick={() => window.print()}>Print report</button>
+        <button type="button" onClick={() => window.print()}>
+          Print report
+        </button>
       </p>
       <h1 id="report-title">Host report: {host.hostname ?? '(no host name)'}</h1>
       <dl className="facts">
-        <dt>Host name</dt><dd>{host.hostname ?? '—'}{host.hostnameAlias && ` (alias ${host.hostnameAlias})`}</dd>
-        {host.customerName && <><dt>Customer</dt><dd>{host.customerName}</dd></>}
-        <dt>Host id</dt><dd className="mono">{host.hostId}</dd>
-        <dt>Operating system</dt><dd>{host.os ?? '—'}</dd>
-        <dt>Lynis version</dt><dd>{host.lynisVersion ?? '—'}</dd>
-        <dt>Groups and tags</dt><dd><Labels host={host} /></dd>
-        <dt>License key</dt><dd>{key ? `${key.label ?? '(no label)'} (${key.state})` : '(unknown key)'}</dd>
-        <dt>Reports</dt><dd>{host.reportCount}, from {formatTime(host.firstSeen)} to {formatTime(host.lastSeen)}</dd>
-        <dt>Printed</dt><dd>{formatTime(printedAt)}</dd>
+        <dt>Host name</dt>
+        <dd>
+          {host.hostname ?? '—'}
+          {host.hostnameAlias && ` (alias ${host.hostnameAlias})`}
+        </dd>
+        {host.customerName && (
+          <>
+            <dt>Customer</dt>
+            <dd>{host.customerName}</dd>
+          </>
+        )}
+        <dt>Host id</dt>
+        <dd className="mono">{host.hostId}</dd>
+        <dt>Operating system</dt>
+        <dd>{host.os ?? '—'}</dd>
+        <dt>Lynis version</dt>
+        <dd>{host.lynisVersion ?? '—'}</dd>
+        <dt>Groups and tags</dt>
+        <dd>
+          <Labels host={host} />
+        </dd>
+        <dt>License key</dt>
+        <dd>{key ? `${key.label ?? '(no label)'} (${key.state})` : '(unknown key)'}</dd>
+        <dt>Reports</dt>
+        <dd>
+          {host.reportCount}, from {formatTime(host.firstSeen)} to {formatTime(host.lastSeen)}
+        </dd>
+        <dt>Printed</dt>
+        <dd>{formatTime(printedAt)}</dd>
       </dl>
       <section className="keep-together" aria-labelledby="trend-title">
         <h2 id="trend-title">Hardening index: {host.latestHardeningIndex ?? '—'}</h2>

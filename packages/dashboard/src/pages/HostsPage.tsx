@@ -170,7 +170,10 @@ function ActiveFilters({ route, keys }: { route: HostsRoute; keys: { id: string;
         <li key={name}>
           <span className="chip chip-filter">
             {text}
-            <a href={hrefOf({ ...route, [name]: undefined, ...(name === 'finding' ? { findingKind: undefined } : {}), offset: 0 })} aria-label={`Remove the filter ${text}`}>
+            <a
+              href={hrefOf({ ...route, [name]: undefined, ...(name === 'finding' ? { findingKind: undefined } : {}), offset: 0 })}
+              aria-label={`Remove the filter ${text}`}
+            >
               ×
             </a>
           </span>
@@ -203,7 +206,9 @@ function hostColumns(route: HostsRoute): Column<Host>[] {
           <a className="quiet" href={hrefOf(hostsRoute({ os: host.os }))} title="Hosts with this operating system">
             {host.os}
           </a>
-        ) : '—',
+        ) : (
+          '—'
+        ),
     },
     { header: 'Hardening index', className: 'number', sort: sortOf(route, 'hardeningIndex'), cell: (host) => host.latestHardeningIndex ?? '—' },
     { header: 'Warnings', className: 'number', sort: sortOf(route, 'warnings'), cell: (host) => host.latestWarningCount ?? '—' },
@@ -219,7 +224,9 @@ function HostName({ host }: { host: Host }) {
     <>
       <a href={hrefOf({ page: 'host', id: host.id })}>{host.hostname ?? '(no host name)'}</a>
       {host.hostnameAlias && <span className="sub">{host.hostnameAlias}</span>}
-      <span className="sub mono" title={host.hostId}>{host.hostId.slice(0, 12)}…</span>
+      <span className="sub mono" title={host.hostId}>
+        {host.hostId.slice(0, 12)}…
+      </span>
       {host.identityChange && (
         <span className="flag" title={`hostid2 ${host.identityChange.previousHostId2 ?? '(none)'} → ${host.identityChange.hostId2 ?? '(none)'}`}>
           Identity changed{host.identityChange.refused ? ', reports refused' : ''}

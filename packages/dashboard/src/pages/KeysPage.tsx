@@ -1,5 +1,14 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { createLicenseKey, listLicenseKeys, revokeLicenseKey, rotateLicenseKey, updateLicenseKey, type Client, type LicenseKeyInfo, type LicenseKeySettings } from '@org/audit-client/sdk';
+import {
+  createLicenseKey,
+  listLicenseKeys,
+  revokeLicenseKey,
+  rotateLicenseKey,
+  updateLicenseKey,
+  type Client,
+  type LicenseKeyInfo,
+  type LicenseKeySettings,
+} from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { formatTime } from '../format.js';
 import { useChange, type Change } from '../use-change.js';
@@ -32,12 +41,22 @@ export function KeysPage({ client, onUnauthorized }: { client: Client; onUnautho
       </form>
       {shown && (
         <div className="shown-once" role="status">
-          <p>New key for <strong>{shown.label}</strong>. Copy it now: it is shown only this once.</p>
-          <output className="mono" aria-label="New license key">{shown.key}</output>
-          <button type="button" onClick={() => setShown(undefined)}>Done</button>
+          <p>
+            New key for <strong>{shown.label}</strong>. Copy it now: it is shown only this once.
+          </p>
+          <output className="mono" aria-label="New license key">
+            {shown.key}
+          </output>
+          <button type="button" onClick={() => setShown(undefined)}>
+            Done
+          </button>
         </div>
       )}
-      {problem && <p className="error" role="alert">{problem}</p>}
+      {problem && (
+        <p className="error" role="alert">
+          {problem}
+        </p>
+      )}
       <LoadedTable loaded={items} columns={columns(actions)} rowKey={(key) => key.id} />
     </section>
   );
@@ -59,7 +78,17 @@ function columns(actions: (key: LicenseKeyInfo) => ReactNode): Column<LicenseKey
 }
 
 /** A key's quotas, and for a valid key the buttons that rotate it (the new key is shown once) and revoke it. */
-function KeyActions({ keyInfo, client, change, onNewKey }: { keyInfo: LicenseKeyInfo; client: Client; change: Change; onNewKey(shown: { label: string; key: string }): void }) {
+function KeyActions({
+  keyInfo,
+  client,
+  change,
+  onNewKey,
+}: {
+  keyInfo: LicenseKeyInfo;
+  client: Client;
+  change: Change;
+  onNewKey(shown: { label: string; key: string }): void;
+}) {
   return (
     <>
       <KeyQuotas
@@ -70,18 +99,22 @@ function KeyActions({ keyInfo, client, change, onNewKey }: { keyInfo: LicenseKey
         <div className="actions">
           <button
             type="button"
-            onClick={() => confirm(`Rotate the key "${keyInfo.label ?? keyInfo.id}"? The old key keeps working for a day.`) &&
+            onClick={() =>
+              confirm(`Rotate the key "${keyInfo.label ?? keyInfo.id}"? The old key keeps working for a day.`) &&
               void change(async () => {
                 const rotated = await data(rotateLicenseKey({ client, path: { keyId: keyInfo.id }, body: {} }));
                 onNewKey({ label: rotated.key.label ?? rotated.key.id, key: rotated.licenseKey });
-              })}
+              })
+            }
           >
             Rotate
           </button>
           <button
             type="button"
-            onClick={() => confirm(`Revoke the key "${keyInfo.label ?? keyInfo.id}"? Its hosts' uploads are refused from now on.`) &&
-              void change(async () => void (await data(revokeLicenseKey({ client, path: { keyId: keyInfo.id } }))))}
+            onClick={() =>
+              confirm(`Revoke the key "${keyInfo.label ?? keyInfo.id}"? Its hosts' uploads are refused from now on.`) &&
+              void change(async () => void (await data(revokeLicenseKey({ client, path: { keyId: keyInfo.id } }))))
+            }
           >
             Revoke
           </button>
@@ -108,9 +141,25 @@ function KeyQuotas({ keyInfo, onSave }: { keyInfo: LicenseKeyInfo; onSave(settin
       <summary>Quotas</summary>
       <form onSubmit={save}>
         <label htmlFor={`per-day-${keyInfo.id}`}>New hosts a day (blank: server default)</label>
-        <input id={`per-day-${keyInfo.id}`} type="number" min={0} max={100_000_000} value={perDay} onChange={(event) => setPerDay(event.target.value)} aria-label={`New hosts a day for ${name}`} />
+        <input
+          id={`per-day-${keyInfo.id}`}
+          type="number"
+          min={0}
+          max={100_000_000}
+          value={perDay}
+          onChange={(event) => setPerDay(event.target.value)}
+          aria-label={`New hosts a day for ${name}`}
+        />
         <label htmlFor={`most-${keyInfo.id}`}>Most hosts (blank: no maximum)</label>
-        <input id={`most-${keyInfo.id}`} type="number" min={0} max={100_000_000} value={most} onChange={(event) => setMost(event.target.value)} aria-label={`Most hosts for ${name}`} />
+        <input
+          id={`most-${keyInfo.id}`}
+          type="number"
+          min={0}
+          max={100_000_000}
+          value={most}
+          onChange={(event) => setMost(event.target.value)}
+          aria-label={`Most hosts for ${name}`}
+        />
         <button type="submit">Save quotas</button>
       </form>
     </details>

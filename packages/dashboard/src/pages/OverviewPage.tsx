@@ -52,7 +52,11 @@ function OverviewBody({ overview }: { overview: Overview }) {
     <>
       <p className="hint">As of {formatTime(overview.generatedAt)}. Findings, operating systems and Lynis versions are those of each host's latest report.</p>
       <FleetCards overview={overview} />
-      {index.unknown > 0 && <p className="hint">{index.unknown === 1 ? 'One host has' : `${index.unknown} hosts have`} no hardening index (the latest report is not a Lynis report, or says none).</p>}
+      {index.unknown > 0 && (
+        <p className="hint">
+          {index.unknown === 1 ? 'One host has' : `${index.unknown} hosts have`} no hardening index (the latest report is not a Lynis report, or says none).
+        </p>
+      )}
       {refused > 0 && (
         <p className="notice" role="status">
           {refused === 1 ? 'One upload was' : `${refused} uploads were`} refused in the {lastDays(overview.uploadsPerDay.length)}: some hosts may be losing
@@ -78,7 +82,9 @@ function OverviewBody({ overview }: { overview: Overview }) {
         </Panel>
       </div>
       <Panel id="uploads" title={`Uploads per day, ${lastDays(overview.uploadsPerDay.length)}`}>
-        <p className="hint">{accepted} accepted, {refused} refused.</p>
+        <p className="hint">
+          {accepted} accepted, {refused} refused.
+        </p>
         <UploadsChart days={overview.uploadsPerDay} />
         <ChartData
           caption="Uploads accepted and refused each day"
@@ -116,7 +122,12 @@ function FleetCards({ overview }: { overview: Overview }) {
       <Card label="Hosts" value={hosts.total} href={hrefOf(hostsRoute())} />
       <Card label="Seen in the last 24 hours" value={hosts.seenLast24h} />
       <Card label="Seen in the last 7 days" value={hosts.seenLast7d} />
-      <Card label={`Stale (no report for ${days})`} value={hosts.stale} href={hosts.stale > 0 ? hrefOf(hostsRoute({ stale: staleDays })) : undefined} bad={hosts.stale > 0} />
+      <Card
+        label={`Stale (no report for ${days})`}
+        value={hosts.stale}
+        href={hosts.stale > 0 ? hrefOf(hostsRoute({ stale: staleDays })) : undefined}
+        bad={hosts.stale > 0}
+      />
       <Card label="Average hardening index" value={index.average === null ? '—' : round(index.average)} />
       <Card label="Median hardening index" value={index.median === null ? '—' : round(index.median)} />
       {overview.compliance.policies > 0 && (
@@ -172,7 +183,9 @@ function TopFindings({ findings, kind }: { findings: FindingCount[]; kind: 'warn
   return (
     <>
       <Table columns={columns} rows={findings} rowKey={(_, index) => index} />
-      <p><a href={hrefOf({ page: 'findings', kind, offset: 0 })}>All {kind}s</a></p>
+      <p>
+        <a href={hrefOf({ page: 'findings', kind, offset: 0 })}>All {kind}s</a>
+      </p>
     </>
   );
 }
@@ -191,7 +204,11 @@ function StaleHosts({ overview }: { overview: Overview }) {
         rows={staleHosts}
         rowKey={(host) => host.id}
       />
-      {staleHosts.length > 0 && <p><a href={hrefOf(hostsRoute({ stale: staleDays }))}>All stale hosts ({hosts.stale})</a></p>}
+      {staleHosts.length > 0 && (
+        <p>
+          <a href={hrefOf(hostsRoute({ stale: staleDays }))}>All stale hosts ({hosts.stale})</a>
+        </p>
+      )}
     </Panel>
   );
 }
@@ -208,7 +225,16 @@ function Mix({ items, total, heading, link }: { items: LabelCount[]; total: numb
   const columns: Column<LabelCount>[] = [
     {
       header: heading,
-      cell: (item) => (item.name === null ? <span className="muted">(not reported)</span> : link ? <a className="quiet" href={link(item.name)}>{item.name}</a> : item.name),
+      cell: (item) =>
+        item.name === null ? (
+          <span className="muted">(not reported)</span>
+        ) : link ? (
+          <a className="quiet" href={link(item.name)}>
+            {item.name}
+          </a>
+        ) : (
+          item.name
+        ),
     },
     { header: 'Hosts', className: 'number', cell: (item) => item.hosts },
     {

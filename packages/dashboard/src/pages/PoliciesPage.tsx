@@ -49,10 +49,19 @@ export function PoliciesPage({ client, onUnauthorized }: { client: Client; onUna
   const policyActions: PolicyActions = {
     buttons: (policy) => (
       <div>
-        <button type="button" onClick={() => void change(async () => void (await data(updatePolicy({ client, path: { policyId: policy.id }, body: { ...inputOf(policy), enabled: !policy.enabled } }))))}>
+        <button
+          type="button"
+          onClick={() =>
+            void change(
+              async () => void (await data(updatePolicy({ client, path: { policyId: policy.id }, body: { ...inputOf(policy), enabled: !policy.enabled } }))),
+            )
+          }
+        >
           {policy.enabled ? 'Disable' : 'Enable'}
         </button>{' '}
-        <button type="button" onClick={() => void change(async () => void (await data(deletePolicy({ client, path: { policyId: policy.id } }))))}>Delete</button>
+        <button type="button" onClick={() => void change(async () => void (await data(deletePolicy({ client, path: { policyId: policy.id } }))))}>
+          Delete
+        </button>
       </div>
     ),
     showFailing: (policy) => (
@@ -65,14 +74,20 @@ export function PoliciesPage({ client, onUnauthorized }: { client: Client; onUna
     <section aria-labelledby="policies-title">
       <h1 id="policies-title">Policies</h1>
       <p className="hint">
-        Rules are CEL expressions over each host's latest report, evaluated in the background within seconds of an upload or a change,
-        each within a budget of time and size; a policy whose rules overrun it is quarantined (disabled) until enabled again.
+        Rules are CEL expressions over each host's latest report, evaluated in the background within seconds of an upload or a change, each within a budget of
+        time and size; a policy whose rules overrun it is quarantined (disabled) until enabled again.
       </p>
-      {problem && <p className="error" role="alert">{problem}</p>}
+      {problem && (
+        <p className="error" role="alert">
+          {problem}
+        </p>
+      )}
       {policies.length === 0 ? (
         <p>
           No policies yet.{' '}
-          <button type="button" onClick={() => void change(async () => void (await data(enableBaselinePolicy({ client }))))}>Enable the baseline</button>
+          <button type="button" onClick={() => void change(async () => void (await data(enableBaselinePolicy({ client }))))}>
+            Enable the baseline
+          </button>
         </p>
       ) : (
         <Table columns={policyColumns(policyActions)} rows={policies} rowKey={(policy) => policy.id} />
@@ -137,7 +152,9 @@ function PolicyRules({ policy }: { policy: Policy }) {
       {policy.rules.map((rule) => (
         <li key={rule.id}>
           <code>{rule.id}</code>: <code className="mono">{rule.expression}</code>{' '}
-          <span className="sub">({rule.results.pass} pass, {rule.results.fail} fail, {rule.results.error} error, {rule.results.waived} waived)</span>
+          <span className="sub">
+            ({rule.results.pass} pass, {rule.results.fail} fail, {rule.results.error} error, {rule.results.waived} waived)
+          </span>
         </li>
       ))}
     </ul>
@@ -149,7 +166,10 @@ function waiverColumns(policies: Policy[], actions: (waiver: Waiver) => ReactNod
   return [
     { header: 'Policy', cell: (waiver) => policies.find((policy) => policy.id === waiver.policyId)?.name ?? waiver.policyId },
     { header: 'Rule', cell: (waiver) => waiver.ruleId ?? 'every rule' },
-    { header: 'For', cell: (waiver) => (waiver.hostRecordId ? <a href={hrefOf({ page: 'host', id: waiver.hostRecordId })}>host</a> : `group ${waiver.group ?? ''}`) },
+    {
+      header: 'For',
+      cell: (waiver) => (waiver.hostRecordId ? <a href={hrefOf({ page: 'host', id: waiver.hostRecordId })}>host</a> : `group ${waiver.group ?? ''}`),
+    },
     { header: 'Reason', cell: (waiver) => waiver.reason },
     { header: 'Expires', cell: (waiver) => formatTime(waiver.expiresAt) },
     { header: 'Actions', cell: actions },
@@ -158,11 +178,27 @@ function waiverColumns(policies: Policy[], actions: (waiver: Waiver) => ReactNod
 
 /** A policy as its input again (to replace it with one thing changed). */
 function inputOf(policy: Policy) {
-  return { name: policy.name, description: policy.description, enabled: policy.enabled, scope: policy.scope, rules: policy.rules.map(({ id, description, expression }) => ({ id, description, expression })) };
+  return {
+    name: policy.name,
+    description: policy.description,
+    enabled: policy.enabled,
+    scope: policy.scope,
+    rules: policy.rules.map(({ id, description, expression }) => ({ id, description, expression })),
+  };
 }
 
 /** The hosts failing a policy, newest status first, each with a button that waives that rule for 30 days. */
-function FailingHosts({ client, policy, onUnauthorized, onChange }: { client: Client; policy: Policy; onUnauthorized(): void; onChange(work: () => Promise<void>): Promise<void> }) {
+function FailingHosts({
+  client,
+  policy,
+  onUnauthorized,
+  onChange,
+}: {
+  client: Client;
+  policy: Policy;
+  onUnauthorized(): void;
+  onChange(work: () => Promise<void>): Promise<void>;
+}) {
   const [results, reload] = useLoad(
     () => data(listPolicyResults({ client, path: { policyId: policy.id }, query: { status: 'fail', limit: RESULTS_SHOWN } })),
     `${policy.id} ${policy.hosts.fail} ${policy.hosts.waived}`,
@@ -172,7 +208,12 @@ function FailingHosts({ client, policy, onUnauthorized, onChange }: { client: Cl
     const reason = window.prompt(`Why may this host fail ${ruleId}? (waived for 30 days)`);
     if (!reason?.trim()) return;
     void onChange(async () => {
-      await data(createWaiver({ client, body: { policyId: policy.id, ruleId, hostRecordId, reason: reason.trim(), expiresAt: new Date(Date.now() + 30 * DAY_MS).toISOString() } }));
+      await data(
+        createWaiver({
+          client,
+          body: { policyId: policy.id, ruleId, hostRecordId, reason: reason.trim(), expiresAt: new Date(Date.now() + 30 * DAY_MS).toISOString() },
+        }),
+      );
       reload();
     });
   };
@@ -182,7 +223,11 @@ function FailingHosts({ client, policy, onUnauthorized, onChange }: { client: Cl
       <LoadedTable
         loaded={mapLoaded(results, (value) => value.items)}
         empty={<p>No host fails this policy.</p>}
-        columns={failingColumns((result) => <button type="button" onClick={() => waive(result.hostRecordId, result.ruleId)}>Waive</button>)}
+        columns={failingColumns((result) => (
+          <button type="button" onClick={() => waive(result.hostRecordId, result.ruleId)}>
+            Waive
+          </button>
+        ))}
         rowKey={(result) => `${result.hostRecordId} ${result.ruleId}`}
       />
     </section>
@@ -243,7 +288,13 @@ function NewPolicy({ client, onUnauthorized, onCreated }: { client: Client; onUn
           <fieldset key={index} className="rule">
             <legend>Rule {index + 1}</legend>
             <label htmlFor={`rule-id-${index}`}>Rule id</label>
-            <input id={`rule-id-${index}`} value={rule.id} onChange={(event) => setRule(index, { id: event.target.value })} pattern="[a-z0-9][a-z0-9\-]{0,63}" required />
+            <input
+              id={`rule-id-${index}`}
+              value={rule.id}
+              onChange={(event) => setRule(index, { id: event.target.value })}
+              pattern="[a-z0-9][a-z0-9\-]{0,63}"
+              required
+            />
             <label htmlFor={`rule-expression-${index}`}>Expression</label>
             <textarea
               id={`rule-expression-${index}`}
@@ -271,16 +322,24 @@ function NewPolicy({ client, onUnauthorized, onCreated }: { client: Client; onUn
               </div>
             ))}
             {rules.length > 1 && (
-              <button type="button" onClick={() => setRules(rules.filter((_, i) => i !== index))}>Remove rule</button>
+              <button type="button" onClick={() => setRules(rules.filter((_, i) => i !== index))}>
+                Remove rule
+              </button>
             )}
           </fieldset>
         );
       })}
       <div className="actions">
-        <button type="button" onClick={() => setRules([...rules, { id: `rule-${rules.length + 1}`, expression: '' }])}>Add a rule</button>
+        <button type="button" onClick={() => setRules([...rules, { id: `rule-${rules.length + 1}`, expression: '' }])}>
+          Add a rule
+        </button>
         <button type="submit">Create policy</button>
       </div>
-      {problem && errors.length === 0 && <p className="error" role="alert">{problem}</p>}
+      {problem && errors.length === 0 && (
+        <p className="error" role="alert">
+          {problem}
+        </p>
+      )}
     </form>
   );
 }

@@ -8,8 +8,20 @@ export function RawReportPage({ client, id, onUnauthorized }: { client: Client; 
   const [raw] = useLoad(() => data(getRawReport({ client, path: { reportId: id }, parseAs: 'text' })), id, onUnauthorized);
   return (
     <article aria-labelledby="raw-title">
-      <p><a href="#" onClick={(event) => { event.preventDefault(); history.back(); }}>← Back</a></p>
-      <h1 id="raw-title">Report <span className="mono">{id}</span></h1>
+      <p>
+        <a
+          href="#"
+          onClick={(event) => {
+            event.preventDefault();
+            history.back();
+          }}
+        >
+          ← Back
+        </a>
+      </p>
+      <h1 id="raw-title">
+        Report <span className="mono">{id}</span>
+      </h1>
       <Status loaded={raw} />
       {raw.state === 'ready' && <pre className="raw">{String(raw.value)}</pre>}
     </article>

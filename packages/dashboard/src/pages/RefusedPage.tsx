@@ -33,8 +33,8 @@ export function RefusedPage({ client, route, onUnauthorized }: { client: Client;
     <section aria-labelledby="refused-title">
       <h1 id="refused-title">Refused uploads</h1>
       <p className="hint">
-        Lynis prints <code>DONE</code> even when the server refused its upload: these hosts are losing reports. Counted per day (UTC), written
-        every few seconds.
+        Lynis prints <code>DONE</code> even when the server refused its upload: these hosts are losing reports. Counted per day (UTC), written every few
+        seconds.
       </p>
       <form className="filters" onSubmit={search}>
         <label htmlFor="reason-filter">Reason</label>

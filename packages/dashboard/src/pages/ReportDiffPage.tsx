@@ -26,11 +26,13 @@ export function ReportDiffPage({ client, route, onUnauthorized }: { client: Clie
   const others = host.hardeningHistory.filter((entry) => entry.reportId !== report.id);
   return (
     <article aria-labelledby="diff-title">
-      <p><a href={hrefOf({ page: 'host', id: host.id })}>← {host.hostname ?? 'The host'}</a></p>
+      <p>
+        <a href={hrefOf({ page: 'host', id: host.id })}>← {host.hostname ?? 'The host'}</a>
+      </p>
       <h1 id="diff-title">Changes between two reports of {host.hostname ?? 'a host'}</h1>
       <dl className="facts">
         <dt>Before</dt>
-        <dd>{diff.beforeReportId ? formatTime(receivedAt.get(diff.beforeReportId)) : 'none: the host\'s first report'}</dd>
+        <dd>{diff.beforeReportId ? formatTime(receivedAt.get(diff.beforeReportId)) : "none: the host's first report"}</dd>
         <dt>After</dt>
         <dd>{formatTime(receivedAt.get(diff.afterReportId))}</dd>
       </dl>
@@ -49,7 +51,11 @@ export function ReportDiffPage({ client, route, onUnauthorized }: { client: Clie
           ))}
         </select>
       </form>
-      {diff.changes ? <Changes changes={diff.changes} /> : <p>{diff.beforeReportId ? 'One of the two is not a Lynis report: nothing to compare.' : 'The host sent no report before this one.'}</p>}
+      {diff.changes ? (
+        <Changes changes={diff.changes} />
+      ) : (
+        <p>{diff.beforeReportId ? 'One of the two is not a Lynis report: nothing to compare.' : 'The host sent no report before this one.'}</p>
+      )}
     </article>
   );
 }
@@ -100,5 +106,8 @@ const FINDING_COLUMNS: Column<readonly [string, Finding]>[] = [
 
 /** Columns of rows of text: the change, then one column per heading (`classes`: the cells' class, by position). */
 function changeColumns(headings: string[], classes: string[] = []): Column<readonly string[]>[] {
-  return [{ header: 'Change', cell: (row) => row[0] }, ...headings.map((header, i) => ({ header, cellClassName: classes[i], cell: (row: readonly string[]) => row[i + 1] }))];
+  return [
+    { header: 'Change', cell: (row) => row[0] },
+    ...headings.map((header, i) => ({ header, cellClassName: classes[i], cell: (row: readonly string[]) => row[i + 1] })),
+  ];
 }

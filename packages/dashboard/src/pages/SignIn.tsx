@@ -11,12 +11,15 @@ export function SignIn({ notice, onSignIn }: { notice?: string; onSignIn(token: 
     <main className="sign-in">
       <h1>Audit collector</h1>
       <form onSubmit={submit}>
-        {notice && <p role="alert" className="error">{notice}</p>}
+        {notice && (
+          <p role="alert" className="error">
+            {notice}
+          </p>
+        )}
         <label htmlFor="admin-token">Admin token</label>
         <input id="admin-token" type="password" autoComplete="off" value={token} onChange={(event) => setToken(event.target.value)} placeholder="adm_…" />
         <p className="hint">
-          Made on the server with <code>audit-server admin-tokens create</code>. It stays in this browser tab only, and signing
-          out forgets it.
+          Made on the server with <code>audit-server admin-tokens create</code>. It stays in this browser tab only, and signing out forgets it.
         </p>
         <button type="submit">Sign in</button>
       </form>

@@ -46,7 +46,8 @@ export function WebhookPage({ client, route, onUnauthorized }: { client: Client;
   const removal = useChange(() => (window.location.hash = hrefOf({ page: 'webhooks' })), onUnauthorized);
   const [queued, setQueued] = useState<WebhookDelivery>();
   if (webhook.state !== 'ready') return <Status loaded={webhook} />;
-  const save = (input: WebhookInput) => void settings.change(async () => void (await data(updateWebhook({ client, path: { webhookId: route.id }, body: input }))));
+  const save = (input: WebhookInput) =>
+    void settings.change(async () => void (await data(updateWebhook({ client, path: { webhookId: route.id }, body: input }))));
   const remove = () => {
     if (!confirm(`Delete the subscription to ${webhook.value.url} and its delivery log?`)) return;
     void removal.change(async () => void (await data(deleteWebhook({ client, path: { webhookId: route.id } }))));
@@ -75,14 +76,20 @@ export function WebhookPage({ client, route, onUnauthorized }: { client: Client;
               </option>
             ))}
           </select>
-          <button type="button" onClick={reload}>Reload</button>
+          <button type="button" onClick={reload}>
+            Reload
+          </button>
         </div>
         {queued && (
           <p className="status" role="status">
             Delivery of <code>{queued.eventType}</code> <span className="mono">{queued.eventId}</span> queued again.
           </p>
         )}
-        {log.problem && <p className="error" role="alert">{log.problem}</p>}
+        {log.problem && (
+          <p className="error" role="alert">
+            {log.problem}
+          </p>
+        )}
         <Status loaded={deliveries} />
         {deliveries.state === 'ready' && (
           <Table
@@ -100,9 +107,15 @@ export function WebhookPage({ client, route, onUnauthorized }: { client: Client;
       <WebhookForm key={webhook.value.id} initial={webhook.value} submitLabel="Save changes" problem={settings.problem} onSubmit={save} />
       <h2>Delete</h2>
       <p>
-        <button type="button" className="danger" onClick={remove}>Delete subscription</button>
+        <button type="button" className="danger" onClick={remove}>
+          Delete subscription
+        </button>
       </p>
-      {removal.problem && <p className="error" role="alert">{removal.problem}</p>}
+      {removal.problem && (
+        <p className="error" role="alert">
+          {removal.problem}
+        </p>
+      )}
     </section>
   );
 }
@@ -161,7 +174,15 @@ function deliveryColumns(redeliver: (delivery: WebhookDelivery) => void): Column
     { header: 'Next attempt', cell: (delivery) => <When time={delivery.nextAttemptAt} /> },
     { header: 'Created', cell: (delivery) => <When time={delivery.createdAt} /> },
     { header: 'Delivered', cell: (delivery) => <When time={delivery.deliveredAt} /> },
-    { header: 'Actions', cellClassName: 'nowrap', cell: (delivery) => <button type="button" onClick={() => redeliver(delivery)}>Redeliver</button> },
+    {
+      header: 'Actions',
+      cellClassName: 'nowrap',
+      cell: (delivery) => (
+        <button type="button" onClick={() => redeliver(delivery)}>
+          Redeliver
+        </button>
+      ),
+    },
   ];
 }
 

@@ -26,16 +26,20 @@ export function WebhooksPage({ client, onUnauthorized }: { client: Client; onUna
     <section aria-labelledby="webhooks-title">
       <h1 id="webhooks-title">Webhooks</h1>
       <p className="hint">
-        Each subscription is sent the events it chose, signed as Standard Webhooks says; a receiver that does not answer 2xx is tried again with
-        backoff (10 attempts). Open one for its delivery log.
+        Each subscription is sent the events it chose, signed as Standard Webhooks says; a receiver that does not answer 2xx is tried again with backoff (10
+        attempts). Open one for its delivery log.
       </p>
       {shown && (
         <div className="shown-once" role="status">
           <p>
             New subscription to <strong>{shown.url}</strong>. Copy its signing secret now: it is shown only this once.
           </p>
-          <output className="mono" aria-label="Signing secret">{shown.secret}</output>
-          <button type="button" onClick={() => setShown(undefined)}>Done</button>
+          <output className="mono" aria-label="Signing secret">
+            {shown.secret}
+          </output>
+          <button type="button" onClick={() => setShown(undefined)}>
+            Done
+          </button>
         </div>
       )}
       <LoadedTable

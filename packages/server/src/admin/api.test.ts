@@ -34,12 +34,25 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
   let keyStore: OrmKeyStore;
 
   /** Serves the whole app (audit and admin API) on a free port, logging into `logs`. */
-  async function serve(options: { failuresPer10Minutes?: number; authenticator?: AdminTokenAuthenticator; adminDatabase?: Database; webhookAllowPrivate?: boolean } = {}): Promise<void> {
-    rateLimiter = await createRateLimiter({ perAddressPerMinute: 0, perKeyPerMinute: 0, failuresPer10Minutes: options.failuresPer10Minutes ?? 0, redisPrefix: 'test' });
+  async function serve(
+    options: { failuresPer10Minutes?: number; authenticator?: AdminTokenAuthenticator; adminDatabase?: Database; webhookAllowPrivate?: boolean } = {},
+  ): Promise<void> {
+    rateLimiter = await createRateLimiter({
+      perAddressPerMinute: 0,
+      perKeyPerMinute: 0,
+      failuresPer10Minutes: options.failuresPer10Minutes ?? 0,
+      redisPrefix: 'test',
+    });
     const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _encoding, done) => void (logs.push(String(chunk)), done()) }));
     keyStore = await OrmKeyStore.open(database);
     const audit = await createAuditApi({ keyStore, reportStore: new OrmReportStore(database), logger });
-    const admin = await createAdminApi({ database: options.adminDatabase ?? database, rateLimiter, logger, authenticator: options.authenticator, webhookAllowPrivate: options.webhookAllowPrivate });
+    const admin = await createAdminApi({
+      database: options.adminDatabase ?? database,
+      rateLimiter,
+      logger,
+      authenticator: options.authenticator,
+      webhookAllowPrivate: options.webhookAllowPrivate,
+    });
     server = createServer(createApp(audit, logger, { admin }));
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
@@ -80,8 +93,15 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
   /** Stores a report as an upload would, `minutesAgo` before now. */
   async function store(keyId: string, hostId: string, minutesAgo: number, reportSummary: ReportSummary | null = summary(), content = `hostname=${hostId}\n`) {
     const report: ReportToStore = {
-      keyId, hostId, hostId2: `${hostId}-2`, receivedAt: new Date(Date.now() - minutesAgo * 60_000), encoding: 'raw',
-      size: content.length, sha256: 'a'.repeat(64), content: Buffer.from(content), summary: reportSummary,
+      keyId,
+      hostId,
+      hostId2: `${hostId}-2`,
+      receivedAt: new Date(Date.now() - minutesAgo * 60_000),
+      encoding: 'raw',
+      size: content.length,
+      sha256: 'a'.repeat(64),
+      content: Buffer.from(content),
+      summary: reportSummary,
     };
     return (await new OrmReportStore(database).save(report)).id;
   }
@@ -176,7 +196,7 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
       expect((await call('/api/admin/keys')).status).toBe(200);
     });
 
-    it('answers 503 with Retry-After when an operation\'s query fails because the database is unavailable', async () => {
+    it("answers 503 with Retry-After when an operation's query fails because the database is unavailable", async () => {
       /** Accepts the test's token without the database, so that only the operation meets the outage. */
       class AcceptingAuthenticator extends AdminTokenAuthenticator {
         override authenticate() {
@@ -223,7 +243,9 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
 
     it('refuses a path whose percent-encoding is malformed with 400, not 500', async () => {
       for (const path of ['/api/admin/keys/%/revoke', '/api/admin/hosts/%zz', '/api/admin/reports/%E0%A4%A/raw', '/api/admin/%ff']) {
-        expect(await expectProblem(await call(path, { method: path.endsWith('revoke') ? 'POST' : 'GET' }), 400), path).toBe('The path is not validly percent-encoded UTF-8');
+        expect(await expectProblem(await call(path, { method: path.endsWith('revoke') ? 'POST' : 'GET' }), 400), path).toBe(
+          'The path is not validly percent-encoded UTF-8',
+        );
       }
       expect(logs.join('')).not.toContain('admin request failed');
     });
@@ -325,13 +347,30 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
       const response = await call('/api/admin/hosts');
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
       const { items } = (await response.json()) as { items: Record<string, unknown>[] };
-      expect(items).toEqual([{
-        id: hostRecordId(keyA, 'host-1'), keyId: keyA, hostId: 'host-1', hostId2: 'host-1-2', hostname: 'web-01',
-        os: 'Debian GNU/Linux 12 (bookworm)', lynisVersion: '3.1.0', firstSeen: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
-        lastSeen: expect.stringMatching(/Z$/), reportCount: 2, latestReportId: newest, latestHardeningIndex: 61,
-        latestWarningCount: 1, latestSuggestionCount: 2, groups: [], tags: [], customerName: null, hostnameAlias: null, compliance: 'unknown',
-        identityChange: null,
-      }]);
+      expect(items).toEqual([
+        {
+          id: hostRecordId(keyA, 'host-1'),
+          keyId: keyA,
+          hostId: 'host-1',
+          hostId2: 'host-1-2',
+          hostname: 'web-01',
+          os: 'Debian GNU/Linux 12 (bookworm)',
+          lynisVersion: '3.1.0',
+          firstSeen: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+          lastSeen: expect.stringMatching(/Z$/),
+          reportCount: 2,
+          latestReportId: newest,
+          latestHardeningIndex: 61,
+          latestWarningCount: 1,
+          latestSuggestionCount: 2,
+          groups: [],
+          tags: [],
+          customerName: null,
+          hostnameAlias: null,
+          compliance: 'unknown',
+          identityChange: null,
+        },
+      ]);
       expect(Date.parse(items[0]!['lastSeen'] as string) - Date.parse(items[0]!['firstSeen'] as string)).toBeCloseTo(15 * 60_000, -3);
     });
 
@@ -341,7 +380,7 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
       await store(keyB, 'h1', 3, summary({ hostname: 'web_100%' }));
       await store(keyB, 'h4', 4, null);
       const hostIds = async (query: string) =>
-        ((await (await call(`/api/admin/hosts?${query}`)).json()) as { items: { hostId: string; keyId: string }[]; total: number });
+        (await (await call(`/api/admin/hosts?${query}`)).json()) as { items: { hostId: string; keyId: string }[]; total: number };
       expect((await hostIds('hostname=WEB')).items.map((h) => h.hostId)).toEqual(['h1', 'h1']);
       expect((await hostIds('hostname=EXAMPLE.org')).total).toBe(2);
       expect((await hostIds(`hostname=${encodeURIComponent('_1')}`)).total).toBe(1);
@@ -358,7 +397,11 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
 
     it('gives a host with the hardening index of its newest reports, newest first', async () => {
       const ids = [];
-      for (const [minutesAgo, index] of [[30, 40], [20, null], [10, 55]] as const) {
+      for (const [minutesAgo, index] of [
+        [30, 40],
+        [20, null],
+        [10, 55],
+      ] as const) {
         ids.push(await store(keyA, 'host-1', minutesAgo, summary({ hardeningIndex: index })));
       }
       const detail = (await (await call(`/api/admin/hosts/${hostRecordId(keyA, 'host-1')}`)).json()) as { hardeningHistory: unknown[]; reportCount: number };
@@ -384,8 +427,20 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
       const page = await list('?limit=1&offset=2');
       expect(page.total).toBe(3);
       expect(page.items[0]).toEqual({
-        id: old, hostRecordId: hostRecordId(keyA, 'h1'), keyId: keyA, hostId: 'h1', hostId2: 'h1-2', receivedAt: expect.stringMatching(/Z$/),
-        encoding: 'raw', size: 12, sha256: 'a'.repeat(64), hostname: 'web-01', lynisVersion: '3.0.8', hardeningIndex: 56, warningCount: 1, suggestionCount: 2,
+        id: old,
+        hostRecordId: hostRecordId(keyA, 'h1'),
+        keyId: keyA,
+        hostId: 'h1',
+        hostId2: 'h1-2',
+        receivedAt: expect.stringMatching(/Z$/),
+        encoding: 'raw',
+        size: 12,
+        sha256: 'a'.repeat(64),
+        hostname: 'web-01',
+        lynisVersion: '3.0.8',
+        hardeningIndex: 56,
+        warningCount: 1,
+        suggestionCount: 2,
       });
     });
 
@@ -444,7 +499,10 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
       const id = await store(keyA, 'h1', 1, summary(), `hostname=h1\n${'os=Linux\n'.repeat(50)}`);
       // Another report's compressed bytes in its place: they decode, but to other bytes.
       const other = await store(keyA, 'h2', 1, summary(), `hostname=h2\n${'os=BSD\n'.repeat(50)}`);
-      await database.em.getKnex()('report').where('id', id).update({ content: database.em.getKnex()('report').select('content').where('id', other) });
+      await database.em
+        .getKnex()('report')
+        .where('id', id)
+        .update({ content: database.em.getKnex()('report').select('content').where('id', other) });
       for (const path of [`/api/admin/reports/${id}/raw`, `/api/admin/reports/${id}`, `/api/admin/reports/${id}/diff?against=${id}`]) {
         const response = await call(path);
         const body = await response.text();
@@ -455,7 +513,7 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
       expect(logs.some((line) => line.includes('admin request failed') && line.includes(`Report ${id} is damaged`))).toBe(true);
     });
 
-    it('tells what changed since the host\'s previous report, or against another report of the same host', async () => {
+    it("tells what changed since the host's previous report, or against another report of the same host", async () => {
       const lynis = (index: number, warnings: string[]) =>
         `lynis_version=3.0.8\nhostname=web-01\nhardening_index=${index}\n${warnings.map((w) => `warning[]=${w}|text of ${w}|-|-|\n`).join('')}`;
       const first = await store(keyA, 'h1', 30, summary(), lynis(64, ['AUTH-9286']));
@@ -494,7 +552,13 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
       const created = await postJson('/api/admin/keys', { label: 'web servers', expiresAt: '2100-01-01T00:00:00Z' });
       expect(created.status).toBe(201);
       const { key, licenseKey } = (await created.json()) as { key: Record<string, unknown>; licenseKey: string };
-      expect(key).toMatchObject({ label: 'web servers', state: 'valid', prefix: licenseKey.slice(0, 8), expiresAt: '2100-01-01T00:00:00.000Z', lastUploadAt: null });
+      expect(key).toMatchObject({
+        label: 'web servers',
+        state: 'valid',
+        prefix: licenseKey.slice(0, 8),
+        expiresAt: '2100-01-01T00:00:00.000Z',
+        lastUploadAt: null,
+      });
       await keyStore.refresh();
       expect(await check(licenseKey)).toBe('Response 100');
       const listed = await (await call('/api/admin/keys')).text();
@@ -521,7 +585,11 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
       const before = Date.now();
       const rotated = await postJson(`/api/admin/keys/${id}/rotate`, { graceSeconds: 3600 });
       expect(rotated.status).toBe(201);
-      const body = (await rotated.json()) as { key: { id: string; label: string }; licenseKey: string; previous: { id: string; expiresAt: string; state: string } };
+      const body = (await rotated.json()) as {
+        key: { id: string; label: string };
+        licenseKey: string;
+        previous: { id: string; expiresAt: string; state: string };
+      };
       expect(body.key.label).toBe('fleet');
       expect(body.previous).toMatchObject({ id, state: 'valid' });
       expect(Date.parse(body.previous.expiresAt) - before).toBeGreaterThanOrEqual(3600_000 - 1000);
@@ -538,17 +606,30 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
     });
   });
   describe('webhook subscriptions', () => {
-    const PRIVATE_URLS = ['http://127.0.0.1:9/hook', 'http://10.0.0.5/hook', 'https://[::1]/hook', 'http://169.254.169.254/latest', 'http://localhost:8080/', 'https://[::ffff:192.168.1.1]/'];
+    const PRIVATE_URLS = [
+      'http://127.0.0.1:9/hook',
+      'http://10.0.0.5/hook',
+      'https://[::1]/hook',
+      'http://169.254.169.254/latest',
+      'http://localhost:8080/',
+      'https://[::ffff:192.168.1.1]/',
+    ];
 
     it('refuses a URL naming a private, loopback or link-local host when created or changed, saying why', async () => {
       await serve();
       for (const url of PRIVATE_URLS) {
-        expect(await expectProblem(await postJson('/api/admin/webhooks', { url, events: ['report.stored'] }), 400), url).toMatch(/^url: .* (not a public address \(.+\)|loopback name); .*--webhook-allow-private/);
+        expect(await expectProblem(await postJson('/api/admin/webhooks', { url, events: ['report.stored'] }), 400), url).toMatch(
+          /^url: .* (not a public address \(.+\)|loopback name); .*--webhook-allow-private/,
+        );
       }
       const created = await postJson('/api/admin/webhooks', { url: 'https://hooks.example.org/audit', events: ['report.stored'] });
       expect(created.status).toBe(201);
       const { webhook } = (await created.json()) as { webhook: { id: string } };
-      const changed = await call(`/api/admin/webhooks/${webhook.id}`, { method: 'PUT', body: JSON.stringify({ url: 'http://192.168.0.10/', events: ['report.stored'] }), headers: { 'content-type': 'application/json' } });
+      const changed = await call(`/api/admin/webhooks/${webhook.id}`, {
+        method: 'PUT',
+        body: JSON.stringify({ url: 'http://192.168.0.10/', events: ['report.stored'] }),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(await expectProblem(changed, 400)).toMatch(/192\.168\.0\.10 is not a public address \(private\)/);
       expect((await (await call('/api/admin/webhooks')).json()).items.map((item: { url: string }) => item.url)).toEqual(['https://hooks.example.org/audit']);
     });

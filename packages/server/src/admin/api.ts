@@ -130,8 +130,14 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
   const { rateLimiter } = options;
   const authenticator =
     options.authenticator ??
-    new AdminTokenAuthenticator(options.database, (error) => logger.warn({ error: describeFailure(error) }, 'could not record an admin token\'s last use'));
-  const context: AdminContext = { database: options.database, logger, policyEvaluator: options.policyEvaluator, webhookDispatcher: options.webhookDispatcher, webhookAllowPrivate: options.webhookAllowPrivate ?? false };
+    new AdminTokenAuthenticator(options.database, (error) => logger.warn({ error: describeFailure(error) }, "could not record an admin token's last use"));
+  const context: AdminContext = {
+    database: options.database,
+    logger,
+    policyEvaluator: options.policyEvaluator,
+    webhookDispatcher: options.webhookDispatcher,
+    webhookAllowPrivate: options.webhookAllowPrivate ?? false,
+  };
 
   const backend = new OpenAPIBackend({
     definition: adminDocument(),
@@ -215,7 +221,11 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
  * Headers of every admin answer: they carry hostile host text (the raw report is `text/plain`), so no browser may
  * sniff them into HTML, run or frame them, and no cache keeps what a token was needed to read.
  */
-const ADMIN_HEADERS = { 'x-content-type-options': 'nosniff', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" };
+const ADMIN_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+};
 
 function withAdminHeaders(response: AdminResponse): AdminResponse {
   return { ...response, headers: { ...response.headers, ...ADMIN_HEADERS } };

@@ -52,7 +52,15 @@ describe.each(DIALECTS)('fleet view of the admin API on %s', (dialect) => {
 
   const store = (hostId: string, receivedAt: string, summary: ReportSummary | null, hostLabels: HostLabels | null = null) =>
     new OrmReportStore(database).save({
-      keyId, hostId, receivedAt: new Date(receivedAt), encoding: 'raw', size: 3, sha256: 'a'.repeat(64), content: Buffer.from('a=1'), summary, labels: hostLabels,
+      keyId,
+      hostId,
+      receivedAt: new Date(receivedAt),
+      encoding: 'raw',
+      size: 3,
+      sha256: 'a'.repeat(64),
+      content: Buffer.from('a=1'),
+      summary,
+      labels: hostLabels,
     });
   const id = (hostId: string) => hostRecordId(keyId, hostId);
 
@@ -68,36 +76,77 @@ describe.each(DIALECTS)('fleet view of the admin API on %s', (dialect) => {
    * license checks (7 on 11-22) do not count.
    */
   async function seedFleet() {
-    const summary = (hostname: string, hardeningIndex: number, overrides: Partial<ReportSummary> = {}) => lynisSummary({ hostname, hardeningIndex, ...overrides });
-    await store('h1', '2026-11-21T08:00:00Z', summary('alpha', 45, { warnings: [finding('W-1', 'b text')], suggestions: [finding('S-1')] }), labels({ groups: ['web'] }));
-    await store('h1', '2026-11-21T10:00:00Z', summary('alpha', 40, { warnings: [finding('W-1', 'b text')], suggestions: [finding('S-1')] }), labels({ groups: ['web'] }));
-    await store('h1', '2026-11-23T08:00:00Z', summary('alpha', 60, { warnings: [finding('W-1', 'b text'), finding('W-2')], suggestions: [finding('S-1'), finding('S-2')] }),
-      labels({ groups: ['web', 'pci'], tags: ['prod'], customerName: 'acme', hostnameAlias: 'alpha.example.org' }));
-    await store('h2', '2026-11-13T09:00:00Z', summary('bravo', 70, { os: { ...lynisSummary().os, fullName: UBUNTU }, warnings: [finding('W-1', 'a text')], suggestions: [] }),
-      labels({ groups: ['db'], tags: ['prod', 'legacy'] }));
+    const summary = (hostname: string, hardeningIndex: number, overrides: Partial<ReportSummary> = {}) =>
+      lynisSummary({ hostname, hardeningIndex, ...overrides });
+    await store(
+      'h1',
+      '2026-11-21T08:00:00Z',
+      summary('alpha', 45, { warnings: [finding('W-1', 'b text')], suggestions: [finding('S-1')] }),
+      labels({ groups: ['web'] }),
+    );
+    await store(
+      'h1',
+      '2026-11-21T10:00:00Z',
+      summary('alpha', 40, { warnings: [finding('W-1', 'b text')], suggestions: [finding('S-1')] }),
+      labels({ groups: ['web'] }),
+    );
+    await store(
+      'h1',
+      '2026-11-23T08:00:00Z',
+      summary('alpha', 60, { warnings: [finding('W-1', 'b text'), finding('W-2')], suggestions: [finding('S-1'), finding('S-2')] }),
+      labels({ groups: ['web', 'pci'], tags: ['prod'], customerName: 'acme', hostnameAlias: 'alpha.example.org' }),
+    );
+    await store(
+      'h2',
+      '2026-11-13T09:00:00Z',
+      summary('bravo', 70, { os: { ...lynisSummary().os, fullName: UBUNTU }, warnings: [finding('W-1', 'a text')], suggestions: [] }),
+      labels({ groups: ['db'], tags: ['prod', 'legacy'] }),
+    );
     await store('h3', '2026-11-22T20:00:00Z', null);
-    await store('h4', '2026-10-14T12:00:00Z', summary('charlie', 95, { lynisVersion: '3.1.0', warnings: [finding('W-3')], suggestions: [finding('W-3')] }), labels());
+    await store(
+      'h4',
+      '2026-10-14T12:00:00Z',
+      summary('charlie', 95, { lynisVersion: '3.1.0', warnings: [finding('W-3')], suggestions: [finding('W-3')] }),
+      labels(),
+    );
     await store('h5', '2026-08-15T12:00:00Z', summary('delta', 5, { warnings: [], suggestions: [finding('S-1')] }), labels());
     const refused = (day: string, operation: string, reason: string, count: number) => ({
-      day, operation, reason, key_id: '', host_id: '', remote_address: '', folded: false, count,
+      day,
+      operation,
+      reason,
+      key_id: '',
+      host_id: '',
+      remote_address: '',
+      folded: false,
+      count,
       first_at: dialect === 'sqlite' ? Date.parse(`${day}T00:00:00Z`) : new Date(`${day}T00:00:00Z`),
       last_at: dialect === 'sqlite' ? Date.parse(`${day}T00:00:00Z`) : new Date(`${day}T00:00:00Z`),
     });
-    await database.em.getKnex()('rejection').insert([
-      refused('2026-11-22', 'uploadReport', 'invalid-key', 3),
-      refused('2026-11-22', 'uploadReport', 'invalid-data', 2),
-      refused('2026-11-22', 'checkLicense', 'invalid-key', 7),
-      refused('2026-10-25', 'uploadReport', 'invalid-key', 4),
-      refused('2026-10-19', 'uploadReport', 'invalid-key', 9),
-    ]);
+    await database.em
+      .getKnex()('rejection')
+      .insert([
+        refused('2026-11-22', 'uploadReport', 'invalid-key', 3),
+        refused('2026-11-22', 'uploadReport', 'invalid-data', 2),
+        refused('2026-11-22', 'checkLicense', 'invalid-key', 7),
+        refused('2026-10-25', 'uploadReport', 'invalid-key', 4),
+        refused('2026-10-19', 'uploadReport', 'invalid-key', 9),
+      ]);
   }
 
   describe('GET /api/admin/overview', () => {
     it('sums up an empty fleet with zeros and nulls', async () => {
       const overview = await ok<Overview>('/api/admin/overview');
       expect(overview).toMatchObject({
-        generatedAt: NOW.toISOString(), staleDays: 7, hosts: { total: 0, seenLast24h: 0, seenLast7d: 0, stale: 0 },
-        hardeningIndex: { average: null, median: null, unknown: 0 }, hardeningTrend: [], topWarnings: [], topSuggestions: [], operatingSystems: [], lynisVersions: [], staleHosts: [],
+        generatedAt: NOW.toISOString(),
+        staleDays: 7,
+        hosts: { total: 0, seenLast24h: 0, seenLast7d: 0, stale: 0 },
+        hardeningIndex: { average: null, median: null, unknown: 0 },
+        hardeningTrend: [],
+        topWarnings: [],
+        topSuggestions: [],
+        operatingSystems: [],
+        lynisVersions: [],
+        staleHosts: [],
       });
       expect(overview.hardeningIndex.distribution.map((bucket) => bucket.hosts)).toEqual(Array(10).fill(0));
       expect(overview.uploadsPerDay).toHaveLength(30);
@@ -112,10 +161,20 @@ describe.each(DIALECTS)('fleet view of the admin API on %s', (dialect) => {
       expect(overview.hosts).toEqual({ total: 5, seenLast24h: 2, seenLast7d: 2, stale: 3 });
       // Latest indexes 60, 70, 95 and 5; h3 has none.
       expect(overview.hardeningIndex).toEqual({
-        average: 57.5, median: 65, unknown: 1,
+        average: 57.5,
+        median: 65,
+        unknown: 1,
         distribution: [
-          { from: 0, to: 9, hosts: 1 }, { from: 10, to: 19, hosts: 0 }, { from: 20, to: 29, hosts: 0 }, { from: 30, to: 39, hosts: 0 }, { from: 40, to: 49, hosts: 0 },
-          { from: 50, to: 59, hosts: 0 }, { from: 60, to: 69, hosts: 1 }, { from: 70, to: 79, hosts: 1 }, { from: 80, to: 89, hosts: 0 }, { from: 90, to: 100, hosts: 1 },
+          { from: 0, to: 9, hosts: 1 },
+          { from: 10, to: 19, hosts: 0 },
+          { from: 20, to: 29, hosts: 0 },
+          { from: 30, to: 39, hosts: 0 },
+          { from: 40, to: 49, hosts: 0 },
+          { from: 50, to: 59, hosts: 0 },
+          { from: 60, to: 69, hosts: 1 },
+          { from: 70, to: 79, hosts: 1 },
+          { from: 80, to: 89, hosts: 0 },
+          { from: 90, to: 100, hosts: 1 },
         ],
       });
       expect(overview.hardeningTrend).toEqual([
@@ -135,8 +194,16 @@ describe.each(DIALECTS)('fleet view of the admin API on %s', (dialect) => {
         { kind: 'suggestion', testId: 'S-2', text: 'text of S-2', hosts: 1 },
         { kind: 'suggestion', testId: 'W-3', text: 'text of W-3', hosts: 1 },
       ]);
-      expect(overview.operatingSystems).toEqual([{ name: DEBIAN, hosts: 3 }, { name: UBUNTU, hosts: 1 }, { name: null, hosts: 1 }]);
-      expect(overview.lynisVersions).toEqual([{ name: '3.0.8', hosts: 3 }, { name: '3.1.0', hosts: 1 }, { name: null, hosts: 1 }]);
+      expect(overview.operatingSystems).toEqual([
+        { name: DEBIAN, hosts: 3 },
+        { name: UBUNTU, hosts: 1 },
+        { name: null, hosts: 1 },
+      ]);
+      expect(overview.lynisVersions).toEqual([
+        { name: '3.0.8', hosts: 3 },
+        { name: '3.1.0', hosts: 1 },
+        { name: null, hosts: 1 },
+      ]);
       expect(overview.uploadsPerDay).toHaveLength(30);
       expect(overview.uploadsPerDay[0]).toEqual({ day: '2026-10-25', accepted: 0, refused: 4 });
       expect(overview.uploadsPerDay[29]).toEqual({ day: '2026-11-23', accepted: 1, refused: 0 });
@@ -151,7 +218,13 @@ describe.each(DIALECTS)('fleet view of the admin API on %s', (dialect) => {
         Array.from({ length: 30 }, (_, i) => new Date(Date.parse('2026-10-25T00:00:00Z') + i * 86_400_000).toISOString().slice(0, 10)),
       );
       expect(overview.staleHosts.map((host) => host.id)).toEqual([id('h5'), id('h4'), id('h2')]);
-      expect(overview.staleHosts[2]).toMatchObject({ hostname: 'bravo', groups: ['db'], tags: ['prod', 'legacy'], latestWarningCount: 1, latestSuggestionCount: 0 });
+      expect(overview.staleHosts[2]).toMatchObject({
+        hostname: 'bravo',
+        groups: ['db'],
+        tags: ['prod', 'legacy'],
+        latestWarningCount: 1,
+        latestSuggestionCount: 0,
+      });
     });
 
     it('counts stale hosts by staleDays, and names at most ten top findings of each kind', async () => {
@@ -160,7 +233,16 @@ describe.each(DIALECTS)('fleet view of the admin API on %s', (dialect) => {
       await store('h6', '2026-11-23T09:00:00Z', lynisSummary({ warnings: Array.from({ length: 12 }, (_, i) => finding(`X-${String(i).padStart(2, '0')}`)) }));
       const overview = await ok<Overview>('/api/admin/overview?staleDays=30');
       expect(overview.topWarnings.map((warning) => [warning.testId, warning.hosts])).toEqual([
-        ['W-1', 2], ['W-2', 1], ['W-3', 1], ['X-00', 1], ['X-01', 1], ['X-02', 1], ['X-03', 1], ['X-04', 1], ['X-05', 1], ['X-06', 1],
+        ['W-1', 2],
+        ['W-2', 1],
+        ['W-3', 1],
+        ['X-00', 1],
+        ['X-01', 1],
+        ['X-02', 1],
+        ['X-03', 1],
+        ['X-04', 1],
+        ['X-05', 1],
+        ['X-06', 1],
       ]);
       expect(overview.staleHosts.map((host) => host.id)).toEqual([id('h5'), id('h4')]);
     });
@@ -173,10 +255,12 @@ describe.each(DIALECTS)('fleet view of the admin API on %s', (dialect) => {
   describe('GET /api/admin/findings', () => {
     beforeEach(seedFleet);
 
-    it('groups the findings of each host\'s newest report by kind and test id, most hosts first, ties by test id', async () => {
+    it("groups the findings of each host's newest report by kind and test id, most hosts first, ties by test id", async () => {
       const page = await ok<FindingGroupPage>('/api/admin/findings');
       expect(page).toEqual({
-        total: 6, limit: 50, offset: 0,
+        total: 6,
+        limit: 50,
+        offset: 0,
         items: [
           { kind: 'suggestion', testId: 'S-1', text: 'text of S-1', hosts: 2 },
           { kind: 'warning', testId: 'W-1', text: 'a text', hosts: 2 },
@@ -214,17 +298,33 @@ describe.each(DIALECTS)('fleet view of the admin API on %s', (dialect) => {
     const hostIds = async (query: string) => {
       const page = await ok<HostPage>(`/api/admin/hosts?${query}`);
       expect(page.total, query).toBe(page.items.length);
-      return page.items.map((host) => Object.entries({ h1: id('h1'), h2: id('h2'), h3: id('h3'), h4: id('h4'), h5: id('h5') }).find(([, hostId]) => hostId === host.id)![0]);
+      return page.items.map(
+        (host) => Object.entries({ h1: id('h1'), h2: id('h2'), h3: id('h3'), h4: id('h4'), h5: id('h5') }).find(([, hostId]) => hostId === host.id)![0],
+      );
     };
 
-    it('shows each host\'s groups, tags, customer, alias and latest counts', async () => {
+    it("shows each host's groups, tags, customer, alias and latest counts", async () => {
       const { items } = await ok<HostPage>('/api/admin/hosts');
       const byId = new Map(items.map((host) => [host.id, host]));
       expect(byId.get(id('h1'))).toMatchObject<Partial<Host>>({
-        hostname: 'alpha', latestHardeningIndex: 60, latestWarningCount: 2, latestSuggestionCount: 2, groups: ['web', 'pci'], tags: ['prod'],
-        customerName: 'acme', hostnameAlias: 'alpha.example.org',
+        hostname: 'alpha',
+        latestHardeningIndex: 60,
+        latestWarningCount: 2,
+        latestSuggestionCount: 2,
+        groups: ['web', 'pci'],
+        tags: ['prod'],
+        customerName: 'acme',
+        hostnameAlias: 'alpha.example.org',
       });
-      expect(byId.get(id('h3'))).toMatchObject<Partial<Host>>({ hostname: null, latestWarningCount: null, latestSuggestionCount: null, groups: [], tags: [], customerName: null, hostnameAlias: null });
+      expect(byId.get(id('h3'))).toMatchObject<Partial<Host>>({
+        hostname: null,
+        latestWarningCount: null,
+        latestSuggestionCount: null,
+        groups: [],
+        tags: [],
+        customerName: null,
+        hostnameAlias: null,
+      });
       const detail = await ok<Host>(`/api/admin/hosts/${id('h2')}`);
       expect(detail).toMatchObject({ groups: ['db'], tags: ['prod', 'legacy'], latestWarningCount: 1, latestSuggestionCount: 0 });
     });
@@ -270,8 +370,19 @@ describe.each(DIALECTS)('fleet view of the admin API on %s', (dialect) => {
 
     it('refuses filters and sorts the contract does not allow', async () => {
       for (const query of [
-        'group=', `group=${'g'.repeat(256)}`, 'group=a%00b', 'tag=a%1Fb', 'os=%7F', 'finding=', `finding=${'t'.repeat(65)}`, 'findingKind=note', 'seenBefore=yesterday',
-        'seenBefore=2026-13-01T00:00:00Z', 'sort=name', 'order=up', 'sort=lastSeen&sort=hostname',
+        'group=',
+        `group=${'g'.repeat(256)}`,
+        'group=a%00b',
+        'tag=a%1Fb',
+        'os=%7F',
+        'finding=',
+        `finding=${'t'.repeat(65)}`,
+        'findingKind=note',
+        'seenBefore=yesterday',
+        'seenBefore=2026-13-01T00:00:00Z',
+        'sort=name',
+        'order=up',
+        'sort=lastSeen&sort=hostname',
       ]) {
         expect((await get(`/api/admin/hosts?${query}`)).status, query).toBe(400);
       }
@@ -280,14 +391,18 @@ describe.each(DIALECTS)('fleet view of the admin API on %s', (dialect) => {
     it('sends every filter value to the database as a bound parameter, never inside the SQL text', async () => {
       const queries: { sql: string; bindings: unknown[] }[] = [];
       database.em.getKnex().on('query', (query: { sql: string; bindings?: unknown[] }) => queries.push({ sql: query.sql, bindings: query.bindings ?? [] }));
-      const hostile = "o'brien\"; drop table host;--";
-      await ok(`/api/admin/hosts?group=${encodeURIComponent(hostile)}&tag=${encodeURIComponent(`${hostile}-t`)}&os=${encodeURIComponent(`${hostile}-os`)}&finding=${encodeURIComponent('X\'1')}&findingKind=warning&seenBefore=2026-11-20T00:00:00Z&sort=warnings&order=asc`);
-      await ok(`/api/admin/findings?testId=${encodeURIComponent('X\'2')}&kind=suggestion`);
+      const hostile = 'o\'brien"; drop table host;--';
+      await ok(
+        `/api/admin/hosts?group=${encodeURIComponent(hostile)}&tag=${encodeURIComponent(`${hostile}-t`)}&os=${encodeURIComponent(`${hostile}-os`)}&finding=${encodeURIComponent("X'1")}&findingKind=warning&seenBefore=2026-11-20T00:00:00Z&sort=warnings&order=asc`,
+      );
+      await ok(`/api/admin/findings?testId=${encodeURIComponent("X'2")}&kind=suggestion`);
       await ok('/api/admin/overview?staleDays=9');
       const fleet = queries.filter((query) => /\b(host|host_label|host_finding|report|rejection)\b/.test(query.sql) && !/admin_token/.test(query.sql));
       expect(fleet.length).toBeGreaterThanOrEqual(10);
       for (const { sql } of fleet) for (const value of ['brien', "X'1", "X'2", '2026-11']) expect(sql, sql).not.toContain(value);
-      expect(fleet.flatMap((query) => query.bindings)).toEqual(expect.arrayContaining([hostile, `${hostile}-t`, `${hostile}-os`, "X'1", 'warning', "X'2", 'suggestion']));
+      expect(fleet.flatMap((query) => query.bindings)).toEqual(
+        expect.arrayContaining([hostile, `${hostile}-t`, `${hostile}-os`, "X'1", 'warning', "X'2", 'suggestion']),
+      );
     });
   });
 });

@@ -7,4 +7,5 @@ import { jsonResponse } from './responses.js';
 export const getOverview: AdminOperation = async ({ query }, { database }) => jsonResponse(200, await fleetOverview(database, query['staleDays'] as number));
 
 /** `GET /api/admin/findings`: one page of the findings of every host's newest report, grouped by kind and test id. */
-export const listFindings: AdminOperation = async ({ query }, { database }) => jsonResponse(200, await findingGroups(database, query as unknown as FindingGroupQuery));
+export const listFindings: AdminOperation = async ({ query }, { database }) =>
+  jsonResponse(200, await findingGroups(database, query as unknown as FindingGroupQuery));

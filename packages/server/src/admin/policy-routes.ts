@@ -1,6 +1,14 @@
 import type { Policy, PolicyInput, RuleStatus, WaiverInput } from '@org/audit-server-core';
 import { BASELINE_POLICY } from '../policies/baseline.js';
-import { createPolicy as savePolicy, deletePolicy as removePolicy, findPolicy, listPolicies as readPolicies, PolicyError, updatePolicy as replacePolicy, type StoredPolicy } from '../policies/policy-records.js';
+import {
+  createPolicy as savePolicy,
+  deletePolicy as removePolicy,
+  findPolicy,
+  listPolicies as readPolicies,
+  PolicyError,
+  updatePolicy as replacePolicy,
+  type StoredPolicy,
+} from '../policies/policy-records.js';
 import { emptyCounts, hostCompliance, listResults, statusCounts } from '../policies/policy-results.js';
 import { createWaiver as saveWaiver, deleteWaiver as removeWaiver, listWaivers as readWaivers } from '../policies/waivers.js';
 import { findAdminToken } from '../secrets/admin-tokens.js';
@@ -56,7 +64,12 @@ export const listPolicyResults: AdminOperation = async ({ params, query }, { dat
   if (!(await findPolicy(database, policyId))) return problemResponse(404, `No policy with id ${policyId}`);
   const limit = query['limit'] as number;
   const offset = query['offset'] as number;
-  const page = await listResults(database, policyId, { ruleId: query['ruleId'] as string | undefined, status: query['status'] as RuleStatus | undefined, limit, offset });
+  const page = await listResults(database, policyId, {
+    ruleId: query['ruleId'] as string | undefined,
+    status: query['status'] as RuleStatus | undefined,
+    limit,
+    offset,
+  });
   return jsonResponse(200, { ...page, limit, offset });
 };
 
@@ -68,7 +81,9 @@ export const getHostCompliance: AdminOperation = async ({ params }, { database }
 
 /** `GET /api/admin/waivers`. */
 export const listWaivers: AdminOperation = async ({ query }, { database }) =>
-  jsonResponse(200, { items: await readWaivers(database, { policyId: query['policyId'] as string | undefined, includeExpired: query['includeExpired'] as boolean }) });
+  jsonResponse(200, {
+    items: await readWaivers(database, { policyId: query['policyId'] as string | undefined, includeExpired: query['includeExpired'] as boolean }),
+  });
 
 /** `POST /api/admin/waivers`: recorded with the label of the token that created it. */
 export const createWaiver: AdminOperation = ({ body, tokenId }, { database, logger }) =>
@@ -87,7 +102,13 @@ export const deleteWaiver: AdminOperation = async ({ params, tokenId }, { databa
 };
 
 /** A policy that was just written: logged, evaluated soon, and answered with its current counts. */
-async function changed(status: number, policy: StoredPolicy, message: string, tokenId: string, { database, logger, policyEvaluator }: AdminContext): Promise<AdminResponse> {
+async function changed(
+  status: number,
+  policy: StoredPolicy,
+  message: string,
+  tokenId: string,
+  { database, logger, policyEvaluator }: AdminContext,
+): Promise<AdminResponse> {
   logger.info({ policyId: policy.id, revision: policy.revision, adminTokenId: tokenId }, message);
   policyEvaluator?.wake();
   return jsonResponse(status, toPolicy(policy, await statusCounts(database)));

@@ -1,7 +1,13 @@
 import type { DeliveryStatus, WebhookInput } from '@org/audit-server-core';
 import { listDeliveries, redeliver } from '../webhooks/deliveries.js';
 import { refusedReceiver } from '../webhooks/safe-request.js';
-import { createWebhook as saveWebhook, deleteWebhook as removeWebhook, findWebhook, listWebhooks as readWebhooks, updateWebhook as replaceWebhook } from '../webhooks/webhook-records.js';
+import {
+  createWebhook as saveWebhook,
+  deleteWebhook as removeWebhook,
+  findWebhook,
+  listWebhooks as readWebhooks,
+  updateWebhook as replaceWebhook,
+} from '../webhooks/webhook-records.js';
 import type { AdminOperation } from './operation.js';
 import { jsonResponse, problemResponse } from './responses.js';
 
@@ -14,7 +20,10 @@ export const createWebhook: AdminOperation = async ({ body, tokenId }, { databas
   if (refusal) return refusal;
   const created = await saveWebhook(database, body as unknown as WebhookInput);
   // The URL may carry credentials of the receiver: only its origin is logged.
-  logger.info({ webhookId: created.webhook.id, origin: new URL(created.webhook.url).origin, events: created.webhook.events, adminTokenId: tokenId }, 'webhook created');
+  logger.info(
+    { webhookId: created.webhook.id, origin: new URL(created.webhook.url).origin, events: created.webhook.events, adminTokenId: tokenId },
+    'webhook created',
+  );
   return jsonResponse(201, created);
 };
 

@@ -17,7 +17,10 @@ export class CountDeltas {
 
   /** The keys whose count changes (a remove and an add of the same key cancel), in key order. */
   changed(): { key: string[]; delta: number }[] {
-    return [...this.deltas].filter(([, { delta }]) => delta !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, change]) => change);
+    return [...this.deltas]
+      .filter(([, { delta }]) => delta !== 0)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, change]) => change);
   }
 }
 
@@ -26,7 +29,13 @@ export class CountDeltas {
  * each delta, so that two servers' transactions add up rather than overwrite, then counts that reached zero deleted
  * (no row means none). Keys are taken in order, as every writer takes them, so that concurrent writers never deadlock.
  */
-export async function applyCountDeltas(trx: Knex.Transaction, dialect: SqlDialect, table: string, keyColumns: [string, KeyType][], deltas: CountDeltas): Promise<void> {
+export async function applyCountDeltas(
+  trx: Knex.Transaction,
+  dialect: SqlDialect,
+  table: string,
+  keyColumns: [string, KeyType][],
+  deltas: CountDeltas,
+): Promise<void> {
   const names = keyColumns.map(([name]) => name).join(', ');
   const tuple = `(${keyColumns.map(() => '?').join(', ')}, ?)`;
   for (const chunk of chunks(deltas.changed(), Math.floor(MAX_PARAMETERS / (keyColumns.length + 1)))) {

@@ -55,8 +55,22 @@ describe.each(DIALECTS)('database on %s', (dialect) => {
   });
 
   it('writes report and host rows with exactly the columns the entities describe', async () => {
-    const columns = (entity: string) => orm.getMetadata().get(entity).props.flatMap((property) => property.fieldNames).sort();
-    const report = { keyId: UNKNOWN_ID, hostId: 'web', receivedAt: new Date(), encoding: 'raw', size: 3, sha256: 'a'.repeat(64), content: Buffer.from('a=1'), summary: null } as const;
+    const columns = (entity: string) =>
+      orm
+        .getMetadata()
+        .get(entity)
+        .props.flatMap((property) => property.fieldNames)
+        .sort();
+    const report = {
+      keyId: UNKNOWN_ID,
+      hostId: 'web',
+      receivedAt: new Date(),
+      encoding: 'raw',
+      size: 3,
+      sha256: 'a'.repeat(64),
+      content: Buffer.from('a=1'),
+      summary: null,
+    } as const;
     const { row, host } = reportRowsOf(report, await packReport(report.content), sqlDialectOf(orm.em));
     expect(Object.keys(row).sort()).toEqual(columns('ReportRecord'));
     expect(Object.keys(hostRowsOf([host], (time) => time)[0]!).sort()).toEqual(columns('HostRecord'));
@@ -92,10 +106,19 @@ describe('SQLite upgrade to hosts', () => {
     const old = await openMigratedTo(database.location, '0002-key-lifecycle');
     const [{ id: keyA }, { id: keyB }] = [await createKey(old), await createKey(old)];
     const insert = (id: string, keyId: string, hostId: string, hostId2: string | null, receivedAt: string) =>
-      old.em.getConnection().execute(
-        'insert into report (id, key_id, host_id, host_id2, received_at, encoding, size, sha256, content) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        [id, keyId, hostId, hostId2, Date.parse(receivedAt), 'raw', 3, 'a'.repeat(64), Buffer.from('a=1')],
-      );
+      old.em
+        .getConnection()
+        .execute('insert into report (id, key_id, host_id, host_id2, received_at, encoding, size, sha256, content) values (?, ?, ?, ?, ?, ?, ?, ?, ?)', [
+          id,
+          keyId,
+          hostId,
+          hostId2,
+          Date.parse(receivedAt),
+          'raw',
+          3,
+          'a'.repeat(64),
+          Buffer.from('a=1'),
+        ]);
     await insert('00000000-0000-4000-8000-000000000001', keyA, 'web', 'old-2', '2026-01-01T00:00:00Z');
     await insert('00000000-0000-4000-8000-000000000002', keyA, 'web', 'new-2', '2026-03-01T00:00:00Z');
     await insert('00000000-0000-4000-8000-000000000003', keyA, 'web', null, '2026-02-01T00:00:00Z');
@@ -108,13 +131,33 @@ describe('SQLite upgrade to hosts', () => {
       const hosts = await orm.em.fork().find(HostRecord, {}, { orderBy: { firstSeen: 'asc' } });
       expect(hosts.map((h) => ({ ...h, key: h.key.id }))).toEqual([
         expect.objectContaining({
-          id: hostRecordId(keyA, 'web'), key: keyA, hostId: 'web', hostId2: 'new-2', reportCount: 3,
-          firstSeen: new Date('2026-01-01T00:00:00Z'), lastSeen: new Date('2026-03-01T00:00:00Z'), latestReportId: '00000000-0000-4000-8000-000000000002',
+          id: hostRecordId(keyA, 'web'),
+          key: keyA,
+          hostId: 'web',
+          hostId2: 'new-2',
+          reportCount: 3,
+          firstSeen: new Date('2026-01-01T00:00:00Z'),
+          lastSeen: new Date('2026-03-01T00:00:00Z'),
+          latestReportId: '00000000-0000-4000-8000-000000000002',
         }),
-        expect.objectContaining({ id: hostRecordId(keyA, 'db'), key: keyA, hostId: 'db', reportCount: 1, latestReportId: '00000000-0000-4000-8000-000000000004' }),
-        expect.objectContaining({ id: hostRecordId(keyB, 'web'), key: keyB, hostId: 'web', reportCount: 1, latestReportId: '00000000-0000-4000-8000-000000000005' }),
+        expect.objectContaining({
+          id: hostRecordId(keyA, 'db'),
+          key: keyA,
+          hostId: 'db',
+          reportCount: 1,
+          latestReportId: '00000000-0000-4000-8000-000000000004',
+        }),
+        expect.objectContaining({
+          id: hostRecordId(keyB, 'web'),
+          key: keyB,
+          hostId: 'web',
+          reportCount: 1,
+          latestReportId: '00000000-0000-4000-8000-000000000005',
+        }),
       ]);
-      const reports = await orm.em.getConnection().execute<{ id: string; host_record_id: string; content: Buffer }[]>('select id, host_record_id, content from report order by id');
+      const reports = await orm.em
+        .getConnection()
+        .execute<{ id: string; host_record_id: string; content: Buffer }[]>('select id, host_record_id, content from report order by id');
       expect(reports.map((r) => r.host_record_id)).toEqual([keyA, keyA, keyA, keyA, keyB].map((key, i) => hostRecordId(key, i === 3 ? 'db' : 'web')));
       expect(reports.every((r) => Buffer.from(r.content).toString() === 'a=1')).toBe(true);
       expect(await orm.schema.getUpdateSchemaSQL({ wrap: false })).toBe('');
@@ -138,15 +181,36 @@ describe.each(DIALECTS)('upgrade to the fleet view on %s', (dialect) => {
     const time = (iso: string) => sql.toDatabaseTime(new Date(iso));
     const knex = old.em.getKnex();
     await knex('host').insert({
-      id: hostId, key_id: keyId, host_id: 'web', hostname: 'web-01', first_seen: time('2026-10-01T00:00:00Z'), last_seen: time('2026-10-02T00:00:00Z'),
-      report_count: 2, latest_report_id: '00000000-0000-4000-8000-000000000002', latest_hardening_index: 61,
+      id: hostId,
+      key_id: keyId,
+      host_id: 'web',
+      hostname: 'web-01',
+      first_seen: time('2026-10-01T00:00:00Z'),
+      last_seen: time('2026-10-02T00:00:00Z'),
+      report_count: 2,
+      latest_report_id: '00000000-0000-4000-8000-000000000002',
+      latest_hardening_index: 61,
     });
-    const report = (id: string, receivedAt: string, content: string) => knex('report').insert({
-      id, key_id: keyId, host_record_id: hostId, host_id: 'web', received_at: time(receivedAt), encoding: 'raw', size: content.length, sha256: 'a'.repeat(64),
-      content: Buffer.from(content), hostname: 'web-01', hardening_index: 61,
-    });
+    const report = (id: string, receivedAt: string, content: string) =>
+      knex('report').insert({
+        id,
+        key_id: keyId,
+        host_record_id: hostId,
+        host_id: 'web',
+        received_at: time(receivedAt),
+        encoding: 'raw',
+        size: content.length,
+        sha256: 'a'.repeat(64),
+        content: Buffer.from(content),
+        hostname: 'web-01',
+        hardening_index: 61,
+      });
     await report('00000000-0000-4000-8000-000000000001', '2026-10-01T00:00:00Z', 'lynis_version=3.0.8\ntags=old\n');
-    await report('00000000-0000-4000-8000-000000000002', '2026-10-02T00:00:00Z', 'lynis_version=3.0.8\nsystem-groups=web\ntags=prod\nwarning[]=PKGS-7392|Vulnerable packages|-|-|\n');
+    await report(
+      '00000000-0000-4000-8000-000000000002',
+      '2026-10-02T00:00:00Z',
+      'lynis_version=3.0.8\nsystem-groups=web\ntags=prod\nwarning[]=PKGS-7392|Vulnerable packages|-|-|\n',
+    );
     await old.close();
 
     const orm = await openDatabase(location);
@@ -158,8 +222,13 @@ describe.each(DIALECTS)('upgrade to the fleet view on %s', (dialect) => {
       const derived = await orm.em.fork().findOneOrFail(HostRecord, { id: hostId });
       expect(derived).toMatchObject({ derivedVersion: DERIVED_VERSION, latestWarningCount: 1, latestSuggestionCount: 0 });
       const labels = await orm.em.getKnex()('host_label').select('kind', 'value').orderBy(['kind', 'value']);
-      expect(labels).toEqual([{ kind: 'group', value: 'web' }, { kind: 'tag', value: 'prod' }]);
-      expect(await orm.em.getKnex()('host_finding').select('kind', 'test_id', 'text')).toEqual([{ kind: 'warning', test_id: 'PKGS-7392', text: 'Vulnerable packages' }]);
+      expect(labels).toEqual([
+        { kind: 'group', value: 'web' },
+        { kind: 'tag', value: 'prod' },
+      ]);
+      expect(await orm.em.getKnex()('host_finding').select('kind', 'test_id', 'text')).toEqual([
+        { kind: 'warning', test_id: 'PKGS-7392', text: 'Vulnerable packages' },
+      ]);
     } finally {
       await orm.close();
     }
@@ -179,11 +248,32 @@ describe.each(DIALECTS)('upgrade to ordered policy results on %s', (dialect) => 
     const knex = old.em.getKnex();
     const time = sql.toDatabaseTime(new Date('2026-10-02T00:00:00Z'));
     const policyId = '00000000-0000-4000-8000-0000000000aa';
-    const hosts = [['zulu', 'zulu-01'], ['alpha', 'alpha-01'], ['none', null]] as const;
+    const hosts = [
+      ['zulu', 'zulu-01'],
+      ['alpha', 'alpha-01'],
+      ['none', null],
+    ] as const;
     for (const [hostId, hostname] of hosts) {
       const id = hostRecordId(keyId, hostId);
-      await knex('host').insert({ id, key_id: keyId, host_id: hostId, hostname, first_seen: time, last_seen: time, report_count: 1, latest_report_id: UNKNOWN_ID });
-      await knex('policy_result').insert({ policy_id: policyId, rule_id: 'index', host_record_id: id, status: 'fail', report_id: UNKNOWN_ID, evaluated_at: time, since: time });
+      await knex('host').insert({
+        id,
+        key_id: keyId,
+        host_id: hostId,
+        hostname,
+        first_seen: time,
+        last_seen: time,
+        report_count: 1,
+        latest_report_id: UNKNOWN_ID,
+      });
+      await knex('policy_result').insert({
+        policy_id: policyId,
+        rule_id: 'index',
+        host_record_id: id,
+        status: 'fail',
+        report_id: UNKNOWN_ID,
+        evaluated_at: time,
+        since: time,
+      });
     }
     await knex('policy_status_count').insert({ policy_id: policyId, rule_id: 'index', status: 'fail', hosts: 3 });
     await old.close();

@@ -54,7 +54,10 @@ export interface SqlDialect {
    * bound: the bulk delete by primary key of the host labels and findings. The caller keeps `keys` under SQLite's
    * limit on parameters.
    */
-  keyIn(columns: readonly (readonly [name: string, type: 'uuid' | 'text'])[], keys: readonly (readonly (string | number)[])[]): { sql: string; bindings: unknown[] };
+  keyIn(
+    columns: readonly (readonly [name: string, type: 'uuid' | 'text'])[],
+    keys: readonly (readonly (string | number)[])[],
+  ): { sql: string; bindings: unknown[] };
   /**
    * Makes a `select` inside a transaction lock the rows it returns and skip rows another transaction holds, so that
    * several servers claiming work from one table each take different rows (`for update skip locked`).

@@ -8,7 +8,13 @@ import { ENTITIES } from './entities.js';
 export async function openMigratedTo(location: DatabaseLocation, migration: string): Promise<Database> {
   const sql = dialectForUrl(location.databaseUrl);
   const old = await sql.open(
-    { logger: () => {}, entities: ENTITIES, extensions: [Migrator], migrations: { migrationsList: await sql.loadMigrations(), snapshot: false }, discovery: { warnWhenNoEntities: false } },
+    {
+      logger: () => {},
+      entities: ENTITIES,
+      extensions: [Migrator],
+      migrations: { migrationsList: await sql.loadMigrations(), snapshot: false },
+      discovery: { warnWhenNoEntities: false },
+    },
     location,
   );
   await old.getMigrator().up({ to: migration });

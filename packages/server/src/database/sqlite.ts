@@ -23,7 +23,9 @@ export const SQLITE: SqlDialect = {
       pool: {
         // WAL with `synchronous = FULL`: a commit has reached the disk when it returns, so a 200 means durable.
         afterCreate(connection: { exec(sql: string, done: (error: Error | null) => void): void }, done: (error: Error | null, connection: unknown) => void) {
-          connection.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;', (error) => done(error, connection));
+          connection.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;', (error) =>
+            done(error, connection),
+          );
         },
       },
     });

@@ -10,9 +10,35 @@ const SEPARATORS = [',', ';'];
 
 /** Each export's columns, with a sample row whose cells are all plain. */
 const EXPORTS = {
-  hosts: { columns: HOST_COLUMNS, row: { id: 'h', hostname: 'web-01', hostId: 'a'.repeat(40), keyId: 'k', os: 'Debian', lynisVersion: '3.1.4', groups: ['web'], tags: ['eu'], customerName: 'acme', firstSeen: '2026-01-01T00:00:00.000Z', lastSeen: '2026-01-02T00:00:00.000Z', reportCount: 2, hardeningIndex: -1, warnings: 0, suggestions: 1, compliance: 'compliant' } },
-  findings: { columns: FINDING_COLUMNS, row: { kind: 'warning', testId: 'AUTH-9262', text: 'Weak', hostRecordId: 'h', hostname: 'web-01', hostId: 'a'.repeat(40) } },
-  history: { columns: HISTORY_COLUMNS, row: { reportId: 'r', receivedAt: '2026-01-01T00:00:00.000Z', lynisVersion: '3.1.4', hardeningIndex: 56, warnings: 1, suggestions: 2 } },
+  hosts: {
+    columns: HOST_COLUMNS,
+    row: {
+      id: 'h',
+      hostname: 'web-01',
+      hostId: 'a'.repeat(40),
+      keyId: 'k',
+      os: 'Debian',
+      lynisVersion: '3.1.4',
+      groups: ['web'],
+      tags: ['eu'],
+      customerName: 'acme',
+      firstSeen: '2026-01-01T00:00:00.000Z',
+      lastSeen: '2026-01-02T00:00:00.000Z',
+      reportCount: 2,
+      hardeningIndex: -1,
+      warnings: 0,
+      suggestions: 1,
+      compliance: 'compliant',
+    },
+  },
+  findings: {
+    columns: FINDING_COLUMNS,
+    row: { kind: 'warning', testId: 'AUTH-9262', text: 'Weak', hostRecordId: 'h', hostname: 'web-01', hostId: 'a'.repeat(40) },
+  },
+  history: {
+    columns: HISTORY_COLUMNS,
+    row: { reportId: 'r', receivedAt: '2026-01-01T00:00:00.000Z', lynisVersion: '3.1.4', hardeningIndex: 56, warnings: 1, suggestions: 2 },
+  },
 };
 
 async function csvOf(columns: string[], row: Record<string, unknown>): Promise<string[][]> {
@@ -32,12 +58,12 @@ function parseCsv(csv: string): string[][] {
   for (let i = 0; i < csv.length; i++) {
     const char = csv[i]!;
     if (quoted) {
-      if (char === '"' && csv[i + 1] === '"') (cell += '"'), i++;
+      if (char === '"' && csv[i + 1] === '"') ((cell += '"'), i++);
       else if (char === '"') quoted = false;
       else cell += char;
     } else if (char === '"') quoted = true;
-    else if (char === ',') row.push(cell), (cell = '');
-    else if (char === '\n') row.push(cell), rows.push(row), (row = []), (cell = '');
+    else if (char === ',') (row.push(cell), (cell = ''));
+    else if (char === '\n') (row.push(cell), rows.push(row), (row = []), (cell = ''));
     else cell += char;
   }
   return rows;
@@ -84,10 +110,12 @@ describe('CSV cells', () => {
     it(`${name}: plain cells and numbers are written as they are`, async () => {
       const [header, cells] = await csvOf(columns, row);
       expect(header).toEqual(columns);
-      expect(cells).toEqual(columns.map((column) => {
-        const value: unknown = row[column as keyof typeof row];
-        return Array.isArray(value) ? value.join(';') : String(value);
-      }));
+      expect(cells).toEqual(
+        columns.map((column) => {
+          const value: unknown = row[column as keyof typeof row];
+          return Array.isArray(value) ? value.join(';') : String(value);
+        }),
+      );
     });
   }
 });

@@ -60,7 +60,11 @@ async function* jsonArray(rows: AsyncIterable<Record<string, unknown>>): AsyncGe
 }
 
 /** Rows of a table a page at a time, each page after the last key of the one before (keyset paging: flat memory, no offsets). */
-export async function* pagesOf<Row, Key>(readPage: (after: Key | undefined) => Promise<Row[]>, keyOf: (row: Row) => Key, pageSize: number): AsyncGenerator<Row[]> {
+export async function* pagesOf<Row, Key>(
+  readPage: (after: Key | undefined) => Promise<Row[]>,
+  keyOf: (row: Row) => Key,
+  pageSize: number,
+): AsyncGenerator<Row[]> {
   let after: Key | undefined;
   for (;;) {
     const page = await readPage(after);

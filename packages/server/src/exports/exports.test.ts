@@ -27,7 +27,17 @@ describe.each(DIALECTS)('exports on %s', (dialect) => {
   async function upload(hostId: string, body: string, receivedAt = new Date()) {
     const content = Buffer.from(body);
     const reading = readReportBytes(content);
-    const saved: ReportToStore = { keyId, hostId, receivedAt, encoding: 'raw', size: content.length, sha256: 'a'.repeat(64), content, summary: reading?.summary ?? null, labels: reading?.labels };
+    const saved: ReportToStore = {
+      keyId,
+      hostId,
+      receivedAt,
+      encoding: 'raw',
+      size: content.length,
+      sha256: 'a'.repeat(64),
+      content,
+      summary: reading?.summary ?? null,
+      labels: reading?.labels,
+    };
     return (await new OrmReportStore(orm).save(saved)).id;
   }
 
@@ -56,14 +66,15 @@ describe.each(DIALECTS)('exports on %s', (dialect) => {
     ]);
   });
 
-  it('pages through more rows than a page holds, and exports findings and one host\'s history', async () => {
+  it("pages through more rows than a page holds, and exports findings and one host's history", async () => {
     const warnings = Array.from({ length: 30 }, (_, i) => `warning[]=TEST-${String(i).padStart(4, '0')}|Warning ${i}|-|-|`);
     for (let host = 0; host < 40; host++) await upload(String(host).padStart(40, '0'), report(`h-${host}`, 50, warnings));
     const findings = [];
     for await (const row of findingRows(orm)) findings.push(row);
     expect(findings).toHaveLength(1200);
     // Every row once, in key order, across the page boundary (which falls inside a host's findings: 1000 = 33 × 30 + 10).
-    const expected = Array.from({ length: 40 }, (_, host) => hostRecordId(keyId, String(host).padStart(40, '0'))).sort()
+    const expected = Array.from({ length: 40 }, (_, host) => hostRecordId(keyId, String(host).padStart(40, '0')))
+      .sort()
       .flatMap((id) => warnings.map((_, i) => `${id} warning TEST-${String(i).padStart(4, '0')}`));
     expect(findings.map((row) => `${String(row['hostRecordId'])} ${String(row['kind'])} ${String(row['testId'])}`)).toEqual(expected);
     const csv = await text(exportStream('csv', 'findings', FINDING_COLUMNS, findingRows(orm)).body);
@@ -73,7 +84,10 @@ describe.each(DIALECTS)('exports on %s', (dialect) => {
     const second = await upload(host, report('h-7', 55), new Date(Date.now() + 1000));
     const history = [];
     for await (const row of historyRows(orm, hostRecordId(keyId, host))) history.push(row);
-    expect(history.map((row) => [row['hardeningIndex'], row['warnings']])).toEqual([[55, 0], [50, 30]]);
+    expect(history.map((row) => [row['hardeningIndex'], row['warnings']])).toEqual([
+      [55, 0],
+      [50, 30],
+    ]);
     expect(history[0]!['reportId']).toBe(second);
     expect(HISTORY_COLUMNS).toEqual(Object.keys(history[0]!));
   });

@@ -5,7 +5,24 @@ import { pagesOf } from './export-body.js';
 /** Rows read from the database per page. */
 const PAGE = 1000;
 
-export const HOST_COLUMNS = ['id', 'hostname', 'hostId', 'keyId', 'os', 'lynisVersion', 'groups', 'tags', 'customerName', 'firstSeen', 'lastSeen', 'reportCount', 'hardeningIndex', 'warnings', 'suggestions', 'compliance'];
+export const HOST_COLUMNS = [
+  'id',
+  'hostname',
+  'hostId',
+  'keyId',
+  'os',
+  'lynisVersion',
+  'groups',
+  'tags',
+  'customerName',
+  'firstSeen',
+  'lastSeen',
+  'reportCount',
+  'hardeningIndex',
+  'warnings',
+  'suggestions',
+  'compliance',
+];
 export const FINDING_COLUMNS = ['kind', 'testId', 'text', 'hostRecordId', 'hostname', 'hostId'];
 export const HISTORY_COLUMNS = ['reportId', 'receivedAt', 'lynisVersion', 'hardeningIndex', 'warnings', 'suggestions'];
 
@@ -36,7 +53,9 @@ export async function* hostRows(database: Database, now = new Date()): AsyncGene
   for await (const page of pagesOf(readPage, (row) => row.id, PAGE)) {
     const ids = page.map((host) => host.id);
     const [labels, compliance] = await Promise.all([
-      knex('host_label').select('host_record_id', 'kind', 'value').whereIn('host_record_id', ids).orderBy(['host_record_id', 'kind', 'position']) as Promise<{ host_record_id: string; kind: string; value: string }[]>,
+      knex('host_label').select('host_record_id', 'kind', 'value').whereIn('host_record_id', ids).orderBy(['host_record_id', 'kind', 'position']) as Promise<
+        { host_record_id: string; kind: string; value: string }[]
+      >,
       hostCompliances(database, ids, now),
     ]);
     // One pass over the page's labels, not one per host: a page holds a thousand hosts.
@@ -76,28 +95,61 @@ export async function* findingRows(database: Database): AsyncGenerator<Record<st
   const knex = database.em.getKnex();
   type Row = { host_record_id: string; kind: string; test_id: string; text: string; hostname: string | null; host_id: string };
   const readPage = (after: Row | undefined) => {
-    const query = knex('host_finding as f').join('host as h', 'h.id', 'f.host_record_id').select('f.host_record_id', 'f.kind', 'f.test_id', 'f.text', 'h.hostname', 'h.host_id');
+    const query = knex('host_finding as f')
+      .join('host as h', 'h.id', 'f.host_record_id')
+      .select('f.host_record_id', 'f.kind', 'f.test_id', 'f.text', 'h.hostname', 'h.host_id');
     // The bound on h.id too lets PostgreSQL's merge join start each page at the last host instead of the table's start.
-    if (after) query.whereRaw('(f.host_record_id, f.kind, f.test_id) > (?, ?, ?) and h.id >= ?', [after.host_record_id, after.kind, after.test_id, after.host_record_id]);
+    if (after)
+      query.whereRaw('(f.host_record_id, f.kind, f.test_id) > (?, ?, ?) and h.id >= ?', [
+        after.host_record_id,
+        after.kind,
+        after.test_id,
+        after.host_record_id,
+      ]);
     return query.orderBy(['f.host_record_id', 'f.kind', 'f.test_id']).limit(PAGE) as Promise<Row[]>;
   };
   for await (const page of pagesOf(readPage, (row) => row, PAGE)) {
-    for (const row of page) yield { kind: row.kind, testId: row.test_id, text: row.text, hostRecordId: row.host_record_id, hostname: row.hostname, hostId: row.host_id };
+    for (const row of page)
+      yield { kind: row.kind, testId: row.test_id, text: row.text, hostRecordId: row.host_record_id, hostname: row.hostname, hostId: row.host_id };
   }
 }
 
 /** A host's reports, newest first. */
 export async function* historyRows(database: Database, hostRecordId: string): AsyncGenerator<Record<string, unknown>> {
   const knex = database.em.getKnex();
-  type Row = { id: string; received_at: Date | number; lynis_version: string | null; hardening_index: number | null; warning_count: number | null; suggestion_count: number | null };
+  type Row = {
+    id: string;
+    received_at: Date | number;
+    lynis_version: string | null;
+    hardening_index: number | null;
+    warning_count: number | null;
+    suggestion_count: number | null;
+  };
   const readPage = (after: Row | undefined) => {
-    const query = knex('report').select('id', 'received_at', 'lynis_version', 'hardening_index', 'warning_count', 'suggestion_count').where('host_record_id', hostRecordId);
-    if (after) query.andWhere((older) => older.where('received_at', '<', after.received_at).orWhere((same) => same.where('received_at', after.received_at).andWhere('id', '<', after.id)));
-    return query.orderBy([{ column: 'received_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(PAGE) as Promise<Row[]>;
+    const query = knex('report')
+      .select('id', 'received_at', 'lynis_version', 'hardening_index', 'warning_count', 'suggestion_count')
+      .where('host_record_id', hostRecordId);
+    if (after)
+      query.andWhere((older) =>
+        older.where('received_at', '<', after.received_at).orWhere((same) => same.where('received_at', after.received_at).andWhere('id', '<', after.id)),
+      );
+    return query
+      .orderBy([
+        { column: 'received_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(PAGE) as Promise<Row[]>;
   };
   for await (const page of pagesOf(readPage, (row) => row, PAGE)) {
     for (const row of page) {
-      yield { reportId: row.id, receivedAt: new Date(row.received_at).toISOString(), lynisVersion: row.lynis_version, hardeningIndex: row.hardening_index, warnings: row.warning_count, suggestions: row.suggestion_count };
+      yield {
+        reportId: row.id,
+        receivedAt: new Date(row.received_at).toISOString(),
+        lynisVersion: row.lynis_version,
+        hardeningIndex: row.hardening_index,
+        warnings: row.warning_count,
+        suggestions: row.suggestion_count,
+      };
     }
   }
 }

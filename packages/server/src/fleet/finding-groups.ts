@@ -27,7 +27,14 @@ export async function findingGroups(database: Database, query: FindingGroupQuery
     return qb;
   };
   const [rows, [{ total }]] = await Promise.all([
-    withText(knex, matching().select('c.kind', 'c.test_id', 'c.hosts').orderBy([{ column: 'c.hosts', order: 'desc' }, 'c.test_id', 'c.kind']).limit(limit).offset(offset)),
+    withText(
+      knex,
+      matching()
+        .select('c.kind', 'c.test_id', 'c.hosts')
+        .orderBy([{ column: 'c.hosts', order: 'desc' }, 'c.test_id', 'c.kind'])
+        .limit(limit)
+        .offset(offset),
+    ),
     matching().count({ total: '*' }) as unknown as Promise<[{ total: number | string }]>,
   ]);
   return { items: rows, total: Number(total), limit, offset };
@@ -45,7 +52,15 @@ const toFindingCount = (row: FindingRow): FindingCount => ({ kind: row.kind, tes
 /** The ten warnings and the ten suggestions on the most hosts (ties by test id), from the findings' counts. */
 export async function topFindings(database: Database): Promise<FindingCount[]> {
   const knex = database.em.getKnex();
-  const top = (kind: FindingKind) => withText(knex, knex('finding_count as c').select('c.kind', 'c.test_id', 'c.hosts').where('c.kind', kind).orderBy([{ column: 'c.hosts', order: 'desc' }, 'c.test_id']).limit(TOP_FINDINGS));
+  const top = (kind: FindingKind) =>
+    withText(
+      knex,
+      knex('finding_count as c')
+        .select('c.kind', 'c.test_id', 'c.hosts')
+        .where('c.kind', kind)
+        .orderBy([{ column: 'c.hosts', order: 'desc' }, 'c.test_id'])
+        .limit(TOP_FINDINGS),
+    );
   const [warnings, suggestions] = await Promise.all([top('warning'), top('suggestion')]);
   return [...warnings, ...suggestions];
 }
@@ -55,6 +70,8 @@ export async function topFindings(database: Database): Promise<FindingCount[]> {
  * per finding shown into the findings' index on test id, kind and text.
  */
 async function withText(knex: Knex, counts: Knex.QueryBuilder): Promise<FindingCount[]> {
-  const rows = (await counts.select(knex.raw('(select min(f.text) from host_finding f where f.test_id = c.test_id and f.kind = c.kind) as text'))) as FindingRow[];
+  const rows = (await counts.select(
+    knex.raw('(select min(f.text) from host_finding f where f.test_id = c.test_id and f.kind = c.kind) as text'),
+  )) as FindingRow[];
   return rows.map(toFindingCount);
 }

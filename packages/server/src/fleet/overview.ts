@@ -126,7 +126,9 @@ async function reportsByDay(database: Database, firstDay: number, lastDay: numbe
   // Not wrapped in parentheses: SQLite takes no parenthesised members of a compound select.
   const rows = (await first!.unionAll(others, false)) as { day: Count; reports: Count; average: Count | null }[];
   return new Map(
-    rows.filter((row) => Number(row.reports) > 0).map((row) => [Number(row.day), { reports: Number(row.reports), average: row.average === null ? null : oneDecimal(Number(row.average)) }]),
+    rows
+      .filter((row) => Number(row.reports) > 0)
+      .map((row) => [Number(row.day), { reports: Number(row.reports), average: row.average === null ? null : oneDecimal(Number(row.average)) }]),
   );
 }
 
@@ -144,7 +146,11 @@ async function labelCounts(knex: Knex, column: 'os_name' | 'lynis_version'): Pro
 /** The stale hosts seen longest ago. */
 async function oldestHosts(database: Database, staleBefore: Date) {
   const em = database.em.fork();
-  const qb = em.createQueryBuilder(HostRecord, 'h').where({ lastSeen: { $lt: staleBefore } }).orderBy({ lastSeen: 'asc', id: 'asc' }).limit(STALE_SHOWN);
+  const qb = em
+    .createQueryBuilder(HostRecord, 'h')
+    .where({ lastSeen: { $lt: staleBefore } })
+    .orderBy({ lastSeen: 'asc', id: 'asc' })
+    .limit(STALE_SHOWN);
   return hostsOf(em, await findBound(em, HostRecord, qb));
 }
 

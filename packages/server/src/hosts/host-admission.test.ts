@@ -53,7 +53,12 @@ describe.each(DIALECTS)('intake admission on %s', (dialect) => {
 
   async function upload(api: AuditApi, hostid: string, hostid2: string, report = minimalReport('hostname=web-01')) {
     const body = new URLSearchParams({ data: report, licensekey: key.key, hostid, hostid2 }).toString();
-    const response = (await api.handle({ method: 'POST', path: '/api/audit/upload/', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: Readable.from([Buffer.from(body)]) }))!;
+    const response = (await api.handle({
+      method: 'POST',
+      path: '/api/audit/upload/',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: Readable.from([Buffer.from(body)]),
+    }))!;
     return { status: response.status, body: response.body, retryAfter: response.headers['retry-after'] };
   }
 
@@ -69,7 +74,9 @@ describe.each(DIALECTS)('intake admission on %s', (dialect) => {
   }
 
   const events = async (type: string) =>
-    ((await database.em.getKnex()('webhook_event').select('data').where('type', type)) as { data: string }[]).map((row) => JSON.parse(row.data) as Record<string, unknown>);
+    ((await database.em.getKnex()('webhook_event').select('data').where('type', type)) as { data: string }[]).map(
+      (row) => JSON.parse(row.data) as Record<string, unknown>,
+    );
   const refused = async () => {
     await rejections.flush();
     return (await call<RejectionPage>('GET', '/api/admin/rejections', undefined, { limit: '500' })).body.items;
@@ -111,11 +118,19 @@ describe.each(DIALECTS)('intake admission on %s', (dialect) => {
     const api = await collector({ hostIdentity: 'strict' });
     expect((await upload(api, VICTIM, VICTIM_ID2, minimalReport('hardening_index=56'))).status).toBe(200);
     for (let i = 0; i < 3; i++) {
-      expect(await upload(api, VICTIM, ATTACKER_ID2, minimalReport('hardening_index=100'))).toMatchObject({ status: 409, body: expect.stringMatching(/^Host identity changed/) });
+      expect(await upload(api, VICTIM, ATTACKER_ID2, minimalReport('hardening_index=100'))).toMatchObject({
+        status: 409,
+        body: expect.stringMatching(/^Host identity changed/),
+      });
     }
     const id = hostRecordId(key.id, VICTIM);
     const host = (await call<HostDetail>('GET', `/api/admin/hosts/${id}`)).body;
-    expect(host).toMatchObject({ hostId2: VICTIM_ID2, latestHardeningIndex: 56, reportCount: 1, identityChange: { previousHostId2: VICTIM_ID2, hostId2: ATTACKER_ID2, refused: true } });
+    expect(host).toMatchObject({
+      hostId2: VICTIM_ID2,
+      latestHardeningIndex: 56,
+      reportCount: 1,
+      identityChange: { previousHostId2: VICTIM_ID2, hostId2: ATTACKER_ID2, refused: true },
+    });
     expect(await events('host.identity_changed')).toEqual([expect.objectContaining({ hostId2: ATTACKER_ID2, refused: true })]);
     expect(await refused()).toEqual([expect.objectContaining({ reason: 'host-identity-changed', hostId: VICTIM, keyId: key.id, count: 3 })]);
     // The true host goes on reporting meanwhile.
@@ -123,7 +138,11 @@ describe.each(DIALECTS)('intake admission on %s', (dialect) => {
 
     expect((await call('POST', `/api/admin/hosts/${id}/identity/accept`, { hostId2: ATTACKER_ID2 })).status).toBe(200);
     expect((await upload(api, VICTIM, ATTACKER_ID2, minimalReport('hardening_index=90'))).status).toBe(200);
-    expect((await call<HostDetail>('GET', `/api/admin/hosts/${id}`)).body).toMatchObject({ hostId2: ATTACKER_ID2, latestHardeningIndex: 90, identityChange: null });
+    expect((await call<HostDetail>('GET', `/api/admin/hosts/${id}`)).body).toMatchObject({
+      hostId2: ATTACKER_ID2,
+      latestHardeningIndex: 90,
+      identityChange: null,
+    });
     expect((await call('POST', `/api/admin/hosts/${id}/identity/accept`, { hostId2: ATTACKER_ID2 })).status).toBe(409);
     expect((await call('POST', `/api/admin/hosts/${hostRecordId(key.id, 'nobody')}/identity/accept`, { hostId2: null })).status).toBe(404);
   });
@@ -132,8 +151,17 @@ describe.each(DIALECTS)('intake admission on %s', (dialect) => {
     // One group at a time: while the first commits, the new host's three reports wait and are committed together.
     const store = new OrmReportStore(database, { admission: { hostIdentity: 'strict' }, concurrentGroups: 1 });
     const content = Buffer.from(minimalReport());
-    const report = (hostId: string, hostId2: string, second: number): ReportToStore =>
-      ({ keyId: key.id, hostId, hostId2, receivedAt: new Date(Date.UTC(2026, 10, 22, 13, 0, second)), encoding: 'raw', size: content.length, sha256: 'a'.repeat(64), content, summary: null });
+    const report = (hostId: string, hostId2: string, second: number): ReportToStore => ({
+      keyId: key.id,
+      hostId,
+      hostId2,
+      receivedAt: new Date(Date.UTC(2026, 10, 22, 13, 0, second)),
+      encoding: 'raw',
+      size: content.length,
+      sha256: 'a'.repeat(64),
+      content,
+      summary: null,
+    });
     const first = store.save(report('other-host', VICTIM_ID2, 0));
     const saves = await Promise.allSettled([VICTIM_ID2, ATTACKER_ID2, VICTIM_ID2].map((id2, i) => store.save(report(VICTIM, id2, i + 1))));
     await first;
@@ -147,12 +175,14 @@ describe.each(DIALECTS)('intake admission on %s', (dialect) => {
   it('decides identity exactly when reports of one host race each other', async () => {
     const api = await collector({ hostIdentity: 'strict' });
     expect((await upload(api, VICTIM, VICTIM_ID2)).status).toBe(200);
-    const statuses = await Promise.all(Array.from({ length: 20 }, (_, i) => upload(api, VICTIM, i % 2 ? ATTACKER_ID2 : VICTIM_ID2).then((answer) => answer.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => upload(api, VICTIM, i % 2 ? ATTACKER_ID2 : VICTIM_ID2).then((answer) => answer.status)),
+    );
     expect(statuses.filter((status) => status === 409)).toHaveLength(10);
     expect(await events('host.identity_changed')).toHaveLength(1);
   });
 
-  it('stops new hosts at the key\'s daily quota with 429 until the next UTC day, one key.quota_reached event, known hosts still taken', async () => {
+  it("stops new hosts at the key's daily quota with 429 until the next UTC day, one key.quota_reached event, known hosts still taken", async () => {
     // The issue's flood: 2,000 uploads with unique host ids, at once, against a quota of 1,500.
     const api = await collector({ newHostsPerDay: 1500 });
     const answers = await Promise.all(Array.from({ length: 2000 }, (_, i) => upload(api, `host-${i}`, VICTIM_ID2)));
@@ -175,7 +205,7 @@ describe.each(DIALECTS)('intake admission on %s', (dialect) => {
     expect(await events('key.quota_reached')).toHaveLength(1);
   });
 
-  it('takes a key\'s own quotas from the admin API: new hosts per day and a maximum of hosts', async () => {
+  it("takes a key's own quotas from the admin API: new hosts per day and a maximum of hosts", async () => {
     const api = await collector();
     const patched = await call<LicenseKeyInfo>('PATCH', `/api/admin/keys/${key.id}`, { newHostsPerDay: 5, maxHosts: 3 });
     expect(patched).toMatchObject({ status: 200, body: { id: key.id, newHostsPerDay: 5, maxHosts: 3 } });
@@ -203,13 +233,23 @@ describe('intake admission across two servers on postgresql', () => {
       const key = await createKey(first, { label: 'fleet' });
       await createWebhook(first, { url: 'https://hooks.example.org/audit', events: ['key.quota_reached'] });
       const keyStores = await Promise.all([first, second].map((database) => OrmKeyStore.open(database)));
-      const apis = await Promise.all([first, second].map((database, i) =>
-        createAuditApi({ keyStore: keyStores[i]!, reportStore: new OrmReportStore(database, { admission: { newHostsPerDay: 100 } }), logger: silent })));
-      const answers = await Promise.all(Array.from({ length: 300 }, async (_, i) => {
-        const body = new URLSearchParams({ data: minimalReport(), licensekey: key.key, hostid: `host-${i % 250}` }).toString();
-        const response = await apis[i % 2]!.handle({ method: 'POST', path: '/api/audit/upload/', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: Readable.from([Buffer.from(body)]) });
-        return response!.status;
-      }));
+      const apis = await Promise.all(
+        [first, second].map((database, i) =>
+          createAuditApi({ keyStore: keyStores[i]!, reportStore: new OrmReportStore(database, { admission: { newHostsPerDay: 100 } }), logger: silent }),
+        ),
+      );
+      const answers = await Promise.all(
+        Array.from({ length: 300 }, async (_, i) => {
+          const body = new URLSearchParams({ data: minimalReport(), licensekey: key.key, hostid: `host-${i % 250}` }).toString();
+          const response = await apis[i % 2]!.handle({
+            method: 'POST',
+            path: '/api/audit/upload/',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: Readable.from([Buffer.from(body)]),
+          });
+          return response!.status;
+        }),
+      );
       expect(answers.every((status) => status === 200 || status === 429)).toBe(true);
       const knex = first.em.getKnex();
       expect(Number(((await knex('host').count({ n: '*' })) as [{ n: string }])[0].n)).toBe(100);

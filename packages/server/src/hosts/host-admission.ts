@@ -61,7 +61,13 @@ const DAY_MS = 86_400_000;
  * reports of a new host with different `hostid2`s in one group are a change like any other. The caller upserts the
  * hosts of the reports not refused, then writes the flags ({@link writeIdentityFlags}).
  */
-export async function admitReports(trx: Knex.Transaction, dialect: SqlDialect, sightings: HostSighting[], settings: AdmissionSettings, now: Date): Promise<Admission> {
+export async function admitReports(
+  trx: Knex.Transaction,
+  dialect: SqlDialect,
+  sightings: HostSighting[],
+  settings: AdmissionSettings,
+  now: Date,
+): Promise<Admission> {
   const admission: Admission = { refused: new Map(), events: [], flagged: [] };
   await dialect.startWriting(trx);
   const ids = [...new Set(sightings.map((sighting) => sighting.id))].sort();
@@ -77,13 +83,22 @@ export async function admitReports(trx: Knex.Transaction, dialect: SqlDialect, s
 
 /** A host the group adds, as the identity check starts from: no `hostid2` yet, no flag. */
 const newHost = (sighting: HostSighting): KnownHost => ({
-  id: sighting.id, key_id: sighting.key_id, host_id: sighting.host_id, host_id2: null, identity_changed_at: null, identity_from: null, identity_to: null, identity_refused: false,
+  id: sighting.id,
+  key_id: sighting.key_id,
+  host_id: sighting.host_id,
+  host_id2: null,
+  identity_changed_at: null,
+  identity_from: null,
+  identity_to: null,
+  identity_refused: false,
 });
 
 /** Writes the identity flags admission changed, in the caller's transaction, after the group's hosts are upserted. */
 export async function writeIdentityFlags(trx: Knex.Transaction, flagged: IdentityFlag[]): Promise<void> {
   for (const { id, identity_changed_at, identity_from, identity_to, identity_refused } of flagged) {
-    await trx('host').where('id', id).update({ identity_changed_at, identity_from, identity_to, identity_refused: Boolean(identity_refused) });
+    await trx('host')
+      .where('id', id)
+      .update({ identity_changed_at, identity_from, identity_to, identity_refused: Boolean(identity_refused) });
   }
 }
 
@@ -116,9 +131,13 @@ async function admitNewHosts(
   }
   const keyIds = [...newByKey.keys()].sort();
   const quotas = new Map(
-    ((await trx('license_key').select('id', 'new_hosts_per_day', 'max_hosts').whereIn('id', keyIds)) as { id: string; new_hosts_per_day: number | null; max_hosts: number | null }[]).map(
-      (key) => [key.id, key],
-    ),
+    (
+      (await trx('license_key').select('id', 'new_hosts_per_day', 'max_hosts').whereIn('id', keyIds)) as {
+        id: string;
+        new_hosts_per_day: number | null;
+        max_hosts: number | null;
+      }[]
+    ).map((key) => [key.id, key]),
   );
   for (const keyId of keyIds) {
     const counted = await lockQuota(trx, keyId, day);
@@ -140,7 +159,9 @@ async function admitNewHosts(
     }
     const admitted = fresh.slice(0, Math.max(0, room));
     const turnedAway = new Set(fresh.slice(admitted.length));
-    await trx('key_host_quota').where('key_id', keyId).update({ day, new_hosts: today + admitted.length });
+    await trx('key_host_quota')
+      .where('key_id', keyId)
+      .update({ day, new_hosts: today + admitted.length });
     if (turnedAway.size === 0) continue;
     const retryAfter = Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) + DAY_MS - now.getTime()) / 1000);
     const error = new ReportRefusedError('host-quota-exceeded', 429, `Host quota exceeded: this license key ${limit}`, retryAfter);
@@ -148,7 +169,10 @@ async function admitNewHosts(
       if (turnedAway.has(sighting.id)) admission.refused.set(index, error);
     });
     if (await firstNoticeToday(trx, dialect, keyId, day, now)) {
-      admission.events.push({ type: 'key.quota_reached', data: { keyId, day, newHostsPerDay: perDay, maxHosts: quota?.max_hosts ?? null, newHostsToday: today + admitted.length, at: now.toISOString() } });
+      admission.events.push({
+        type: 'key.quota_reached',
+        data: { keyId, day, newHostsPerDay: perDay, maxHosts: quota?.max_hosts ?? null, newHostsToday: today + admitted.length, at: now.toISOString() },
+      });
     }
   }
 }
@@ -168,7 +192,8 @@ async function lockQuota(trx: Knex.Transaction, keyId: string, day: string): Pro
 
 /** Whether the key's quota was not yet told of today; if so, it counts as told now (a `webhook_notice` row). */
 async function firstNoticeToday(trx: Knex.Transaction, dialect: SqlDialect, keyId: string, day: string, now: Date): Promise<boolean> {
-  const notice = (await trx('webhook_notice').first('notified_at').where({ kind: 'key.quota_reached', subject: keyId })) as { notified_at: DatabaseTime } | undefined;
+  const notice = (await trx('webhook_notice').first('notified_at').where({ kind: 'key.quota_reached', subject: keyId })) as
+    { notified_at: DatabaseTime } | undefined;
   if (notice && new Date(notice.notified_at).toISOString().slice(0, 10) === day) return false;
   await upsertNotices(trx, 'key.quota_reached', [keyId], dialect.toDatabaseTime(now));
   return true;
@@ -183,7 +208,9 @@ function checkIdentities(
   now: Date,
   admission: Admission,
 ): void {
-  const order = sightings.map((sighting, index) => ({ sighting, index })).filter(({ sighting, index }) => known.has(sighting.id) && !admission.refused.has(index));
+  const order = sightings
+    .map((sighting, index) => ({ sighting, index }))
+    .filter(({ sighting, index }) => known.has(sighting.id) && !admission.refused.has(index));
   order.sort((a, b) => a.sighting.receivedAt.getTime() - b.sighting.receivedAt.getTime() || a.index - b.index);
   const flagged = new Set<KnownHost>();
   for (const { sighting, index } of order) {
@@ -199,14 +226,25 @@ function checkIdentities(
       if (!sameChange) {
         admission.events.push({
           type: 'host.identity_changed',
-          data: { hostRecordId: host.id, keyId: host.key_id, hostId: host.host_id, previousHostId2: host.host_id2, hostId2: offered, refused: mode === 'strict', at: now.toISOString() },
+          data: {
+            hostRecordId: host.id,
+            keyId: host.key_id,
+            hostId: host.host_id,
+            previousHostId2: host.host_id2,
+            hostId2: offered,
+            refused: mode === 'strict',
+            at: now.toISOString(),
+          },
         });
       }
       Object.assign(host, { identity_changed_at: at, identity_from: host.host_id2, identity_to: offered, identity_refused: mode === 'strict' });
       flagged.add(host);
     }
     if (mode === 'strict') {
-      admission.refused.set(index, new ReportRefusedError('host-identity-changed', 409, "Host identity changed: hostid2 differs from the host's last one; an operator must accept it"));
+      admission.refused.set(
+        index,
+        new ReportRefusedError('host-identity-changed', 409, "Host identity changed: hostid2 differs from the host's last one; an operator must accept it"),
+      );
     } else host.host_id2 = offered;
   }
   admission.flagged = [...flagged];

@@ -41,21 +41,39 @@ export async function deriveStoredHosts(orm: Database, options: DeriveOptions = 
     // One report in memory at a time: reports can be megabytes each.
     const readings: { id: string; reportId: string | null; derived: ReturnType<typeof deriveFromReport> }[] = [];
     for (const host of hosts) {
-      const [report] = host.latest_report_id === null ? [] : ((await knex('report').select(...CONTENT_COLUMNS).where('id', host.latest_report_id)) as ContentColumns[]);
+      const [report] =
+        host.latest_report_id === null
+          ? []
+          : ((await knex('report')
+              .select(...CONTENT_COLUMNS)
+              .where('id', host.latest_report_id)) as ContentColumns[]);
       const reading = report ? readReportBytes(await reportBytesOf(report)) : null;
       readings.push({ id: host.id, reportId: host.latest_report_id, derived: deriveFromReport(reading?.summary ?? null, reading?.labels ?? null) });
     }
     await knex.transaction(async (trx) => {
       const derivations = new Map<string, HostDerivation>();
-      for (const { id, reportId, derived: { columns, derivation } } of readings) {
+      for (const {
+        id,
+        reportId,
+        derived: { columns, derivation },
+      } of readings) {
         const newest = trx('host').where('id', id).andWhere('derived_version', '<', DERIVED_VERSION);
         if (reportId === null) newest.whereNull('latest_report_id');
         else newest.andWhere('latest_report_id', reportId);
         if ((await newest.update(columns)) > 0) derivations.set(id, derivation);
       }
       // Read once the updates hold the rows, like the upload's transaction does.
-      const digests = derivations.size === 0 ? [] : ((await trx('host').select('id', 'derived_digest').whereIn('id', [...derivations.keys()])) as { id: string; derived_digest: string | null }[]);
-      await replaceDerivations(trx, dialect, digests.map((host) => ({ id: host.id, storedDigest: host.derived_digest, derivation: derivations.get(host.id)! })));
+      const digests =
+        derivations.size === 0
+          ? []
+          : ((await trx('host')
+              .select('id', 'derived_digest')
+              .whereIn('id', [...derivations.keys()])) as { id: string; derived_digest: string | null }[]);
+      await replaceDerivations(
+        trx,
+        dialect,
+        digests.map((host) => ({ id: host.id, storedDigest: host.derived_digest, derivation: derivations.get(host.id)! })),
+      );
       derived += derivations.size;
     });
     if (hosts.length < batchSize) break;
@@ -75,23 +93,26 @@ export interface HostBackfill {
  * their groups, tags, findings and latest counts appear as they are derived), logging what it did. A failure is
  * logged and the work tried again a minute later.
  */
-export function startHostBackfill(orm: Database, logger: Pick<Logger, 'info' | 'error'>, options: Omit<DeriveOptions, 'stopped'> & { retryMs?: number } = {}): HostBackfill {
+export function startHostBackfill(
+  orm: Database,
+  logger: Pick<Logger, 'info' | 'error'>,
+  options: Omit<DeriveOptions, 'stopped'> & { retryMs?: number } = {},
+): HostBackfill {
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   const run = () => {
-    running = deriveStoredHosts(orm, { ...options, stopped: () => stopped })
-      .then(
-        (derived) => {
-          if (derived > 0) logger.info({ component: 'backfill', derived, version: DERIVED_VERSION }, 'derived the labels and findings of hosts stored before');
-        },
-        (error: unknown) => {
-          if (stopped) return;
-          logger.error({ component: 'backfill', error: describeFailure(error) }, 'deriving stored hosts failed; trying again in a minute');
-          retry = setTimeout(run, options.retryMs ?? RETRY_MS);
-          retry.unref();
-        },
-      );
+    running = deriveStoredHosts(orm, { ...options, stopped: () => stopped }).then(
+      (derived) => {
+        if (derived > 0) logger.info({ component: 'backfill', derived, version: DERIVED_VERSION }, 'derived the labels and findings of hosts stored before');
+      },
+      (error: unknown) => {
+        if (stopped) return;
+        logger.error({ component: 'backfill', error: describeFailure(error) }, 'deriving stored hosts failed; trying again in a minute');
+        retry = setTimeout(run, options.retryMs ?? RETRY_MS);
+        retry.unref();
+      },
+    );
   };
   run();
   return {

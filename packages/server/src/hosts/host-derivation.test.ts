@@ -34,7 +34,15 @@ describe.each(DIALECTS)('host labels and findings on %s', (dialect) => {
 
   const at = (time: string) => new Date(`2026-11-01T${time}Z`);
   const report = (hostId: string, receivedAt: Date, summary: ReportSummary | null, hostLabels: HostLabels | null = null, key = keyId): ReportToStore => ({
-    keyId: key, hostId, receivedAt, encoding: 'raw', size: 3, sha256: 'a'.repeat(64), content: Buffer.from('a=1'), summary, labels: hostLabels,
+    keyId: key,
+    hostId,
+    receivedAt,
+    encoding: 'raw',
+    size: 3,
+    sha256: 'a'.repeat(64),
+    content: Buffer.from('a=1'),
+    summary,
+    labels: hostLabels,
   });
 
   /** What the database holds for a host: its derived columns, labels in order, findings sorted. */
@@ -42,8 +50,15 @@ describe.each(DIALECTS)('host labels and findings on %s', (dialect) => {
     const id = hostRecordId(key, hostId);
     const knex = observer.em.getKnex();
     const host = await observer.em.fork().findOneOrFail(HostRecord, { id });
-    const labelRows = (await knex('host_label').select('kind', 'value').where('host_record_id', id).orderBy(['kind', 'position'])) as { kind: string; value: string }[];
-    const findings = (await knex('host_finding').select('kind', 'test_id', 'text').where('host_record_id', id).orderBy(['kind', 'test_id'])) as { kind: string; test_id: string; text: string }[];
+    const labelRows = (await knex('host_label').select('kind', 'value').where('host_record_id', id).orderBy(['kind', 'position'])) as {
+      kind: string;
+      value: string;
+    }[];
+    const findings = (await knex('host_finding').select('kind', 'test_id', 'text').where('host_record_id', id).orderBy(['kind', 'test_id'])) as {
+      kind: string;
+      test_id: string;
+      text: string;
+    }[];
     return {
       latestReportId: host.latestReportId,
       warnings: host.latestWarningCount ?? null,
@@ -62,7 +77,11 @@ describe.each(DIALECTS)('host labels and findings on %s', (dialect) => {
     const knex = observer.em.getKnex();
     const key = (row: { kind: string; test_id: string; hosts: number | string }) => `${row.kind}:${row.test_id}:${Number(row.hosts)}`;
     const counted = (await knex('finding_count').select('kind', 'test_id', 'hosts')) as { kind: string; test_id: string; hosts: number }[];
-    const grouped = (await knex('host_finding').select('kind', 'test_id').count({ hosts: '*' }).groupBy('kind', 'test_id')) as { kind: string; test_id: string; hosts: number }[];
+    const grouped = (await knex('host_finding').select('kind', 'test_id').count({ hosts: '*' }).groupBy('kind', 'test_id')) as {
+      kind: string;
+      test_id: string;
+      hosts: number;
+    }[];
     return { counted: counted.map(key).sort(), grouped: grouped.map(key).sort() };
   }
 
@@ -80,7 +99,9 @@ describe.each(DIALECTS)('host labels and findings on %s', (dialect) => {
     });
     // c drops GONE-1 and gains PKGS-7392; a's text changes (no change in hosts); b stops being a Lynis report.
     await store.save(report('c', at('11:00:00'), warnings('AUTH-1', 'PKGS-7392')));
-    await store.save(report('a', at('11:00:00'), lynisSummary({ warnings: [finding('AUTH-1', 'new text'), finding('PKGS-7392')], suggestions: [finding('SSH-7408')] })));
+    await store.save(
+      report('a', at('11:00:00'), lynisSummary({ warnings: [finding('AUTH-1', 'new text'), finding('PKGS-7392')], suggestions: [finding('SSH-7408')] })),
+    );
     await store.save(report('b', at('11:00:00'), null));
     expect(await findingCounts()).toEqual({
       counted: ['suggestion:SSH-7408:2', 'warning:AUTH-1:2', 'warning:PKGS-7392:2'],
@@ -92,7 +113,9 @@ describe.each(DIALECTS)('host labels and findings on %s', (dialect) => {
     const stores = [new OrmReportStore(orm), new OrmReportStore(observer)];
     const saves = Array.from({ length: 120 }, (_, i) => {
       const ids = ['COMMON', `ODD-${i % 2}`, `SOME-${i % 5}`, ...(i % 3 === 0 ? ['THIRD'] : [])];
-      return stores[i % 2]!.save(report(`host-${i % 12}`, new Date(Date.parse('2026-11-01T10:00:00Z') + i), lynisSummary({ warnings: ids.map((id) => finding(id)), suggestions: [] })));
+      return stores[i % 2]!.save(
+        report(`host-${i % 12}`, new Date(Date.parse('2026-11-01T10:00:00Z') + i), lynisSummary({ warnings: ids.map((id) => finding(id)), suggestions: [] })),
+      );
     });
     await Promise.all(saves);
     const { counted, grouped } = await findingCounts();
@@ -102,12 +125,31 @@ describe.each(DIALECTS)('host labels and findings on %s', (dialect) => {
 
   it('keeps the groups, tags, customer, alias, counts and findings of the newest report, replacing the previous ones', async () => {
     const store = new OrmReportStore(orm);
-    await store.save(report('web', at('10:00:00'), lynisSummary({ warnings: [finding('OLD-1')], suggestions: [] }), labels({ groups: ['old'], tags: ['gone'], customerName: 'old customer' })));
-    const { id } = await store.save(report('web', at('11:00:00'), lynisSummary({ warnings: [finding('AUTH-9286'), finding('PKGS-7392')], suggestions: [finding('SSH-7408')] }),
-      labels({ groups: ['webservers', 'dmz'], tags: ['production'], customerName: 'acme', hostnameAlias: 'web-01.example.org' })));
+    await store.save(
+      report(
+        'web',
+        at('10:00:00'),
+        lynisSummary({ warnings: [finding('OLD-1')], suggestions: [] }),
+        labels({ groups: ['old'], tags: ['gone'], customerName: 'old customer' }),
+      ),
+    );
+    const { id } = await store.save(
+      report(
+        'web',
+        at('11:00:00'),
+        lynisSummary({ warnings: [finding('AUTH-9286'), finding('PKGS-7392')], suggestions: [finding('SSH-7408')] }),
+        labels({ groups: ['webservers', 'dmz'], tags: ['production'], customerName: 'acme', hostnameAlias: 'web-01.example.org' }),
+      ),
+    );
     expect(await derivedOf('web')).toEqual({
-      latestReportId: id, warnings: 2, suggestions: 1, customerName: 'acme', hostnameAlias: 'web-01.example.org', derivedVersion: DERIVED_VERSION,
-      groups: ['webservers', 'dmz'], tags: ['production'],
+      latestReportId: id,
+      warnings: 2,
+      suggestions: 1,
+      customerName: 'acme',
+      hostnameAlias: 'web-01.example.org',
+      derivedVersion: DERIVED_VERSION,
+      groups: ['webservers', 'dmz'],
+      tags: ['production'],
       findings: ['suggestion:SSH-7408:text of SSH-7408', 'warning:AUTH-9286:text of AUTH-9286', 'warning:PKGS-7392:text of PKGS-7392'],
     });
   });
@@ -117,7 +159,9 @@ describe.each(DIALECTS)('host labels and findings on %s', (dialect) => {
     const newest = await store.save(report('web', at('12:00:00'), lynisSummary({ warnings: [finding('NEW-1')] }), labels({ groups: ['new'] })));
     const expected = await derivedOf('web');
     // Received earlier (another server, a slower clock), committed later: on its own...
-    await store.save(report('web', at('11:00:00'), lynisSummary({ warnings: [finding('LATE-1'), finding('LATE-2')] }), labels({ groups: ['late'], customerName: 'late' })));
+    await store.save(
+      report('web', at('11:00:00'), lynisSummary({ warnings: [finding('LATE-1'), finding('LATE-2')] }), labels({ groups: ['late'], customerName: 'late' })),
+    );
     expect(await derivedOf('web')).toEqual(expected);
     // ...and in one group with another host's report, which does take its host's place.
     const transactions = vi.spyOn(orm.em.getKnex(), 'transaction');
@@ -130,7 +174,11 @@ describe.each(DIALECTS)('host labels and findings on %s', (dialect) => {
     expect(transactions).toHaveBeenCalledTimes(2);
     expect(await derivedOf('web')).toEqual(expected);
     expect(expected.latestReportId).toBe(newest.id);
-    expect(await derivedOf('db')).toMatchObject({ tags: ['second'], warnings: 1, findings: ['suggestion:SUGG-0:finding of SUGG-0', 'suggestion:SUGG-1:finding of SUGG-1', 'warning:DB-1:text of DB-1'] });
+    expect(await derivedOf('db')).toMatchObject({
+      tags: ['second'],
+      warnings: 1,
+      findings: ['suggestion:SUGG-0:finding of SUGG-0', 'suggestion:SUGG-1:finding of SUGG-1', 'warning:DB-1:text of DB-1'],
+    });
   });
 
   it('takes the newest of several reports of a host in one group', async () => {
@@ -138,7 +186,8 @@ describe.each(DIALECTS)('host labels and findings on %s', (dialect) => {
     const transactions = vi.spyOn(orm.em.getKnex(), 'transaction');
     const first = store.save(report('other', at('08:00:00'), null));
     const group = ['10:00:00', '10:03:00', '10:01:00'].map((time, i) =>
-      store.save(report('web', at(time), lynisSummary({ warnings: [finding(`W-${i}`)], suggestions: [] }), labels({ groups: [`g-${i}`] }))));
+      store.save(report('web', at(time), lynisSummary({ warnings: [finding(`W-${i}`)], suggestions: [] }), labels({ groups: [`g-${i}`] }))),
+    );
     const ids = (await Promise.all([first, ...group])).map((saved) => saved.id);
     expect(transactions).toHaveBeenCalledTimes(2);
     expect(await derivedOf('web')).toMatchObject({ latestReportId: ids[2], groups: ['g-1'], findings: ['warning:W-1:text of W-1'] });
@@ -163,16 +212,35 @@ describe.each(DIALECTS)('host labels and findings on %s', (dialect) => {
     const store = new OrmReportStore(orm);
     await store.save(report('web', at('10:00:00'), lynisSummary(), labels({ groups: ['webservers'], customerName: 'acme' })));
     await store.save(report('web', at('11:00:00'), null, null));
-    expect(await derivedOf('web')).toMatchObject({ warnings: null, suggestions: null, customerName: null, hostnameAlias: null, groups: [], tags: [], findings: [] });
+    expect(await derivedOf('web')).toMatchObject({
+      warnings: null,
+      suggestions: null,
+      customerName: null,
+      hostnameAlias: null,
+      groups: [],
+      tags: [],
+      findings: [],
+    });
   });
 
   it('stores hostile text exactly, but without NUL and cut to the column, each label and test id once after that', async () => {
     const store = new OrmReportStore(orm);
     const summary = lynisSummary({
-      warnings: [finding('AUTH-1', 'b'), finding('AUTH-1', 'a'), finding('AUTH-\u00001', 'c'), finding(`${'T'.repeat(70)}`, `é\u0000${'x'.repeat(300)}`), finding('', 'no test id')],
+      warnings: [
+        finding('AUTH-1', 'b'),
+        finding('AUTH-1', 'a'),
+        finding('AUTH-\u00001', 'c'),
+        finding(`${'T'.repeat(70)}`, `é\u0000${'x'.repeat(300)}`),
+        finding('', 'no test id'),
+      ],
       suggestions: [finding("X'); drop table host;--", '<script>alert(1)</script>')],
     });
-    const hostLabels = labels({ groups: ['a\u0000b', 'ab', '\u0000'], tags: ['tab\there', '😀'.repeat(200)], customerName: 'acme\u0000', hostnameAlias: 'x'.repeat(300) });
+    const hostLabels = labels({
+      groups: ['a\u0000b', 'ab', '\u0000'],
+      tags: ['tab\there', '😀'.repeat(200)],
+      customerName: 'acme\u0000',
+      hostnameAlias: 'x'.repeat(300),
+    });
     await store.save(report('web', at('10:00:00'), summary, hostLabels));
     const derived = await derivedOf('web');
     expect(derived.groups).toEqual(['ab']);
@@ -193,10 +261,14 @@ describe.each(DIALECTS)('host labels and findings on %s', (dialect) => {
     const store = new OrmReportStore(orm);
     const many = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => finding(`${prefix}-${i}`));
     const saves = [];
-    for (let h = 0; h < 8; h++) saves.push(store.save(report(`host-${h}`, at('10:00:00'), lynisSummary({ warnings: many('W', 400), suggestions: many('S', 300) }))));
+    for (let h = 0; h < 8; h++)
+      saves.push(store.save(report(`host-${h}`, at('10:00:00'), lynisSummary({ warnings: many('W', 400), suggestions: many('S', 300) }))));
     saves.push(store.save(report('huge', at('10:00:00'), lynisSummary({ warnings: many('W', 2_000), suggestions: [] }))));
     await Promise.all(saves);
-    const counts = (await observer.em.getKnex()('host_finding').select('host_record_id').count({ rows: '*' }).groupBy('host_record_id')) as { host_record_id: string; rows: number | string }[];
+    const counts = (await observer.em.getKnex()('host_finding').select('host_record_id').count({ rows: '*' }).groupBy('host_record_id')) as {
+      host_record_id: string;
+      rows: number | string;
+    }[];
     const byHost = new Map(counts.map((row) => [row.host_record_id, Number(row.rows)]));
     for (let h = 0; h < 8; h++) expect(byHost.get(hostRecordId(keyId, `host-${h}`))).toBe(700);
     expect(byHost.get(hostRecordId(keyId, 'huge'))).toBe(MAX_FINDINGS_PER_KIND);
@@ -206,8 +278,15 @@ describe.each(DIALECTS)('host labels and findings on %s', (dialect) => {
   it('stays right when two servers commit groups for the same hosts at the same time', async () => {
     const stores = [new OrmReportStore(orm), new OrmReportStore(observer)];
     const saves = Array.from({ length: 120 }, (_, i) =>
-      stores[i % 2]!.save(report(`host-${i % 6}`, new Date(Date.parse('2026-11-01T10:00:00Z') + i), lynisSummary({ warnings: [finding(`W-${i}`)], suggestions: [] }),
-        labels({ groups: [`g-${i}`] }))));
+      stores[i % 2]!.save(
+        report(
+          `host-${i % 6}`,
+          new Date(Date.parse('2026-11-01T10:00:00Z') + i),
+          lynisSummary({ warnings: [finding(`W-${i}`)], suggestions: [] }),
+          labels({ groups: [`g-${i}`] }),
+        ),
+      ),
+    );
     await Promise.all(saves);
     for (let h = 0; h < 6; h++) {
       const newest = 114 + h;
@@ -225,14 +304,36 @@ describe.each(DIALECTS)('host labels and findings on %s', (dialect) => {
       const toTime = (ms: number) => (dialect === 'sqlite' ? ms : new Date(ms));
       const id = hostRecordId(keyId, hostId);
       await knex('host').insert({
-        id, key_id: keyId, host_id: hostId, host_id2: null, hostname: hostId, os_name: null, lynis_version: '3.0.8',
-        first_seen: toTime(Math.min(...times)), last_seen: toTime(Math.max(...times)), report_count: reports.length,
-        latest_report_id: reports[reports.length - 1]!.id, latest_hardening_index: 61,
+        id,
+        key_id: keyId,
+        host_id: hostId,
+        host_id2: null,
+        hostname: hostId,
+        os_name: null,
+        lynis_version: '3.0.8',
+        first_seen: toTime(Math.min(...times)),
+        last_seen: toTime(Math.max(...times)),
+        report_count: reports.length,
+        latest_report_id: reports[reports.length - 1]!.id,
+        latest_hardening_index: 61,
       });
       for (const r of reports) {
         await knex('report').insert({
-          id: r.id, key_id: keyId, host_record_id: id, host_id: hostId, host_id2: null, received_at: toTime(Date.parse(r.receivedAt)), encoding: 'raw',
-          size: r.content.length, sha256: 'a'.repeat(64), content: r.content, hostname: hostId, lynis_version: '3.0.8', hardening_index: 61, warning_count: null, suggestion_count: null,
+          id: r.id,
+          key_id: keyId,
+          host_record_id: id,
+          host_id: hostId,
+          host_id2: null,
+          received_at: toTime(Date.parse(r.receivedAt)),
+          encoding: 'raw',
+          size: r.content.length,
+          sha256: 'a'.repeat(64),
+          content: r.content,
+          hostname: hostId,
+          lynis_version: '3.0.8',
+          hardening_index: 61,
+          warning_count: null,
+          suggestion_count: null,
         });
       }
     }
@@ -240,21 +341,41 @@ describe.each(DIALECTS)('host labels and findings on %s', (dialect) => {
     it('derives them from their newest report in the background, in batches, and leaves a host an upload derived meanwhile', async () => {
       await storeTheOldWay('old-1', [
         { id: '00000000-0000-4000-8000-000000000001', receivedAt: '2026-10-01T00:00:00Z', content: lynisReport('tags=stale', 'warning[]=OLD-1|old|-|-|') },
-        { id: '00000000-0000-4000-8000-000000000002', receivedAt: '2026-10-02T00:00:00Z', content: lynisReport('system-groups=web, dmz', 'tags=prod', 'system-customer-name=acme', 'hostname_alias=old-1.example.org', 'warning[]=PKGS-7392|Found vulnerable packages|-|-|', 'suggestion[]=SSH-7408|Harden SSH|-|-|', 'suggestion[]=SSH-7408|Harden SSH more|-|-|') },
+        {
+          id: '00000000-0000-4000-8000-000000000002',
+          receivedAt: '2026-10-02T00:00:00Z',
+          content: lynisReport(
+            'system-groups=web, dmz',
+            'tags=prod',
+            'system-customer-name=acme',
+            'hostname_alias=old-1.example.org',
+            'warning[]=PKGS-7392|Found vulnerable packages|-|-|',
+            'suggestion[]=SSH-7408|Harden SSH|-|-|',
+            'suggestion[]=SSH-7408|Harden SSH more|-|-|',
+          ),
+        },
       ]);
-      await storeTheOldWay('old-2', [{ id: '00000000-0000-4000-8000-000000000003', receivedAt: '2026-10-01T00:00:00Z', content: Buffer.from('not a lynis report') }]);
-      await storeTheOldWay('old-3', [{ id: '00000000-0000-4000-8000-000000000004', receivedAt: '2026-10-01T00:00:00Z', content: lynisReport('tags=before-upload') }]);
+      await storeTheOldWay('old-2', [
+        { id: '00000000-0000-4000-8000-000000000003', receivedAt: '2026-10-01T00:00:00Z', content: Buffer.from('not a lynis report') },
+      ]);
+      await storeTheOldWay('old-3', [
+        { id: '00000000-0000-4000-8000-000000000004', receivedAt: '2026-10-01T00:00:00Z', content: lynisReport('tags=before-upload') },
+      ]);
       expect(await derivedOf('old-1')).toMatchObject({ derivedVersion: 0, groups: [], findings: [], warnings: null });
       // An upload for old-3 commits between the backfill's read of its report and its write: the upload's wins. One
       // host per batch, so the upload goes in just before the transaction of old-3's batch.
       const newer = lynisReport('tags=from-upload');
       const reading = readReportBytes(newer)!;
-      const old3Batch = ['old-1', 'old-2', 'old-3'].map((hostId) => hostRecordId(keyId, hostId)).sort().indexOf(hostRecordId(keyId, 'old-3'));
+      const old3Batch = ['old-1', 'old-2', 'old-3']
+        .map((hostId) => hostRecordId(keyId, hostId))
+        .sort()
+        .indexOf(hostRecordId(keyId, 'old-3'));
       const knex = orm.em.getKnex();
       const transaction = knex.transaction.bind(knex) as (...args: unknown[]) => Promise<unknown>;
       let batches = 0;
       const spy = vi.spyOn(knex, 'transaction').mockImplementation((async (...args: unknown[]) => {
-        if (batches++ === old3Batch) await new OrmReportStore(observer).save(report('old-3', new Date('2026-10-05T00:00:00Z'), reading.summary, reading.labels));
+        if (batches++ === old3Batch)
+          await new OrmReportStore(observer).save(report('old-3', new Date('2026-10-05T00:00:00Z'), reading.summary, reading.labels));
         return transaction(...args);
       }) as never);
 
@@ -262,8 +383,14 @@ describe.each(DIALECTS)('host labels and findings on %s', (dialect) => {
       spy.mockRestore();
       expect(batches).toBe(3);
       expect(await derivedOf('old-1')).toEqual({
-        latestReportId: '00000000-0000-4000-8000-000000000002', warnings: 1, suggestions: 2, customerName: 'acme', hostnameAlias: 'old-1.example.org',
-        derivedVersion: DERIVED_VERSION, groups: ['web', 'dmz'], tags: ['prod'],
+        latestReportId: '00000000-0000-4000-8000-000000000002',
+        warnings: 1,
+        suggestions: 2,
+        customerName: 'acme',
+        hostnameAlias: 'old-1.example.org',
+        derivedVersion: DERIVED_VERSION,
+        groups: ['web', 'dmz'],
+        tags: ['prod'],
         findings: ['suggestion:SSH-7408:Harden SSH', 'warning:PKGS-7392:Found vulnerable packages'],
       });
       expect(await derivedOf('old-2')).toMatchObject({ derivedVersion: DERIVED_VERSION, warnings: null, suggestions: null, groups: [], findings: [] });

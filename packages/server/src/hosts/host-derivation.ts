@@ -29,7 +29,10 @@ type KeyType = Parameters<SqlDialect['keyIn']>[0][number][1];
 type HostFindingRow = RowOf<HostFindingRecord>;
 
 /** The host columns a report gives when it is the host's newest. */
-export type DerivedColumns = Pick<RowOf<HostRecord>, 'latest_warning_count' | 'latest_suggestion_count' | 'customer_name' | 'hostname_alias' | 'derived_version'>;
+export type DerivedColumns = Pick<
+  RowOf<HostRecord>,
+  'latest_warning_count' | 'latest_suggestion_count' | 'customer_name' | 'hostname_alias' | 'derived_version'
+>;
 
 /** A report's groups, tags and findings, as its host's rows would hold them were it the host's newest. */
 export interface HostDerivation {
@@ -50,7 +53,10 @@ export interface DerivedHost {
 }
 
 /** What a report gives its host: the columns, and the label and finding rows. Not a Lynis report: nulls and none. */
-export function deriveFromReport(summary: ReportSummary | null, labels: HostLabels | null | undefined): { columns: DerivedColumns; derivation: HostDerivation } {
+export function deriveFromReport(
+  summary: ReportSummary | null,
+  labels: HostLabels | null | undefined,
+): { columns: DerivedColumns; derivation: HostDerivation } {
   return {
     columns: {
       latest_warning_count: summary ? summary.warnings.length : null,
@@ -67,7 +73,9 @@ export function deriveFromReport(summary: ReportSummary | null, labels: HostLabe
 }
 
 function derivation(labels: HostDerivation['labels'], findings: HostDerivation['findings']): HostDerivation {
-  const digest = createHash('sha256').update(JSON.stringify([labels, findings])).digest('base64url');
+  const digest = createHash('sha256')
+    .update(JSON.stringify([labels, findings]))
+    .digest('base64url');
   return { labels, findings, digest };
 }
 
@@ -123,20 +131,58 @@ export async function replaceDerivations(trx: Knex.Transaction, dialect: SqlDial
   if (changed.length === 0) return;
   const wantedLabels: HostLabelRow[] = [];
   const wantedFindings: HostFindingRow[] = [];
-  for (const { id: host_record_id, derivation: { labels, findings } } of changed) {
+  for (const {
+    id: host_record_id,
+    derivation: { labels, findings },
+  } of changed) {
     for (const label of labels) wantedLabels.push({ host_record_id, ...label });
     for (const finding of findings) wantedFindings.push({ host_record_id, ...finding });
   }
   const storedLabels: HostLabelRow[] = [];
   const storedFindings: HostFindingRow[] = [];
-  for (const ids of chunks(changed.map((host) => host.id), MAX_PARAMETERS)) {
+  for (const ids of chunks(
+    changed.map((host) => host.id),
+    MAX_PARAMETERS,
+  )) {
     storedLabels.push(...((await trx('host_label').select('host_record_id', 'kind', 'value', 'position').whereIn('host_record_id', ids)) as HostLabelRow[]));
-    storedFindings.push(...((await trx('host_finding').select('host_record_id', 'kind', 'test_id', 'text').whereIn('host_record_id', ids)) as HostFindingRow[]));
+    storedFindings.push(
+      ...((await trx('host_finding').select('host_record_id', 'kind', 'test_id', 'text').whereIn('host_record_id', ids)) as HostFindingRow[]),
+    );
   }
-  const labels = difference(storedLabels, wantedLabels, (row) => [row.host_record_id, row.kind, row.value], (row) => row.position);
-  const findings = difference(storedFindings, wantedFindings, (row) => [row.host_record_id, row.kind, row.test_id], (row) => row.text);
-  await deleteRows(trx, dialect, 'host_label', [['host_record_id', 'uuid'], ['kind', 'text'], ['value', 'text']], labels.gone);
-  await deleteRows(trx, dialect, 'host_finding', [['host_record_id', 'uuid'], ['kind', 'text'], ['test_id', 'text']], findings.gone);
+  const labels = difference(
+    storedLabels,
+    wantedLabels,
+    (row) => [row.host_record_id, row.kind, row.value],
+    (row) => row.position,
+  );
+  const findings = difference(
+    storedFindings,
+    wantedFindings,
+    (row) => [row.host_record_id, row.kind, row.test_id],
+    (row) => row.text,
+  );
+  await deleteRows(
+    trx,
+    dialect,
+    'host_label',
+    [
+      ['host_record_id', 'uuid'],
+      ['kind', 'text'],
+      ['value', 'text'],
+    ],
+    labels.gone,
+  );
+  await deleteRows(
+    trx,
+    dialect,
+    'host_finding',
+    [
+      ['host_record_id', 'uuid'],
+      ['kind', 'text'],
+      ['test_id', 'text'],
+    ],
+    findings.gone,
+  );
   await insertRows(trx, 'host_label', ['host_record_id', 'kind', 'value', 'position'], labels.added);
   await insertRows(trx, 'host_finding', ['host_record_id', 'kind', 'test_id', 'text'], findings.added);
   await countFindings(trx, dialect, findings);
@@ -173,7 +219,16 @@ async function countFindings(trx: Knex.Transaction, dialect: SqlDialect, finding
   const deltas = new CountDeltas();
   for (const row of findings.gone) deltas.add([row.kind, row.test_id], -1);
   for (const row of findings.added) deltas.add([row.kind, row.test_id], 1);
-  await applyCountDeltas(trx, dialect, 'finding_count', [['kind', 'text'], ['test_id', 'text']], deltas);
+  await applyCountDeltas(
+    trx,
+    dialect,
+    'finding_count',
+    [
+      ['kind', 'text'],
+      ['test_id', 'text'],
+    ],
+    deltas,
+  );
 }
 
 /** Deletes rows by their primary key, many per statement (the dialect's condition on a list of keys). */
@@ -185,7 +240,10 @@ async function deleteRows<Row extends object>(
   rows: Row[],
 ): Promise<void> {
   for (const chunk of chunks(rows, Math.floor(MAX_PARAMETERS / keyColumns.length))) {
-    const { sql, bindings } = dialect.keyIn(keyColumns, chunk.map((row) => keyColumns.map(([column]) => row[column] as string | number)));
+    const { sql, bindings } = dialect.keyIn(
+      keyColumns,
+      chunk.map((row) => keyColumns.map(([column]) => row[column] as string | number)),
+    );
     await trx.raw(`delete from ${table} where ${sql}`, bindings as Knex.RawBinding[]);
   }
 }

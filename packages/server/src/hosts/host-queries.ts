@@ -114,14 +114,23 @@ export async function hostsOf(em: SqlEntityManager, records: HostRecord[]): Prom
     const rows = (await em
       .getKnex()('host_label')
       .select('host_record_id', 'kind', 'value')
-      .whereIn('host_record_id', records.map((record) => record.id))
+      .whereIn(
+        'host_record_id',
+        records.map((record) => record.id),
+      )
       .orderBy(['host_record_id', 'kind', 'position'])) as { host_record_id: string; kind: LabelKind; value: string }[];
     for (const row of rows) {
       const host = labels.get(row.host_record_id);
       if (host) (row.kind === 'group' ? host.groups : host.tags).push(row.value);
     }
   }
-  const compliance = records.length > 0 ? await hostCompliances({ em }, records.map((record) => record.id)) : new Map<string, HostComplianceState>();
+  const compliance =
+    records.length > 0
+      ? await hostCompliances(
+          { em },
+          records.map((record) => record.id),
+        )
+      : new Map<string, HostComplianceState>();
   return records.map((record) => toHost(record, labels.get(record.id)!, compliance.get(record.id)!));
 }
 
@@ -154,5 +163,10 @@ function toHost(record: HostRecord, labels: { groups: string[]; tags: string[] }
 /** The host's unaccepted `hostid2` change, as the contract shows it; null when there is none. */
 function identityChangeOf(record: HostRecord): HostIdentityChange | null {
   if (!record.identityChangedAt) return null;
-  return { previousHostId2: record.identityFrom ?? null, hostId2: record.identityTo ?? null, at: record.identityChangedAt.toISOString(), refused: record.identityRefused };
+  return {
+    previousHostId2: record.identityFrom ?? null,
+    hostId2: record.identityTo ?? null,
+    at: record.identityChangedAt.toISOString(),
+    refused: record.identityRefused,
+  };
 }

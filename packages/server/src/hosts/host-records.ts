@@ -54,8 +54,17 @@ export type UpsertedHost = Pick<HostRow, 'id' | 'latest_report_id' | 'derived_di
 
 /** Columns that follow a host's newest report. */
 const LATEST_COLUMNS = [
-  'host_id2', 'hostname', 'os_name', 'lynis_version', 'latest_report_id', 'latest_hardening_index', 'latest_warning_count', 'latest_suggestion_count',
-  'customer_name', 'hostname_alias', 'derived_version',
+  'host_id2',
+  'hostname',
+  'os_name',
+  'lynis_version',
+  'latest_report_id',
+  'latest_hardening_index',
+  'latest_warning_count',
+  'latest_suggestion_count',
+  'customer_name',
+  'hostname_alias',
+  'derived_version',
 ] as const satisfies readonly (keyof HostRow)[];
 
 /**
@@ -66,9 +75,12 @@ const LATEST_COLUMNS = [
  */
 export async function upsertHosts(trx: Knex.Transaction, dialect: SqlDialect, rows: HostRow[]): Promise<UpsertedHost[]> {
   const latest = Object.fromEntries(
-    LATEST_COLUMNS.map((column) => [column, trx.raw(`case when ${dialect.proposed('last_seen')} >= host.last_seen then ${dialect.proposed(column)} else host.${column} end`)]),
+    LATEST_COLUMNS.map((column) => [
+      column,
+      trx.raw(`case when ${dialect.proposed('last_seen')} >= host.last_seen then ${dialect.proposed(column)} else host.${column} end`),
+    ]),
   );
-  return (await trx
+  return await trx
     .insert(rows)
     .into('host')
     .onConflict(['key_id', 'host_id'])
@@ -78,5 +90,5 @@ export async function upsertHosts(trx: Knex.Transaction, dialect: SqlDialect, ro
       first_seen: trx.raw(dialect.least('host.first_seen', dialect.proposed('first_seen'))),
       last_seen: trx.raw(dialect.greatest('host.last_seen', dialect.proposed('last_seen'))),
     })
-    .returning(['id', 'latest_report_id', 'derived_digest']));
+    .returning(['id', 'latest_report_id', 'derived_digest']);
 }

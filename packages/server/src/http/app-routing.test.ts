@@ -99,7 +99,12 @@ describe('everything else is answered by Express', () => {
     const { url } = await serve();
     for (const path of ['/', '/nothing/here', '/api/v1/other/license/', '/api/other/upload/']) {
       const response = await fetch(`${url}${path}`, { method: 'POST' });
-      expect([path, response.status, response.headers.get('content-type'), await response.text()]).toEqual([path, 404, 'text/plain; charset=utf-8', 'Not found']);
+      expect([path, response.status, response.headers.get('content-type'), await response.text()]).toEqual([
+        path,
+        404,
+        'text/plain; charset=utf-8',
+        'Not found',
+      ]);
     }
   });
 
@@ -157,7 +162,12 @@ it('logs one line per request on both sides, with the socket address and without
   await fetch(`${url}/api/admin/keys?access_token=${ADMIN_TOKEN}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
   const logged = await requestLines(lines, 2);
   expect(logged).toEqual([
-    expect.objectContaining({ level: 30, req: { method: 'POST', path: '/api/audit/license/', remoteAddress: '127.0.0.1' }, res: { statusCode: 200 }, responseTime: expect.any(Number) }),
+    expect.objectContaining({
+      level: 30,
+      req: { method: 'POST', path: '/api/audit/license/', remoteAddress: '127.0.0.1' },
+      res: { statusCode: 200 },
+      responseTime: expect.any(Number),
+    }),
     expect.objectContaining({ level: 30, req: { method: 'GET', path: '/api/admin/keys', remoteAddress: '127.0.0.1' }, res: { statusCode: 200 } }),
   ]);
   const everything = JSON.stringify(lines);

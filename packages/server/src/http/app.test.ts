@@ -73,7 +73,11 @@ it('logs a deliberate 5xx answer (503 busy) as one line with method, path and st
 });
 
 it('still logs an unexpected error with its name and message (no stack), and the request line after it', async () => {
-  await serve({ handle: async () => { throw new TypeError('cannot read the database'); } });
+  await serve({
+    handle: async () => {
+      throw new TypeError('cannot read the database');
+    },
+  });
   const response = await fetch(`${url}/api/admin/keys`);
   expect(response.status).toBe(500);
   await requestLines(1);

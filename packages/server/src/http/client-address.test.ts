@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { clientAddressResolver } from './client-address.js';
 
 const request = (peer: string, forwardedFor?: string) =>
-  ({ socket: { remoteAddress: peer }, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor }, connection: { remoteAddress: peer } }) as unknown as IncomingMessage;
+  ({
+    socket: { remoteAddress: peer },
+    headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
+    connection: { remoteAddress: peer },
+  }) as unknown as IncomingMessage;
 
 describe('client address', () => {
   it('ignores X-Forwarded-For without --trust-proxy, and says so once, the first time a request carries it', () => {

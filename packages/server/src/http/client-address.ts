@@ -28,7 +28,10 @@ export const IGNORED_FORWARD_WARNING =
  * the first request that carries `X-Forwarded-For` is told to `onIgnoredForward` (a proxy nobody declared makes
  * 30 bad keys from any client lock out every client).
  */
-export function clientAddressResolver(trustProxy: string | undefined, onIgnoredForward?: (message: string) => void): (req: IncomingMessage) => string | undefined {
+export function clientAddressResolver(
+  trustProxy: string | undefined,
+  onIgnoredForward?: (message: string) => void,
+): (req: IncomingMessage) => string | undefined {
   if (!trustProxy) {
     let told = onIgnoredForward === undefined;
     return (req) => {

@@ -52,7 +52,8 @@ export function dashboardRouter(directory = dashboardDirectory()): Router {
     express.static(directory, {
       index: 'index.html',
       redirect: false,
-      setHeaders: (res, file) => res.setHeader('cache-control', file.includes(`${join(directory, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+      setHeaders: (res, file) =>
+        res.setHeader('cache-control', file.includes(`${join(directory, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache'),
     }),
   );
   return router;

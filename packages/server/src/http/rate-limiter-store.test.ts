@@ -127,10 +127,21 @@ describe('a Redis that goes away and comes back', () => {
     key = (await createKey(orm)).key;
     await orm.close();
     const config = parseServerConfig({
-      dataDir, host: '127.0.0.1', port: '0', plainHttp: true, opsPort: '0', redisUrl: redis.url, redisPrefix: 'outage',
-      rateLimitAddress: '0', rateLimitKey: '0', rateLimitFailures: String(FAILURE_LIMIT),
+      dataDir,
+      host: '127.0.0.1',
+      port: '0',
+      plainHttp: true,
+      opsPort: '0',
+      redisUrl: redis.url,
+      redisPrefix: 'outage',
+      rateLimitAddress: '0',
+      rateLimitKey: '0',
+      rateLimitFailures: String(FAILURE_LIMIT),
     });
-    const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _encoding, done) => void (logs.push(JSON.parse(String(chunk)) as { level: number; msg: string }), done()) }));
+    const logger = pino(
+      { level: 'info' },
+      new Writable({ write: (chunk, _encoding, done) => void (logs.push(JSON.parse(String(chunk)) as { level: number; msg: string }), done()) }),
+    );
     server = await startServer(config, logger);
   });
   afterAll(async () => {
@@ -139,7 +150,8 @@ describe('a Redis that goes away and comes back', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  const check = async (licensekey: string) => (await fetch(`${server!.url}/api/audit/license/`, { method: 'POST', body: new URLSearchParams({ licensekey }) })).status;
+  const check = async (licensekey: string) =>
+    (await fetch(`${server!.url}/api/audit/license/`, { method: 'POST', body: new URLSearchParams({ licensekey }) })).status;
   const readiness = async () => {
     const answer = await fetch(`${server!.opsUrl}/readyz`);
     return [answer.status, await answer.text()];
@@ -192,7 +204,11 @@ describe('the client address', () => {
     try {
       const statuses: number[] = [];
       for (const client of ['192.0.2.1', '192.0.2.2', '192.0.2.3']) {
-        const response = await fetch(`${server.url}/api/audit/license/`, { method: 'POST', body: new URLSearchParams({ licensekey: 'abc' }), headers: { 'x-forwarded-for': client } });
+        const response = await fetch(`${server.url}/api/audit/license/`, {
+          method: 'POST',
+          body: new URLSearchParams({ licensekey: 'abc' }),
+          headers: { 'x-forwarded-for': client },
+        });
         statuses.push(response.status);
       }
       return statuses;

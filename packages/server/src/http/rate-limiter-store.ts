@@ -44,7 +44,9 @@ export async function createRateLimiter(settings: RateLimitSettings): Promise<Cl
   const perKey = limiter('key', settings.perKeyPerMinute, 60);
   const failures = limiter('failures', settings.failuresPer10Minutes, 600);
   const failuresHere =
-    redis && settings.failuresPer10Minutes > 0 ? new RateLimiterMemory({ points: settings.failuresPer10Minutes, duration: 600, keyPrefix: 'failures-here' }) : undefined;
+    redis && settings.failuresPer10Minutes > 0
+      ? new RateLimiterMemory({ points: settings.failuresPer10Minutes, duration: 600, keyPrefix: 'failures-here' })
+      : undefined;
   // Listed once, so a request asks only the counters that exist.
   const lockouts = [failures, failuresHere].filter((counter) => counter !== undefined);
 

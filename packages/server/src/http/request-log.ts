@@ -34,4 +34,3 @@ export function withRequestLog(logger: Logger, listener: RequestListener, option
     listener(req, res);
   };
 }
-

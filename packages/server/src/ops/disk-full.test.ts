@@ -48,7 +48,10 @@ beforeAll(async () => {
   const audit = await createAuditApi({ keyStore, reportStore: new OrmReportStore(database, { writeHealth }), logger });
   const admin = await createAdminApi({ database, logger });
   const metrics = createMetrics({ bodyBytesInFlight: () => audit.bodyBytesInFlight() });
-  servers = [createServer(createApp(audit, logger, { admin })), createOpsServer({ orm: database, registry: metrics.registry, isShuttingDown: () => false, writeHealth })];
+  servers = [
+    createServer(createApp(audit, logger, { admin })),
+    createOpsServer({ orm: database, registry: metrics.registry, isShuttingDown: () => false, writeHealth }),
+  ];
   const [app, ops] = servers as [Server, Server];
   for (const server of servers) server.listen(0, '127.0.0.1');
   await Promise.all(servers.map((server) => once(server, 'listening')));
@@ -66,7 +69,10 @@ afterAll(async () => {
 });
 
 const upload = (hostid: string) =>
-  fetch(`${url}/api/audit/upload/`, { method: 'POST', body: new URLSearchParams({ licensekey: licenseKey, hostid, hostid2: `${hostid}-2`, data: `${report}disk_full_test=${hostid}\n` }) });
+  fetch(`${url}/api/audit/upload/`, {
+    method: 'POST',
+    body: new URLSearchParams({ licensekey: licenseKey, hostid, hostid2: `${hostid}-2`, data: `${report}disk_full_test=${hostid}\n` }),
+  });
 const readiness = async () => {
   const answer = await fetch(`${opsUrl}/readyz`);
   return [answer.status, await answer.text()];

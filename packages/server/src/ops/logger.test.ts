@@ -23,7 +23,10 @@ it('writes every line, those still buffered too, when the process exits at once 
     process.exit(3);
   `);
   expect(code).toBe(3);
-  const lines = stdout.trim().split('\n').map((line) => JSON.parse(line));
+  const lines = stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
   expect(lines).toHaveLength(5000);
   expect(lines.at(-1)).toMatchObject({ i: 4999, msg: 'line' });
 });

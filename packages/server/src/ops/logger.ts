@@ -14,7 +14,19 @@ export function createLogger(level: string, { pretty = process.stdout.isTTY === 
     {
       level,
       redact: {
-        paths: ['licensekey', '*.licensekey', 'licenseKey', '*.licenseKey', 'key', '*.key', 'token', '*.token', 'authorization', '*.authorization', '*.headers.authorization'],
+        paths: [
+          'licensekey',
+          '*.licensekey',
+          'licenseKey',
+          '*.licenseKey',
+          'key',
+          '*.key',
+          'token',
+          '*.token',
+          'authorization',
+          '*.authorization',
+          '*.headers.authorization',
+        ],
         censor: '[redacted]',
       },
     },

@@ -60,7 +60,7 @@ export function createMetrics(sources: MetricsSources): ServerMetrics {
   const inFlight: InFlightCount = { inc: () => void requestsInFlight++, dec: () => void requestsInFlight-- };
   new Gauge({
     name: 'audit_http_requests_in_flight',
-    help: 'Requests being served on the collectors\' port',
+    help: "Requests being served on the collectors' port",
     registers,
     collect() {
       this.set(requestsInFlight);
@@ -78,7 +78,7 @@ export function createMetrics(sources: MetricsSources): ServerMetrics {
   if (rateLimitStoreReachable) {
     new Gauge({
       name: 'audit_rate_limit_store_up',
-      help: '1 while the rate limits\' Redis is reachable, 0 while each server counts in its own memory',
+      help: "1 while the rate limits' Redis is reachable, 0 while each server counts in its own memory",
       registers,
       collect() {
         this.set(rateLimitStoreReachable() ? 1 : 0);

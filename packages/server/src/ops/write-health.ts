@@ -39,7 +39,10 @@ export class WriteHealth {
   async #probe(): Promise<boolean> {
     const knex = this.database.em.getKnex();
     const write = (payload: Buffer) =>
-      knex('write_probe').insert({ id: 1, written_at: databaseTime(this.database, new Date()), payload }).onConflict('id').merge();
+      knex('write_probe')
+        .insert({ id: 1, written_at: databaseTime(this.database, new Date()), payload })
+        .onConflict('id')
+        .merge();
     try {
       // Fresh random bytes need fresh space (nothing to compress, and more than the row's own pages hold while it
       // is empty); emptying the row again hands that space back to the reports.

@@ -8,7 +8,9 @@ export async function complianceOverview(database: Database, now: Date, firstDay
   const [{ hosts, evaluatedHosts }, [{ policies }], days] = await Promise.all([
     fleetCompliance(database, now),
     knex('policy').where('enabled', true).count({ policies: '*' }) as unknown as Promise<[{ policies: number | string }]>,
-    knex('compliance_day').select('*').where('day', '>=', firstDay).orderBy('day') as Promise<{ day: string; pass: number; fail: number; error: number; waived: number }[]>,
+    knex('compliance_day').select('*').where('day', '>=', firstDay).orderBy('day') as Promise<
+      { day: string; pass: number; fail: number; error: number; waived: number }[]
+    >,
   ]);
   const rateOf = (pass: number, evaluated: number) => (evaluated === 0 ? null : pass / evaluated);
   return {

@@ -15,7 +15,16 @@ import { createWaiver, listWaivers } from './waivers.js';
 const DAY_MS = 86_400_000;
 
 /** A Lynis report of a host: hardening index, firewall, vulnerable packages and warnings as given. */
-function lynisReport(hostname: string, { index, firewall = '1', vulnerable = [] as string[], warnings = [] as string[], groups = '' }: { index: number; firewall?: string; vulnerable?: string[]; warnings?: string[]; groups?: string }) {
+function lynisReport(
+  hostname: string,
+  {
+    index,
+    firewall = '1',
+    vulnerable = [] as string[],
+    warnings = [] as string[],
+    groups = '',
+  }: { index: number; firewall?: string; vulnerable?: string[]; warnings?: string[]; groups?: string },
+) {
   return [
     ...(groups ? [`system-groups=${groups}`] : []),
     'report_version_major=1',
@@ -52,7 +61,17 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
   async function upload(hostId: string, text: string, receivedAt = clock): Promise<string> {
     const content = Buffer.from(text);
     const reading = readReportBytes(content);
-    const report: ReportToStore = { keyId, hostId, receivedAt, encoding: 'raw', size: content.length, sha256: 'a'.repeat(64), content, summary: reading?.summary ?? null, labels: reading?.labels };
+    const report: ReportToStore = {
+      keyId,
+      hostId,
+      receivedAt,
+      encoding: 'raw',
+      size: content.length,
+      sha256: 'a'.repeat(64),
+      content,
+      summary: reading?.summary ?? null,
+      labels: reading?.labels,
+    };
     return (await store.save(report)).id;
   }
 
@@ -62,7 +81,11 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
 
   it('evaluates every host in scope, keeps results with their history, and applies waivers when read', async () => {
     const baseline = await createPolicy(orm, BASELINE_POLICY);
-    const web = await createPolicy(orm, { name: 'Web firewall', scope: { hostname: 'WEB-*' }, rules: [{ id: 'firewall', expression: "report.firewall_active == '1'" }] });
+    const web = await createPolicy(orm, {
+      name: 'Web firewall',
+      scope: { hostname: 'WEB-*' },
+      rules: [{ id: 'firewall', expression: "report.firewall_active == '1'" }],
+    });
     await upload(WEB, lynisReport('web-01', { index: 70 }));
     const dbFirst = await upload(DB, lynisReport('db-01', { index: 40, vulnerable: ['openssl'], warnings: ['PKGS-7392'] }));
     await evaluator.settle();
@@ -151,7 +174,10 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
     const policy = await createPolicy(orm, { name: 'Index', rules: [{ id: 'index', expression: 'summary.hardeningIndex >= 50' }] });
     await evaluator.settle();
     const results = (await listResults(orm, policy.id, { limit: 10, offset: 0 })).items;
-    expect(results.map((result) => [result.hostname, result.status]).sort()).toEqual([['db-01', 'fail'], ['web-01', 'pass']]);
+    expect(results.map((result) => [result.hostname, result.status]).sort()).toEqual([
+      ['db-01', 'fail'],
+      ['web-01', 'pass'],
+    ]);
     // Disabled again: its results are still removed by evaluating, as before.
     await updatePolicy(orm, policy.id, { name: 'Index', enabled: false, rules: [{ id: 'index', expression: 'summary.hardeningIndex >= 50' }] });
     await evaluator.settle();
@@ -179,11 +205,19 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
     await restarted.settle();
     expect(await knex('policy_evaluation').select('*').orderBy('host_record_id')).toEqual(before);
     // As if the server had stopped between storing a report and evaluating it.
-    await knex('policy_evaluation').where('host_record_id', hostRecordId(keyId, '0'.repeat(40))).delete();
+    await knex('policy_evaluation')
+      .where('host_record_id', hostRecordId(keyId, '0'.repeat(40)))
+      .delete();
     await restarted.settle();
     await restarted.stop();
-    expect(await knex('policy_evaluation').select('*').where('host_record_id', hostRecordId(keyId, '0'.repeat(40)))).toEqual([
-      expect.objectContaining({ report_id: before.find((row: { host_record_id: string }) => row.host_record_id === hostRecordId(keyId, '0'.repeat(40)))!.report_id }),
+    expect(
+      await knex('policy_evaluation')
+        .select('*')
+        .where('host_record_id', hostRecordId(keyId, '0'.repeat(40))),
+    ).toEqual([
+      expect.objectContaining({
+        report_id: before.find((row: { host_record_id: string }) => row.host_record_id === hostRecordId(keyId, '0'.repeat(40)))!.report_id,
+      }),
     ]);
     expect((await statusCounts(orm)).byPolicy.get(policy.id)).toEqual({ pass: 3, fail: 2, error: 0, waived: 0 });
     expect(await fleetCompliance(orm)).toEqual({ hosts: { pass: 3, fail: 2, error: 0, waived: 0 }, evaluatedHosts: 5 });
@@ -194,7 +228,12 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
   /** Status counts grouped from every result as read (waivers applied): what the kept counts must equal. */
   async function groupedCounts(now: Date) {
     const knex = orm.em.getKnex();
-    const rows = (await knex.from(effectiveResults(orm, now).as('e')).select('policy_id', 'rule_id', 'host_record_id', 'status')) as { policy_id: string; rule_id: string; host_record_id: string; status: 'pass' | 'fail' | 'error' | 'waived' }[];
+    const rows = (await knex.from(effectiveResults(orm, now).as('e')).select('policy_id', 'rule_id', 'host_record_id', 'status')) as {
+      policy_id: string;
+      rule_id: string;
+      host_record_id: string;
+      status: 'pass' | 'fail' | 'error' | 'waived';
+    }[];
     const rank = { pass: 1, waived: 2, error: 3, fail: 4 };
     const byRule = new Map<string, Record<string, number>>();
     const worst = new Map<string, 'pass' | 'fail' | 'error' | 'waived'>();
@@ -225,11 +264,27 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
 
   it('keeps status counts, by rule, policy and over the fleet, equal to the results grouped as reports, waivers and policies change', async () => {
     const baseline = await createPolicy(orm, BASELINE_POLICY);
-    const web = await createPolicy(orm, { name: 'Web', scope: { group: 'web' }, rules: [{ id: 'index', expression: 'summary.hardeningIndex >= 60' }, { id: 'firewall', expression: "report.firewall_active == '1'" }] });
+    const web = await createPolicy(orm, {
+      name: 'Web',
+      scope: { group: 'web' },
+      rules: [
+        { id: 'index', expression: 'summary.hardeningIndex >= 60' },
+        { id: 'firewall', expression: "report.firewall_active == '1'" },
+      ],
+    });
     const hosts = Array.from({ length: 7 }, (_, i) => String(i).repeat(40));
     const uploadAll = async (round: number) => {
       for (const [i, host] of hosts.entries()) {
-        await upload(host, lynisReport(`host-${i}`, { index: 40 + ((i * 13 + round * 7) % 40), firewall: (i + round) % 3 === 0 ? '0' : '1', warnings: (i + round) % 2 ? ['PKGS-7392'] : [], groups: i % 2 ? 'web,eu' : 'db' }), new Date(clock.getTime() + round));
+        await upload(
+          host,
+          lynisReport(`host-${i}`, {
+            index: 40 + ((i * 13 + round * 7) % 40),
+            firewall: (i + round) % 3 === 0 ? '0' : '1',
+            warnings: (i + round) % 2 ? ['PKGS-7392'] : [],
+            groups: i % 2 ? 'web,eu' : 'db',
+          }),
+          new Date(clock.getTime() + round),
+        );
       }
       await evaluator.settle();
     };
@@ -280,7 +335,13 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
   });
 
   it('pages results failures first, then errors, waived and passes, by host name (none last) then host and rule, with waivers applied as read', async () => {
-    const policy = await createPolicy(orm, { name: 'Two rules', rules: [{ id: 'index', expression: 'summary.hardeningIndex >= 60' }, { id: 'warnings', expression: 'size(summary.warnings) == 0' }] });
+    const policy = await createPolicy(orm, {
+      name: 'Two rules',
+      rules: [
+        { id: 'index', expression: 'summary.hardeningIndex >= 60' },
+        { id: 'warnings', expression: 'size(summary.warnings) == 0' },
+      ],
+    });
     const hosts = { alpha: '1', bravo: '2', charlie: '3', delta: '4', echo: '5', nameless: '6', unreadable: '7' };
     const id = (name: keyof typeof hosts) => hostRecordId(keyId, hosts[name].repeat(40));
     await upload(hosts.alpha.repeat(40), lynisReport('alpha', { index: 40 }));
@@ -293,8 +354,18 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
     await upload(hosts.unreadable.repeat(40), 'not a Lynis report\n');
     await evaluator.settle();
     const expiresAt = (ms: number) => new Date(clock.getTime() + ms).toISOString();
-    const legacy = await createWaiver(orm, { policyId: policy.id, group: 'legacy', ruleId: 'index', reason: 'migration', expiresAt: expiresAt(DAY_MS) }, null, clock);
-    const echo = await createWaiver(orm, { policyId: policy.id, hostRecordId: id('echo'), reason: 'decommissioning', expiresAt: expiresAt(3_600_000) }, null, clock);
+    const legacy = await createWaiver(
+      orm,
+      { policyId: policy.id, group: 'legacy', ruleId: 'index', reason: 'migration', expiresAt: expiresAt(DAY_MS) },
+      null,
+      clock,
+    );
+    const echo = await createWaiver(
+      orm,
+      { policyId: policy.id, hostRecordId: id('echo'), reason: 'decommissioning', expiresAt: expiresAt(3_600_000) },
+      null,
+      clock,
+    );
     type Row = [keyof typeof hosts, string, string, string | null];
     // Results without a host name sort after the named ones of their status.
     const expected = (echoWaived: boolean): Row[] => [
@@ -316,9 +387,22 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
       ['nameless', 'warnings', 'pass', null],
     ];
     const shown = (name: keyof typeof hosts) => (name === 'nameless' || name === 'unreadable' ? null : name);
-    for (const [now, echoWaived] of [[clock, true], [new Date(clock.getTime() + 2 * 3_600_000), false]] as const) {
+    for (const [now, echoWaived] of [
+      [clock, true],
+      [new Date(clock.getTime() + 2 * 3_600_000), false],
+    ] as const) {
       const all = expected(echoWaived);
-      for (const filter of [{}, { status: 'fail' }, { status: 'error' }, { status: 'waived' }, { status: 'pass' }, { ruleId: 'index' }, { ruleId: 'warnings', status: 'pass' }, { ruleId: 'index', status: 'waived' }, { ruleId: 'nope' }] as { ruleId?: string; status?: 'pass' | 'fail' | 'error' | 'waived' }[]) {
+      for (const filter of [
+        {},
+        { status: 'fail' },
+        { status: 'error' },
+        { status: 'waived' },
+        { status: 'pass' },
+        { ruleId: 'index' },
+        { ruleId: 'warnings', status: 'pass' },
+        { ruleId: 'index', status: 'waived' },
+        { ruleId: 'nope' },
+      ] as { ruleId?: string; status?: 'pass' | 'fail' | 'error' | 'waived' }[]) {
         const wanted = all
           .filter(([, rule, status]) => (filter.ruleId === undefined || rule === filter.ruleId) && (filter.status === undefined || status === filter.status))
           .map(([name, rule, status, waiverId]) => [shown(name), id(name), rule, status, waiverId]);
@@ -339,10 +423,19 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
     const damaged = await upload(WEB, lynisReport('web-01', { index: 70 }));
     await upload(DB, lynisReport('db-01', { index: 70 }));
     const knex = orm.em.getKnex();
-    await knex('report').where('id', damaged).update({ content_sha256: 'f'.repeat(64) });
+    await knex('report')
+      .where('id', damaged)
+      .update({ content_sha256: 'f'.repeat(64) });
     await evaluator.settle();
-    const results = (await knex('policy_result').select('host_record_id', 'status', 'message').where('policy_id', policy.id)) as { host_record_id: string; status: string; message: string | null }[];
-    expect(results.find((r) => r.host_record_id === hostRecordId(keyId, WEB))).toMatchObject({ status: 'error', message: 'the latest report is damaged in the database' });
+    const results = (await knex('policy_result').select('host_record_id', 'status', 'message').where('policy_id', policy.id)) as {
+      host_record_id: string;
+      status: string;
+      message: string | null;
+    }[];
+    expect(results.find((r) => r.host_record_id === hostRecordId(keyId, WEB))).toMatchObject({
+      status: 'error',
+      message: 'the latest report is damaged in the database',
+    });
     expect(results.find((r) => r.host_record_id === hostRecordId(keyId, DB))).toMatchObject({ status: 'pass' });
   });
 
@@ -365,8 +458,14 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
     const [policy] = await orm.em.getKnex()('policy').select('id');
     const expiresAt = new Date(Date.now() + DAY_MS).toISOString();
     await expect(createWaiver(orm, { policyId: policy.id, reason: 'x', expiresAt }, null)).rejects.toMatchObject({ code: 'invalid' });
-    await expect(createWaiver(orm, { policyId: policy.id, group: 'web', hostRecordId: hostRecordId(keyId, WEB), reason: 'x', expiresAt }, null)).rejects.toMatchObject({ code: 'invalid' });
-    await expect(createWaiver(orm, { policyId: policy.id, group: 'web', ruleId: 'nope', reason: 'x', expiresAt }, null)).rejects.toMatchObject({ code: 'not-found' });
-    await expect(createWaiver(orm, { policyId: policy.id, hostRecordId: hostRecordId(keyId, WEB), reason: 'x', expiresAt }, null)).rejects.toMatchObject({ code: 'not-found' });
+    await expect(
+      createWaiver(orm, { policyId: policy.id, group: 'web', hostRecordId: hostRecordId(keyId, WEB), reason: 'x', expiresAt }, null),
+    ).rejects.toMatchObject({ code: 'invalid' });
+    await expect(createWaiver(orm, { policyId: policy.id, group: 'web', ruleId: 'nope', reason: 'x', expiresAt }, null)).rejects.toMatchObject({
+      code: 'not-found',
+    });
+    await expect(createWaiver(orm, { policyId: policy.id, hostRecordId: hostRecordId(keyId, WEB), reason: 'x', expiresAt }, null)).rejects.toMatchObject({
+      code: 'not-found',
+    });
   });
 });

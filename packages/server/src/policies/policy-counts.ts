@@ -11,7 +11,9 @@ export const FLEET = '00000000-0000-0000-0000-000000000000';
 
 /** A host's worst result in SQL over `policy_result` rows (the statuses are constants, never request input). */
 const WORST_SQL = `max(${RANK_SQL})`;
-const STATUS_OF_RANK_SQL = `case worst ${Object.entries(RANK).map(([status, value]) => `when ${value} then '${status}'`).join(' ')} end`;
+const STATUS_OF_RANK_SQL = `case worst ${Object.entries(RANK)
+  .map(([status, value]) => `when ${value} then '${status}'`)
+  .join(' ')} end`;
 
 /** A stored result as counted: its policy, rule, host and status before waivers. */
 export interface CountedResult {
@@ -40,7 +42,17 @@ export async function countResults(trx: Knex.Transaction, dialect: SqlDialect, r
   };
   count(removed, -1);
   count(added, 1);
-  await applyCountDeltas(trx, dialect, 'policy_status_count', [['policy_id', 'uuid'], ['rule_id', 'text'], ['status', 'text']], deltas);
+  await applyCountDeltas(
+    trx,
+    dialect,
+    'policy_status_count',
+    [
+      ['policy_id', 'uuid'],
+      ['rule_id', 'text'],
+      ['status', 'text'],
+    ],
+    deltas,
+  );
 }
 
 /**

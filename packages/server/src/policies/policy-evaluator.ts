@@ -123,7 +123,13 @@ export class PolicyEvaluator extends BackgroundWorker {
       const hosts = await this.outOfDateHosts(policySet, readsNow ? new Date(now.getTime() - this.clockRecheckMs) : undefined, after);
       if (hosts.length === 0) return this.measureFleet(now);
       // Evidence of a server that stopped while running these policies is read before they run again here.
-      const { waitMs, reaped } = await reapRuns(this.database, this.runId, policies.map((ready) => ready.policy.id), this.options.logger, now);
+      const { waitMs, reaped } = await reapRuns(
+        this.database,
+        this.runId,
+        policies.map((ready) => ready.policy.id),
+        this.options.logger,
+        now,
+      );
       if (reaped) return this.evaluateOutOfDate();
       if (waitMs > 0) {
         await new Promise((resolve) => setTimeout(resolve, Math.min(waitMs, 1000)));
@@ -181,7 +187,10 @@ export class PolicyEvaluator extends BackgroundWorker {
     const dialect = sqlDialectOf(this.database.em);
     const time = dialect.toDatabaseTime(now);
     const knex = this.database.em.getKnex();
-    const labels = await labelsOf(knex, hosts.map((host) => host.id));
+    const labels = await labelsOf(
+      knex,
+      hosts.map((host) => host.id),
+    );
     const candidates: { host: HostRow; facts: HostJob['facts']; applicable: number[] }[] = [];
     for (const host of hosts) {
       const facts: HostFacts = {
@@ -202,13 +211,29 @@ export class PolicyEvaluator extends BackgroundWorker {
       // The rows say which policies run only while the worker runs them: a server killed while it reads or writes
       // the database is no evidence against a rule.
       const { outcomes, incidents } = await withRun(this.database, this.runId, running, () =>
-        this.runner.run({ hosts: chunk.map(({ job }) => job), policies: policies.map(({ policy }) => ({ id: policy.id, rules: policy.rules })), now: now.getTime() }),
+        this.runner.run({
+          hosts: chunk.map(({ job }) => job),
+          policies: policies.map(({ policy }) => ({ id: policy.id, rules: policy.rules })),
+          now: now.getTime(),
+        }),
       );
       overruns.push(...incidents);
       chunk.forEach(({ host }, index) => {
         for (const { policyId, ruleId, outcome } of outcomes[index] ?? []) {
           if (outcome.overrun === 'time') overruns.push({ policyId, ruleId, kind: 'time', message: outcome.message! });
-          results.push({ policy_id: policyId, rule_id: ruleId, host_record_id: host.id, status: outcome.status, value: outcome.value, message: outcome.message?.slice(0, MAX_MESSAGE) ?? null, report_id: host.latest_report_id, evaluated_at: time, since: time, hostname: host.hostname, nameless: host.hostname === null });
+          results.push({
+            policy_id: policyId,
+            rule_id: ruleId,
+            host_record_id: host.id,
+            status: outcome.status,
+            value: outcome.value,
+            message: outcome.message?.slice(0, MAX_MESSAGE) ?? null,
+            report_id: host.latest_report_id,
+            evaluated_at: time,
+            since: time,
+            hostname: host.hostname,
+            nameless: host.hostname === null,
+          });
         }
       });
     };
@@ -230,25 +255,44 @@ export class PolicyEvaluator extends BackgroundWorker {
     await knex.transaction(async (trx) => {
       const ids = hosts.map((host) => host.id);
       const previous = new Map<string, { status: string; since: DatabaseTime }>();
-      for (const row of (await trx('policy_result').select('policy_id', 'rule_id', 'host_record_id', 'status', 'since').whereIn('host_record_id', ids)) as ResultRow[]) {
+      for (const row of (await trx('policy_result')
+        .select('policy_id', 'rule_id', 'host_record_id', 'status', 'since')
+        .whereIn('host_record_id', ids)) as ResultRow[]) {
         previous.set(resultKey(row), { status: row.status, since: row.since });
       }
       const changes = [];
       for (const result of results) {
         const before = previous.get(resultKey(result));
         if (before?.status === result.status) result.since = before.since;
-        else changes.push({ id: randomUUID(), host_record_id: result.host_record_id, policy_id: result.policy_id, rule_id: result.rule_id, status: result.status, value: result.value, report_id: result.report_id, at: time });
+        else
+          changes.push({
+            id: randomUUID(),
+            host_record_id: result.host_record_id,
+            policy_id: result.policy_id,
+            rule_id: result.rule_id,
+            status: result.status,
+            value: result.value,
+            report_id: result.report_id,
+            at: time,
+          });
       }
       wroteEvents = (await writeEvents(trx, complianceEvents(results, previous, hosts, policies), time)) > 0;
       // Counted from what the delete removed, not from what was read before: the counts stay exact whatever another
       // server's evaluator committed in between.
-      const removed = await dialect.deleteReturning<CountedResult>(trx('policy_result').whereIn('host_record_id', ids), ['policy_id', 'rule_id', 'host_record_id', 'status']);
+      const removed = await dialect.deleteReturning<CountedResult>(trx('policy_result').whereIn('host_record_id', ids), [
+        'policy_id',
+        'rule_id',
+        'host_record_id',
+        'status',
+      ]);
       for (const chunk of chunks(results, 50)) await trx('policy_result').insert(chunk);
       await countResults(trx, dialect, removed, results);
       for (const chunk of chunks(changes, 50)) await trx('policy_result_change').insert(chunk);
       await trx('policy_evaluation').whereIn('host_record_id', ids).delete();
       for (const chunk of chunks(hosts, 100)) {
-        await trx('policy_evaluation').insert(chunk.map((host) => ({ host_record_id: host.id, report_id: host.latest_report_id, policy_set: policySet, evaluated_at: time })));
+        await trx('policy_evaluation').insert(
+          chunk.map((host) => ({ host_record_id: host.id, report_id: host.latest_report_id, policy_set: policySet, evaluated_at: time })),
+        );
       }
     });
     const quarantined = await recordOverruns(this.database, overruns, this.options.logger, now);
@@ -258,11 +302,16 @@ export class PolicyEvaluator extends BackgroundWorker {
 
   /** A host's latest report as text for the worker, or why it cannot be read. */
   private async reportOf(host: HostRow): Promise<Pick<HostJob, 'text' | 'unreadable'>> {
-    const [row] = (await this.database.em.getKnex()('report').select(...CONTENT_COLUMNS).where('id', host.latest_report_id)) as ContentColumns[];
+    const [row] = (await this.database.em
+      .getKnex()('report')
+      .select(...CONTENT_COLUMNS)
+      .where('id', host.latest_report_id)) as ContentColumns[];
     if (!row) return { text: null, unreadable: 'the latest report is gone' };
     // A damaged report is an error of every rule, said as such, rather than a pass that stops all evaluation.
     const bytes = await reportBytesOf(row).catch((error: unknown) => (error instanceof DamagedReportError ? error : Promise.reject(error)));
-    return bytes instanceof Buffer ? { text: bytes.toString('utf8'), unreadable: null } : { text: null, unreadable: 'the latest report is damaged in the database' };
+    return bytes instanceof Buffer
+      ? { text: bytes.toString('utf8'), unreadable: null }
+      : { text: null, unreadable: 'the latest report is damaged in the database' };
   }
 }
 
@@ -282,14 +331,28 @@ function complianceEvents(results: ResultRow[], previous: Map<string, { status: 
     const failing = rows.filter((row) => row.status === 'fail').map((row) => row.rule_id);
     const failedBefore = before.includes('fail');
     const passesNow = rows.every((row) => row.status === 'pass');
-    const type = failing.length > 0 && !failedBefore ? 'host.noncompliant' : passesNow && before.length > 0 && before.some((status) => status !== 'pass') ? 'host.compliant' : undefined;
+    const type =
+      failing.length > 0 && !failedBefore
+        ? 'host.noncompliant'
+        : passesNow && before.length > 0 && before.some((status) => status !== 'pass')
+          ? 'host.compliant'
+          : undefined;
     if (!type) continue;
     const [hostRecordId, policyId] = key.split('\n') as [string, string];
     const host = hosts.find((candidate) => candidate.id === hostRecordId)!;
     const policy = policies.find((candidate) => candidate.policy.id === policyId)!.policy;
     events.push({
       type,
-      data: { hostRecordId, hostId: host.host_id, keyId: host.key_id, hostname: host.hostname, policyId, policyName: policy.name, reportId: host.latest_report_id, failingRules: failing },
+      data: {
+        hostRecordId,
+        hostId: host.host_id,
+        keyId: host.key_id,
+        hostname: host.hostname,
+        policyId,
+        policyName: policy.name,
+        reportId: host.latest_report_id,
+        failingRules: failing,
+      },
     });
   }
   return events;
@@ -324,7 +387,10 @@ function globMatches(pattern: string, text: string): boolean {
 /** Groups and tags of hosts, by `<host id>\n<kind>`, in the report's order. */
 async function labelsOf(knex: Knex, hostIds: string[]): Promise<Map<string, string[]>> {
   const labels = new Map<string, string[]>();
-  const rows = (await knex('host_label').select('host_record_id', 'kind', 'value').whereIn('host_record_id', hostIds).orderBy(['host_record_id', 'kind', 'position'])) as {
+  const rows = (await knex('host_label')
+    .select('host_record_id', 'kind', 'value')
+    .whereIn('host_record_id', hostIds)
+    .orderBy(['host_record_id', 'kind', 'position'])) as {
     host_record_id: string;
     kind: string;
     value: string;

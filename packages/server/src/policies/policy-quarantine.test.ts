@@ -15,13 +15,25 @@ import { listResults } from './policy-results.js';
 import { RULE_BUDGET } from './rule-budget.js';
 import { RuleRunner } from './rule-runner.js';
 
-const report = (hostname: string) => ['report_version_major=1', 'report_version_minor=0', 'lynis_version=3.0.8', `hostname=${hostname}`, 'hardening_index=70', ''].join('\n');
+const report = (hostname: string) =>
+  ['report_version_major=1', 'report_version_minor=0', 'lynis_version=3.0.8', `hostname=${hostname}`, 'hardening_index=70', ''].join('\n');
 
 /** Stores a policy as an earlier version saved it, without the budget check. */
 async function storePolicy(database: Database, name: string, expression: string): Promise<string> {
   const id = randomUUID();
   const time = sqlDialectOf(database.em).toDatabaseTime(new Date());
-  await database.em.getKnex()('policy').insert({ id, name, description: null, enabled: true, rules: JSON.stringify([{ id: 'rule', description: null, expression }]), created_at: time, updated_at: time, revision: 1 });
+  await database.em
+    .getKnex()('policy')
+    .insert({
+      id,
+      name,
+      description: null,
+      enabled: true,
+      rules: JSON.stringify([{ id: 'rule', description: null, expression }]),
+      created_at: time,
+      updated_at: time,
+      revision: 1,
+    });
   return id;
 }
 
@@ -45,7 +57,17 @@ describe.each(DIALECTS)('bounded policy evaluation on %s', (dialect) => {
     for (let i = 0; i < hosts; i++) {
       const content = Buffer.from(report(`host-${i}`));
       const reading = readReportBytes(content)!;
-      const row: ReportToStore = { keyId, hostId: `${i}`.padStart(40, '0'), receivedAt: new Date(), encoding: 'raw', size: content.length, sha256: 'a'.repeat(64), content, summary: reading.summary, labels: reading.labels };
+      const row: ReportToStore = {
+        keyId,
+        hostId: `${i}`.padStart(40, '0'),
+        receivedAt: new Date(),
+        encoding: 'raw',
+        size: content.length,
+        sha256: 'a'.repeat(64),
+        content,
+        summary: reading.summary,
+        labels: reading.labels,
+      };
       await store.save(row);
     }
   }
@@ -58,13 +80,28 @@ describe.each(DIALECTS)('bounded policy evaluation on %s', (dialect) => {
       [HEAP_RULE, 'the rule built a string longer than'],
       [SLOW_RULE, `the rule exceeded its time budget of ${RULE_BUDGET.timeMs} ms`],
     ] as const) {
-      const refused = await createPolicy(orm, { name: 'hostile', rules: [{ id: 'ok', expression: 'summary.hardeningIndex >= 60' }, { id: 'bad', expression }] }).catch((error: unknown) => error);
+      const refused = await createPolicy(orm, {
+        name: 'hostile',
+        rules: [
+          { id: 'ok', expression: 'summary.hardeningIndex >= 60' },
+          { id: 'bad', expression },
+        ],
+      }).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(PolicyError);
       expect((refused as PolicyError).ruleErrors).toEqual([{ ruleId: 'bad', position: null, message: expect.stringContaining(budget) }]);
       expect((refused as PolicyError).ruleErrors[0]!.message).toMatch(/on a large synthetic report \(the evaluation budget\)$/);
     }
     // Ordinary rules over every list of a large report are accepted.
-    await createPolicy(orm, { name: 'fine', rules: [{ id: 'lists', expression: "summary.warnings.all(w, w.testId != 'X') && report.vulnerable_package.map(p, p + '-x').size() >= 0 && report.installed_packages_array.size() >= 0" }] });
+    await createPolicy(orm, {
+      name: 'fine',
+      rules: [
+        {
+          id: 'lists',
+          expression:
+            "summary.warnings.all(w, w.testId != 'X') && report.vulnerable_package.map(p, p + '-x').size() >= 0 && report.installed_packages_array.size() >= 0",
+        },
+      ],
+    });
   });
 
   it('a rule overrunning its time budget strikes its policy; three strikes quarantine it, with a webhook event; enabling is refused until the rule is fixed', async () => {
@@ -75,7 +112,13 @@ describe.each(DIALECTS)('bounded policy evaluation on %s', (dialect) => {
     evaluator = new PolicyEvaluator(orm, { batchSize: 2 });
     await evaluator.settle();
     const quarantined = (await findPolicy(orm, slow))!;
-    expect(quarantined).toMatchObject({ enabled: false, quarantine: { at: expect.any(Date), reason: expect.stringMatching(new RegExp(`^rule rule: the rule exceeded its time budget of ${RULE_BUDGET.timeMs} ms \\([34] overruns\\)$`)) } });
+    expect(quarantined).toMatchObject({
+      enabled: false,
+      quarantine: {
+        at: expect.any(Date),
+        reason: expect.stringMatching(new RegExp(`^rule rule: the rule exceeded its time budget of ${RULE_BUDGET.timeMs} ms \\([34] overruns\\)$`)),
+      },
+    });
     expect((await events()).map((event) => [event.type, JSON.parse(event.data)])).toEqual([
       ['policy.quarantined', { policyId: slow, policyName: 'slow', ruleId: 'rule', reason: quarantined.quarantine!.reason, at: expect.any(String) }],
     ]);
@@ -95,7 +138,10 @@ describe.each(DIALECTS)('bounded policy evaluation on %s', (dialect) => {
   it('a run writes its rows before the worker runs and deletes them after, also when the evaluation fails', async () => {
     const ids = [await storePolicy(orm, 'a', 'true'), await storePolicy(orm, 'b', 'true')];
     const runId = randomUUID();
-    const rows = async () => ((await orm.em.getKnex()('policy_run').select('policy_id', 'run_id')) as { policy_id: string; run_id: string }[]).map((row) => [row.policy_id, row.run_id]).sort();
+    const rows = async () =>
+      ((await orm.em.getKnex()('policy_run').select('policy_id', 'run_id')) as { policy_id: string; run_id: string }[])
+        .map((row) => [row.policy_id, row.run_id])
+        .sort();
     expect(await withRun(orm, runId, ids, rows)).toEqual(ids.map((id) => [id, runId]).sort());
     expect(await rows()).toEqual([]);
     await expect(withRun(orm, runId, ids, () => Promise.reject(new Error('worker failed')))).rejects.toThrow('worker failed');
@@ -108,14 +154,19 @@ describe.each(DIALECTS)('bounded policy evaluation on %s', (dialect) => {
     await upload(1);
     const time = (offset: number) => sqlDialectOf(orm.em).toDatabaseTime(new Date(Date.now() + offset));
     const severalRun = randomUUID();
-    await orm.em.getKnex()('policy_run').insert([
-      { policy_id: crashed, run_id: randomUUID(), expires_at: time(-1000) },
-      // A run of several policies: each gets a strike, none is quarantined at once.
-      ...shared.map((policyId) => ({ policy_id: policyId, run_id: severalRun, expires_at: time(-1000) })),
-    ]);
+    await orm.em
+      .getKnex()('policy_run')
+      .insert([
+        { policy_id: crashed, run_id: randomUUID(), expires_at: time(-1000) },
+        // A run of several policies: each gets a strike, none is quarantined at once.
+        ...shared.map((policyId) => ({ policy_id: policyId, run_id: severalRun, expires_at: time(-1000) })),
+      ]);
     evaluator = new PolicyEvaluator(orm);
     await evaluator.settle();
-    expect(await findPolicy(orm, crashed)).toMatchObject({ enabled: false, quarantine: { reason: 'a server stopped while evaluating the rule (a crash or its memory)' } });
+    expect(await findPolicy(orm, crashed)).toMatchObject({
+      enabled: false,
+      quarantine: { reason: 'a server stopped while evaluating the rule (a crash or its memory)' },
+    });
     expect((await listResults(orm, crashed, { limit: 10, offset: 0 })).total).toBe(0);
     for (const id of shared) {
       expect(await findPolicy(orm, id)).toMatchObject({ enabled: true, quarantine: null });
@@ -123,7 +174,10 @@ describe.each(DIALECTS)('bounded policy evaluation on %s', (dialect) => {
     }
     expect(Number(((await orm.em.getKnex()('policy_run').count({ n: '*' })) as [{ n: number | string }])[0].n)).toBe(0);
     // Saving the policy again clears the quarantine too.
-    expect(await updatePolicy(orm, crashed, { name: 'crashed', rules: [{ id: 'rule', expression: 'summary.hardeningIndex >= 60' }] })).toMatchObject({ enabled: true, quarantine: null });
+    expect(await updatePolicy(orm, crashed, { name: 'crashed', rules: [{ id: 'rule', expression: 'summary.hardeningIndex >= 60' }] })).toMatchObject({
+      enabled: true,
+      quarantine: null,
+    });
   });
 });
 
@@ -139,8 +193,16 @@ describe('the rule runner', () => {
     // Budgets far above the heap: only the heap limit stops the rule, which keeps hundreds of strings of a million
     // characters. (HEAP_RULE itself is no use here: V8 ends the whole process on an array too long to allocate, which
     // is why its join is measured before it runs.)
-    const hoarding = STALLING_RULE.replace('.exists(c, (', '.map(c, (').replace(").endsWith('zz'))", ")).size() > 0");
-    const unbounded = { ...RULE_BUDGET, stringCharacters: 2 ** 30, listElements: 2 ** 30, totalCharacters: 2 ** 40, totalElements: 2 ** 40, timeMs: 60_000, hostTimeMs: 60_000 };
+    const hoarding = STALLING_RULE.replace('.exists(c, (', '.map(c, (').replace(").endsWith('zz'))", ')).size() > 0');
+    const unbounded = {
+      ...RULE_BUDGET,
+      stringCharacters: 2 ** 30,
+      listElements: 2 ** 30,
+      totalCharacters: 2 ** 40,
+      totalElements: 2 ** 40,
+      timeMs: 60_000,
+      hostTimeMs: 60_000,
+    };
     const runner = new RuleRunner({ limits: unbounded, heapMb: 64 });
     try {
       const { outcomes, incidents } = await runner.run(job(['summary.hardeningIndex >= 60', hoarding, 'summary.hardeningIndex < 60']));
@@ -153,7 +215,9 @@ describe('the rule runner', () => {
         ]);
       }
       // The next batch runs in a new worker.
-      expect((await runner.run(job(['true'], 1))).outcomes).toEqual([[{ policyId: 'p', ruleId: 'r0', outcome: { status: 'pass', value: null, message: null } }]]);
+      expect((await runner.run(job(['true'], 1))).outcomes).toEqual([
+        [{ policyId: 'p', ruleId: 'r0', outcome: { status: 'pass', value: null, message: null } }],
+      ]);
     } finally {
       await runner.close();
     }

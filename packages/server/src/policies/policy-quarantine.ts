@@ -30,7 +30,9 @@ export async function recordOverruns(database: Database, overruns: Overrun[], lo
     for (const [policyId, ofPolicy] of groupBy(overruns, (overrun) => overrun.policyId)) {
       const strikes = ofPolicy.filter((overrun) => overrun.kind === 'time').length;
       const crash = ofPolicy.find((overrun) => overrun.kind === 'crash');
-      await trx('policy').where('id', policyId).update({ strikes: trx.raw('strikes + ?', [strikes]) });
+      await trx('policy')
+        .where('id', policyId)
+        .update({ strikes: trx.raw('strikes + ?', [strikes]) });
       const [row] = (await trx('policy').select('name', 'strikes').where('id', policyId).whereNull('quarantined_at')) as { name: string; strikes: number }[];
       if (!row || (!crash && Number(row.strikes) < STRIKES_TO_QUARANTINE)) continue;
       const culprit = crash ?? ofPolicy.at(-1)!;
@@ -44,8 +46,18 @@ export async function recordOverruns(database: Database, overruns: Overrun[], lo
   return quarantined;
 }
 
-async function quarantine(trx: Knex.Transaction, policyId: string, name: string, ruleId: string | null, reason: string, time: DatabaseTime, now: Date): Promise<void> {
-  await trx('policy').where('id', policyId).update({ enabled: false, quarantined_at: time, quarantine_reason: reason, revision: trx.raw('revision + 1') });
+async function quarantine(
+  trx: Knex.Transaction,
+  policyId: string,
+  name: string,
+  ruleId: string | null,
+  reason: string,
+  time: DatabaseTime,
+  now: Date,
+): Promise<void> {
+  await trx('policy')
+    .where('id', policyId)
+    .update({ enabled: false, quarantined_at: time, quarantine_reason: reason, revision: trx.raw('revision + 1') });
   await writeEvents(trx, [{ type: 'policy.quarantined', data: { policyId, policyName: name, ruleId, reason, at: now.toISOString() } }], time);
 }
 
@@ -67,13 +79,23 @@ export async function withRun<T>(database: Database, runId: string, policyIds: s
     await trx('policy_run').where('run_id', runId).delete();
     await trx('policy_run').insert(policyIds.map((policyId) => ({ policy_id: policyId, run_id: runId, expires_at: expiry() })));
   });
-  const renewal = setInterval(() => void knex('policy_run').where('run_id', runId).update({ expires_at: expiry() }).catch(() => undefined), RUN_RENEW_MS);
+  const renewal = setInterval(
+    () =>
+      void knex('policy_run')
+        .where('run_id', runId)
+        .update({ expires_at: expiry() })
+        .catch(() => undefined),
+    RUN_RENEW_MS,
+  );
   try {
     return await evaluate();
   } finally {
     clearInterval(renewal);
     // Left behind when the database is unreachable: replaced by this run's next batch, or read as abandoned.
-    await knex('policy_run').where('run_id', runId).delete().catch(() => undefined);
+    await knex('policy_run')
+      .where('run_id', runId)
+      .delete()
+      .catch(() => undefined);
   }
 }
 
@@ -83,7 +105,13 @@ export async function withRun<T>(database: Database, runId: string, policyIds: s
  * among them). Resolves with whether it reaped any, and how long to wait for runs still in progress (0: none), so
  * that a server restarted after a crash does not run the same rules before the evidence is read.
  */
-export async function reapRuns(database: Database, runId: string, policyIds: string[], logger?: AuditLogger, now = new Date()): Promise<{ reaped: boolean; waitMs: number }> {
+export async function reapRuns(
+  database: Database,
+  runId: string,
+  policyIds: string[],
+  logger?: AuditLogger,
+  now = new Date(),
+): Promise<{ reaped: boolean; waitMs: number }> {
   if (policyIds.length === 0) return { reaped: false, waitMs: 0 };
   const knex = database.em.getKnex();
   const rows = (await knex('policy_run').select('policy_id', 'run_id', 'expires_at').whereIn('policy_id', policyIds).whereNot('run_id', runId)) as {
@@ -101,7 +129,9 @@ export async function reapRuns(database: Database, runId: string, policyIds: str
       for (const row of run) overruns.push({ policyId: row.policy_id, ruleId: null, kind: run.length === 1 ? 'crash' : 'time', message });
     }
     await recordOverruns(database, overruns, logger, now);
-    await knex('policy_run').whereIn('run_id', [...runs.keys()]).delete();
+    await knex('policy_run')
+      .whereIn('run_id', [...runs.keys()])
+      .delete();
   }
   return { reaped: expired.length > 0, waitMs: waiting.length === 0 ? 0 : Math.max(1, Math.min(...waiting)) };
 }

@@ -98,7 +98,9 @@ export async function createPolicy(database: Database, input: PolicyInput, now =
   const id = randomUUID();
   const time = sqlDialectOf(database.em).toDatabaseTime(now);
   await withUniqueName(input.name, () =>
-    database.em.getKnex()('policy').insert({ id, ...columnsOf(input), created_at: time, updated_at: time, revision: 1 }),
+    database.em
+      .getKnex()('policy')
+      .insert({ id, ...columnsOf(input), created_at: time, updated_at: time, revision: 1 }),
   );
   return (await findPolicy(database, id))!;
 }
@@ -108,7 +110,10 @@ export async function updatePolicy(database: Database, id: string, input: Policy
   await checkRulesAndBudgets(input.rules);
   const time = sqlDialectOf(database.em).toDatabaseTime(now);
   const updated = await withUniqueName(input.name, () =>
-    database.em.getKnex()('policy').where('id', id).update({ ...columnsOf(input), ...UNQUARANTINED, updated_at: time, revision: database.em.getKnex().raw('revision + 1') }),
+    database.em
+      .getKnex()('policy')
+      .where('id', id)
+      .update({ ...columnsOf(input), ...UNQUARANTINED, updated_at: time, revision: database.em.getKnex().raw('revision + 1') }),
   );
   if (updated === 0) throw new PolicyError('not-found', `No policy with id ${id}`);
   return (await findPolicy(database, id))!;
@@ -140,7 +145,8 @@ export async function deletePolicy(database: Database, id: string): Promise<void
   await database.em.getKnex().transaction(async (trx) => {
     const deleted = await trx('policy').where('id', id).delete();
     if (deleted === 0) throw new PolicyError('not-found', `No policy with id ${id}`);
-    for (const table of ['policy_result', 'policy_status_count', 'policy_result_change', 'waiver', 'policy_run']) await trx(table).where('policy_id', id).delete();
+    for (const table of ['policy_result', 'policy_status_count', 'policy_result_change', 'waiver', 'policy_run'])
+      await trx(table).where('policy_id', id).delete();
     await recountFleet(trx);
   });
 }
@@ -150,7 +156,10 @@ export async function deletePolicy(database: Database, id: string): Promise<void
  * date. `none` when no policy is enabled.
  */
 export function policySetOf(policies: StoredPolicy[]): string {
-  const enabled = policies.filter((policy) => policy.enabled).map((policy) => `${policy.id}:${policy.revision}`).sort();
+  const enabled = policies
+    .filter((policy) => policy.enabled)
+    .map((policy) => `${policy.id}:${policy.revision}`)
+    .sort();
   return enabled.length === 0 ? 'none' : createHash('sha256').update(enabled.join('\n')).digest('hex');
 }
 

@@ -59,7 +59,9 @@ function coveringWaivers(database: Database, now: Date, policyId?: string): Knex
     .andWhere((who) =>
       who
         .whereRaw('w.host_record_id = r.host_record_id')
-        .orWhereExists(knex('host_label as l').select(knex.raw('1')).whereRaw("l.host_record_id = r.host_record_id and l.kind = 'group' and l.value = w.group_name")),
+        .orWhereExists(
+          knex('host_label as l').select(knex.raw('1')).whereRaw("l.host_record_id = r.host_record_id and l.kind = 'group' and l.value = w.group_name"),
+        ),
     );
   if (policyId !== undefined) query.andWhere('w.policy_id', policyId);
   return query;
@@ -82,7 +84,9 @@ export async function statusCounts(database: Database, now = new Date()): Promis
 async function keptCounts(database: Database, now: Date): Promise<{ byRule: Map<string, StatusCounts>; byPolicy: Map<string, StatusCounts> }> {
   const knex = database.em.getKnex();
   const [rows, waived] = await Promise.all([
-    knex('policy_status_count').select('policy_id', 'rule_id', 'status', 'hosts') as Promise<{ policy_id: string; rule_id: string; status: RuleStatus; hosts: number | string }[]>,
+    knex('policy_status_count').select('policy_id', 'rule_id', 'status', 'hosts') as Promise<
+      { policy_id: string; rule_id: string; status: RuleStatus; hosts: number | string }[]
+    >,
     waivedResults(database, now),
   ]);
   const byRule = new Map<string, StatusCounts>();
@@ -109,7 +113,12 @@ async function keptCounts(database: Database, now: Date): Promise<{ byRule: Map<
     worst.set(key, known);
   };
   for (const ids of chunks([...waivedHosts.keys()], MAX_PARAMETERS)) {
-    const results = (await knex('policy_result').select('policy_id', 'rule_id', 'host_record_id', 'status').whereIn('host_record_id', ids)) as { policy_id: string; rule_id: string; host_record_id: string; status: RuleStatus }[];
+    const results = (await knex('policy_result').select('policy_id', 'rule_id', 'host_record_id', 'status').whereIn('host_record_id', ids)) as {
+      policy_id: string;
+      rule_id: string;
+      host_record_id: string;
+      status: RuleStatus;
+    }[];
     for (const result of results) {
       const isWaived = waivedHosts.get(result.host_record_id)!.has(`${result.policy_id}\n${result.rule_id}`);
       keepWorst(`${result.policy_id}\n${result.host_record_id}`, result.policy_id, result.status, isWaived);
@@ -128,7 +137,12 @@ async function keptCounts(database: Database, now: Date): Promise<{ byRule: Map<
 /** The stored `fail` and `error` results that an unexpired waiver covers, for its host or for a group the host is in. */
 async function waivedResults(database: Database, now: Date): Promise<{ policy_id: string; rule_id: string; host_record_id: string; status: RuleStatus }[]> {
   const hosts = await waivedHosts(database, now);
-  return (await coveredResults(database, now, hosts, ['policy_id', 'rule_id', 'host_record_id', 'status'])) as { policy_id: string; rule_id: string; host_record_id: string; status: RuleStatus }[];
+  return (await coveredResults(database, now, hosts, ['policy_id', 'rule_id', 'host_record_id', 'status'])) as {
+    policy_id: string;
+    rule_id: string;
+    host_record_id: string;
+    status: RuleStatus;
+  }[];
 }
 
 /** Most hosts named by value in {@link coveredResults}; more are named by their query. */
@@ -150,11 +164,19 @@ async function waivedHosts(database: Database, now: Date, policyId?: string): Pr
   if (groups.length === 0) return named;
   const members = knex('host_label').select('host_record_id').where('kind', 'group').whereIn('value', groups);
   const ids = ((await members.clone().limit(MAX_NAMED_HOSTS + 1)) as { host_record_id: string }[]).map((row) => row.host_record_id);
-  return ids.length > MAX_NAMED_HOSTS ? members.union(waivers.clone().select('host_record_id').whereNotNull('host_record_id')) : [...new Set([...named, ...ids])];
+  return ids.length > MAX_NAMED_HOSTS
+    ? members.union(waivers.clone().select('host_record_id').whereNotNull('host_record_id'))
+    : [...new Set([...named, ...ids])];
 }
 
 /** {@link waivedResults} of `hosts` (from {@link waivedHosts}) as a query of their `columns`, of one policy (and rule) when given. */
-function coveredResults(database: Database, now: Date, hosts: string[] | Knex.QueryBuilder, columns: string[], only: { policyId?: string; ruleId?: string } = {}): Knex.QueryBuilder {
+function coveredResults(
+  database: Database,
+  now: Date,
+  hosts: string[] | Knex.QueryBuilder,
+  columns: string[],
+  only: { policyId?: string; ruleId?: string } = {},
+): Knex.QueryBuilder {
   const knex = database.em.getKnex();
   const query = knex('policy_result as r')
     .select(columns.map((column) => `r.${column}`))
@@ -196,7 +218,8 @@ export async function listResults(
   for (const status of shown) {
     const from = Math.max(filter.offset - start, 0);
     const to = Math.min(filter.offset + filter.limit - start, sizes[status]);
-    if (from < to) keys.push(...(await statusPage(database, policyId, filter.ruleId, status, waived, { offset: from, limit: to - from, of: sizes[status] }, now)));
+    if (from < to)
+      keys.push(...(await statusPage(database, policyId, filter.ruleId, status, waived, { offset: from, limit: to - from, of: sizes[status] }, now)));
     start += sizes[status];
   }
   return { items: await resultsOf(database, policyId, keys, now), total: shown.reduce((sum, status) => sum + sizes[status], 0) };
@@ -225,7 +248,8 @@ async function statusPage(
   else {
     query = knex('policy_result').select('host_record_id', 'rule_id').where('policy_id', policyId).andWhere('status', status);
     if (ruleId !== undefined) query.andWhere('rule_id', ruleId);
-    if (status !== 'pass' && (!Array.isArray(waivedHosts) || waivedHosts.length > 0)) query.andWhereRaw('(host_record_id, rule_id) not in ?', [waived(['host_record_id', 'rule_id'])]);
+    if (status !== 'pass' && (!Array.isArray(waivedHosts) || waivedHosts.length > 0))
+      query.andWhereRaw('(host_record_id, rule_id) not in ?', [waived(['host_record_id', 'rule_id'])]);
   }
   const after = slice.of - slice.offset - slice.limit;
   const backwards = slice.offset > after;
@@ -240,7 +264,12 @@ async function statusPage(
 async function resultsOf(database: Database, policyId: string, keys: ResultKey[], now: Date): Promise<PolicyResult[]> {
   if (keys.length === 0) return [];
   const hosts = [...new Set(keys.map((key) => key.host_record_id))];
-  const rows = (await database.em.getKnex().from(effectiveResults(database, now).as('e')).select('*').where('policy_id', policyId).whereIn('host_record_id', hosts)) as EffectiveRow[];
+  const rows = (await database.em
+    .getKnex()
+    .from(effectiveResults(database, now).as('e'))
+    .select('*')
+    .where('policy_id', policyId)
+    .whereIn('host_record_id', hosts)) as EffectiveRow[];
   const byKey = new Map(rows.map((row) => [`${row.host_record_id}\n${row.rule_id}`, row]));
   // A result deleted since its key was read (its host now out of scope) is left out.
   return keys.flatMap((key) => {
@@ -255,8 +284,17 @@ export async function hostCompliance(database: Database, hostRecordId: string, n
   const [host] = (await knex('host').select('id').where('id', hostRecordId)) as { id: string }[];
   if (!host) return null;
   const [rows, history] = await Promise.all([
-    knex.from(effectiveResults(database, now).as('e')).select('*').where('host_record_id', hostRecordId).orderBy(['policy_id', 'rule_id']) as Promise<EffectiveRow[]>,
-    knex('policy_result_change').select('*').where('host_record_id', hostRecordId).orderBy([{ column: 'at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(HISTORY_SHOWN) as Promise<
+    knex.from(effectiveResults(database, now).as('e')).select('*').where('host_record_id', hostRecordId).orderBy(['policy_id', 'rule_id']) as Promise<
+      EffectiveRow[]
+    >,
+    knex('policy_result_change')
+      .select('*')
+      .where('host_record_id', hostRecordId)
+      .orderBy([
+        { column: 'at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(HISTORY_SHOWN) as Promise<
       { policy_id: string; rule_id: string; status: 'pass' | 'fail' | 'error'; value: string | null; report_id: string; at: Date | number }[]
     >,
   ]);
@@ -266,9 +304,14 @@ export async function hostCompliance(database: Database, hostRecordId: string, n
     hostRecordId,
     status: worst === 0 ? null : STATUS_OF_RANK[worst]!,
     results,
-    history: history.map(
-      (change): PolicyResultChange => ({ policyId: change.policy_id, ruleId: change.rule_id, status: change.status, value: change.value, reportId: change.report_id, at: new Date(change.at).toISOString() }),
-    ),
+    history: history.map((change): PolicyResultChange => ({
+      policyId: change.policy_id,
+      ruleId: change.rule_id,
+      status: change.status,
+      value: change.value,
+      reportId: change.report_id,
+      at: new Date(change.at).toISOString(),
+    })),
   };
 }
 
@@ -291,13 +334,18 @@ const STATE_OF: Record<RuleStatus, HostComplianceState> = { fail: 'noncompliant'
 /** The compliance of each of `hostRecordIds` over every policy (its worst rule, as {@link hostCompliance} gives it); `unknown` when none applies. */
 export async function hostCompliances(database: Database, hostRecordIds: string[], now = new Date()): Promise<Map<string, HostComplianceState>> {
   const knex = database.em.getKnex();
-  const rows = (await knex.from(effectiveResults(database, now).as('e')).select('host_record_id', 'status').whereIn('host_record_id', hostRecordIds)) as { host_record_id: string; status: RuleStatus }[];
+  const rows = (await knex.from(effectiveResults(database, now).as('e')).select('host_record_id', 'status').whereIn('host_record_id', hostRecordIds)) as {
+    host_record_id: string;
+    status: RuleStatus;
+  }[];
   const worst = new Map<string, RuleStatus>();
   for (const row of rows) worst.set(row.host_record_id, worse(worst.get(row.host_record_id), row.status));
-  return new Map(hostRecordIds.map((id) => {
-    const status = worst.get(id);
-    return [id, status ? STATE_OF[status] : 'unknown'];
-  }));
+  return new Map(
+    hostRecordIds.map((id) => {
+      const status = worst.get(id);
+      return [id, status ? STATE_OF[status] : 'unknown'];
+    }),
+  );
 }
 
 function counted(map: Map<string, StatusCounts>, key: string): StatusCounts {

@@ -30,7 +30,14 @@ let runner: RuleRunner | undefined;
 export async function budgetErrors(rules: Pick<Rule, 'id' | 'expression'>[]): Promise<RuleError[]> {
   // The report is parsed once for every rule, each rule with its own time budget (not a share of a host's).
   runner ??= new RuleRunner({ limits: { ...RULE_BUDGET, hostTimeMs: MAX_RULES * RULE_BUDGET.timeMs } });
-  const facts = { hostname: 'synthetic', hostId: 'f'.repeat(40), keyId: '00000000-0000-0000-0000-000000000000', groups: ['web'], tags: ['prod'], lastSeen: Date.now() };
+  const facts = {
+    hostname: 'synthetic',
+    hostId: 'f'.repeat(40),
+    keyId: '00000000-0000-0000-0000-000000000000',
+    groups: ['web'],
+    tags: ['prod'],
+    lastSeen: Date.now(),
+  };
   const { outcomes, incidents } = await runner.run({
     hosts: [{ text: SYNTHETIC_REPORT, unreadable: null, facts, policies: [0] }],
     policies: [{ id: 'check', rules: rules.map((rule) => ({ id: rule.id, expression: rule.expression })) }],

@@ -8,7 +8,14 @@ import { compileRule, evaluateRule, isExpressionError, type CompiledRule } from 
 import { ruleVariables, type HostFacts } from './rule-variables.js';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
-const HOST: HostFacts = { hostname: 'web-01', hostId: 'a'.repeat(40), keyId: '0f8fad5b-d9cb-469f-a165-70867728950e', groups: ['web'], tags: ['prod'], lastSeen: new Date('2026-11-23T11:00:00Z') };
+const HOST: HostFacts = {
+  hostname: 'web-01',
+  hostId: 'a'.repeat(40),
+  keyId: '0f8fad5b-d9cb-469f-a165-70867728950e',
+  groups: ['web'],
+  tags: ['prod'],
+  lastSeen: new Date('2026-11-23T11:00:00Z'),
+};
 
 /** The captured Lynis 3.0.8 report: hardening index 56, 81 vulnerable packages, 2 warnings. */
 const captured = parseLynisReport(lynisCapture.report.toString('utf8'))!;
@@ -40,7 +47,10 @@ describe('rules evaluated on a report', () => {
 
   it('a Lynis list key the report lacks is an empty list; any other missing key is an error naming it', () => {
     expect(evaluate('size(report.vulnerable_package) == 0', report('hardening_index=70'))).toEqual({ status: 'pass', value: '0', message: null });
-    expect(evaluate("report.firewall_active == '1'", report('hardening_index=70'))).toMatchObject({ status: 'error', message: expect.stringContaining('firewall_active') });
+    expect(evaluate("report.firewall_active == '1'", report('hardening_index=70'))).toMatchObject({
+      status: 'error',
+      message: expect.stringContaining('firewall_active'),
+    });
     expect(evaluate("has(report.firewall_active) && report.firewall_active == '1'", report()).status).toBe('fail');
   });
 
@@ -78,7 +88,10 @@ describe('rules checked when saved', () => {
 
   it('refuses what could cost more than in proportion to the report', () => {
     expect(compileRule("report.os_name.matches('(a+)+$')")).toMatchObject({ message: expect.stringContaining('matches() is not allowed') });
-    expect(compileRule('report.pam_module.exists(a, report.pam_module.exists(b, a == b))')).toMatchObject({ position: 28, message: expect.stringContaining('inside another comprehension') });
+    expect(compileRule('report.pam_module.exists(a, report.pam_module.exists(b, a == b))')).toMatchObject({
+      position: 28,
+      message: expect.stringContaining('inside another comprehension'),
+    });
     expect(compileRule(Array(120).fill('summary.hardeningIndex').join(' + ') + ' > 1')).toMatchObject({ message: expect.stringContaining('maxAstNodes') });
     expect(isExpressionError(compileRule('report.pam_module.exists(a, a == "x") && summary.warnings.all(w, w.testId != "y")'))).toBe(false);
   });
@@ -109,18 +122,29 @@ describe('budgets (issue 24: rules whose shape passes but whose cost does not)',
   });
 
   it('a join is measured before it is built: the heap-exhausting rule is an error, not an out-of-memory', () => {
-    expect(evaluateRule(compiled(HEAP_RULE), variables())).toMatchObject({ status: 'error', overrun: 'size', message: expect.stringMatching(/^the rule built a string longer than/) });
+    expect(evaluateRule(compiled(HEAP_RULE), variables())).toMatchObject({
+      status: 'error',
+      overrun: 'size',
+      message: expect.stringMatching(/^the rule built a string longer than/),
+    });
   });
 
   it('a rule that builds little but runs long is stopped by the clock', () => {
     const started = performance.now();
-    expect(evaluateRule(compiled(SLOW_RULE), variables())).toEqual({ status: 'error', value: null, message: `the rule exceeded its time budget of ${RULE_BUDGET.timeMs} ms`, overrun: 'time' });
+    expect(evaluateRule(compiled(SLOW_RULE), variables())).toEqual({
+      status: 'error',
+      value: null,
+      message: `the rule exceeded its time budget of ${RULE_BUDGET.timeMs} ms`,
+      overrun: 'time',
+    });
     expect(performance.now() - started).toBeLessThan(RULE_BUDGET.timeMs + 1000);
   });
 
   it('lists built count too, one by one and in all; an excess swallowed by || is still an error', () => {
     const small = { ...RULE_BUDGET, listElements: 10, totalElements: 25 };
-    expect(evaluateRule(compiled("'abcdefghijkl'.split('').size() > 0"), variables(), new RuleBudget(small))).toMatchObject({ message: 'the rule built a list longer than 10 elements' });
+    expect(evaluateRule(compiled("'abcdefghijkl'.split('').size() > 0"), variables(), new RuleBudget(small))).toMatchObject({
+      message: 'the rule built a list longer than 10 elements',
+    });
     expect(evaluateRule(compiled("[1,2,3].map(x, 'abcdefghi'.split('')).size() > 0 || true"), variables(), new RuleBudget(small))).toMatchObject({
       status: 'error',
       message: 'the rule built more than 25 list elements in all',
@@ -128,7 +152,9 @@ describe('budgets (issue 24: rules whose shape passes but whose cost does not)',
   });
 
   it('ordinary rules are unaffected', () => {
-    expect(evaluate("report.vulnerable_package.map(p, p + '!').size() > 0 && summary.warnings.exists(w, w.testId.startsWith('A'))")).toMatchObject({ status: expect.stringMatching(/pass|fail/) });
+    expect(evaluate("report.vulnerable_package.map(p, p + '!').size() > 0 && summary.warnings.exists(w, w.testId.startsWith('A'))")).toMatchObject({
+      status: expect.stringMatching(/pass|fail/),
+    });
     expect(evaluate('summary.hardeningIndex >= 50')).toEqual({ status: 'pass', value: '56', message: null });
   });
 });

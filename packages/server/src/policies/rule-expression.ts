@@ -144,7 +144,8 @@ function shapeErrorOf(node: AstNode, insideComprehension = false): ExpressionErr
   const forbidden = name && FORBIDDEN_FUNCTIONS.get(name);
   if (forbidden) return { position: node.start, message: forbidden };
   const comprehension = name !== undefined && node.op === 'rcall' && COMPREHENSIONS.has(name);
-  if (comprehension && insideComprehension) return { position: node.start, message: `${name}() inside another comprehension is not allowed (it could cost the square of a list's size)` };
+  if (comprehension && insideComprehension)
+    return { position: node.start, message: `${name}() inside another comprehension is not allowed (it could cost the square of a list's size)` };
   for (const child of childrenOf(node)) {
     const error = shapeErrorOf(child, insideComprehension || comprehension);
     if (error) return error;
@@ -186,9 +187,21 @@ function celNotation(value: unknown, depth: number): string {
   if (typeof value === 'bigint' || typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (value instanceof Date) return `timestamp("${value.toISOString()}")`;
   if (depth > 2) return '…';
-  if (Array.isArray(value)) return `[${value.slice(0, 20).map((item) => celNotation(item, depth + 1)).join(', ')}${value.length > 20 ? ', …' : ''}]`;
-  if (value instanceof Map) return `{${[...value].slice(0, 20).map(([k, v]) => `${celNotation(k, depth + 1)}: ${celNotation(v, depth + 1)}`).join(', ')}}`;
+  if (Array.isArray(value))
+    return `[${value
+      .slice(0, 20)
+      .map((item) => celNotation(item, depth + 1))
+      .join(', ')}${value.length > 20 ? ', …' : ''}]`;
+  if (value instanceof Map)
+    return `{${[...value]
+      .slice(0, 20)
+      .map(([k, v]) => `${celNotation(k, depth + 1)}: ${celNotation(v, depth + 1)}`)
+      .join(', ')}}`;
   if (typeof value === 'object' && value.constructor?.name === 'Duration') return `duration("${String(value)}")`;
-  if (typeof value === 'object') return `{${Object.entries(value).slice(0, 20).map(([k, v]) => `${JSON.stringify(k)}: ${celNotation(v, depth + 1)}`).join(', ')}}`;
+  if (typeof value === 'object')
+    return `{${Object.entries(value)
+      .slice(0, 20)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${celNotation(v, depth + 1)}`)
+      .join(', ')}}`;
   return String(value);
 }

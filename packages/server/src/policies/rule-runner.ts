@@ -118,7 +118,11 @@ export class RuleRunner {
       if (!policy) throw new Error(`the rule evaluator stopped outside a rule: ${stop.message}`);
       const rule = policy.rules[Atomics.load(view, 1)]!;
       incidents.push({ policyId: policy.id, ruleId: rule.id, kind: stop.kind, message: stop.message });
-      job = { ...job, from: outcomes.length, excluded: { ...job.excluded, [`${policy.id}\n${rule.id}`]: { status: 'error', value: null, message: stop.message } } };
+      job = {
+        ...job,
+        from: outcomes.length,
+        excluded: { ...job.excluded, [`${policy.id}\n${rule.id}`]: { status: 'error', value: null, message: stop.message } },
+      };
     }
     return { outcomes, incidents };
   }
@@ -149,7 +153,10 @@ export class RuleRunner {
       const onError = (error: Error & { code?: string }) =>
         settle({
           kind: 'crash',
-          message: error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'the rule exhausted the memory of the evaluator' : `the evaluator failed on the rule: ${error.message.split('\n')[0]}`,
+          message:
+            error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+              ? 'the rule exhausted the memory of the evaluator'
+              : `the evaluator failed on the rule: ${error.message.split('\n')[0]}`,
         });
       const onExit = () => settle({ kind: 'crash', message: 'the evaluator stopped while running the rule' });
       const watchdog = setInterval(() => {

@@ -51,7 +51,8 @@ function evaluateHost(job: RuleJob, index: number): HostOutcomes {
             : evaluateRule(ready, variables, new RuleBudget(limits, Math.min(limits.timeMs, left)));
         Atomics.store(progress, 0, -1);
         // Cut short by the host's budget, which the rules before it spent: no strike against this rule.
-        if (outcome.overrun === 'time' && left < limits.timeMs) outcome = { status: 'error', value: null, message: `the host's rules exceeded their time budget of ${limits.hostTimeMs} ms` };
+        if (outcome.overrun === 'time' && left < limits.timeMs)
+          outcome = { status: 'error', value: null, message: `the host's rules exceeded their time budget of ${limits.hostTimeMs} ms` };
       }
       outcomes.push({ policyId: policy.id, ruleId: rule.id, outcome });
     });

@@ -28,7 +28,8 @@ export async function createWaiver(database: Database, input: WaiverInput, creat
   const ruleId = input.ruleId ?? null;
   if (ruleId !== null && !policy.rules.some((rule) => rule.id === ruleId)) throw new PolicyError('not-found', `The policy has no rule ${ruleId}`);
   const knex = database.em.getKnex();
-  if (hostRecordId !== null && (await knex('host').select('id').where('id', hostRecordId)).length === 0) throw new PolicyError('not-found', `No host with id ${hostRecordId}`);
+  if (hostRecordId !== null && (await knex('host').select('id').where('id', hostRecordId)).length === 0)
+    throw new PolicyError('not-found', `No host with id ${hostRecordId}`);
   const toTime = sqlDialectOf(database.em).toDatabaseTime;
   const id = randomUUID();
   await knex('waiver').insert({
@@ -46,7 +47,11 @@ export async function createWaiver(database: Database, input: WaiverInput, creat
 }
 
 /** Waivers, soonest expiry first; expired ones only when asked. */
-export async function listWaivers(database: Database, filter: { id?: string; policyId?: string; includeExpired?: boolean }, now = new Date()): Promise<Waiver[]> {
+export async function listWaivers(
+  database: Database,
+  filter: { id?: string; policyId?: string; includeExpired?: boolean },
+  now = new Date(),
+): Promise<Waiver[]> {
   const query = database.em.getKnex()('waiver').select('*').orderBy(['expires_at', 'id']);
   if (filter.id !== undefined) query.where('id', filter.id);
   if (filter.policyId !== undefined) query.where('policy_id', filter.policyId);

@@ -76,7 +76,18 @@ describe.each(DIALECTS)('rejection log on %s', (dialect) => {
     await log.flush();
 
     const rows = await stored();
-    expect(rows.map(({ day, operation, reason, key_id, host_id, remote_address, folded, count }) => [day, operation, reason, key_id, host_id, remote_address, folded, count])).toEqual([
+    expect(
+      rows.map(({ day, operation, reason, key_id, host_id, remote_address, folded, count }) => [
+        day,
+        operation,
+        reason,
+        key_id,
+        host_id,
+        remote_address,
+        folded,
+        count,
+      ]),
+    ).toEqual([
       ['2026-11-22', 'checkLicense', 'invalid-key', '', '', '203.0.113.7', false, 1],
       ['2026-11-22', 'uploadReport', 'invalid-data', KEY_ID, 'web-01', '198.51.100.1', false, 1],
       ['2026-11-22', 'uploadReport', 'invalid-data', KEY_ID, 'web-01', '203.0.113.7', false, 3],
@@ -164,7 +175,13 @@ describe.each(DIALECTS)('rejection log on %s', (dialect) => {
     const { token } = await createAdminToken(database);
     const admin: AdminApi = await createAdminApi({ database });
     const list = async (query: Record<string, string> = {}) => {
-      const response = await admin.handle({ method: 'GET', path: '/api/admin/rejections', query, headers: { authorization: `Bearer ${token}` }, body: { kind: 'none' } });
+      const response = await admin.handle({
+        method: 'GET',
+        path: '/api/admin/rejections',
+        query,
+        headers: { authorization: `Bearer ${token}` },
+        body: { kind: 'none' },
+      });
       return { status: response.status, body: JSON.parse(String(response.body)) as RejectionPage };
     };
 
@@ -172,11 +189,28 @@ describe.each(DIALECTS)('rejection log on %s', (dialect) => {
     expect(status).toBe(200);
     expect(body).toMatchObject({ total: 3, limit: 50, offset: 0 });
     expect(body.items).toEqual([
-      expect.objectContaining({ day: '2026-11-22', operation: 'checkLicense', reason: 'invalid-key', keyId: null, hostId: null, remoteAddresses: ['192.0.2.9'], count: 1 }), // the same time: by operation
+      expect.objectContaining({
+        day: '2026-11-22',
+        operation: 'checkLicense',
+        reason: 'invalid-key',
+        keyId: null,
+        hostId: null,
+        remoteAddresses: ['192.0.2.9'],
+        count: 1,
+      }), // the same time: by operation
 
       {
-        day: '2026-11-22', operation: 'uploadReport', reason: 'invalid-data', keyId: KEY_ID, hostId: 'web-01', folded: false,
-        remoteAddresses: ['198.51.100.1', '203.0.113.7'], addressCount: 2, count: 3, firstAt: '2026-11-22T13:41:25.000Z', lastAt: '2026-11-22T13:41:25.000Z',
+        day: '2026-11-22',
+        operation: 'uploadReport',
+        reason: 'invalid-data',
+        keyId: KEY_ID,
+        hostId: 'web-01',
+        folded: false,
+        remoteAddresses: ['198.51.100.1', '203.0.113.7'],
+        addressCount: 2,
+        count: 3,
+        firstAt: '2026-11-22T13:41:25.000Z',
+        lastAt: '2026-11-22T13:41:25.000Z',
       },
       expect.objectContaining({ day: '2026-11-21', hostId: 'db-01', count: 1 }),
     ]);

@@ -176,7 +176,11 @@ export class RejectionLog {
     try {
       await this.database.em.getKnex().transaction(async (trx) => {
         const days = [...new Set([...batch.values()].map((group) => group.day))].sort();
-        for (const day of days) await this.writeDay(trx, [...batch.values()].filter((group) => group.day === day));
+        for (const day of days)
+          await this.writeDay(
+            trx,
+            [...batch.values()].filter((group) => group.day === day),
+          );
         await this.onWrite?.(trx, [...batch.values()], this.now());
       });
     } catch (error) {
@@ -214,10 +218,20 @@ export class RejectionLog {
   }
 
   private async storedKeys(trx: Knex.Transaction, day: string): Promise<Set<string>> {
-    const rows = (await trx('rejection').select(...COLUMNS).where('day', day)) as RejectionRow[];
+    const rows = (await trx('rejection')
+      .select(...COLUMNS)
+      .where('day', day)) as RejectionRow[];
     return new Set(
       rows.map((row) =>
-        groupKey({ day, operation: row.operation, reason: row.reason, keyId: row.key_id, hostId: row.host_id, remoteAddress: row.remote_address, folded: Boolean(row.folded) }),
+        groupKey({
+          day,
+          operation: row.operation,
+          reason: row.reason,
+          keyId: row.key_id,
+          hostId: row.host_id,
+          remoteAddress: row.remote_address,
+          folded: Boolean(row.folded),
+        }),
       ),
     );
   }

@@ -55,7 +55,11 @@ export async function rejectionPage(database: Database, query: RejectionQuery): 
     .select(knex.raw("sum(case when remote_address <> '' then 1 else 0 end) as address_count"))
     .groupBy(...GROUP_COLUMNS);
   const [rows, [{ total }]] = await Promise.all([
-    grouped.clone().orderBy([{ column: 'day', order: 'desc' }, { column: 'last_at', order: 'desc' }, 'operation', 'reason', 'key_id', 'host_id', 'folded']).limit(limit).offset(offset) as unknown as Promise<GroupRow[]>,
+    grouped
+      .clone()
+      .orderBy([{ column: 'day', order: 'desc' }, { column: 'last_at', order: 'desc' }, 'operation', 'reason', 'key_id', 'host_id', 'folded'])
+      .limit(limit)
+      .offset(offset) as unknown as Promise<GroupRow[]>,
     knex.count({ total: '*' }).from(grouped.as('groups')) as unknown as Promise<[{ total: number | string }]>,
   ]);
   const addresses = await addressesOf(matching, rows);
@@ -82,7 +86,13 @@ async function addressesOf(matching: () => Knex.QueryBuilder, rows: GroupRow[]):
     byItem.set(key, [...(byItem.get(key) ?? []), { address: row.remote_address, count: Number(row.count) }]);
   }
   return new Map(
-    [...byItem].map(([key, list]) => [key, list.sort((a, b) => b.count - a.count || (a.address < b.address ? -1 : 1)).slice(0, ADDRESSES_SHOWN).map((a) => a.address)]),
+    [...byItem].map(([key, list]) => [
+      key,
+      list
+        .sort((a, b) => b.count - a.count || (a.address < b.address ? -1 : 1))
+        .slice(0, ADDRESSES_SHOWN)
+        .map((a) => a.address),
+    ]),
   );
 }
 
@@ -108,7 +118,13 @@ function toGroup(row: GroupRow, remoteAddresses: string[]): RejectionGroup {
 
 /** Uploads refused per day (`YYYY-MM-DD`) since `firstDay`, from the rejection log. */
 export async function refusalsByDay(database: Database, firstDay: string): Promise<Map<string, number>> {
-  const rows = (await database.em.getKnex()('rejection').select('day').sum({ refused: 'count' }).where('operation', 'uploadReport').andWhere('day', '>=', firstDay).groupBy('day')) as {
+  const rows = (await database.em
+    .getKnex()('rejection')
+    .select('day')
+    .sum({ refused: 'count' })
+    .where('operation', 'uploadReport')
+    .andWhere('day', '>=', firstDay)
+    .groupBy('day')) as {
     day: string;
     refused: number | string;
   }[];

@@ -69,7 +69,9 @@ export class ReportCompactor extends BackgroundWorker {
     let bytes = 0;
     for (const id of ids) {
       // One report in memory at a time before it is compressed: reports can be megabytes each.
-      const [row] = (await knex('report').select(...CONTENT_COLUMNS).where({ id, content_encoding: 'pending' })) as ContentColumns[];
+      const [row] = (await knex('report')
+        .select(...CONTENT_COLUMNS)
+        .where({ id, content_encoding: 'pending' })) as ContentColumns[];
       if (!row) continue;
       const report = await reportBytesOf(row).catch((error: unknown) => {
         if (!(error instanceof DamagedReportError)) throw error;
@@ -84,7 +86,9 @@ export class ReportCompactor extends BackgroundWorker {
     if (packed.length > 0) {
       await knex.transaction(async (trx) => {
         for (const { id, contentEncoding, content } of packed) {
-          await trx('report').where({ id, content_encoding: 'pending' }).update({ ...(content && { content }), content_encoding: contentEncoding });
+          await trx('report')
+            .where({ id, content_encoding: 'pending' })
+            .update({ ...(content && { content }), content_encoding: contentEncoding });
         }
       });
     }

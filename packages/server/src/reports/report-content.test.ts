@@ -27,7 +27,13 @@ describe.each(DIALECTS)('compact report storage on %s', (dialect) => {
     const report: ReportToStore = { keyId, hostId, receivedAt, encoding: 'raw', size: content.length, sha256: 'a'.repeat(64), content, summary: null };
     return new OrmReportStore(orm).save(report).then((saved) => saved.id);
   };
-  const row = async (id: string) => ((await orm.em.getKnex()('report').select(...CONTENT_COLUMNS).where('id', id)) as ContentColumns[])[0]!;
+  const row = async (id: string) =>
+    (
+      (await orm.em
+        .getKnex()('report')
+        .select(...CONTENT_COLUMNS)
+        .where('id', id)) as ContentColumns[]
+    )[0]!;
   const stored = async (id: string) => reportBytesOf(await row(id));
   const compact = () => new ReportCompactor(orm).settle();
   const encodings = async () => ((await orm.em.getKnex()('report').select('content_encoding as encoding')) as { encoding: string }[]).map((r) => r.encoding);
@@ -74,7 +80,9 @@ describe.each(DIALECTS)('compact report storage on %s', (dialect) => {
   it('leaves a pending report that no longer matches its SHA-256 as it is, never served, and compacts the others', async () => {
     const knex = orm.em.getKnex();
     const [victim, other] = [await save(Buffer.from('os=Linux\n'.repeat(100))), await save(Buffer.from('os=BSD\n'.repeat(100)))];
-    await knex('report').where('id', victim).update({ content: Buffer.from('os=Evil\n'.repeat(100)) });
+    await knex('report')
+      .where('id', victim)
+      .update({ content: Buffer.from('os=Evil\n'.repeat(100)) });
     await compact();
     expect((await row(victim)).contentEncoding).toBe('identity');
     await expect(stored(victim)).rejects.toThrow(DamagedReportError);
@@ -111,11 +119,19 @@ describe.each(DIALECTS)('compact report storage on %s', (dialect) => {
 
   it('refuses to give back bytes that do not match their SHA-256, or that do not decode', async () => {
     const knex = orm.em.getKnex();
-    const [victim, other, garbled] = [await save(Buffer.from('os=Linux\n'.repeat(100))), await save(Buffer.from('os=BSD\n'.repeat(100))), await save(Buffer.from('os=Linux\n'.repeat(100)))];
+    const [victim, other, garbled] = [
+      await save(Buffer.from('os=Linux\n'.repeat(100))),
+      await save(Buffer.from('os=BSD\n'.repeat(100))),
+      await save(Buffer.from('os=Linux\n'.repeat(100))),
+    ];
     await compact();
-    await knex('report').where('id', victim).update({ content: knex('report').select('content').where('id', other) });
+    await knex('report')
+      .where('id', victim)
+      .update({ content: knex('report').select('content').where('id', other) });
     await expect(stored(victim)).rejects.toThrow(new DamagedReportError(victim, 'its bytes do not match their SHA-256'));
-    await knex('report').where('id', garbled).update({ content: Buffer.from('not brotli at all') });
+    await knex('report')
+      .where('id', garbled)
+      .update({ content: Buffer.from('not brotli at all') });
     await expect(stored(garbled)).rejects.toThrow(DamagedReportError);
     await knex('report').where('id', other).update({ content_encoding: 'zstd' });
     await expect(stored(other)).rejects.toThrow(/unknown content encoding "zstd"/);
@@ -150,25 +166,58 @@ describe.each(DIALECTS)('upgrade to compact storage on %s', (dialect) => {
     const hostId = hostRecordId(keyId, 'web');
     const knex = old.em.getKnex();
     const now = sql.toDatabaseTime(new Date());
-    await knex('host').insert({ id: hostId, key_id: keyId, host_id: 'web', first_seen: now, last_seen: now, report_count: 1, latest_report_id: '00000000-0000-4000-8000-000000000001' });
+    await knex('host').insert({
+      id: hostId,
+      key_id: keyId,
+      host_id: 'web',
+      first_seen: now,
+      last_seen: now,
+      report_count: 1,
+      latest_report_id: '00000000-0000-4000-8000-000000000001',
+    });
     const oldContent = Buffer.from([...lynisCapture.report.subarray(0, 500), 0xe9, 0x00, 0xff]);
     await knex('report').insert({
-      id: '00000000-0000-4000-8000-000000000001', key_id: keyId, host_record_id: hostId, host_id: 'web', received_at: now, encoding: 'raw',
-      size: oldContent.length, sha256: 'a'.repeat(64), content: oldContent,
+      id: '00000000-0000-4000-8000-000000000001',
+      key_id: keyId,
+      host_record_id: hostId,
+      host_id: 'web',
+      received_at: now,
+      encoding: 'raw',
+      size: oldContent.length,
+      sha256: 'a'.repeat(64),
+      content: oldContent,
     });
     await old.close();
 
     const orm = await openDatabase(location);
     try {
-      const [oldRow] = (await orm.em.getKnex()('report').select(...CONTENT_COLUMNS).where('id', '00000000-0000-4000-8000-000000000001')) as ContentColumns[];
+      const [oldRow] = (await orm.em
+        .getKnex()('report')
+        .select(...CONTENT_COLUMNS)
+        .where('id', '00000000-0000-4000-8000-000000000001')) as ContentColumns[];
       expect(oldRow).toMatchObject({ contentEncoding: 'identity', contentSha256: null });
       expect((await reportBytesOf(oldRow!)).equals(oldContent)).toBe(true);
-      const report: ReportToStore = { keyId, hostId: 'web', receivedAt: new Date(), encoding: 'raw', size: 3, sha256: 'a'.repeat(64), content: Buffer.from(lynisCapture.report), summary: null };
+      const report: ReportToStore = {
+        keyId,
+        hostId: 'web',
+        receivedAt: new Date(),
+        encoding: 'raw',
+        size: 3,
+        sha256: 'a'.repeat(64),
+        content: Buffer.from(lynisCapture.report),
+        summary: null,
+      };
       const { id } = await new OrmReportStore(orm).save(report);
       await new ReportCompactor(orm).settle();
-      const [oldAfter] = (await orm.em.getKnex()('report').select(...CONTENT_COLUMNS).where('id', '00000000-0000-4000-8000-000000000001')) as ContentColumns[];
+      const [oldAfter] = (await orm.em
+        .getKnex()('report')
+        .select(...CONTENT_COLUMNS)
+        .where('id', '00000000-0000-4000-8000-000000000001')) as ContentColumns[];
       expect(oldAfter).toMatchObject({ contentEncoding: 'identity', contentSha256: null });
-      const [newRow] = (await orm.em.getKnex()('report').select(...CONTENT_COLUMNS).where('id', id)) as ContentColumns[];
+      const [newRow] = (await orm.em
+        .getKnex()('report')
+        .select(...CONTENT_COLUMNS)
+        .where('id', id)) as ContentColumns[];
       expect(newRow!.contentEncoding).toBe('br');
       expect((await reportBytesOf(newRow!)).equals(lynisCapture.report)).toBe(true);
     } finally {

@@ -49,9 +49,17 @@ export function pendingContent(bytes: Buffer): StoredContent {
  */
 export async function packReport(bytes: Buffer, contentSha256 = sha256Hex(bytes)): Promise<StoredContent> {
   const compressed = await oneOfFewCompressions(() =>
-    compress(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: QUALITY, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+    compress(bytes, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: QUALITY,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+      },
+    }),
   );
-  return compressed.length < bytes.length ? { contentEncoding: 'br', content: compressed, contentSha256 } : { contentEncoding: 'identity', content: bytes, contentSha256 };
+  return compressed.length < bytes.length
+    ? { contentEncoding: 'br', content: compressed, contentSha256 }
+    : { contentEncoding: 'identity', content: bytes, contentSha256 };
 }
 
 /**
@@ -77,7 +85,10 @@ async function oneOfFewCompressions<T>(run: () => Promise<T>): Promise<T> {
 
 /** A stored report whose bytes no longer match their SHA-256, or that cannot be decoded: never shown as if it were the report. */
 export class DamagedReportError extends Error {
-  constructor(readonly reportId: string, detail: string) {
+  constructor(
+    readonly reportId: string,
+    detail: string,
+  ) {
     super(`Report ${reportId} is damaged in the database (${detail}); its bytes are not served`);
     this.name = 'DamagedReportError';
   }
@@ -92,7 +103,8 @@ export async function reportBytesOf(row: ContentColumns): Promise<Buffer> {
   const stored = Buffer.from(row.content.buffer, row.content.byteOffset, row.content.byteLength);
   let bytes: Buffer;
   if (row.contentEncoding === 'identity' || row.contentEncoding === 'pending') bytes = stored;
-  else if (row.contentEncoding === 'br') bytes = await decompress(stored).catch(() => Promise.reject(new DamagedReportError(row.id, 'its compressed bytes do not decode')));
+  else if (row.contentEncoding === 'br')
+    bytes = await decompress(stored).catch(() => Promise.reject(new DamagedReportError(row.id, 'its compressed bytes do not decode')));
   else throw new DamagedReportError(row.id, `unknown content encoding ${JSON.stringify(row.contentEncoding)}`);
   if (row.contentSha256 != null && sha256Hex(bytes) !== row.contentSha256) throw new DamagedReportError(row.id, 'its bytes do not match their SHA-256');
   return bytes;

@@ -41,11 +41,13 @@ export function findReportContent(database: Database, id: string) {
 
 /** The report its host sent just before `report` (ties broken by id, as the report lists order them), or null. */
 export async function previousReport(database: Database, report: ReportRecord): Promise<ReportRecord | null> {
-  return database.em.fork().findOne(
-    ReportRecord,
-    { hostRecord: report.hostRecord.id, $or: [{ receivedAt: { $lt: report.receivedAt } }, { receivedAt: report.receivedAt, id: { $lt: report.id } }] },
-    { orderBy: { receivedAt: 'desc', id: 'desc' } },
-  );
+  return database.em
+    .fork()
+    .findOne(
+      ReportRecord,
+      { hostRecord: report.hostRecord.id, $or: [{ receivedAt: { $lt: report.receivedAt } }, { receivedAt: report.receivedAt, id: { $lt: report.id } }] },
+      { orderBy: { receivedAt: 'desc', id: 'desc' } },
+    );
 }
 
 /** A report's metadata as the contract shows it. */

@@ -140,10 +140,23 @@ export class OrmReportStore implements ReportStore {
       await this.orm.em.getKnex().transaction(async (trx) => {
         try {
           const now = new Date();
-          admission = await admitReports(trx, this.dialect, group.map((save) => save.host), this.admission, now);
+          admission = await admitReports(
+            trx,
+            this.dialect,
+            group.map((save) => save.host),
+            this.admission,
+            now,
+          );
           const kept = group.filter((_, index) => !admission!.refused.has(index));
           if (kept.length > 0) {
-            const upserted = await upsertHosts(trx, this.dialect, hostRowsOf(kept.map((save) => save.host), this.dialect.toDatabaseTime));
+            const upserted = await upsertHosts(
+              trx,
+              this.dialect,
+              hostRowsOf(
+                kept.map((save) => save.host),
+                this.dialect.toDatabaseTime,
+              ),
+            );
             await trx.insert(kept.map((save) => save.row)).into('report');
             await replaceDerivations(trx, this.dialect, newestDerivations(kept, upserted));
           }
@@ -189,7 +202,11 @@ function newestDerivations(group: PendingSave[], upserted: UpsertedHost[]): Deri
 }
 
 /** A new report's row (its bytes as `stored` keeps them), and what it tells about its host. */
-export function reportRowsOf(report: ReportToStore, stored: StoredContent, dialect: SqlDialect): { row: ReportRow; host: HostSighting; derivation: HostDerivation } {
+export function reportRowsOf(
+  report: ReportToStore,
+  stored: StoredContent,
+  dialect: SqlDialect,
+): { row: ReportRow; host: HostSighting; derivation: HostDerivation } {
   const summary = report.summary ?? null;
   const { columns, derivation } = deriveFromReport(summary, report.labels);
   const row: ReportRow = {

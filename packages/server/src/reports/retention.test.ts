@@ -28,14 +28,22 @@ describe.each(DIALECTS)('retention on %s', (dialect) => {
     const store = new OrmReportStore(orm);
     const ids: string[] = [];
     for (const age of [...ages].sort((a, b) => b - a)) {
-      const report: ReportToStore = { keyId, hostId, receivedAt: daysAgo(age), encoding: 'raw', size: 3, sha256: 'a'.repeat(64), content: Buffer.from('a=1'), summary: null };
+      const report: ReportToStore = {
+        keyId,
+        hostId,
+        receivedAt: daysAgo(age),
+        encoding: 'raw',
+        size: 3,
+        sha256: 'a'.repeat(64),
+        content: Buffer.from('a=1'),
+        summary: null,
+      };
       ids.unshift((await store.save(report)).id);
     }
     return ids;
   }
   const storedIds = async () => (await orm.em.fork().find(ReportRecord, {}, { fields: ['id'] })).map((r) => r.id).sort();
-  const reportCounts = async () =>
-    Object.fromEntries((await orm.em.fork().find(HostRecord, {})).map((h) => [h.hostId, h.reportCount]));
+  const reportCounts = async () => Object.fromEntries((await orm.em.fork().find(HostRecord, {})).map((h) => [h.hostId, h.reportCount]));
 
   it('keeps the newest N reports of each host', async () => {
     const web = await reportsAged('web', [1, 2, 3, 4, 5]);
@@ -45,7 +53,7 @@ describe.each(DIALECTS)('retention on %s', (dialect) => {
     expect(await reportCounts()).toEqual({ web: 2, db: 2 });
   });
 
-  it('keeps reports younger than D days, and always a host\'s newest', async () => {
+  it("keeps reports younger than D days, and always a host's newest", async () => {
     const web = await reportsAged('web', [1, 10, 40, 50]);
     const stale = await reportsAged('stale', [100, 200]);
     expect(await pruneReports(orm, { maxAgeDays: 30 }, { now: NOW })).toBe(3);
@@ -70,7 +78,10 @@ describe.each(DIALECTS)('retention on %s', (dialect) => {
   });
 
   it('deletes each report once when two servers prune at the same time', async () => {
-    await reportsAged('web', Array.from({ length: 30 }, (_, i) => i + 1));
+    await reportsAged(
+      'web',
+      Array.from({ length: 30 }, (_, i) => i + 1),
+    );
     const other = await openDatabase(database.location);
     try {
       const deleted = await Promise.all([pruneReports(orm, { keepLast: 5 }, { now: NOW }), pruneReports(other, { keepLast: 5 }, { now: NOW })]);

@@ -32,7 +32,10 @@ export async function pruneReports(orm: Database, rules: RetentionRules, options
   }
   let deleted = 0;
   for (;;) {
-    const doomed = await connection.execute<{ id: string; host_record_id: string }[]>(`${sql} order by ranked.host_record_id, ranked.id limit ${ROUND_SIZE}`, params);
+    const doomed = await connection.execute<{ id: string; host_record_id: string }[]>(
+      `${sql} order by ranked.host_record_id, ranked.id limit ${ROUND_SIZE}`,
+      params,
+    );
     if (doomed.length > 0) deleted += await deleteReports(orm, doomed);
     if (doomed.length < ROUND_SIZE) return deleted;
   }

@@ -37,7 +37,15 @@ describe.each(DIALECTS)('stores on %s', (dialect) => {
   });
 
   const report = (hostId: string, overrides: Partial<ReportToStore> = {}): ReportToStore => ({
-    keyId, hostId, receivedAt: new Date(), encoding: 'raw', size: 9, sha256: 'a'.repeat(64), content: Buffer.from(`os=${hostId}\n`), summary: null, ...overrides,
+    keyId,
+    hostId,
+    receivedAt: new Date(),
+    encoding: 'raw',
+    size: 9,
+    sha256: 'a'.repeat(64),
+    content: Buffer.from(`os=${hostId}\n`),
+    summary: null,
+    ...overrides,
   });
 
   async function committedIds(): Promise<string[]> {
@@ -148,7 +156,9 @@ describe.each(DIALECTS)('stores on %s', (dialect) => {
     it('keeps every field and the exact bytes', async () => {
       const content = Buffer.from([0, 1, 2, 255, 10]);
       const receivedAt = new Date();
-      const { id } = await new OrmReportStore(orm).save(report('host-1', { hostId2: 'host-2', receivedAt, encoding: 'base64', size: 5, sha256: 'b'.repeat(64), content }));
+      const { id } = await new OrmReportStore(orm).save(
+        report('host-1', { hostId2: 'host-2', receivedAt, encoding: 'base64', size: 5, sha256: 'b'.repeat(64), content }),
+      );
       const stored = await observer.em.fork().findOneOrFail(ReportRecord, { id });
       expect(stored).toMatchObject({ hostId: 'host-1', hostId2: 'host-2', receivedAt, encoding: 'base64', size: 5, sha256: 'b'.repeat(64) });
       expect(stored.hostRecord.id).toBe(hostRecordId(keyId, 'host-1'));
@@ -211,7 +221,11 @@ describe.each(DIALECTS)('stores on %s', (dialect) => {
       const stored = await committedIds();
       expect(stored).toHaveLength(3);
       for (const r of [results[0], results[1], results[3]]) expect(stored).toContain((r as PromiseFulfilledResult<{ id: string }>).value.id);
-      expect((await hosts()).map((h) => [h.hostId, h.reportCount])).toEqual([['first', 1], ['good-1', 1], ['good-2', 1]]);
+      expect((await hosts()).map((h) => [h.hostId, h.reportCount])).toEqual([
+        ['first', 1],
+        ['good-1', 1],
+        ['good-2', 1],
+      ]);
     });
 
     it('rejects every save of a group that cannot be committed, and keeps working afterwards', async () => {
@@ -239,7 +253,8 @@ describe.each(DIALECTS)('stores on %s', (dialect) => {
     itOnPostgresql('commits several groups at once: a host held elsewhere holds up only its own groups, and all add up', async () => {
       const store = new OrmReportStore(orm);
       const at = (time: string) => new Date(`2026-11-01T${time}Z`);
-      const warnings = (...ids: string[]) => lynisSummary({ warnings: ids.map((testId) => ({ testId, text: testId, details: null, solution: null })), suggestions: [] });
+      const warnings = (...ids: string[]) =>
+        lynisSummary({ warnings: ids.map((testId) => ({ testId, text: testId, details: null, solution: null })), suggestions: [] });
       const first = await store.save(report('web', { receivedAt: at('10:00:00'), summary: warnings('OLD', 'BOTH') }));
       // Another server's transaction holds web's row, as a long commit would.
       const holder = await observer.em.getKnex().transaction();
@@ -273,7 +288,10 @@ describe.each(DIALECTS)('stores on %s', (dialect) => {
       expect(findings.map((row: { test_id: string }) => row.test_id)).toEqual(['BOTH', 'NEW']);
       const counts = (rows: { test_id: string; hosts: number | string }[]) => rows.map((row) => `${row.test_id}:${Number(row.hosts)}`);
       const counted = (await knex('finding_count').select('test_id', 'hosts').orderBy('test_id')) as { test_id: string; hosts: number }[];
-      const grouped = (await knex('host_finding').select('test_id').count({ hosts: '*' }).groupBy('test_id').orderBy('test_id')) as { test_id: string; hosts: number }[];
+      const grouped = (await knex('host_finding').select('test_id').count({ hosts: '*' }).groupBy('test_id').orderBy('test_id')) as {
+        test_id: string;
+        hosts: number;
+      }[];
       expect(counts(counted)).toEqual(['BOTH:2', 'NEW:1']);
       expect(counts(grouped)).toEqual(['BOTH:2', 'NEW:1']);
     });
@@ -314,17 +332,36 @@ describe.each(DIALECTS)('stores on %s', (dialect) => {
       const [host, ...others] = await hosts();
       expect(others).toEqual([]);
       expect({ ...host, key: host!.key.id }).toEqual({
-        id: hostRecordId(keyId, 'web'), key: keyId, hostId: 'web', hostId2: 'second-2', hostname: 'new-name',
-        osName: 'Debian GNU/Linux 12 (bookworm)', lynisVersion: '3.1.1', firstSeen: at('10:00:00'), lastSeen: at('12:00:00'),
-        reportCount: 3, latestReportId: saved[1], latestHardeningIndex: 70, latestWarningCount: 1, latestSuggestionCount: 2,
-        customerName: null, hostnameAlias: null, derivedVersion: DERIVED_VERSION, derivedDigest: expect.stringMatching(/^[\w-]{43}$/),
+        id: hostRecordId(keyId, 'web'),
+        key: keyId,
+        hostId: 'web',
+        hostId2: 'second-2',
+        hostname: 'new-name',
+        osName: 'Debian GNU/Linux 12 (bookworm)',
+        lynisVersion: '3.1.1',
+        firstSeen: at('10:00:00'),
+        lastSeen: at('12:00:00'),
+        reportCount: 3,
+        latestReportId: saved[1],
+        latestHardeningIndex: 70,
+        latestWarningCount: 1,
+        latestSuggestionCount: 2,
+        customerName: null,
+        hostnameAlias: null,
+        derivedVersion: DERIVED_VERSION,
+        derivedDigest: expect.stringMatching(/^[\w-]{43}$/),
         // Each change of hostid2 is flagged until accepted; the last one shows.
-        identityChangedAt: expect.any(Date), identityFrom: 'second-2', identityTo: 'late-2', identityRefused: false,
+        identityChangedAt: expect.any(Date),
+        identityFrom: 'second-2',
+        identityTo: 'late-2',
+        identityRefused: false,
       });
       // Each report keeps its own hostid2.
       const reports = await observer.em.fork().find(ReportRecord, {}, { orderBy: { receivedAt: 'asc' } });
       expect(reports.map((r) => [r.hostId2, r.hostRecord.id])).toEqual([
-        ['first-2', host!.id], ['late-2', host!.id], ['second-2', host!.id],
+        ['first-2', host!.id],
+        ['late-2', host!.id],
+        ['second-2', host!.id],
       ]);
     });
 
@@ -340,7 +377,12 @@ describe.each(DIALECTS)('stores on %s', (dialect) => {
       const store = new OrmReportStore(orm);
       await Promise.all([store.save(report('web')), store.save(report('web', { keyId: otherKey })), store.save(report('web'))]);
       const found = await hosts();
-      expect(found.map((h) => [h.key.id, h.reportCount]).sort()).toEqual([[keyId, 2], [otherKey, 1]].sort());
+      expect(found.map((h) => [h.key.id, h.reportCount]).sort()).toEqual(
+        [
+          [keyId, 2],
+          [otherKey, 1],
+        ].sort(),
+      );
       expect(new Set(found.map((h) => h.id))).toEqual(new Set([hostRecordId(keyId, 'web'), hostRecordId(otherKey, 'web')]));
     });
 
@@ -348,10 +390,13 @@ describe.each(DIALECTS)('stores on %s', (dialect) => {
       const store = new OrmReportStore(orm, ONE_GROUP_AT_A_TIME);
       const transactions = vi.spyOn(orm.em.getKnex(), 'transaction');
       const saves = ['10:00:00', '10:03:00', '10:01:00', '10:02:00'].map((time, i) =>
-        store.save(report('web', { receivedAt: at(time), summary: lynisSummary({ hardeningIndex: i }) })));
+        store.save(report('web', { receivedAt: at(time), summary: lynisSummary({ hardeningIndex: i }) })),
+      );
       const ids = (await Promise.all(saves)).map((s) => s.id);
       expect(transactions).toHaveBeenCalledTimes(2);
-      expect(await hosts()).toMatchObject([{ reportCount: 4, firstSeen: at('10:00:00'), lastSeen: at('10:03:00'), latestReportId: ids[1], latestHardeningIndex: 1 }]);
+      expect(await hosts()).toMatchObject([
+        { reportCount: 4, firstSeen: at('10:00:00'), lastSeen: at('10:03:00'), latestReportId: ids[1], latestHardeningIndex: 1 },
+      ]);
     });
 
     it('stays right when two servers commit groups for the same hosts at the same time', async () => {

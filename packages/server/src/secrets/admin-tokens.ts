@@ -11,7 +11,6 @@ export const ADMIN_TOKEN_PREFIX = 'adm_';
 /** An admin token: the prefix, then 256 bits from the CSPRNG as 64 hex digits. */
 export const ADMIN_TOKEN_PATTERN = /^adm_[0-9a-f]{64}$/;
 
-
 /** An admin token as operators see it: never the token itself. */
 export interface AdminTokenSummary {
   id: string;
@@ -76,8 +75,7 @@ export async function revokeAdminTokenOrFail(database: Database, id: string): Pr
 }
 
 /** {@link revokeAdminTokenOrFail} for scripts that only ask whether the token existed: resolves false when none has this id. */
-export const revokeAdminToken = (database: Database, id: string): Promise<boolean> =>
-  revokeAdminTokenOrFail(database, id).then(() => true, falseIfNotFound);
+export const revokeAdminToken = (database: Database, id: string): Promise<boolean> => revokeAdminTokenOrFail(database, id).then(() => true, falseIfNotFound);
 
 /**
  * Finds valid admin tokens: by SHA-256 digest (so no secret is compared byte by byte), refused once revoked. Every

@@ -92,9 +92,7 @@ export class OrmKeyStore implements KeyStore {
     const [{ revision }] = await em.execute<[{ revision: number }]>('select coalesce(max(revision), 0) as revision from license_key');
     if (revision === this.#revision) return;
     const records = await em.find(LicenseKeyRecord, {}, { fields: ['id', 'keyHash', 'revokedAt', 'expiresAt'] });
-    this.#keys = new Map(
-      records.map((r) => [r.keyHash, { keyId: r.id, revoked: r.revokedAt != null, expiresAt: r.expiresAt ? r.expiresAt.getTime() : null }]),
-    );
+    this.#keys = new Map(records.map((r) => [r.keyHash, { keyId: r.id, revoked: r.revokedAt != null, expiresAt: r.expiresAt ? r.expiresAt.getTime() : null }]));
     this.#revision = revision;
   }
 

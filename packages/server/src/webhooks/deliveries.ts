@@ -22,7 +22,15 @@ export async function listDeliveries(database: Database, webhookId: string, filt
   const matching = database.em.getKnex()('webhook_delivery').where('webhook_id', webhookId);
   if (filter.status !== undefined) matching.andWhere('status', filter.status);
   const [rows, [{ total }]] = await Promise.all([
-    matching.clone().select('*').orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(filter.limit).offset(filter.offset) as Promise<DeliveryRow[]>,
+    matching
+      .clone()
+      .select('*')
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(filter.limit)
+      .offset(filter.offset) as Promise<DeliveryRow[]>,
     matching.clone().count({ total: '*' }) as unknown as Promise<[{ total: number | string }]>,
   ]);
   return { items: rows.map(toDelivery), total: Number(total) };

@@ -53,7 +53,13 @@ export async function lockSubscriptions(trx: Knex.Transaction, dialect: SqlDiale
  * its `webhook_fold` row. A fold is told first, as one `events.folded` delivery, once the minute has room; it takes
  * one of the minute's deliveries. Every folded event is counted in exactly one summary: nothing is dropped.
  */
-export async function admitDeliveries(trx: Knex.Transaction, dialect: SqlDialect, subscription: Subscription, candidates: DeliveryCandidate[], now: Date): Promise<Record<string, unknown>[]> {
+export async function admitDeliveries(
+  trx: Knex.Transaction,
+  dialect: SqlDialect,
+  subscription: Subscription,
+  candidates: DeliveryCandidate[],
+  now: Date,
+): Promise<Record<string, unknown>[]> {
   const [{ used }] = (await trx('webhook_delivery')
     .where('webhook_id', subscription.id)
     .andWhere('created_at', '>', dialect.toDatabaseTime(new Date(now.getTime() - WINDOW_MS)))
@@ -96,7 +102,11 @@ export async function admitDeliveries(trx: Knex.Transaction, dialect: SqlDialect
 
 /** The ids of the enabled subscriptions with folded events, to be told once their minute has room. */
 export async function subscriptionsWithFolds(knex: Knex): Promise<string[]> {
-  const rows = (await knex('webhook_fold as f').join('webhook as w', 'w.id', 'f.webhook_id').where('w.enabled', true).select('f.webhook_id').orderBy('f.webhook_id')) as { webhook_id: string }[];
+  const rows = (await knex('webhook_fold as f')
+    .join('webhook as w', 'w.id', 'f.webhook_id')
+    .where('w.enabled', true)
+    .select('f.webhook_id')
+    .orderBy('f.webhook_id')) as { webhook_id: string }[];
   return rows.map((row) => row.webhook_id);
 }
 

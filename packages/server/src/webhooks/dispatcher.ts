@@ -123,8 +123,17 @@ export class WebhookDispatcher extends BackgroundWorker {
           add(subscription, event.type, event.id, data);
         }
       }
-      await this.admit(trx, subscriptions.filter((subscription) => candidates.has(subscription)), candidates);
-      await trx('webhook_event').whereIn('id', events.map((event) => event.id)).delete();
+      await this.admit(
+        trx,
+        subscriptions.filter((subscription) => candidates.has(subscription)),
+        candidates,
+      );
+      await trx('webhook_event')
+        .whereIn(
+          'id',
+          events.map((event) => event.id),
+        )
+        .delete();
       return events.length;
     });
   }
@@ -134,10 +143,15 @@ export class WebhookDispatcher extends BackgroundWorker {
    * servers sharing the database count each one's minute in turn.
    */
   private async admit(trx: Knex.Transaction, subscriptions: Subscription[], candidates: Map<Subscription, DeliveryCandidate[]>): Promise<number> {
-    await lockSubscriptions(trx, this.dialect, subscriptions.map((subscription) => subscription.id));
+    await lockSubscriptions(
+      trx,
+      this.dialect,
+      subscriptions.map((subscription) => subscription.id),
+    );
     const now = this.now();
     const deliveries: Record<string, unknown>[] = [];
-    for (const subscription of subscriptions) deliveries.push(...(await admitDeliveries(trx, this.dialect, subscription, candidates.get(subscription) ?? [], now)));
+    for (const subscription of subscriptions)
+      deliveries.push(...(await admitDeliveries(trx, this.dialect, subscription, candidates.get(subscription) ?? [], now)));
     for (const chunk of chunks(deliveries, BATCH)) await trx('webhook_delivery').insert(chunk);
     return deliveries.length;
   }
@@ -168,7 +182,12 @@ export class WebhookDispatcher extends BackgroundWorker {
       const query = due(trx).select('d.id', 'd.webhook_id', 'd.event_id', 'd.payload', 'd.attempts').orderBy(['d.next_attempt_at', 'd.id']).limit(BATCH);
       const rows = (await this.dialect.lockSkippingLocked(query)) as DeliveryRow[];
       if (rows.length > 0) {
-        await trx('webhook_delivery').whereIn('id', rows.map((row) => row.id)).update({ claimed_until: this.dialect.toDatabaseTime(new Date(now.getTime() + CLAIM_MS)) });
+        await trx('webhook_delivery')
+          .whereIn(
+            'id',
+            rows.map((row) => row.id),
+          )
+          .update({ claimed_until: this.dialect.toDatabaseTime(new Date(now.getTime() + CLAIM_MS)) });
       }
       return rows;
     });
@@ -185,7 +204,11 @@ export class WebhookDispatcher extends BackgroundWorker {
   /** One attempt of one delivery, and its outcome written to the log. */
   private async send(row: DeliveryRow, subscription: Subscription | undefined): Promise<void> {
     // Disabled since it was queued: left pending, tried again once it is enabled.
-    if (!subscription) return void (await this.database.em.getKnex()('webhook_delivery').where('id', row.id).update({ claimed_until: null, next_attempt_at: this.dialect.toDatabaseTime(new Date(this.now().getTime() + CLAIM_MS)) }));
+    if (!subscription)
+      return void (await this.database.em
+        .getKnex()('webhook_delivery')
+        .where('id', row.id)
+        .update({ claimed_until: null, next_attempt_at: this.dialect.toDatabaseTime(new Date(this.now().getTime() + CLAIM_MS)) }));
     let statusCode: number | null = null;
     let error: string | null = null;
     try {
@@ -204,7 +227,8 @@ export class WebhookDispatcher extends BackgroundWorker {
         { allowPrivate: this.options.allowPrivate ?? false, timeoutMs: this.options.timeoutMs ?? 10_000 },
       );
       statusCode = answer.status;
-      if (statusCode < 200 || statusCode >= 300) error = statusCode >= 300 && statusCode < 400 ? `answered ${statusCode}: redirects are not followed` : `answered ${statusCode}`;
+      if (statusCode < 200 || statusCode >= 300)
+        error = statusCode >= 300 && statusCode < 400 ? `answered ${statusCode}: redirects are not followed` : `answered ${statusCode}`;
     } catch (caught) {
       error = (caught instanceof Error ? caught.message : String(caught)).slice(0, MAX_ERROR);
     }
@@ -217,7 +241,10 @@ export class WebhookDispatcher extends BackgroundWorker {
           ? { status: 'failed', next_attempt_at: null }
           : { status: 'pending', next_attempt_at: this.dialect.toDatabaseTime(new Date(now.getTime() + this.retryDelay(attempts))) };
     if (error !== null) this.options.logger?.warn({ webhookId: subscription.id, deliveryId: row.id, attempts, error }, 'webhook delivery failed');
-    await this.database.em.getKnex()('webhook_delivery').where('id', row.id).update({ ...outcome, attempts, last_status_code: statusCode, last_error: error, claimed_until: null });
+    await this.database.em
+      .getKnex()('webhook_delivery')
+      .where('id', row.id)
+      .update({ ...outcome, attempts, last_status_code: statusCode, last_error: error, claimed_until: null });
   }
 
   /** The wait after the `attempts`-th failure: doubling from the first retry's, up to six hours. */
@@ -247,15 +274,31 @@ export class WebhookDispatcher extends BackgroundWorker {
     const hosts = (await knex('host as h')
       .select('h.id', 'h.key_id', 'h.host_id', 'h.hostname', 'h.last_seen')
       .where('h.last_seen', '<', cutoff)
-      .whereNotExists(knex('webhook_notice as n').select(knex.raw('1')).whereRaw("n.kind = 'host.stale' and n.subject = ? || h.id and n.notified_at >= h.last_seen", [prefix]))
+      .whereNotExists(
+        knex('webhook_notice as n')
+          .select(knex.raw('1'))
+          .whereRaw("n.kind = 'host.stale' and n.subject = ? || h.id and n.notified_at >= h.last_seen", [prefix]),
+      )
       .orderBy('h.id')
       .limit(1000)) as { id: string; key_id: string; host_id: string; hostname: string | null; last_seen: Date | number }[];
     if (hosts.length === 0) return;
     const events = hosts.map((host): OutboxEvent => ({
       type: 'host.stale',
-      data: { hostRecordId: host.id, keyId: host.key_id, hostId: host.host_id, hostname: host.hostname, lastSeen: new Date(host.last_seen).toISOString(), staleDays: days },
+      data: {
+        hostRecordId: host.id,
+        keyId: host.key_id,
+        hostId: host.host_id,
+        hostname: host.hostname,
+        lastSeen: new Date(host.last_seen).toISOString(),
+        staleDays: days,
+      },
     }));
-    await this.notice(events, hosts.map((host) => `${prefix}${host.id}`), 'host.stale', now);
+    await this.notice(
+      events,
+      hosts.map((host) => `${prefix}${host.id}`),
+      'host.stale',
+      now,
+    );
   }
 
   /** License keys that expire within a week, told once per expiry. */
@@ -266,13 +309,30 @@ export class WebhookDispatcher extends BackgroundWorker {
       .select('k.id', 'k.label', 'k.prefix', 'k.expires_at')
       .whereNull('k.revoked_at')
       .andWhere('k.expires_at', '>', time)
-      .andWhere('k.expires_at', '<=', this.dialect.toDatabaseTime(new Date(now.getTime() + KEY_WARNING_MS)))) as { id: string; label: string | null; prefix: string; expires_at: Date | number }[];
+      .andWhere('k.expires_at', '<=', this.dialect.toDatabaseTime(new Date(now.getTime() + KEY_WARNING_MS)))) as {
+      id: string;
+      label: string | null;
+      prefix: string;
+      expires_at: Date | number;
+    }[];
     const subjects = keys.map((key) => `${key.id}:${new Date(key.expires_at).getTime()}`);
-    const told = new Set(((await knex('webhook_notice').select('subject').where('kind', 'key.expiring').whereIn('subject', subjects)) as { subject: string }[]).map((row) => row.subject));
+    const told = new Set(
+      ((await knex('webhook_notice').select('subject').where('kind', 'key.expiring').whereIn('subject', subjects)) as { subject: string }[]).map(
+        (row) => row.subject,
+      ),
+    );
     const fresh = keys.filter((_, i) => !told.has(subjects[i]!));
     if (fresh.length === 0) return;
-    const events = fresh.map((key): OutboxEvent => ({ type: 'key.expiring', data: { keyId: key.id, label: key.label, prefix: key.prefix, expiresAt: new Date(key.expires_at).toISOString() } }));
-    await this.notice(events, fresh.map((key) => `${key.id}:${new Date(key.expires_at).getTime()}`), 'key.expiring', now);
+    const events = fresh.map((key): OutboxEvent => ({
+      type: 'key.expiring',
+      data: { keyId: key.id, label: key.label, prefix: key.prefix, expiresAt: new Date(key.expires_at).toISOString() },
+    }));
+    await this.notice(
+      events,
+      fresh.map((key) => `${key.id}:${new Date(key.expires_at).getTime()}`),
+      'key.expiring',
+      now,
+    );
   }
 
   /** Writes events and the notices that keep them from being sent twice, in one transaction. */
@@ -302,13 +362,20 @@ interface Regression {
 /** How a stored report compares with its host's previous one; null when it is the first or not a Lynis report. */
 async function regressionOf(trx: Knex.Transaction, stored: Record<string, unknown>): Promise<Regression | null> {
   const reportId = stored['reportId'] as string;
-  const [current] = (await trx('report').select('host_record_id', 'received_at', ...CONTENT_COLUMNS).where('id', reportId)) as (ContentColumns & { host_record_id: string; received_at: Date | number })[];
+  const [current] = (await trx('report')
+    .select('host_record_id', 'received_at', ...CONTENT_COLUMNS)
+    .where('id', reportId)) as (ContentColumns & { host_record_id: string; received_at: Date | number })[];
   if (!current) return null;
   const [previous] = (await trx('report')
     .select(...CONTENT_COLUMNS)
     .where('host_record_id', current.host_record_id)
-    .andWhere((earlier) => earlier.where('received_at', '<', current.received_at).orWhere((same) => same.where('received_at', current.received_at).andWhere('id', '<', current.id)))
-    .orderBy([{ column: 'received_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .andWhere((earlier) =>
+      earlier.where('received_at', '<', current.received_at).orWhere((same) => same.where('received_at', current.received_at).andWhere('id', '<', current.id)),
+    )
+    .orderBy([
+      { column: 'received_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .limit(1)) as ContentColumns[];
   if (!previous) return null;
   const after = summarizeReportBytes(await reportBytesOf(current));

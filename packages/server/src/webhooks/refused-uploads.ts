@@ -31,7 +31,8 @@ export async function writeRefusedUploadEvents(trx: Knex.Transaction, groups: Re
     if (group.operation !== 'uploadReport' || group.keyId === '') continue;
     const subject = `${group.keyId}\n${group.reason}`;
     let held = byKey.get(subject);
-    if (!held) byKey.set(subject, (held = { keyId: group.keyId, reason: group.reason, count: 0, hostIds: new Set(), firstAt: group.firstAt, lastAt: group.lastAt }));
+    if (!held)
+      byKey.set(subject, (held = { keyId: group.keyId, reason: group.reason, count: 0, hostIds: new Set(), firstAt: group.firstAt, lastAt: group.lastAt }));
     held.count += group.count;
     // Folded groups (the rejection log's memory bound) carry no host id: counted, not named.
     if (group.hostId !== '') held.hostIds.add(group.hostId);
@@ -42,7 +43,11 @@ export async function writeRefusedUploadEvents(trx: Knex.Transaction, groups: Re
   if (byKey.size === 0 || !(await wantedEventTypes(trx)).has('uploads.refused')) return;
   const time = toTime(now);
   const fresh = await claimNotices(trx, 'uploads.refused', [...byKey.keys()], time, toTime(new Date(now.getTime() - HOUR_MS)));
-  await writeEvents(trx, fresh.map((subject): OutboxEvent => ({ type: 'uploads.refused', data: eventData(byKey.get(subject)!) })), time);
+  await writeEvents(
+    trx,
+    fresh.map((subject): OutboxEvent => ({ type: 'uploads.refused', data: eventData(byKey.get(subject)!) })),
+    time,
+  );
 }
 
 function eventData(refused: Refused): UploadsRefusedEventData & Record<string, unknown> {
@@ -62,6 +67,8 @@ function eventData(refused: Refused): UploadsRefusedEventData & Record<string, u
  * every reason (and, before events were told per key, every host id a sender chose) would keep a row for ever.
  */
 export async function pruneRefusedUploadNotices(knex: Knex, now: Date, toTime: (time: Date) => DatabaseTime): Promise<void> {
-  const stale = knex('webhook_notice').where('kind', 'uploads.refused').andWhere('notified_at', '<=', toTime(new Date(now.getTime() - HOUR_MS)));
+  const stale = knex('webhook_notice')
+    .where('kind', 'uploads.refused')
+    .andWhere('notified_at', '<=', toTime(new Date(now.getTime() - HOUR_MS)));
   if (await stale.clone().first('subject')) await stale.delete();
 }

@@ -84,7 +84,12 @@ export function checkedLookup(allowPrivate: boolean, resolve: typeof dnsLookup =
  * connected to (through the socket's own DNS lookup), so a name that resolves to a private address, at once or
  * after a first check, is refused all the same.
  */
-export function postWebhook(url: string, headers: Record<string, string>, body: string, options: { allowPrivate: boolean; timeoutMs: number }): Promise<WebhookAnswer> {
+export function postWebhook(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  options: { allowPrivate: boolean; timeoutMs: number },
+): Promise<WebhookAnswer> {
   const target = new URL(url);
   const refusal = refusedReceiver(url, options.allowPrivate);
   if (refusal) return Promise.reject(new Error(refusal));

@@ -45,14 +45,21 @@ export async function createWebhook(database: Database, input: WebhookInput, now
   const id = randomUUID();
   const secret = newSecret();
   const time = sqlDialectOf(database.em).toDatabaseTime(now);
-  await database.em.getKnex()('webhook').insert({ id, ...columnsOf(input), secret, created_at: time, updated_at: time });
+  await database.em
+    .getKnex()('webhook')
+    .insert({ id, ...columnsOf(input), secret, created_at: time, updated_at: time });
   return { webhook: (await findWebhook(database, id))!, secret };
 }
 
 /** Replaces a subscription's settings, keeping its secret; false when there is none. */
 export async function updateWebhook(database: Database, id: string, input: WebhookInput, now = new Date()): Promise<boolean> {
   const time = sqlDialectOf(database.em).toDatabaseTime(now);
-  return (await database.em.getKnex()('webhook').where('id', id).update({ ...columnsOf(input), updated_at: time })) > 0;
+  return (
+    (await database.em
+      .getKnex()('webhook')
+      .where('id', id)
+      .update({ ...columnsOf(input), updated_at: time })) > 0
+  );
 }
 
 /** Deletes a subscription, its delivery log and the events its cap folded; false when there was none. */

@@ -20,7 +20,15 @@ const DAY_MS = 86_400_000;
 const silent = { info() {}, warn() {}, error() {} };
 
 const lynisReport = (hostname: string, index: number, warnings: string[] = []) =>
-  ['report_version_major=1', 'report_version_minor=0', 'lynis_version=3.0.8', `hostname=${hostname}`, `hardening_index=${index}`, ...warnings.map((id) => `warning[]=${id}|Warned|-|-|`), ''].join('\n');
+  [
+    'report_version_major=1',
+    'report_version_minor=0',
+    'lynis_version=3.0.8',
+    `hostname=${hostname}`,
+    `hardening_index=${index}`,
+    ...warnings.map((id) => `warning[]=${id}|Warned|-|-|`),
+    '',
+  ].join('\n');
 
 describe.each(DIALECTS)('webhooks on %s', (dialect) => {
   const database = useTestDatabase(dialect);
@@ -52,7 +60,16 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
 
   async function upload(hostId: string, text: string): Promise<string> {
     const content = Buffer.from(text);
-    const report: ReportToStore = { keyId, hostId, receivedAt: clock, encoding: 'raw', size: content.length, sha256: 'a'.repeat(64), content, summary: summarizeReportBytes(content) };
+    const report: ReportToStore = {
+      keyId,
+      hostId,
+      receivedAt: clock,
+      encoding: 'raw',
+      size: content.length,
+      sha256: 'a'.repeat(64),
+      content,
+      summary: summarizeReportBytes(content),
+    };
     return (await store.save(report)).id;
   }
 
@@ -72,7 +89,9 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     expect(verified).toMatchObject({ type: 'report.stored', data: { reportId, hostId: 'a'.repeat(40), hostname: 'web-01', hardeningIndex: 70, keyId } });
     expect(() => new Webhook(`whsec_${Buffer.alloc(24, 1).toString('base64')}`).verify(request!.body.toString(), headers)).toThrow();
     const log = await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 });
-    expect(log.items).toEqual([expect.objectContaining({ status: 'delivered', attempts: 1, lastStatusCode: 204, lastError: null, eventId: headers['webhook-id'] })]);
+    expect(log.items).toEqual([
+      expect.objectContaining({ status: 'delivered', attempts: 1, lastStatusCode: 204, lastError: null, eventId: headers['webhook-id'] }),
+    ]);
     // The outbox is empty once fanned out; nothing is sent twice.
     const [{ n: waiting }] = (await orm.em.getKnex()('webhook_event').count({ n: '*' })) as [{ n: number | string }];
     expect(Number(waiting)).toBe(0);
@@ -117,7 +136,13 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     const sender = dispatcher({ maxAttempts: 3 });
     await sender.settle();
     let [delivery] = (await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 })).items;
-    expect(delivery).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 500, lastError: 'answered 500', nextAttemptAt: new Date(clock.getTime() + 1000).toISOString() });
+    expect(delivery).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastStatusCode: 500,
+      lastError: 'answered 500',
+      nextAttemptAt: new Date(clock.getTime() + 1000).toISOString(),
+    });
     await sender.settle(); // not due yet
     expect(receiver.requests).toHaveLength(1);
     clock = new Date(clock.getTime() + 1000);
@@ -144,7 +169,10 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     reply = () => ({ status: 302, body: '', headers: { location: 'http://169.254.169.254/latest/meta-data' } });
     await upload('a'.repeat(40), lynisReport('web-01', 70));
     await dispatcher({ maxAttempts: 1 }).settle();
-    expect((await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 })).items[0]).toMatchObject({ status: 'failed', lastError: 'answered 302: redirects are not followed' });
+    expect((await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 })).items[0]).toMatchObject({
+      status: 'failed',
+      lastError: 'answered 302: redirects are not followed',
+    });
     expect(receiver.requests).toHaveLength(1);
 
     clock = new Date(clock.getTime() + 1000);
@@ -164,10 +192,13 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     clock = new Date(clock.getTime() + 1000);
     await upload('a'.repeat(40), lynisReport('web-<!channel>', 65, ['FIRE-4512']));
     await dispatcher().settle();
-    const payloads = (id: string) => listDeliveries(orm, id, { limit: 10, offset: 0 }).then((page) => page.items.map((item) => JSON.parse(item.payload) as Record<string, unknown>));
+    const payloads = (id: string) =>
+      listDeliveries(orm, id, { limit: 10, offset: 0 }).then((page) => page.items.map((item) => JSON.parse(item.payload) as Record<string, unknown>));
     const strictPayloads = await payloads(strict.webhook.id);
     // Fanned out together, so in no particular order.
-    const byIndexBefore = strictPayloads.map((payload) => payload['data'] as { hardeningIndex: { before: number }; newWarnings: unknown }).sort((a, b) => a.hardeningIndex.before - b.hardeningIndex.before);
+    const byIndexBefore = strictPayloads
+      .map((payload) => payload['data'] as { hardeningIndex: { before: number }; newWarnings: unknown })
+      .sort((a, b) => a.hardeningIndex.before - b.hardeningIndex.before);
     expect(byIndexBefore).toEqual([
       expect.objectContaining({ hardeningIndex: { before: 65, after: 65 }, newWarnings: [{ testId: 'FIRE-4512', text: 'Warned' }] }),
       expect.objectContaining({ hardeningIndex: { before: 70, after: 65 }, newWarnings: [] }),
@@ -179,7 +210,8 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     const { webhook } = await subscribe(['uploads.refused']);
     const toTime = sqlDialectOf(orm.em).toDatabaseTime;
     const log = new RejectionLog(orm, silent, { now: () => clock, onWrite: (trx, groups, now) => writeRefusedUploadEvents(trx, groups, now, toTime) });
-    const refuse = (hostId: string, reason = 'invalid-key', key = keyId) => log.record({ operation: 'uploadReport', reason, keyId: key, hostId, remoteAddress: '127.0.0.2' } as never);
+    const refuse = (hostId: string, reason = 'invalid-key', key = keyId) =>
+      log.record({ operation: 'uploadReport', reason, keyId: key, hostId, remoteAddress: '127.0.0.2' } as never);
     const randomHostId = () => randomBytes(20).toString('hex');
     const hostIds = Array.from({ length: 200 }, randomHostId);
     for (const hostId of hostIds) refuse(hostId);
@@ -192,7 +224,8 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     for (let i = 0; i < 50; i++) refuse(randomHostId());
     await log.flush();
     await dispatcher().settle();
-    const told = async () => (await listDeliveries(orm, webhook.id, { limit: 100, offset: 0 })).items.map((item) => JSON.parse(item.payload).data as Record<string, unknown>);
+    const told = async () =>
+      (await listDeliveries(orm, webhook.id, { limit: 100, offset: 0 })).items.map((item) => JSON.parse(item.payload).data as Record<string, unknown>);
     let events = await told();
     expect(events).toHaveLength(2);
     const invalidKey = events.find((event) => event['reason'] === 'invalid-key')!;
@@ -206,21 +239,38 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     await dispatcher().settle();
     events = await told();
     expect(events).toHaveLength(3);
-    expect(events.filter((event) => event['reason'] === 'invalid-key').map((event) => event['count']).sort()).toEqual([20, 201]);
+    expect(
+      events
+        .filter((event) => event['reason'] === 'invalid-key')
+        .map((event) => event['count'])
+        .sort(),
+    ).toEqual([20, 201]);
     await log.close();
     // Notices outlive their hour by no more than a sweep: invalid-data's is gone already, invalid-key's goes next.
-    const notices = async () => Number(((await orm.em.getKnex()('webhook_notice').where('kind', 'uploads.refused').count({ n: '*' })) as [{ n: number | string }])[0].n);
+    const notices = async () =>
+      Number(((await orm.em.getKnex()('webhook_notice').where('kind', 'uploads.refused').count({ n: '*' })) as [{ n: number | string }])[0].n);
     expect(await notices()).toBe(1);
     clock = new Date(clock.getTime() + 3_600_000);
     await dispatcher().settle();
     expect(await notices()).toBe(0);
   });
 
-  it('tells of a key\'s refused uploads once when two servers write their refusals at once', async () => {
+  it("tells of a key's refused uploads once when two servers write their refusals at once", async () => {
     const { webhook } = await subscribe(['uploads.refused']);
     const toTime = sqlDialectOf(orm.em).toDatabaseTime;
     const refusals = (): RefusalGroup[] =>
-      Array.from({ length: 100 }, () => ({ day: dayOf(clock), operation: 'uploadReport', reason: 'invalid-key', keyId, hostId: randomBytes(20).toString('hex'), remoteAddress: '127.0.0.2', folded: false, count: 1, firstAt: clock, lastAt: clock }));
+      Array.from({ length: 100 }, () => ({
+        day: dayOf(clock),
+        operation: 'uploadReport',
+        reason: 'invalid-key',
+        keyId,
+        hostId: randomBytes(20).toString('hex'),
+        remoteAddress: '127.0.0.2',
+        folded: false,
+        count: 1,
+        firstAt: clock,
+        lastAt: clock,
+      }));
     // Each server's write in a transaction of its own; on PostgreSQL both wait until the other has begun, so that
     // they overlap (SQLite has one writer: they take turns).
     let begun = 0;
@@ -237,7 +287,9 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     else for (let server = 0; server < 2; server++) await orm.em.getKnex().transaction((trx) => writeRefusedUploadEvents(trx, refusals(), clock, toTime));
     await dispatcher().settle();
     const items = (await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 })).items;
-    expect(items.map((item) => JSON.parse(item.payload).data)).toEqual([expect.objectContaining({ keyId, reason: 'invalid-key', count: 100, hostIdCount: 100 })]);
+    expect(items.map((item) => JSON.parse(item.payload).data)).toEqual([
+      expect.objectContaining({ keyId, reason: 'invalid-key', count: 100, hostIdCount: 100 }),
+    ]);
   });
 
   /** Stores `count` reports of distinct hosts, each telling `report.stored`. */
@@ -248,9 +300,11 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
   /** Reports told one by one plus those told folded: every event is accounted for. */
   const accountedFor = (bodies: { type: string; data: Record<string, unknown> }[]) =>
     bodies.filter((body) => body.type === 'report.stored').length +
-    bodies.filter((body) => body.type === 'events.folded').reduce((sum, body) => sum + ((body.data['counts'] as Record<string, number>)['report.stored'] ?? 0), 0);
+    bodies
+      .filter((body) => body.type === 'events.folded')
+      .reduce((sum, body) => sum + ((body.data['counts'] as Record<string, number>)['report.stored'] ?? 0), 0);
 
-  it('sends at most a subscription\'s cap of deliveries a minute and folds the rest into one summary that counts them', async () => {
+  it("sends at most a subscription's cap of deliveries a minute and folds the rest into one summary that counts them", async () => {
     const { webhook } = await subscribe(['report.stored'], { maxDeliveriesPerMinute: 10 });
     expect(webhook.maxDeliveriesPerMinute).toBe(10);
     expect((await subscribe(['report.stored'], { enabled: false })).webhook.maxDeliveriesPerMinute).toBe(60);
@@ -283,7 +337,7 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     expect(Number(((await orm.em.getKnex()('webhook_fold').count({ n: '*' })) as [{ n: number | string }])[0].n)).toBe(0);
   });
 
-  it('keeps a disabled subscription\'s folded events until it is enabled again, and deletes them with it', async () => {
+  it("keeps a disabled subscription's folded events until it is enabled again, and deletes them with it", async () => {
     const input = { url: `${receiver.url}/hook`, events: ['report.stored' as const], maxDeliveriesPerMinute: 2 };
     const { webhook } = await subscribe(input.events, input);
     await burst(5, 'a');
@@ -298,7 +352,11 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     expect(deliveredBodies().at(-1)).toMatchObject({ type: 'events.folded', data: { count: 3 } });
     await burst(5, 'b');
     await sender.settle();
-    const folds = () => orm.em.getKnex()('webhook_fold').count({ n: '*' }).then((rows) => Number((rows as [{ n: number | string }])[0].n));
+    const folds = () =>
+      orm.em
+        .getKnex()('webhook_fold')
+        .count({ n: '*' })
+        .then((rows) => Number((rows as [{ n: number | string }])[0].n));
     expect(await folds()).toBe(1);
     await deleteWebhook(orm, webhook.id);
     expect(await folds()).toBe(0);
@@ -311,7 +369,9 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     await sender.settle();
     clock = new Date(clock.getTime() + 61_000);
     await sender.settle();
-    expect(receiver.requests.map((request) => JSON.parse(request.body.toString()).text).at(-1)).toMatch(/^3 events folded \(over this subscription's cap of 1 a minute\): 3 report\.stored, from .+ to .+$/);
+    expect(receiver.requests.map((request) => JSON.parse(request.body.toString()).text).at(-1)).toMatch(
+      /^3 events folded \(over this subscription's cap of 1 a minute\): 3 report\.stored, from .+ to .+$/,
+    );
   });
 
   it('with two dispatchers on one database, the cap holds for both and each delivery, summaries included, is sent once', async () => {
@@ -343,7 +403,9 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     await sender.settle();
     await sender.settle();
     const staleItems = (await listDeliveries(orm, stale.webhook.id, { limit: 10, offset: 0 })).items;
-    expect(staleItems.map((item) => JSON.parse(item.payload).data)).toEqual([expect.objectContaining({ hostRecordId: hostRecordId(keyId, 'a'.repeat(40)), staleDays: 2 })]);
+    expect(staleItems.map((item) => JSON.parse(item.payload).data)).toEqual([
+      expect.objectContaining({ hostRecordId: hostRecordId(keyId, 'a'.repeat(40)), staleDays: 2 }),
+    ]);
     const expiringItems = (await listDeliveries(orm, expiring.webhook.id, { limit: 10, offset: 0 })).items;
     expect(expiringItems.map((item) => JSON.parse(item.payload).data.label)).toEqual(['soon']);
   });

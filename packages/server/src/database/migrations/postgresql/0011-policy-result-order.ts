@@ -9,9 +9,13 @@ import { Migration } from '@mikro-orm/migrations';
 export class PolicyResultOrder extends Migration {
   override async up(): Promise<void> {
     this.addSql('alter table "policy_result" add column "hostname" varchar(255) null, add column "nameless" boolean not null default false;');
-    this.addSql('update "policy_result" set "hostname" = "host"."hostname", "nameless" = "host"."hostname" is null from "host" where "host"."id" = "policy_result"."host_record_id";');
+    this.addSql(
+      'update "policy_result" set "hostname" = "host"."hostname", "nameless" = "host"."hostname" is null from "host" where "host"."id" = "policy_result"."host_record_id";',
+    );
     this.addSql('create index "policy_result_page_index" on "policy_result" ("policy_id", "status", "nameless", "hostname", "host_record_id", "rule_id");');
-    this.addSql('create index "policy_result_rule_page_index" on "policy_result" ("policy_id", "rule_id", "status", "nameless", "hostname", "host_record_id");');
+    this.addSql(
+      'create index "policy_result_rule_page_index" on "policy_result" ("policy_id", "rule_id", "status", "nameless", "hostname", "host_record_id");',
+    );
     // A host's results on a policy (those a waiver names) found by both, even where the planner knows nothing of the
     // table: with the host alone in it, PostgreSQL read the policy's results in the primary key for each waiver.
     this.addSql('drop index "policy_result_host_record_id_index";');

@@ -17,9 +17,13 @@ export class FleetView extends Migration {
     this.addSql('alter table `host` add column `derived_version` integer not null default 0;');
     this.addSql('alter table `host` add column `derived_digest` text null;');
 
-    this.addSql("create table `host_label` (`host_record_id` text not null, `kind` text not null, `value` text not null, `position` integer not null, constraint `host_label_host_record_id_foreign` foreign key(`host_record_id`) references `host`(`id`) on update cascade, primary key (`host_record_id`, `kind`, `value`)) without rowid;");
+    this.addSql(
+      'create table `host_label` (`host_record_id` text not null, `kind` text not null, `value` text not null, `position` integer not null, constraint `host_label_host_record_id_foreign` foreign key(`host_record_id`) references `host`(`id`) on update cascade, primary key (`host_record_id`, `kind`, `value`)) without rowid;',
+    );
     this.addSql('create index `host_label_kind_value_host_record_id_index` on `host_label` (`kind`, `value`, `host_record_id`);');
-    this.addSql("create table `host_finding` (`host_record_id` text not null, `kind` text not null, `test_id` text not null, `text` text not null, constraint `host_finding_host_record_id_foreign` foreign key(`host_record_id`) references `host`(`id`) on update cascade, primary key (`host_record_id`, `kind`, `test_id`)) without rowid;");
+    this.addSql(
+      'create table `host_finding` (`host_record_id` text not null, `kind` text not null, `test_id` text not null, `text` text not null, constraint `host_finding_host_record_id_foreign` foreign key(`host_record_id`) references `host`(`id`) on update cascade, primary key (`host_record_id`, `kind`, `test_id`)) without rowid;',
+    );
     this.addSql('create index `host_finding_test_id_kind_text_host_record_id_index` on `host_finding` (`test_id`, `kind`, `text`, `host_record_id`);');
 
     this.addSql('drop index `report_received_at_id_index`;');

@@ -13,7 +13,9 @@ export class PolicyResultOrder extends Migration {
     this.addSql('update `policy_result` set `hostname` = (select `hostname` from `host` where `host`.`id` = `policy_result`.`host_record_id`);');
     this.addSql('update `policy_result` set `nameless` = `hostname` is null;');
     this.addSql('create index `policy_result_page_index` on `policy_result` (`policy_id`, `status`, `nameless`, `hostname`, `host_record_id`, `rule_id`);');
-    this.addSql('create index `policy_result_rule_page_index` on `policy_result` (`policy_id`, `rule_id`, `status`, `nameless`, `hostname`, `host_record_id`);');
+    this.addSql(
+      'create index `policy_result_rule_page_index` on `policy_result` (`policy_id`, `rule_id`, `status`, `nameless`, `hostname`, `host_record_id`);',
+    );
     // A host's results on a policy (those a waiver names) found by both, even where the planner knows nothing of the
     // table: with the host alone in it, PostgreSQL read the policy's results in the primary key for each waiver.
     this.addSql('drop index `policy_result_host_record_id_index`;');

@@ -6,6 +6,8 @@ export class PolicyQuarantine extends Migration {
     this.addSql('alter table `policy` add column `strikes` integer not null default 0;');
     this.addSql('alter table `policy` add column `quarantined_at` datetime null;');
     this.addSql('alter table `policy` add column `quarantine_reason` text null;');
-    this.addSql('create table `policy_run` (`policy_id` text not null, `run_id` text not null, `expires_at` datetime not null, primary key (`policy_id`, `run_id`));');
+    this.addSql(
+      'create table `policy_run` (`policy_id` text not null, `run_id` text not null, `expires_at` datetime not null, primary key (`policy_id`, `run_id`));',
+    );
   }
 }
