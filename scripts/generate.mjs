@@ -12,8 +12,8 @@ import { parse } from 'yaml';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const check = process.argv.includes('--check');
-/** Packages whose src/generated/ comes from openapi.yaml, each with its own openapi-ts.config.ts. */
-const packages = ['packages/core', 'packages/client'];
+/** Packages whose src/generated/ comes from openapi.yaml, each with its own openapi-ts.config.ts (the server's holds the admin types). */
+const packages = ['packages/core', 'packages/server', 'packages/client'];
 
 /** The contract as a module, so core needs no YAML parser or file access at run time. */
 function writeSpecModule(outDir) {
