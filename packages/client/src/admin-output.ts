@@ -277,112 +277,96 @@ const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
  * uploads accepted and refused per day, the fleet's hardening index per day, and the stale hosts seen longest ago.
  */
 export function formatOverview(overview: Overview): string {
-  const { hosts, hardeningIndex: index, staleDays } = overview;
-  const head = formatFields([
-    ['Generated', formatTime(overview.generatedAt)],
+  const { hosts, staleDays } = overview;
+  const findingColumns: Columns<FindingCount> = [
+    ['HOSTS', (f) => f.hosts],
+    ['TEST ID', (f) => f.testId],
+    ['TEXT', (f) => f.text],
+  ];
+  const mixColumns = (heading: string): Columns<LabelCount> => [
+    ['HOSTS', (l) => l.hosts],
+    [heading, (l) => l.name ?? '(not reported)'],
+  ];
+  const sections = [
+    formatOverviewHead(overview),
+    `Hardening index of the hosts' latest reports:\n${indent(formatDistribution(overview.hardeningIndex.distribution))}`,
+    formatSection('Top warnings (hosts affected)', findingColumns, overview.topWarnings),
+    formatSection('Top suggestions (hosts affected)', findingColumns, overview.topSuggestions),
+    formatSection('Operating systems', mixColumns('OPERATING SYSTEM'), overview.operatingSystems),
+    formatSection('Lynis versions', mixColumns('LYNIS'), overview.lynisVersions),
+    formatUploadsPerDay(overview.uploadsPerDay),
+    formatHardeningTrend(overview.hardeningTrend.slice(-OVERVIEW_TREND_DAYS)),
+    formatSection(`Stale hosts (no report for ${count(staleDays, 'day')}), seen longest ago`, staleHostColumns, overview.staleHosts) +
+      (overview.staleHosts.length > 0 && hosts.stale > overview.staleHosts.length
+        ? `  ${hosts.stale - overview.staleHosts.length} more: audit-client hosts --stale-days ${staleDays}\n`
+        : ''),
+  ];
+  return sections.join('\n');
+}
+
+/** A titled section of the overview: its rows as a table, two spaces in, or `none`. */
+function formatSection<Row>(title: string, columns: Columns<Row>, rows: Row[]): string {
+  return `${title}:\n` + (rows.length === 0 ? '  none\n' : indent(formatTable(columns, rows)));
+}
+
+/** The overview's first lines: when, how many hosts and how recently seen, and the hardening index's average. */
+function formatOverviewHead({ generatedAt, hosts, hardeningIndex: index, staleDays }: Overview): string {
+  const without = index.unknown > 0 ? ` (${count(index.unknown, 'host')} without one)` : '';
+  return formatFields([
+    ['Generated', formatTime(generatedAt)],
     [
       'Hosts',
       `${hosts.total}: ${hosts.seenLast24h} seen in the last 24 h, ${hosts.seenLast7d} in the last 7 days, ${hosts.stale} stale (no report for ${count(staleDays, 'day')})`,
     ],
-    [
-      'Hardening index',
-      index.average === null
-        ? `none known${index.unknown > 0 ? ` (${count(index.unknown, 'host')} without one)` : ''}`
-        : `average ${decimal(index.average)}, median ${decimal(index.median)}${index.unknown > 0 ? ` (${count(index.unknown, 'host')} without one)` : ''}`,
-    ],
+    ['Hardening index', index.average === null ? `none known${without}` : `average ${decimal(index.average)}, median ${decimal(index.median)}${without}`],
   ]);
-  const widest = Math.max(1, ...index.distribution.map((bucket) => bucket.hosts));
-  const distribution = formatTable<Overview['hardeningIndex']['distribution'][number]>(
+}
+
+/** The hardening index's distribution, a bar per bucket, the fullest bucket 40 characters wide. */
+function formatDistribution(distribution: Overview['hardeningIndex']['distribution']): string {
+  const widest = Math.max(1, ...distribution.map((bucket) => bucket.hosts));
+  return formatTable<Overview['hardeningIndex']['distribution'][number]>(
     [
       ['INDEX', (b) => `${b.from}-${b.to}`],
       ['HOSTS', (b) => String(b.hosts)],
       ['', (b) => '#'.repeat(Math.ceil((b.hosts / widest) * 40)) || ' '],
     ],
-    index.distribution,
+    distribution,
   );
-  const findings = (title: string, items: FindingCount[]) =>
-    `${title}:\n` +
-    (items.length === 0
-      ? '  none\n'
-      : indent(
-          formatTable<FindingCount>(
-            [
-              ['HOSTS', (f) => f.hosts],
-              ['TEST ID', (f) => f.testId],
-              ['TEXT', (f) => f.text],
-            ],
-            items,
-          ),
-        ));
-  const mix = (title: string, heading: string, items: LabelCount[]) =>
-    `${title}:\n` +
-    (items.length === 0
-      ? '  none\n'
-      : indent(
-          formatTable<LabelCount>(
-            [
-              ['HOSTS', (l) => l.hosts],
-              [heading, (l) => l.name ?? '(not reported)'],
-            ],
-            items,
-          ),
-        ));
-  const uploads = overview.uploadsPerDay.filter((day) => day.accepted > 0 || day.refused > 0);
-  const refused = overview.uploadsPerDay.reduce((sum, day) => sum + day.refused, 0);
-  const trend = overview.hardeningTrend.slice(-OVERVIEW_TREND_DAYS);
-  const sections = [
-    head,
-    `Hardening index of the hosts' latest reports:\n${indent(distribution)}`,
-    findings('Top warnings (hosts affected)', overview.topWarnings),
-    findings('Top suggestions (hosts affected)', overview.topSuggestions),
-    mix('Operating systems', 'OPERATING SYSTEM', overview.operatingSystems),
-    mix('Lynis versions', 'LYNIS', overview.lynisVersions),
-    `Uploads per day, last ${count(overview.uploadsPerDay.length, 'day')} (days with any):\n` +
-      (uploads.length === 0
-        ? '  none\n'
-        : indent(
-            formatTable<Overview['uploadsPerDay'][number]>(
-              [
-                ['DAY', (d) => d.day],
-                ['ACCEPTED', (d) => String(d.accepted)],
-                ['REFUSED', (d) => String(d.refused)],
-              ],
-              uploads,
-            ),
-          )) +
-      (refused > 0 ? `  ${count(refused, 'upload')} refused: see audit-client rejections\n` : ''),
-    `Fleet hardening index per day (newest ${count(trend.length, 'day')} with reports):\n` +
-      (trend.length === 0
-        ? '  none\n'
-        : indent(
-            formatTable<Overview['hardeningTrend'][number]>(
-              [
-                ['DAY', (d) => d.day],
-                ['AVERAGE', (d) => decimal(d.average)],
-                ['REPORTS', (d) => String(d.reports)],
-              ],
-              trend,
-            ),
-          )),
-    `Stale hosts (no report for ${count(staleDays, 'day')}), seen longest ago:\n` +
-      (overview.staleHosts.length === 0
-        ? '  none\n'
-        : indent(
-            formatTable<Host>(
-              [
-                ['ID', (h) => h.id],
-                ['HOSTNAME', (h) => h.hostname],
-                ['LAST SEEN', (h) => formatTime(h.lastSeen)],
-              ],
-              overview.staleHosts,
-            ),
-          ) +
-          (hosts.stale > overview.staleHosts.length
-            ? `  ${hosts.stale - overview.staleHosts.length} more: audit-client hosts --stale-days ${staleDays}\n`
-            : '')),
-  ];
-  return sections.join('\n');
 }
+
+/** Uploads accepted and refused on the days with any, and where to read the refusals. */
+function formatUploadsPerDay(days: Overview['uploadsPerDay']): string {
+  const refused = days.reduce((sum, day) => sum + day.refused, 0);
+  const columns: Columns<Overview['uploadsPerDay'][number]> = [
+    ['DAY', (d) => d.day],
+    ['ACCEPTED', (d) => String(d.accepted)],
+    ['REFUSED', (d) => String(d.refused)],
+  ];
+  return (
+    formatSection(
+      `Uploads per day, last ${count(days.length, 'day')} (days with any)`,
+      columns,
+      days.filter((day) => day.accepted > 0 || day.refused > 0),
+    ) + (refused > 0 ? `  ${count(refused, 'upload')} refused: see audit-client rejections\n` : '')
+  );
+}
+
+/** The fleet's hardening index on the newest days with reports. */
+function formatHardeningTrend(trend: Overview['hardeningTrend']): string {
+  const columns: Columns<Overview['hardeningTrend'][number]> = [
+    ['DAY', (d) => d.day],
+    ['AVERAGE', (d) => decimal(d.average)],
+    ['REPORTS', (d) => String(d.reports)],
+  ];
+  return formatSection(`Fleet hardening index per day (newest ${count(trend.length, 'day')} with reports)`, columns, trend);
+}
+
+const staleHostColumns: Columns<Host> = [
+  ['ID', (h) => h.id],
+  ['HOSTNAME', (h) => h.hostname],
+  ['LAST SEEN', (h) => formatTime(h.lastSeen)],
+];
 
 /** Every line of `text` two spaces in. */
 const indent = (text: string) => text.replace(/^(?=.)/gm, '  ');
