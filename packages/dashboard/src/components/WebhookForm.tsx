@@ -55,15 +55,7 @@ export function WebhookForm({
         <label htmlFor={`${id}-description`}>Description</label>
         <input id={`${id}-description`} value={input.description ?? ''} onChange={(event) => set({ description: event.target.value })} maxLength={500} />
       </div>
-      <fieldset className="events">
-        <legend>Events</legend>
-        {EVENT_TYPES.map((type) => (
-          <label key={type}>
-            <input type="checkbox" checked={input.events.includes(type)} onChange={(event) => toggle(type, event.target.checked)} />
-            <code>{type}</code> <span className="muted">{EVENT_MEANINGS[type]}</span>
-          </label>
-        ))}
-      </fieldset>
+      <EventChoices events={input.events} onToggle={toggle} />
       <div className="filter-grid">
         <div className="field">
           <label htmlFor={`${id}-format`}>Format</label>
@@ -72,42 +64,27 @@ export function WebhookForm({
             <option value="slack">slack (message)</option>
           </select>
         </div>
-        <div className="field">
-          <label htmlFor={`${id}-stale`}>Stale after (days, for host.stale)</label>
-          <input
-            id={`${id}-stale`}
-            type="number"
-            min={1}
-            max={365}
-            value={input.staleDays}
-            onChange={(event) => set({ staleDays: Number(event.target.value) })}
-            required
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-threshold`}>Regression threshold (points, for host.regressed)</label>
-          <input
-            id={`${id}-threshold`}
-            type="number"
-            min={1}
-            max={100}
-            value={input.regressionThreshold}
-            onChange={(event) => set({ regressionThreshold: Number(event.target.value) })}
-            required
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-cap`}>Most deliveries a minute (more are folded into one summary)</label>
-          <input
-            id={`${id}-cap`}
-            type="number"
-            min={1}
-            max={10000}
-            value={input.maxDeliveriesPerMinute}
-            onChange={(event) => set({ maxDeliveriesPerMinute: Number(event.target.value) })}
-            required
-          />
-        </div>
+        <NumberField
+          id={`${id}-stale`}
+          label="Stale after (days, for host.stale)"
+          max={365}
+          value={input.staleDays}
+          onChange={(staleDays) => set({ staleDays })}
+        />
+        <NumberField
+          id={`${id}-threshold`}
+          label="Regression threshold (points, for host.regressed)"
+          max={100}
+          value={input.regressionThreshold}
+          onChange={(regressionThreshold) => set({ regressionThreshold })}
+        />
+        <NumberField
+          id={`${id}-cap`}
+          label="Most deliveries a minute (more are folded into one summary)"
+          max={10000}
+          value={input.maxDeliveriesPerMinute}
+          onChange={(maxDeliveriesPerMinute) => set({ maxDeliveriesPerMinute })}
+        />
         <label className="checkbox">
           <input type="checkbox" checked={input.enabled} onChange={(event) => set({ enabled: event.target.checked })} /> Enabled
         </label>
@@ -119,6 +96,31 @@ export function WebhookForm({
         </p>
       )}
     </form>
+  );
+}
+
+/** One checkbox per event type, with what it means. */
+function EventChoices({ events, onToggle }: { events: WebhookEventType[]; onToggle(event: WebhookEventType, on: boolean): void }) {
+  return (
+    <fieldset className="events">
+      <legend>Events</legend>
+      {EVENT_TYPES.map((type) => (
+        <label key={type}>
+          <input type="checkbox" checked={events.includes(type)} onChange={(event) => onToggle(type, event.target.checked)} />
+          <code>{type}</code> <span className="muted">{EVENT_MEANINGS[type]}</span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** A required whole-number setting from 1 to `max`. */
+function NumberField({ id, label, max, value, onChange }: { id: string; label: string; max: number; value?: number; onChange(value: number): void }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} type="number" min={1} max={max} value={value} onChange={(event) => onChange(Number(event.target.value))} required />
+    </div>
   );
 }
 

@@ -37,8 +37,6 @@ export function HostReportPage({ client, id, onUnauthorized }: { client: Client;
   );
   if (loaded.state !== 'ready') return <Status loaded={loaded} />;
   const { host, latest, vulnerable, key } = loaded.value;
-  const indexed = host.hardeningHistory.filter((entry) => entry.hardeningIndex !== null);
-  const trend = indexed.map((entry) => ({ at: entry.receivedAt, value: entry.hardeningIndex! })).reverse();
   const summary = latest?.summary;
   return (
     <article className="host-report" aria-labelledby="report-title">
@@ -49,54 +47,8 @@ export function HostReportPage({ client, id, onUnauthorized }: { client: Client;
         </button>
       </p>
       <h1 id="report-title">Host report: {host.hostname ?? '(no host name)'}</h1>
-      <dl className="facts">
-        <dt>Host name</dt>
-        <dd>
-          {host.hostname ?? '—'}
-          {host.hostnameAlias && ` (alias ${host.hostnameAlias})`}
-        </dd>
-        {host.customerName && (
-          <>
-            <dt>Customer</dt>
-            <dd>{host.customerName}</dd>
-          </>
-        )}
-        <dt>Host id</dt>
-        <dd className="mono">{host.hostId}</dd>
-        <dt>Operating system</dt>
-        <dd>{host.os ?? '—'}</dd>
-        <dt>Lynis version</dt>
-        <dd>{host.lynisVersion ?? '—'}</dd>
-        <dt>Groups and tags</dt>
-        <dd>
-          <Labels host={host} />
-        </dd>
-        <dt>License key</dt>
-        <dd>{key ? `${key.label ?? '(no label)'} (${key.state})` : '(unknown key)'}</dd>
-        <dt>Reports</dt>
-        <dd>
-          {host.reportCount}, from {formatTime(host.firstSeen)} to {formatTime(host.lastSeen)}
-        </dd>
-        <dt>Printed</dt>
-        <dd>{formatTime(printedAt)}</dd>
-      </dl>
-      <section className="keep-together" aria-labelledby="trend-title">
-        <h2 id="trend-title">Hardening index: {host.latestHardeningIndex ?? '—'}</h2>
-        {trend.length === 0 ? (
-          <p>No report with a hardening index yet.</p>
-        ) : (
-          <>
-            <TrendChart points={trend} label="Hardening index" />
-            <Table
-              className="trend-table"
-              caption={`${indexed.length > TREND_ROWS ? `The newest ${TREND_ROWS} of ${indexed.length} reports with an index` : 'Every report with an index'}, newest first`}
-              columns={TREND_COLUMNS}
-              rows={indexed.slice(0, TREND_ROWS)}
-              rowKey={(entry) => entry.reportId}
-            />
-          </>
-        )}
-      </section>
+      <HostFacts host={host} keyName={key ? `${key.label ?? '(no label)'} (${key.state})` : '(unknown key)'} printedAt={printedAt} />
+      <HardeningTrend host={host} />
       <HostCompliance client={client} hostRecordId={host.id} onUnauthorized={onUnauthorized} />
       {summary ? (
         <>
@@ -108,6 +60,68 @@ export function HostReportPage({ client, id, onUnauthorized }: { client: Client;
         <p>{latest ? 'The newest report is not a Lynis report, so it has no findings to show.' : 'The host has no report yet.'}</p>
       )}
     </article>
+  );
+}
+
+/** Who the host is, its key (by label only), its reports, and when this was printed. */
+function HostFacts({ host, keyName, printedAt }: { host: HostDetail; keyName: string; printedAt: string }) {
+  return (
+    <dl className="facts">
+      <dt>Host name</dt>
+      <dd>
+        {host.hostname ?? '—'}
+        {host.hostnameAlias && ` (alias ${host.hostnameAlias})`}
+      </dd>
+      {host.customerName && (
+        <>
+          <dt>Customer</dt>
+          <dd>{host.customerName}</dd>
+        </>
+      )}
+      <dt>Host id</dt>
+      <dd className="mono">{host.hostId}</dd>
+      <dt>Operating system</dt>
+      <dd>{host.os ?? '—'}</dd>
+      <dt>Lynis version</dt>
+      <dd>{host.lynisVersion ?? '—'}</dd>
+      <dt>Groups and tags</dt>
+      <dd>
+        <Labels host={host} />
+      </dd>
+      <dt>License key</dt>
+      <dd>{keyName}</dd>
+      <dt>Reports</dt>
+      <dd>
+        {host.reportCount}, from {formatTime(host.firstSeen)} to {formatTime(host.lastSeen)}
+      </dd>
+      <dt>Printed</dt>
+      <dd>{formatTime(printedAt)}</dd>
+    </dl>
+  );
+}
+
+/** The host's hardening index: the chart of its reports with one, and a table of the newest. */
+function HardeningTrend({ host }: { host: HostDetail }) {
+  const indexed = host.hardeningHistory.filter((entry) => entry.hardeningIndex !== null);
+  const trend = indexed.map((entry) => ({ at: entry.receivedAt, value: entry.hardeningIndex! })).reverse();
+  return (
+    <section className="keep-together" aria-labelledby="trend-title">
+      <h2 id="trend-title">Hardening index: {host.latestHardeningIndex ?? '—'}</h2>
+      {trend.length === 0 ? (
+        <p>No report with a hardening index yet.</p>
+      ) : (
+        <>
+          <TrendChart points={trend} label="Hardening index" />
+          <Table
+            className="trend-table"
+            caption={`${indexed.length > TREND_ROWS ? `The newest ${TREND_ROWS} of ${indexed.length} reports with an index` : 'Every report with an index'}, newest first`}
+            columns={TREND_COLUMNS}
+            rows={indexed.slice(0, TREND_ROWS)}
+            rowKey={(entry) => entry.reportId}
+          />
+        </>
+      )}
+    </section>
   );
 }
 

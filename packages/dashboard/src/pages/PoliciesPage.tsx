@@ -282,53 +282,16 @@ function NewPolicy({ client, onUnauthorized, onCreated }: { client: Client; onUn
         <label htmlFor="policy-group">Only hosts of group</label>
         <input id="policy-group" value={group} onChange={(event) => setGroup(event.target.value)} placeholder="every host" maxLength={255} />
       </div>
-      {rules.map((rule, index) => {
-        const ruleErrors = errors.filter((error) => error.ruleId === rule.id);
-        return (
-          <fieldset key={index} className="rule">
-            <legend>Rule {index + 1}</legend>
-            <label htmlFor={`rule-id-${index}`}>Rule id</label>
-            <input
-              id={`rule-id-${index}`}
-              value={rule.id}
-              onChange={(event) => setRule(index, { id: event.target.value })}
-              pattern="[a-z0-9][a-z0-9\-]{0,63}"
-              required
-            />
-            <label htmlFor={`rule-expression-${index}`}>Expression</label>
-            <textarea
-              id={`rule-expression-${index}`}
-              className="mono"
-              value={rule.expression}
-              onChange={(event) => setRule(index, { expression: event.target.value })}
-              rows={2}
-              required
-              aria-invalid={ruleErrors.length > 0}
-              aria-describedby={ruleErrors.length > 0 ? `rule-error-${index}` : undefined}
-            />
-            {ruleErrors.map((error, i) => (
-              <div key={i} id={`rule-error-${index}`} className="rule-error" role="alert">
-                {error.position !== null && (
-                  <pre className="mono" aria-hidden="true">
-                    {rule.expression}
-                    {'\n'}
-                    {' '.repeat(error.position)}^
-                  </pre>
-                )}
-                <p>
-                  {error.message}
-                  {error.position !== null && ` (at character ${error.position + 1})`}
-                </p>
-              </div>
-            ))}
-            {rules.length > 1 && (
-              <button type="button" onClick={() => setRules(rules.filter((_, i) => i !== index))}>
-                Remove rule
-              </button>
-            )}
-          </fieldset>
-        );
-      })}
+      {rules.map((rule, index) => (
+        <RuleFields
+          key={index}
+          rule={rule}
+          index={index}
+          errors={errors.filter((error) => error.ruleId === rule.id)}
+          onChange={(change) => setRule(index, change)}
+          onRemove={rules.length > 1 ? () => setRules(rules.filter((_, i) => i !== index)) : undefined}
+        />
+      ))}
       <div className="actions">
         <button type="button" onClick={() => setRules([...rules, { id: `rule-${rules.length + 1}`, expression: '' }])}>
           Add a rule
@@ -341,6 +304,60 @@ function NewPolicy({ client, onUnauthorized, onCreated }: { client: Client; onUn
         </p>
       )}
     </form>
+  );
+}
+
+/** One rule of the new policy: its id and expression, the server's errors about it, and its removal (none for the last one). */
+function RuleFields({
+  rule,
+  index,
+  errors,
+  onChange,
+  onRemove,
+}: {
+  rule: DraftRule;
+  index: number;
+  errors: RuleError[];
+  onChange(change: Partial<DraftRule>): void;
+  onRemove?(): void;
+}) {
+  return (
+    <fieldset className="rule">
+      <legend>Rule {index + 1}</legend>
+      <label htmlFor={`rule-id-${index}`}>Rule id</label>
+      <input id={`rule-id-${index}`} value={rule.id} onChange={(event) => onChange({ id: event.target.value })} pattern="[a-z0-9][a-z0-9\-]{0,63}" required />
+      <label htmlFor={`rule-expression-${index}`}>Expression</label>
+      <textarea
+        id={`rule-expression-${index}`}
+        className="mono"
+        value={rule.expression}
+        onChange={(event) => onChange({ expression: event.target.value })}
+        rows={2}
+        required
+        aria-invalid={errors.length > 0}
+        aria-describedby={errors.length > 0 ? `rule-error-${index}` : undefined}
+      />
+      {errors.map((error, i) => (
+        <div key={i} id={`rule-error-${index}`} className="rule-error" role="alert">
+          {error.position !== null && (
+            <pre className="mono" aria-hidden="true">
+              {rule.expression}
+              {'\n'}
+              {' '.repeat(error.position)}^
+            </pre>
+          )}
+          <p>
+            {error.message}
+            {error.position !== null && ` (at character ${error.position + 1})`}
+          </p>
+        </div>
+      ))}
+      {onRemove && (
+        <button type="button" onClick={onRemove}>
+          Remove rule
+        </button>
+      )}
+    </fieldset>
   );
 }
 

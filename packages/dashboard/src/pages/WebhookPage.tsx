@@ -8,13 +8,14 @@ import {
   type Client,
   type Webhook,
   type WebhookDelivery,
+  type WebhookDeliveryPage,
   type WebhookInput,
 } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { pageCaption } from '../format.js';
 import { DELIVERY_STATUSES, hrefOf, type Route } from '../route.js';
 import { useChange } from '../use-change.js';
-import { useLoad } from '../use-load.js';
+import { useLoad, type Loaded } from '../use-load.js';
 import { EVENT_MEANINGS, STATUS_MEANINGS, settingsOf } from '../webhook-events.js';
 import { Table, type Column } from '../components/Table.js';
 import { Status } from '../components/Status.js';
@@ -54,7 +55,6 @@ export function WebhookPage({ client, route, onUnauthorized }: { client: Client;
   };
   const redeliver = (delivery: WebhookDelivery) =>
     void log.change(async () => setQueued(await data(redeliverWebhookDelivery({ client, path: { webhookId: route.id, deliveryId: delivery.id } }))));
-  const filter = (status: string) => (window.location.hash = hrefOf({ ...route, status: DELIVERY_STATUSES.find((name) => name === status), offset: 0 }));
   return (
     <section aria-labelledby="webhook-title">
       <p>
@@ -64,45 +64,7 @@ export function WebhookPage({ client, route, onUnauthorized }: { client: Client;
         Webhook: <span className="mono">{webhook.value.url}</span>
       </h1>
       <Facts webhook={webhook.value} />
-      <section aria-labelledby="delivery-log-title">
-        <h2 id="delivery-log-title">Delivery log</h2>
-        <div className="filters">
-          <label htmlFor="delivery-status">Status</label>
-          <select id="delivery-status" value={route.status ?? ''} onChange={(event) => filter(event.target.value)}>
-            <option value="">Any status</option>
-            {DELIVERY_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {status} ({STATUS_MEANINGS[status]})
-              </option>
-            ))}
-          </select>
-          <button type="button" onClick={reload}>
-            Reload
-          </button>
-        </div>
-        {queued && (
-          <p className="status" role="status">
-            Delivery of <code>{queued.eventType}</code> <span className="mono">{queued.eventId}</span> queued again.
-          </p>
-        )}
-        {log.problem && (
-          <p className="error" role="alert">
-            {log.problem}
-          </p>
-        )}
-        <Status loaded={deliveries} />
-        {deliveries.state === 'ready' && (
-          <Table
-            className="deliveries"
-            scroll
-            caption={`${pageCaption('Deliveries', deliveries.value, 'No deliveries.')}${deliveries.value.total === 0 ? '' : ', newest first'}`}
-            columns={deliveryColumns(redeliver)}
-            rows={deliveries.value.items}
-            rowKey={(delivery) => delivery.id}
-            paging={{ route, pageSize: PAGE_SIZE, total: deliveries.value.total, label: 'Pages of deliveries' }}
-          />
-        )}
-      </section>
+      <DeliveryLog route={route} deliveries={deliveries} queued={queued} problem={log.problem} onReload={reload} onRedeliver={redeliver} />
       <h2>Edit</h2>
       <WebhookForm key={webhook.value.id} initial={webhook.value} submitLabel="Save changes" problem={settings.problem} onSubmit={save} />
       <h2>Delete</h2>
@@ -115,6 +77,69 @@ export function WebhookPage({ client, route, onUnauthorized }: { client: Client;
         <p className="error" role="alert">
           {removal.problem}
         </p>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The delivery log, newest first, filtered by status (in the route, so it survives reload) and paged; `queued` is
+ * the delivery last sent again, `problem` why sending one again failed.
+ */
+function DeliveryLog({
+  route,
+  deliveries,
+  queued,
+  problem,
+  onReload,
+  onRedeliver,
+}: {
+  route: WebhookRoute;
+  deliveries: Loaded<WebhookDeliveryPage>;
+  queued?: WebhookDelivery;
+  problem?: string;
+  onReload(): void;
+  onRedeliver(delivery: WebhookDelivery): void;
+}) {
+  const filter = (status: string) => (window.location.hash = hrefOf({ ...route, status: DELIVERY_STATUSES.find((name) => name === status), offset: 0 }));
+  return (
+    <section aria-labelledby="delivery-log-title">
+      <h2 id="delivery-log-title">Delivery log</h2>
+      <div className="filters">
+        <label htmlFor="delivery-status">Status</label>
+        <select id="delivery-status" value={route.status ?? ''} onChange={(event) => filter(event.target.value)}>
+          <option value="">Any status</option>
+          {DELIVERY_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {status} ({STATUS_MEANINGS[status]})
+            </option>
+          ))}
+        </select>
+        <button type="button" onClick={onReload}>
+          Reload
+        </button>
+      </div>
+      {queued && (
+        <p className="status" role="status">
+          Delivery of <code>{queued.eventType}</code> <span className="mono">{queued.eventId}</span> queued again.
+        </p>
+      )}
+      {problem && (
+        <p className="error" role="alert">
+          {problem}
+        </p>
+      )}
+      <Status loaded={deliveries} />
+      {deliveries.state === 'ready' && (
+        <Table
+          className="deliveries"
+          scroll
+          caption={`${pageCaption('Deliveries', deliveries.value, 'No deliveries.')}${deliveries.value.total === 0 ? '' : ', newest first'}`}
+          columns={deliveryColumns(onRedeliver)}
+          rows={deliveries.value.items}
+          rowKey={(delivery) => delivery.id}
+          paging={{ route, pageSize: PAGE_SIZE, total: deliveries.value.total, label: 'Pages of deliveries' }}
+        />
       )}
     </section>
   );
