@@ -3,11 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { knex } from '@mikro-orm/postgresql';
-import type { DatabaseLocation, Dialect } from '@org/audit-server';
+import { DIALECT_NAMES, type DatabaseLocation, type Dialect } from '@org/audit-server';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
-/** The dialects every database test runs on. */
-export const DIALECTS: Dialect[] = ['sqlite', 'postgresql'];
+/** The dialects every database test runs on: every one the server has. */
+export const DIALECTS: readonly Dialect[] = DIALECT_NAMES;
 
 /** The PostgreSQL server of the tests (`DATABASE_URL`); throws, failing the test, when it is not set. */
 export function postgresUrl(): string {

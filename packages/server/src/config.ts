@@ -9,12 +9,16 @@ import {
   TOOL_SEGMENT_PATTERN,
 } from '@org/audit-server-core';
 import { z } from 'zod';
+import { DATABASE_URL_SCHEMES } from './database/dialects.js';
 import { DEFAULT_NEW_HOSTS_PER_DAY } from './hosts/host-admission.js';
 
 /** `host:port`, an IPv6 host in brackets: `127.0.0.1:8444`, `[::1]:8444`, `mgmt.example.org:8444`. */
 const LISTEN_ADDRESS = /^(?:\[([0-9A-Fa-f:.]+)\]|([^\s:[\]]+)):(\d{1,5})$/;
 
 const ADMIN_LISTEN_ERROR = 'must be host:port ([::1]:8444 for IPv6) or "off"';
+
+/** A database URL: it starts with a scheme that selects a dialect (`postgres://`, `postgresql://`). */
+const DATABASE_URL = new RegExp(`^(${DATABASE_URL_SCHEMES.map((scheme) => scheme.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})`);
 
 /** A listener's address: `host:port` (port 0: any free one). */
 const ListenAddress = z
@@ -57,10 +61,10 @@ const ServerSettings = z.object({
   rateLimitAddress: z.coerce.number().int().min(0).default(1200),
   rateLimitKey: z.coerce.number().int().min(0).default(6000),
   rateLimitFailures: z.coerce.number().int().min(0).default(30),
-  /** A PostgreSQL URL; unset: SQLite in the data directory. */
+  /** A URL of a dialect that has one (PostgreSQL); unset: SQLite in the data directory. */
   databaseUrl: z
     .string()
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .regex(DATABASE_URL, `must be a ${DATABASE_URL_SCHEMES.join(' or ')} URL`)
     .optional(),
   redisUrl: z
     .string()

@@ -6,8 +6,8 @@ export { createOpsServer, readinessProblem, type OpsTarget } from './ops/endpoin
 export { createLogger } from './ops/logger.js';
 export { openDatabase } from './database/open.js';
 export { databaseFile } from './database/sqlite.js';
-export { dialectOf, sqlDialectOf } from './database/dialects.js';
-export type { Database, DatabaseLocation, Dialect } from './database/dialect.js';
+export { DIALECT_NAMES, dialectOf, sqlDialectOf, type Dialect } from './database/dialects.js';
+export type { Database, DatabaseLocation } from './database/dialect.js';
 export { OrmReportStore, reportRowsOf, type OrmReportStoreOptions } from './reports/report-store.js';
 export { reportBytesOf, DamagedReportError } from './reports/report-content.js';
 export { OrmKeyStore, type KeySnapshotOptions } from './secrets/license-key-store.js';

@@ -36,12 +36,14 @@ export async function applyCountDeltas(
   keyColumns: [string, KeyType][],
   deltas: CountDeltas,
 ): Promise<void> {
-  const names = keyColumns.map(([name]) => name).join(', ');
-  const tuple = `(${keyColumns.map(() => '?').join(', ')}, ?)`;
+  const names = keyColumns.map(([name]) => name);
   for (const chunk of chunks(deltas.changed(), Math.floor(MAX_PARAMETERS / (keyColumns.length + 1)))) {
-    await trx.raw(
-      `insert into ${table} (${names}, hosts) values ${chunk.map(() => tuple).join(', ')} on conflict (${names}) do update set hosts = ${table}.hosts + excluded.hosts`,
-      chunk.flatMap(({ key, delta }) => [...key, delta]),
+    await dialect.upsertAdding(
+      trx,
+      table,
+      names,
+      'hosts',
+      chunk.map(({ key, delta }) => [...key, delta]),
     );
     const lowered = chunk.filter(({ delta }) => delta < 0).map(({ key }) => key);
     if (lowered.length === 0) continue;

@@ -7,8 +7,17 @@ export type Database = MikroORM<AbstractSqlDriver, SqlEntityManager>;
 /** A time as a dialect's datetime columns hold it: epoch milliseconds in SQLite, a `Date` in PostgreSQL. */
 export type DatabaseTime = Date | number;
 
-/** The SQL dialects the server runs on. */
-export type Dialect = 'sqlite' | 'postgresql';
+/** An upsert, for {@link SqlDialect.upsertReturning}: rows to insert, and what a row colliding on `conflict` updates instead. */
+export interface Upsert {
+  readonly table: string;
+  readonly rows: readonly Record<string, unknown>[];
+  /** The columns of the unique key rows collide on. */
+  readonly conflict: readonly string[];
+  /** What a collision updates: columns taking the proposed value, or each column's new value (SQL: `knex.raw`, {@link SqlDialect.proposed}). */
+  readonly merge: readonly string[] | Readonly<Record<string, unknown>>;
+  /** A condition on the stored row (e.g. `['webhook_notice.notified_at', '<=', time]`): only rows where it holds are updated. */
+  readonly where?: readonly [column: string, operator: string, value: Knex.Value];
+}
 
 /** Where the data lives: a database URL when given, else a SQLite file in the data directory. */
 export interface DatabaseLocation {
@@ -21,8 +30,9 @@ export interface DatabaseLocation {
  * Everything a SQL dialect does differently; the rest of the server writes SQL and ORM queries both dialects
  * understand. What a new dialect touches is listed in one place: docs/ARCHITECTURE.md, "A new SQL dialect".
  */
-export interface SqlDialect {
-  readonly name: Dialect;
+export interface SqlDialect<Name extends string = string> {
+  /** Its name (`Dialect` in `dialects.ts` is the union of the registered ones'). */
+  readonly name: Name;
   /** URL schemes that select this dialect (`postgres://`); none for the dialect used without a URL. */
   readonly urlSchemes: readonly string[];
   /**
@@ -36,6 +46,8 @@ export interface SqlDialect {
   open(shared: Options, location: DatabaseLocation): Promise<Database>;
   /** Whether an entity manager's platform is this dialect's. */
   speaks(platform: Platform): boolean;
+  /** The `dialect` of knex's client for this database (`trx.client.dialect`): how a knex transaction tells its dialect. */
+  readonly knexClient: string;
   /** A time as this dialect's datetime columns hold it, for statements written without the ORM. */
   toDatabaseTime(time: Date): DatabaseTime;
   /** In an upsert's update clause (`insert … on conflict … do update`), the smaller of two values. */
@@ -44,6 +56,23 @@ export interface SqlDialect {
   greatest(a: string, b: string): string;
   /** In an upsert's update clause, the value the refused insert proposed for `column`. */
   proposed(column: string): string;
+  /**
+   * Adds each row's last value to `column` of the row of `table` with the same key (the values before it, in
+   * `keyColumns` order), inserting the row when there is none: one statement, so that two servers' transactions
+   * add up rather than overwrite. The caller keeps the rows' values under `MAX_PARAMETERS` (`batches.ts`).
+   */
+  upsertAdding(trx: Knex.Transaction, table: string, keyColumns: readonly string[], column: string, rows: readonly (readonly Knex.Value[])[]): Promise<void>;
+  /**
+   * Inserts `upsert.rows`, updating instead each stored row one collides with (where `upsert.where` holds), and
+   * resolves with the `columns` of the rows it inserted or updated, not of those the `where` left alone: one
+   * statement, so that of servers writing the same row at once, each sees what its own write did.
+   */
+  upsertReturning<Row>(trx: Knex.Transaction, upsert: Upsert, columns: readonly string[]): Promise<Row[]>;
+  /**
+   * Sets `column` of the rows of `table` that `where` selects to one more than the column's largest value in the
+   * table (1 in an empty table), in one statement that reads the table it updates: the revision numbers of keys.
+   */
+  setToNextNumber(em: SqlEntityManager, table: string, column: string, where: { sql: string; bindings: readonly unknown[] }): Promise<void>;
   /**
    * Makes changes of license keys wait for each other until commit (called first in their transaction), so that
    * revision numbers rise in commit order; plain reads of the keys must not wait.
@@ -68,6 +97,13 @@ export interface SqlDialect {
    * that hold them (`for update`); SQLite, one writer at a time, needs no row locks.
    */
   lockRows(query: Knex.QueryBuilder): Knex.QueryBuilder;
+  /**
+   * Locks the rows of `table` whose `id` is one of `ids` until commit, in id order (so that transactions locking
+   * several cannot deadlock), reading nothing else; SQLite, one writer at a time, needs no row locks.
+   */
+  lockRowsById(trx: Knex.Transaction, table: string, ids: readonly string[]): Promise<void>;
+  /** Orders `query` by `column` (SQL) in `direction`, rows without a value last: for knex queries (the ORM's `QueryOrder` has its own). */
+  orderNullsLast(query: Knex.QueryBuilder, column: string, direction: 'asc' | 'desc'): Knex.QueryBuilder;
   /**
    * Called first in a transaction that reads rows before it writes them: SQLite takes its write lock now (waiting
    * for another connection's), as a read first would make the later write fail at once with `SQLITE_BUSY`.
@@ -97,15 +133,6 @@ export interface SqlDialect {
    * not a fault of the request: such errors become 503 with `Retry-After`.
    */
   isUnavailableCode(code: string): boolean;
-}
-
-/**
- * `like` with an explicit escape character, lowering both sides: case-insensitive on SQLite (whose `like` has no
- * escape character by default) and on PostgreSQL (whose `like` is case-sensitive) alike.
- */
-export function lowerLikeContains(column: string, text: string): { sql: string; bindings: string[] } {
-  const literal = text.replace(/[\\%_]/g, (character) => `\\${character}`);
-  return { sql: `lower(${column}) like lower(?) escape '\\'`, bindings: [`%${literal}%`] };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Options } from '@mikro-orm/core';
 import { requireCommonJs } from './commonjs.js';
-import { isPlatform, lowerLikeContains, type Database, type SqlDialect } from './dialect.js';
+import { isPlatform, type Database, type SqlDialect } from './dialect.js';
+import { lowerLikeContains, orderNullsLastClause, setToNextNumberBySubquery, upsertAddingOnConflict, upsertReturningRows } from './standard-sql.js';
 
 /**
  * SQLSTATE classes and codes of a server that cannot serve now: 08 connection exception, 53 insufficient resources
@@ -9,7 +10,7 @@ import { isPlatform, lowerLikeContains, type Database, type SqlDialect } from '.
 const UNAVAILABLE_STATE = /^(08|53|58|57P0[123]$|25006$)/;
 
 /** PostgreSQL: shared by every server of a deployment. */
-export const POSTGRESQL: SqlDialect = {
+export const POSTGRESQL: SqlDialect<'postgresql'> = {
   name: 'postgresql',
   urlSchemes: ['postgres://', 'postgresql://'],
   loadMigrations: async () => (await import('./migrations/postgresql/index.js')).POSTGRESQL_MIGRATIONS,
@@ -19,11 +20,15 @@ export const POSTGRESQL: SqlDialect = {
     return (await MikroORM.init({ ...shared, clientUrl: databaseUrl })) as unknown as Database;
   },
   speaks: (platform) => isPlatform(platform, 'PostgreSqlPlatform'),
+  knexClient: 'postgresql',
   // timestamptz: the driver converts a Date itself.
   toDatabaseTime: (time) => time,
   least: (a, b) => `least(${a}, ${b})`,
   greatest: (a, b) => `greatest(${a}, ${b})`,
   proposed: (column) => `excluded.${column}`,
+  upsertAdding: upsertAddingOnConflict,
+  upsertReturning: upsertReturningRows,
+  setToNextNumber: setToNextNumberBySubquery,
   // One array per column: a list of row values is planned as an OR of index scans, whose planning grows with the list.
   keyIn: (columns, keys) => ({
     sql: `(${columns.map(([name]) => name).join(', ')}) in (select * from unnest(${columns.map(([, type]) => `?::${type}[]`).join(', ')}))`,
@@ -33,9 +38,13 @@ export const POSTGRESQL: SqlDialect = {
   serialiseKeyChanges: async (em) => void (await em.execute('lock table license_key in share row exclusive mode')),
   lockSkippingLocked: (query) => query.forUpdate().skipLocked(),
   lockRows: (query) => query.forUpdate(),
+  lockRowsById: async (trx, table, ids) => {
+    if (ids.length > 0) await trx(table).select('id').whereIn('id', ids).orderBy('id').forUpdate();
+  },
   startWriting: async () => {},
   deleteReturning: async (query, columns) => (await query.delete(columns)) as never,
   containsIgnoringCase: lowerLikeContains,
+  orderNullsLast: orderNullsLastClause,
   // A few: each group holds a pooled connection (10) and its hosts' rows until it commits.
   concurrentGroups: 3,
   // 40001 serialization failure, 40P01 deadlock detected.

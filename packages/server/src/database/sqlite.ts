@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { Options } from '@mikro-orm/core';
 import { requireCommonJs } from './commonjs.js';
-import { isPlatform, lowerLikeContains, type Database, type SqlDialect } from './dialect.js';
+import { isPlatform, type Database, type SqlDialect } from './dialect.js';
+import { lowerLikeContains, orderNullsLastClause, setToNextNumberBySubquery, upsertAddingOnConflict, upsertReturningRows } from './standard-sql.js';
 
 /** The database file inside a data directory. */
 export const databaseFile = (dataDir: string) => join(dataDir, 'audit.sqlite');
@@ -10,7 +11,7 @@ export const databaseFile = (dataDir: string) => join(dataDir, 'audit.sqlite');
 const UNAVAILABLE_CODES = new Set(['SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_READONLY', 'SQLITE_CANTOPEN', 'SQLITE_NOMEM']);
 
 /** SQLite: one file in the data directory, for a single server. */
-export const SQLITE: SqlDialect = {
+export const SQLITE: SqlDialect<'sqlite'> = {
   name: 'sqlite',
   urlSchemes: [],
   loadMigrations: async () => (await import('./migrations/sqlite/index.js')).SQLITE_MIGRATIONS,
@@ -32,11 +33,15 @@ export const SQLITE: SqlDialect = {
     return orm as unknown as Database;
   },
   speaks: (platform) => isPlatform(platform, 'SqlitePlatform'),
+  knexClient: 'sqlite3',
   // Epoch milliseconds: MikroORM's convention for SQLite datetimes.
   toDatabaseTime: (time) => time.getTime(),
   least: (a, b) => `min(${a}, ${b})`,
   greatest: (a, b) => `max(${a}, ${b})`,
   proposed: (column) => `excluded.${column}`,
+  upsertAdding: upsertAddingOnConflict,
+  upsertReturning: upsertReturningRows,
+  setToNextNumber: setToNextNumberBySubquery,
   // Row values, which SQLite looks up through the primary key one tuple at a time.
   keyIn: (columns, keys) => {
     const tuple = `(${columns.map(() => '?').join(', ')})`;
@@ -47,6 +52,7 @@ export const SQLITE: SqlDialect = {
   // SQLite lets one writer at a time in, and one server per database file.
   lockSkippingLocked: (query) => query,
   lockRows: (query) => query,
+  lockRowsById: async () => {},
   // A write that changes nothing still takes the write lock, under the busy timeout.
   startWriting: async (trx) => void (await trx.raw('update key_host_quota set new_hosts = new_hosts where 0 = 1')),
   deleteReturning: async (query, columns) => {
@@ -55,6 +61,7 @@ export const SQLITE: SqlDialect = {
     return rows;
   },
   containsIgnoringCase: lowerLikeContains,
+  orderNullsLast: orderNullsLastClause,
   // One writer at a time: a second group would only wait for the file's lock.
   concurrentGroups: 1,
   // No deadlocks with one writer; a busy database is unavailable (above), not a lost race.

@@ -1,7 +1,7 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { LabelCount, Overview } from '@org/audit-server-core';
 import { findBound } from '../database/bound-query.js';
-import type { Database } from '../database/dialect.js';
+import type { Database, SqlDialect } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { HostRecord } from '../database/entities.js';
 import { hostsOf } from '../hosts/host-queries.js';
@@ -36,8 +36,8 @@ export async function fleetOverview(database: Database, staleDays: number): Prom
     reportsByDay(database, today - (TREND_DAYS - 1), today),
     refusalsByDay(database, dayText(today - (UPLOAD_DAYS - 1))),
     topFindings(database),
-    labelCounts(knex, 'os_name'),
-    labelCounts(knex, 'lynis_version'),
+    labelCounts(knex, dialect, 'os_name'),
+    labelCounts(knex, dialect, 'lynis_version'),
     oldestHosts(database, staleBefore),
   ]);
   const compliance = await complianceOverview(database, now, dayText(today - (TREND_DAYS - 1)));
@@ -133,13 +133,9 @@ async function reportsByDay(database: Database, firstDay: number, lastDay: numbe
 }
 
 /** The twenty values of a host column on the most hosts, `null` counted as a value of its own (ties by name, null last). */
-async function labelCounts(knex: Knex, column: 'os_name' | 'lynis_version'): Promise<LabelCount[]> {
-  const rows = (await knex('host')
-    .select({ name: column })
-    .count({ hosts: '*' })
-    .groupBy(column)
-    .orderByRaw(`count(*) desc, ${column} asc nulls last`)
-    .limit(TOP_LABELS)) as { name: string | null; hosts: Count }[];
+async function labelCounts(knex: Knex, dialect: SqlDialect, column: 'os_name' | 'lynis_version'): Promise<LabelCount[]> {
+  const byHosts = knex('host').select({ name: column }).count({ hosts: '*' }).groupBy(column).orderByRaw('count(*) desc');
+  const rows = (await dialect.orderNullsLast(byHosts, column, 'asc').limit(TOP_LABELS)) as { name: string | null; hosts: Count }[];
   return rows.map((row) => ({ name: row.name, hosts: Number(row.hosts) }));
 }
 

@@ -140,7 +140,7 @@ async function admitNewHosts(
     ).map((key) => [key.id, key]),
   );
   for (const keyId of keyIds) {
-    const counted = await lockQuota(trx, keyId, day);
+    const counted = await lockQuota(trx, dialect, keyId, day);
     // Hosts another transaction added while this one waited for the key's row are known now, and locked.
     for (const host of await lockHosts(trx, dialect, newByKey.get(keyId)!)) known.set(host.id, host);
     const fresh = newByKey.get(keyId)!.filter((id) => !known.has(id));
@@ -181,12 +181,12 @@ async function admitNewHosts(
  * The key's count of new hosts, its row locked until commit (created at zero when missing): every transaction that
  * adds hosts to the key passes here first, so they count one after the other, on every server.
  */
-async function lockQuota(trx: Knex.Transaction, keyId: string, day: string): Promise<{ day: string; new_hosts: number }> {
-  const [row] = (await trx('key_host_quota')
-    .insert({ key_id: keyId, day, new_hosts: 0 })
-    .onConflict('key_id')
-    .merge({ day: trx.raw('key_host_quota.day') })
-    .returning(['day', 'new_hosts'])) as { day: string; new_hosts: number }[];
+async function lockQuota(trx: Knex.Transaction, dialect: SqlDialect, keyId: string, day: string): Promise<{ day: string; new_hosts: number }> {
+  const [row] = await dialect.upsertReturning<{ day: string; new_hosts: number }>(
+    trx,
+    { table: 'key_host_quota', rows: [{ key_id: keyId, day, new_hosts: 0 }], conflict: ['key_id'], merge: { day: trx.raw('key_host_quota.day') } },
+    ['day', 'new_hosts'],
+  );
   return row!;
 }
 

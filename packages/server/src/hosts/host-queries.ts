@@ -64,6 +64,7 @@ export async function hostPage(database: Database, query: HostQuery): Promise<Ho
   if (query.seenBefore !== undefined) qb.andWhere({ lastSeen: { $lt: new Date(query.seenBefore) } });
   const sort = query.sort ?? 'lastSeen';
   const order = query.order ?? 'desc';
+  // `nulls last` as an ORM order (`QueryOrder.DESC_NULLS_LAST`): each dialect's platform writes it in its own SQL.
   const page = qb
     .clone()
     .orderBy({ [SORT_PROPERTIES[sort]]: NEVER_NULL.has(sort) ? order : `${order} nulls last`, id: 'asc' })

@@ -80,15 +80,15 @@ export async function upsertHosts(trx: Knex.Transaction, dialect: SqlDialect, ro
       trx.raw(`case when ${dialect.proposed('last_seen')} >= host.last_seen then ${dialect.proposed(column)} else host.${column} end`),
     ]),
   );
-  return await trx
-    .insert(rows)
-    .into('host')
-    .onConflict(['key_id', 'host_id'])
-    .merge({
-      ...latest,
-      report_count: trx.raw(`host.report_count + ${dialect.proposed('report_count')}`),
-      first_seen: trx.raw(dialect.least('host.first_seen', dialect.proposed('first_seen'))),
-      last_seen: trx.raw(dialect.greatest('host.last_seen', dialect.proposed('last_seen'))),
-    })
-    .returning(['id', 'latest_report_id', 'derived_digest']);
+  const merge = {
+    ...latest,
+    report_count: trx.raw(`host.report_count + ${dialect.proposed('report_count')}`),
+    first_seen: trx.raw(dialect.least('host.first_seen', dialect.proposed('first_seen'))),
+    last_seen: trx.raw(dialect.greatest('host.last_seen', dialect.proposed('last_seen'))),
+  };
+  return await dialect.upsertReturning<UpsertedHost>(trx, { table: 'host', rows, conflict: ['key_id', 'host_id'], merge }, [
+    'id',
+    'latest_report_id',
+    'derived_digest',
+  ]);
 }

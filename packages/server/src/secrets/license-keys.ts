@@ -239,7 +239,7 @@ async function serialiseKeyChanges(em: SqlEntityManager): Promise<void> {
 
 /** Gives a key the next revision number, so that running servers reread the keys. */
 async function markChanged(em: SqlEntityManager, id: string): Promise<void> {
-  await em.execute('update license_key set revision = (select coalesce(max(revision), 0) + 1 from license_key) where id = ?', [id]);
+  await sqlDialectOf(em).setToNextNumber(em, 'license_key', 'revision', { sql: 'id = ?', bindings: [id] });
 }
 
 /**
@@ -247,5 +247,5 @@ async function markChanged(em: SqlEntityManager, id: string): Promise<void> {
  * many they are. Key changes are serialised, so no other writer's new keys can be among them.
  */
 async function markNewKeysChanged(em: SqlEntityManager): Promise<void> {
-  await em.execute('update license_key set revision = (select coalesce(max(revision), 0) + 1 from license_key) where revision = 0');
+  await sqlDialectOf(em).setToNextNumber(em, 'license_key', 'revision', { sql: 'revision = 0', bindings: [] });
 }

@@ -39,12 +39,11 @@ const FOLDED_IDS = 10;
 
 /**
  * Locks the subscriptions' rows until the transaction ends, in id order (so that passes locking several cannot
- * deadlock), so that servers sharing a PostgreSQL database count and fold each subscription's deliveries one at a
- * time. SQLite has one writer at a time: the transaction alone does it.
+ * deadlock), so that servers sharing a database count and fold each subscription's deliveries one at a time (where
+ * the dialect lets one writer in at a time, the transaction alone does it).
  */
 export async function lockSubscriptions(trx: Knex.Transaction, dialect: SqlDialect, ids: string[]): Promise<void> {
-  if (dialect.name !== 'postgresql' || ids.length === 0) return;
-  await trx('webhook').select('id').whereIn('id', ids).orderBy('id').forUpdate();
+  await dialect.lockRowsById(trx, 'webhook', ids);
 }
 
 /**

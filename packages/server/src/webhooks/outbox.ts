@@ -3,6 +3,7 @@ import type { Knex } from '@mikro-orm/knex';
 import type { WebhookEventType } from '@org/audit-server-core';
 import { chunks } from '../database/batches.js';
 import type { DatabaseTime } from '../database/dialect.js';
+import { sqlDialectOfKnex } from '../database/dialects.js';
 import { wantedEventTypes } from './webhook-records.js';
 
 /** An event as the outbox keeps it until it is fanned out to the subscriptions. */
@@ -51,15 +52,21 @@ export async function upsertNotices(trx: Knex.Transaction, kind: string, subject
  * waits for its commit, then finds the subject told).
  */
 export async function claimNotices(trx: Knex.Transaction, kind: string, subjects: string[], time: DatabaseTime, notToldSince: DatabaseTime): Promise<string[]> {
+  const dialect = sqlDialectOfKnex(trx);
   const claimed: string[] = [];
   // Sorted, so that servers claiming several lock them in one order and cannot deadlock.
   for (const chunk of chunks([...subjects].sort(), CHUNK)) {
-    const rows = (await trx('webhook_notice')
-      .insert(chunk.map((subject) => ({ kind, subject, notified_at: time })))
-      .onConflict(['kind', 'subject'])
-      .merge(['notified_at'])
-      .where('webhook_notice.notified_at', '<=', notToldSince)
-      .returning('subject')) as { subject: string }[];
+    const rows = await dialect.upsertReturning<{ subject: string }>(
+      trx,
+      {
+        table: 'webhook_notice',
+        rows: chunk.map((subject) => ({ kind, subject, notified_at: time })),
+        conflict: ['kind', 'subject'],
+        merge: ['notified_at'],
+        where: ['webhook_notice.notified_at', '<=', notToldSince],
+      },
+      ['subject'],
+    );
     claimed.push(...rows.map((row) => row.subject));
   }
   return claimed;
