@@ -22,3 +22,12 @@ type ColumnValue<Value> = Value extends Date ? DatabaseTime : Value extends Scal
 export type RowOf<Entity> = {
   -readonly [Name in keyof Entity as ColumnName<Name, Entity[Name]>]-?: ColumnValue<Exclude<Entity[Name], undefined>>;
 };
+
+/** What a column reads back as through knex: a boolean as SQLite stores it too (0 or 1). */
+type ReadValue<Value> = Value extends boolean ? boolean | number : Value;
+
+/**
+ * A table row by column name as a read through knex returns it (`RowOf` with booleans as 0 or 1 on SQLite): for
+ * reads that bypass the ORM, usually narrowed with `Pick` to the columns selected.
+ */
+export type ReadRowOf<Entity> = { [Column in keyof RowOf<Entity>]: ReadValue<RowOf<Entity>[Column]> };

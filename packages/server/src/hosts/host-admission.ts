@@ -4,7 +4,8 @@ import { ReportRefusedError } from '@org/audit-server-core';
 import type { Knex } from '@mikro-orm/knex';
 import type { Database, DatabaseTime, SqlDialect } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
-import { isRecordId } from '../database/entities.js';
+import { isRecordId, type HostRecord, type KeyHostQuotaRecord, type LicenseKeyRecord } from '../database/entities.js';
+import type { ReadRowOf, RowOf } from '../database/rows.js';
 import type { HostSighting } from './host-records.js';
 import { upsertNotices, type OutboxEvent } from '../webhooks/outbox.js';
 
@@ -33,19 +34,11 @@ export interface Admission {
 /** A host's identity flag as admission leaves it. */
 export type IdentityFlag = Pick<KnownHost, 'id' | 'identity_changed_at' | 'identity_from' | 'identity_to' | 'identity_refused'>;
 
-/** A host's row as the identity check reads it. */
-interface KnownHost {
-  id: string;
-  key_id: string;
-  host_id: string;
-  host_id2: string | null;
-  identity_changed_at: DatabaseTime | null;
-  identity_from: string | null;
-  identity_to: string | null;
-  identity_refused: boolean | number;
-}
+/** The columns of a host's row the identity check reads. */
+const KNOWN_COLUMNS = ['id', 'key_id', 'host_id', 'host_id2', 'identity_changed_at', 'identity_from', 'identity_to', 'identity_refused'] as const;
 
-const KNOWN_COLUMNS = ['id', 'key_id', 'host_id', 'host_id2', 'identity_changed_at', 'identity_from', 'identity_to', 'identity_refused'];
+/** A host's row as the identity check reads it. */
+type KnownHost = Pick<ReadRowOf<HostRecord>, (typeof KNOWN_COLUMNS)[number]>;
 const DAY_MS = 86_400_000;
 
 /**
@@ -132,11 +125,10 @@ async function admitNewHosts(
   const keyIds = [...newByKey.keys()].sort();
   const quotas = new Map(
     (
-      (await trx('license_key').select('id', 'new_hosts_per_day', 'max_hosts').whereIn('id', keyIds)) as {
-        id: string;
-        new_hosts_per_day: number | null;
-        max_hosts: number | null;
-      }[]
+      (await trx('license_key').select('id', 'new_hosts_per_day', 'max_hosts').whereIn('id', keyIds)) as Pick<
+        RowOf<LicenseKeyRecord>,
+        'id' | 'new_hosts_per_day' | 'max_hosts'
+      >[]
     ).map((key) => [key.id, key]),
   );
   for (const keyId of keyIds) {
@@ -177,12 +169,15 @@ async function admitNewHosts(
   }
 }
 
+/** A key's count of new hosts on a day. */
+type QuotaCount = Pick<RowOf<KeyHostQuotaRecord>, 'day' | 'new_hosts'>;
+
 /**
  * The key's count of new hosts, its row locked until commit (created at zero when missing): every transaction that
  * adds hosts to the key passes here first, so they count one after the other, on every server.
  */
-async function lockQuota(trx: Knex.Transaction, dialect: SqlDialect, keyId: string, day: string): Promise<{ day: string; new_hosts: number }> {
-  const [row] = await dialect.upsertReturning<{ day: string; new_hosts: number }>(
+async function lockQuota(trx: Knex.Transaction, dialect: SqlDialect, keyId: string, day: string): Promise<QuotaCount> {
+  const [row] = await dialect.upsertReturning<QuotaCount>(
     trx,
     { table: 'key_host_quota', rows: [{ key_id: keyId, day, new_hosts: 0 }], conflict: ['key_id'], merge: { day: trx.raw('key_host_quota.day') } },
     ['day', 'new_hosts'],

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
 import type { DeliveryEventType, EventsFoldedEventData } from '@org/audit-server-core';
 import type { SqlDialect } from '../database/dialect.js';
+import type { WebhookFoldRecord } from '../database/entities.js';
+import type { RowOf } from '../database/rows.js';
 import { deliveryBody } from './messages.js';
 import { newEventId } from './outbox.js';
 import type { Subscription } from './webhook-records.js';
@@ -15,14 +17,7 @@ export interface DeliveryCandidate {
 }
 
 /** A `webhook_fold` row: the events a subscription's cap held back, not yet told. */
-interface FoldRow {
-  webhook_id: string;
-  counts: string;
-  event_ids: string;
-  total: number;
-  first_at: Date | number;
-  last_at: Date | number;
-}
+type FoldRow = RowOf<WebhookFoldRecord>;
 
 /** The events folded for one subscription, as counted in memory. */
 interface Fold {
