@@ -32,7 +32,7 @@ function stallAfter(start: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(server.port, '127.0.0.1', () => socket.write(start));
     let received = '';
-    socket.on('data', (chunk) => (received += chunk));
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
     socket.on('close', () => resolve(received));
     socket.on('error', reject);
     socket.setTimeout(15_000, () => reject(new Error('the server kept a stalled connection open')));

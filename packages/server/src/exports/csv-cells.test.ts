@@ -58,13 +58,21 @@ function parseCsv(csv: string): string[][] {
   for (let i = 0; i < csv.length; i++) {
     const char = csv[i]!;
     if (quoted) {
-      if (char === '"' && csv[i + 1] === '"') ((cell += '"'), i++);
-      else if (char === '"') quoted = false;
+      if (char === '"' && csv[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (char === '"') quoted = false;
       else cell += char;
     } else if (char === '"') quoted = true;
-    else if (char === ',') (row.push(cell), (cell = ''));
-    else if (char === '\n') (row.push(cell), rows.push(row), (row = []), (cell = ''));
-    else cell += char;
+    else if (char === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (char === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else cell += char;
   }
   return rows;
 }

@@ -1,5 +1,6 @@
 import type { Database } from '../database/dialect.js';
 import { hostCompliances } from '../policies/policy-results.js';
+import { receivedBefore } from '../reports/report-queries.js';
 import { pagesOf } from './export-body.js';
 
 /** Rows read from the database per page. */
@@ -129,10 +130,7 @@ export async function* historyRows(database: Database, hostRecordId: string): As
     const query = knex('report')
       .select('id', 'received_at', 'lynis_version', 'hardening_index', 'warning_count', 'suggestion_count')
       .where('host_record_id', hostRecordId);
-    if (after)
-      query.andWhere((older) =>
-        older.where('received_at', '<', after.received_at).orWhere((same) => same.where('received_at', after.received_at).andWhere('id', '<', after.id)),
-      );
+    if (after) query.andWhere((older) => receivedBefore(older, after));
     return query
       .orderBy([
         { column: 'received_at', order: 'desc' },

@@ -70,8 +70,6 @@ export async function topFindings(database: Database): Promise<FindingCount[]> {
  * per finding shown into the findings' index on test id, kind and text.
  */
 async function withText(knex: Knex, counts: Knex.QueryBuilder): Promise<FindingCount[]> {
-  const rows = (await counts.select(
-    knex.raw('(select min(f.text) from host_finding f where f.test_id = c.test_id and f.kind = c.kind) as text'),
-  )) as FindingRow[];
+  const rows = await counts.select<FindingRow[]>(knex.raw('(select min(f.text) from host_finding f where f.test_id = c.test_id and f.kind = c.kind) as text'));
   return rows.map(toFindingCount);
 }

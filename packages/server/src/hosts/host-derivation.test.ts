@@ -76,12 +76,11 @@ describe.each(DIALECTS)('host labels and findings on %s', (dialect) => {
   async function findingCounts() {
     const knex = observer.em.getKnex();
     const key = (row: { kind: string; test_id: string; hosts: number | string }) => `${row.kind}:${row.test_id}:${Number(row.hosts)}`;
-    const counted = (await knex('finding_count').select('kind', 'test_id', 'hosts')) as { kind: string; test_id: string; hosts: number }[];
-    const grouped = (await knex('host_finding').select('kind', 'test_id').count({ hosts: '*' }).groupBy('kind', 'test_id')) as {
-      kind: string;
-      test_id: string;
-      hosts: number;
-    }[];
+    const counted = await knex('finding_count').select<{ kind: string; test_id: string; hosts: number }[]>('kind', 'test_id', 'hosts');
+    const grouped = await knex('host_finding')
+      .select('kind', 'test_id')
+      .count({ hosts: '*' })
+      .groupBy<{ kind: string; test_id: string; hosts: number }[]>('kind', 'test_id');
     return { counted: counted.map(key).sort(), grouped: grouped.map(key).sort() };
   }
 
@@ -265,10 +264,11 @@ describe.each(DIALECTS)('host labels and findings on %s', (dialect) => {
       saves.push(store.save(report(`host-${h}`, at('10:00:00'), lynisSummary({ warnings: many('W', 400), suggestions: many('S', 300) }))));
     saves.push(store.save(report('huge', at('10:00:00'), lynisSummary({ warnings: many('W', 2_000), suggestions: [] }))));
     await Promise.all(saves);
-    const counts = (await observer.em.getKnex()('host_finding').select('host_record_id').count({ rows: '*' }).groupBy('host_record_id')) as {
-      host_record_id: string;
-      rows: number | string;
-    }[];
+    const counts = await observer.em
+      .getKnex()('host_finding')
+      .select('host_record_id')
+      .count({ rows: '*' })
+      .groupBy<{ host_record_id: string; rows: number | string }[]>('host_record_id');
     const byHost = new Map(counts.map((row) => [row.host_record_id, Number(row.rows)]));
     for (let h = 0; h < 8; h++) expect(byHost.get(hostRecordId(keyId, `host-${h}`))).toBe(700);
     expect(byHost.get(hostRecordId(keyId, 'huge'))).toBe(MAX_FINDINGS_PER_KIND);

@@ -122,7 +122,7 @@ async function connectRedis(url: string): Promise<Redis> {
     await redis.connect();
   } catch (error) {
     redis.disconnect();
-    throw new Error(`Cannot connect to Redis for rate limits (${(error as Error).message}); check REDIS_URL`);
+    throw new Error(`Cannot connect to Redis for rate limits (${(error as Error).message}); check REDIS_URL`, { cause: error });
   }
   return redis;
 }

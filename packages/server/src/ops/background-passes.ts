@@ -49,9 +49,9 @@ export class BackgroundPasses {
 
   /** Runs a pass now, after the one under way, and resolves when no pass is running. */
   async settle(): Promise<void> {
-    while (this.running) await this.running;
+    await this.idle();
     await this.run(true);
-    while (this.running) await this.running;
+    await this.idle();
   }
 
   /** Stops the timers and waits for the pass under way. */
@@ -60,6 +60,11 @@ export class BackgroundPasses {
     clearInterval(this.timer);
     clearTimeout(this.wakeTimer);
     await this.running;
+  }
+
+  /** Resolves when no pass is running (a pass woken meanwhile included). */
+  private async idle(): Promise<void> {
+    while (this.running) await this.running;
   }
 
   private run(settling: boolean): Promise<void> {

@@ -308,7 +308,10 @@ export class PolicyEvaluator extends BackgroundWorker {
       .where('id', host.latest_report_id)) as ContentColumns[];
     if (!row) return { text: null, unreadable: 'the latest report is gone' };
     // A damaged report is an error of every rule, said as such, rather than a pass that stops all evaluation.
-    const bytes = await reportBytesOf(row).catch((error: unknown) => (error instanceof DamagedReportError ? error : Promise.reject(error)));
+    const bytes = await reportBytesOf(row).catch((error: unknown) => {
+      if (error instanceof DamagedReportError) return error;
+      throw error;
+    });
     return bytes instanceof Buffer
       ? { text: bytes.toString('utf8'), unreadable: null }
       : { text: null, unreadable: 'the latest report is damaged in the database' };

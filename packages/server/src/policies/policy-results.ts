@@ -54,15 +54,17 @@ function coveringWaivers(database: Database, now: Date, policyId?: string): Knex
   const query = knex('waiver as w')
     .select('w.id')
     .whereRaw('w.policy_id = r.policy_id')
-    .andWhere((rule) => rule.whereNull('w.rule_id').orWhereRaw('w.rule_id = r.rule_id'))
+    .andWhere((rule) => {
+      rule.whereNull('w.rule_id').orWhereRaw('w.rule_id = r.rule_id');
+    })
     .andWhere('w.expires_at', '>', sqlDialectOf(database.em).toDatabaseTime(now))
-    .andWhere((who) =>
+    .andWhere((who) => {
       who
         .whereRaw('w.host_record_id = r.host_record_id')
         .orWhereExists(
           knex('host_label as l').select(knex.raw('1')).whereRaw("l.host_record_id = r.host_record_id and l.kind = 'group' and l.value = w.group_name"),
-        ),
-    );
+        );
+    });
   if (policyId !== undefined) query.andWhere('w.policy_id', policyId);
   return query;
 }
@@ -137,16 +139,22 @@ async function keptCounts(database: Database, now: Date): Promise<{ byRule: Map<
 /** The stored `fail` and `error` results that an unexpired waiver covers, for its host or for a group the host is in. */
 async function waivedResults(database: Database, now: Date): Promise<{ policy_id: string; rule_id: string; host_record_id: string; status: RuleStatus }[]> {
   const hosts = await waivedHosts(database, now);
-  return (await coveredResults(database, now, hosts, ['policy_id', 'rule_id', 'host_record_id', 'status'])) as {
-    policy_id: string;
-    rule_id: string;
-    host_record_id: string;
-    status: RuleStatus;
-  }[];
+  return coveredResults(database, now, hosts, ['policy_id', 'rule_id', 'host_record_id', 'status']).then(
+    (rows: { policy_id: string; rule_id: string; host_record_id: string; status: RuleStatus }[]) => rows,
+  );
 }
 
 /** Most hosts named by value in {@link coveredResults}; more are named by their query. */
 const MAX_NAMED_HOSTS = 10_000;
+
+/**
+ * The hosts {@link waivedHosts} finds: their ids, or the query that selects them. The query is wrapped: a knex query
+ * builder is a thenable, so an async function returning it bare would run it and hand back its rows instead.
+ */
+type WaivedHosts = string[] | { query: Knex.QueryBuilder };
+
+/** `hosts` as `whereIn` takes them. */
+const hostIdsOf = (hosts: WaivedHosts): string[] | Knex.QueryBuilder => (Array.isArray(hosts) ? hosts : hosts.query);
 
 /**
  * The hosts an unexpired waiver (of one policy when given) names or whose groups it names, by value when they are
@@ -154,18 +162,18 @@ const MAX_NAMED_HOSTS = 10_000;
  * table (PostgreSQL before its first analyze read every result to join them to the waivers' query). A group's hosts
  * come from the labels' index by the group's name: joined to the waivers, SQLite read every group label per waiver.
  */
-async function waivedHosts(database: Database, now: Date, policyId?: string): Promise<string[] | Knex.QueryBuilder> {
+async function waivedHosts(database: Database, now: Date, policyId?: string): Promise<WaivedHosts> {
   const knex = database.em.getKnex();
   const waivers = knex('waiver').where('expires_at', '>', sqlDialectOf(database.em).toDatabaseTime(now));
   if (policyId !== undefined) waivers.andWhere('policy_id', policyId);
-  const rows = (await waivers.clone().select('host_record_id', 'group_name')) as { host_record_id: string | null; group_name: string | null }[];
+  const rows = await waivers.clone().select<{ host_record_id: string | null; group_name: string | null }[]>('host_record_id', 'group_name');
   const named = rows.flatMap((row) => (row.host_record_id === null ? [] : [row.host_record_id]));
   const groups = [...new Set(rows.flatMap((row) => (row.group_name === null ? [] : [row.group_name])))];
   if (groups.length === 0) return named;
   const members = knex('host_label').select('host_record_id').where('kind', 'group').whereIn('value', groups);
   const ids = ((await members.clone().limit(MAX_NAMED_HOSTS + 1)) as { host_record_id: string }[]).map((row) => row.host_record_id);
   return ids.length > MAX_NAMED_HOSTS
-    ? members.union(waivers.clone().select('host_record_id').whereNotNull('host_record_id'))
+    ? { query: members.union(waivers.clone().select('host_record_id').whereNotNull('host_record_id')) }
     : [...new Set([...named, ...ids])];
 }
 
@@ -173,14 +181,14 @@ async function waivedHosts(database: Database, now: Date, policyId?: string): Pr
 function coveredResults(
   database: Database,
   now: Date,
-  hosts: string[] | Knex.QueryBuilder,
+  hosts: WaivedHosts,
   columns: string[],
   only: { policyId?: string; ruleId?: string } = {},
 ): Knex.QueryBuilder {
   const knex = database.em.getKnex();
   const query = knex('policy_result as r')
     .select(columns.map((column) => `r.${column}`))
-    .whereIn('r.host_record_id', hosts)
+    .whereIn('r.host_record_id', hostIdsOf(hosts))
     .andWhere('r.status', '<>', 'pass')
     // The policy named in the waivers' query only: named here, it would have SQLite read the whole policy's results.
     .whereExists(coveringWaivers(database, now, only.policyId));
@@ -237,7 +245,7 @@ async function statusPage(
   policyId: string,
   ruleId: string | undefined,
   status: RuleStatus,
-  waivedHosts: string[] | Knex.QueryBuilder,
+  waivedHosts: WaivedHosts,
   slice: { offset: number; limit: number; of: number },
   now: Date,
 ): Promise<ResultKey[]> {

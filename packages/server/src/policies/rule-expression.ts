@@ -81,9 +81,17 @@ export function compileRule(expression: string): CompiledRule | ExpressionError 
   instrument(parsed.ast);
   if (observe) instrument(observe.ast);
   return {
-    evaluate: (variables) => parsed(variables),
-    observe: observe && ((variables) => observe(variables)),
+    evaluate: evaluatorOf(parsed),
+    observe: observe && evaluatorOf(observe),
     readsNow: readsVariable(root, 'now'),
+  };
+}
+
+/** A parsed expression as a function of the rule's variables; cel-js types what it gives as `any`, it is any CEL value. */
+function evaluatorOf(parsed: ReturnType<typeof environment.parse>): (variables: RuleVariables) => unknown {
+  return (variables) => {
+    const value: unknown = parsed(variables);
+    return value;
   };
 }
 
@@ -129,8 +137,14 @@ const isNode = (value: unknown): value is AstNode => typeof value === 'object' &
 
 /** The nodes directly below `node`, whatever shape its arguments have. */
 function childrenOf(node: AstNode): AstNode[] {
-  const args = Array.isArray(node.args) ? node.args : [node.args];
-  return args.flatMap((arg) => (Array.isArray(arg) ? arg : [arg])).filter(isNode);
+  return listOf(node.args)
+    .flatMap((arg) => listOf(arg))
+    .filter(isNode);
+}
+
+/** `value` when it is a list, else a list of `value` alone. */
+function listOf(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [value];
 }
 
 /** The function a `call` (`size(x)`) or receiver call (`x.all(…)`) node names. */
@@ -197,11 +211,21 @@ function celNotation(value: unknown, depth: number): string {
       .slice(0, 20)
       .map(([k, v]) => `${celNotation(k, depth + 1)}: ${celNotation(v, depth + 1)}`)
       .join(', ')}}`;
-  if (typeof value === 'object' && value.constructor?.name === 'Duration') return `duration("${String(value)}")`;
+  if (isDuration(value)) return `duration("${value.toString()}")`;
   if (typeof value === 'object')
     return `{${Object.entries(value)
       .slice(0, 20)
       .map(([k, v]) => `${JSON.stringify(k)}: ${celNotation(v, depth + 1)}`)
       .join(', ')}}`;
-  return String(value);
+  // CEL values are never functions or symbols.
+  return `<${typeof value}>`;
 }
+
+/** cel-js' Duration (not exported by it), which prints itself as CEL writes durations (`90s`). */
+interface CelDuration {
+  readonly seconds: bigint;
+  readonly nanos: number;
+  toString(): string;
+}
+
+const isDuration = (value: unknown): value is CelDuration => typeof value === 'object' && value !== null && value.constructor?.name === 'Duration';

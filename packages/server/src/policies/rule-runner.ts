@@ -58,6 +58,12 @@ function workerScript(): URL {
   return existsSync(fileURLToPath(sibling)) ? sibling : new URL('../../dist/policies/rule-worker.js', import.meta.url);
 }
 
+/** What the runner hands the worker at its start (`workerData`). */
+export interface RuleWorkerData {
+  /** Where the worker says which rule it runs, for the watchdog (see `rule-worker.ts`). */
+  progress: SharedArrayBuffer;
+}
+
 /**
  * Evaluates rules in a worker thread with a heap limit, so that a rule can neither block the event loop (license
  * checks and uploads keep their latency) nor exhaust the server's memory. The worker enforces each rule's budget
@@ -91,7 +97,7 @@ export class RuleRunner {
 
   private spawn(): Worker {
     const worker = new Worker(workerScript(), {
-      workerData: { progress: this.progress },
+      workerData: { progress: this.progress } satisfies RuleWorkerData,
       resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb ?? 256, maxYoungGenerationSizeMb: 16 },
       stdout: false,
       stderr: false,

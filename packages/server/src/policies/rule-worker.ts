@@ -4,11 +4,18 @@ import { parseLynisReport } from '@org/audit-server-core';
 import { RuleBudget, type RuleBudgetLimits } from './rule-budget.js';
 import { compileRule, evaluateRule, isExpressionError, type CompiledRule, type RuleOutcome } from './rule-expression.js';
 import { ruleVariables, type HostFacts } from './rule-variables.js';
-import type { HostOutcomes, RuleJob, WorkerReply } from './rule-runner.js';
+import type { HostOutcomes, RuleJob, RuleWorkerData, WorkerReply } from './rule-runner.js';
 
 /** Where the worker is, for the watchdog: the policy index (-1 between rules) and rule index of the rule running, and a count of hosts and rules started. */
-const progress = new Int32Array(workerData.progress as SharedArrayBuffer);
+const progress = new Int32Array(progressBufferOf(workerData));
 const compiled = new Map<string, CompiledRule | null>();
+
+/** The shared progress buffer of the {@link RuleWorkerData} the runner started this worker with. */
+function progressBufferOf(data: unknown): RuleWorkerData['progress'] {
+  const buffer = typeof data === 'object' && data !== null && 'progress' in data ? data.progress : undefined;
+  if (!(buffer instanceof SharedArrayBuffer)) throw new Error('the rule worker was started without its progress buffer');
+  return buffer;
+}
 
 function compiledRule(expression: string): CompiledRule | null {
   let rule = compiled.get(expression);

@@ -118,15 +118,12 @@ function toGroup(row: GroupRow, remoteAddresses: string[]): RejectionGroup {
 
 /** Uploads refused per day (`YYYY-MM-DD`) since `firstDay`, from the rejection log. */
 export async function refusalsByDay(database: Database, firstDay: string): Promise<Map<string, number>> {
-  const rows = (await database.em
+  const rows = await database.em
     .getKnex()('rejection')
     .select('day')
     .sum({ refused: 'count' })
     .where('operation', 'uploadReport')
     .andWhere('day', '>=', firstDay)
-    .groupBy('day')) as {
-    day: string;
-    refused: number | string;
-  }[];
+    .groupBy<{ day: string; refused: number | string }[]>('day');
   return new Map(rows.map((row) => [row.day, Number(row.refused)]));
 }

@@ -36,7 +36,7 @@ describe.each(DIALECTS)('compact report storage on %s', (dialect) => {
     )[0]!;
   const stored = async (id: string) => reportBytesOf(await row(id));
   const compact = () => new ReportCompactor(orm).settle();
-  const encodings = async () => ((await orm.em.getKnex()('report').select('content_encoding as encoding')) as { encoding: string }[]).map((r) => r.encoding);
+  const encodings = async () => (await orm.em.getKnex()('report').select<{ encoding: string }[]>('content_encoding as encoding')).map((r) => r.encoding);
 
   it('stores an upload as received, then the compaction pass compresses it; it reads back exactly before, during and after', async () => {
     const content = Buffer.from(lynisCapture.report);

@@ -1,3 +1,4 @@
+import type { Knex } from '@mikro-orm/knex';
 import type { ReportMeta, ReportPage } from '@org/audit-server-core';
 import { countBound, findBound } from '../database/bound-query.js';
 import type { Database } from '../database/dialect.js';
@@ -48,6 +49,16 @@ export async function previousReport(database: Database, report: ReportRecord): 
       { hostRecord: report.hostRecord.id, $or: [{ receivedAt: { $lt: report.receivedAt } }, { receivedAt: report.receivedAt, id: { $lt: report.id } }] },
       { orderBy: { receivedAt: 'desc', id: 'desc' } },
     );
+}
+
+/**
+ * Narrows a query of `report` rows to those received before `report` (ties broken by id, as the report lists order
+ * them). A block, not an arrow returning the builder: knex would take the returned builder for a promise.
+ */
+export function receivedBefore(query: Knex.QueryBuilder, report: { received_at: Date | number; id: string }): void {
+  query.where('received_at', '<', report.received_at).orWhere((same) => {
+    same.where('received_at', report.received_at).andWhere('id', '<', report.id);
+  });
 }
 
 /** A report's metadata as the contract shows it. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { hashLicenseKey, type ReportSummary, type ReportToStore } from '@org/audit-server-core';
+import { hashLicenseKey, type ReportToStore } from '@org/audit-server-core';
 import { lynisSummary } from '@org/test-support/lynis-summary';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { openDatabase, type Database } from '../database/open.js';

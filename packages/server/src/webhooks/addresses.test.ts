@@ -140,7 +140,8 @@ describe.each(DIALECTS)('webhook receivers at creation on %s', (dialect) => {
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: { kind: 'json', value: { url, events: ['report.stored'] } },
     });
-    return { status: answer.status, detail: (JSON.parse(String(answer.body)) as { detail?: string }).detail };
+    if (typeof answer.body !== 'string') throw new Error('expected a JSON answer');
+    return { status: answer.status, detail: (JSON.parse(answer.body) as { detail?: string }).detail };
   };
 
   it('answers 400 with the reason for every refused URL, and takes public ones', async () => {

@@ -1,10 +1,11 @@
 import type { Knex } from '@mikro-orm/knex';
 import { Webhook } from 'standardwebhooks';
 import { describeFailure, summarizeReportBytes, type AuditLogger, type WebhookEventType } from '@org/audit-server-core';
-import type { Database, DatabaseTime, SqlDialect } from '../database/dialect.js';
+import type { Database, SqlDialect } from '../database/dialect.js';
 import { BackgroundPasses, BackgroundWorker } from '../ops/background-passes.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { CONTENT_COLUMNS, reportBytesOf, type ContentColumns } from '../reports/report-content.js';
+import { receivedBefore } from '../reports/report-queries.js';
 import { chunks } from '../database/batches.js';
 import { admitDeliveries, lockSubscriptions, subscriptionsWithFolds, type DeliveryCandidate } from './delivery-cap.js';
 import { upsertNotices, writeEvents, type OutboxEvent } from './outbox.js';
@@ -175,7 +176,9 @@ export class WebhookDispatcher extends BackgroundWorker {
       knex('webhook_delivery as d')
         .where('d.status', 'pending')
         .andWhere('d.next_attempt_at', '<=', time)
-        .andWhere((free) => free.whereNull('d.claimed_until').orWhere('d.claimed_until', '<', time));
+        .andWhere((free) => {
+          free.whereNull('d.claimed_until').orWhere('d.claimed_until', '<', time);
+        });
     // As in fanOut: a transaction only when something is due.
     if (!(await due(this.database.em.getKnex()).first('d.id'))) return 0;
     const claimed = await this.database.em.getKnex().transaction(async (trx) => {
@@ -369,9 +372,7 @@ async function regressionOf(trx: Knex.Transaction, stored: Record<string, unknow
   const [previous] = (await trx('report')
     .select(...CONTENT_COLUMNS)
     .where('host_record_id', current.host_record_id)
-    .andWhere((earlier) =>
-      earlier.where('received_at', '<', current.received_at).orWhere((same) => same.where('received_at', current.received_at).andWhere('id', '<', current.id)),
-    )
+    .andWhere((earlier) => receivedBefore(earlier, current))
     .orderBy([
       { column: 'received_at', order: 'desc' },
       { column: 'id', order: 'desc' },

@@ -11,10 +11,10 @@ export function deliveryBody(format: 'standard' | 'slack', type: DeliveryEventTy
  * `&`) are escaped, so a host cannot make the message mention a channel or hide a link.
  */
 function slackText(type: DeliveryEventType, data: Record<string, unknown>): string {
-  const host = escape(String(data['hostname'] ?? data['hostId'] ?? 'a host'));
+  const host = escape(textOf(data['hostname'] ?? data['hostId'] ?? 'a host'));
   switch (type) {
     case 'report.stored':
-      return `Report stored for ${host}: hardening index ${String(data['hardeningIndex'] ?? 'unknown')}`;
+      return `Report stored for ${host}: hardening index ${textOf(data['hardeningIndex'] ?? 'unknown')}`;
     case 'host.regressed': {
       const index = data['hardeningIndex'] as { before: number | null; after: number | null };
       const warnings = (data['newWarnings'] as { testId: string }[]).map((warning) => escape(warning.testId));
@@ -42,5 +42,9 @@ function slackText(type: DeliveryEventType, data: Record<string, unknown>): stri
       return `Policy ${escape(String(data['policyName']))} was quarantined (disabled): ${escape(String(data['reason']))}`;
   }
 }
+
+/** A value of an event's data (JSON the server wrote: a string or a number here) as text. */
+const textOf = (value: unknown): string =>
+  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
