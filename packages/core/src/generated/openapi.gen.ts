@@ -5238,6 +5238,63 @@ export const openApiDocument: Document = {
         }
       }
     },
+    "callbacks": {
+      "WebhookDelivery": {
+        "{$request.body#/url}": {
+          "post": {
+            "operationId": "webhookDelivery",
+            "summary": "An event delivered to the subscription's URL",
+            "description": "Documentation of what the server sends, not an operation it serves. Each event the subscription chose\n(and `events.folded`) is a POST signed as Standard Webhooks says (`webhook-id`, the same on every\nattempt, `webhook-timestamp`, `webhook-signature`). With `format: standard` the body is the envelope\nbelow; with `format: slack` it is a Slack-compatible `{\"text\": …}` message instead.\n",
+            "requestBody": {
+              "required": true,
+              "content": {
+                "application/json": {
+                  "schema": {
+                    "type": "object",
+                    "required": [
+                      "type",
+                      "timestamp",
+                      "data"
+                    ],
+                    "properties": {
+                      "type": {
+                        "$ref": "#/components/schemas/DeliveryEventType"
+                      },
+                      "timestamp": {
+                        "type": "string",
+                        "format": "date-time"
+                      },
+                      "data": {
+                        "description": "The event's fields: an `UploadsRefusedEventData` for `uploads.refused`, an\n`EventsFoldedEventData` for `events.folded`, and for the other types the fields\n`WebhookEventType` lists.\n",
+                        "anyOf": [
+                          {
+                            "$ref": "#/components/schemas/UploadsRefusedEventData"
+                          },
+                          {
+                            "$ref": "#/components/schemas/EventsFoldedEventData"
+                          },
+                          {
+                            "type": "object"
+                          }
+                        ]
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            "responses": {
+              "2XX": {
+                "description": "Delivered. Any other answer, or none within 10 s, is tried again later, 10 attempts in all."
+              },
+              "4XX": {
+                "description": "Not delivered; tried again later like any answer that is not 2xx."
+              }
+            }
+          }
+        }
+      }
+    },
     "parameters": {
       "WebhookId": {
         "name": "webhookId",
