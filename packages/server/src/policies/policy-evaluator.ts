@@ -62,6 +62,22 @@ interface ResultRow {
   nameless: boolean;
 }
 
+/** A host some policy's scope selects: the facts its rules see and the indexes of those policies. */
+interface Candidate {
+  host: HostRow;
+  facts: HostJob['facts'];
+  applicable: number[];
+}
+
+/** Hosts sent to the worker at once, with their jobs. */
+type HostChunk = { host: HostRow; job: HostJob }[];
+
+/** What running the rules on a batch gave: the results to write and the budgets exceeded. */
+interface RuleRun {
+  results: ResultRow[];
+  overruns: Overrun[];
+}
+
 const WAKE_DELAY_MS = 100;
 const MEASURE_INTERVAL_MS = 60_000;
 const MAX_MESSAGE = 500;
@@ -184,120 +200,67 @@ export class PolicyEvaluator extends BackgroundWorker {
 
   /** Evaluates a batch of hosts and writes their results; resolves with whether a policy was quarantined. */
   private async evaluateHosts(hosts: HostRow[], policies: ReadyPolicy[], policySet: string, now: Date): Promise<boolean> {
-    const dialect = sqlDialectOf(this.database.em);
-    const time = dialect.toDatabaseTime(now);
-    const knex = this.database.em.getKnex();
-    const labels = await labelsOf(
-      knex,
-      hosts.map((host) => host.id),
-    );
-    const candidates: { host: HostRow; facts: HostJob['facts']; applicable: number[] }[] = [];
-    for (const host of hosts) {
-      const facts: HostFacts = {
-        hostname: host.hostname,
-        hostId: host.host_id,
-        keyId: host.key_id,
-        groups: labels.get(`${host.id}\ngroup`) ?? [],
-        tags: labels.get(`${host.id}\ntag`) ?? [],
-        lastSeen: new Date(host.last_seen),
-      };
-      const applicable = policies.flatMap(({ policy }, index) => (inScope(policy, facts) ? [index] : []));
-      if (applicable.length > 0) candidates.push({ host, facts: { ...facts, lastSeen: facts.lastSeen.getTime() }, applicable });
-    }
-    const overruns: Overrun[] = [];
-    const results: ResultRow[] = [];
-    const evaluate = async (chunk: { host: HostRow; job: HostJob }[]) => {
-      const running = [...new Set(chunk.flatMap(({ job }) => job.policies.map((index) => policies[index]!.policy.id)))];
-      // The rows say which policies run only while the worker runs them: a server killed while it reads or writes
-      // the database is no evidence against a rule.
-      const { outcomes, incidents } = await withRun(this.database, this.runId, running, () =>
-        this.runner.run({
-          hosts: chunk.map(({ job }) => job),
-          policies: policies.map(({ policy }) => ({ id: policy.id, rules: policy.rules })),
-          now: now.getTime(),
-        }),
-      );
-      overruns.push(...incidents);
-      chunk.forEach(({ host }, index) => {
-        for (const { policyId, ruleId, outcome } of outcomes[index] ?? []) {
-          if (outcome.overrun === 'time') overruns.push({ policyId, ruleId, kind: 'time', message: outcome.message! });
-          results.push({
-            policy_id: policyId,
-            rule_id: ruleId,
-            host_record_id: host.id,
-            status: outcome.status,
-            value: outcome.value,
-            message: outcome.message?.slice(0, MAX_MESSAGE) ?? null,
-            report_id: host.latest_report_id,
-            evaluated_at: time,
-            since: time,
-            hostname: host.hostname,
-            nameless: host.hostname === null,
-          });
-        }
-      });
-    };
-    // Reports go to the worker in chunks of at most MAX_CHUNK_CHARACTERS (a batch of the largest reports would hold
-    // gigabytes at once), read only when their chunk is next.
-    let chunk: { host: HostRow; job: HostJob }[] = [];
+    const time = sqlDialectOf(this.database.em).toDatabaseTime(now);
+    const candidates = await candidatesOf(this.database.em.getKnex(), hosts, policies);
+    const { results, overruns } = await this.runRules(candidates, policies, now, time);
+    const wroteEvents = await writeResults(this.database, { hosts, policies, policySet, results, time });
+    const quarantined = await recordOverruns(this.database, overruns, this.options.logger, now);
+    if (wroteEvents || quarantined) this.options.onEvents?.();
+    return quarantined;
+  }
+
+  /**
+   * Runs the rules in scope of each candidate on its latest report. Reports go to the worker in chunks of at most
+   * MAX_CHUNK_CHARACTERS (a batch of the largest reports would hold gigabytes at once), read only when their chunk is next.
+   */
+  private async runRules(candidates: Candidate[], policies: ReadyPolicy[], now: Date, time: DatabaseTime): Promise<RuleRun> {
+    const run: RuleRun = { results: [], overruns: [] };
+    let chunk: HostChunk = [];
     let characters = 0;
     for (const { host, facts, applicable } of candidates) {
       const report = await this.reportOf(host);
       chunk.push({ host, job: { ...report, facts, policies: applicable } });
       characters += report.text?.length ?? 0;
       if (characters >= MAX_CHUNK_CHARACTERS) {
-        await evaluate(chunk);
+        await this.runChunk(chunk, policies, now, time, run);
         [chunk, characters] = [[], 0];
       }
     }
-    if (chunk.length > 0) await evaluate(chunk);
-    let wroteEvents = false;
-    await knex.transaction(async (trx) => {
-      const ids = hosts.map((host) => host.id);
-      const previous = new Map<string, { status: string; since: DatabaseTime }>();
-      for (const row of (await trx('policy_result')
-        .select('policy_id', 'rule_id', 'host_record_id', 'status', 'since')
-        .whereIn('host_record_id', ids)) as ResultRow[]) {
-        previous.set(resultKey(row), { status: row.status, since: row.since });
-      }
-      const changes = [];
-      for (const result of results) {
-        const before = previous.get(resultKey(result));
-        if (before?.status === result.status) result.since = before.since;
-        else
-          changes.push({
-            id: randomUUID(),
-            host_record_id: result.host_record_id,
-            policy_id: result.policy_id,
-            rule_id: result.rule_id,
-            status: result.status,
-            value: result.value,
-            report_id: result.report_id,
-            at: time,
-          });
-      }
-      wroteEvents = (await writeEvents(trx, complianceEvents(results, previous, hosts, policies), time)) > 0;
-      // Counted from what the delete removed, not from what was read before: the counts stay exact whatever another
-      // server's evaluator committed in between.
-      const removed = await dialect.deleteReturning<CountedResult>(trx('policy_result').whereIn('host_record_id', ids), [
-        'policy_id',
-        'rule_id',
-        'host_record_id',
-        'status',
-      ]);
-      for (const chunk of chunks(results, 50)) await trx('policy_result').insert(chunk);
-      await countResults(trx, dialect, removed, results);
-      for (const chunk of chunks(changes, 50)) await trx('policy_result_change').insert(chunk);
-      await trx('policy_evaluation').whereIn('host_record_id', ids).delete();
-      for (const chunk of chunks(hosts, 100)) {
-        await trx('policy_evaluation').insert(
-          chunk.map((host) => ({ host_record_id: host.id, report_id: host.latest_report_id, policy_set: policySet, evaluated_at: time })),
-        );
+    if (chunk.length > 0) await this.runChunk(chunk, policies, now, time, run);
+    return run;
+  }
+
+  /** Runs one chunk of hosts in the worker and adds their results and overruns to `run`. */
+  private async runChunk(chunk: HostChunk, policies: ReadyPolicy[], now: Date, time: DatabaseTime, run: RuleRun): Promise<void> {
+    const running = [...new Set(chunk.flatMap(({ job }) => job.policies.map((index) => policies[index]!.policy.id)))];
+    // The rows say which policies run only while the worker runs them: a server killed while it reads or writes
+    // the database is no evidence against a rule.
+    const { outcomes, incidents } = await withRun(this.database, this.runId, running, () =>
+      this.runner.run({
+        hosts: chunk.map(({ job }) => job),
+        policies: policies.map(({ policy }) => ({ id: policy.id, rules: policy.rules })),
+        now: now.getTime(),
+      }),
+    );
+    run.overruns.push(...incidents);
+    chunk.forEach(({ host }, index) => {
+      for (const { policyId, ruleId, outcome } of outcomes[index] ?? []) {
+        if (outcome.overrun === 'time') run.overruns.push({ policyId, ruleId, kind: 'time', message: outcome.message! });
+        run.results.push({
+          policy_id: policyId,
+          rule_id: ruleId,
+          host_record_id: host.id,
+          status: outcome.status,
+          value: outcome.value,
+          message: outcome.message?.slice(0, MAX_MESSAGE) ?? null,
+          report_id: host.latest_report_id,
+          evaluated_at: time,
+          since: time,
+          hostname: host.hostname,
+          nameless: host.hostname === null,
+        });
       }
     });
-    const quarantined = await recordOverruns(this.database, overruns, this.options.logger, now);
-    if (wroteEvents || quarantined) this.options.onEvents?.();
-    return quarantined;
   }
 
   /** A host's latest report as text for the worker, or why it cannot be read. */
@@ -316,6 +279,91 @@ export class PolicyEvaluator extends BackgroundWorker {
       ? { text: bytes.toString('utf8'), unreadable: null }
       : { text: null, unreadable: 'the latest report is damaged in the database' };
   }
+}
+
+/** The hosts of a batch that some policy's scope selects, with the facts their rules see and those policies (by index). */
+async function candidatesOf(knex: Knex, hosts: HostRow[], policies: ReadyPolicy[]): Promise<Candidate[]> {
+  const labels = await labelsOf(
+    knex,
+    hosts.map((host) => host.id),
+  );
+  const candidates: Candidate[] = [];
+  for (const host of hosts) {
+    const facts: HostFacts = {
+      hostname: host.hostname,
+      hostId: host.host_id,
+      keyId: host.key_id,
+      groups: labels.get(`${host.id}\ngroup`) ?? [],
+      tags: labels.get(`${host.id}\ntag`) ?? [],
+      lastSeen: new Date(host.last_seen),
+    };
+    const applicable = policies.flatMap(({ policy }, index) => (inScope(policy, facts) ? [index] : []));
+    if (applicable.length > 0) candidates.push({ host, facts: { ...facts, lastSeen: facts.lastSeen.getTime() }, applicable });
+  }
+  return candidates;
+}
+
+/**
+ * Replaces the batch's hosts' results with `results` in one transaction: a `policy_result_change` row for every
+ * status that changed (an unchanged status keeps its `since`), the compliance events, the kept counts, and the
+ * hosts' `policy_evaluation` rows. Resolves with whether it wrote webhook events.
+ */
+async function writeResults(
+  database: Database,
+  batch: { hosts: HostRow[]; policies: ReadyPolicy[]; policySet: string; results: ResultRow[]; time: DatabaseTime },
+): Promise<boolean> {
+  const { hosts, policies, policySet, results, time } = batch;
+  const dialect = sqlDialectOf(database.em);
+  return database.em.getKnex().transaction(async (trx) => {
+    const ids = hosts.map((host) => host.id);
+    const previous = new Map<string, { status: string; since: DatabaseTime }>();
+    const stored = await trx('policy_result').select<ResultRow[]>('policy_id', 'rule_id', 'host_record_id', 'status', 'since').whereIn('host_record_id', ids);
+    for (const row of stored) previous.set(resultKey(row), { status: row.status, since: row.since });
+    const changes = statusChanges(results, previous, time);
+    const wroteEvents = (await writeEvents(trx, complianceEvents(results, previous, hosts, policies), time)) > 0;
+    // Counted from what the delete removed, not from what was read before: the counts stay exact whatever another
+    // server's evaluator committed in between.
+    const removed = await dialect.deleteReturning<CountedResult>(trx('policy_result').whereIn('host_record_id', ids), [
+      'policy_id',
+      'rule_id',
+      'host_record_id',
+      'status',
+    ]);
+    for (const chunk of chunks(results, 50)) await trx('policy_result').insert(chunk);
+    await countResults(trx, dialect, removed, results);
+    for (const chunk of chunks(changes, 50)) await trx('policy_result_change').insert(chunk);
+    await trx('policy_evaluation').whereIn('host_record_id', ids).delete();
+    for (const chunk of chunks(hosts, 100)) {
+      await trx('policy_evaluation').insert(
+        chunk.map((host) => ({ host_record_id: host.id, report_id: host.latest_report_id, policy_set: policySet, evaluated_at: time })),
+      );
+    }
+    return wroteEvents;
+  });
+}
+
+/**
+ * The `policy_result_change` rows of the results whose status differs from the one stored; a result whose status
+ * stays takes the stored `since`.
+ */
+function statusChanges(results: ResultRow[], previous: Map<string, { status: string; since: DatabaseTime }>, time: DatabaseTime) {
+  const changes = [];
+  for (const result of results) {
+    const before = previous.get(resultKey(result));
+    if (before?.status === result.status) result.since = before.since;
+    else
+      changes.push({
+        id: randomUUID(),
+        host_record_id: result.host_record_id,
+        policy_id: result.policy_id,
+        rule_id: result.rule_id,
+        status: result.status,
+        value: result.value,
+        report_id: result.report_id,
+        at: time,
+      });
+  }
+  return changes;
 }
 
 /**
