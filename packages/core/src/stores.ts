@@ -1,4 +1,4 @@
-import type { ReportSummary } from './generated/types.gen.js';
+import type { ReportSummary, ReportUploadForm } from './generated/types.gen.js';
 import type { RejectionReason } from './hooks.js';
 import type { HostLabels } from './lynis-report.js';
 
@@ -14,12 +14,21 @@ export interface KeyStore {
 /** How the `data` field arrived: raw report text (as Lynis sends it) or base64 (as the original spec says). */
 export type ReportEncoding = 'raw' | 'base64';
 
-/** A validated report, ready to be stored. The license key (every `license_key=` line's value, the presented key anywhere) is already redacted. */
-export interface ReportToStore {
-  /** The key record the upload authenticated with (from {@link KeyLookup}). */
-  keyId: string;
+/** The upload form's own fields a store keeps (all but the key and the report), named as stores name them. */
+export interface UploadFields {
   hostId: string;
   hostId2?: string;
+}
+
+/** Takes {@link UploadFields} from a validated upload form: a new upload field reaches every store through here. */
+export function uploadFieldsOf(form: ReportUploadForm): UploadFields {
+  return { hostId: form.hostid, hostId2: form.hostid2 };
+}
+
+/** A validated report, ready to be stored. The license key (every `license_key=` line's value, the presented key anywhere) is already redacted. */
+export interface ReportToStore extends UploadFields {
+  /** The key record the upload authenticated with (from {@link KeyLookup}). */
+  keyId: string;
   receivedAt: Date;
   encoding: ReportEncoding;
   /** Size in bytes of the report as the client sent it (after base64 decoding, before redaction). */

@@ -7,7 +7,7 @@ import { rejectRequest, type RejectionContext, type RequestInfo } from './reject
 import { decodeReportData, redactLicenseKeys, sha256Hex } from './report-data.js';
 import { textResponse, UPLOAD_UNAUTHORIZED, type AuditResponse } from './responses.js';
 import { incompleteReportReason } from './report-minimum.js';
-import { ReportRefusedError, type ReportEncoding, type ReportStore, type ReportToStore } from './stores.js';
+import { ReportRefusedError, uploadFieldsOf, type ReportEncoding, type ReportStore, type ReportToStore, type UploadFields } from './stores.js';
 import { callDependency } from './unavailable.js';
 
 /** What the upload needs: the key check, where refusals go, and where reports are stored. */
@@ -17,7 +17,9 @@ export type UploadReportContext = KeyCheckContext & RejectionContext & { reportS
 export async function uploadReport(context: UploadReportContext, validated: OperationContext<ReportUploadForm>, request: RequestInfo): Promise<AuditResponse> {
   const { reportStore, logger, hooks } = context;
   const form = validated.request.requestBody;
-  const host = { hostId: form.hostid, hostId2: form.hostid2 };
+  const fields = uploadFieldsOf(form);
+  // The host's identity, as refusals, the log and the stored hook name it.
+  const host = { hostId: fields.hostId, hostId2: fields.hostId2 };
   const key = await checkKey(context, form.licensekey, request.remoteAddress);
   if (key.state === 'limited') return refuseLimitedKey(context, request, key, form.hostid);
   if (key.state !== 'valid') return rejectRequest(context, request, 'invalid-key', { ...host, keyId: key.keyId }, UPLOAD_UNAUTHORIZED);
@@ -32,7 +34,7 @@ export async function uploadReport(context: UploadReportContext, validated: Oper
   // The form's text of the report is not needed once decoded: dropped, so that an upload waiting for its commit
   // holds only the report's bytes (32 uploads of 8 MB waiting held 256 MiB of text besides).
   form.data = '';
-  const report = reportToStore(key.keyId, host, decoded, form.licensekey);
+  const report = reportToStore(key.keyId, fields, decoded, form.licensekey);
   const saved = await storeReport(reportStore, report);
   if (saved instanceof ReportRefusedError) {
     const headers: Record<string, string> =
@@ -66,19 +68,14 @@ function storeReport(reportStore: ReportStore, report: ReportToStore): Promise<{
  * fresh decode), so the key (every license key line's, and the presented `licenseKey` wherever it occurs) is redacted
  * in them, after their size and SHA-256 are taken.
  */
-export function reportToStore(
-  keyId: string,
-  host: { hostId: string; hostId2?: string },
-  decoded: { encoding: ReportEncoding; bytes: Buffer },
-  licenseKey?: string,
-): ReportToStore {
+export function reportToStore(keyId: string, fields: UploadFields, decoded: { encoding: ReportEncoding; bytes: Buffer }, licenseKey?: string): ReportToStore {
   const size = decoded.bytes.length;
   const sha256 = sha256Hex(decoded.bytes);
   const content = redactLicenseKeys(decoded.bytes, { inPlace: true, key: licenseKey });
   const reading = readReportBytes(content);
   return {
     keyId,
-    ...host,
+    ...fields,
     receivedAt: new Date(),
     encoding: decoded.encoding,
     size,
