@@ -140,7 +140,8 @@ export interface SqlDialect<Name extends string = string> {
  * that a server loads only its own dialect's driver package (a start on SQLite never loads PostgreSQL's, and back).
  */
 export function isPlatform(platform: Platform, className: string): boolean {
-  for (let proto = Object.getPrototypeOf(platform); proto; proto = Object.getPrototypeOf(proto)) {
+  type Prototype = { constructor?: { name?: string } } | null;
+  for (let proto = Object.getPrototypeOf(platform) as Prototype; proto; proto = Object.getPrototypeOf(proto) as Prototype) {
     if (proto.constructor?.name === className) return true;
   }
   return false;

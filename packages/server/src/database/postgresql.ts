@@ -1,4 +1,5 @@
 import type { Options } from '@mikro-orm/core';
+import type { Knex } from '@mikro-orm/knex';
 import { requireCommonJs } from './commonjs.js';
 import { isPlatform, type Database, type SqlDialect } from './dialect.js';
 import { lowerLikeContains, orderNullsLastClause, setToNextNumberBySubquery, upsertAddingOnConflict, upsertReturningRows } from './standard-sql.js';
@@ -42,7 +43,11 @@ export const POSTGRESQL: SqlDialect<'postgresql'> = {
     if (ids.length > 0) await trx(table).select('id').whereIn('id', ids).orderBy('id').forUpdate();
   },
   startWriting: async () => {},
-  deleteReturning: async (query, columns) => (await query.delete(columns)) as never,
+  deleteReturning: async <Row>(query: Knex.QueryBuilder, columns: string[]) => {
+    // The rows' shape is the caller's word: it names the columns.
+    const rows: unknown = await query.delete(columns);
+    return rows as Row[];
+  },
   containsIgnoringCase: lowerLikeContains,
   orderNullsLast: orderNullsLastClause,
   // A few: each group holds a pooled connection (10) and its hosts' rows until it commits.

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Options } from '@mikro-orm/core';
+import type { Knex } from '@mikro-orm/knex';
 import { requireCommonJs } from './commonjs.js';
 import { isPlatform, type Database, type SqlDialect } from './dialect.js';
 import { lowerLikeContains, orderNullsLastClause, setToNextNumberBySubquery, upsertAddingOnConflict, upsertReturningRows } from './standard-sql.js';
@@ -55,10 +56,11 @@ export const SQLITE: SqlDialect<'sqlite'> = {
   lockRowsById: async () => {},
   // A write that changes nothing still takes the write lock, under the busy timeout.
   startWriting: async (trx) => void (await trx.raw('update key_host_quota set new_hosts = new_hosts where 0 = 1')),
-  deleteReturning: async (query, columns) => {
-    const rows = await query.clone().select(columns);
+  deleteReturning: async <Row>(query: Knex.QueryBuilder, columns: string[]) => {
+    // The rows' shape is the caller's word: it names the columns.
+    const rows: unknown = await query.clone().select(columns);
     await query.delete();
-    return rows;
+    return rows as Row[];
   },
   containsIgnoringCase: lowerLikeContains,
   orderNullsLast: orderNullsLastClause,

@@ -62,21 +62,21 @@ export async function fleetOverview(database: Database, staleDays: number): Prom
 
 /** Hosts in all, seen within a day and a week, and stale, in one pass over the host table. */
 async function hostCounts(knex: Knex, toDatabaseTime: (time: Date) => Date | number, now: Date, staleBefore: Date): Promise<Overview['hosts']> {
-  const [row] = (await knex('host').select(
+  const [row] = await knex('host').select<{ total: Count; seen_day: Count | null; seen_week: Count | null; stale: Count | null }[]>(
     knex.raw('count(*) as total'),
     knex.raw('sum(case when last_seen >= ? then 1 else 0 end) as seen_day', [toDatabaseTime(new Date(now.getTime() - DAY_MS))]),
     knex.raw('sum(case when last_seen >= ? then 1 else 0 end) as seen_week', [toDatabaseTime(new Date(now.getTime() - 7 * DAY_MS))]),
     knex.raw('sum(case when last_seen < ? then 1 else 0 end) as stale', [toDatabaseTime(staleBefore)]),
-  )) as { total: Count; seen_day: Count | null; seen_week: Count | null; stale: Count | null }[];
+  );
   return { total: Number(row!.total), seenLast24h: Number(row!.seen_day ?? 0), seenLast7d: Number(row!.seen_week ?? 0), stale: Number(row!.stale ?? 0) };
 }
 
 /** Average, median and distribution of the hosts' latest hardening index, from the hosts counted by index (0–100). */
 async function hardeningOf(knex: Knex): Promise<Overview['hardeningIndex']> {
-  const rows = (await knex('host').select({ value: 'latest_hardening_index' }).count({ hosts: '*' }).groupBy('latest_hardening_index')) as {
-    value: number | null;
-    hosts: Count;
-  }[];
+  const rows = await knex('host')
+    .select({ value: 'latest_hardening_index' })
+    .count<{ value: number | null; hosts: Count }[]>({ hosts: '*' })
+    .groupBy('latest_hardening_index');
   let unknown = 0;
   const counts: [number, number][] = [];
   for (const row of rows) {
