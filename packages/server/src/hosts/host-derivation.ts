@@ -6,6 +6,7 @@ import { applyCountDeltas, CountDeltas } from '../database/count-deltas.js';
 import type { SqlDialect } from '../database/dialect.js';
 import type { HostFindingRecord, HostLabelRecord, HostRecord } from '../database/entities.js';
 import type { RowOf } from '../database/rows.js';
+import type { FindingKind } from '../generated/types.gen.js';
 
 /**
  * The version of what a host's row, labels and findings derive from its newest report. Uploads write it; hosts with
@@ -20,9 +21,9 @@ export const MAX_COLUMN_TEXT = 255;
 export const MAX_TEST_ID = 64;
 /** Most distinct test ids kept per kind and host: far above Lynis' own tests, a bound on a hostile report's rows. */
 export const MAX_FINDINGS_PER_KIND = 500;
-/** What `host_label.kind` and `host_finding.kind` hold. */
+/** What `host_label.kind` and `host_finding.kind` hold (the latter: the contract's `FindingKind`). */
 export type LabelKind = 'group' | 'tag';
-export type FindingKind = 'warning' | 'suggestion';
+export type { FindingKind };
 
 type HostLabelRow = RowOf<HostLabelRecord>;
 type KeyType = Parameters<SqlDialect['keyIn']>[0][number][1];

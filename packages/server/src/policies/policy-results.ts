@@ -303,7 +303,7 @@ export async function hostCompliance(database: Database, hostRecordId: string, n
         { column: 'id', order: 'desc' },
       ])
       .limit(HISTORY_SHOWN) as Promise<
-      { policy_id: string; rule_id: string; status: 'pass' | 'fail' | 'error'; value: string | null; report_id: string; at: Date | number }[]
+      { policy_id: string; rule_id: string; status: PolicyResultChange['status']; value: string | null; report_id: string; at: Date | number }[]
     >,
   ]);
   const results = rows.map(toResult);

@@ -1,4 +1,5 @@
 import { Environment } from '@marcbachmann/cel-js';
+import type { RuleStatus } from '../generated/types.gen.js';
 import { instrument, RuleBudget, withinBudget } from './rule-budget.js';
 
 /**
@@ -51,7 +52,8 @@ export interface RuleVariables {
 
 /** One rule's outcome on one host. */
 export interface RuleOutcome {
-  status: 'pass' | 'fail' | 'error';
+  /** A status before waivers. */
+  status: Exclude<RuleStatus, 'waived'>;
   /** The observed value in CEL notation, when the rule is a comparison and its left side evaluated. */
   value: string | null;
   /** Why the status is `error`. */

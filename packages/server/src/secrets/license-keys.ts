@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlEntityManager } from '@mikro-orm/knex';
 import { LICENSE_KEY_PATTERN, generateLicenseKey, hashLicenseKey } from '@org/audit-server-core';
+import type { LicenseKeyInfo } from '../generated/types.gen.js';
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { LicenseKeyRecord, isRecordId } from '../database/entities.js';
@@ -11,7 +12,7 @@ export interface KeySummary {
   id: string;
   label: string | null;
   prefix: string;
-  state: 'valid' | 'revoked' | 'expired';
+  state: LicenseKeyInfo['state'];
   createdAt: Date;
   expiresAt: Date | null;
   /** Last valid license check or upload, as last written by a server (servers write in batches). */

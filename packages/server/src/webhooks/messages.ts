@@ -1,7 +1,8 @@
 import type { DeliveryEventType } from '@org/audit-server-core';
+import type { WebhookFormat } from './webhook-records.js';
 
 /** The body of a delivery: the Standard Webhooks envelope (`type`, `timestamp`, `data`), or a Slack message. */
-export function deliveryBody(format: 'standard' | 'slack', type: DeliveryEventType, createdAt: Date, data: Record<string, unknown>): string {
+export function deliveryBody(format: WebhookFormat, type: DeliveryEventType, createdAt: Date, data: Record<string, unknown>): string {
   if (format === 'slack') return JSON.stringify({ text: slackText(type, data) });
   return JSON.stringify({ type, timestamp: createdAt.toISOString(), data });
 }

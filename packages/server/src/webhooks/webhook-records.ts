@@ -4,12 +4,15 @@ import type { Webhook, WebhookEventType, WebhookInput } from '@org/audit-server-
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
 
+/** How deliveries are written: the contract's `format`. */
+export type WebhookFormat = NonNullable<WebhookInput['format']>;
+
 /** A subscription as the dispatcher reads it, with its secret. */
 export interface Subscription {
   id: string;
   url: string;
   events: Set<WebhookEventType>;
-  format: 'standard' | 'slack';
+  format: WebhookFormat;
   enabled: boolean;
   staleDays: number;
   regressionThreshold: number;
