@@ -2,7 +2,7 @@ import type { RequestListener } from 'node:http';
 import type { Logger } from 'pino';
 import { describeFailure, type AuditApi } from '@org/audit-server-core';
 import { createAuditListener } from '@org/audit-server-core/node';
-import type { AdminApi } from '../admin/api.js';
+import type { AdminApi, AdminApiOptions } from '../admin/api.js';
 import { clientAddressResolver } from './client-address.js';
 import { onFirstUse } from './first-use.js';
 import type { ExpressAppOptions } from './express-app.js';
@@ -55,4 +55,13 @@ function expressOnFirstUse(logger: Logger, options: ExpressAppOptions): RequestL
       },
     );
   };
+}
+
+/**
+ * The admin API, loaded and built on its first request: its routes, exports and contract checks are no part of
+ * answering collectors, so a start does not wait for them.
+ */
+export function adminApiOnFirstUse(options: AdminApiOptions): AdminApi {
+  const admin = onFirstUse(() => import('../admin/api.js').then(({ createAdminApi }) => createAdminApi(options)));
+  return { handle: async (request) => (await admin()).handle(request) };
 }

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ALLOWED, type AuditLogger, type AuditRateLimiter, type RateLimitDecision } from '@org/audit-server-core';
+import type { ServerConfig } from '../config.js';
 
 /** The limits, each a number of requests per window; 0 turns a limit off. */
 export interface RateLimitSettings {
@@ -16,6 +17,21 @@ export interface RateLimitSettings {
   redisPrefix: string;
   /** Where Redis going away and coming back is logged. Default: nowhere. */
   logger?: AuditLogger;
+}
+
+/** The rate limits' settings from the server's. */
+export function rateLimitSettingsOf(
+  config: Pick<ServerConfig, 'rateLimitAddress' | 'rateLimitKey' | 'rateLimitFailures' | 'redisUrl' | 'redisPrefix'>,
+  logger: AuditLogger,
+): RateLimitSettings {
+  return {
+    perAddressPerMinute: config.rateLimitAddress,
+    perKeyPerMinute: config.rateLimitKey,
+    failuresPer10Minutes: config.rateLimitFailures,
+    redisUrl: config.redisUrl,
+    redisPrefix: config.redisPrefix,
+    logger,
+  };
 }
 
 /** An {@link AuditRateLimiter} that must be closed (it may hold a Redis connection). */

@@ -3,6 +3,7 @@ import { DEFAULT_CIPHERS, type TlsOptions } from 'node:tls';
 import { readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import type { ServerConfig } from '../config.js';
 
 /** A certificate and its private key, PEM-encoded. */
 export interface TlsIdentity {
@@ -41,6 +42,12 @@ export function tlsServerOptions(identity: TlsIdentity, handshakeTimeoutMs: numb
     honorCipherOrder: true,
     handshakeTimeout: handshakeTimeoutMs,
   };
+}
+
+/** The identity the settings ask for: none for plain HTTP, else as {@link loadTlsIdentity} finds it. */
+export async function tlsIdentityFor(config: Pick<ServerConfig, 'plainHttp' | 'dataDir' | 'tlsCert' | 'tlsKey'>): Promise<TlsIdentity | undefined> {
+  if (config.plainHttp) return undefined;
+  return loadTlsIdentity(config.dataDir, config.tlsCert && config.tlsKey ? { cert: config.tlsCert, key: config.tlsKey } : undefined);
 }
 
 /** Reads the configured certificate, or the data directory's self-signed one, creating it on first start. */

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { Database } from '../database/dialect.js';
 import { migratorOf } from '../database/open.js';
@@ -62,4 +63,12 @@ export function createOpsServer(target: OpsTarget): Server {
     }
     send(404, 'Not found');
   });
+}
+
+/** Closes the operations server at once: its connections carry probes and scrapes, which are not waited for. */
+export async function closeOpsServer(ops: Server): Promise<void> {
+  const closed = once(ops, 'close');
+  ops.close();
+  ops.closeAllConnections();
+  await closed;
 }

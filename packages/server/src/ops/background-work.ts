@@ -1,0 +1,60 @@
+import type { Logger } from 'pino';
+import type { ServerConfig } from '../config.js';
+import type { Database } from '../database/dialect.js';
+import { sqlDialectOf } from '../database/dialects.js';
+import { PolicyEvaluator } from '../policies/policy-evaluator.js';
+import { RejectionLog } from '../refusals/rejection-log.js';
+import { ReportCompactor } from '../reports/report-compaction.js';
+import { schedulePruning, type PruneSchedule } from '../reports/retention.js';
+import { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import { writeRefusedUploadEvents } from '../webhooks/refused-uploads.js';
+
+/** The server's work besides answering requests. */
+export interface BackgroundWork {
+  /** Retention's schedule; undefined when no rule is set. */
+  pruning: PruneSchedule | undefined;
+  /** Refused requests, counted in memory and written in batches. */
+  rejections: RejectionLog;
+  webhookDispatcher: WebhookDispatcher;
+  policyEvaluator: PolicyEvaluator;
+  /** Not started here: the caller starts it once `isBusy` can be asked. */
+  compactor: ReportCompactor;
+}
+
+/**
+ * Starts retention, the rejection log, webhook delivery and policy evaluation, and builds the report compactor,
+ * which yields while `isBusy` (uploads in flight).
+ */
+export function startBackgroundWork(database: Database, config: ServerConfig, logger: Logger, isBusy: () => boolean): BackgroundWork {
+  const pruning = schedulePruning(
+    database,
+    { keepLast: config.retentionKeepLast, maxAgeDays: config.retentionMaxAgeDays },
+    config.pruneIntervalMinutes,
+    logger,
+  );
+  const rejections = new RejectionLog(database, logger, {
+    flushIntervalMs: config.rejectionsFlushMs,
+    keepDays: config.rejectionsKeepDays,
+    onWrite: (trx, groups, now) => writeRefusedUploadEvents(trx, groups, now, sqlDialectOf(database.em).toDatabaseTime),
+  }).start();
+  const webhookDispatcher = new WebhookDispatcher(database, { logger, allowPrivate: config.webhookAllowPrivate }).start();
+  const policyEvaluator = new PolicyEvaluator(database, { logger, onEvents: () => webhookDispatcher.wake() }).start();
+  const compactor = new ReportCompactor(database, { logger, isBusy });
+  return { pruning, rejections, webhookDispatcher, policyEvaluator, compactor };
+}
+
+/** Wakes what follows a committed upload: policy evaluation, webhook delivery and compaction. */
+export function wakeAfterCommit(work: BackgroundWork): void {
+  work.policyEvaluator.wake();
+  work.webhookDispatcher.wake();
+  work.compactor.wake();
+}
+
+/** Stops the background work, each part waiting for its pass under way; the rejection log writes the counts it holds. */
+export async function stopBackgroundWork(work: BackgroundWork): Promise<void> {
+  await work.pruning?.stop();
+  await work.policyEvaluator.stop();
+  await work.webhookDispatcher.stop();
+  await work.compactor.stop();
+  await work.rejections.close();
+}
