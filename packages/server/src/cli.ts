@@ -418,8 +418,9 @@ function printTable(header: string[], rows: string[][]): void {
   }
 }
 
-program.parseAsync().catch((error: Error) => {
-  // Every failure, a key or token operation's `SecretError` included, as its message: written for operators.
-  process.stderr.write(`audit-server: ${error.message}\n`);
+// The one place a failure ends a command: a domain's `DomainError` (bad input, no such key, token or policy, a
+// state that forbids the change) as its message, written for operators, like every other failure; exit status 1.
+program.parseAsync().catch((error: unknown) => {
+  process.stderr.write(`audit-server: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

@@ -13,9 +13,13 @@ export { reportBytesOf, DamagedReportError } from './reports/report-content.js';
 export { OrmKeyStore, type KeySnapshotOptions } from './secrets/license-key-store.js';
 export { createRateLimiter, type ClosableRateLimiter, type RateLimitSettings } from './http/rate-limiter-store.js';
 export { createKey, importKey, listKeys, revokeKey, rotateKey, type KeySummary, type NewKeyOptions } from './secrets/license-keys.js';
-export { SecretError, type SecretErrorCode } from './secrets/secret-records.js';
-/** The former names of {@link SecretError} and its codes, kept for existing importers. */
-export { SecretError as KeyAdminError, type SecretErrorCode as KeyAdminErrorCode } from './secrets/secret-records.js';
+export { DomainError, type DomainErrorCode } from './errors/domain-error.js';
+/**
+ * The former names of {@link DomainError} and its codes (key and token operations threw a `SecretError`), kept for
+ * existing importers: `instanceof SecretError` still holds for their failures.
+ */
+export { DomainError as SecretError, type DomainErrorCode as SecretErrorCode } from './errors/domain-error.js';
+export { DomainError as KeyAdminError, type DomainErrorCode as KeyAdminErrorCode } from './errors/domain-error.js';
 export { HostRecord, ReportRecord } from './database/entities.js';
 export { createPolicy } from './policies/policy-records.js';
 export { BASELINE_POLICY } from './policies/baseline.js';

@@ -4,73 +4,35 @@ import addFormats from 'ajv-formats';
 import { describeFailure, openApiDocument, type AuditLogger, type AuditRateLimiter } from '@org/audit-server-core';
 import type { Database } from '../database/dialect.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../database/unavailable.js';
-import { AdminTokenAuthenticator } from './auth.js';
-import { getOverview, listFindings } from './fleet-routes.js';
-import { exportFindings, exportHostHistory, exportHosts } from './export-routes.js';
-import { acceptHostIdentity, getHost, listHosts } from './host-routes.js';
-import { createLicenseKey, listLicenseKeys, revokeLicenseKey, rotateLicenseKey, updateLicenseKey } from './key-routes.js';
-import type { AdminContext, AdminOperation } from './operation.js';
-import {
-  createPolicy,
-  createWaiver,
-  deletePolicy,
-  deleteWaiver,
-  enableBaselinePolicy,
-  getHostCompliance,
-  getPolicy,
-  listPolicies,
-  listPolicyResults,
-  listWaivers,
-  updatePolicy,
-} from './policy-routes.js';
-import { listRejections } from './rejection-routes.js';
-import { createWebhook, deleteWebhook, getWebhook, listWebhookDeliveries, listWebhooks, redeliverWebhookDelivery, updateWebhook } from './webhook-routes.js';
+import { DomainError } from '../errors/domain-error.js';
 import { DamagedReportError } from '../reports/report-content.js';
-import { getRawReport, getReport, getReportDiff, listReports } from './report-routes.js';
-import { getAdminSession } from './session-routes.js';
-import { problemResponse, type AdminResponse } from './responses.js';
+import { AdminTokenAuthenticator } from './auth.js';
+import { exportRoutes } from './export-routes.js';
+import { fleetRoutes } from './fleet-routes.js';
+import { hostRoutes } from './host-routes.js';
+import { keyRoutes } from './key-routes.js';
+import type { AdminContext, AdminHandlers, AdminInput, AdminOperationId, RawReply } from './operation.js';
+import { policyRoutes } from './policy-routes.js';
+import { rejectionRoutes } from './rejection-routes.js';
+import { reportRoutes } from './report-routes.js';
+import { domainProblem, jsonResponse, problemResponse, type AdminResponse } from './responses.js';
+import { sessionRoutes } from './session-routes.js';
+import { webhookRoutes } from './webhook-routes.js';
 
 /** What the contract's admin operations are tagged with. */
 const ADMIN_TAG = 'admin';
-const OPERATIONS: Record<string, AdminOperation> = {
-  getAdminSession,
-  listHosts,
-  getHost,
-  acceptHostIdentity,
-  listReports,
-  getReport,
-  getRawReport,
-  getReportDiff,
-  listLicenseKeys,
-  createLicenseKey,
-  revokeLicenseKey,
-  rotateLicenseKey,
-  updateLicenseKey,
-  listRejections,
-  getOverview,
-  listFindings,
-  listPolicies,
-  createPolicy,
-  enableBaselinePolicy,
-  getPolicy,
-  updatePolicy,
-  deletePolicy,
-  listPolicyResults,
-  getHostCompliance,
-  listWaivers,
-  createWaiver,
-  deleteWaiver,
-  listWebhooks,
-  createWebhook,
-  getWebhook,
-  updateWebhook,
-  deleteWebhook,
-  listWebhookDeliveries,
-  redeliverWebhookDelivery,
-  exportHosts,
-  exportFindings,
-  exportHostHistory,
-};
+/** The handler of every admin operation, each subject's from its `*-routes.ts`: one missing or misspelled does not compile. */
+const HANDLERS = {
+  ...sessionRoutes,
+  ...hostRoutes,
+  ...reportRoutes,
+  ...keyRoutes,
+  ...rejectionRoutes,
+  ...fleetRoutes,
+  ...policyRoutes,
+  ...webhookRoutes,
+  ...exportRoutes,
+} satisfies AdminHandlers<AdminOperationId>;
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 const silentLogger: AuditLogger = { info() {}, warn() {}, error() {} };
 
@@ -127,18 +89,6 @@ export interface AdminApi {
  */
 export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi> {
   const logger = options.logger ?? silentLogger;
-  const { rateLimiter } = options;
-  const authenticator =
-    options.authenticator ??
-    new AdminTokenAuthenticator(options.database, (error) => logger.warn({ error: describeFailure(error) }, "could not record an admin token's last use"));
-  const context: AdminContext = {
-    database: options.database,
-    logger,
-    policyEvaluator: options.policyEvaluator,
-    webhookDispatcher: options.webhookDispatcher,
-    webhookAllowPrivate: options.webhookAllowPrivate ?? false,
-  };
-
   const backend = new OpenAPIBackend({
     definition: adminDocument(),
     strict: true,
@@ -147,12 +97,36 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
     ajvOpts: { useDefaults: true, allErrors: false },
     customizeAjv: (ajv) => addFormats.default(ajv, ['uuid', 'date', 'date-time']),
   });
+  registerAuthentication(backend, options, logger);
+  registerRefusals(backend, options.rateLimiter, logger);
+  registerOperations(backend, {
+    database: options.database,
+    logger,
+    policyEvaluator: options.policyEvaluator,
+    webhookDispatcher: options.webhookDispatcher,
+    webhookAllowPrivate: options.webhookAllowPrivate ?? false,
+  });
+  // The server builds the admin API on its first request (server.ts), so a start does not wait for this.
+  await backend.init();
+  checkEveryOperationHandled(backend);
+  return {
+    handle: async (request) => withAdminHeaders(await answer(backend, request, options.rateLimiter, logger)),
+  };
+}
 
-  backend.registerSecurityHandler('adminToken', async (c: Context) => {
-    const tokenId = await authenticator.authenticate(headerValue(c.request.headers['authorization']));
+/** The `adminToken` security scheme: the bearer token checked against the stored admin tokens. */
+function registerAuthentication(backend: OpenAPIBackend, options: AdminApiOptions, logger: AuditLogger): void {
+  const authenticator =
+    options.authenticator ??
+    new AdminTokenAuthenticator(options.database, (error) => logger.warn({ error: describeFailure(error) }, "could not record an admin token's last use"));
+  backend.registerSecurityHandler('adminToken', async (_c: Context, request: AdminRequest) => {
+    const tokenId = await authenticator.authenticate(headerValue(request.headers.authorization));
     return tokenId ? { tokenId } : false;
   });
+}
 
+/** The answers to requests no operation serves: unknown paths, wrong methods, missing or wrong tokens, invalid input. */
+function registerRefusals(backend: OpenAPIBackend, rateLimiter: AuditRateLimiter | undefined, logger: AuditLogger): void {
   backend.register({
     notFound: () => problemResponse(404, 'No such admin endpoint'),
     methodNotAllowed: (_c: Context, request: AdminRequest) => {
@@ -172,49 +146,76 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
     },
     validationFail: (c: Context) => problemResponse(400, (c.validation.errors ?? []).map(describeError).join('; ')),
   });
-  for (const [operationId, operation] of Object.entries(OPERATIONS)) {
+}
+
+/** Every operation's handler, its typed input made from the validated request and its reply made an answer. */
+function registerOperations(backend: OpenAPIBackend, context: AdminContext, handlers: AdminHandlers<AdminOperationId> = HANDLERS): void {
+  const register = <Op extends AdminOperationId>(operationId: Op) =>
     backend.register(operationId, async (c: Context, request: AdminRequest) => {
       if (request.body.kind === 'unreadable') return problemResponse(request.body.status, request.body.detail);
-      const body = c.request.requestBody as Record<string, unknown>;
-      const tokenId = (c.security['adminToken'] as { tokenId: string }).tokenId;
-      return operation({ params: c.request.params as Record<string, string>, query: c.request.query as Record<string, unknown>, body, tokenId }, context);
+      return replyResponse(await handlers[operationId](adminInput<Op>(c), context));
     });
-  }
-  // The server builds the admin API on its first request (server.ts), so a start does not wait for this.
-  await backend.init();
+  for (const operationId of Object.keys(handlers)) if (isHandled(operationId)) register(operationId);
+}
 
-  async function answer(request: AdminRequest): Promise<AdminResponse> {
-    try {
-      if (rateLimiter && request.remoteAddress) {
-        const decision = await rateLimiter.consumeRequest(request.remoteAddress);
-        if (!decision.allowed) {
-          return problemResponse(429, 'Too many requests from this address', { 'retry-after': String(decision.retryAfterSeconds) });
-        }
+const isHandled = (operationId: string): operationId is AdminOperationId => Object.hasOwn(HANDLERS, operationId);
+
+/**
+ * The typed input of an operation. openapi-backend's `Context` is untyped, but it calls the handler only once the
+ * request has been validated against the operation's contract (parameters coerced, defaults filled in), which is
+ * what {@link AdminInput} says: this is the one place the request's type is asserted.
+ */
+function adminInput<Op extends AdminOperationId>({ request, security }: Context<unknown, unknown, unknown>): AdminInput<Op> {
+  const { tokenId } = security['adminToken'] as { tokenId: string }; // what the `adminToken` security handler resolved
+  return { path: request.params, query: request.query, body: request.requestBody, tokenId } as AdminInput<Op>;
+}
+
+/** A handler's reply as an answer: raw ones as they are, others as JSON (or no body when the contract has none). */
+function replyResponse(reply: RawReply | { status: number; body?: unknown }): AdminResponse {
+  if ('raw' in reply) return reply.raw;
+  return 'body' in reply ? jsonResponse(reply.status, reply.body) : { status: reply.status, headers: {}, body: '' };
+}
+
+/** A contract with an admin operation no handler serves would answer it with a 500: refused when the API is built. */
+function checkEveryOperationHandled(backend: OpenAPIBackend): void {
+  const missing = backend.router.getOperations().filter((operation) => !isHandled(operation.operationId ?? ''));
+  if (missing.length > 0) throw new Error(`admin operations without a handler: ${missing.map((operation) => operation.operationId).join(', ')}`);
+}
+
+/** The answer to one request: rate-limited, routed, authenticated, validated and served, or the failure's answer. */
+async function answer(backend: OpenAPIBackend, request: AdminRequest, rateLimiter: AuditRateLimiter | undefined, logger: AuditLogger): Promise<AdminResponse> {
+  try {
+    if (rateLimiter && request.remoteAddress) {
+      const decision = await rateLimiter.consumeRequest(request.remoteAddress);
+      if (!decision.allowed) {
+        return problemResponse(429, 'Too many requests from this address', { 'retry-after': String(decision.retryAfterSeconds) });
       }
-      // The router decodes path parameters and would throw on a malformed escape.
-      if (!isDecodable(request.path)) return problemResponse(400, 'The path is not validly percent-encoded UTF-8');
-      // No body reads as `{}`, so that validation fills in the contract's defaults for optional bodies too.
-      const body = request.body.kind === 'json' ? request.body.value : {};
-      return (await backend.handleRequest(
-        { method: request.method, path: request.path, query: request.query, headers: request.headers as Record<string, string | string[]>, body },
-        request,
-      )) as AdminResponse;
-    } catch (error) {
-      if (error instanceof TokenCheckFailedError || isDatabaseUnavailable(error)) {
-        const cause = error instanceof TokenCheckFailedError ? error.cause : error;
-        logger.error({ error: describeFailure(cause), path: request.path }, 'admin request failed: database unavailable');
-        return problemResponse(503, 'The database is unavailable; try again later', { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
-      }
-      logger.error({ error: describeFailure(error), path: request.path }, 'admin request failed');
-      // Said as it is: retrying will not help, and the operator needs to know which report to restore.
-      if (error instanceof DamagedReportError) return problemResponse(500, error.message);
-      return problemResponse(500, 'Internal server error; see the server log');
     }
+    // The router decodes path parameters and would throw on a malformed escape.
+    if (!isDecodable(request.path)) return problemResponse(400, 'The path is not validly percent-encoded UTF-8');
+    // No body reads as `{}`, so that validation fills in the contract's defaults for optional bodies too.
+    const body = request.body.kind === 'json' ? request.body.value : {};
+    return (await backend.handleRequest(
+      { method: request.method, path: request.path, query: request.query, headers: presentHeaders(request.headers), body },
+      request,
+    )) as AdminResponse;
+  } catch (error) {
+    return failureResponse(error, request, logger);
   }
+}
 
-  return {
-    handle: async (request) => withAdminHeaders(await answer(request)),
-  };
+/** What a failure is answered with: the one place every failure of an admin request becomes its problem. */
+function failureResponse(error: unknown, request: AdminRequest, logger: AuditLogger): AdminResponse {
+  if (error instanceof DomainError) return domainProblem(error);
+  if (error instanceof TokenCheckFailedError || isDatabaseUnavailable(error)) {
+    const cause = error instanceof TokenCheckFailedError ? error.cause : error;
+    logger.error({ error: describeFailure(cause), path: request.path }, 'admin request failed: database unavailable');
+    return problemResponse(503, 'The database is unavailable; try again later', { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
+  }
+  logger.error({ error: describeFailure(error), path: request.path }, 'admin request failed');
+  // Said as it is: retrying will not help, and the operator needs to know which report to restore.
+  if (error instanceof DamagedReportError) return problemResponse(500, error.message);
+  return problemResponse(500, 'Internal server error; see the server log');
 }
 
 /**
@@ -252,6 +253,11 @@ function isDecodable(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The headers the request has: Node types absent ones as undefined, which openapi-backend's request has no room for. */
+function presentHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+  return Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string | string[]] => entry[1] !== undefined));
 }
 
 function headerValue(value: unknown): string | undefined {

@@ -19,7 +19,7 @@ export function adminMiddleware(api: AdminApi): RequestHandler {
         .handle({
           method: req.method,
           path: req.baseUrl + req.path,
-          query: req.query as Record<string, string | string[]>,
+          query: queryParameters(req.query),
           headers: req.headers,
           body,
           remoteAddress: req.ip,
@@ -31,6 +31,19 @@ export function adminMiddleware(api: AdminApi): RequestHandler {
         }, next);
     });
   };
+}
+
+/**
+ * The query's parameters as text, as Express 5's default (`simple`) parser reads them: each a string, or strings
+ * when repeated. Nothing else can arrive through that parser; the filter keeps the type honest without a cast.
+ */
+function queryParameters(query: express.Request['query']): Record<string, string | string[]> {
+  return Object.fromEntries(
+    Object.entries(query).filter((entry): entry is [string, string | string[]] => {
+      const value = entry[1];
+      return typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string'));
+    }),
+  );
 }
 
 /** What the body parser made of the request: a JSON value, nothing, or why it could not be read. */

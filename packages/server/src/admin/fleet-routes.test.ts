@@ -42,7 +42,9 @@ describe.each(DIALECTS)('fleet view of the admin API on %s', (dialect) => {
     const query: Record<string, string | string[]> = {};
     for (const [name, value] of url.searchParams) query[name] = name in query ? [...[query[name]!].flat(), value] : value;
     const response = await api.handle({ method: 'GET', path: url.pathname, query, headers: { authorization: `Bearer ${token}` }, body: { kind: 'none' } });
-    return { status: response.status, body: JSON.parse(String(response.body)) as T };
+    // JSON answers (and problems) are written whole, as text.
+    if (typeof response.body !== 'string') throw new Error(`GET ${path}: a body that is not text`);
+    return { status: response.status, body: JSON.parse(response.body) as T };
   }
   const ok = async <T>(path: string): Promise<T> => {
     const { status, body } = await get<T>(path);

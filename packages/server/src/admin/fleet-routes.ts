@@ -1,11 +1,11 @@
-import { findingGroups, type FindingGroupQuery } from '../fleet/finding-groups.js';
+import { findingGroups } from '../fleet/finding-groups.js';
 import { fleetOverview } from '../fleet/overview.js';
-import type { AdminOperation } from './operation.js';
-import { jsonResponse } from './responses.js';
+import type { AdminHandler, AdminHandlers } from './operation.js';
 
 /** `GET /api/admin/overview`: the fleet at a glance. */
-export const getOverview: AdminOperation = async ({ query }, { database }) => jsonResponse(200, await fleetOverview(database, query['staleDays'] as number));
+const getOverview: AdminHandler<'getOverview'> = async ({ query }, { database }) => ({ status: 200, body: await fleetOverview(database, query.staleDays) });
 
 /** `GET /api/admin/findings`: one page of the findings of every host's newest report, grouped by kind and test id. */
-export const listFindings: AdminOperation = async ({ query }, { database }) =>
-  jsonResponse(200, await findingGroups(database, query as unknown as FindingGroupQuery));
+const listFindings: AdminHandler<'listFindings'> = async ({ query }, { database }) => ({ status: 200, body: await findingGroups(database, query) });
+
+export const fleetRoutes = { getOverview, listFindings } satisfies AdminHandlers<'getOverview' | 'listFindings'>;

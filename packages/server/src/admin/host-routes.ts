@@ -1,25 +1,26 @@
+import { notFound } from '../errors/domain-error.js';
 import { acceptHostIdentity as acceptIdentity } from '../hosts/host-admission.js';
-import { hostById, hostDetail, hostPage, type HostQuery } from '../hosts/host-queries.js';
-import type { AdminOperation } from './operation.js';
-import { jsonResponse, problemResponse } from './responses.js';
+import { hostById, hostDetail, hostPage } from '../hosts/host-queries.js';
+import type { AdminHandler, AdminHandlers } from './operation.js';
 
 /** `GET /api/admin/hosts`: one page of hosts, filtered and sorted as the query says. */
-export const listHosts: AdminOperation = async ({ query }, { database }) => jsonResponse(200, await hostPage(database, query as unknown as HostQuery));
+const listHosts: AdminHandler<'listHosts'> = async ({ query }, { database }) => ({ status: 200, body: await hostPage(database, query) });
 
 /** `GET /api/admin/hosts/{hostRecordId}`: a host, with the hardening index of its newest reports. */
-export const getHost: AdminOperation = async ({ params, query }, { database }) => {
-  const id = params['hostRecordId']!;
-  const detail = await hostDetail(database, id, query['historyLimit'] as number);
-  return detail ? jsonResponse(200, detail) : problemResponse(404, `No host with id ${id}`);
+const getHost: AdminHandler<'getHost'> = async ({ path, query }, { database }) => {
+  const detail = await hostDetail(database, path.hostRecordId, query.historyLimit);
+  if (!detail) throw notFound('host', path.hostRecordId);
+  return { status: 200, body: detail };
 };
 
 /** `POST /api/admin/hosts/{hostRecordId}/identity/accept`: the host, its flagged `hostid2` change accepted. */
-export const acceptHostIdentity: AdminOperation = async ({ params, body, tokenId }, { database, logger }) => {
-  const id = params['hostRecordId']!;
-  const hostId2 = body['hostId2'] as string | null;
-  const outcome = await acceptIdentity(database, id, hostId2);
-  if (outcome === 'not-found') return problemResponse(404, `No host with id ${id}`);
-  if (outcome === 'conflict') return problemResponse(409, 'The host has no identity change to this hostid2 waiting to be accepted');
+const acceptHostIdentity: AdminHandler<'acceptHostIdentity'> = async ({ path, body, tokenId }, { database, logger }) => {
+  const id = path.hostRecordId;
+  await acceptIdentity(database, id, body.hostId2);
   logger.info({ hostRecordId: id, adminTokenId: tokenId }, 'host identity accepted');
-  return jsonResponse(200, await hostById(database, id));
+  const host = await hostById(database, id);
+  if (!host) throw notFound('host', id);
+  return { status: 200, body: host };
 };
+
+export const hostRoutes = { listHosts, getHost, acceptHostIdentity } satisfies AdminHandlers<'listHosts' | 'getHost' | 'acceptHostIdentity'>;

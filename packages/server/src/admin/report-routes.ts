@@ -1,57 +1,61 @@
 import { isUtf8 } from 'node:buffer';
-import { diffLynisReports, parseLynisReport, summarizeReportBytes, type ReportChanges, type ReportDetail, type ReportDiff } from '@org/audit-server-core';
+import { diffLynisReports, parseLynisReport, summarizeReportBytes, type ReportChanges } from '@org/audit-server-core';
 import type { ReportRecord } from '../database/entities.js';
+import { DomainError, notFound } from '../errors/domain-error.js';
 import { reportBytesOf } from '../reports/report-content.js';
-import { findReport, findReportContent, previousReport, reportMetaOf, reportPage, type ReportQuery } from '../reports/report-queries.js';
-import type { AdminOperation } from './operation.js';
-import { jsonResponse, problemResponse, textResponse } from './responses.js';
+import { findReport, findReportContent, previousReport, reportMetaOf, reportPage } from '../reports/report-queries.js';
+import type { AdminHandler, AdminHandlers } from './operation.js';
+import { textResponse } from './responses.js';
 
 /** `GET /api/admin/reports`: one page of reports, newest first, without their content. */
-export const listReports: AdminOperation = async ({ query }, { database }) => jsonResponse(200, await reportPage(database, query as unknown as ReportQuery));
+const listReports: AdminHandler<'listReports'> = async ({ query }, { database }) => ({ status: 200, body: await reportPage(database, query) });
 
 /**
  * `GET /api/admin/reports/{reportId}`: a report's metadata and its summary, parsed from the stored report now
  * (under a millisecond for a real report) rather than stored beside it: writing it with every upload cost more
  * than a third of the upload rate for large reports.
  */
-export const getReport: AdminOperation = async ({ params }, { database }) => {
-  const id = params['reportId']!;
-  const record = await findReport(database, id);
-  if (!record) return noSuchReport(id);
-  const detail: ReportDetail = { ...reportMetaOf(record), summary: summarizeReportBytes(await reportBytesOf(record)) };
-  return jsonResponse(200, detail);
+const getReport: AdminHandler<'getReport'> = async ({ path }, { database }) => {
+  const record = await findReport(database, path.reportId);
+  if (!record) throw notFound('report', path.reportId);
+  return { status: 200, body: { ...reportMetaOf(record), summary: summarizeReportBytes(await reportBytesOf(record)) } };
 };
 
 /** `GET /api/admin/reports/{reportId}/raw`: the stored bytes (the license key already redacted at upload), as a file. */
-export const getRawReport: AdminOperation = async ({ params }, { database }) => {
-  const id = params['reportId']!;
+const getRawReport: AdminHandler<'getRawReport'> = async ({ path }, { database }) => {
+  const id = path.reportId;
   const record = await findReportContent(database, id);
-  if (!record) return noSuchReport(id);
+  if (!record) throw notFound('report', id);
   // A download, never a page: the bytes are the host's, hostile.
   const response = textResponse(200, await reportBytesOf(record));
-  return { ...response, headers: { ...response.headers, 'content-disposition': `attachment; filename="report-${id}.txt"` } };
+  return { raw: { ...response, headers: { ...response.headers, 'content-disposition': `attachment; filename="report-${id}.txt"` } } };
 };
 
 /**
  * `GET /api/admin/reports/{reportId}/diff`: what changed between the report and the one its host sent just before
  * it, or `against`, another report of the same host (the earlier of the two is `before`).
  */
-export const getReportDiff: AdminOperation = async ({ params, query }, { database }) => {
-  const id = params['reportId']!;
-  const againstId = query['against'] as string | undefined;
-  const report = await findReport(database, id);
-  if (!report) return noSuchReport(id);
+const getReportDiff: AdminHandler<'getReportDiff'> = async ({ path, query }, { database }) => {
+  const againstId = query.against;
+  const report = await findReport(database, path.reportId);
+  if (!report) throw notFound('report', path.reportId);
   const other = againstId === undefined ? await previousReport(database, report) : await findReport(database, againstId);
-  if (againstId !== undefined && !other) return noSuchReport(againstId);
-  if (other && other.hostRecord.id !== report.hostRecord.id) return problemResponse(400, `against: report ${againstId} belongs to another host`);
+  if (againstId !== undefined && !other) throw notFound('report', againstId);
+  if (other && other.hostRecord.id !== report.hostRecord.id) throw new DomainError('invalid', `against: report ${againstId} belongs to another host`);
   const [before, after] = !other ? [null, report] : isEarlier(other, report) ? [other, report] : [report, other];
-  const diff: ReportDiff = {
-    beforeReportId: before?.id ?? null,
-    afterReportId: after.id,
-    changes: before ? changesBetween(await reportBytesOf(before), await reportBytesOf(after)) : null,
+  return {
+    status: 200,
+    body: {
+      beforeReportId: before?.id ?? null,
+      afterReportId: after.id,
+      changes: before ? changesBetween(await reportBytesOf(before), await reportBytesOf(after)) : null,
+    },
   };
-  return jsonResponse(200, diff);
 };
+
+export const reportRoutes = { listReports, getReport, getRawReport, getReportDiff } satisfies AdminHandlers<
+  'listReports' | 'getReport' | 'getRawReport' | 'getReportDiff'
+>;
 
 /** Whether report `a` was received before `b` (ties broken by id, as the report lists order them). */
 function isEarlier(a: ReportRecord, b: ReportRecord): boolean {
@@ -64,5 +68,3 @@ function changesBetween(before: Uint8Array, after: Uint8Array): ReportChanges | 
   const [earlier, later] = [parse(before), parse(after)];
   return earlier && later ? diffLynisReports(earlier, later) : null;
 }
-
-const noSuchReport = (id: string) => problemResponse(404, `No report with id ${id}`);

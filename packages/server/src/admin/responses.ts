@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { Problem } from '@org/audit-server-core';
+import type { DomainError, DomainErrorCode } from '../errors/domain-error.js';
+import type { Problem } from '../generated/types.gen.js';
 
 /** An answer of the admin API, independent of the HTTP framework that sends it. */
 export interface AdminResponse {
@@ -21,7 +22,15 @@ export function textResponse(status: number, body: Uint8Array): AdminResponse {
 }
 
 /** An error as RFC 9457 describes it (`application/problem+json`); `detail` must never carry a secret. */
-export function problemResponse(status: number, detail: string, headers: Record<string, string> = {}): AdminResponse {
+export function problemResponse(status: number, detail: string, headers: Record<string, string> = {}, members: Record<string, unknown> = {}): AdminResponse {
   const problem: Problem = { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail };
-  return { status, headers: { 'content-type': 'application/problem+json', ...headers }, body: JSON.stringify(problem) };
+  return { status, headers: { 'content-type': 'application/problem+json', ...headers }, body: JSON.stringify({ ...problem, ...members }) };
+}
+
+/** The HTTP status of each {@link DomainErrorCode}: the one place a domain's failure becomes an admin API status. */
+const STATUS_OF: Record<DomainErrorCode, number> = { invalid: 400, not_found: 404, conflict: 409 };
+
+/** A domain's failure as the admin API answers it: its status, its detail, and the parts of the input that are wrong. */
+export function domainProblem(error: DomainError): AdminResponse {
+  return problemResponse(STATUS_OF[error.code], error.detail, {}, error.errors.length > 0 ? { errors: error.errors } : {});
 }

@@ -6,6 +6,7 @@ import type { Database, DatabaseTime, SqlDialect } from '../database/dialect.js'
 import { sqlDialectOf } from '../database/dialects.js';
 import { isRecordId, type HostRecord, type KeyHostQuotaRecord, type LicenseKeyRecord } from '../database/entities.js';
 import type { ReadRowOf, RowOf } from '../database/rows.js';
+import { DomainError, notFound } from '../errors/domain-error.js';
 import type { HostSighting } from './host-records.js';
 import { upsertNotices, type OutboxEvent } from '../webhooks/outbox.js';
 
@@ -245,23 +246,21 @@ function checkIdentities(
   admission.flagged = [...flagged];
 }
 
-/** How accepting a host's new identity ended. */
-export type IdentityAcceptance = 'accepted' | 'not-found' | 'conflict';
-
 /**
  * Accepts the `hostid2` a host's flagged change names: the flag is cleared and the host's `hostid2` becomes this one,
- * so that its next report with it is stored in strict mode too. `conflict` when no flagged change names `hostId2`
- * (another operator accepted it, or a later change replaced it). The host's row is locked while it is read and changed.
+ * so that its next report with it is stored in strict mode too. A `conflict` {@link DomainError} when no flagged
+ * change names `hostId2` (another operator accepted it, or a later change replaced it); `not_found` when there is no
+ * such host. The host's row is locked while it is read and changed.
  */
-export async function acceptHostIdentity(orm: Database, id: string, hostId2: string | null): Promise<IdentityAcceptance> {
-  if (!isRecordId(id)) return 'not-found';
+export async function acceptHostIdentity(orm: Database, id: string, hostId2: string | null): Promise<void> {
+  if (!isRecordId(id)) throw notFound('host', id);
   const dialect = sqlDialectOf(orm.em);
-  return orm.em.getKnex().transaction(async (trx) => {
+  await orm.em.getKnex().transaction(async (trx) => {
     await dialect.startWriting(trx);
     const [host] = await lockHosts(trx, dialect, [id]);
-    if (!host) return 'not-found';
-    if (host.identity_changed_at === null || host.identity_to !== hostId2) return 'conflict';
+    if (!host) throw notFound('host', id);
+    if (host.identity_changed_at === null || host.identity_to !== hostId2)
+      throw new DomainError('conflict', 'The host has no identity change to this hostid2 waiting to be accepted');
     await trx('host').where('id', id).update({ host_id2: hostId2, identity_changed_at: null, identity_from: null, identity_to: null, identity_refused: false });
-    return 'accepted';
   });
 }

@@ -8,7 +8,8 @@ import { OrmReportStore } from '../reports/report-store.js';
 import { createKey } from '../secrets/license-keys.js';
 import { BASELINE_POLICY } from './baseline.js';
 import { PolicyEvaluator } from './policy-evaluator.js';
-import { createPolicy, deletePolicy, PolicyError, updatePolicy } from './policy-records.js';
+import { DomainError } from '../errors/domain-error.js';
+import { createPolicy, deletePolicy, updatePolicy } from './policy-records.js';
 import { effectiveResults, fleetCompliance, hostCompliance, listResults, recordComplianceDay, statusCounts } from './policy-results.js';
 import { createWaiver, listWaivers } from './waivers.js';
 
@@ -448,8 +449,8 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
         { id: 'fine', expression: 'true' },
       ],
     }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(PolicyError);
-    expect((error as PolicyError).ruleErrors).toEqual([
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).errors).toEqual([
       { ruleId: 'syntax', position: 26, message: 'Unexpected token: EOF' },
       { ruleId: 'fine', position: null, message: 'another rule of the policy has this id' },
     ]);
@@ -462,10 +463,10 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
       createWaiver(orm, { policyId: policy.id, group: 'web', hostRecordId: hostRecordId(keyId, WEB), reason: 'x', expiresAt }, null),
     ).rejects.toMatchObject({ code: 'invalid' });
     await expect(createWaiver(orm, { policyId: policy.id, group: 'web', ruleId: 'nope', reason: 'x', expiresAt }, null)).rejects.toMatchObject({
-      code: 'not-found',
+      code: 'not_found',
     });
     await expect(createWaiver(orm, { policyId: policy.id, hostRecordId: hostRecordId(keyId, WEB), reason: 'x', expiresAt }, null)).rejects.toMatchObject({
-      code: 'not-found',
+      code: 'not_found',
     });
   });
 });

@@ -9,7 +9,8 @@ import { OrmReportStore } from '../reports/report-store.js';
 import { createKey } from '../secrets/license-keys.js';
 import { createWebhook } from '../webhooks/webhook-records.js';
 import { PolicyEvaluator } from './policy-evaluator.js';
-import { createPolicy, findPolicy, PolicyError, setPolicyEnabled, updatePolicy } from './policy-records.js';
+import { DomainError } from '../errors/domain-error.js';
+import { createPolicy, findPolicy, setPolicyEnabled, updatePolicy } from './policy-records.js';
 import { withRun } from './policy-quarantine.js';
 import { listResults } from './policy-results.js';
 import { RULE_BUDGET } from './rule-budget.js';
@@ -87,9 +88,9 @@ describe.each(DIALECTS)('bounded policy evaluation on %s', (dialect) => {
           { id: 'bad', expression },
         ],
       }).catch((error: unknown) => error);
-      expect(refused).toBeInstanceOf(PolicyError);
-      expect((refused as PolicyError).ruleErrors).toEqual([{ ruleId: 'bad', position: null, message: expect.stringContaining(budget) }]);
-      expect((refused as PolicyError).ruleErrors[0]!.message).toMatch(/on a large synthetic report \(the evaluation budget\)$/);
+      expect(refused).toBeInstanceOf(DomainError);
+      expect((refused as DomainError).errors).toEqual([{ ruleId: 'bad', position: null, message: expect.stringContaining(budget) }]);
+      expect((refused as DomainError).errors[0]!.message).toMatch(/on a large synthetic report \(the evaluation budget\)$/);
     }
     // Ordinary rules over every list of a large report are accepted.
     await createPolicy(orm, {
@@ -126,7 +127,7 @@ describe.each(DIALECTS)('bounded policy evaluation on %s', (dialect) => {
     expect((await listResults(orm, fine.id, { limit: 10, offset: 0 })).items.map((result) => result.status)).toEqual(['pass', 'pass', 'pass', 'pass']);
     expect((await listResults(orm, slow, { limit: 10, offset: 0 })).total).toBe(0);
     // Enabling checks the rule against the budget, as saving does: refused while the rule is over it.
-    await expect(setPolicyEnabled(orm, slow, true)).rejects.toMatchObject({ code: 'invalid', ruleErrors: [{ ruleId: 'rule', position: null }] });
+    await expect(setPolicyEnabled(orm, slow, true)).rejects.toMatchObject({ code: 'invalid', errors: [{ ruleId: 'rule', position: null }] });
     expect(await findPolicy(orm, slow)).toMatchObject({ enabled: false, quarantine: expect.anything() });
     // Fixed and saved: quarantine and strikes cleared; disabled and enabled again, it stays clear.
     expect(await updatePolicy(orm, slow, { name: 'slow', rules: [{ id: 'rule', expression: 'true' }] })).toMatchObject({ enabled: true, quarantine: null });

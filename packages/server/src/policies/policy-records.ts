@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
 import type { PolicyInput, PolicyScope, Rule, RuleError } from '@org/audit-server-core';
 import type { Database } from '../database/dialect.js';
+import { DomainError, notFound } from '../errors/domain-error.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { recountFleet } from './policy-counts.js';
 import { budgetErrors } from './rule-checks.js';
@@ -22,18 +23,6 @@ export interface StoredPolicy {
   quarantine: { at: Date; reason: string } | null;
 }
 
-/** Why a policy cannot be saved: `invalid` (400, with the rules' errors), `conflict` (409), `not-found` (404). */
-export class PolicyError extends Error {
-  override name = 'PolicyError';
-  constructor(
-    readonly code: 'invalid' | 'conflict' | 'not-found',
-    readonly detail: string,
-    readonly ruleErrors: RuleError[] = [],
-  ) {
-    super(detail);
-  }
-}
-
 interface PolicyRow {
   id: string;
   name: string;
@@ -51,7 +40,7 @@ interface PolicyRow {
   quarantine_reason: string | null;
 }
 
-/** Checks every rule of a policy: duplicate ids and expressions that do not check are a {@link PolicyError} naming each. */
+/** Checks every rule of a policy: duplicate ids and expressions that do not check are a {@link DomainError} naming each. */
 export function checkRules(rules: Rule[]): Map<string, CompiledRule> {
   const errors: RuleError[] = [];
   const compiled = new Map<string, CompiledRule>();
@@ -66,7 +55,7 @@ export function checkRules(rules: Rule[]): Map<string, CompiledRule> {
   }
   if (errors.length > 0) {
     const detail = errors.map((error) => `rule ${error.ruleId}: ${error.message}${error.position === null ? '' : ` (at ${error.position})`}`).join('; ');
-    throw new PolicyError('invalid', detail, errors);
+    throw new DomainError('invalid', detail, { errors });
   }
   return compiled;
 }
@@ -89,10 +78,10 @@ export async function findPolicy(database: Database, id: string): Promise<Stored
 export async function checkRulesAndBudgets(rules: Rule[]): Promise<void> {
   checkRules(rules);
   const errors = await budgetErrors(rules);
-  if (errors.length > 0) throw new PolicyError('invalid', errors.map((error) => `rule ${error.ruleId}: ${error.message}`).join('; '), errors);
+  if (errors.length > 0) throw new DomainError('invalid', errors.map((error) => `rule ${error.ruleId}: ${error.message}`).join('; '), { errors });
 }
 
-/** Saves a new policy after checking its rules; a {@link PolicyError} when they do not check or the name is taken. */
+/** Saves a new policy after checking its rules; a {@link DomainError} when they do not check or the name is taken. */
 export async function createPolicy(database: Database, input: PolicyInput, now = new Date()): Promise<StoredPolicy> {
   await checkRulesAndBudgets(input.rules);
   const id = randomUUID();
@@ -115,7 +104,7 @@ export async function updatePolicy(database: Database, id: string, input: Policy
       .where('id', id)
       .update({ ...columnsOf(input), ...UNQUARANTINED, updated_at: time, revision: database.em.getKnex().raw('revision + 1') }),
   );
-  if (updated === 0) throw new PolicyError('not-found', `No policy with id ${id}`);
+  if (updated === 0) throw notFound('policy', id);
   return (await findPolicy(database, id))!;
 }
 
@@ -125,18 +114,18 @@ const UNQUARANTINED = { strikes: 0, quarantined_at: null, quarantine_reason: nul
 /**
  * Enables or disables a policy without touching its rules (the CLI's `policies enable|disable`, which works with
  * the server down); enabling checks the rules against the budget, as saving does, and clears a quarantine. A
- * {@link PolicyError}: `not-found` when there is no such policy, `invalid` when a rule is over its budget.
+ * {@link DomainError}: `not_found` when there is no such policy, `invalid` when a rule is over its budget.
  */
 export async function setPolicyEnabled(database: Database, id: string, enabled: boolean, now = new Date()): Promise<StoredPolicy> {
   const policy = await findPolicy(database, id);
-  if (!policy) throw new PolicyError('not-found', `No policy with id ${id}`);
+  if (!policy) throw notFound('policy', id);
   if (enabled) await checkRulesAndBudgets(policy.rules);
   const time = sqlDialectOf(database.em).toDatabaseTime(now);
   const updated = await database.em
     .getKnex()('policy')
     .where('id', id)
     .update({ enabled, ...(enabled ? UNQUARANTINED : {}), updated_at: time, revision: database.em.getKnex().raw('revision + 1') });
-  if (updated === 0) throw new PolicyError('not-found', `No policy with id ${id}`);
+  if (updated === 0) throw notFound('policy', id);
   return (await findPolicy(database, id))!;
 }
 
@@ -144,7 +133,7 @@ export async function setPolicyEnabled(database: Database, id: string, enabled: 
 export async function deletePolicy(database: Database, id: string): Promise<void> {
   await database.em.getKnex().transaction(async (trx) => {
     const deleted = await trx('policy').where('id', id).delete();
-    if (deleted === 0) throw new PolicyError('not-found', `No policy with id ${id}`);
+    if (deleted === 0) throw notFound('policy', id);
     for (const table of ['policy_result', 'policy_status_count', 'policy_result_change', 'waiver', 'policy_run'])
       await trx(table).where('policy_id', id).delete();
     await recountFleet(trx);
@@ -182,7 +171,7 @@ async function withUniqueName<T>(name: string, write: () => Knex.QueryBuilder | 
   try {
     return (await write()) as T;
   } catch (error) {
-    if (/unique|duplicate/i.test(String((error as Error).message))) throw new PolicyError('conflict', `A policy named ${JSON.stringify(name)} exists`);
+    if (/unique|duplicate/i.test(String((error as Error).message))) throw new DomainError('conflict', `A policy named ${JSON.stringify(name)} exists`);
     throw error;
   }
 }

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Waiver, WaiverInput } from '@org/audit-server-core';
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
-import { findPolicy, PolicyError } from './policy-records.js';
+import { DomainError, notFound } from '../errors/domain-error.js';
+import { findPolicy } from './policy-records.js';
 
 interface WaiverRow {
   id: string;
@@ -20,16 +21,15 @@ interface WaiverRow {
 export async function createWaiver(database: Database, input: WaiverInput, createdBy: string | null, now = new Date()): Promise<Waiver> {
   const hostRecordId = input.hostRecordId ?? null;
   const group = input.group ?? null;
-  if ((hostRecordId === null) === (group === null)) throw new PolicyError('invalid', 'name exactly one of hostRecordId and group');
+  if ((hostRecordId === null) === (group === null)) throw new DomainError('invalid', 'name exactly one of hostRecordId and group');
   const expiresAt = new Date(input.expiresAt);
-  if (expiresAt <= now) throw new PolicyError('invalid', `expiresAt: ${expiresAt.toISOString()} is already past`);
+  if (expiresAt <= now) throw new DomainError('invalid', `expiresAt: ${expiresAt.toISOString()} is already past`);
   const policy = await findPolicy(database, input.policyId);
-  if (!policy) throw new PolicyError('not-found', `No policy with id ${input.policyId}`);
+  if (!policy) throw notFound('policy', input.policyId);
   const ruleId = input.ruleId ?? null;
-  if (ruleId !== null && !policy.rules.some((rule) => rule.id === ruleId)) throw new PolicyError('not-found', `The policy has no rule ${ruleId}`);
+  if (ruleId !== null && !policy.rules.some((rule) => rule.id === ruleId)) throw new DomainError('not_found', `The policy has no rule ${ruleId}`);
   const knex = database.em.getKnex();
-  if (hostRecordId !== null && (await knex('host').select('id').where('id', hostRecordId)).length === 0)
-    throw new PolicyError('not-found', `No host with id ${hostRecordId}`);
+  if (hostRecordId !== null && (await knex('host').select('id').where('id', hostRecordId)).length === 0) throw notFound('host', hostRecordId);
   const toTime = sqlDialectOf(database.em).toDatabaseTime;
   const id = randomUUID();
   await knex('waiver').insert({
@@ -59,9 +59,9 @@ export async function listWaivers(
   return ((await query) as WaiverRow[]).map(toWaiver);
 }
 
-/** Deletes a waiver; false when there was none. */
-export async function deleteWaiver(database: Database, id: string): Promise<boolean> {
-  return (await database.em.getKnex()('waiver').where('id', id).delete()) > 0;
+/** Deletes a waiver; a `not_found` {@link DomainError} when there is none. */
+export async function deleteWaiver(database: Database, id: string): Promise<void> {
+  if ((await database.em.getKnex()('waiver').where('id', id).delete()) === 0) throw notFound('waiver', id);
 }
 
 function toWaiver(row: WaiverRow): Waiver {

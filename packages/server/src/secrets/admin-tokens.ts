@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Database } from '../database/dialect.js';
 import { AdminTokenRecord, isRecordId } from '../database/entities.js';
-import { SecretError, falseIfNotFound, recordLastUse, secretPrefix } from './secret-records.js';
+import { falseIfNotFound, secretFailure, recordLastUse, secretPrefix } from './secret-records.js';
 
 /** How often, at most, one server writes a token's last-use time: an admin request costs one read, not a write. */
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
@@ -64,10 +64,10 @@ export async function findAdminToken(database: Database, id: string): Promise<Ad
 
 /**
  * Revokes an admin token by id; it is refused from the next request on (revoking twice changes nothing). Rejects
- * with a `not-found` {@link SecretError} when no token has this id.
+ * with a `not_found` {@link DomainError} when no token has this id.
  */
 export async function revokeAdminTokenOrFail(database: Database, id: string): Promise<void> {
-  const notFound = new SecretError(`No admin token with id ${id}`, 'not-found');
+  const notFound = secretFailure('not_found', `No admin token with id ${id}`);
   if (!isRecordId(id)) throw notFound;
   const em = database.em.fork();
   const changed = await em.nativeUpdate(AdminTokenRecord, { id, revokedAt: null }, { revokedAt: new Date() });

@@ -5,7 +5,7 @@ import type { LicenseKeyInfo } from '../generated/types.gen.js';
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { LicenseKeyRecord, isRecordId } from '../database/entities.js';
-import { SecretError, falseIfNotFound, secretPrefix } from './secret-records.js';
+import { falseIfNotFound, secretFailure, secretPrefix } from './secret-records.js';
 
 /** A license key as operators see it: never the key itself. */
 export interface KeySummary {
@@ -58,13 +58,13 @@ export async function importKey(orm: Database, key: string, options: NewKeyOptio
  */
 export async function importKeys(orm: Database, keys: string[], options: NewKeyOptions = {}): Promise<string[]> {
   const hashes = keys.map((key, i) => {
-    if (!LICENSE_KEY_PATTERN.test(key)) throw new SecretError(`key ${i + 1}: ${SHAPE_PROBLEM}`);
+    if (!LICENSE_KEY_PATTERN.test(key)) throw secretFailure('invalid', `key ${i + 1}: ${SHAPE_PROBLEM}`);
     return hashLicenseKey(key);
   });
   const firstAt = new Map<string, number>();
   hashes.forEach((hash, i) => {
     const earlier = firstAt.get(hash);
-    if (earlier !== undefined) throw new SecretError(`key ${i + 1}: the same key as key ${earlier + 1}`);
+    if (earlier !== undefined) throw secretFailure('invalid', `key ${i + 1}: the same key as key ${earlier + 1}`);
     firstAt.set(hash, i);
   });
   return orm.em.fork().transactional(async (em) => {
@@ -72,7 +72,7 @@ export async function importKeys(orm: Database, keys: string[], options: NewKeyO
     for (let start = 0; start < hashes.length; start += 500) {
       // In slices: SQLite takes only so many parameters in one statement.
       const known = await em.find(LicenseKeyRecord, { keyHash: { $in: hashes.slice(start, start + 500) } }, { fields: ['keyHash'] });
-      if (known.length > 0) throw new SecretError(`key ${firstAt.get(known[0]!.keyHash)! + 1}: this key is already stored`, 'conflict');
+      if (known.length > 0) throw secretFailure('conflict', `key ${firstAt.get(known[0]!.keyHash)! + 1}: this key is already stored`);
     }
     const now = new Date();
     const ids: string[] = [];
@@ -106,10 +106,10 @@ export function parseKeyList(text: string): string[] {
   for (const [i, raw] of text.split('\n').entries()) {
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) continue;
-    if (!LICENSE_KEY_PATTERN.test(line)) throw new SecretError(`line ${i + 1}: ${SHAPE_PROBLEM}`);
+    if (!LICENSE_KEY_PATTERN.test(line)) throw secretFailure('invalid', `line ${i + 1}: ${SHAPE_PROBLEM}`);
     keys.push(line);
   }
-  if (keys.length === 0) throw new SecretError('no keys given: one key per line expected');
+  if (keys.length === 0) throw secretFailure('invalid', 'no keys given: one key per line expected');
   return keys;
 }
 
@@ -168,10 +168,10 @@ export function parseQuota(text: string, unsetWord: string, flag: string): numbe
 
 /**
  * Sets a key's quotas (those given; null returns one to the default). Read by every commit of new hosts, so no
- * revision is needed. Rejects with a `not-found` {@link SecretError} when no key has this id.
+ * revision is needed. Rejects with a `not_found` {@link DomainError} when no key has this id.
  */
 export async function setKeyQuotas(orm: Database, id: string, quotas: KeyQuotas): Promise<void> {
-  const notFound = new SecretError(`No license key with id ${id}`, 'not-found');
+  const notFound = secretFailure('not_found', `No license key with id ${id}`);
   if (!isRecordId(id)) throw notFound;
   const changes = Object.fromEntries(Object.entries(quotas).filter(([, value]) => value !== undefined));
   const found = await orm.em.fork().count(LicenseKeyRecord, { id });
@@ -179,9 +179,9 @@ export async function setKeyQuotas(orm: Database, id: string, quotas: KeyQuotas)
   if (Object.keys(changes).length > 0) await orm.em.fork().nativeUpdate(LicenseKeyRecord, { id }, changes);
 }
 
-/** Revokes a key by id (revoking twice changes nothing). Rejects with a `not-found` {@link SecretError} when no key has this id. */
+/** Revokes a key by id (revoking twice changes nothing). Rejects with a `not_found` {@link DomainError} when no key has this id. */
 export async function revokeKeyOrFail(orm: Database, id: string): Promise<void> {
-  const notFound = new SecretError(`No license key with id ${id}`, 'not-found');
+  const notFound = secretFailure('not_found', `No license key with id ${id}`);
   if (!isRecordId(id)) throw notFound;
   await orm.em.fork().transactional(async (em) => {
     await serialiseKeyChanges(em);
@@ -199,14 +199,14 @@ export const revokeKey = (orm: Database, id: string): Promise<boolean> => revoke
  * (an earlier expiry it had stays). Refuses keys already revoked or expired.
  */
 export async function rotateKey(orm: Database, id: string, graceMs: number): Promise<{ id: string; key: string; oldExpiresAt: Date }> {
-  if (!isRecordId(id)) throw new SecretError(`no key with id ${id}`, 'not-found');
+  if (!isRecordId(id)) throw secretFailure('not_found', `no key with id ${id}`);
   const key = generateLicenseKey();
   return orm.em.fork().transactional(async (em) => {
     await serialiseKeyChanges(em);
     const old = await em.findOne(LicenseKeyRecord, { id });
     const now = new Date();
-    if (!old) throw new SecretError(`no key with id ${id}`, 'not-found');
-    if (old.revokedAt || (old.expiresAt && old.expiresAt <= now)) throw new SecretError(`key ${id} is already revoked or expired`, 'conflict');
+    if (!old) throw secretFailure('not_found', `no key with id ${id}`);
+    if (old.revokedAt || (old.expiresAt && old.expiresAt <= now)) throw secretFailure('conflict', `key ${id} is already revoked or expired`);
     const graceEnd = new Date(now.getTime() + graceMs);
     const oldExpiresAt = old.expiresAt && old.expiresAt < graceEnd ? old.expiresAt : graceEnd;
     await em.nativeUpdate(LicenseKeyRecord, { id }, { expiresAt: oldExpiresAt });

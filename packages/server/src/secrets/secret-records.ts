@@ -1,32 +1,18 @@
 import type { SqlEntityManager } from '@mikro-orm/knex';
 import { AdminTokenRecord, LicenseKeyRecord } from '../database/entities.js';
-
-/** What went wrong with an operation on a secret: bad input, no such secret, or a state that forbids the operation. */
-export type SecretErrorCode = 'invalid' | 'not-found' | 'conflict';
+import { DomainError, isDomainError, type DomainErrorCode } from '../errors/domain-error.js';
 
 /**
- * How every operation on license keys and admin tokens reports failure; the admin API and the command line each
- * turn it into their answer in one place. The message never contains a secret.
+ * A failure of an operation on license keys and admin tokens: the message as the command line prints it, the
+ * detail as a sentence for the admin API. The message never contains a secret.
  */
-export class SecretError extends Error {
-  override name = 'SecretError';
-
-  constructor(
-    message: string,
-    readonly code: SecretErrorCode = 'invalid',
-  ) {
-    super(message);
-  }
-
-  /** The message as a sentence, for operators. */
-  get detail(): string {
-    return this.message.charAt(0).toUpperCase() + this.message.slice(1);
-  }
+export function secretFailure(code: DomainErrorCode, message: string): DomainError {
+  return new DomainError(code, message, { detail: message.charAt(0).toUpperCase() + message.slice(1) });
 }
 
-/** Resolves false for a `not-found` {@link SecretError}, rethrows anything else: for callers that only ask whether it existed. */
+/** Resolves false for a `not_found` {@link DomainError}, rethrows anything else: for callers that only ask whether it existed. */
 export function falseIfNotFound(error: unknown): false {
-  if (error instanceof SecretError && error.code === 'not-found') return false;
+  if (isDomainError(error, 'not_found')) return false;
   throw error;
 }
 

@@ -1,6 +1,7 @@
 import type { DeliveryStatus, WebhookDelivery } from '@org/audit-server-core';
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
+import { DomainError } from '../errors/domain-error.js';
 
 interface DeliveryRow {
   id: string;
@@ -36,14 +37,14 @@ export async function listDeliveries(database: Database, webhookId: string, filt
   return { items: rows.map(toDelivery), total: Number(total) };
 }
 
-/** Queues a delivery to be sent again now, its attempts counted from zero; undefined when it is not the subscription's. */
-export async function redeliver(database: Database, webhookId: string, deliveryId: string, now = new Date()): Promise<WebhookDelivery | undefined> {
+/** Queues a delivery to be sent again now, its attempts counted from zero; a `not_found` {@link DomainError} when it is not the subscription's. */
+export async function redeliver(database: Database, webhookId: string, deliveryId: string, now = new Date()): Promise<WebhookDelivery> {
   const knex = database.em.getKnex();
   const time = sqlDialectOf(database.em).toDatabaseTime(now);
   const updated = await knex('webhook_delivery')
     .where({ id: deliveryId, webhook_id: webhookId })
     .update({ status: 'pending', attempts: 0, next_attempt_at: time, claimed_until: null, delivered_at: null });
-  if (updated === 0) return undefined;
+  if (updated === 0) throw new DomainError('not_found', `No delivery ${deliveryId} of webhook ${webhookId}`);
   const [row] = (await knex('webhook_delivery').select('*').where('id', deliveryId)) as DeliveryRow[];
   return toDelivery(row!);
 }

@@ -3,6 +3,7 @@ import type { Knex } from '@mikro-orm/knex';
 import type { Webhook, WebhookEventType, WebhookInput } from '@org/audit-server-core';
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
+import { notFound } from '../errors/domain-error.js';
 
 /** How deliveries are written: the contract's `format`. */
 export type WebhookFormat = NonNullable<WebhookInput['format']>;
@@ -54,24 +55,23 @@ export async function createWebhook(database: Database, input: WebhookInput, now
   return { webhook: (await findWebhook(database, id))!, secret };
 }
 
-/** Replaces a subscription's settings, keeping its secret; false when there is none. */
-export async function updateWebhook(database: Database, id: string, input: WebhookInput, now = new Date()): Promise<boolean> {
+/** Replaces a subscription's settings, keeping its secret; a `not_found` {@link DomainError} when there is none. */
+export async function updateWebhook(database: Database, id: string, input: WebhookInput, now = new Date()): Promise<void> {
   const time = sqlDialectOf(database.em).toDatabaseTime(now);
-  return (
-    (await database.em
-      .getKnex()('webhook')
-      .where('id', id)
-      .update({ ...columnsOf(input), updated_at: time })) > 0
-  );
+  const updated = await database.em
+    .getKnex()('webhook')
+    .where('id', id)
+    .update({ ...columnsOf(input), updated_at: time });
+  if (updated === 0) throw notFound('webhook', id);
 }
 
-/** Deletes a subscription, its delivery log and the events its cap folded; false when there was none. */
-export async function deleteWebhook(database: Database, id: string): Promise<boolean> {
-  return database.em.getKnex().transaction(async (trx) => {
+/** Deletes a subscription, its delivery log and the events its cap folded; a `not_found` {@link DomainError} when there is none. */
+export async function deleteWebhook(database: Database, id: string): Promise<void> {
+  await database.em.getKnex().transaction(async (trx) => {
     const deleted = await trx('webhook').where('id', id).delete();
+    if (deleted === 0) throw notFound('webhook', id);
     await trx('webhook_delivery').where('webhook_id', id).delete();
     await trx('webhook_fold').where('webhook_id', id).delete();
-    return deleted > 0;
   });
 }
 
