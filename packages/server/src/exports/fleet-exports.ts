@@ -1,4 +1,6 @@
 import type { Database } from '../database/dialect.js';
+import type { HostRecord } from '../database/entities.js';
+import type { ReadRowOf } from '../database/rows.js';
 import { hostCompliances } from '../policies/policy-results.js';
 import { receivedBefore } from '../reports/report-queries.js';
 import { pagesOf } from './export-body.js';
@@ -27,21 +29,7 @@ export const HOST_COLUMNS = [
 export const FINDING_COLUMNS = ['kind', 'testId', 'text', 'hostRecordId', 'hostname', 'hostId'];
 export const HISTORY_COLUMNS = ['reportId', 'receivedAt', 'lynisVersion', 'hardeningIndex', 'warnings', 'suggestions'];
 
-interface HostRow {
-  id: string;
-  hostname: string | null;
-  host_id: string;
-  key_id: string;
-  os_name: string | null;
-  lynis_version: string | null;
-  customer_name: string | null;
-  first_seen: Date | number;
-  last_seen: Date | number;
-  report_count: number;
-  latest_hardening_index: number | null;
-  latest_warning_count: number | null;
-  latest_suggestion_count: number | null;
-}
+type HostRow = ReadRowOf<HostRecord>;
 
 /** Every host with its labels, counts and compliance, by id. */
 export async function* hostRows(database: Database, now = new Date()): AsyncGenerator<Record<string, unknown>> {

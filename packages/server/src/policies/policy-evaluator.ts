@@ -4,6 +4,8 @@ import { describeFailure, type AuditLogger, type RuleStatus } from '@org/audit-s
 import type { Database, DatabaseTime } from '../database/dialect.js';
 import { BackgroundPasses, BackgroundWorker } from '../ops/background-passes.js';
 import { chunks } from '../database/batches.js';
+import type { HostRecord, PolicyResultRecord } from '../database/entities.js';
+import type { ReadRowOf, RowOf } from '../database/rows.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { CONTENT_COLUMNS, DamagedReportError, reportBytesOf, type ContentColumns } from '../reports/report-content.js';
 import { writeEvents, type OutboxEvent } from '../webhooks/outbox.js';
@@ -38,29 +40,11 @@ interface ReadyPolicy {
   rules: { id: string; compiled: CompiledRule }[];
 }
 
-/** A host out of date, as the evaluator reads it. */
-interface HostRow {
-  id: string;
-  key_id: string;
-  host_id: string;
-  hostname: string | null;
-  last_seen: Date | number;
-  latest_report_id: string;
-}
+/** A host out of date, as the evaluator reads it (only hosts with a report: `latest_report_id` set). */
+type HostRow = Pick<ReadRowOf<HostRecord>, 'id' | 'key_id' | 'host_id' | 'hostname' | 'last_seen'> & { latest_report_id: string };
 
-interface ResultRow {
-  policy_id: string;
-  rule_id: string;
-  host_record_id: string;
-  status: RuleStatus;
-  value: string | null;
-  message: string | null;
-  report_id: string;
-  evaluated_at: DatabaseTime;
-  since: DatabaseTime;
-  hostname: string | null;
-  nameless: boolean;
-}
+/** A `policy_result` row as the evaluator writes it. */
+type ResultRow = Omit<RowOf<PolicyResultRecord>, 'status'> & { status: RuleStatus };
 
 /** A host some policy's scope selects: the facts its rules see and the indexes of those policies. */
 interface Candidate {

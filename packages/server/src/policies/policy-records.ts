@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
 import type { PolicyInput, PolicyScope, Rule, RuleError } from '@org/audit-server-core';
+import type { PolicyRecord } from '../database/entities.js';
+import type { ReadRowOf } from '../database/rows.js';
 import type { Database } from '../database/dialect.js';
 import { DomainError, notFound } from '../errors/domain-error.js';
 import { sqlDialectOf } from '../database/dialects.js';
@@ -23,22 +25,7 @@ export interface StoredPolicy {
   quarantine: { at: Date; reason: string } | null;
 }
 
-interface PolicyRow {
-  id: string;
-  name: string;
-  description: string | null;
-  enabled: boolean | number;
-  scope_key_id: string | null;
-  scope_group: string | null;
-  scope_tag: string | null;
-  scope_hostname: string | null;
-  rules: string;
-  created_at: Date | number;
-  updated_at: Date | number;
-  revision: number;
-  quarantined_at: Date | number | null;
-  quarantine_reason: string | null;
-}
+type PolicyRow = ReadRowOf<PolicyRecord>;
 
 /** Checks every rule of a policy: duplicate ids and expressions that do not check are a {@link DomainError} naming each. */
 export function checkRules(rules: Rule[]): Map<string, CompiledRule> {

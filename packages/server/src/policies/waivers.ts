@@ -1,21 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Waiver, WaiverInput } from '@org/audit-server-core';
+import type { WaiverRecord } from '../database/entities.js';
+import type { ReadRowOf } from '../database/rows.js';
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { DomainError, notFound } from '../errors/domain-error.js';
 import { findPolicy } from './policy-records.js';
 
-interface WaiverRow {
-  id: string;
-  policy_id: string;
-  rule_id: string | null;
-  host_record_id: string | null;
-  group_name: string | null;
-  reason: string;
-  expires_at: Date | number;
-  created_at: Date | number;
-  created_by: string | null;
-}
+type WaiverRow = ReadRowOf<WaiverRecord>;
 
 /** Saves a waiver after checking that its policy, rule and host exist and that it names a host or a group, not both. */
 export async function createWaiver(database: Database, input: WaiverInput, createdBy: string | null, now = new Date()): Promise<Waiver> {

@@ -1,22 +1,11 @@
 import type { DeliveryStatus, WebhookDelivery } from '@org/audit-server-core';
+import type { WebhookDeliveryRecord } from '../database/entities.js';
+import type { ReadRowOf } from '../database/rows.js';
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { DomainError } from '../errors/domain-error.js';
 
-interface DeliveryRow {
-  id: string;
-  webhook_id: string;
-  event_id: string;
-  event_type: WebhookDelivery['eventType'];
-  payload: string;
-  status: DeliveryStatus;
-  attempts: number;
-  next_attempt_at: Date | number | null;
-  last_status_code: number | null;
-  last_error: string | null;
-  created_at: Date | number;
-  delivered_at: Date | number | null;
-}
+type DeliveryRow = Omit<ReadRowOf<WebhookDeliveryRecord>, 'event_type' | 'status'> & { event_type: WebhookDelivery['eventType']; status: DeliveryStatus };
 
 /** One page of a subscription's delivery log, newest first. */
 export async function listDeliveries(database: Database, webhookId: string, filter: { status?: DeliveryStatus; limit: number; offset: number }) {

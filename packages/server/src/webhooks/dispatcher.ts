@@ -7,6 +7,8 @@ import { sqlDialectOf } from '../database/dialects.js';
 import { CONTENT_COLUMNS, reportBytesOf, type ContentColumns } from '../reports/report-content.js';
 import { receivedBefore } from '../reports/report-queries.js';
 import { chunks } from '../database/batches.js';
+import type { WebhookDeliveryRecord, WebhookEventRecord } from '../database/entities.js';
+import type { ReadRowOf } from '../database/rows.js';
 import { admitDeliveries, lockSubscriptions, subscriptionsWithFolds, type DeliveryCandidate } from './delivery-cap.js';
 import { upsertNotices, writeEvents, type OutboxEvent } from './outbox.js';
 import { pruneRefusedUploadNotices } from './refused-uploads.js';
@@ -34,20 +36,9 @@ export interface WebhookDispatcherOptions {
 }
 
 /** A delivery claimed for sending. */
-interface DeliveryRow {
-  id: string;
-  webhook_id: string;
-  event_id: string;
-  payload: string;
-  attempts: number;
-}
+type DeliveryRow = Pick<ReadRowOf<WebhookDeliveryRecord>, 'id' | 'webhook_id' | 'event_id' | 'payload' | 'attempts'>;
 
-interface EventRow {
-  id: string;
-  type: WebhookEventType;
-  data: string;
-  created_at: Date | number;
-}
+type EventRow = Omit<ReadRowOf<WebhookEventRecord>, 'type'> & { type: WebhookEventType };
 
 const BATCH = 100;
 const SENDS_AT_ONCE = 4;

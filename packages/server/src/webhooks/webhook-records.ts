@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
 import type { Webhook, WebhookEventType, WebhookInput } from '@org/audit-server-core';
+import type { WebhookRecord } from '../database/entities.js';
+import type { ReadRowOf } from '../database/rows.js';
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { notFound } from '../errors/domain-error.js';
@@ -22,21 +24,8 @@ export interface Subscription {
   secret: string;
 }
 
-interface WebhookRow {
-  id: string;
-  url: string;
-  description: string | null;
-  events: string;
-  format: string;
-  enabled: boolean | number;
-  stale_days: number;
-  regression_threshold: number;
-  max_deliveries_per_minute: number;
-  secret: string;
-  created_at: Date | number;
-  pending?: number | string;
-  failed?: number | string;
-}
+/** A `webhook` row, with its deliveries pending and failed where counted. */
+type WebhookRow = ReadRowOf<WebhookRecord> & { pending?: number | string; failed?: number | string };
 
 /** Characters of the secret shown in listings: `whsec_` and four of its own. */
 const SECRET_PREFIX_LENGTH = 10;
