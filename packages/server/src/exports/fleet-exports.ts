@@ -1,5 +1,5 @@
 import type { Database } from '../database/dialect.js';
-import type { HostRecord } from '../database/entities.js';
+import type { HostRecord, ReportRecord } from '../database/entities.js';
 import type { ReadRowOf } from '../database/rows.js';
 import { hostCompliances } from '../policies/policy-results.js';
 import { receivedBefore } from '../reports/report-queries.js';
@@ -106,14 +106,7 @@ export async function* findingRows(database: Database): AsyncGenerator<Record<st
 /** A host's reports, newest first. */
 export async function* historyRows(database: Database, hostRecordId: string): AsyncGenerator<Record<string, unknown>> {
   const knex = database.em.getKnex();
-  type Row = {
-    id: string;
-    received_at: Date | number;
-    lynis_version: string | null;
-    hardening_index: number | null;
-    warning_count: number | null;
-    suggestion_count: number | null;
-  };
+  type Row = Pick<ReadRowOf<ReportRecord>, 'id' | 'received_at' | 'lynis_version' | 'hardening_index' | 'warning_count' | 'suggestion_count'>;
   const readPage = (after: Row | undefined) => {
     const query = knex('report')
       .select('id', 'received_at', 'lynis_version', 'hardening_index', 'warning_count', 'suggestion_count')

@@ -5,26 +5,16 @@ import type { Database as OpenDatabase } from '../database/dialect.js';
 /** What these queries need of an open database: its entity manager (or a fork of it). */
 type Database = Pick<OpenDatabase, 'em'>;
 import { chunks, MAX_PARAMETERS } from '../database/batches.js';
+import type { PolicyResultRecord } from '../database/entities.js';
+import type { ReadRowOf } from '../database/rows.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { FLEET, WHOLE_POLICY } from './policy-counts.js';
 import { RANK, STATUS_OF_RANK, worse } from './rule-status.js';
 
 const HISTORY_SHOWN = 100;
 
-interface EffectiveRow {
-  policy_id: string;
-  rule_id: string;
-  host_record_id: string;
-  status: RuleStatus;
-  value: string | null;
-  message: string | null;
-  report_id: string;
-  evaluated_at: Date | number;
-  since: Date | number;
-  waiver_id: string | null;
-  hostname: string | null;
-  host_id: string;
-}
+/** A result with its waiver applied, and its host's `hostid` (`effectiveResults`). */
+type EffectiveRow = Omit<ReadRowOf<PolicyResultRecord>, 'status' | 'nameless'> & { status: RuleStatus; waiver_id: string | null; host_id: string };
 
 /**
  * Results as operators see them: a `fail` or `error` that an unexpired waiver covers (for the host, or for a group
