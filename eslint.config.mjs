@@ -1,5 +1,6 @@
 // Lint rules of the whole repository (ESLint flat config with typescript-eslint's type-aware rules). `npm run lint`
 // runs it with the contract's lint and Prettier's check; `npm test` runs `npm run lint` first.
+import eslintComments from '@eslint-community/eslint-plugin-eslint-comments';
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import { importX } from 'eslint-plugin-import-x';
@@ -8,6 +9,10 @@ import tseslint from 'typescript-eslint';
 
 /** Test code: type-checked through the tests' own tsconfig, which the packages' builds leave out. */
 const TESTS = ['**/*.test.ts', '**/*.test-kit.ts', 'contract-tests/**/*.ts', 'test-support/**/*.ts', 'vitest.config.ts'];
+
+/** Why the admin API holds no query (docs/ARCHITECTURE.md, "The server's folders"). */
+const ADMIN_NO_QUERIES =
+  'The admin API is the HTTP side only: a query goes in the domain folder (reports/, hosts/, policies/, webhooks/, secrets/, refusals/, fleet/, exports/), as a function the route calls.';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/generated/**', '**/*.gen.ts', 'build/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
@@ -25,7 +30,10 @@ export default tseslint.config(
         }),
       ],
     },
+    plugins: { '@eslint-community/eslint-comments': eslintComments },
     rules: {
+      // A disabled rule says why, after `--` on the same line.
+      '@eslint-community/eslint-comments/require-description': 'error',
       'import-x/no-cycle': 'error',
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
@@ -48,6 +56,29 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-argument': 'off',
       // `expect(spy.method)` and mocks pass methods around without calling them.
       '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+  {
+    // No query building in the admin API (its tests may seed with SQL). Type imports of the database's modules stay
+    // allowed: the `Database` handle a route passes on, the entities' types its answers are built from.
+    files: ['packages/server/src/admin/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.test-kit.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['knex', 'knex/*', '@mikro-orm/*'], message: ADMIN_NO_QUERIES },
+            // unavailable.ts only tells a database outage from other errors, for the answer's status.
+            { group: ['**/database/*', '!**/database/unavailable.js'], allowTypeImports: true, message: ADMIN_NO_QUERIES },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "MemberExpression[property.name='em']", message: ADMIN_NO_QUERIES },
+        { selector: 'CallExpression[callee.property.name=/^(getKnex|createQueryBuilder|execute)$/]', message: ADMIN_NO_QUERIES },
+      ],
     },
   },
   {
