@@ -1,17 +1,13 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { FindingCount, FindingGroupPage, FindingKind } from '@org/audit-server-core';
 import type { Database } from '../database/dialect.js';
+import type { ListFindingsData } from '../generated/types.gen.js';
 
 /** Findings of each kind the overview names. */
 const TOP_FINDINGS = 10;
 
-/** Which finding groups a page lists; every filter is optional. */
-export interface FindingGroupQuery {
-  kind?: FindingKind;
-  testId?: string;
-  limit: number;
-  offset: number;
-}
+/** The filters and page of the finding list: the contract's `listFindings` query, its page given. */
+export type FindingGroupQuery = NonNullable<ListFindingsData['query']> & { limit: number; offset: number };
 
 /**
  * The warnings and suggestions of every host's newest report, one item per kind and test id with the hosts that

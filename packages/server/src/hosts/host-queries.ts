@@ -6,6 +6,7 @@ import { sqlDialectOf } from '../database/dialects.js';
 import { HostRecord, ReportRecord } from '../database/entities.js';
 import { hostCompliances } from '../policies/policy-results.js';
 import type { LabelKind } from './host-derivation.js';
+import type { ListHostsData } from '../generated/types.gen.js';
 
 /** The host property each `sort` of the contract orders by. */
 const SORT_PROPERTIES = {
@@ -17,22 +18,8 @@ const SORT_PROPERTIES = {
 /** Sorts whose column is never null: ordered plainly, so that the index on it serves either direction. */
 const NEVER_NULL = new Set<string>(['lastSeen']);
 
-/** Which hosts a page lists, and in which order; every filter is optional. */
-export interface HostQuery {
-  keyId?: string;
-  hostId?: string;
-  hostname?: string;
-  group?: string;
-  tag?: string;
-  os?: string;
-  finding?: string;
-  findingKind?: string;
-  seenBefore?: string;
-  sort?: keyof typeof SORT_PROPERTIES;
-  order?: 'asc' | 'desc';
-  limit: number;
-  offset: number;
-}
+/** The filters, order and page of a host list: the contract's `listHosts` query, its page given. */
+export type HostQuery = NonNullable<ListHostsData['query']> & { limit: number; offset: number };
 
 /**
  * One page of hosts, most recently seen first unless `sort` says otherwise, filtered by host name, key, `hostid`,

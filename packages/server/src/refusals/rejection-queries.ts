@@ -1,22 +1,15 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { RejectedOperation, RejectionGroup, RejectionPage } from '@org/audit-server-core';
 import type { Database } from '../database/dialect.js';
+import type { ListRejectionsData } from '../generated/types.gen.js';
 
 /** Most addresses an item names; `addressCount` tells how many there were. */
 const ADDRESSES_SHOWN = 20;
 /** The columns an item groups by: one item per day, operation, reason, key and `hostid` (addresses together). */
 const GROUP_COLUMNS = ['day', 'operation', 'reason', 'key_id', 'host_id', 'folded'] as const;
 
-/** Which refusals a page lists; every filter is optional. */
-export interface RejectionQuery {
-  since?: string;
-  operation?: string;
-  reason?: string;
-  keyId?: string;
-  hostId?: string;
-  limit: number;
-  offset: number;
-}
+/** The filters and page of the refusal list: the contract's `listRejections` query, its page given. */
+export type RejectionQuery = NonNullable<ListRejectionsData['query']> & { limit: number; offset: number };
 
 interface GroupRow {
   day: string;

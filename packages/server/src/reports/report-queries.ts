@@ -3,6 +3,7 @@ import type { ReportMeta, ReportPage } from '@org/audit-server-core';
 import { countBound, findBound } from '../database/bound-query.js';
 import type { Database } from '../database/dialect.js';
 import { ReportRecord } from '../database/entities.js';
+import type { ListReportsData } from '../generated/types.gen.js';
 
 /** Every property but the stored report, read from the entity so that none is forgotten: what lists need. */
 const META_FIELDS = Object.keys(ReportRecord.meta.properties).filter((name) => name !== 'content') as Exclude<keyof ReportRecord, 'content'>[];
@@ -10,13 +11,8 @@ const META_FIELDS = Object.keys(ReportRecord.meta.properties).filter((name) => n
 /** What the contract shows of a report: neither its stored bytes nor how they are stored. */
 type ReportRecordMeta = Omit<ReportRecord, 'content' | 'contentEncoding' | 'contentSha256'>;
 
-/** Which reports a page lists; every filter is optional. */
-export interface ReportQuery {
-  hostRecordId?: string;
-  keyId?: string;
-  limit: number;
-  offset: number;
-}
+/** The filters and page of a report list: the contract's `listReports` query, its page given. */
+export type ReportQuery = NonNullable<ListReportsData['query']> & { limit: number; offset: number };
 
 /** One page of reports, newest first, without their content. */
 export async function reportPage(database: Database, query: ReportQuery): Promise<ReportPage> {
