@@ -74,7 +74,7 @@ const ServerSettings = z.object({
   trustProxy: z
     .string()
     .regex(
-      /^(\d+|[0-9a-fA-F:.\/]+(,\s*[0-9a-fA-F:.\/]+)*|loopback|linklocal|uniquelocal)$/,
+      /^(\d+|[0-9a-fA-F:./]+(,\s*[0-9a-fA-F:./]+)*|loopback|linklocal|uniquelocal)$/,
       'must be a hop count, proxy addresses or subnets, or loopback, linklocal or uniquelocal',
     )
     .optional(),
@@ -156,7 +156,7 @@ export async function readConfigFile(path: string): Promise<{ path: string; sett
     settings = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (error as Error).message;
-    throw new Error(`Cannot read config file ${path}: ${reason}`);
+    throw new Error(`Cannot read config file ${path}: ${reason}`, { cause: error });
   }
   if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) {
     throw new Error(`Config file ${path} must hold one JSON object of settings`);

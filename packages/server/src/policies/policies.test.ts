@@ -229,12 +229,14 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
   /** Status counts grouped from every result as read (waivers applied): what the kept counts must equal. */
   async function groupedCounts(now: Date) {
     const knex = orm.em.getKnex();
-    const rows = (await knex.from(effectiveResults(orm, now).as('e')).select('policy_id', 'rule_id', 'host_record_id', 'status')) as {
-      policy_id: string;
-      rule_id: string;
-      host_record_id: string;
-      status: 'pass' | 'fail' | 'error' | 'waived';
-    }[];
+    const rows = await knex
+      .from(effectiveResults(orm, now).as('e'))
+      .select<{ policy_id: string; rule_id: string; host_record_id: string; status: 'pass' | 'fail' | 'error' | 'waived' }[]>(
+        'policy_id',
+        'rule_id',
+        'host_record_id',
+        'status',
+      );
     const rank = { pass: 1, waived: 2, error: 3, fail: 4 };
     const byRule = new Map<string, Record<string, number>>();
     const worst = new Map<string, 'pass' | 'fail' | 'error' | 'waived'>();

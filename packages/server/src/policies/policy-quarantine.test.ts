@@ -73,7 +73,7 @@ describe.each(DIALECTS)('bounded policy evaluation on %s', (dialect) => {
     }
   }
 
-  const events = async () => (await orm.em.getKnex()('webhook_event').select('type', 'data')) as { type: string; data: string }[];
+  const events = async () => orm.em.getKnex()('webhook_event').select<{ type: string; data: string }[]>('type', 'data');
 
   it('refuses at save time a rule over its budget on the synthetic report: position null, the message naming the budget', async () => {
     for (const [expression, budget] of [
@@ -140,7 +140,7 @@ describe.each(DIALECTS)('bounded policy evaluation on %s', (dialect) => {
     const ids = [await storePolicy(orm, 'a', 'true'), await storePolicy(orm, 'b', 'true')];
     const runId = randomUUID();
     const rows = async () =>
-      ((await orm.em.getKnex()('policy_run').select('policy_id', 'run_id')) as { policy_id: string; run_id: string }[])
+      (await orm.em.getKnex()('policy_run').select<{ policy_id: string; run_id: string }[]>('policy_id', 'run_id'))
         .map((row) => [row.policy_id, row.run_id])
         .sort();
     expect(await withRun(orm, runId, ids, rows)).toEqual(ids.map((id) => [id, runId]).sort());
