@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { DeliveryStatus } from '@org/audit-client/sdk';
+import type { Client, DeliveryStatus } from '@org/audit-client/sdk';
 
 /** Columns the hosts list can be sorted by, as the contract names them. */
 export const HOST_SORTS = ['lastSeen', 'hostname', 'hardeningIndex', 'warnings'] as const;
@@ -126,6 +126,13 @@ type ParamsOf<P extends Page> = (typeof ROUTES)[P] extends RouteEntry<infer Para
 export type RouteOf<P extends Page> = { page: P } & ParamsOf<P>;
 /** Any page of the dashboard with its parameters. */
 export type Route = { [P in Page]: RouteOf<P> }[Page];
+
+/** What every page's component is given: the API client, its route, and what to do when the server refuses the token. */
+export interface PageProps<P extends Page> {
+  client: Client;
+  route: RouteOf<P>;
+  onUnauthorized(): void;
+}
 
 /** The table's entry of a route. */
 export function entryOf<P extends Page>(route: RouteOf<P>): RouteEntry<ParamsOf<P>> {

@@ -15,7 +15,7 @@ import {
 import { data } from '../api.js';
 import { formatBytes, formatTime } from '../format.js';
 import { loadNewestReport } from '../newest-report.js';
-import { hostsRoute, hrefOf } from '../route.js';
+import { hostsRoute, hrefOf, type PageProps } from '../route.js';
 import { useChange } from '../use-change.js';
 import { useLoad } from '../use-load.js';
 import { ExportButtons } from '../components/ExportButtons.js';
@@ -39,7 +39,7 @@ const REFUSALS_SHOWN = 20;
  * newest report, its vulnerable packages, its reports with what changed between them, and the uploads of its
  * host id the server refused. Report text is shown as text only.
  */
-export function HostPage({ client, id, onUnauthorized }: { client: Client; id: string; onUnauthorized(): void }) {
+export function HostPage({ client, route: { id }, onUnauthorized }: PageProps<'host'>) {
   const [loaded, reload] = useLoad(
     async () => {
       const host = await data(getHost({ client, path: { hostRecordId: id }, query: { historyLimit: REPORTS_SHOWN } }));

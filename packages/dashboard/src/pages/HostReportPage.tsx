@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { getHost, listLicenseKeys, type Client, type HostDetail } from '@org/audit-client/sdk';
+import { getHost, listLicenseKeys, type HostDetail } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { formatTime } from '../format.js';
 import { loadNewestReport } from '../newest-report.js';
-import { hrefOf } from '../route.js';
+import { hrefOf, type PageProps } from '../route.js';
 import { useLoad } from '../use-load.js';
 import { Findings } from '../components/Findings.js';
 import { HostCompliance } from '../components/HostCompliance.js';
@@ -24,7 +24,7 @@ const TREND_ROWS = 12;
  * and vulnerable packages of its newest report. The print stylesheet drops the navigation and the buttons; the key is
  * shown by its label only, and everything the host wrote as text.
  */
-export function HostReportPage({ client, id, onUnauthorized }: { client: Client; id: string; onUnauthorized(): void }) {
+export function HostReportPage({ client, route: { id }, onUnauthorized }: PageProps<'host-report'>) {
   const [printedAt] = useState(() => new Date().toISOString());
   const [loaded] = useLoad(
     async () => {

@@ -1,10 +1,11 @@
-import { getRawReport, type Client } from '@org/audit-client/sdk';
+import { getRawReport } from '@org/audit-client/sdk';
 import { data } from '../api.js';
+import type { PageProps } from '../route.js';
 import { useLoad } from '../use-load.js';
 import { Status } from '../components/Status.js';
 
 /** A stored report as the host sent it (license key redacted), as plain text. */
-export function RawReportPage({ client, id, onUnauthorized }: { client: Client; id: string; onUnauthorized(): void }) {
+export function RawReportPage({ client, route: { id }, onUnauthorized }: PageProps<'raw-report'>) {
   const [raw] = useLoad(() => data(getRawReport({ client, path: { reportId: id }, parseAs: 'text' })), id, onUnauthorized);
   return (
     <article aria-labelledby="raw-title">

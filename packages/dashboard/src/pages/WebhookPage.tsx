@@ -5,7 +5,6 @@ import {
   listWebhookDeliveries,
   redeliverWebhookDelivery,
   updateWebhook,
-  type Client,
   type Webhook,
   type WebhookDelivery,
   type WebhookDeliveryPage,
@@ -13,7 +12,7 @@ import {
 } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { pageCaption } from '../format.js';
-import { DELIVERY_STATUSES, hrefOf, type Route } from '../route.js';
+import { DELIVERY_STATUSES, hrefOf, type PageProps, type Route } from '../route.js';
 import { useChange } from '../use-change.js';
 import { useLoad, type Loaded } from '../use-load.js';
 import { EVENT_MEANINGS, STATUS_MEANINGS, settingsOf } from '../webhook-events.js';
@@ -30,7 +29,12 @@ type WebhookRoute = Extract<Route, { page: 'webhook' }>;
  * One subscription: its settings, edited or deleted, and its delivery log (newest first, filtered by status, paged),
  * each delivery sendable again. Errors, bodies and everything else the log holds are shown as text only.
  */
-export function WebhookPage({ client, route, onUnauthorized }: { client: Client; route: WebhookRoute; onUnauthorized(): void }) {
+export function WebhookPage(props: PageProps<'webhook'>) {
+  // Another webhook is a new page: its forms start from its own settings.
+  return <Subscription key={props.route.id} {...props} />;
+}
+
+function Subscription({ client, route, onUnauthorized }: PageProps<'webhook'>) {
   const [webhook, reloadWebhook] = useLoad(() => data(getWebhook({ client, path: { webhookId: route.id } })), route.id, onUnauthorized);
   const [deliveries, reloadDeliveries] = useLoad(
     () => data(listWebhookDeliveries({ client, path: { webhookId: route.id }, query: { status: route.status, limit: PAGE_SIZE, offset: route.offset } })),
