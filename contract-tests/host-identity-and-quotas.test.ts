@@ -2,7 +2,7 @@
 // environment, `audit-server keys` commands): refusals answered and listed under refused uploads, one click (one
 // request) to accept a new identity.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Host, LicenseKeyInfo, RejectionPage } from '@org/audit-server-core';
+import type { Host, LicenseKeyInfo, RejectionPage } from '@org/audit-client';
 import { lynisCapture } from '@org/test-support/lynis-fixtures';
 import { makeDataDir, runCli, startServerProcess, type ServerProcess } from './support/server-process.js';
 

@@ -1,7 +1,16 @@
 // The Prism mock that collector developers run (`npm run mock`), checked against the contract's exact texts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConflictError, createAdminClient, NotFoundError, RequestRejectedError, type AdminClient } from '@org/audit-client';
-import type { CheckLicenseErrors, CheckLicenseResponses, FindingGroupPage, HostPage, Overview, Problem } from '@org/audit-server-core';
+import {
+  ConflictError,
+  createAdminClient,
+  NotFoundError,
+  RequestRejectedError,
+  type AdminClient,
+  type FindingGroupPage,
+  type HostPage,
+  type Overview,
+} from '@org/audit-client';
+import type { CheckLicenseErrors, CheckLicenseResponses, Problem } from '@org/audit-server-core';
 import { adminOperations, EXAMPLE_ID } from './support/admin-operations.js';
 import { startPrism, type PrismProcess } from './support/prism.js';
 import { expectAnswer, requestMatrix, send } from './support/request-matrix.js';

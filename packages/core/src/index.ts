@@ -36,4 +36,19 @@ export { diffLynisReports } from './lynis-diff.js';
 export { REDACTED_MARKER, decodeReportData, redactLicenseKeys } from './report-data.js';
 /** The contract (openapi.yaml) as a document object, for hosts that route the operations core leaves to them (the admin API). */
 export { openApiDocument } from './generated/openapi.gen.js';
-export type * from './generated/types.gen.js';
+/**
+ * The contract's types of the collector side: the two forms, the problem every refusal is, the report summary and
+ * diff core computes. The admin API's types are the server's and the client's own (each generates them).
+ */
+export type {
+  CheckLicenseErrors,
+  CheckLicenseResponses,
+  Finding,
+  LicenseCheckForm,
+  PackageVersion,
+  Problem,
+  ReportChanges,
+  ReportSummary,
+  ReportUploadForm,
+  ReportValue,
+} from './generated/types.gen.js';

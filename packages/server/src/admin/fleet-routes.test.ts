@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FindingGroupPage, Host, HostLabels, HostPage, Overview, ReportSummary } from '@org/audit-server-core';
+import type { HostLabels, ReportSummary } from '@org/audit-server-core';
+import type { FindingGroupPage, Host, HostPage, Overview } from '../generated/types.gen.js';
 import { lynisSummary } from '@org/test-support/lynis-summary';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { openDatabase, type Database } from '../database/open.js';

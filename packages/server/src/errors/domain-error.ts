@@ -1,4 +1,4 @@
-import type { RuleError } from '@org/audit-server-core';
+import type { RuleError } from '../generated/types.gen.js';
 
 /**
  * What went wrong, in terms every caller understands: bad input (`invalid`), no such thing (`not_found`), or a

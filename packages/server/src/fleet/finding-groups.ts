@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
-import type { FindingCount, FindingGroupPage, FindingKind } from '@org/audit-server-core';
+import type { FindingCount, FindingGroupPage, FindingKind } from '../generated/types.gen.js';
 import type { Database } from '../database/dialect.js';
 import type { ListFindingsData } from '../generated/types.gen.js';
 

@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
-import type { LabelCount, Overview } from '@org/audit-server-core';
+import type { LabelCount, Overview } from '../generated/types.gen.js';
 import { findBound } from '../database/bound-query.js';
 import type { Database, SqlDialect } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';

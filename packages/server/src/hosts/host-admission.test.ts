@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { createAuditApi, type AuditApi, type Host, type HostDetail, type LicenseKeyInfo, type RejectionPage, type ReportToStore } from '@org/audit-server-core';
+import { createAuditApi, type AuditApi, type ReportToStore } from '@org/audit-server-core';
+import type { Host, HostDetail, LicenseKeyInfo, RejectionPage } from '../generated/types.gen.js';
 import { minimalReport } from '@org/test-support/lynis-report';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { createAdminApi, type AdminApi } from '../admin/api.js';

@@ -1,5 +1,5 @@
 import type { SqlEntityManager } from '@mikro-orm/knex';
-import type { Host, HostComplianceState, HostDetail, HostIdentityChange, HostPage } from '@org/audit-server-core';
+import type { Host, HostComplianceState, HostDetail, HostIdentityChange, HostPage } from '../generated/types.gen.js';
 import { countBound, findBound } from '../database/bound-query.js';
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';

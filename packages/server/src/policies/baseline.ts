@@ -1,4 +1,4 @@
-import type { PolicyInput } from '@org/audit-server-core';
+import type { PolicyInput } from '../generated/types.gen.js';
 
 /** The policy `enableBaselinePolicy` creates: what most fleets start from. */
 export const BASELINE_POLICY: Required<Pick<PolicyInput, 'name' | 'description' | 'enabled' | 'rules'>> & { scope: object } = {

@@ -1,4 +1,4 @@
-import type { Overview } from '@org/audit-server-core';
+import type { Overview } from '../generated/types.gen.js';
 import type { Database } from '../database/dialect.js';
 import { fleetCompliance } from './policy-results.js';
 

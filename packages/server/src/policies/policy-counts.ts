@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
-import type { RuleStatus } from '@org/audit-server-core';
+import type { RuleStatus } from '../generated/types.gen.js';
 import { applyCountDeltas, CountDeltas } from '../database/count-deltas.js';
 import type { SqlDialect } from '../database/dialect.js';
 import { RANK, RANK_SQL, worse } from './rule-status.js';

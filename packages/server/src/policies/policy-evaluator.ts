@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
-import { describeFailure, type AuditLogger, type RuleStatus } from '@org/audit-server-core';
+import { describeFailure, type AuditLogger } from '@org/audit-server-core';
+import type { RuleStatus } from '../generated/types.gen.js';
 import type { Database, DatabaseTime } from '../database/dialect.js';
 import { BackgroundPasses, BackgroundWorker } from '../ops/background-passes.js';
 import { chunks } from '../database/batches.js';

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
-import type { PolicyInput, PolicyScope, Rule, RuleError } from '@org/audit-server-core';
+import type { PolicyInput, PolicyScope, Rule, RuleError } from '../generated/types.gen.js';
 import type { PolicyRecord } from '../database/entities.js';
 import type { ReadRowOf } from '../database/rows.js';
 import type { Database } from '../database/dialect.js';

@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
-import type { HostCompliance, HostComplianceState, PolicyResult, PolicyResultChange, RuleStatus, StatusCounts } from '@org/audit-server-core';
+import type { HostCompliance, HostComplianceState, PolicyResult, PolicyResultChange, RuleStatus, StatusCounts } from '../generated/types.gen.js';
 import type { Database as OpenDatabase } from '../database/dialect.js';
 
 /** What these queries need of an open database: its entity manager (or a fork of it). */

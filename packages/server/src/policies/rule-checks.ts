@@ -1,4 +1,4 @@
-import type { Rule, RuleError } from '@org/audit-server-core';
+import type { Rule, RuleError } from '../generated/types.gen.js';
 import { RULE_BUDGET } from './rule-budget.js';
 import { RuleRunner } from './rule-runner.js';
 

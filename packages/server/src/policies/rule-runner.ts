@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { Rule } from '@org/audit-server-core';
+import type { Rule } from '../generated/types.gen.js';
 import { RULE_BUDGET, type RuleBudgetLimits } from './rule-budget.js';
 import type { RuleOutcome } from './rule-expression.js';
 import type { HostFacts } from './rule-variables.js';

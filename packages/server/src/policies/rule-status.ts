@@ -1,4 +1,4 @@
-import type { RuleStatus } from '@org/audit-server-core';
+import type { RuleStatus } from '../generated/types.gen.js';
 
 /** Statuses from worst to best: a host's status on a policy is its worst rule's, and over the fleet its worst policy's. */
 export const RANK: Record<RuleStatus, number> = { fail: 4, error: 3, waived: 2, pass: 1 };

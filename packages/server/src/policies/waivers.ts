@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Waiver, WaiverInput } from '@org/audit-server-core';
+import type { Waiver, WaiverInput } from '../generated/types.gen.js';
 import type { WaiverRecord } from '../database/entities.js';
 import type { ReadRowOf } from '../database/rows.js';
 import type { Database } from '../database/dialect.js';

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pino } from 'pino';
-import type { RejectionPage, RequestRejectedEvent } from '@org/audit-server-core';
+import type { RequestRejectedEvent } from '@org/audit-server-core';
+import type { RejectionPage } from '../generated/types.gen.js';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { createAdminApi, type AdminApi } from '../admin/api.js';
 import { openDatabase, type Database } from '../database/open.js';

@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
-import type { RejectedOperation, RejectionGroup, RejectionPage } from '@org/audit-server-core';
+import type { RejectedOperation, RejectionGroup, RejectionPage } from '../generated/types.gen.js';
 import type { Database } from '../database/dialect.js';
 import type { ListRejectionsData } from '../generated/types.gen.js';
 

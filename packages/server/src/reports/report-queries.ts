@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
-import type { ReportMeta, ReportPage } from '@org/audit-server-core';
+import type { ReportMeta, ReportPage } from '../generated/types.gen.js';
 import { countBound, findBound } from '../database/bound-query.js';
 import type { Database } from '../database/dialect.js';
 import { ReportRecord } from '../database/entities.js';

@@ -1,4 +1,4 @@
-import type { DeliveryStatus, WebhookDelivery } from '@org/audit-server-core';
+import type { DeliveryStatus, WebhookDelivery } from '../generated/types.gen.js';
 import type { WebhookDeliveryRecord } from '../database/entities.js';
 import type { ReadRowOf } from '../database/rows.js';
 import type { Database } from '../database/dialect.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
-import type { DeliveryEventType, EventsFoldedEventData } from '@org/audit-server-core';
+import type { DeliveryEventType, EventsFoldedEventData } from '../generated/types.gen.js';
 import type { SqlDialect } from '../database/dialect.js';
 import type { WebhookFoldRecord } from '../database/entities.js';
 import type { RowOf } from '../database/rows.js';

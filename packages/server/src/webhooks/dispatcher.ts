@@ -1,6 +1,7 @@
 import type { Knex } from '@mikro-orm/knex';
 import { Webhook } from 'standardwebhooks';
-import { describeFailure, summarizeReportBytes, type AuditLogger, type WebhookEventType } from '@org/audit-server-core';
+import { describeFailure, summarizeReportBytes, type AuditLogger } from '@org/audit-server-core';
+import type { WebhookEventType } from '../generated/types.gen.js';
 import type { Database, SqlDialect } from '../database/dialect.js';
 import { BackgroundPasses, BackgroundWorker } from '../ops/background-passes.js';
 import { sqlDialectOf } from '../database/dialects.js';

@@ -1,4 +1,4 @@
-import type { DeliveryEventType } from '@org/audit-server-core';
+import type { DeliveryEventType } from '../generated/types.gen.js';
 import type { WebhookFormat } from './webhook-records.js';
 
 /** The body of a delivery: the Standard Webhooks envelope (`type`, `timestamp`, `data`), or a Slack message. */

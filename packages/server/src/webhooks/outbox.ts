@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
-import type { WebhookEventType } from '@org/audit-server-core';
+import type { WebhookEventType } from '../generated/types.gen.js';
 import { chunks } from '../database/batches.js';
 import type { DatabaseTime } from '../database/dialect.js';
 import { sqlDialectOfKnex } from '../database/dialects.js';

@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
-import type { UploadsRefusedEventData } from '@org/audit-server-core';
+import type { UploadsRefusedEventData } from '../generated/types.gen.js';
 import type { DatabaseTime } from '../database/dialect.js';
 import type { RefusalGroup } from '../refusals/rejection-log.js';
 import { claimNotices, writeEvents, type OutboxEvent } from './outbox.js';

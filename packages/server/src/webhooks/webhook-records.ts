@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
-import type { Webhook, WebhookEventType, WebhookInput } from '@org/audit-server-core';
+import type { Webhook, WebhookEventType, WebhookInput } from '../generated/types.gen.js';
 import type { WebhookRecord } from '../database/entities.js';
 import type { ReadRowOf } from '../database/rows.js';
 import type { Database } from '../database/dialect.js';

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { summarizeReportBytes, type ReportToStore, type WebhookEventType } from '@org/audit-server-core';
+import { summarizeReportBytes, type ReportToStore } from '@org/audit-server-core';
+import type { WebhookEventType } from '../generated/types.gen.js';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { writesDuring } from '@org/test-support/statements';
 import { startStubServer, type StubReply, type StubServer } from '@org/test-support/stub-server';
