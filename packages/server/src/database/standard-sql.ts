@@ -22,13 +22,16 @@ export async function upsertAddingOnConflict(
 
 /** `insert … on conflict … do update … where … returning`. */
 export async function upsertReturningRows<Row>(trx: Knex.Transaction, upsert: Upsert, columns: readonly string[]): Promise<Row[]> {
-  const query = trx(upsert.table)
+  const colliding = trx(upsert.table)
     .insert(upsert.rows)
-    .onConflict([...upsert.conflict])
-    .merge(upsert.merge as Record<string, unknown>);
+    .onConflict([...upsert.conflict]);
+  const { merge } = upsert;
+  const query = isColumnList(merge) ? colliding.merge([...merge]) : colliding.merge(merge);
   if (upsert.where) void query.where(...upsert.where);
   return (await query.returning([...columns])) as Row[];
 }
+
+const isColumnList = (merge: Upsert['merge']): merge is readonly string[] => Array.isArray(merge);
 
 /** `update … set column = (select coalesce(max(column), 0) + 1 from table) where …`: a subquery on the updated table. */
 export async function setToNextNumberBySubquery(
