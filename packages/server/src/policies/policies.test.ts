@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readReportBytes, type ReportToStore } from '@org/audit-server-core';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
@@ -335,6 +336,28 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
     await upload(WEB, lynisReport('web-01', { index: 40, groups: 'db' }));
     await evaluator.settle();
     expect((await listResults(orm, policy.id, { limit: 10, offset: 0 })).total).toBe(0);
+  });
+
+  it('waives by group past 10,000 hosts named, reading the waived hosts by their query', async () => {
+    const policy = await createPolicy(orm, { name: 'Web', rules: [{ id: 'index', expression: 'summary.hardeningIndex >= 60' }] });
+    await upload(WEB, lynisReport('web-01', { index: 40 }));
+    await evaluator.settle();
+    const expiresAt = new Date(clock.getTime() + DAY_MS).toISOString();
+    await createWaiver(orm, { policyId: policy.id, group: 'g0', reason: 'migration', expiresAt }, null, clock);
+    // 10,001 groups of the one host, each waived: more members than are named by value.
+    const knex = orm.em.getKnex();
+    const host = hostRecordId(keyId, WEB);
+    const [waiver] = await knex('waiver').select<Record<string, unknown>[]>('*');
+    const groups = Array.from({ length: 10_001 }, (_, index) => `g${index}`);
+    for (let start = 0; start < groups.length; start += 500) {
+      const slice = groups.slice(start, start + 500);
+      await knex('host_label').insert(slice.map((value, index) => ({ host_record_id: host, kind: 'group', value, position: start + index })));
+      const copies = slice.filter((value) => value !== 'g0').map((value) => ({ ...waiver, id: randomUUID(), group_name: value }));
+      if (copies.length > 0) await knex('waiver').insert(copies);
+    }
+    expect((await listResults(orm, policy.id, { limit: 10, offset: 0 }, clock)).items.map((result) => [result.hostname, result.status])).toEqual([
+      ['web-01', 'waived'],
+    ]);
   });
 
   it('pages results failures first, then errors, waived and passes, by host name (none last) then host and rule, with waivers applied as read', async () => {
