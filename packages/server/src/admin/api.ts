@@ -265,7 +265,7 @@ function headerValue(value: unknown): string | undefined {
 }
 
 /** One ajv error in the words of the request: `limit: must be <= 500`, `label: must NOT have more than 255 characters`. */
-function describeError(error: { instancePath: string; message?: string; keyword: string; params: Record<string, unknown> }): string {
+function describeError(error: NonNullable<Context['validation']['errors']>[number]): string {
   const where = error.instancePath.replace(/^\/(query|path|requestBody)\/?/, '').replaceAll('/', '.');
   if (error.keyword === 'required') return `${where ? `${where}.` : ''}${String(error.params['missingProperty'])}: is required`;
   if (error.keyword === 'additionalProperties') return `${where ? `${where}.` : ''}${String(error.params['additionalProperty'])}: is not a known field`;

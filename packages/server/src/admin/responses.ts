@@ -21,8 +21,13 @@ export function textResponse(status: number, body: Uint8Array): AdminResponse {
   return { status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body };
 }
 
-/** An error as RFC 9457 describes it (`application/problem+json`); `detail` must never carry a secret. */
-export function problemResponse(status: number, detail: string, headers: Record<string, string> = {}, members: Record<string, unknown> = {}): AdminResponse {
+/** An error as RFC 9457 describes it (`application/problem+json`), with `errors` when given; `detail` must never carry a secret. */
+export function problemResponse(
+  status: number,
+  detail: string,
+  headers: Record<string, string> = {},
+  members: Pick<Partial<DomainError>, 'errors'> = {},
+): AdminResponse {
   const problem: Problem = { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail };
   return { status, headers: { 'content-type': 'application/problem+json', ...headers }, body: JSON.stringify({ ...problem, ...members }) };
 }
