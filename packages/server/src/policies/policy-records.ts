@@ -85,7 +85,7 @@ export async function createPolicy(database: Database, input: PolicyInput, now =
 export async function updatePolicy(database: Database, id: string, input: PolicyInput, now = new Date()): Promise<StoredPolicy> {
   await checkRulesAndBudgets(input.rules);
   const time = sqlDialectOf(database.em).toDatabaseTime(now);
-  const updated = await withUniqueName(input.name, () =>
+  const updated = await withUniqueName<number>(input.name, () =>
     database.em
       .getKnex()('policy')
       .where('id', id)
