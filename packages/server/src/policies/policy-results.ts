@@ -1,5 +1,13 @@
 import type { Knex } from '@mikro-orm/knex';
-import type { HostCompliance, HostComplianceState, PolicyResult, PolicyResultChange, RuleStatus, StatusCounts } from '../generated/types.gen.js';
+import type {
+  HostCompliance,
+  HostComplianceState,
+  ListPolicyResultsData,
+  PolicyResult,
+  PolicyResultChange,
+  RuleStatus,
+  StatusCounts,
+} from '../generated/types.gen.js';
 import type { Database as OpenDatabase } from '../database/dialect.js';
 
 /** What these queries need of an open database: its entity manager (or a fork of it). */
@@ -199,7 +207,7 @@ const WITHIN_STATUS = ['nameless', 'hostname', 'host_record_id', 'rule_id'];
 export async function listResults(
   database: Database,
   policyId: string,
-  filter: { ruleId?: string; status?: RuleStatus; limit: number; offset: number },
+  filter: NonNullable<ListPolicyResultsData['query']> & { limit: number; offset: number },
   now = new Date(),
 ): Promise<{ items: PolicyResult[]; total: number }> {
   const { byRule } = await statusCounts(database, now);

@@ -1,4 +1,4 @@
-import type { DeliveryStatus, WebhookDelivery } from '../generated/types.gen.js';
+import type { DeliveryStatus, ListWebhookDeliveriesData, WebhookDelivery } from '../generated/types.gen.js';
 import type { WebhookDeliveryRecord } from '../database/entities.js';
 import type { ReadRowOf } from '../database/rows.js';
 import type { Database } from '../database/dialect.js';
@@ -8,7 +8,11 @@ import { DomainError } from '../errors/domain-error.js';
 type DeliveryRow = Omit<ReadRowOf<WebhookDeliveryRecord>, 'event_type' | 'status'> & { event_type: WebhookDelivery['eventType']; status: DeliveryStatus };
 
 /** One page of a subscription's delivery log, newest first. */
-export async function listDeliveries(database: Database, webhookId: string, filter: { status?: DeliveryStatus; limit: number; offset: number }) {
+export async function listDeliveries(
+  database: Database,
+  webhookId: string,
+  filter: NonNullable<ListWebhookDeliveriesData['query']> & { limit: number; offset: number },
+) {
   const matching = database.em.getKnex()('webhook_delivery').where('webhook_id', webhookId);
   if (filter.status !== undefined) matching.andWhere('status', filter.status);
   const [rows, [{ total }]] = await Promise.all([
