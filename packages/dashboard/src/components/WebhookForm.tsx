@@ -56,39 +56,7 @@ export function WebhookForm({
         <input id={`${id}-description`} value={input.description ?? ''} onChange={(event) => set({ description: event.target.value })} maxLength={500} />
       </div>
       <EventChoices events={input.events} onToggle={toggle} />
-      <div className="filter-grid">
-        <div className="field">
-          <label htmlFor={`${id}-format`}>Format</label>
-          <select id={`${id}-format`} value={input.format} onChange={(event) => set({ format: event.target.value === 'slack' ? 'slack' : 'standard' })}>
-            <option value="standard">standard (JSON)</option>
-            <option value="slack">slack (message)</option>
-          </select>
-        </div>
-        <NumberField
-          id={`${id}-stale`}
-          label="Stale after (days, for host.stale)"
-          max={365}
-          value={input.staleDays}
-          onChange={(staleDays) => set({ staleDays })}
-        />
-        <NumberField
-          id={`${id}-threshold`}
-          label="Regression threshold (points, for host.regressed)"
-          max={100}
-          value={input.regressionThreshold}
-          onChange={(regressionThreshold) => set({ regressionThreshold })}
-        />
-        <NumberField
-          id={`${id}-cap`}
-          label="Most deliveries a minute (more are folded into one summary)"
-          max={10000}
-          value={input.maxDeliveriesPerMinute}
-          onChange={(maxDeliveriesPerMinute) => set({ maxDeliveriesPerMinute })}
-        />
-        <label className="checkbox">
-          <input type="checkbox" checked={input.enabled} onChange={(event) => set({ enabled: event.target.checked })} /> Enabled
-        </label>
-      </div>
+      <DeliverySettings id={id} input={input} onChange={set} />
       <button type="submit">{submitLabel}</button>
       {problem && (
         <p className="error" role="alert">
@@ -96,6 +64,45 @@ export function WebhookForm({
         </p>
       )}
     </form>
+  );
+}
+
+/** How a subscription's events are delivered: the format, the thresholds of its events, its cap, whether it is on. */
+function DeliverySettings({ id, input, onChange }: { id: string; input: WebhookInput; onChange(change: Partial<WebhookInput>): void }) {
+  return (
+    <div className="filter-grid">
+      <div className="field">
+        <label htmlFor={`${id}-format`}>Format</label>
+        <select id={`${id}-format`} value={input.format} onChange={(event) => onChange({ format: event.target.value === 'slack' ? 'slack' : 'standard' })}>
+          <option value="standard">standard (JSON)</option>
+          <option value="slack">slack (message)</option>
+        </select>
+      </div>
+      <NumberField
+        id={`${id}-stale`}
+        label="Stale after (days, for host.stale)"
+        max={365}
+        value={input.staleDays}
+        onChange={(staleDays) => onChange({ staleDays })}
+      />
+      <NumberField
+        id={`${id}-threshold`}
+        label="Regression threshold (points, for host.regressed)"
+        max={100}
+        value={input.regressionThreshold}
+        onChange={(regressionThreshold) => onChange({ regressionThreshold })}
+      />
+      <NumberField
+        id={`${id}-cap`}
+        label="Most deliveries a minute (more are folded into one summary)"
+        max={10000}
+        value={input.maxDeliveriesPerMinute}
+        onChange={(maxDeliveriesPerMinute) => onChange({ maxDeliveriesPerMinute })}
+      />
+      <label className="checkbox">
+        <input type="checkbox" checked={input.enabled} onChange={(event) => onChange({ enabled: event.target.checked })} /> Enabled
+      </label>
+    </div>
   );
 }
 
