@@ -6,7 +6,7 @@ export { parseServerConfig, readConfigFile, ServerConfigSchema, type ServerConfi
 export { createAdminApp, createApp, type AppOptions } from './http/app.js';
 export { createLogger } from './ops/logger.js';
 export { openDatabase } from './database/open.js';
-export { DIALECT_NAMES, sqlDialectOf, type Dialect } from './database/dialects.js';
+export { sqlDialectOf, type Dialect } from './database/dialects.js';
 export type { Database, DatabaseLocation } from './database/dialect.js';
 export { OrmReportStore, reportRowsOf, type OrmReportStoreOptions } from './reports/report-store.js';
 export { reportBytesOf, DamagedReportError } from './reports/report-content.js';

@@ -10,9 +10,6 @@ export const DIALECTS = [SQLITE, POSTGRESQL] as const;
 /** The SQL dialects the server runs on, by name. */
 export type Dialect = (typeof DIALECTS)[number]['name'];
 
-/** Every dialect's name: the matrix the database tests run on. */
-export const DIALECT_NAMES: readonly Dialect[] = DIALECTS.map((dialect) => dialect.name);
-
 /** Every URL scheme that selects a dialect (`postgres://`), for checking a database URL before opening it. */
 export const DATABASE_URL_SCHEMES: readonly string[] = DIALECTS.flatMap((dialect) => dialect.urlSchemes);
 
