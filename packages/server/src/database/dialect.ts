@@ -27,8 +27,9 @@ export interface DatabaseLocation {
 }
 
 /**
- * Everything a SQL dialect does differently; the rest of the server writes SQL and ORM queries both dialects
- * understand. What a new dialect touches is listed in one place: docs/ARCHITECTURE.md, "A new SQL dialect".
+ * Everything a SQL dialect does differently; the rest of the server writes SQL every dialect takes, or knex and ORM
+ * queries that their libraries write per dialect. What a new dialect touches is listed in one place:
+ * docs/ARCHITECTURE.md, "A new SQL dialect".
  */
 export interface SqlDialect<Name extends string = string> {
   /** Its name (`Dialect` in `dialects.ts` is the union of the registered ones'). */
