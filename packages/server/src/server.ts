@@ -48,6 +48,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   const rateLimiter = await createRateLimiter(rateLimitSettingsOf(config, logger));
   const database = await openDatabase(config, (message) => logger.info({ component: 'database' }, message));
   const keyStore = await OrmKeyStore.open(database);
+  // The compactor yields while uploads are in flight; it is started below, once `api` exists.
   const work = startBackgroundWork(database, config, logger, () => api.bodyBytesInFlight() > 0);
   const writeHealth = new WriteHealth(database);
   const { api, metrics } = await createCollectorApi(config, logger, {
