@@ -51,6 +51,10 @@ export interface SqlDialect<Name extends string = string> {
   readonly knexClient: string;
   /** A time as this dialect's datetime columns hold it, for statements written without the ORM. */
   toDatabaseTime(time: Date): DatabaseTime;
+  /** In SQL, `expression` (a bound parameter, say) as an integer: a parameter in a select list has no type otherwise. */
+  castToInteger(expression: string): string;
+  /** In SQL, the text of `expressions` joined, as a condition compares it with a column (`||` where it means that). */
+  concat(...expressions: string[]): string;
   /** In an upsert's update clause (`insert … on conflict … do update`), the smaller of two values. */
   least(a: string, b: string): string;
   /** In an upsert's update clause, the larger of two values. */

@@ -2,7 +2,15 @@ import type { Options } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/knex';
 import { requireCommonJs } from './commonjs.js';
 import { isPlatform, type Database, type SqlDialect } from './dialect.js';
-import { lowerLikeContains, orderNullsLastClause, setToNextNumberBySubquery, upsertAddingOnConflict, upsertReturningRows } from './standard-sql.js';
+import {
+  castAsInteger,
+  concatByPipes,
+  lowerLikeContains,
+  orderNullsLastClause,
+  setToNextNumberBySubquery,
+  upsertAddingOnConflict,
+  upsertReturningRows,
+} from './standard-sql.js';
 
 /**
  * SQLSTATE classes and codes of a server that cannot serve now: 08 connection exception, 53 insufficient resources
@@ -24,6 +32,8 @@ export const POSTGRESQL: SqlDialect<'postgresql'> = {
   knexClient: 'postgresql',
   // timestamptz: the driver converts a Date itself.
   toDatabaseTime: (time) => time,
+  castToInteger: castAsInteger,
+  concat: concatByPipes,
   least: (a, b) => `least(${a}, ${b})`,
   greatest: (a, b) => `greatest(${a}, ${b})`,
   proposed: (column) => `excluded.${column}`,

@@ -3,7 +3,15 @@ import type { Options } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/knex';
 import { requireCommonJs } from './commonjs.js';
 import { isPlatform, type Database, type SqlDialect } from './dialect.js';
-import { lowerLikeContains, orderNullsLastClause, setToNextNumberBySubquery, upsertAddingOnConflict, upsertReturningRows } from './standard-sql.js';
+import {
+  castAsInteger,
+  concatByPipes,
+  lowerLikeContains,
+  orderNullsLastClause,
+  setToNextNumberBySubquery,
+  upsertAddingOnConflict,
+  upsertReturningRows,
+} from './standard-sql.js';
 
 /** The database file inside a data directory. */
 export const databaseFile = (dataDir: string) => join(dataDir, 'audit.sqlite');
@@ -37,6 +45,8 @@ export const SQLITE: SqlDialect<'sqlite'> = {
   knexClient: 'sqlite3',
   // Epoch milliseconds: MikroORM's convention for SQLite datetimes.
   toDatabaseTime: (time) => time.getTime(),
+  castToInteger: castAsInteger,
+  concat: concatByPipes,
   least: (a, b) => `min(${a}, ${b})`,
   greatest: (a, b) => `max(${a}, ${b})`,
   proposed: (column) => `excluded.${column}`,

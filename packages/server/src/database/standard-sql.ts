@@ -43,6 +43,12 @@ export async function setToNextNumberBySubquery(
   await em.execute(`update ${table} set ${column} = (select coalesce(max(${column}), 0) + 1 from ${table}) where ${where.sql}`, [...where.bindings]);
 }
 
+/** `cast(expression as integer)`. */
+export const castAsInteger = (expression: string): string => `cast(${expression} as integer)`;
+
+/** `a || b`. */
+export const concatByPipes = (...expressions: string[]): string => expressions.join(' || ');
+
 /** `order by column direction nulls last`. */
 export const orderNullsLastClause = (query: Knex.QueryBuilder, column: string, direction: 'asc' | 'desc'): Knex.QueryBuilder =>
   query.orderByRaw(`${column} ${direction} nulls last`);

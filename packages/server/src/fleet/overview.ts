@@ -112,16 +112,16 @@ function valueAt(counts: [number, number][], position: number): number {
  * against 30 on PostgreSQL, at 300,000 reports.
  */
 async function reportsByDay(database: Database, firstDay: number, lastDay: number): Promise<Map<number, { reports: number; average: number | null }>> {
-  const { toDatabaseTime } = sqlDialectOf(database.em);
+  const dialect = sqlDialectOf(database.em);
   const knex = database.em.getKnex();
   const [first, ...others] = Array.from({ length: lastDay - firstDay + 1 }, (_, i) => {
     const day = firstDay + i;
     return knex('report')
-      .select(knex.raw('cast(? as integer) as day', [day]))
+      .select(knex.raw(`${dialect.castToInteger('?')} as day`, [day]))
       .count({ reports: '*' })
       .avg({ average: 'hardening_index' })
-      .where('received_at', '>=', toDatabaseTime(new Date(day * DAY_MS)))
-      .andWhere('received_at', '<', toDatabaseTime(new Date((day + 1) * DAY_MS)));
+      .where('received_at', '>=', dialect.toDatabaseTime(new Date(day * DAY_MS)))
+      .andWhere('received_at', '<', dialect.toDatabaseTime(new Date((day + 1) * DAY_MS)));
   });
   // Not wrapped in parentheses: SQLite takes no parenthesised members of a compound select.
   const rows = (await first!.unionAll(others, false)) as { day: Count; reports: Count; average: Count | null }[];

@@ -272,7 +272,7 @@ export class WebhookDispatcher extends BackgroundWorker {
       .whereNotExists(
         knex('webhook_notice as n')
           .select(knex.raw('1'))
-          .whereRaw("n.kind = 'host.stale' and n.subject = ? || h.id and n.notified_at >= h.last_seen", [prefix]),
+          .whereRaw(`n.kind = 'host.stale' and n.subject = ${this.dialect.concat('?', 'h.id')} and n.notified_at >= h.last_seen`, [prefix]),
       )
       .orderBy('h.id')
       .limit(1000)) as { id: string; key_id: string; host_id: string; hostname: string | null; last_seen: Date | number }[];
