@@ -12,6 +12,7 @@ import { createAdminToken, listAdminTokens, revokeAdminTokenOrFail } from './sec
 import { BASELINE_POLICY } from './policies/baseline.js';
 import { createPolicy, deletePolicy, listPolicies, setPolicyEnabled } from './policies/policy-records.js';
 import { hasRetentionRule, pruneReports } from './reports/retention.js';
+import { DEMO_DEFAULT_HOSTS, DEMO_DEFAULT_SEED, DEMO_MAX_HOSTS, seedDemo, seededDemoText } from './demo/seed-demo.js';
 import { startServer } from './server.js';
 
 const program = new Command('audit-server')
@@ -382,6 +383,23 @@ program
       process.stdout.write(`${options.dryRun ? 'Would delete' : 'Deleted'} ${count} report${count === 1 ? '' : 's'}\n`);
     });
   });
+
+program
+  .command('seed-demo')
+  .description('fill an empty database with a demo fleet (hosts, weeks of reports, refused uploads, a key labelled demo) to try the dashboard')
+  .option('--hosts <n>', `hosts of the fleet, 1 to ${DEMO_MAX_HOSTS} (default: ${DEMO_DEFAULT_HOSTS})`)
+  .option('--seed <n>', `the same seed makes the same fleet (default: ${DEMO_DEFAULT_SEED})`)
+  .option('--force', 'seed even a database that already holds reports (the fleet is added beside them; nothing is deleted)')
+  .action(async (options: { hosts?: string; seed?: string; force?: boolean }, command: Command) => {
+    const config = await loadConfig(command);
+    await withDatabase(command, async (orm) => {
+      const seeded = await seedDemo(orm, { hosts: numberOption(options.hosts), seed: numberOption(options.seed), force: options.force });
+      process.stdout.write(seededDemoText(seeded, { dataDir: config.dataDir, postgresql: config.databaseUrl !== undefined, port: config.port }));
+    });
+  });
+
+/** A number flag's value, undefined when absent (the command checks its range). */
+const numberOption = (value: string | undefined) => (value === undefined ? undefined : Number(value));
 
 async function withDatabase(command: Command, work: (orm: Database) => Promise<void>): Promise<void> {
   const config = await loadConfig(command);
