@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Produces every generated file from openapi.yaml: core's types and contract module, the client's SDK (whose fetch
-// client hey-api emits into `client/` and `core/` subfolders).
+// Produces every generated file from openapi.yaml: core's types and contract module, the server's types and list of
+// admin operations, the client's SDK (whose fetch client hey-api emits into `client/` and `core/` subfolders).
 //   node scripts/generate.mjs          writes them into each package's src/generated/
 //   node scripts/generate.mjs --check  generates into a temporary folder and fails if the committed files differ
 import { execFileSync } from 'node:child_process';
@@ -15,17 +15,96 @@ const check = process.argv.includes('--check');
 /** Packages whose src/generated/ comes from openapi.yaml, each with its own openapi-ts.config.ts (the server's holds the admin types). */
 const packages = ['packages/core', 'packages/server', 'packages/client'];
 
+const HEADER = '// This file is generated from openapi.yaml by scripts/generate.mjs. Do not edit.';
+const readContract = () => parse(readFileSync(join(root, 'openapi.yaml'), 'utf8'));
+
 /** The contract as a module, so core needs no YAML parser or file access at run time. */
 function writeSpecModule(outDir) {
-  const document = parse(readFileSync(join(root, 'openapi.yaml'), 'utf8'));
   const source = [
-    '// This file is generated from openapi.yaml by scripts/generate.mjs. Do not edit.',
+    HEADER,
     "import type { Document } from 'openapi-backend';",
     '',
-    `export const openApiDocument: Document = ${JSON.stringify(document, null, 2)};`,
+    `export const openApiDocument: Document = ${JSON.stringify(readContract(), null, 2)};`,
     '',
-  ].join('\n');
-  writeFileSync(join(outDir, 'openapi.gen.ts'), source);
+  ];
+  writeFileSync(join(outDir, 'openapi.gen.ts'), source.join('\n'));
+}
+
+/** `node` with every local `$ref` followed (`#/components/...`), as the admin API's validator sees it. */
+function resolveRef(document, node) {
+  let resolved = node;
+  for (let hops = 0; resolved?.$ref !== undefined; hops++) {
+    if (hops > 32 || !resolved.$ref.startsWith('#/')) throw new Error(`Cannot resolve ${resolved.$ref}`);
+    const keys = resolved.$ref
+      .slice(2)
+      .split('/')
+      .map((key) => key.replaceAll('~1', '/').replaceAll('~0', '~'));
+    resolved = keys.reduce((parent, key) => parent?.[key], document);
+  }
+  return resolved;
+}
+
+/**
+ * The fields validation fills in: the query parameters and top-level JSON body properties with a `default` (the
+ * validator fills defaults in, so a handler always has them).
+ */
+function defaultedFields(document, pathItem, operation) {
+  const parameters = [...(pathItem.parameters ?? []), ...(operation.parameters ?? [])].map((parameter) => resolveRef(document, parameter));
+  const query = parameters.filter((parameter) => parameter.in === 'query' && resolveRef(document, parameter.schema)?.default !== undefined);
+  const body = resolveRef(document, resolveRef(document, operation.requestBody)?.content?.['application/json']?.schema);
+  const properties = Object.entries(body?.properties ?? {}).filter(([, schema]) => resolveRef(document, schema)?.default !== undefined);
+  return [...new Set([...query.map((parameter) => parameter.name), ...properties.map(([name]) => name)])];
+}
+
+/** Whether a success of the operation is no plain JSON body: another media type (a stream, stored text) or headers of its own. */
+function isRaw(document, operation) {
+  const successes = Object.entries(operation.responses ?? {})
+    .filter(([status]) => /^2/.test(status))
+    .map(([, response]) => resolveRef(document, response));
+  return successes.some(
+    (response) => Object.keys(response.content ?? {}).some((type) => type !== 'application/json') || Object.keys(response.headers ?? {}).length > 0,
+  );
+}
+
+/**
+ * The server's list of admin operations (those tagged `admin`), by operationId: their generated request and answer
+ * types, the fields the contract defaults and whether the success is raw; the admin API's types (admin/operation.ts)
+ * are built on it, so a new admin operation needs no hand-written line.
+ */
+function writeAdminOperations(outDir) {
+  const document = readContract();
+  const lines = [];
+  for (const [path, pathItem] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(pathItem)) {
+      if (!operation?.tags?.includes('admin')) continue;
+      const typeName = operation.operationId.charAt(0).toUpperCase() + operation.operationId.slice(1); // as hey-api names it
+      const defaulted = defaultedFields(document, pathItem, operation).map((name) => `'${name}'`);
+      lines.push(
+        `  /** \`${method.toUpperCase()} ${path}\` */`,
+        `  ${operation.operationId}: {`,
+        `    data: Contract.${typeName}Data;`,
+        `    responses: Contract.${typeName}Responses;`,
+        `    defaulted: ${defaulted.length > 0 ? defaulted.join(' | ') : 'never'};`,
+        `    raw: ${isRaw(document, operation)};`,
+        '  };',
+      );
+    }
+  }
+  const source = [
+    HEADER,
+    "import type * as Contract from './types.gen.js';",
+    '',
+    '/**',
+    ' * Every operation tagged `admin`, by operationId: `data` and `responses`, its generated request and answers;',
+    ' * `defaulted`, the query and JSON body fields the contract gives a default; `raw`, true when a success is not',
+    ' * `application/json` or declares headers.',
+    ' */',
+    'export interface AdminOperations {',
+    ...lines,
+    '}',
+    '',
+  ];
+  writeFileSync(join(outDir, 'admin-operations.gen.ts'), source.join('\n'));
 }
 
 function generateInto(pkg, outDir) {
@@ -36,6 +115,7 @@ function generateInto(pkg, outDir) {
   });
   rmSync(join(outDir, 'index.ts'), { force: true }); // -o brings back the index file the config turns off
   if (pkg === 'packages/core') writeSpecModule(outDir);
+  if (pkg === 'packages/server') writeAdminOperations(outDir);
 }
 
 /** Every file below `dir`, as sorted relative paths: a stale or missing file counts as drift too. */

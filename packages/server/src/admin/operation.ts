@@ -1,6 +1,6 @@
 import type { AuditLogger } from '@org/audit-server-core';
 import type { Database } from '../database/dialect.js';
-import type * as Contract from '../generated/types.gen.js';
+import type { AdminOperations } from '../generated/admin-operations.gen.js';
 import type { AdminResponse } from './responses.js';
 
 /** What every admin operation works with. */
@@ -17,65 +17,28 @@ export interface AdminContext {
 }
 
 /**
- * One operation of the contract: its request (`<Op>Data`) and answers (`<Op>Responses`) as generated from the
- * contract; `Defaulted`, the optional query and body fields the contract gives a default (filled in by validation,
- * so present in a handler); `Raw`, true when its success is not JSON (a stream, stored text) or carries headers.
+ * Operations whose success the contract gives as plain JSON but whose handler answers by hand: `getAdminSession`
+ * answers a token revoked since the check with the API's own 401 and its `WWW-Authenticate` header, which a JSON
+ * reply cannot carry and the contract (whose 401 every admin operation shares) does not single out.
  */
-interface Operation<Data extends { url: string }, Responses, Defaulted extends string = never, Raw extends boolean = false> {
-  data: Data;
-  responses: Responses;
-  defaulted: Defaulted;
-  raw: Raw;
-}
-
-/** The admin API's pagination parameters, which the contract defaults. */
-type Page = 'limit' | 'offset';
+type AnsweredByHand = 'getAdminSession';
 
 /**
- * Every admin operation of the contract, by operationId. The generated types carry no list of operations, so
- * this is the one place that names them: a misspelled type fails to compile, an operation whose url is not under
- * `/api/admin` fails {@link AdminOperationId}, and `createAdminApi` refuses to start while the contract has an
- * admin operation this map (and so the handler registry) lacks.
+ * Every admin operation of the contract, by operationId, as generated from it (generated/admin-operations.gen.ts):
+ * `data` and `responses`, its generated `<Op>Data` and `<Op>Responses`; `defaulted`, the optional query and body
+ * fields the contract gives a default (filled in by validation, so present in a handler); `raw`, true when its
+ * success is not JSON (a stream, stored text) or carries headers. An operation whose url is not under `/api/admin`
+ * fails {@link AdminOperationId}, and `createAdminApi` refuses to start while the contract has an admin operation
+ * the handler registry lacks.
  */
-interface AdminContract {
-  getAdminSession: Operation<Contract.GetAdminSessionData, Contract.GetAdminSessionResponses, never, true>;
-  listHosts: Operation<Contract.ListHostsData, Contract.ListHostsResponses, Page>;
-  getHost: Operation<Contract.GetHostData, Contract.GetHostResponses, 'historyLimit'>;
-  acceptHostIdentity: Operation<Contract.AcceptHostIdentityData, Contract.AcceptHostIdentityResponses>;
-  listReports: Operation<Contract.ListReportsData, Contract.ListReportsResponses, Page>;
-  getReport: Operation<Contract.GetReportData, Contract.GetReportResponses>;
-  getRawReport: Operation<Contract.GetRawReportData, Contract.GetRawReportResponses, never, true>;
-  getReportDiff: Operation<Contract.GetReportDiffData, Contract.GetReportDiffResponses>;
-  listLicenseKeys: Operation<Contract.ListLicenseKeysData, Contract.ListLicenseKeysResponses>;
-  createLicenseKey: Operation<Contract.CreateLicenseKeyData, Contract.CreateLicenseKeyResponses>;
-  updateLicenseKey: Operation<Contract.UpdateLicenseKeyData, Contract.UpdateLicenseKeyResponses>;
-  revokeLicenseKey: Operation<Contract.RevokeLicenseKeyData, Contract.RevokeLicenseKeyResponses>;
-  rotateLicenseKey: Operation<Contract.RotateLicenseKeyData, Contract.RotateLicenseKeyResponses, 'graceSeconds'>;
-  getOverview: Operation<Contract.GetOverviewData, Contract.GetOverviewResponses, 'staleDays'>;
-  listFindings: Operation<Contract.ListFindingsData, Contract.ListFindingsResponses, Page>;
-  listRejections: Operation<Contract.ListRejectionsData, Contract.ListRejectionsResponses, Page>;
-  listPolicies: Operation<Contract.ListPoliciesData, Contract.ListPoliciesResponses>;
-  createPolicy: Operation<Contract.CreatePolicyData, Contract.CreatePolicyResponses>;
-  enableBaselinePolicy: Operation<Contract.EnableBaselinePolicyData, Contract.EnableBaselinePolicyResponses>;
-  deletePolicy: Operation<Contract.DeletePolicyData, Contract.DeletePolicyResponses>;
-  getPolicy: Operation<Contract.GetPolicyData, Contract.GetPolicyResponses>;
-  updatePolicy: Operation<Contract.UpdatePolicyData, Contract.UpdatePolicyResponses>;
-  listPolicyResults: Operation<Contract.ListPolicyResultsData, Contract.ListPolicyResultsResponses, Page>;
-  getHostCompliance: Operation<Contract.GetHostComplianceData, Contract.GetHostComplianceResponses>;
-  listWaivers: Operation<Contract.ListWaiversData, Contract.ListWaiversResponses, 'includeExpired'>;
-  createWaiver: Operation<Contract.CreateWaiverData, Contract.CreateWaiverResponses>;
-  deleteWaiver: Operation<Contract.DeleteWaiverData, Contract.DeleteWaiverResponses>;
-  listWebhooks: Operation<Contract.ListWebhooksData, Contract.ListWebhooksResponses>;
-  createWebhook: Operation<Contract.CreateWebhookData, Contract.CreateWebhookResponses>;
-  deleteWebhook: Operation<Contract.DeleteWebhookData, Contract.DeleteWebhookResponses>;
-  getWebhook: Operation<Contract.GetWebhookData, Contract.GetWebhookResponses>;
-  updateWebhook: Operation<Contract.UpdateWebhookData, Contract.UpdateWebhookResponses>;
-  listWebhookDeliveries: Operation<Contract.ListWebhookDeliveriesData, Contract.ListWebhookDeliveriesResponses, Page>;
-  redeliverWebhookDelivery: Operation<Contract.RedeliverWebhookDeliveryData, Contract.RedeliverWebhookDeliveryResponses>;
-  exportHosts: Operation<Contract.ExportHostsData, Contract.ExportHostsResponses, 'format', true>;
-  exportFindings: Operation<Contract.ExportFindingsData, Contract.ExportFindingsResponses, 'format', true>;
-  exportHostHistory: Operation<Contract.ExportHostHistoryData, Contract.ExportHostHistoryResponses, 'format', true>;
-}
+type AdminContract = {
+  [Op in keyof AdminOperations]: {
+    data: AdminOperations[Op]['data'];
+    responses: AdminOperations[Op]['responses'];
+    defaulted: AdminOperations[Op]['defaulted'];
+    raw: Op extends AnsweredByHand ? true : AdminOperations[Op]['raw'];
+  };
+};
 
 /** The operationId of every admin operation: those of {@link AdminContract} whose url is under `/api/admin`. */
 export type AdminOperationId = {

@@ -1,0 +1,269 @@
+// This file is generated from openapi.yaml by scripts/generate.mjs. Do not edit.
+import type * as Contract from './types.gen.js';
+
+/**
+ * Every operation tagged `admin`, by operationId: `data` and `responses`, its generated request and answers;
+ * `defaulted`, the query and JSON body fields the contract gives a default; `raw`, true when a success is not
+ * `application/json` or declares headers.
+ */
+export interface AdminOperations {
+  /** `GET /api/admin/session` */
+  getAdminSession: {
+    data: Contract.GetAdminSessionData;
+    responses: Contract.GetAdminSessionResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `GET /api/admin/hosts` */
+  listHosts: {
+    data: Contract.ListHostsData;
+    responses: Contract.ListHostsResponses;
+    defaulted: 'limit' | 'offset' | 'sort' | 'order';
+    raw: false;
+  };
+  /** `GET /api/admin/hosts/{hostRecordId}` */
+  getHost: {
+    data: Contract.GetHostData;
+    responses: Contract.GetHostResponses;
+    defaulted: 'historyLimit';
+    raw: false;
+  };
+  /** `POST /api/admin/hosts/{hostRecordId}/identity/accept` */
+  acceptHostIdentity: {
+    data: Contract.AcceptHostIdentityData;
+    responses: Contract.AcceptHostIdentityResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `GET /api/admin/reports` */
+  listReports: {
+    data: Contract.ListReportsData;
+    responses: Contract.ListReportsResponses;
+    defaulted: 'limit' | 'offset';
+    raw: false;
+  };
+  /** `GET /api/admin/reports/{reportId}` */
+  getReport: {
+    data: Contract.GetReportData;
+    responses: Contract.GetReportResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `GET /api/admin/reports/{reportId}/raw` */
+  getRawReport: {
+    data: Contract.GetRawReportData;
+    responses: Contract.GetRawReportResponses;
+    defaulted: never;
+    raw: true;
+  };
+  /** `GET /api/admin/reports/{reportId}/diff` */
+  getReportDiff: {
+    data: Contract.GetReportDiffData;
+    responses: Contract.GetReportDiffResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `GET /api/admin/keys` */
+  listLicenseKeys: {
+    data: Contract.ListLicenseKeysData;
+    responses: Contract.ListLicenseKeysResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `POST /api/admin/keys` */
+  createLicenseKey: {
+    data: Contract.CreateLicenseKeyData;
+    responses: Contract.CreateLicenseKeyResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `PATCH /api/admin/keys/{keyId}` */
+  updateLicenseKey: {
+    data: Contract.UpdateLicenseKeyData;
+    responses: Contract.UpdateLicenseKeyResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `POST /api/admin/keys/{keyId}/revoke` */
+  revokeLicenseKey: {
+    data: Contract.RevokeLicenseKeyData;
+    responses: Contract.RevokeLicenseKeyResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `POST /api/admin/keys/{keyId}/rotate` */
+  rotateLicenseKey: {
+    data: Contract.RotateLicenseKeyData;
+    responses: Contract.RotateLicenseKeyResponses;
+    defaulted: 'graceSeconds';
+    raw: false;
+  };
+  /** `GET /api/admin/overview` */
+  getOverview: {
+    data: Contract.GetOverviewData;
+    responses: Contract.GetOverviewResponses;
+    defaulted: 'staleDays';
+    raw: false;
+  };
+  /** `GET /api/admin/findings` */
+  listFindings: {
+    data: Contract.ListFindingsData;
+    responses: Contract.ListFindingsResponses;
+    defaulted: 'limit' | 'offset';
+    raw: false;
+  };
+  /** `GET /api/admin/rejections` */
+  listRejections: {
+    data: Contract.ListRejectionsData;
+    responses: Contract.ListRejectionsResponses;
+    defaulted: 'limit' | 'offset';
+    raw: false;
+  };
+  /** `GET /api/admin/policies` */
+  listPolicies: {
+    data: Contract.ListPoliciesData;
+    responses: Contract.ListPoliciesResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `POST /api/admin/policies` */
+  createPolicy: {
+    data: Contract.CreatePolicyData;
+    responses: Contract.CreatePolicyResponses;
+    defaulted: 'enabled';
+    raw: false;
+  };
+  /** `POST /api/admin/policies/baseline` */
+  enableBaselinePolicy: {
+    data: Contract.EnableBaselinePolicyData;
+    responses: Contract.EnableBaselinePolicyResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `GET /api/admin/policies/{policyId}` */
+  getPolicy: {
+    data: Contract.GetPolicyData;
+    responses: Contract.GetPolicyResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `PUT /api/admin/policies/{policyId}` */
+  updatePolicy: {
+    data: Contract.UpdatePolicyData;
+    responses: Contract.UpdatePolicyResponses;
+    defaulted: 'enabled';
+    raw: false;
+  };
+  /** `DELETE /api/admin/policies/{policyId}` */
+  deletePolicy: {
+    data: Contract.DeletePolicyData;
+    responses: Contract.DeletePolicyResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `GET /api/admin/policies/{policyId}/results` */
+  listPolicyResults: {
+    data: Contract.ListPolicyResultsData;
+    responses: Contract.ListPolicyResultsResponses;
+    defaulted: 'limit' | 'offset';
+    raw: false;
+  };
+  /** `GET /api/admin/hosts/{hostRecordId}/compliance` */
+  getHostCompliance: {
+    data: Contract.GetHostComplianceData;
+    responses: Contract.GetHostComplianceResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `GET /api/admin/waivers` */
+  listWaivers: {
+    data: Contract.ListWaiversData;
+    responses: Contract.ListWaiversResponses;
+    defaulted: 'includeExpired';
+    raw: false;
+  };
+  /** `POST /api/admin/waivers` */
+  createWaiver: {
+    data: Contract.CreateWaiverData;
+    responses: Contract.CreateWaiverResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `DELETE /api/admin/waivers/{waiverId}` */
+  deleteWaiver: {
+    data: Contract.DeleteWaiverData;
+    responses: Contract.DeleteWaiverResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `GET /api/admin/webhooks` */
+  listWebhooks: {
+    data: Contract.ListWebhooksData;
+    responses: Contract.ListWebhooksResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `POST /api/admin/webhooks` */
+  createWebhook: {
+    data: Contract.CreateWebhookData;
+    responses: Contract.CreateWebhookResponses;
+    defaulted: 'format' | 'enabled' | 'staleDays' | 'regressionThreshold' | 'maxDeliveriesPerMinute';
+    raw: false;
+  };
+  /** `GET /api/admin/webhooks/{webhookId}` */
+  getWebhook: {
+    data: Contract.GetWebhookData;
+    responses: Contract.GetWebhookResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `PUT /api/admin/webhooks/{webhookId}` */
+  updateWebhook: {
+    data: Contract.UpdateWebhookData;
+    responses: Contract.UpdateWebhookResponses;
+    defaulted: 'format' | 'enabled' | 'staleDays' | 'regressionThreshold' | 'maxDeliveriesPerMinute';
+    raw: false;
+  };
+  /** `DELETE /api/admin/webhooks/{webhookId}` */
+  deleteWebhook: {
+    data: Contract.DeleteWebhookData;
+    responses: Contract.DeleteWebhookResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `GET /api/admin/webhooks/{webhookId}/deliveries` */
+  listWebhookDeliveries: {
+    data: Contract.ListWebhookDeliveriesData;
+    responses: Contract.ListWebhookDeliveriesResponses;
+    defaulted: 'limit' | 'offset';
+    raw: false;
+  };
+  /** `POST /api/admin/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver` */
+  redeliverWebhookDelivery: {
+    data: Contract.RedeliverWebhookDeliveryData;
+    responses: Contract.RedeliverWebhookDeliveryResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `GET /api/admin/exports/hosts` */
+  exportHosts: {
+    data: Contract.ExportHostsData;
+    responses: Contract.ExportHostsResponses;
+    defaulted: 'format';
+    raw: true;
+  };
+  /** `GET /api/admin/exports/findings` */
+  exportFindings: {
+    data: Contract.ExportFindingsData;
+    responses: Contract.ExportFindingsResponses;
+    defaulted: 'format';
+    raw: true;
+  };
+  /** `GET /api/admin/exports/hosts/{hostRecordId}/history` */
+  exportHostHistory: {
+    data: Contract.ExportHostHistoryData;
+    responses: Contract.ExportHostHistoryResponses;
+    defaulted: 'format';
+    raw: true;
+  };
+}
