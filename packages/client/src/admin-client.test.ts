@@ -188,6 +188,23 @@ describe('requests', () => {
     expect(JSON.parse(received()[1]!.body)).toEqual({ name: 'slow', enabled: true, rules: [{ id: 'r', expression: 'true' }] });
   });
 
+  it('getWebhook GETs, updateWebhook PUTs the input, deleteWebhook and deleteWaiver DELETE and resolve on 204', async () => {
+    const webhook = { id: ID, url: 'https://hooks.example.org/a', description: null, events: ['host.stale'], format: 'standard', enabled: true };
+    reply = json(200, { ...webhook, staleDays: 7, regressionThreshold: 5, maxDeliveriesPerMinute: 60, createdAt: '2026-11-01T08:00:00.000Z' });
+    await expect(client().getWebhook(ID)).resolves.toMatchObject({ url: webhook.url });
+    await expect(client().updateWebhook(ID, { url: webhook.url, events: ['host.stale'], enabled: false })).resolves.toMatchObject({ id: ID });
+    reply = { status: 204, body: '' };
+    await expect(client().deleteWebhook(ID)).resolves.toBeUndefined();
+    await expect(client().deleteWaiver(ID)).resolves.toBeUndefined();
+    expect(received().map(({ method, path }) => `${method} ${path}`)).toEqual([
+      `GET /api/admin/webhooks/${ID}`,
+      `PUT /api/admin/webhooks/${ID}`,
+      `DELETE /api/admin/webhooks/${ID}`,
+      `DELETE /api/admin/waivers/${ID}`,
+    ]);
+    expect(JSON.parse(received()[1]!.body)).toEqual({ url: webhook.url, events: ['host.stale'], enabled: false });
+  });
+
   it('refuses a token that cannot be a bearer token, without quoting it and before sending anything', () => {
     for (const token of ['', 'two words', 'line\nbreak', 'ünïcode']) {
       const attempt = () => client({ token });
@@ -228,6 +245,24 @@ describe('errors', () => {
     expect(error).toBeInstanceOf(type);
     expect(error).toMatchObject(fields);
     if ('type' in answer && answer.type === 'application/problem+json') expect((error as ServerError).problem).toEqual(JSON.parse(answer.body));
+  });
+
+  it("says where the admin API is when a 404 has no problem details: the collectors' port, or something else", async () => {
+    reply = { status: 404, body: 'Not found' };
+    const error = await client()
+      .getHost(ID)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error).toMatchObject({ code: 'server', status: 404, problem: undefined });
+    expect((error as Error).message).toBe(
+      `Unexpected answer from the server (404): ${stub.url} answers Lynis uploads (the collectors' port of an audit server), not the admin API. ` +
+        "The admin API listens where the server's --admin-listen (ADMIN_LISTEN) says, or on --port when that is unset " +
+        '(the server logs it as adminUrl when it starts); give that URL to --url or AUDIT_URL, see docs/client.md',
+    );
+    reply = { status: 404, body: '<html>nginx</html>', type: 'text/html' };
+    await expect(client().listHosts()).rejects.toThrow(
+      `${stub.url} has no admin API under /api/admin/ (a 404 without the API's problem details: <html>nginx</html>)`,
+    );
   });
 
   it('treats a success status the operation does not have, or a body that is not JSON, as a server error', async () => {

@@ -9,6 +9,10 @@ import {
   updatePolicy,
   createWaiver,
   createWebhook,
+  deleteWaiver,
+  deleteWebhook,
+  getWebhook,
+  updateWebhook,
   enableBaselinePolicy,
   exportFindings,
   exportHostHistory,
@@ -51,6 +55,7 @@ import type {
   WebhookDeliveryPage,
   WebhookInput,
   WebhookList,
+  Webhook,
   FindingGroupPage,
   GetHostData,
   GetOverviewData,
@@ -161,10 +166,18 @@ export interface AdminClient {
   listWaivers(query?: WaiverQuery): Promise<WaiverList>;
   /** Waives a rule or a whole policy for a host or a group until it expires. */
   createWaiver(waiver: WaiverInput): Promise<Waiver>;
+  /** Deletes a waiver: the results it covered count as failures or errors again. */
+  deleteWaiver(waiverId: string): Promise<void>;
   /** Every webhook subscription (never its secret). */
   listWebhooks(): Promise<WebhookList>;
   /** Subscribes a URL; the answer is the only time the signing secret is shown. */
   createWebhook(webhook: WebhookInput): Promise<NewWebhook>;
+  /** One subscription (never its secret). */
+  getWebhook(webhookId: string): Promise<Webhook>;
+  /** Replaces a subscription's URL, events and settings; its secret stays. */
+  updateWebhook(webhookId: string, webhook: WebhookInput): Promise<Webhook>;
+  /** Deletes a subscription with its delivery log. */
+  deleteWebhook(webhookId: string): Promise<void>;
   /** One page of a subscription's delivery log, newest first. */
   listWebhookDeliveries(webhookId: string, query?: DeliveryQuery): Promise<WebhookDeliveryPage>;
   /** Queues a delivery to be sent again now. */
@@ -184,7 +197,12 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
   }
   // The generated SDK adds `Authorization: Bearer <token>` to the operations the contract secures with adminToken.
   const transport = createTransport(options, { auth: token });
-  const json = async <T>(send: () => Promise<SdkResult>, successStatus: number) => parseJson<T>(await answerOf(send, token, successStatus));
+  const answerOf = async (send: () => Promise<SdkResult>, successStatus: number): Promise<Answer> => {
+    const answer = await exchange(send, token);
+    if (answer.status === successStatus) return answer;
+    throw errorFor(answer, options.baseUrl);
+  };
+  const json = async <T>(send: () => Promise<SdkResult>, successStatus: number) => parseJson<T>(await answerOf(send, successStatus));
 
   return {
     getSession: () => json<AdminSession>(() => getAdminSession({ ...transport.call() }), 200),
@@ -194,7 +212,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     getHost: (hostRecordId, query) => json<HostDetail>(() => getHost({ ...transport.call(), path: { hostRecordId }, query }), 200),
     listReports: (query) => json<ReportPage>(() => listReports({ ...transport.call(), query }), 200),
     getReport: (reportId) => json<ReportDetail>(() => getReport({ ...transport.call(), path: { reportId } }), 200),
-    getRawReport: async (reportId) => (await answerOf(() => getRawReport({ ...transport.call(), path: { reportId } }), token, 200)).text,
+    getRawReport: async (reportId) => (await answerOf(() => getRawReport({ ...transport.call(), path: { reportId } }), 200)).text,
     getReportDiff: (reportId, against) => json<ReportDiff>(() => getReportDiff({ ...transport.call(), path: { reportId }, query: { against } }), 200),
     listLicenseKeys: () => json<LicenseKeyList>(() => listLicenseKeys({ ...transport.call() }), 200),
     createLicenseKey: (request = {}) => json<NewLicenseKey>(() => createLicenseKey({ ...transport.call(), body: request }), 201),
@@ -209,13 +227,17 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     enableBaselinePolicy: () => json<Policy>(() => enableBaselinePolicy({ ...transport.call() }), 201),
     getPolicy: (policyId) => json<Policy>(() => getPolicy({ ...transport.call(), path: { policyId } }), 200),
     updatePolicy: (policyId, policy) => json<Policy>(() => updatePolicy({ ...transport.call(), path: { policyId }, body: policy }), 200),
-    deletePolicy: async (policyId) => void (await answerOf(() => deletePolicy({ ...transport.call(), path: { policyId } }), token, 204)),
+    deletePolicy: async (policyId) => void (await answerOf(() => deletePolicy({ ...transport.call(), path: { policyId } }), 204)),
     listPolicyResults: (policyId, query) => json<PolicyResultPage>(() => listPolicyResults({ ...transport.call(), path: { policyId }, query }), 200),
     getHostCompliance: (hostRecordId) => json<HostCompliance>(() => getHostCompliance({ ...transport.call(), path: { hostRecordId } }), 200),
     listWaivers: (query) => json<WaiverList>(() => listWaivers({ ...transport.call(), query }), 200),
     createWaiver: (waiver) => json<Waiver>(() => createWaiver({ ...transport.call(), body: waiver }), 201),
+    deleteWaiver: async (waiverId) => void (await answerOf(() => deleteWaiver({ ...transport.call(), path: { waiverId } }), 204)),
     listWebhooks: () => json<WebhookList>(() => listWebhooks({ ...transport.call() }), 200),
     createWebhook: (webhook) => json<NewWebhook>(() => createWebhook({ ...transport.call(), body: webhook }), 201),
+    getWebhook: (webhookId) => json<Webhook>(() => getWebhook({ ...transport.call(), path: { webhookId } }), 200),
+    updateWebhook: (webhookId, webhook) => json<Webhook>(() => updateWebhook({ ...transport.call(), path: { webhookId }, body: webhook }), 200),
+    deleteWebhook: async (webhookId) => void (await answerOf(() => deleteWebhook({ ...transport.call(), path: { webhookId } }), 204)),
     listWebhookDeliveries: (webhookId, query) =>
       json<WebhookDeliveryPage>(() => listWebhookDeliveries({ ...transport.call(), path: { webhookId }, query }), 200),
     redeliverWebhookDelivery: (webhookId, deliveryId) =>
@@ -228,7 +250,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
           : 'hosts' in what
             ? () => exportHosts({ ...transport.call(), query })
             : () => exportFindings({ ...transport.call(), query });
-      return (await answerOf(send, token, 200)).text;
+      return (await answerOf(send, 200)).text;
     },
     close: () => transport.close(),
   };
@@ -236,16 +258,6 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
 
 /** What an SDK call resolves with when told not to throw. */
 type SdkResult = Parameters<typeof exchange>[0] extends () => Promise<infer R> ? R : never;
-
-/**
- * Runs one call and returns its answer when it has the operation's success status, else throws the typed error.
- * The answer's text has the token redacted already, so nothing built from it can hold the token.
- */
-async function answerOf(send: () => Promise<SdkResult>, token: string, successStatus: number): Promise<Answer> {
-  const answer = await exchange(send, token);
-  if (answer.status === successStatus) return answer;
-  throw errorFor(answer);
-}
 
 /** The JSON body of a successful answer; anything else is an answer the contract does not describe. */
 function parseJson<T>(answer: Answer): T {
@@ -260,14 +272,39 @@ function parseJson<T>(answer: Answer): T {
   throw new ServerError(answer.status, `expected a JSON object, got ${answer.contentType || 'no content type'}: ${firstLine(answer.text)}`);
 }
 
-/** Maps an answer that is not a success to the typed error a caller branches on. */
-function errorFor(answer: Answer): AuditClientError {
+/**
+ * Maps an answer that is not a success to the typed error a caller branches on. The answer's text has the token
+ * redacted already, so nothing built from it can hold the token.
+ */
+function errorFor(answer: Answer, baseUrl: string): AuditClientError {
   const problem = problemOf(answer);
   const reason = problem ? (problem.detail ?? problem.title) : firstLine(answer.text);
   if (answer.status === 401) return new InvalidAdminTokenError(problem);
+  // The admin API answers every 404 with problem details; any other 404 comes from something else at that address.
+  if (answer.status === 404 && !problem) return new ServerError(404, notTheAdminApi(answer, baseUrl));
   if (answer.status === 404) return new NotFoundError(reason, problem);
   if (answer.status === 409) return new ConflictError(reason, problem);
   return commonErrorFor(answer, reason, problem);
+}
+
+/** The plain-text 404 an audit server's listener gives every path it does not serve (the Express fallback). */
+const LISTENER_NOT_FOUND = 'Not found';
+
+/**
+ * Why a 404 without problem details means the URL is wrong, and where the admin API is: an audit server's
+ * collectors' port answers `/api/admin/…` with its plain-text 404 when the admin API has a listener of its own
+ * (`--admin-listen`) or is off.
+ */
+function notTheAdminApi(answer: Answer, baseUrl: string): string {
+  const where = `${baseUrl.replace(/\/+$/, '')}`;
+  const seen =
+    answer.text.trim() === LISTENER_NOT_FOUND
+      ? `${where} answers Lynis uploads (the collectors' port of an audit server), not the admin API`
+      : `${where} has no admin API under /api/admin/ (a 404 without the API's problem details: ${firstLine(answer.text) || 'empty body'})`;
+  return (
+    `${seen}. The admin API listens where the server's --admin-listen (ADMIN_LISTEN) says, or on --port when that is unset ` +
+    '(the server logs it as adminUrl when it starts); give that URL to --url or AUDIT_URL, see docs/client.md'
+  );
 }
 
 /** The answer's RFC 9457 problem details, when it is one: only the standard members, each string shortened. */

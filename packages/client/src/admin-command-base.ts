@@ -35,6 +35,13 @@ export function printJson(value: unknown): number {
   return EXIT.ok;
 }
 
+/** What a delete command says: a line on stderr, or with `--json`, for tooling, `{"id", "deleted": true}` (the API answers 204, no body). */
+export function deleted(options: OutputFlags, thing: string, id: string): number {
+  if (options.json) return printJson({ id, deleted: true });
+  process.stderr.write(`Deleted ${thing} ${id}\n`);
+  return EXIT.ok;
+}
+
 /**
  * The action of an admin command: resolves the server and the admin token, runs `work` with an admin client and
  * sets the exit code. Commander passes the arguments, then the options, then the command itself.

@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { addComplianceCommands } from './compliance-commands.js';
 import {
   describeNewKey,
+  formatFields,
   formatFindingPage,
   formatHost,
   formatHostPage,
@@ -13,7 +14,7 @@ import {
   formatReportPage,
   formatTime,
 } from './admin-output.js';
-import { dateTime, day, positiveInteger, quotaOr, quotaSetting, wholeNumber } from './cli-arguments.js';
+import { dateTime, day, positiveInteger, quotaOr, quotaSetting, recordId, wholeNumber } from './cli-arguments.js';
 import { EXIT } from './cli-exit-codes.js';
 import { UsageError } from './cli-settings.js';
 import { admin, adminCommand, pageOptions, printJson, show, type OutputFlags } from './admin-command-base.js';
@@ -40,6 +41,17 @@ export function addAdminCommands(program: Command): void {
   addReportCommands(program);
   addRejectionCommands(program);
   addKeyCommands(program);
+  adminCommand(program, 'whoami', 'show which admin token the commands sign in with: its id, label and first characters, never the token').action(
+    admin<[OutputFlags]>(async (client, options) =>
+      show(options, await client.getSession(), (session) =>
+        formatFields([
+          ['Admin token', session.tokenId],
+          ['Label', session.label],
+          ['Prefix', session.prefix],
+        ]),
+      ),
+    ),
+  );
 }
 
 /** `hosts`, `findings`, `host` and `accept-identity`: the fleet's hosts and findings. */
@@ -89,7 +101,7 @@ function addHostCommands(program: Command): void {
     );
 
   adminCommand(program, 'host', 'show a host and the hardening index of its newest reports')
-    .argument('<id>', "the host's id (the ID column of `hosts`)")
+    .argument('<id>', "the host's id (the ID column of `hosts`)", recordId)
     .addOption(new Option('--history <n>', 'how many of the newest reports the hardening history covers (server default 100)').argParser(positiveInteger))
     .action(
       admin<[string, OutputFlags & { history?: number }]>(async (client, id, options) =>
@@ -98,7 +110,7 @@ function addHostCommands(program: Command): void {
     );
 
   adminCommand(program, 'accept-identity', 'accept the new hostid2 of a host whose identity change is flagged (e.g. a reinstalled host)')
-    .argument('<id>', "the host's id (the ID column of `hosts`)")
+    .argument('<id>', "the host's id (the ID column of `hosts`)", recordId)
     .argument('<hostid2>', 'the new hostid2, as `host <id>` shows it under "Identity change" ("-": none)')
     .action(
       admin<[string, string, OutputFlags]>(async (client, id, hostId2, options) =>
@@ -126,7 +138,7 @@ function addReportCommands(program: Command): void {
     );
 
   adminCommand(program, 'report', "show a report's metadata and what the Lynis report says; --raw prints the report as stored")
-    .argument('<id>', "the report's id (as `upload` printed it, or the ID column of `reports`)")
+    .argument('<id>', "the report's id (as `upload` printed it, or the ID column of `reports`)", recordId)
     .addOption(new Option('--raw', "print the report's text as stored (license keys redacted) instead").conflicts('json'))
     .action(
       admin<[string, OutputFlags & { raw?: boolean }]>(async (client, id, options) => {
@@ -137,7 +149,7 @@ function addReportCommands(program: Command): void {
     );
 
   adminCommand(program, 'diff', "show what changed since the host's previous report (or against another of its reports)")
-    .argument('<id>', "the report's id")
+    .argument('<id>', "the report's id", recordId)
     .option('--against <id>', 'another report of the same host to compare with (the earlier of the two is "before")')
     .action(
       admin<[string, OutputFlags & { against?: string }]>(async (client, id, options) =>
@@ -188,7 +200,7 @@ function addKeyCommands(program: Command): void {
     );
 
   adminCommand(keys, 'set', "change a license key's quotas of hosts")
-    .argument('<id>', "the key's id (the ID column of `keys list`)")
+    .argument('<id>', "the key's id (the ID column of `keys list`)", recordId)
     .addOption(new Option('--new-hosts-per-day <n>', 'hosts new to the key per UTC day, or "default" for the server\'s').argParser(quotaOr('default')))
     .addOption(new Option('--max-hosts <n>', 'most hosts the key may have, or "none"').argParser(quotaOr('none')))
     .action(
@@ -200,11 +212,11 @@ function addKeyCommands(program: Command): void {
     );
 
   adminCommand(keys, 'revoke', 'revoke a license key: its checks and uploads are refused from now on')
-    .argument('<id>', "the key's id (the ID column of `keys list`), never the key itself")
+    .argument('<id>', "the key's id (the ID column of `keys list`), never the key itself", recordId)
     .action(admin<[string, OutputFlags]>(async (client, id, options) => show(options, await client.revokeLicenseKey(id), (key) => formatKeys([key]))));
 
   adminCommand(keys, 'rotate', 'issue a new key for an old one, which keeps working for the grace period; prints the new key on stdout')
-    .argument('<id>', "the old key's id (the ID column of `keys list`)")
+    .argument('<id>', "the old key's id (the ID column of `keys list`)", recordId)
     .addOption(new Option('--grace <seconds>', 'how long the old key keeps working (server default 86400, a day)').argParser(wholeNumber))
     .action(
       admin<[string, OutputFlags & { grace?: number }]>(async (client, id, options) => {

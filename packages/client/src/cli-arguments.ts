@@ -1,4 +1,19 @@
 import { InvalidArgumentError } from 'commander';
+import { EXIT } from './cli-exit-codes.js';
+
+/** The contract's `Id`: a UUID, as the tables' ID column shows it. */
+const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Parses an id of the admin API (a host's, report's, key's, policy's …), refused before anything is sent when it
+ * cannot be one. Commander's message names the argument or option; the exit code is 3, as for the server's own 400.
+ */
+export const recordId = (value: string) => {
+  if (ID_PATTERN.test(value)) return value;
+  const error = new InvalidArgumentError('must be an id as the ID column of the tables shows it, a UUID such as 0f8fad5b-d9cb-469f-a165-70867728950e');
+  error.exitCode = EXIT.rejected;
+  throw error;
+};
 
 /** Parses a whole number of at least 1, such as `--limit 10`. */
 export const positiveInteger = (value: string) => {
