@@ -12,6 +12,18 @@ import { createAdminToken, listAdminTokens, revokeAdminTokenOrFail } from './sec
 import { BASELINE_POLICY } from './policies/baseline.js';
 import { createPolicy, deletePolicy, listPolicies, setPolicyEnabled } from './policies/policy-records.js';
 import { hasRetentionRule, pruneReports } from './reports/retention.js';
+import { hostDetail, hostPage } from './hosts/host-queries.js';
+import {
+  checkHostId,
+  describeHost,
+  historyLimit,
+  HOST_LIST_HEADER,
+  hostListQuery,
+  hostListRows,
+  hostPageLine,
+  type HostListFlags,
+} from './hosts/host-listing.js';
+import { notFound } from './errors/domain-error.js';
 import { DEMO_DEFAULT_HOSTS, DEMO_DEFAULT_SEED, DEMO_MAX_HOSTS, seedDemo, seededDemoText } from './demo/seed-demo.js';
 import { startServer } from './server.js';
 
@@ -305,6 +317,42 @@ adminTokens
     await withDatabase(command, async (orm) => {
       await revokeAdminTokenOrFail(orm, id);
       process.stderr.write(`Revoked admin token ${id}\n`);
+    });
+  });
+
+const hosts = program.command('hosts').description('read the hosts that uploaded, straight from the database (works with the server down)');
+
+hosts
+  .command('list')
+  .description('list hosts, most recently seen first: id, host name, hostid, OS, hardening index, warnings, reports, last seen, groups, tags')
+  .option('--hostname <text>', 'only hosts whose host name contains this text (case-insensitive)')
+  .option('--group <name>', 'only hosts whose latest report lists this group (system-groups=; exact)')
+  .option('--tag <name>', 'only hosts whose latest report lists this tag (tags=; exact)')
+  .option('--limit <n>', 'most hosts to show, 1 to 500 (default 50)')
+  .option('--offset <n>', 'hosts to skip, for the next page')
+  .option('--json', 'print the page as the admin API answers it (listHosts)')
+  .action(async (options: HostListFlags & { json?: boolean }, command: Command) => {
+    const query = hostListQuery(options);
+    await withDatabase(command, async (orm) => {
+      const page = await hostPage(orm, query);
+      if (options.json) return void process.stdout.write(`${JSON.stringify(page, null, 2)}\n`);
+      if (page.items.length > 0) printTable(HOST_LIST_HEADER, hostListRows(page.items));
+      process.stdout.write(hostPageLine(page));
+    });
+  });
+
+hosts
+  .command('show')
+  .description('show a host and the hardening index of its newest reports')
+  .argument('<id>', 'the host id shown by hosts list')
+  .option('--history <n>', 'how many of the newest reports the hardening history covers (default 10)', '10')
+  .option('--json', 'print the host as the admin API answers it (getHost)')
+  .action(async (id: string, options: { history: string; json?: boolean }, command: Command) => {
+    const history = historyLimit(options.history);
+    await withDatabase(command, async (orm) => {
+      const host = await hostDetail(orm, checkHostId(id), history);
+      if (!host) throw notFound('host', id);
+      process.stdout.write(options.json ? `${JSON.stringify(host, null, 2)}\n` : describeHost(host));
     });
   });
 
