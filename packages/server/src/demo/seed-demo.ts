@@ -165,7 +165,7 @@ export function seededDemoText(seeded: SeededDemo, where: SeededWhere): string {
   const location = where.postgresql ? '--database-url <the same URL>' : `--data-dir ${where.dataDir}`;
   return [
     `Seeded a demo fleet in ${(seeded.elapsedMs / 1000).toFixed(1)} s: ${count(seeded.hosts)} hosts (${count(seeded.staleHosts)} stale), ` +
-      `${count(seeded.reports)} reports, ${count(seeded.refusals)} refused uploads, under the license key labelled "${seeded.keyLabel}" (id ${seeded.keyId}).`,
+      `${count(seeded.reports)} reports, ${count(seeded.refusals)} refused uploads and license checks, under the license key labelled "${seeded.keyLabel}" (id ${seeded.keyId}).`,
     'To look at it, start the server and create an admin token for the dashboard:',
     `  npx audit-server start ${location}`,
     `  npx audit-server admin-tokens create --label dashboard ${location}    # prints the token, once`,
