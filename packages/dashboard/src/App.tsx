@@ -3,8 +3,9 @@ import { getAdminSession, type Client } from '@org/audit-client/sdk';
 import { adminClient, data } from './api.js';
 import { SignIn } from './pages/SignIn.js';
 import { PageOf } from './pages.js';
-import { entryOf, hrefOf, ROUTES, useRoute, type Page, type Route } from './route.js';
+import { entryOf, hrefOf, ROUTES, type Page, type Route } from './route.js';
 import { forgetToken, storeToken, storedToken } from './session.js';
+import { useRoute } from './use-route.js';
 
 /** The dashboard: sign-in until a token is given, then the pages, each reading the admin API. */
 export function App() {

@@ -1,38 +1,39 @@
-import type { ComponentType } from 'react';
+import { Component, lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import type { Client } from '@org/audit-client/sdk';
-import { FindingsPage } from './pages/FindingsPage.js';
-import { HostPage } from './pages/HostPage.js';
-import { HostReportPage } from './pages/HostReportPage.js';
-import { HostsPage } from './pages/HostsPage.js';
-import { KeysPage } from './pages/KeysPage.js';
-import { OverviewPage } from './pages/OverviewPage.js';
-import { PoliciesPage } from './pages/PoliciesPage.js';
-import { RawReportPage } from './pages/RawReportPage.js';
-import { RefusedPage } from './pages/RefusedPage.js';
-import { ReportDiffPage } from './pages/ReportDiffPage.js';
-import { WebhookPage } from './pages/WebhookPage.js';
-import { WebhooksPage } from './pages/WebhooksPage.js';
-import type { Page, PageProps, Route } from './route.js';
+import { Status } from './components/Status.js';
+import { loadPage, ROUTES, type Page, type PageProps, type Route } from './route.js';
 
-/** The component each page of the route table renders; a page without one does not compile. */
-const PAGES: { [P in Page]: ComponentType<PageProps<P>> } = {
-  overview: OverviewPage,
-  hosts: HostsPage,
-  findings: FindingsPage,
-  policies: PoliciesPage,
-  webhooks: WebhooksPage,
-  keys: KeysPage,
-  refused: RefusedPage,
-  host: HostPage,
-  'host-report': HostReportPage,
-  'raw-report': RawReportPage,
-  'report-diff': ReportDiffPage,
-  webhook: WebhookPage,
-};
+/**
+ * One lazy component per page, made once when the app loads (one made per render would be a new component each
+ * time, mounting the page afresh): React.lazy loads the page's chunk the first time the page is shown, and keeps it.
+ */
+const LAZY_PAGES = Object.fromEntries(
+  (Object.keys(ROUTES) as Page[]).map((page) => [page, lazy(() => loadPage(page).then((component) => ({ default: component })))]),
+) as Record<Page, LazyExoticComponent<ComponentType<PageProps<Page>>>>;
 
-/** The page of a route. */
+/** The page of a route: its component, loaded on first use, with "Loading…" until its chunk has arrived. */
 export function PageOf({ route, ...props }: { route: Route; client: Client; onUnauthorized(): void }) {
-  // TypeScript does not tie `PAGES[route.page]` to the route's own type; the table's types do.
-  const Component = PAGES[route.page] as ComponentType<PageProps<Page>>;
-  return <Component {...props} route={route} />;
+  const Page = LAZY_PAGES[route.page];
+  return (
+    <PageFailed key={route.page}>
+      <Suspense fallback={<Status loaded={{ state: 'loading' }} />}>
+        <Page {...props} route={route} />
+      </Suspense>
+    </PageFailed>
+  );
+}
+
+/**
+ * What is shown instead of a page that could not be loaded or shown, rather than an empty window: most likely its
+ * chunk is gone because the server now serves a newer build, which a reload fetches.
+ */
+class PageFailed extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return <Status loaded={{ state: 'failed', message: 'This page could not be shown. Reload the page to try again.' }} />;
+  }
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import type { ComponentType } from 'react';
 import type { Client, DeliveryStatus } from '@org/audit-client/sdk';
 
 /** Columns the hosts list can be sorted by, as the contract names them. */
@@ -26,37 +26,54 @@ export interface HostFilters {
   order?: SortOrder;
 }
 
-/** A page's address in the table: how its fragment reads and is written, and where it sits in the navigation. */
-interface RouteEntry<Params> {
+/** A page's address in the table: how its fragment reads and is written, where it sits in the navigation, its component. */
+interface RouteEntry<Params, Loader = () => Promise<unknown>> {
   /** The fragment's path, `/`-separated; `:id` stands for the route's `id`. */
   path: string;
   /** The route's parameters from the fragment's query (and the path's `:id`); a value it does not know is dropped. */
   parse(query: QueryReader, id: string): Params;
   /** The route's parameters as the fragment's query (names as the URL spells them); none when it has no query. */
-  query?(params: Params): QueryValues;
+  query?(params: NoInfer<Params>): QueryValues;
   /** The page's title; with `nav`, its link in the navigation, which opens the page with those parameters. */
   title: string;
-  nav?: Params;
+  nav?: NoInfer<Params>;
   /** The navigation link this page is highlighted under (a host's pages under Hosts). */
   under?: string;
+  /**
+   * Loads the page's component: a dynamic import, so that each page is a chunk of its own, loaded when first shown
+   * (a static one would also be an import cycle, as pages link to each other through this file). `PAGE_LOADERS`
+   * below checks that it takes this route's props.
+   */
+  page: Loader;
 }
 
 type QueryValues = Record<string, string | number | undefined>;
 
-/** One entry of the table; the parameters' type is given, so that optional ones stay optional. */
-const entry = <Params>(route: RouteEntry<Params>) => route;
+/**
+ * One entry of the table. `parse` declares the parameters' type as its return type, so that optional ones stay
+ * optional; the loader's own type is kept, for `PAGE_LOADERS` to check.
+ */
+const entry = <Params, Loader>(route: RouteEntry<Params, Loader>) => route;
 
 /**
- * The dashboard's pages, addressed by the URL's fragment (`#/hosts/<id>`), so the server serves one file. Adding a
- * page is one entry here (and its component in pages.tsx); the navigation lists the entries with `nav`, in this order.
+ * The dashboard's pages, addressed by the URL's fragment (`#/hosts/<id>`), so the server serves one page. Adding a
+ * page is its component's file in pages/ and one entry here, which loads it; the navigation lists the entries with
+ * `nav`, in this order.
  */
 export const ROUTES = {
-  overview: entry<{ stale?: number }>({ path: '', title: 'Overview', nav: {}, parse: (q) => ({ stale: q.staleDays() }), query: (r) => ({ stale: r.stale }) }),
-  hosts: entry<{ offset: number } & HostFilters>({
+  overview: entry({
+    path: '',
+    title: 'Overview',
+    nav: {},
+    parse: (q): { stale?: number } => ({ stale: q.staleDays() }),
+    query: (r) => ({ stale: r.stale }),
+    page: () => import('./pages/OverviewPage.js').then((m) => m.OverviewPage),
+  }),
+  hosts: entry({
     path: 'hosts',
     title: 'Hosts',
     nav: { offset: 0 },
-    parse: (q) => ({
+    parse: (q): { offset: number } & HostFilters => ({
       hostname: q.text('hostname'),
       keyId: q.text('key'),
       group: q.text('group'),
@@ -82,46 +99,85 @@ export const ROUTES = {
       order: r.order,
       offset: r.offset || undefined,
     }),
+    page: () => import('./pages/HostsPage.js').then((m) => m.HostsPage),
   }),
-  findings: entry<{ kind?: FindingKind; testId?: string; offset: number }>({
+  findings: entry({
     path: 'findings',
     title: 'Findings',
     nav: { offset: 0 },
-    parse: (q) => ({ kind: q.oneOf('kind', FINDING_KINDS), testId: q.text('test'), offset: q.offset() }),
+    parse: (q): { kind?: FindingKind; testId?: string; offset: number } => ({
+      kind: q.oneOf('kind', FINDING_KINDS),
+      testId: q.text('test'),
+      offset: q.offset(),
+    }),
     query: (r) => ({ kind: r.kind, test: r.testId, offset: r.offset || undefined }),
+    page: () => import('./pages/FindingsPage.js').then((m) => m.FindingsPage),
   }),
-  policies: entry<object>({ path: 'policies', title: 'Policies', nav: {}, parse: () => ({}) }),
-  webhooks: entry<object>({ path: 'webhooks', title: 'Webhooks', nav: {}, parse: () => ({}) }),
-  keys: entry<object>({ path: 'keys', title: 'Keys', nav: {}, parse: () => ({}) }),
-  refused: entry<{ reason?: string; hostId?: string; offset: number }>({
+  policies: entry({
+    path: 'policies',
+    title: 'Policies',
+    nav: {},
+    parse: (): object => ({}),
+    page: () => import('./pages/PoliciesPage.js').then((m) => m.PoliciesPage),
+  }),
+  webhooks: entry({
+    path: 'webhooks',
+    title: 'Webhooks',
+    nav: {},
+    parse: (): object => ({}),
+    page: () => import('./pages/WebhooksPage.js').then((m) => m.WebhooksPage),
+  }),
+  keys: entry({ path: 'keys', title: 'Keys', nav: {}, parse: (): object => ({}), page: () => import('./pages/KeysPage.js').then((m) => m.KeysPage) }),
+  refused: entry({
     path: 'refused',
     title: 'Refused uploads',
     nav: { offset: 0 },
-    parse: (q) => ({ reason: q.text('reason'), hostId: q.text('hostId'), offset: q.offset() }),
+    parse: (q): { reason?: string; hostId?: string; offset: number } => ({ reason: q.text('reason'), hostId: q.text('hostId'), offset: q.offset() }),
     query: (r) => ({ reason: r.reason, hostId: r.hostId, offset: r.offset || undefined }),
+    page: () => import('./pages/RefusedPage.js').then((m) => m.RefusedPage),
   }),
-  host: entry<{ id: string }>({ path: 'hosts/:id', title: 'Host', under: 'hosts', parse: (_, id) => ({ id }) }),
-  'host-report': entry<{ id: string }>({ path: 'hosts/:id/print', title: 'Host report', under: 'hosts', parse: (_, id) => ({ id }) }),
-  'raw-report': entry<{ id: string }>({ path: 'reports/:id/raw', title: 'Raw report', under: 'hosts', parse: (_, id) => ({ id }) }),
-  'report-diff': entry<{ id: string; against?: string }>({
+  host: entry({
+    path: 'hosts/:id',
+    title: 'Host',
+    under: 'hosts',
+    parse: (_, id): { id: string } => ({ id }),
+    page: () => import('./pages/HostPage.js').then((m) => m.HostPage),
+  }),
+  'host-report': entry({
+    path: 'hosts/:id/print',
+    title: 'Host report',
+    under: 'hosts',
+    parse: (_, id): { id: string } => ({ id }),
+    page: () => import('./pages/HostReportPage.js').then((m) => m.HostReportPage),
+  }),
+  'raw-report': entry({
+    path: 'reports/:id/raw',
+    title: 'Raw report',
+    under: 'hosts',
+    parse: (_, id): { id: string } => ({ id }),
+    page: () => import('./pages/RawReportPage.js').then((m) => m.RawReportPage),
+  }),
+  'report-diff': entry({
     path: 'reports/:id/diff',
     title: 'Report changes',
     under: 'hosts',
-    parse: (q, id) => ({ id, against: q.text('against') }),
+    parse: (q, id): { id: string; against?: string } => ({ id, against: q.text('against') }),
     query: (r) => ({ against: r.against }),
+    page: () => import('./pages/ReportDiffPage.js').then((m) => m.ReportDiffPage),
   }),
-  webhook: entry<{ id: string; status?: DeliveryStatus; offset: number }>({
+  webhook: entry({
     path: 'webhooks/:id',
     title: 'Webhook',
     under: 'webhooks',
-    parse: (q, id) => ({ id, status: q.oneOf('status', DELIVERY_STATUSES), offset: q.offset() }),
+    parse: (q, id): { id: string; status?: DeliveryStatus; offset: number } => ({ id, status: q.oneOf('status', DELIVERY_STATUSES), offset: q.offset() }),
     query: (r) => ({ status: r.status, offset: r.offset || undefined }),
+    page: () => import('./pages/WebhookPage.js').then((m) => m.WebhookPage),
   }),
 };
 
 /** The name of a page of the table. */
 export type Page = keyof typeof ROUTES;
-type ParamsOf<P extends Page> = (typeof ROUTES)[P] extends RouteEntry<infer Params> ? Params : never;
+type ParamsOf<P extends Page> = ReturnType<(typeof ROUTES)[P]['parse']>;
 /** A page of the dashboard with its parameters, e.g. `{ page: 'host', id }`. */
 export type RouteOf<P extends Page> = { page: P } & ParamsOf<P>;
 /** Any page of the dashboard with its parameters. */
@@ -132,6 +188,17 @@ export interface PageProps<P extends Page> {
   client: Client;
   route: RouteOf<P>;
   onUnauthorized(): void;
+}
+
+/**
+ * Each route's entry, seen as loading a component of that route's props: assigning `ROUTES` here is the check that
+ * every page takes its own route (a page written for another route does not compile).
+ */
+const PAGE_LOADERS: { [P in Page]: { page: () => Promise<ComponentType<PageProps<P>>> } } = ROUTES;
+
+/** Loads the component of a route's page (its chunk, the first time). */
+export function loadPage<P extends Page>(page: P): Promise<ComponentType<PageProps<P>>> {
+  return PAGE_LOADERS[page].page();
 }
 
 /** The table's entry of a route. */
@@ -227,15 +294,4 @@ function safeDecode(segment: string): string {
   } catch {
     return segment;
   }
-}
-
-/** The current route, following the fragment as it changes. */
-export function useRoute(): Route {
-  const [route, setRoute] = useState(() => parseRoute(window.location.hash));
-  useEffect(() => {
-    const follow = () => setRoute(parseRoute(window.location.hash));
-    window.addEventListener('hashchange', follow);
-    return () => window.removeEventListener('hashchange', follow);
-  }, []);
-  return route;
 }
