@@ -11,7 +11,7 @@ import { startStubServer, type StubReply, type StubServer } from '@org/test-supp
 import { EXAMPLE_ID } from './support/admin-operations.js';
 import { startPrism, type PrismProcess } from './support/prism.js';
 import { storedReports } from './support/reports.js';
-import { makeDataDir, seedKeys, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { makeDataDir, runCli, seedKeys, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 /** The committed bin shim, exactly what `npx audit-client` runs. */
 const CLIENT_CLI = fileURLToPath(new URL('../packages/client/bin/audit-client.js', import.meta.url));
@@ -128,6 +128,178 @@ describe('audit-client against the reference server', () => {
     for (const { stdout, stderr } of runs) {
       for (const key of [VALID_KEY, REVOKED_KEY]) expect(stdout + stderr).not.toContain(key);
     }
+  });
+});
+
+describe('audit-client admin commands against the reference server: policies, waivers and webhooks created, changed and deleted', () => {
+  const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+  let server: ServerProcess;
+  let removeDataDir: () => Promise<void>;
+  let env: Record<string, string>;
+  const admin = (...args: string[]) => runClient(args, env);
+
+  beforeAll(async () => {
+    const data = await makeDataDir();
+    removeDataDir = data.remove;
+    const token = (await runCli(['admin-tokens', 'create', '--label', 'cli'], data.dataDir)).stdout.trim();
+    // The admin API on a port of its own, so that the collectors' port can be asked for it too.
+    server = await startServerProcess(data.dataDir, ['--plain-http', '--admin-listen', '127.0.0.1:0', '--webhook-allow-private']);
+    env = { AUDIT_URL: server.adminUrl, AUDIT_ADMIN_TOKEN: token };
+    await writeFile(
+      join(data.dataDir, 'policy.json'),
+      JSON.stringify({ name: 'Web', rules: [{ id: 'hardening-index', expression: 'summary.hardeningIndex >= 60' }] }),
+    );
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await removeDataDir?.();
+  });
+
+  it('policies: create, show, update (flags and a file), disable, enable and delete, each output checked', async () => {
+    const created = await admin('policies', 'create', '--file', join(server.dataDir, 'policy.json'));
+    expect(created).toMatchObject({ code: 0, stderr: '', stdout: expect.stringMatching(/^Created policy Web \(\S+\)\n$/) });
+    const id = /\((\S+)\)/.exec(created.stdout)![1]!;
+
+    const updated = await admin(
+      'policies',
+      'update',
+      id,
+      '--name',
+      'Web servers',
+      '--description',
+      'the web tier',
+      '--rule',
+      'hardening-index=summary.hardeningIndex >= 70',
+      '--rule',
+      'no-warnings=size(summary.warnings) == 0',
+      '--group',
+      'webservers',
+      '--hostname',
+      'web-*',
+    );
+    expect(updated).toEqual({ code: 0, stdout: `Updated policy Web servers (${id})\n`, stderr: '' });
+    const shown = await admin('policies', 'show', id);
+    expect(shown).toMatchObject({ code: 0, stderr: '' });
+    expect(shown.stdout).toContain(
+      `Policy       ${id}\nName         Web servers\nDescription  the web tier\nEnabled      yes\nScope        group=webservers hostname=web-*\n`,
+    );
+    expect(shown.stdout).toMatch(
+      /\nRULE +PASS +FAIL +ERROR +WAIVED +EXPRESSION +DESCRIPTION\nhardening-index +0 +0 +0 +0 +summary.hardeningIndex >= 70 +-\nno-warnings +0 +0 +0 +0 +size\(summary.warnings\) == 0 +-\n$/,
+    );
+
+    const json = JSON.parse((await admin('policies', 'update', id, '--no-group', '--remove-rule', 'no-warnings', '--disable', '--json')).stdout);
+    expect(json).toMatchObject({ id, name: 'Web servers', enabled: false, scope: { group: null, hostname: 'web-*' }, rules: [{ id: 'hardening-index' }] });
+    await writeFile(join(server.dataDir, 'rename.json'), JSON.stringify({ name: 'Renamed', scope: {} }));
+    expect(await admin('policies', 'update', id, '--file', join(server.dataDir, 'rename.json'), '--enable')).toMatchObject({
+      code: 0,
+      stdout: `Updated policy Renamed (${id})\n`,
+    });
+    expect(JSON.parse((await admin('policies', 'show', id, '--json')).stdout)).toMatchObject({ name: 'Renamed', enabled: true, scope: { hostname: null } });
+    expect(await admin('policies', 'disable', id)).toEqual({ code: 0, stdout: `Disabled policy Renamed (${id})\n`, stderr: '' });
+    expect(await admin('policies', 'update', id)).toMatchObject({ code: 1, stderr: expect.stringContaining('nothing to change') });
+    expect(await admin('policies', 'update', id, '--rule', 'broken=summary.(')).toMatchObject({
+      code: 3,
+      stderr: expect.stringMatching(/^The server rejected the request \(400\): rule broken: /),
+    });
+
+    expect(await admin('policies', 'delete', id, '--json')).toEqual({ code: 0, stdout: `${JSON.stringify({ id, deleted: true }, null, 2)}\n`, stderr: '' });
+    expect(await admin('policies', 'delete', id)).toEqual({ code: 5, stdout: '', stderr: `Not found (404): No policy with id ${id}\n` });
+  });
+
+  it('waivers: create, then delete (a line on stderr, or JSON), then 404 once gone', async () => {
+    const policy = JSON.parse((await admin('policies', 'create', '--file', join(server.dataDir, 'policy.json'), '--json')).stdout) as { id: string };
+    const waiver = await admin('waivers', 'create', '--policy', policy.id, '--group', 'webservers', '--reason', 'OPS-1', '--expires', '2099-01-01', '--json');
+    const { id } = JSON.parse(waiver.stdout) as { id: string };
+    expect((await admin('waivers', 'list')).stdout).toContain(`${id}  ${policy.id}  every rule  group webservers  2099-01-01 00:00:00 UTC  OPS-1\n`);
+    expect(await admin('waivers', 'delete', id)).toEqual({ code: 0, stdout: '', stderr: `Deleted waiver ${id}\n` });
+    expect(await admin('waivers', 'delete', id, '--json')).toEqual({ code: 5, stdout: '', stderr: `Not found (404): No waiver with id ${id}\n` });
+    expect((await admin('waivers', 'list', '--include-expired')).stdout).toBe('ID  POLICY  RULE  FOR  EXPIRES  REASON\n');
+    await admin('policies', 'delete', policy.id);
+  });
+
+  it('webhooks: create, show, update (the secret stays), disable and delete', async () => {
+    const created = await admin(
+      'webhooks',
+      'create',
+      '--to',
+      'http://127.0.0.1:9/hook',
+      '--event',
+      'report.stored',
+      '--description',
+      'chat',
+      '--stale-days',
+      '3',
+      '--json',
+    );
+    const { webhook } = JSON.parse(created.stdout) as { webhook: { id: string; secretPrefix: string } };
+    const { id } = webhook;
+    expect((await admin('webhooks', 'show', id)).stdout).toMatch(
+      new RegExp(`^Webhook +${id}\nURL +http://127.0.0.1:9/hook\nDescription +chat\nEvents +report.stored\nFormat +standard\nEnabled +yes\nStale days +3\n`),
+    );
+    const updated = await admin(
+      'webhooks',
+      'update',
+      id,
+      '--to',
+      'http://127.0.0.1:9/other',
+      '--event',
+      'host.stale',
+      'host.regressed',
+      '--format',
+      'slack',
+      '--disable',
+    );
+    expect(updated).toEqual({ code: 0, stdout: `Updated webhook ${id} (disabled)\n`, stderr: '' });
+    const shown = JSON.parse((await admin('webhooks', 'show', id, '--json')).stdout);
+    expect(shown).toMatchObject({
+      url: 'http://127.0.0.1:9/other',
+      events: ['host.stale', 'host.regressed'],
+      format: 'slack',
+      enabled: false,
+      description: 'chat',
+      staleDays: 3,
+      secretPrefix: webhook.secretPrefix,
+    });
+    expect(JSON.parse((await admin('webhooks', 'update', id, '--no-description', '--enable', '--json')).stdout)).toMatchObject({
+      description: null,
+      enabled: true,
+    });
+    expect(await admin('webhooks', 'update', id)).toMatchObject({ code: 1, stderr: expect.stringContaining('nothing to change') });
+    expect(await admin('webhooks', 'delete', id)).toEqual({ code: 0, stdout: '', stderr: `Deleted webhook ${id}\n` });
+    expect(await admin('webhooks', 'show', id)).toEqual({ code: 5, stdout: '', stderr: `Not found (404): No webhook with id ${id}\n` });
+  });
+
+  it('compliance and whoami: a host without results, and the token signed in with (never the token)', async () => {
+    expect(await admin('compliance', MISSING_ID)).toEqual({ code: 5, stdout: '', stderr: `Not found (404): No host with id ${MISSING_ID}\n` });
+    const whoami = await admin('whoami');
+    expect(whoami).toMatchObject({ code: 0, stderr: '', stdout: expect.stringMatching(/^Admin token +\S+\nLabel +cli\nPrefix +adm_\S+\n$/) });
+    expect(whoami.stdout).not.toContain(env.AUDIT_ADMIN_TOKEN);
+  });
+
+  it.each([
+    [['policies', 'update', 'web', '--name', 'x'], 'policy-id'],
+    [['waivers', 'delete', '12'], 'waiver-id'],
+    [['webhooks', 'update', 'not-an-id', '--enable'], 'webhook-id'],
+    [['webhooks', 'delete', `${MISSING_ID}x`], 'webhook-id'],
+  ])('%j: refuses an id that is no UUID before sending, naming the argument; exit 3', async (args, name) => {
+    const requests = () => server.logs.filter((line) => line.includes('/api/admin/')).length;
+    const before = requests();
+    const result = await admin(...args);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(`is invalid for argument '${name}'. must be an id as the ID column of the tables shows it`);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the request log arrives through a pipe
+    expect(requests()).toBe(before);
+  });
+
+  it("says where the admin API is when pointed at the collectors' port", async () => {
+    const result = await runClient(['policies', 'list'], { ...env, AUDIT_URL: server.url });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringContaining(`${server.url} answers Lynis uploads (the collectors' port of an audit server), not the admin API.`),
+    });
+    expect(result.stderr).toContain('--admin-listen');
+    expect(result.stderr).toContain('docs/client.md');
   });
 });
 
