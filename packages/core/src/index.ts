@@ -20,6 +20,8 @@ export type { AuditHooks, AuditOperation, RejectionReason, ReportStoredEvent, Re
 export type { KeyLookup, KeyStore, ReportEncoding, ReportStore, ReportToStore } from './stores.js';
 export { ReportRefusedError } from './stores.js';
 export { incompleteReportReason } from './report-minimum.js';
+/** The report an upload hands to its store, from the decoded bytes: for a server that stores reports made elsewhere as uploads would (a demo fleet). */
+export { reportToStore } from './upload-report.js';
 export { InMemoryKeyStore, InMemoryReportStore } from './memory-stores.js';
 export { LICENSE_KEY_PATTERN, generateLicenseKey, hashLicenseKey } from './license-key.js';
 export {

@@ -1,8 +1,7 @@
 // `audit-server seed-demo`: fills a database with a demo fleet through the stores uploads use, so that the hosts,
 // labels, findings, counts and policy inputs are exactly what real uploads of those reports would have made.
-import { createHash } from 'node:crypto';
 import { pino } from 'pino';
-import { incompleteReportReason, readReportBytes, redactLicenseKeys, type ReportToStore } from '@org/audit-server-core';
+import { incompleteReportReason, reportToStore, type ReportToStore } from '@org/audit-server-core';
 import type { Database } from '../database/dialect.js';
 import { DomainError } from '../errors/domain-error.js';
 import { DEFAULT_NEW_HOSTS_PER_DAY } from '../hosts/host-admission.js';
@@ -102,30 +101,16 @@ async function refuseStoredReports(database: Database): Promise<void> {
 }
 
 /**
- * The report as the upload operation hands it to the store: size and SHA-256 of what was sent, license key lines
- * redacted, summary and labels read by core's parser; received a few seconds after the audit ended. A demo report
- * that uploads would refuse is a bug here.
+ * The report as the upload operation hands it to the store (core's `reportToStore`: size and SHA-256 of what was
+ * sent, license key lines redacted, summary and labels read by core's parser), received a few seconds after the
+ * audit ended. A demo report that uploads would refuse is a bug here.
  */
 function toStore(keyId: string, host: DemoHost, lines: DemoReportLines): ReportToStore {
-  const sent = Buffer.from(demoReport(lines), 'utf8');
-  const incomplete = incompleteReportReason(sent);
+  const bytes = Buffer.from(demoReport(lines), 'utf8');
+  const incomplete = incompleteReportReason(bytes);
   if (incomplete !== null) throw new Error(`a demo report is not one uploads accept: ${incomplete}`);
-  const size = sent.length;
-  const sha256 = createHash('sha256').update(sent).digest('hex');
-  const content = redactLicenseKeys(sent, { inPlace: true });
-  const reading = readReportBytes(content);
-  return {
-    keyId,
-    hostId: host.hostId,
-    hostId2: host.hostId2,
-    receivedAt: new Date(lines.finishedAt.getTime() + 3000),
-    encoding: 'raw',
-    size,
-    sha256,
-    content,
-    summary: reading?.summary ?? null,
-    labels: reading?.labels ?? null,
-  };
+  const report = reportToStore(keyId, { hostId: host.hostId, hostId2: host.hostId2 }, { encoding: 'raw', bytes });
+  return { ...report, receivedAt: new Date(lines.finishedAt.getTime() + 3000) };
 }
 
 /**
