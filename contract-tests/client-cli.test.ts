@@ -296,7 +296,7 @@ describe('audit-client admin commands against the reference server: policies, wa
     expect(result).toEqual({
       code: 1,
       stdout: '',
-      stderr: expect.stringContaining(`${server.url} answers Lynis uploads (the collectors' port of an audit server), not the admin API.`),
+      stderr: expect.stringContaining(`${server.url} answers Lynis uploads, not the admin API (an audit server's collectors' or operations port`),
     });
     expect(result.stderr).toContain('--admin-listen');
     expect(result.stderr).toContain('docs/client.md');

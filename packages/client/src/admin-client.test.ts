@@ -255,9 +255,10 @@ describe('errors', () => {
     expect(error).toBeInstanceOf(ServerError);
     expect(error).toMatchObject({ code: 'server', status: 404, problem: undefined });
     expect((error as Error).message).toBe(
-      `Unexpected answer from the server (404): ${stub.url} answers Lynis uploads (the collectors' port of an audit server), not the admin API. ` +
-        "The admin API listens where the server's --admin-listen (ADMIN_LISTEN) says, or on --port when that is unset " +
-        '(the server logs it as adminUrl when it starts); give that URL to --url or AUDIT_URL, see docs/client.md',
+      `Unexpected answer from the server (404): ${stub.url} answers Lynis uploads, not the admin API ` +
+        "(an audit server's collectors' or operations port: a plain-text 404 for /api/admin/). " +
+        "The admin API listens on the address of the server's --admin-listen (ADMIN_LISTEN) unless that is off, else on its --port; " +
+        'the server logs it as adminUrl when it starts. Give that URL to --url or AUDIT_URL; see docs/client.md',
     );
     reply = { status: 404, body: '<html>nginx</html>', type: 'text/html' };
     await expect(client().listHosts()).rejects.toThrow(

@@ -299,11 +299,11 @@ function notTheAdminApi(answer: Answer, baseUrl: string): string {
   const where = `${baseUrl.replace(/\/+$/, '')}`;
   const seen =
     answer.text.trim() === LISTENER_NOT_FOUND
-      ? `${where} answers Lynis uploads (the collectors' port of an audit server), not the admin API`
+      ? `${where} answers Lynis uploads, not the admin API (an audit server's collectors' or operations port: a plain-text 404 for /api/admin/)`
       : `${where} has no admin API under /api/admin/ (a 404 without the API's problem details: ${firstLine(answer.text) || 'empty body'})`;
   return (
-    `${seen}. The admin API listens where the server's --admin-listen (ADMIN_LISTEN) says, or on --port when that is unset ` +
-    '(the server logs it as adminUrl when it starts); give that URL to --url or AUDIT_URL, see docs/client.md'
+    `${seen}. The admin API listens on the address of the server's --admin-listen (ADMIN_LISTEN) unless that is off, ` +
+    'else on its --port; the server logs it as adminUrl when it starts. Give that URL to --url or AUDIT_URL; see docs/client.md'
   );
 }
 
