@@ -1,7 +1,7 @@
 // The demo fleet as a plan: its hosts, each one's reports over the last weeks, and the refused uploads, all drawn
 // from one seed, so that the same seed gives the same fleet (times are counted back from `now`).
 import { createHash } from 'node:crypto';
-import type { DemoOs, DemoReportLines } from './demo-report.js';
+import { SHIPPED_LYNIS_VERSION, type DemoOs, type DemoReportLines } from './demo-report.js';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -56,7 +56,7 @@ const OPERATING_SYSTEMS: readonly (readonly [DemoOs, number])[] = [
   [{ name: 'AlmaLinux', fullName: 'AlmaLinux 8.10 (Cerulean Leopard)', version: '8.10', kernel: '4.18.0-553.el8_10.x86_64', debianFamily: false }, 5],
 ];
 const LYNIS_VERSIONS = [
-  ['3.0.8', 40],
+  [SHIPPED_LYNIS_VERSION, 40],
   ['3.0.9', 30],
   ['3.1.1', 20],
   ['3.1.2', 10],

@@ -49,6 +49,12 @@ const isWarning = (line: string) => line.startsWith('warning[]=');
 /** The warning whose presence the `vulnerable_package[]` lines go with. */
 const VULNERABLE_PACKAGES_WARNING = 'warning[]=PKGS-7392|';
 
+/** Whether a finding of the shipped report fits the host: Debian's checks only on Debian and Ubuntu, "this release is old" only on the shipped report's version. */
+const fitsHost = (line: string, lines: DemoReportLines) =>
+  (lines.os.debianFamily || !line.startsWith('suggestion[]=DEB-')) && (lines.lynisVersion === SHIPPED_LYNIS_VERSION || !line.startsWith('suggestion[]=LYNIS|'));
+/** The Lynis version that wrote the shipped report. */
+export const SHIPPED_LYNIS_VERSION = '3.0.8';
+
 /** Lynis's time format in `report_datetime_*`: local time, here UTC. */
 const lynisTime = (time: Date) => time.toISOString().slice(0, 19).replace('T', ' ');
 
@@ -85,7 +91,7 @@ export function demoReport(lines: DemoReportLines, report = shippedReport()): st
   const out: string[] = [];
   for (const line of report.split('\n')) {
     if (isFinding(line)) {
-      if (kept.has(line) && (lines.os.debianFamily || !/^suggestion\[\]=DEB-/.test(line))) out.push(line);
+      if (kept.has(line) && fitsHost(line, lines)) out.push(line);
       continue;
     }
     if (line.startsWith('vulnerable_package[]=') && !vulnerable) continue;

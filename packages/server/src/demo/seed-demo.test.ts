@@ -8,7 +8,9 @@ import { hostDetail, hostPage } from '../hosts/host-queries.js';
 import { rejectionPage } from '../refusals/rejection-queries.js';
 import { listKeys } from '../secrets/license-keys.js';
 import type { Host } from '../generated/types.gen.js';
-import { DEMO_REPORT_URL, findingLines } from './demo-report.js';
+import { readReportBytes } from '@org/audit-server-core';
+import { planFleet } from './demo-fleet.js';
+import { DEMO_REPORT_URL, demoReport, findingIndexes, findingLines } from './demo-report.js';
 import { seedDemo } from './seed-demo.js';
 
 const NOW = new Date();
@@ -16,6 +18,18 @@ const HOSTS = 60;
 
 it('ships the captured Lynis report byte for byte', () => {
   expect(readFileSync(DEMO_REPORT_URL).equals(readLynisFixture('report.dat'))).toBe(true);
+});
+
+it("reads back, through core's parser, as the host and report it was made for", () => {
+  const hosts = planFleet(40, 3, NOW, findingIndexes());
+  const rocky = hosts.flatMap((host) => host.reports).find((lines) => lines.os.name === 'Rocky Linux')!;
+  const reading = readReportBytes(Buffer.from(demoReport(rocky)))!;
+  expect(reading.summary).toMatchObject({ hostname: rocky.hostname, hardeningIndex: rocky.hardeningIndex, lynisVersion: rocky.lynisVersion });
+  expect(reading.summary.os).toMatchObject({ name: 'Rocky Linux', fullName: rocky.os.fullName, version: rocky.os.version });
+  expect(reading.labels).toMatchObject({ groups: rocky.groups, tags: rocky.tags });
+  // Debian's own checks stay on Debian and Ubuntu hosts.
+  expect(reading.summary.suggestions.some((finding) => finding.testId.startsWith('DEB-'))).toBe(false);
+  expect(reading.summary.warnings.length + reading.summary.suggestions.length).toBeLessThanOrEqual(findingLines().length);
 });
 
 describe.each(DIALECTS)('seed-demo on %s', (dialect) => {
