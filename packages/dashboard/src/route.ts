@@ -51,7 +51,8 @@ type QueryValues = Record<string, string | number | undefined>;
 
 /**
  * One entry of the table. `parse` declares the parameters' type as its return type, so that optional ones stay
- * optional; the loader's own type is kept, for `PAGE_LOADERS` to check.
+ * optional. The loader's type is kept as it is, unchecked here: a page's props are typed from this very table, so
+ * they can be checked only once its type is known (`PAGE_LOADERS`).
  */
 const entry = <Params, Loader>(route: RouteEntry<Params, Loader>) => route;
 
