@@ -10,7 +10,7 @@ import { createKey } from '../secrets/license-keys.js';
 import { BASELINE_POLICY } from './baseline.js';
 import { PolicyEvaluator } from './policy-evaluator.js';
 import { DomainError } from '../errors/domain-error.js';
-import { createPolicy, deletePolicy, updatePolicy } from './policy-records.js';
+import { createPolicy, deletePolicy, setPolicyEnabled, updatePolicy } from './policy-records.js';
 import { effectiveResults, fleetCompliance, hostCompliance, listResults, recordComplianceDay, statusCounts } from './policy-results.js';
 import { createWaiver, listWaivers } from './waivers.js';
 
@@ -463,6 +463,11 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
       message: 'the latest report is damaged in the database',
     });
     expect(results.find((r) => r.host_record_id === hostRecordId(keyId, DB))).toMatchObject({ status: 'pass' });
+  });
+
+  it('answers "no such policy" for an id that is no UUID, which PostgreSQL would refuse with its SQL (the CLI takes any text)', async () => {
+    await expect(deletePolicy(orm, 'web-01')).rejects.toMatchObject({ code: 'not_found', message: 'No policy with id web-01' });
+    await expect(setPolicyEnabled(orm, 'web-01', false)).rejects.toMatchObject({ code: 'not_found', message: 'No policy with id web-01' });
   });
 
   it('refuses invalid rules naming each, a duplicate name, and a waiver that names no single target', async () => {

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
 import type { PolicyInput, PolicyScope, Rule, RuleError } from '../generated/types.gen.js';
-import type { PolicyRecord } from '../database/entities.js';
+import { isRecordId, type PolicyRecord } from '../database/entities.js';
 import type { ReadRowOf } from '../database/rows.js';
 import type { Database } from '../database/dialect.js';
 import { DomainError, notFound } from '../errors/domain-error.js';
@@ -54,6 +54,8 @@ export async function listPolicies(database: Database): Promise<StoredPolicy[]> 
 }
 
 export async function findPolicy(database: Database, id: string): Promise<StoredPolicy | undefined> {
+  // No policy has an id that is no UUID; PostgreSQL would refuse the query with its SQL (the CLI takes any text).
+  if (!isRecordId(id)) return undefined;
   const [row] = (await database.em.getKnex()('policy').select('*').where('id', id)) as PolicyRow[];
   return row && toPolicy(row);
 }
@@ -118,6 +120,7 @@ export async function setPolicyEnabled(database: Database, id: string, enabled: 
 
 /** Deletes a policy with its results, their counts, their history and its waivers, in one transaction. */
 export async function deletePolicy(database: Database, id: string): Promise<void> {
+  if (!isRecordId(id)) throw notFound('policy', id);
   await database.em.getKnex().transaction(async (trx) => {
     const deleted = await trx('policy').where('id', id).delete();
     if (deleted === 0) throw notFound('policy', id);
