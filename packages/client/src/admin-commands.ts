@@ -176,7 +176,10 @@ function addRejectionCommands(program: Command): void {
     );
 }
 
-/** `keys`: list, create, change, revoke and rotate license keys. */
+/**
+ * `keys`: list, create, change, revoke and rotate license keys. Their ids are left to the server to check: the
+ * local check's message quotes what it was given, which could be a license key typed where its id belongs.
+ */
 function addKeyCommands(program: Command): void {
   const keys = program.command('keys').description('list, create, change, revoke and rotate license keys');
   adminCommand(keys, 'list', 'list the license keys, oldest first (never the keys themselves)').action(
@@ -200,7 +203,7 @@ function addKeyCommands(program: Command): void {
     );
 
   adminCommand(keys, 'set', "change a license key's quotas of hosts")
-    .argument('<id>', "the key's id (the ID column of `keys list`)", recordId)
+    .argument('<id>', "the key's id (the ID column of `keys list`)")
     .addOption(new Option('--new-hosts-per-day <n>', 'hosts new to the key per UTC day, or "default" for the server\'s').argParser(quotaOr('default')))
     .addOption(new Option('--max-hosts <n>', 'most hosts the key may have, or "none"').argParser(quotaOr('none')))
     .action(
@@ -212,11 +215,11 @@ function addKeyCommands(program: Command): void {
     );
 
   adminCommand(keys, 'revoke', 'revoke a license key: its checks and uploads are refused from now on')
-    .argument('<id>', "the key's id (the ID column of `keys list`), never the key itself", recordId)
+    .argument('<id>', "the key's id (the ID column of `keys list`), never the key itself")
     .action(admin<[string, OutputFlags]>(async (client, id, options) => show(options, await client.revokeLicenseKey(id), (key) => formatKeys([key]))));
 
   adminCommand(keys, 'rotate', 'issue a new key for an old one, which keeps working for the grace period; prints the new key on stdout')
-    .argument('<id>', "the old key's id (the ID column of `keys list`)", recordId)
+    .argument('<id>', "the old key's id (the ID column of `keys list`)")
     .addOption(new Option('--grace <seconds>', 'how long the old key keeps working (server default 86400, a day)').argParser(wholeNumber))
     .action(
       admin<[string, OutputFlags & { grace?: number }]>(async (client, id, options) => {
