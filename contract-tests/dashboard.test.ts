@@ -208,7 +208,6 @@ describe('the dashboard', () => {
   });
 
   it("opens on the overview: the seeded fleet's counts, hardening index, trend, uploads, findings, mix and stale host", async () => {
-    console.log(JSON.stringify(await adminGet('/api/admin/overview')));
     const { page, errors, foreign } = await openPage();
     await signIn(page);
     const cards = page.getByRole('list', { name: 'Hosts' }).getByRole('listitem');
