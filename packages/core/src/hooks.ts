@@ -1,32 +1,9 @@
 import { describeFailure } from './failure.js';
+import type { RejectionReason } from './rejection-reason.js';
 import type { ReportEncoding } from './stores.js';
 
 /** The two operations of the contract; the legacy `/api/v1/…` paths count as the same operation. */
 export type AuditOperation = 'checkLicense' | 'uploadReport';
-
-/**
- * Why a request was refused. Stable strings, safe to use as metric labels: `invalid-key`, `invalid-data`,
- * `not-a-report` (no finished Lynis report: 400), `host-identity-changed` and `host-quota-exceeded` (a store's
- * `ReportRefusedError`: 409, 429), `invalid-request`, `malformed`, `unsupported-type`, `too-large`,
- * `method-not-allowed`, `rate-limited` (a limit of the `rateLimiter`: 429), `busy` (the body budget is full: 503),
- * `too-slow` (the body arrived below the minimum rate: 408) and `unavailable` (a store or the rate limiter failed: 503).
- */
-export type RejectionReason =
-  | 'invalid-key'
-  | 'invalid-data'
-  | 'not-a-report'
-  | 'host-identity-changed'
-  | 'host-quota-exceeded'
-  | 'invalid-request'
-  | 'malformed'
-  | 'unsupported-type'
-  | 'too-large'
-  | 'method-not-allowed'
-  | 'rate-limited'
-  | 'busy'
-  | 'too-slow'
-  | 'unavailable'
-  | (string & {});
 
 /** A report was stored durably. Carries what identifies it, never its content or the license key. */
 export interface ReportStoredEvent {

@@ -1,5 +1,6 @@
 import type { FormRead } from './form.js';
-import { callHook, type AuditHooks, type AuditOperation, type RejectionReason } from './hooks.js';
+import { callHook, type AuditHooks, type AuditOperation } from './hooks.js';
+import type { RejectionReason } from './rejection-reason.js';
 import type { AuditLogger } from './logger.js';
 import type { AuditResponse } from './responses.js';
 

@@ -1,5 +1,5 @@
 import type { ReportSummary, ReportUploadForm } from './generated/types.gen.js';
-import type { RejectionReason } from './hooks.js';
+import type { RejectionReason } from './rejection-reason.js';
 import type { HostLabels } from './lynis-report.js';
 
 /** What a {@link KeyStore} knows about a license key. Expired keys count as `revoked`. */
