@@ -34,8 +34,7 @@ export default tseslint.config(
     rules: {
       // A disabled rule says why, after `--` on the same line.
       '@eslint-community/eslint-comments/require-description': 'error',
-      // Dynamic imports may close a cycle: the dashboard's route table loads its pages lazily, and they link through it.
-      'import-x/no-cycle': ['error', { allowUnsafeDynamicCyclicDependency: true }],
+      'import-x/no-cycle': 'error',
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
       // Stores, rate limiters and hooks implement promise-returning interfaces; `async` keeps a throw a rejection.

@@ -1,4 +1,3 @@
-import type { ComponentType } from 'react';
 import type { Client, DeliveryStatus } from '@org/audit-client/sdk';
 
 /** Columns the hosts list can be sorted by, as the contract names them. */
@@ -27,7 +26,7 @@ export interface HostFilters {
 }
 
 /** A page's address in the table: how its fragment reads and is written, where it sits in the navigation, its component. */
-interface RouteEntry<Params, Loader = () => Promise<unknown>> {
+interface RouteEntry<Params> {
   /** The fragment's path, `/`-separated; `:id` stands for the route's `id`. */
   path: string;
   /** The route's parameters from the fragment's query (and the path's `:id`); a value it does not know is dropped. */
@@ -40,26 +39,22 @@ interface RouteEntry<Params, Loader = () => Promise<unknown>> {
   /** The navigation link this page is highlighted under (a host's pages under Hosts). */
   under?: string;
   /**
-   * Loads the page's component: a dynamic import, so that each page is a chunk of its own, loaded when first shown
-   * (a static one would also be an import cycle, as pages link to each other through this file). `PAGE_LOADERS`
-   * below checks that it takes this route's props.
+   * The name of the page's component: `pages/<page>.tsx` exports it under that name. Named rather than imported, so
+   * that this file, which the pages link through, imports no page (that would be an import cycle); `pages.tsx` loads
+   * it, and `pages.test.ts` checks that the file and its export are there.
    */
-  page: Loader;
+  page: `${string}Page`;
 }
 
 type QueryValues = Record<string, string | number | undefined>;
 
-/**
- * One entry of the table. `parse` declares the parameters' type as its return type, so that optional ones stay
- * optional. The loader's type is kept as it is, unchecked here: a page's props are typed from this very table, so
- * they can be checked only once its type is known (`PAGE_LOADERS`).
- */
-const entry = <Params, Loader>(route: RouteEntry<Params, Loader>) => route;
+/** One entry of the table. `parse` declares the parameters' type as its return type, so that optional ones stay optional. */
+const entry = <Params>(route: RouteEntry<Params>) => route;
 
 /**
  * The dashboard's pages, addressed by the URL's fragment (`#/hosts/<id>`), so the server serves one page. Adding a
- * page is its component's file in pages/ and one entry here, which loads it; the navigation lists the entries with
- * `nav`, in this order.
+ * page is its component's file in pages/ (`pages/<Name>Page.tsx`, exporting `<Name>Page`) and one entry here, whose
+ * `page` names that component; the navigation lists the entries with `nav`, in this order.
  */
 export const ROUTES = {
   overview: entry({
@@ -68,7 +63,7 @@ export const ROUTES = {
     nav: {},
     parse: (q): { stale?: number } => ({ stale: q.staleDays() }),
     query: (r) => ({ stale: r.stale }),
-    page: () => import('./pages/OverviewPage.js').then((m) => m.OverviewPage),
+    page: 'OverviewPage',
   }),
   hosts: entry({
     path: 'hosts',
@@ -100,7 +95,7 @@ export const ROUTES = {
       order: r.order,
       offset: r.offset || undefined,
     }),
-    page: () => import('./pages/HostsPage.js').then((m) => m.HostsPage),
+    page: 'HostsPage',
   }),
   findings: entry({
     path: 'findings',
@@ -112,51 +107,51 @@ export const ROUTES = {
       offset: q.offset(),
     }),
     query: (r) => ({ kind: r.kind, test: r.testId, offset: r.offset || undefined }),
-    page: () => import('./pages/FindingsPage.js').then((m) => m.FindingsPage),
+    page: 'FindingsPage',
   }),
   policies: entry({
     path: 'policies',
     title: 'Policies',
     nav: {},
     parse: (): object => ({}),
-    page: () => import('./pages/PoliciesPage.js').then((m) => m.PoliciesPage),
+    page: 'PoliciesPage',
   }),
   webhooks: entry({
     path: 'webhooks',
     title: 'Webhooks',
     nav: {},
     parse: (): object => ({}),
-    page: () => import('./pages/WebhooksPage.js').then((m) => m.WebhooksPage),
+    page: 'WebhooksPage',
   }),
-  keys: entry({ path: 'keys', title: 'Keys', nav: {}, parse: (): object => ({}), page: () => import('./pages/KeysPage.js').then((m) => m.KeysPage) }),
+  keys: entry({ path: 'keys', title: 'Keys', nav: {}, parse: (): object => ({}), page: 'KeysPage' }),
   refused: entry({
     path: 'refused',
     title: 'Refused uploads',
     nav: { offset: 0 },
     parse: (q): { reason?: string; hostId?: string; offset: number } => ({ reason: q.text('reason'), hostId: q.text('hostId'), offset: q.offset() }),
     query: (r) => ({ reason: r.reason, hostId: r.hostId, offset: r.offset || undefined }),
-    page: () => import('./pages/RefusedPage.js').then((m) => m.RefusedPage),
+    page: 'RefusedPage',
   }),
   host: entry({
     path: 'hosts/:id',
     title: 'Host',
     under: 'hosts',
     parse: (_, id): { id: string } => ({ id }),
-    page: () => import('./pages/HostPage.js').then((m) => m.HostPage),
+    page: 'HostPage',
   }),
   'host-report': entry({
     path: 'hosts/:id/print',
     title: 'Host report',
     under: 'hosts',
     parse: (_, id): { id: string } => ({ id }),
-    page: () => import('./pages/HostReportPage.js').then((m) => m.HostReportPage),
+    page: 'HostReportPage',
   }),
   'raw-report': entry({
     path: 'reports/:id/raw',
     title: 'Raw report',
     under: 'hosts',
     parse: (_, id): { id: string } => ({ id }),
-    page: () => import('./pages/RawReportPage.js').then((m) => m.RawReportPage),
+    page: 'RawReportPage',
   }),
   'report-diff': entry({
     path: 'reports/:id/diff',
@@ -164,7 +159,7 @@ export const ROUTES = {
     under: 'hosts',
     parse: (q, id): { id: string; against?: string } => ({ id, against: q.text('against') }),
     query: (r) => ({ against: r.against }),
-    page: () => import('./pages/ReportDiffPage.js').then((m) => m.ReportDiffPage),
+    page: 'ReportDiffPage',
   }),
   webhook: entry({
     path: 'webhooks/:id',
@@ -172,7 +167,7 @@ export const ROUTES = {
     under: 'webhooks',
     parse: (q, id): { id: string; status?: DeliveryStatus; offset: number } => ({ id, status: q.oneOf('status', DELIVERY_STATUSES), offset: q.offset() }),
     query: (r) => ({ status: r.status, offset: r.offset || undefined }),
-    page: () => import('./pages/WebhookPage.js').then((m) => m.WebhookPage),
+    page: 'WebhookPage',
   }),
 };
 
@@ -189,17 +184,6 @@ export interface PageProps<P extends Page> {
   client: Client;
   route: RouteOf<P>;
   onUnauthorized(): void;
-}
-
-/**
- * Each route's entry, seen as loading a component of that route's props: assigning `ROUTES` here is the check that
- * every page takes its own route (a page written for another route does not compile).
- */
-const PAGE_LOADERS: { [P in Page]: { page: () => Promise<ComponentType<PageProps<P>>> } } = ROUTES;
-
-/** Loads the component of a route's page (its chunk, the first time). */
-export function loadPage<P extends Page>(page: P): Promise<ComponentType<PageProps<P>>> {
-  return PAGE_LOADERS[page].page();
 }
 
 /** The table's entry of a route. */
