@@ -3,6 +3,8 @@ import { getAdminSession, type Client } from '@org/audit-client/sdk';
 import { adminClient, data } from './api.js';
 import { SignIn } from './pages/SignIn.js';
 import { PageOf } from './pages.js';
+import { focusById, useFocusHeadingOnNavigation } from './focus.js';
+import { useDocumentTitle } from './page-title.js';
 import { entryOf, hrefOf, ROUTES, type Page, type Route } from './route.js';
 import { forgetToken, storeToken, storedToken } from './session.js';
 import { useRoute } from './use-route.js';
@@ -15,6 +17,9 @@ export function App() {
   // One client per token, not one per render.
   const client = useMemo(() => (token ? adminClient(token) : undefined), [token]);
   const signedInAs = useSignedInAs(client);
+  useDocumentTitle(route);
+  // The page without its parameters: a new order or offset of the same list is no move to another page.
+  useFocusHeadingOnNavigation(hrefOf(route).split('?')[0]!);
   const signOut = (message?: string) => {
     forgetToken();
     setToken(undefined);
@@ -35,6 +40,17 @@ export function App() {
   const refused = () => signOut('The server refused the admin token (unknown or revoked). Sign in again.');
   return (
     <>
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(event) => {
+          // The fragment is the route: the link moves focus rather than going to `#main`.
+          event.preventDefault();
+          focusById('main');
+        }}
+      >
+        Skip to content
+      </a>
       <header className="top">
         <a className="brand" href={hrefOf({ page: 'overview' })}>
           Audit collector
@@ -52,7 +68,7 @@ export function App() {
           </button>
         </span>
       </header>
-      <main>
+      <main id="main" tabIndex={-1}>
         <PageOf client={client} route={route} onUnauthorized={refused} />
       </main>
     </>

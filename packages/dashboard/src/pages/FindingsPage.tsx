@@ -29,7 +29,9 @@ export function FindingsPage({ client, route, onUnauthorized }: { client: Client
   const kind = (value: string) => (window.location.hash = hrefOf({ ...route, kind: (value || undefined) as FindingKind | undefined, offset: 0 }));
   return (
     <section aria-labelledby="findings-title">
-      <h1 id="findings-title">Findings</h1>
+      <h1 id="findings-title" tabIndex={-1}>
+        Findings
+      </h1>
       <p className="hint">
         The warnings and suggestions of every host's latest report, the ones on the most hosts first. A test id lists the hosts that have it.
       </p>

@@ -26,6 +26,7 @@ import { keyColumn, REFUSAL_COLUMNS, refusalKey } from '../components/RefusalCol
 import { Status } from '../components/Status.js';
 import { Table, type Column } from '../components/Table.js';
 import { When } from '../components/When.js';
+import { useDocumentTitle } from '../page-title.js';
 import { TrendChart } from '../components/TrendChart.js';
 import { VulnerablePackages } from '../components/VulnerablePackages.js';
 
@@ -39,7 +40,8 @@ const REFUSALS_SHOWN = 20;
  * newest report, its vulnerable packages, its reports with what changed between them, and the uploads of its
  * host id the server refused. Report text is shown as text only.
  */
-export function HostPage({ client, route: { id }, onUnauthorized }: PageProps<'host'>) {
+export function HostPage({ client, route, onUnauthorized }: PageProps<'host'>) {
+  const { id } = route;
   const [loaded, reload] = useLoad(
     async () => {
       const host = await data(getHost({ client, path: { hostRecordId: id }, query: { historyLimit: REPORTS_SHOWN } }));
@@ -55,6 +57,7 @@ export function HostPage({ client, route: { id }, onUnauthorized }: PageProps<'h
     onUnauthorized,
   );
   const { problem, change } = useChange(reload, onUnauthorized);
+  useDocumentTitle(route, loaded.state === 'ready' ? (loaded.value.host.hostname ?? undefined) : undefined);
   if (loaded.state !== 'ready') return <Status loaded={loaded} />;
   const { host, latest, vulnerable, reports, refusals, keys } = loaded.value;
   const trend = host.hardeningHistory
@@ -67,7 +70,9 @@ export function HostPage({ client, route: { id }, onUnauthorized }: PageProps<'h
       <p>
         <a href={hrefOf(hostsRoute())}>← All hosts</a>
       </p>
-      <h1 id="host-title">{host.hostname ?? '(no host name)'}</h1>
+      <h1 id="host-title" tabIndex={-1}>
+        {host.hostname ?? '(no host name)'}
+      </h1>
       <p className="actions">
         <a href={hrefOf({ page: 'host-report', id: host.id })}>Printable report</a>
       </p>

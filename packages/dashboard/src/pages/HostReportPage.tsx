@@ -46,7 +46,9 @@ export function HostReportPage({ client, route: { id }, onUnauthorized }: PagePr
           Print report
         </button>
       </p>
-      <h1 id="report-title">Host report: {host.hostname ?? '(no host name)'}</h1>
+      <h1 id="report-title" tabIndex={-1}>
+        Host report: {host.hostname ?? '(no host name)'}
+      </h1>
       <HostFacts host={host} keyName={key ? `${key.label ?? '(no label)'} (${key.state})` : '(unknown key)'} printedAt={printedAt} />
       <HardeningTrend host={host} />
       <HostCompliance client={client} hostRecordId={host.id} onUnauthorized={onUnauthorized} />

@@ -29,7 +29,9 @@ export function HostsPage({ client, route, onUnauthorized }: { client: Client; r
   const filtered = route.hostname || route.keyId || route.group || route.tag || route.os || route.finding || route.stale;
   return (
     <section aria-labelledby="hosts-title">
-      <h1 id="hosts-title">Hosts</h1>
+      <h1 id="hosts-title" tabIndex={-1}>
+        Hosts
+      </h1>
       <ExportButtons
         label="Every host, whatever the filters, with its hardening index, findings and compliance"
         name="hosts"

@@ -33,7 +33,9 @@ export function KeysPage({ client, onUnauthorized }: { client: Client; onUnautho
   };
   return (
     <section aria-labelledby="keys-title">
-      <h1 id="keys-title">License keys</h1>
+      <h1 id="keys-title" tabIndex={-1}>
+        License keys
+      </h1>
       <form className="filters" onSubmit={create}>
         <label htmlFor="key-label">Label of a new key</label>
         <input id="key-label" value={label} onChange={(event) => setLabel(event.target.value)} placeholder="web servers" maxLength={255} />

@@ -21,7 +21,9 @@ export function OverviewPage({ client, route, onUnauthorized }: { client: Client
   return (
     <section aria-labelledby="overview-title">
       <div className="title-row">
-        <h1 id="overview-title">Overview</h1>
+        <h1 id="overview-title" tabIndex={-1}>
+          Overview
+        </h1>
         <form className="filters" onSubmit={(event) => event.preventDefault()}>
           <label htmlFor="stale-days">Stale after</label>
           <select

@@ -72,7 +72,9 @@ export function PoliciesPage({ client, onUnauthorized }: { client: Client; onUna
   };
   return (
     <section aria-labelledby="policies-title">
-      <h1 id="policies-title">Policies</h1>
+      <h1 id="policies-title" tabIndex={-1}>
+        Policies
+      </h1>
       <p className="hint">
         Rules are CEL expressions over each host's latest report, evaluated in the background within seconds of an upload or a change, each within a budget of
         time and size; a policy whose rules overrun it is quarantined (disabled) until enabled again.

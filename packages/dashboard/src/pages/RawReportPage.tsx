@@ -20,7 +20,7 @@ export function RawReportPage({ client, route: { id }, onUnauthorized }: PagePro
           ← Back
         </a>
       </p>
-      <h1 id="raw-title">
+      <h1 id="raw-title" tabIndex={-1}>
         Report <span className="mono">{id}</span>
       </h1>
       <Status loaded={raw} />

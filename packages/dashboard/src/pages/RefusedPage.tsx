@@ -31,7 +31,9 @@ export function RefusedPage({ client, route, onUnauthorized }: { client: Client;
   };
   return (
     <section aria-labelledby="refused-title">
-      <h1 id="refused-title">Refused uploads</h1>
+      <h1 id="refused-title" tabIndex={-1}>
+        Refused uploads
+      </h1>
       <p className="hint">
         Lynis prints <code>DONE</code> even when the server refused its upload: these hosts are losing reports. Counted per day (UTC), written every few
         seconds.

@@ -29,7 +29,9 @@ export function ReportDiffPage({ client, route, onUnauthorized }: { client: Clie
       <p>
         <a href={hrefOf({ page: 'host', id: host.id })}>← {host.hostname ?? 'The host'}</a>
       </p>
-      <h1 id="diff-title">Changes between two reports of {host.hostname ?? 'a host'}</h1>
+      <h1 id="diff-title" tabIndex={-1}>
+        Changes between two reports of {host.hostname ?? 'a host'}
+      </h1>
       <dl className="facts">
         <dt>Before</dt>
         <dd>{diff.beforeReportId ? formatTime(receivedAt.get(diff.beforeReportId)) : "none: the host's first report"}</dd>

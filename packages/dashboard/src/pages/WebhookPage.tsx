@@ -64,7 +64,7 @@ function Subscription({ client, route, onUnauthorized }: PageProps<'webhook'>) {
       <p>
         <a href={hrefOf({ page: 'webhooks' })}>All webhooks</a>
       </p>
-      <h1 id="webhook-title">
+      <h1 id="webhook-title" tabIndex={-1}>
         Webhook: <span className="mono">{webhook.value.url}</span>
       </h1>
       <Facts webhook={webhook.value} />

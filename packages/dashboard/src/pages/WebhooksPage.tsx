@@ -24,7 +24,9 @@ export function WebhooksPage({ client, onUnauthorized }: { client: Client; onUna
     });
   return (
     <section aria-labelledby="webhooks-title">
-      <h1 id="webhooks-title">Webhooks</h1>
+      <h1 id="webhooks-title" tabIndex={-1}>
+        Webhooks
+      </h1>
       <p className="hint">
         Each subscription is sent the events it chose, signed as Standard Webhooks says; a receiver that does not answer 2xx is tried again with backoff (10
         attempts). Open one for its delivery log.
