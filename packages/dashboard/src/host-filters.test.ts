@@ -15,6 +15,11 @@ describe('host filters', () => {
     });
   });
 
+  it("asks for the route's page size, 50 by default", () => {
+    expect(hostsQuery({ page: 'hosts', offset: 0 }, NOW).limit).toBe(50);
+    expect(hostsQuery({ page: 'hosts', offset: 200, size: 200 }, NOW)).toMatchObject({ limit: 200, offset: 200 });
+  });
+
   it('sends the kind of a finding only with a finding', () => {
     expect(hostsQuery({ page: 'hosts', offset: 0, findingKind: 'warning' }, NOW).findingKind).toBeUndefined();
     expect(hostsQuery({ page: 'hosts', offset: 0, finding: 'SSH-7408', findingKind: 'warning' }, NOW)).toMatchObject({

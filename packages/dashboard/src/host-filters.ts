@@ -1,9 +1,9 @@
 // The hosts list's filters: as the API query, and as the chips that show which are in force.
 import type { LicenseKeyInfo, ListHostsData } from '@org/audit-client/sdk';
-import type { HostFilters, RouteOf } from './route.js';
+import { DEFAULT_HOST_PAGE_SIZE, type HostFilters, type RouteOf } from './route.js';
 
-/** Hosts a page of the list shows. */
-export const HOSTS_PAGE_SIZE = 50;
+/** Hosts a page of the list shows: the route's choice, or 50. */
+export const hostsPageSize = (route: HostsRoute): number => route.size ?? DEFAULT_HOST_PAGE_SIZE;
 const DAY_MS = 86_400_000;
 
 /** The hosts list's route: its page and its filters. */
@@ -12,7 +12,7 @@ export type HostsRoute = RouteOf<'hosts'>;
 /** The query of the hosts list for a route: its filters as the contract names them, "stale" counted from `now`. */
 export function hostsQuery(route: HostsRoute, now: number): NonNullable<ListHostsData['query']> {
   return {
-    limit: HOSTS_PAGE_SIZE,
+    limit: hostsPageSize(route),
     offset: route.offset,
     hostname: route.hostname,
     keyId: route.keyId,

@@ -55,6 +55,13 @@ describe('routes', () => {
     expect(hrefOf({ page: 'webhooks' })).toBe('#/webhooks');
   });
 
+  it("keeps the hosts list's page size in the fragment when it is an offered one other than 50", () => {
+    expect(hrefOf({ page: 'hosts', offset: 200, size: 100 })).toBe('#/hosts?offset=200&size=100');
+    expect(parseRoute('#/hosts?offset=200&size=100')).toEqual({ page: 'hosts', offset: 200, size: 100 });
+    expect(hrefOf({ page: 'hosts', offset: 0, size: 50 })).toBe('#/hosts');
+    for (const size of ['30', '500', '1000', '-25', 'x']) expect(parseRoute(`#/hosts?size=${size}`)).toMatchObject({ size: undefined });
+  });
+
   it('drops values it does not know instead of passing them to the API', () => {
     expect(parseRoute('#/hosts?sort=evil&order=up&kind=error&stale=0&offset=-5')).toEqual({ page: 'hosts', offset: 0 });
     expect(parseRoute('#/hosts?stale=99999')).toMatchObject({ stale: undefined });

@@ -7,6 +7,9 @@ export const SORT_ORDERS = ['asc', 'desc'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
 export const FINDING_KINDS = ['warning', 'suggestion'] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
+/** Page sizes the hosts list offers (within the contract's `limit` of at most 500); 50 unless the URL names another. */
+export const HOST_PAGE_SIZES = [25, 50, 100, 200] as const;
+export const DEFAULT_HOST_PAGE_SIZE = 50;
 /** Statuses a webhook's delivery log can be filtered by, as the contract names them. */
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
 
@@ -69,7 +72,7 @@ export const ROUTES = {
     path: 'hosts',
     title: 'Hosts',
     nav: { offset: 0 },
-    parse: (q): { offset: number } & HostFilters => ({
+    parse: (q): { offset: number; size?: number } & HostFilters => ({
       hostname: q.text('hostname'),
       keyId: q.text('key'),
       group: q.text('group'),
@@ -81,6 +84,7 @@ export const ROUTES = {
       sort: q.oneOf('sort', HOST_SORTS),
       order: q.oneOf('order', SORT_ORDERS),
       offset: q.offset(),
+      size: q.pageSize(HOST_PAGE_SIZES),
     }),
     query: (r) => ({
       hostname: r.hostname,
@@ -94,6 +98,7 @@ export const ROUTES = {
       sort: r.sort,
       order: r.order,
       offset: r.offset || undefined,
+      size: r.size === DEFAULT_HOST_PAGE_SIZE ? undefined : r.size,
     }),
     page: 'HostsPage',
   }),
@@ -211,6 +216,14 @@ export class QueryReader {
   offset(): number {
     return wholeNumber(this.params.get('offset')) ?? 0;
   }
+  /**
+   * The page size (`size`) when it is one of those offered. It lives in the URL rather than in the browser's storage,
+   * which keeps nothing but the tab's token: a reload, a link and the list's own links keep it.
+   */
+  pageSize(sizes: readonly number[]): number | undefined {
+    const size = wholeNumber(this.params.get('size'));
+    return sizes.find((offered) => offered === size);
+  }
   /** The `stale` days, when within the contract's bounds. */
   staleDays(): number | undefined {
     const stale = wholeNumber(this.params.get('stale'));
@@ -256,8 +269,8 @@ export function hrefOf<P extends Page>(route: RouteOf<P>): string {
   return `#/${path}${withQuery(entry.query?.(route) ?? {})}`;
 }
 
-/** The hosts list with these filters, from its first page. */
-export const hostsRoute = (filters: HostFilters = {}): Route => ({ page: 'hosts', offset: 0, ...filters });
+/** The hosts list with these filters (and page size), from its first page. */
+export const hostsRoute = (filters: HostFilters & { size?: number } = {}): Route => ({ page: 'hosts', offset: 0, ...filters });
 
 /** `?a=1&b=2` of the values given, or nothing. */
 function withQuery(values: QueryValues): string {

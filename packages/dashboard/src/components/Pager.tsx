@@ -6,14 +6,28 @@ export interface PagerProps {
   pageSize: number;
   total: number;
   label: string;
+  /** Page sizes to choose from, and the address of the list with another size; none: the size is fixed. */
+  sizes?: { choices: readonly number[]; hrefOf(size: number): string };
 }
 
-/** Previous and next links of a list the server pages through with `limit` and `offset`. */
-export function Pager({ route, pageSize, total, label }: PagerProps) {
+/** Previous and next links of a list the server pages through with `limit` and `offset`, and its page size if it may be chosen. */
+export function Pager({ route, pageSize, total, label, sizes }: PagerProps) {
   return (
     <nav className="pager" aria-label={label}>
       {route.offset > 0 && <a href={hrefOf({ ...route, offset: Math.max(0, route.offset - pageSize) })}>Previous page</a>}
       {route.offset + pageSize < total && <a href={hrefOf({ ...route, offset: route.offset + pageSize })}>Next page</a>}
+      {sizes && (
+        <label className="page-size">
+          Per page{' '}
+          <select value={pageSize} onChange={(event) => (window.location.hash = sizes.hrefOf(Number(event.target.value)))}>
+            {sizes.choices.map((size) => (
+              <option key={size} value={size}>
+                {size}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
     </nav>
   );
 }

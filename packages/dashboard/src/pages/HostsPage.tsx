@@ -4,8 +4,8 @@ import { data } from '../api.js';
 import { pageCaption } from '../format.js';
 import { ExportButtons } from '../components/ExportButtons.js';
 import { When } from '../components/When.js';
-import { hostsRoute, hrefOf, type FindingKind, type HostSort } from '../route.js';
-import { activeFilters, hostsQuery, HOSTS_PAGE_SIZE as PAGE_SIZE, type HostsRoute } from '../host-filters.js';
+import { HOST_PAGE_SIZES, hostsRoute, hrefOf, type FindingKind, type HostSort } from '../route.js';
+import { activeFilters, hostsPageSize, hostsQuery, type HostsRoute } from '../host-filters.js';
 import { useLoad } from '../use-load.js';
 import { useStateFrom } from '../use-state-from.js';
 import { Labels } from '../components/Labels.js';
@@ -49,7 +49,14 @@ export function HostsPage({ client, route, onUnauthorized }: { client: Client; r
           columns={hostColumns(route)}
           rows={loaded.value.hosts.items}
           rowKey={(host) => host.id}
-          paging={{ route, pageSize: PAGE_SIZE, total: loaded.value.hosts.total, label: 'Pages of hosts' }}
+          paging={{
+            route,
+            pageSize: hostsPageSize(route),
+            total: loaded.value.hosts.total,
+            label: 'Pages of hosts',
+            // Another size keeps the first host shown on the page shown.
+            sizes: { choices: HOST_PAGE_SIZES, hrefOf: (size) => hrefOf({ ...route, size, offset: Math.floor(route.offset / size) * size }) },
+          }}
         />
       )}
     </section>
@@ -89,6 +96,7 @@ function useFilterForm(route: HostsRoute) {
         stale: form.stale ? Number(form.stale) : undefined,
         sort: route.sort,
         order: route.order,
+        size: route.size,
       }),
     );
   };
@@ -98,6 +106,8 @@ function useFilterForm(route: HostsRoute) {
 /** The filters as a form; submitting it moves to the first page of the filtered list (the order is kept). */
 function FilterForm({ route, keys }: { route: HostsRoute; keys: { id: string; label: string | null; prefix: string }[] }) {
   const { field, submit } = useFilterForm(route);
+  // Clearing the filters keeps the order and the page size.
+  const unfiltered = hostsRoute({ sort: route.sort, order: route.order, size: route.size });
   const staleChoices = route.stale && !STALE_CHOICES.includes(route.stale) ? [...STALE_CHOICES, route.stale].sort((a, b) => a - b) : STALE_CHOICES;
   return (
     <form className="filter-grid" role="search" aria-label="Filter hosts" onSubmit={submit}>
@@ -154,9 +164,7 @@ function FilterForm({ route, keys }: { route: HostsRoute; keys: { id: string; la
       </div>
       <div className="field actions">
         <button type="submit">Search</button>
-        {hrefOf(route) !== hrefOf(hostsRoute({ sort: route.sort, order: route.order })) && (
-          <a href={hrefOf(hostsRoute({ sort: route.sort, order: route.order }))}>Clear filters</a>
-        )}
+        {hrefOf(route) !== hrefOf(unfiltered) && <a href={hrefOf(unfiltered)}>Clear filters</a>}
       </div>
     </form>
   );
@@ -200,12 +208,13 @@ function sortOf(route: HostsRoute, sort: HostSort): Column<Host>['sort'] {
 function hostColumns(route: HostsRoute): Column<Host>[] {
   return [
     { header: 'Host name', sort: sortOf(route, 'hostname'), cell: (host) => <HostName host={host} /> },
-    { header: 'Groups and tags', cell: (host) => <Labels host={host} /> },
+    // The row's one Tab stop is its host's name: the groups, tags and system link elsewhere too (the host's page, the filters).
+    { header: 'Groups and tags', cell: (host) => <Labels host={host} tabbable={false} /> },
     {
       header: 'Operating system',
       cell: (host) =>
         host.os ? (
-          <a className="quiet" href={hrefOf(hostsRoute({ os: host.os }))} title="Hosts with this operating system">
+          <a className="quiet" tabIndex={-1} href={hrefOf(hostsRoute({ os: host.os }))} title="Hosts with this operating system">
             {host.os}
           </a>
         ) : (
