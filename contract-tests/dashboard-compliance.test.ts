@@ -155,6 +155,13 @@ it('shows a quarantined policy with its reason; Enable clears the quarantine, De
   await row().getByRole('button', { name: 'Enable' }).click();
   await expect.poll(() => row().getByRole('status').count()).toBe(0);
   expect(await row().innerText()).not.toContain('(disabled)');
+  // The baseline can be added beside other policies: deleted, its button is back while this policy exists.
+  const enableBaseline = page.getByRole('button', { name: 'Enable the baseline' });
+  expect(await enableBaseline.count()).toBe(0);
+  await page.getByRole('row').filter({ hasText: 'Baseline' }).first().getByRole('button', { name: 'Delete' }).click();
+  await enableBaseline.click();
+  await expect.poll(() => page.getByRole('row').filter({ hasText: 'Baseline' }).count()).toBe(1);
+  expect(await enableBaseline.count()).toBe(0);
   await row().getByRole('button', { name: 'Delete' }).click();
   await expect.poll(() => row().count()).toBe(0);
   await page.close();

@@ -84,15 +84,15 @@ export function PoliciesPage({ client, onUnauthorized }: { client: Client; onUna
           {problem}
         </p>
       )}
-      {policies.length === 0 ? (
+      {policies.length === 0 ? <p>No policies yet.</p> : <Table columns={policyColumns(policyActions)} rows={policies} rowKey={(policy) => policy.id} />}
+      {/* The baseline can be added beside other policies at any time; the server answers 409 once one named Baseline exists. */}
+      {!policies.some((policy) => policy.name === 'Baseline') && (
         <p>
-          No policies yet.{' '}
           <button type="button" onClick={() => void change(async () => void (await data(enableBaselinePolicy({ client }))))}>
             Enable the baseline
-          </button>
+          </button>{' '}
+          the shipped policy: hardening index, vulnerable packages, firewall, warnings and the audit's age.
         </p>
-      ) : (
-        <Table columns={policyColumns(policyActions)} rows={policies} rowKey={(policy) => policy.id} />
       )}
       {current && <FailingHosts client={client} policy={current} onUnauthorized={onUnauthorized} onChange={change} />}
       <NewPolicy client={client} onUnauthorized={onUnauthorized} onCreated={reload} />
