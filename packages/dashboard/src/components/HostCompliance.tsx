@@ -1,6 +1,6 @@
 import { getHostCompliance, type Client, type PolicyResult } from '@org/audit-client/sdk';
 import { data } from '../api.js';
-import { formatTime } from '../format.js';
+import { When } from './When.js';
 import { hrefOf } from '../route.js';
 import { mapLoaded, useLoad } from '../use-load.js';
 import { LoadedTable, type Column } from './Table.js';
@@ -32,6 +32,6 @@ const COLUMNS: Column<PolicyResult>[] = [
   { header: 'Rule', cell: (result) => <code>{result.ruleId}</code> },
   { header: 'Status', cellClassName: (result) => `status-${result.status}`, cell: (result) => result.status },
   { header: 'Value seen', cellClassName: 'mono', cell: (result) => result.value ?? '—' },
-  { header: 'Since', cell: (result) => formatTime(result.since) },
+  { header: 'Since', cell: (result) => <When time={result.since} /> },
   { header: 'Why it erred', cell: (result) => result.message ?? '—' },
 ];

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { getHost, listLicenseKeys, type HostDetail } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { formatTime } from '../format.js';
+import { When } from '../components/When.js';
 import { loadNewestReport } from '../newest-report.js';
 import { hrefOf, type PageProps } from '../route.js';
 import { useLoad } from '../use-load.js';
@@ -128,6 +129,6 @@ function HardeningTrend({ host }: { host: HostDetail }) {
 }
 
 const TREND_COLUMNS: Column<HostDetail['hardeningHistory'][number]>[] = [
-  { header: 'Received', cell: (entry) => formatTime(entry.receivedAt) },
+  { header: 'Received', cell: (entry) => <When time={entry.receivedAt} /> },
   { header: 'Hardening index', className: 'number', cell: (entry) => entry.hardeningIndex },
 ];

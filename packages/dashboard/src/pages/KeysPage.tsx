@@ -10,7 +10,7 @@ import {
   type LicenseKeySettings,
 } from '@org/audit-client/sdk';
 import { data } from '../api.js';
-import { formatTime } from '../format.js';
+import { When } from '../components/When.js';
 import { useChange, type Change } from '../use-change.js';
 import { mapLoaded, useLoad } from '../use-load.js';
 import { LoadedTable, type Column } from '../components/Table.js';
@@ -70,9 +70,9 @@ function columns(actions: (key: LicenseKeyInfo) => ReactNode): Column<LicenseKey
     { header: 'Label', cell: (key) => key.label ?? '—' },
     { header: 'Prefix', cellClassName: 'mono', cell: (key) => `${key.prefix}…` },
     { header: 'State', cell: (key) => key.state },
-    { header: 'Created', cell: (key) => formatTime(key.createdAt) },
-    { header: 'Expires', cell: (key) => (key.expiresAt ? formatTime(key.expiresAt) : 'never') },
-    { header: 'Last upload', cell: (key) => formatTime(key.lastUploadAt) },
+    { header: 'Created', cell: (key) => <When time={key.createdAt} /> },
+    { header: 'Expires', cell: (key) => (key.expiresAt ? <When time={key.expiresAt} /> : 'never') },
+    { header: 'Last upload', cell: (key) => <When time={key.lastUploadAt} /> },
     { header: 'New hosts a day', className: 'number', cell: (key) => key.newHostsPerDay ?? 'server default' },
     { header: 'Most hosts', className: 'number', cell: (key) => key.maxHosts ?? 'no maximum' },
     { header: 'Actions', cell: actions },

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { getOverview, type Client, type FindingCount, type LabelCount, type Overview } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { formatTime } from '../format.js';
+import { When } from '../components/When.js';
 import { hostsRoute, hrefOf, type Route } from '../route.js';
 import { useLoad } from '../use-load.js';
 import { DistributionChart, FleetTrendChart, round, UploadsChart } from '../components/FleetCharts.js';
@@ -217,7 +218,7 @@ function StaleHosts({ overview }: { overview: Overview }) {
 
 const STALE_COLUMNS: Column<Overview['staleHosts'][number]>[] = [
   { header: 'Host name', cell: (host) => <a href={hrefOf({ page: 'host', id: host.id })}>{host.hostname ?? '(no host name)'}</a> },
-  { header: 'Last seen', cellClassName: 'nowrap', cell: (host) => formatTime(host.lastSeen) },
+  { header: 'Last seen', cellClassName: 'nowrap', cell: (host) => <When time={host.lastSeen} /> },
   { header: 'Hardening index', className: 'number', cell: (host) => host.latestHardeningIndex ?? '—' },
 ];
 
