@@ -127,6 +127,9 @@ it('refuses a policy whose rules do not check, naming each rule and where', asyn
     body: JSON.stringify({ url: 'ftp://example.org/', events: ['report.stored'] }),
   });
   expect(webhookRefused.status).toBe(400);
+  // The baseline once more: a conflict naming it, not a second copy (delete or rename it to add the shipped one again).
+  const baselineAgain = await admin<{ detail: string }>('/api/admin/policies/baseline', { method: 'POST' });
+  expect(baselineAgain).toMatchObject({ status: 409, body: { detail: 'A policy named "Baseline" exists' } });
 });
 
 it('audit-client lists policies and their results, subscribes a webhook, reads its log, and exports hosts', async () => {
