@@ -54,7 +54,7 @@ export function addPolicyCommands(program: Command): void {
   adminCommand(
     policies,
     'enable-baseline',
-    'create the shipped Baseline policy (hardening index >= 60, no vulnerable packages, no warnings, audited within 7 days)',
+    'create the shipped Baseline policy (hardening index >= 50, no vulnerable packages, firewall active, no warnings besides PKGS-7392 and LOGG-2138, audited within 7 days)',
   ).action(
     admin<[OutputFlags]>(async (client, options) =>
       show(options, await client.enableBaselinePolicy(), (created) => `Created policy ${created.name} (${created.id})\n`),

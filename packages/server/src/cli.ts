@@ -360,7 +360,9 @@ const policies = program.command('policies').description("manage compliance poli
 
 policies
   .command('enable-baseline')
-  .description('create the shipped Baseline policy: hardening index >= 60, no vulnerable packages, no warnings, audited within 7 days')
+  .description(
+    'create the shipped Baseline policy: hardening index >= 50, no vulnerable packages, firewall active, no warnings besides PKGS-7392 and LOGG-2138, audited within 7 days',
+  )
   .action(async (_options, command: Command) => {
     await withDatabase(command, async (orm) => {
       const policy = await createPolicy(orm, BASELINE_POLICY);
