@@ -533,9 +533,14 @@ export const redeliverWebhookDelivery = <ThrowOnError extends boolean = false>(o
 });
 
 /**
- * Every host with its latest index, findings counts and compliance
+ * The hosts of the list, filtered and sorted as the list is, with their latest index, findings counts, key label, compliance and failing rules
  *
- * Every host, ordered by id: streamed from the database a page at a time, so a fleet of any size costs the server the same memory.
+ * The hosts `listHosts` would list with the same filters and order, every page of them: the same query
+ * parameters, read by the same query, so a filtered view exports exactly the hosts it counts (its `total`).
+ * Without filters, every host. Streamed from the database a page at a time, so a fleet of any size costs the
+ * server the same memory. Each host carries its license key's label (`keyLabel`, null when the key has none)
+ * and the rules it fails (`failingRules`: `fail` or `error` results a waiver does not cover, as
+ * `policyName/ruleId`, by policy name then rule id; an array in JSON, joined by `;` in CSV like groups and tags).
  *
  */
 export const exportHosts = <ThrowOnError extends boolean = false>(options?: Options<ExportHostsData, ThrowOnError>) => (options?.client ?? client).get<ExportHostsResponses, ExportHostsErrors, ThrowOnError>({
@@ -548,6 +553,8 @@ export const exportHosts = <ThrowOnError extends boolean = false>(options?: Opti
  * Every warning and suggestion of every host's latest report
  *
  * One row per host and finding of its latest report, ordered by host id, kind and test id; streamed like the hosts export.
+ * The host filters of `listHosts` apply: only the findings of the hosts the list would show with them (`finding`
+ * selects hosts, so their other findings come too).
  *
  */
 export const exportFindings = <ThrowOnError extends boolean = false>(options?: Options<ExportFindingsData, ThrowOnError>) => (options?.client ?? client).get<ExportFindingsResponses, ExportFindingsErrors, ThrowOnError>({

@@ -248,109 +248,37 @@ export const openApiDocument: Document = {
             "$ref": "#/components/parameters/Offset"
           },
           {
-            "name": "hostname",
-            "in": "query",
-            "description": "Only hosts whose latest report names a host name containing this text (case-insensitive, matched\nliterally: `%` and `_` are no wildcards). Control characters are refused.\n",
-            "schema": {
-              "type": "string",
-              "minLength": 1,
-              "maxLength": 255,
-              "pattern": "^[^\\u0000-\\u001F\\u007F]+$"
-            }
+            "$ref": "#/components/parameters/HostnameFilter"
           },
           {
-            "name": "keyId",
-            "in": "query",
-            "description": "Only hosts that upload with this license key.",
-            "schema": {
-              "$ref": "#/components/schemas/Id"
-            }
+            "$ref": "#/components/parameters/KeyIdFilter"
           },
           {
-            "name": "hostId",
-            "in": "query",
-            "description": "Only hosts with this `hostid`.",
-            "schema": {
-              "$ref": "#/components/schemas/HostId"
-            }
+            "$ref": "#/components/parameters/HostIdFilter"
           },
           {
-            "name": "group",
-            "in": "query",
-            "description": "Only hosts whose latest report lists this group in `system-groups=` (exact, case-sensitive).",
-            "schema": {
-              "$ref": "#/components/schemas/LabelFilter"
-            }
+            "$ref": "#/components/parameters/GroupFilter"
           },
           {
-            "name": "tag",
-            "in": "query",
-            "description": "Only hosts whose latest report lists this tag in `tags=` (exact, case-sensitive).",
-            "schema": {
-              "$ref": "#/components/schemas/LabelFilter"
-            }
+            "$ref": "#/components/parameters/TagFilter"
           },
           {
-            "name": "os",
-            "in": "query",
-            "description": "Only hosts whose operating system (`Host.os`) is exactly this.",
-            "schema": {
-              "$ref": "#/components/schemas/LabelFilter"
-            }
+            "$ref": "#/components/parameters/OsFilter"
           },
           {
-            "name": "finding",
-            "in": "query",
-            "description": "Only hosts whose latest report has a warning or suggestion with this test id.",
-            "schema": {
-              "$ref": "#/components/schemas/TestId"
-            }
+            "$ref": "#/components/parameters/FindingFilter"
           },
           {
-            "name": "findingKind",
-            "in": "query",
-            "description": "With `finding`, only warnings or only suggestions.",
-            "schema": {
-              "$ref": "#/components/schemas/FindingKind"
-            }
+            "$ref": "#/components/parameters/FindingKindFilter"
           },
           {
-            "name": "seenBefore",
-            "in": "query",
-            "description": "Only hosts whose last report arrived before this time (stale hosts).",
-            "schema": {
-              "type": "string",
-              "format": "date-time",
-              "example": "2026-11-15T00:00:00.000Z"
-            }
+            "$ref": "#/components/parameters/SeenBefore"
           },
           {
-            "name": "sort",
-            "in": "query",
-            "description": "Order of the hosts: `lastSeen` (default), `hostname`, `hardeningIndex` or `warnings` (the latest\nreport's warning count). Hosts without a value come last either way; ties by id.\n",
-            "schema": {
-              "type": "string",
-              "enum": [
-                "lastSeen",
-                "hostname",
-                "hardeningIndex",
-                "warnings"
-              ],
-              "default": "lastSeen"
-            }
+            "$ref": "#/components/parameters/HostSort"
           },
           {
-            "name": "order",
-            "in": "query",
-            "description": "`desc` (default) or `asc`.",
-            "schema": {
-              "type": "string",
-              "enum": [
-                "asc",
-                "desc"
-              ],
-              "default": "desc"
-            }
+            "$ref": "#/components/parameters/HostOrder"
           }
         ],
         "responses": {
@@ -2311,14 +2239,47 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
-        "summary": "Every host with its latest index, findings counts and compliance",
-        "description": "Every host, ordered by id: streamed from the database a page at a time, so a fleet of any size costs the server the same memory.\n",
+        "summary": "The hosts of the list, filtered and sorted as the list is, with their latest index, findings counts, key label, compliance and failing rules",
+        "description": "The hosts `listHosts` would list with the same filters and order, every page of them: the same query\nparameters, read by the same query, so a filtered view exports exactly the hosts it counts (its `total`).\nWithout filters, every host. Streamed from the database a page at a time, so a fleet of any size costs the\nserver the same memory. Each host carries its license key's label (`keyLabel`, null when the key has none)\nand the rules it fails (`failingRules`: `fail` or `error` results a waiver does not cover, as\n`policyName/ruleId`, by policy name then rule id; an array in JSON, joined by `;` in CSV like groups and tags).\n",
         "security": [
           {
             "adminToken": []
           }
         ],
         "parameters": [
+          {
+            "$ref": "#/components/parameters/HostnameFilter"
+          },
+          {
+            "$ref": "#/components/parameters/KeyIdFilter"
+          },
+          {
+            "$ref": "#/components/parameters/HostIdFilter"
+          },
+          {
+            "$ref": "#/components/parameters/GroupFilter"
+          },
+          {
+            "$ref": "#/components/parameters/TagFilter"
+          },
+          {
+            "$ref": "#/components/parameters/OsFilter"
+          },
+          {
+            "$ref": "#/components/parameters/FindingFilter"
+          },
+          {
+            "$ref": "#/components/parameters/FindingKindFilter"
+          },
+          {
+            "$ref": "#/components/parameters/SeenBefore"
+          },
+          {
+            "$ref": "#/components/parameters/HostSort"
+          },
+          {
+            "$ref": "#/components/parameters/HostOrder"
+          },
           {
             "name": "format",
             "in": "query",
@@ -2341,7 +2302,7 @@ export const openApiDocument: Document = {
                 "schema": {
                   "type": "string"
                 },
-                "example": "id,hostname,hostId,keyId,os,lynisVersion,groups,tags,customerName,firstSeen,lastSeen,reportCount,hardeningIndex,warnings,suggestions,compliance\n0f8fad5b-d9cb-469f-a165-70867728950e,web-01,0123456789abcdef0123456789abcdef01234567,7c9e6679-7425-40de-944b-e07fc1f90ae7,Debian GNU/Linux 12 (bookworm),3.0.8,webservers,production,acme,2026-11-01T08:00:02.000Z,2026-11-22T13:41:25.000Z,22,56,1,24,noncompliant\n"
+                "example": "id,hostname,hostId,keyId,keyLabel,os,lynisVersion,groups,tags,customerName,firstSeen,lastSeen,reportCount,hardeningIndex,warnings,suggestions,compliance,failingRules\n0f8fad5b-d9cb-469f-a165-70867728950e,web-01,0123456789abcdef0123456789abcdef01234567,7c9e6679-7425-40de-944b-e07fc1f90ae7,Web servers,Debian GNU/Linux 12 (bookworm),3.0.8,webservers,production,acme,2026-11-01T08:00:02.000Z,2026-11-22T13:41:25.000Z,22,56,1,24,noncompliant,Baseline/firewall;Baseline/no-vulnerable-packages\n"
               },
               "application/json": {
                 "schema": {
@@ -2375,13 +2336,40 @@ export const openApiDocument: Document = {
           "admin"
         ],
         "summary": "Every warning and suggestion of every host's latest report",
-        "description": "One row per host and finding of its latest report, ordered by host id, kind and test id; streamed like the hosts export.\n",
+        "description": "One row per host and finding of its latest report, ordered by host id, kind and test id; streamed like the hosts export.\nThe host filters of `listHosts` apply: only the findings of the hosts the list would show with them (`finding`\nselects hosts, so their other findings come too).\n",
         "security": [
           {
             "adminToken": []
           }
         ],
         "parameters": [
+          {
+            "$ref": "#/components/parameters/HostnameFilter"
+          },
+          {
+            "$ref": "#/components/parameters/KeyIdFilter"
+          },
+          {
+            "$ref": "#/components/parameters/HostIdFilter"
+          },
+          {
+            "$ref": "#/components/parameters/GroupFilter"
+          },
+          {
+            "$ref": "#/components/parameters/TagFilter"
+          },
+          {
+            "$ref": "#/components/parameters/OsFilter"
+          },
+          {
+            "$ref": "#/components/parameters/FindingFilter"
+          },
+          {
+            "$ref": "#/components/parameters/FindingKindFilter"
+          },
+          {
+            "$ref": "#/components/parameters/SeenBefore"
+          },
           {
             "name": "format",
             "in": "query",
@@ -5059,6 +5047,7 @@ export const openApiDocument: Document = {
           "hostname",
           "hostId",
           "keyId",
+          "keyLabel",
           "os",
           "lynisVersion",
           "groups",
@@ -5070,7 +5059,8 @@ export const openApiDocument: Document = {
           "hardeningIndex",
           "warnings",
           "suggestions",
-          "compliance"
+          "compliance",
+          "failingRules"
         ],
         "properties": {
           "id": {
@@ -5087,6 +5077,11 @@ export const openApiDocument: Document = {
           "keyId": {
             "type": "string",
             "format": "uuid"
+          },
+          "keyLabel": {
+            "type": "string",
+            "nullable": true,
+            "description": "The label of the host's license key; null when it has none."
           },
           "os": {
             "type": "string",
@@ -5137,6 +5132,17 @@ export const openApiDocument: Document = {
           },
           "compliance": {
             "$ref": "#/components/schemas/HostComplianceState"
+          },
+          "failingRules": {
+            "type": "array",
+            "description": "The rules the host fails (`fail` or `error`, not waived), as `policyName/ruleId`.",
+            "items": {
+              "type": "string"
+            },
+            "example": [
+              "Baseline/firewall",
+              "Baseline/no-vulnerable-packages"
+            ]
           }
         }
       },
@@ -5296,6 +5302,111 @@ export const openApiDocument: Document = {
       }
     },
     "parameters": {
+      "HostnameFilter": {
+        "name": "hostname",
+        "in": "query",
+        "description": "Only hosts whose latest report names a host name containing this text (case-insensitive, matched\nliterally: `%` and `_` are no wildcards). Control characters are refused.\n",
+        "schema": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[^\\u0000-\\u001F\\u007F]+$"
+        }
+      },
+      "KeyIdFilter": {
+        "name": "keyId",
+        "in": "query",
+        "description": "Only hosts that upload with this license key.",
+        "schema": {
+          "$ref": "#/components/schemas/Id"
+        }
+      },
+      "HostIdFilter": {
+        "name": "hostId",
+        "in": "query",
+        "description": "Only hosts with this `hostid`.",
+        "schema": {
+          "$ref": "#/components/schemas/HostId"
+        }
+      },
+      "GroupFilter": {
+        "name": "group",
+        "in": "query",
+        "description": "Only hosts whose latest report lists this group in `system-groups=` (exact, case-sensitive).",
+        "schema": {
+          "$ref": "#/components/schemas/LabelFilter"
+        }
+      },
+      "TagFilter": {
+        "name": "tag",
+        "in": "query",
+        "description": "Only hosts whose latest report lists this tag in `tags=` (exact, case-sensitive).",
+        "schema": {
+          "$ref": "#/components/schemas/LabelFilter"
+        }
+      },
+      "OsFilter": {
+        "name": "os",
+        "in": "query",
+        "description": "Only hosts whose operating system (`Host.os`) is exactly this.",
+        "schema": {
+          "$ref": "#/components/schemas/LabelFilter"
+        }
+      },
+      "FindingFilter": {
+        "name": "finding",
+        "in": "query",
+        "description": "Only hosts whose latest report has a warning or suggestion with this test id.",
+        "schema": {
+          "$ref": "#/components/schemas/TestId"
+        }
+      },
+      "FindingKindFilter": {
+        "name": "findingKind",
+        "in": "query",
+        "description": "With `finding`, only warnings or only suggestions.",
+        "schema": {
+          "$ref": "#/components/schemas/FindingKind"
+        }
+      },
+      "SeenBefore": {
+        "name": "seenBefore",
+        "in": "query",
+        "description": "Only hosts whose last report arrived before this time (stale hosts).",
+        "schema": {
+          "type": "string",
+          "format": "date-time",
+          "example": "2026-11-15T00:00:00.000Z"
+        }
+      },
+      "HostSort": {
+        "name": "sort",
+        "in": "query",
+        "description": "Order of the hosts: `lastSeen` (default), `hostname`, `hardeningIndex` or `warnings` (the latest\nreport's warning count). Hosts without a value come last either way; ties by id.\n",
+        "schema": {
+          "type": "string",
+          "enum": [
+            "lastSeen",
+            "hostname",
+            "hardeningIndex",
+            "warnings"
+          ],
+          "default": "lastSeen"
+        }
+      },
+      "HostOrder": {
+        "name": "order",
+        "in": "query",
+        "description": "`desc` (default) or `asc`.",
+        "schema": {
+          "type": "string",
+          "enum": [
+            "asc",
+            "desc"
+          ],
+          "default": "desc"
+        }
+      },
       "WebhookId": {
         "name": "webhookId",
         "in": "path",

@@ -4,13 +4,13 @@ import { FINDING_COLUMNS, findingRows, HISTORY_COLUMNS, historyRows, HOST_COLUMN
 import { hostExists } from '../hosts/host-queries.js';
 import type { AdminHandler, AdminHandlers, RawReply } from './operation.js';
 
-/** `GET /api/admin/exports/hosts`: every host, streamed as CSV or JSON. */
-const exportHosts: AdminHandler<'exportHosts'> = async ({ query }, { database }) =>
-  streamed(exportStream(query.format, 'hosts', HOST_COLUMNS, hostRows(database)));
+/** `GET /api/admin/exports/hosts`: the hosts the list shows with the same filters, in its order, streamed as CSV or JSON. */
+const exportHosts: AdminHandler<'exportHosts'> = async ({ query: { format, ...filters } }, { database }) =>
+  streamed(exportStream(format, 'hosts', HOST_COLUMNS, hostRows(database, filters)));
 
-/** `GET /api/admin/exports/findings`: every finding of every host's latest report. */
-const exportFindings: AdminHandler<'exportFindings'> = async ({ query }, { database }) =>
-  streamed(exportStream(query.format, 'findings', FINDING_COLUMNS, findingRows(database)));
+/** `GET /api/admin/exports/findings`: every finding of the latest report of the hosts the list shows with the same filters. */
+const exportFindings: AdminHandler<'exportFindings'> = async ({ query: { format, ...filters } }, { database }) =>
+  streamed(exportStream(format, 'findings', FINDING_COLUMNS, findingRows(database, filters)));
 
 /** `GET /api/admin/exports/hosts/{hostRecordId}/history`: one host's reports, newest first. */
 const exportHostHistory: AdminHandler<'exportHostHistory'> = async ({ path, query }, { database }) => {

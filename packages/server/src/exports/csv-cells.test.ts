@@ -17,6 +17,7 @@ const EXPORTS = {
       hostname: 'web-01',
       hostId: 'a'.repeat(40),
       keyId: 'k',
+      keyLabel: 'Web servers',
       os: 'Debian',
       lynisVersion: '3.1.4',
       groups: ['web'],
@@ -29,6 +30,7 @@ const EXPORTS = {
       warnings: 0,
       suggestions: 1,
       compliance: 'compliant',
+      failingRules: ['Baseline/firewall', 'Baseline/ssh'],
     },
   },
   findings: {

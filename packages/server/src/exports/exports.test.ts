@@ -10,6 +10,7 @@ import { OrmReportStore } from '../reports/report-store.js';
 import { createKey } from '../secrets/license-keys.js';
 import { exportStream } from './export-body.js';
 import { FINDING_COLUMNS, findingRows, HISTORY_COLUMNS, historyRows, HOST_COLUMNS, hostRows } from './fleet-exports.js';
+import { hostPage, hostRecordPages, type HostFilters } from '../hosts/host-queries.js';
 
 const report = (hostname: string, index: number, extra: string[] = []) =>
   ['report_version_major=1', 'report_version_minor=0', 'lynis_version=3.0.8', `hostname=${hostname}`, `hardening_index=${index}`, ...extra, ''].join('\n');
@@ -24,11 +25,11 @@ describe.each(DIALECTS)('exports on %s', (dialect) => {
   });
   afterEach(() => orm.close());
 
-  async function upload(hostId: string, body: string, receivedAt = new Date()) {
+  async function upload(hostId: string, body: string, receivedAt = new Date(), key = keyId) {
     const content = Buffer.from(body);
     const reading = readReportBytes(content);
     const saved: ReportToStore = {
-      keyId,
+      keyId: key,
       hostId,
       receivedAt,
       encoding: 'raw',
@@ -56,8 +57,8 @@ describe.each(DIALECTS)('exports on %s', (dialect) => {
     const web = lines.find((line) => line.includes('HYPERLINK'))!;
     expect(web).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(web).toContain(',web;prod,eu,');
-    expect(web.endsWith(',70,1,0,compliant')).toBe(true);
-    expect(lines.find((line) => line.includes('db-01'))!.endsWith(',40,0,0,noncompliant')).toBe(true);
+    expect(web.endsWith(',70,1,0,compliant,')).toBe(true);
+    expect(lines.find((line) => line.includes('db-01'))!.endsWith(',40,0,0,noncompliant,Index/index')).toBe(true);
 
     const json = JSON.parse(await text(exportStream('json', 'hosts', HOST_COLUMNS, hostRows(orm)).body)) as Record<string, unknown>[];
     expect(json.map((host) => [host['hostname'], host['groups'], host['compliance']]).sort()).toEqual([
@@ -90,5 +91,88 @@ describe.each(DIALECTS)('exports on %s', (dialect) => {
     ]);
     expect(history[0]!['reportId']).toBe(second);
     expect(HISTORY_COLUMNS).toEqual(Object.keys(history[0]!));
+  });
+
+  /** Twelve hosts under two keys: ties and missing values in every sort column, groups, tags, findings, two last-seen times. */
+  async function seedFleet(): Promise<string> {
+    const { id: otherKey } = await createKey(orm, { label: '=cmd|calc' });
+    const early = new Date('2026-11-01T00:00:00.000Z');
+    const late = new Date('2026-11-20T00:00:00.000Z');
+    for (let host = 0; host < 12; host++) {
+      const lines = [
+        `system-groups=${host % 3 === 0 ? 'web' : 'db'}`,
+        `tags=${host % 2 === 0 ? 'eu' : 'us'}`,
+        ...(host % 4 === 0 ? ['warning[]=AUTH-9262|Weak|-|-|'] : []),
+        ...(host % 5 === 0 ? ['suggestion[]=AUTH-9262|Weak|-|-|', 'warning[]=SSH-7408|Ssh|-|-|'] : []),
+      ];
+      const name = host % 6 === 5 ? '' : `host-${String(host % 7).padStart(2, '0')}`;
+      const body = report(name, host % 3 === 0 ? 60 : 40 + (host % 4), lines).replace(host === 7 ? /hardening_index=\d+\n/ : /$^/, '');
+      await upload(String(host).padStart(40, '0'), body, host % 2 === 0 ? early : late, host < 4 ? otherKey : keyId);
+    }
+    return otherKey;
+  }
+
+  const FILTERS: HostFilters[] = [
+    {},
+    { group: 'web' },
+    { tag: 'eu', sort: 'hostname', order: 'asc' },
+    { finding: 'AUTH-9262', sort: 'hardeningIndex' },
+    { finding: 'AUTH-9262', findingKind: 'suggestion' },
+    { hostname: 'HOST-0', sort: 'warnings', order: 'asc' },
+    { seenBefore: '2026-11-10T00:00:00.000Z', sort: 'hardeningIndex', order: 'asc' },
+    { os: 'no such system' },
+  ];
+
+  it("exports exactly the list's hosts for its filters, in its order, across pages of any size", async () => {
+    const otherKey = await seedFleet();
+    for (const filters of [...FILTERS, { keyId: otherKey, sort: 'warnings' as const }]) {
+      const list = await hostPage(orm, { ...filters, limit: 500, offset: 0 });
+      const exported = [];
+      for await (const row of hostRows(orm, filters)) exported.push(row['id']);
+      expect(exported, JSON.stringify(filters)).toHaveLength(list.total);
+      expect(exported, JSON.stringify(filters)).toEqual(list.items.map((host) => host.id));
+      for (const sort of ['lastSeen', 'hostname', 'hardeningIndex', 'warnings'] as const) {
+        for (const order of ['asc', 'desc'] as const) {
+          const sorted = { ...filters, sort, order };
+          const paged = [];
+          for await (const { records } of hostRecordPages(orm, sorted, 2)) paged.push(...records.map((record) => record.id));
+          const whole = await hostPage(orm, { ...sorted, limit: 500, offset: 0 });
+          expect(paged, JSON.stringify(sorted)).toEqual(whole.items.map((host) => host.id));
+        }
+      }
+    }
+    const findings = [];
+    for await (const row of findingRows(orm, { group: 'web' })) findings.push(`${String(row['hostname'])} ${String(row['testId'])}`);
+    expect(findings.sort()).toEqual(['host-00 AUTH-9262', 'host-00 AUTH-9262', 'host-00 SSH-7408']); // web: hosts 0, 3, 6 and 9, of which only 0 has findings
+  });
+
+  it('gives each host its key label and failing rules, neutralised in CSV like host text', async () => {
+    await seedFleet();
+    await createPolicy(orm, {
+      name: '@ops',
+      rules: [
+        { id: '=index', expression: 'summary.hardeningIndex >= 50' },
+        { id: 'warnings', expression: 'size(summary.warnings) == 0' },
+      ],
+    });
+    const evaluator = new PolicyEvaluator(orm);
+    await evaluator.settle();
+    await evaluator.stop();
+    const json = JSON.parse(
+      await text(exportStream('json', 'hosts', HOST_COLUMNS, hostRows(orm, { tag: 'eu', sort: 'hostname', order: 'asc' })).body),
+    ) as Record<string, unknown>[];
+    expect(json.map((host) => [host['hostname'], host['keyLabel'], host['failingRules']])).toEqual([
+      ['host-00', '=cmd|calc', ['@ops/warnings']],
+      ['host-01', null, ['@ops/=index', '@ops/warnings']],
+      ['host-02', '=cmd|calc', ['@ops/=index']],
+      ['host-03', null, ['@ops/=index', '@ops/warnings']],
+      ['host-04', null, ['@ops/=index', '@ops/warnings']],
+      ['host-06', null, []],
+    ]);
+    const csv = await text(exportStream('csv', 'hosts', HOST_COLUMNS, hostRows(orm, { tag: 'eu', sort: 'hostname', order: 'asc' })).body);
+    const line = (hostname: string) => csv.split('\n').find((row) => row.includes(`,${hostname},`))!;
+    expect(line('host-02')).toContain(",'=cmd|calc,");
+    expect(line('host-02').endsWith(",'@ops/=index")).toBe(true);
+    expect(line('host-03').endsWith(",'@ops/=index;'@ops/warnings")).toBe(true);
   });
 });

@@ -1,7 +1,8 @@
 import type { Database } from '../database/dialect.js';
-import type { HostRecord, ReportRecord } from '../database/entities.js';
+import type { ReportRecord } from '../database/entities.js';
+import { filteredHostIds, hostRecordPages, hostsOf, type HostFilters } from '../hosts/host-queries.js';
 import type { ReadRowOf } from '../database/rows.js';
-import { hostCompliances } from '../policies/policy-results.js';
+import { failingRules } from '../policies/policy-results.js';
 import { receivedBefore } from '../reports/report-queries.js';
 import { pagesOf } from './export-body.js';
 
@@ -13,6 +14,7 @@ export const HOST_COLUMNS = [
   'hostname',
   'hostId',
   'keyId',
+  'keyLabel',
   'os',
   'lynisVersion',
   'groups',
@@ -25,68 +27,61 @@ export const HOST_COLUMNS = [
   'warnings',
   'suggestions',
   'compliance',
+  'failingRules',
 ];
 export const FINDING_COLUMNS = ['kind', 'testId', 'text', 'hostRecordId', 'hostname', 'hostId'];
 export const HISTORY_COLUMNS = ['reportId', 'receivedAt', 'lynisVersion', 'hardeningIndex', 'warnings', 'suggestions'];
 
-type HostRow = ReadRowOf<HostRecord>;
-
-/** Every host with its labels, counts and compliance, by id. */
-export async function* hostRows(database: Database, now = new Date()): AsyncGenerator<Record<string, unknown>> {
+/**
+ * The hosts the list shows with these filters, in its order (the same query), with their labels, counts, key label,
+ * compliance and failing rules.
+ */
+export async function* hostRows(database: Database, filters: HostFilters = {}, now = new Date()): AsyncGenerator<Record<string, unknown>> {
   const knex = database.em.getKnex();
-  const readPage = (after: string | undefined) => {
-    const query = knex('host').select('*').orderBy('id').limit(PAGE);
-    if (after !== undefined) query.where('id', '>', after);
-    return query as Promise<HostRow[]>;
-  };
-  for await (const page of pagesOf(readPage, (row) => row.id, PAGE)) {
-    const ids = page.map((host) => host.id);
-    const [labels, compliance] = await Promise.all([
-      knex('host_label').select('host_record_id', 'kind', 'value').whereIn('host_record_id', ids).orderBy(['host_record_id', 'kind', 'position']) as Promise<
-        { host_record_id: string; kind: string; value: string }[]
-      >,
-      hostCompliances(database, ids, now),
+  for await (const { em, records } of hostRecordPages(database, filters, PAGE)) {
+    const ids = records.map((record) => record.id);
+    const keyIds = [...new Set(records.map((record) => record.key.id))];
+    const [hosts, failing, keys] = await Promise.all([
+      hostsOf(em, records, now),
+      failingRules(database, ids, now),
+      knex('license_key').select('id', 'label').whereIn('id', keyIds) as Promise<{ id: string; label: string | null }[]>,
     ]);
-    // One pass over the page's labels, not one per host: a page holds a thousand hosts.
-    const byHost = new Map<string, { group: string[]; tag: string[] }>();
-    for (const label of labels) {
-      if (label.kind !== 'group' && label.kind !== 'tag') continue;
-      let held = byHost.get(label.host_record_id);
-      if (held === undefined) byHost.set(label.host_record_id, (held = { group: [], tag: [] }));
-      held[label.kind].push(label.value);
-    }
-    const labelsOf = (id: string, kind: 'group' | 'tag') => byHost.get(id)?.[kind] ?? [];
-    for (const host of page) {
+    const labels = new Map(keys.map((key) => [key.id, key.label]));
+    for (const host of hosts) {
       yield {
         id: host.id,
         hostname: host.hostname,
-        hostId: host.host_id,
-        keyId: host.key_id,
-        os: host.os_name,
-        lynisVersion: host.lynis_version,
-        groups: labelsOf(host.id, 'group'),
-        tags: labelsOf(host.id, 'tag'),
-        customerName: host.customer_name,
-        firstSeen: new Date(host.first_seen).toISOString(),
-        lastSeen: new Date(host.last_seen).toISOString(),
-        reportCount: Number(host.report_count),
-        hardeningIndex: host.latest_hardening_index,
-        warnings: host.latest_warning_count,
-        suggestions: host.latest_suggestion_count,
-        compliance: compliance.get(host.id)!,
+        hostId: host.hostId,
+        keyId: host.keyId,
+        keyLabel: labels.get(host.keyId) ?? null,
+        os: host.os,
+        lynisVersion: host.lynisVersion,
+        groups: host.groups,
+        tags: host.tags,
+        customerName: host.customerName,
+        firstSeen: host.firstSeen,
+        lastSeen: host.lastSeen,
+        reportCount: host.reportCount,
+        hardeningIndex: host.latestHardeningIndex,
+        warnings: host.latestWarningCount,
+        suggestions: host.latestSuggestionCount,
+        compliance: host.compliance,
+        failingRules: failing.get(host.id)!,
       };
     }
   }
 }
 
-/** Every finding of every host's latest report, by host id, kind and test id. */
-export async function* findingRows(database: Database): AsyncGenerator<Record<string, unknown>> {
+/** Every finding of the latest report of every host the list shows with these filters, by host id, kind and test id. */
+export async function* findingRows(database: Database, filters: HostFilters = {}): AsyncGenerator<Record<string, unknown>> {
+  const hosts = Object.values(filters).some((value) => value !== undefined) ? filteredHostIds(database, filters) : undefined;
   const knex = database.em.getKnex();
   type Row = { host_record_id: string; kind: string; test_id: string; text: string; hostname: string | null; host_id: string };
   const readPage = (after: Row | undefined) => {
     const query = knex('host_finding as f')
       .join('host as h', 'h.id', 'f.host_record_id')
       .select('f.host_record_id', 'f.kind', 'f.test_id', 'f.text', 'h.hostname', 'h.host_id');
+    if (hosts) query.whereIn('f.host_record_id', hosts.clone());
     // The bound on h.id too lets PostgreSQL's merge join start each page at the last host instead of the table's start.
     if (after)
       query.whereRaw('(f.host_record_id, f.kind, f.test_id) > (?, ?, ?) and h.id >= ?', [

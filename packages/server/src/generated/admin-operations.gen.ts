@@ -249,7 +249,7 @@ export interface AdminOperations {
   exportHosts: {
     data: Contract.ExportHostsData;
     responses: Contract.ExportHostsResponses;
-    defaulted: 'format';
+    defaulted: 'sort' | 'order' | 'format';
     raw: true;
   };
   /** `GET /api/admin/exports/findings` */

@@ -1037,6 +1037,10 @@ export type HostExport = {
     hostname: string | null;
     hostId: string;
     keyId: string;
+    /**
+     * The label of the host's license key; null when it has none.
+     */
+    keyLabel: string | null;
     os: string | null;
     lynisVersion: string | null;
     groups: Array<string>;
@@ -1049,6 +1053,10 @@ export type HostExport = {
     warnings: number | null;
     suggestions: number | null;
     compliance: HostComplianceState;
+    /**
+     * The rules the host fails (`fail` or `error`, not waived), as `policyName/ruleId`.
+     */
+    failingRules: Array<string>;
 };
 
 export type FindingExport = {
@@ -1078,6 +1086,65 @@ export type Problem = {
     status: number;
     detail?: string;
 };
+
+/**
+ * Only hosts whose latest report names a host name containing this text (case-insensitive, matched
+ * literally: `%` and `_` are no wildcards). Control characters are refused.
+ *
+ */
+export type HostnameFilter = string;
+
+/**
+ * Only hosts that upload with this license key.
+ */
+export type KeyIdFilter = Id;
+
+/**
+ * Only hosts with this `hostid`.
+ */
+export type HostIdFilter = HostId;
+
+/**
+ * Only hosts whose latest report lists this group in `system-groups=` (exact, case-sensitive).
+ */
+export type GroupFilter = LabelFilter;
+
+/**
+ * Only hosts whose latest report lists this tag in `tags=` (exact, case-sensitive).
+ */
+export type TagFilter = LabelFilter;
+
+/**
+ * Only hosts whose operating system (`Host.os`) is exactly this.
+ */
+export type OsFilter = LabelFilter;
+
+/**
+ * Only hosts whose latest report has a warning or suggestion with this test id.
+ */
+export type FindingFilter = TestId;
+
+/**
+ * With `finding`, only warnings or only suggestions.
+ */
+export type FindingKindFilter = FindingKind;
+
+/**
+ * Only hosts whose last report arrived before this time (stale hosts).
+ */
+export type SeenBefore = string;
+
+/**
+ * Order of the hosts: `lastSeen` (default), `hostname`, `hardeningIndex` or `warnings` (the latest
+ * report's warning count). Hosts without a value come last either way; ties by id.
+ *
+ */
+export type HostSort = 'lastSeen' | 'hostname' | 'hardeningIndex' | 'warnings';
+
+/**
+ * `desc` (default) or `asc`.
+ */
+export type HostOrder = 'asc' | 'desc';
 
 export type WebhookId = Id;
 
@@ -3168,6 +3235,54 @@ export type ExportHostsData = {
     path?: never;
     query?: {
         /**
+         * Only hosts whose latest report names a host name containing this text (case-insensitive, matched
+         * literally: `%` and `_` are no wildcards). Control characters are refused.
+         *
+         */
+        hostname?: string;
+        /**
+         * Only hosts that upload with this license key.
+         */
+        keyId?: Id;
+        /**
+         * Only hosts with this `hostid`.
+         */
+        hostId?: HostId;
+        /**
+         * Only hosts whose latest report lists this group in `system-groups=` (exact, case-sensitive).
+         */
+        group?: LabelFilter;
+        /**
+         * Only hosts whose latest report lists this tag in `tags=` (exact, case-sensitive).
+         */
+        tag?: LabelFilter;
+        /**
+         * Only hosts whose operating system (`Host.os`) is exactly this.
+         */
+        os?: LabelFilter;
+        /**
+         * Only hosts whose latest report has a warning or suggestion with this test id.
+         */
+        finding?: TestId;
+        /**
+         * With `finding`, only warnings or only suggestions.
+         */
+        findingKind?: FindingKind;
+        /**
+         * Only hosts whose last report arrived before this time (stale hosts).
+         */
+        seenBefore?: string;
+        /**
+         * Order of the hosts: `lastSeen` (default), `hostname`, `hardeningIndex` or `warnings` (the latest
+         * report's warning count). Hosts without a value come last either way; ties by id.
+         *
+         */
+        sort?: 'lastSeen' | 'hostname' | 'hardeningIndex' | 'warnings';
+        /**
+         * `desc` (default) or `asc`.
+         */
+        order?: 'asc' | 'desc';
+        /**
          * `csv` (a header row, then one row per item; a `'` goes before every formula start a spreadsheet would read, `=`, `+`, `-`, `@`, tab or CR, at the start of a cell, of each element of a list cell, and after a `,` or `;` inside a cell) or `json` (an array).
          */
         format?: 'csv' | 'json';
@@ -3213,6 +3328,44 @@ export type ExportFindingsData = {
     body?: never;
     path?: never;
     query?: {
+        /**
+         * Only hosts whose latest report names a host name containing this text (case-insensitive, matched
+         * literally: `%` and `_` are no wildcards). Control characters are refused.
+         *
+         */
+        hostname?: string;
+        /**
+         * Only hosts that upload with this license key.
+         */
+        keyId?: Id;
+        /**
+         * Only hosts with this `hostid`.
+         */
+        hostId?: HostId;
+        /**
+         * Only hosts whose latest report lists this group in `system-groups=` (exact, case-sensitive).
+         */
+        group?: LabelFilter;
+        /**
+         * Only hosts whose latest report lists this tag in `tags=` (exact, case-sensitive).
+         */
+        tag?: LabelFilter;
+        /**
+         * Only hosts whose operating system (`Host.os`) is exactly this.
+         */
+        os?: LabelFilter;
+        /**
+         * Only hosts whose latest report has a warning or suggestion with this test id.
+         */
+        finding?: TestId;
+        /**
+         * With `finding`, only warnings or only suggestions.
+         */
+        findingKind?: FindingKind;
+        /**
+         * Only hosts whose last report arrived before this time (stale hosts).
+         */
+        seenBefore?: string;
         /**
          * `csv` (a header row, then one row per item; a `'` goes before every formula start a spreadsheet would read, `=`, `+`, `-`, `@`, tab or CR, at the start of a cell, of each element of a list cell, and after a `,` or `;` inside a cell) or `json` (an array).
          */

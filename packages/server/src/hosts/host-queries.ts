@@ -1,4 +1,4 @@
-import type { SqlEntityManager } from '@mikro-orm/knex';
+import type { Knex, QBFilterQuery, QueryBuilder, SqlEntityManager } from '@mikro-orm/knex';
 import type { Host, HostComplianceState, HostDetail, HostIdentityChange, HostPage } from '../generated/types.gen.js';
 import { countBound, findBound } from '../database/bound-query.js';
 import type { Database } from '../database/dialect.js';
@@ -18,8 +18,10 @@ const SORT_PROPERTIES = {
 /** Sorts whose column is never null: ordered plainly, so that the index on it serves either direction. */
 const NEVER_NULL = new Set<string>(['lastSeen']);
 
+/** The filters and order of a host list: the contract's `listHosts` query without its page (the exports take the same). */
+export type HostFilters = Omit<NonNullable<ListHostsData['query']>, 'limit' | 'offset'>;
 /** The filters, order and page of a host list: the contract's `listHosts` query, its page given. */
-export type HostQuery = NonNullable<ListHostsData['query']> & { limit: number; offset: number };
+export type HostQuery = HostFilters & { limit: number; offset: number };
 
 /**
  * One page of hosts, most recently seen first unless `sort` says otherwise, filtered by host name, key, `hostid`,
@@ -28,6 +30,40 @@ export type HostQuery = NonNullable<ListHostsData['query']> & { limit: number; o
 export async function hostPage(database: Database, query: HostQuery): Promise<HostPage> {
   const { limit, offset } = query;
   const em = database.em.fork();
+  const qb = filteredHosts(em, query);
+  const page = qb.clone().orderBy(hostOrder(query)).limit(limit).offset(offset);
+  const [records, total] = await Promise.all([findBound(em, HostRecord, page), countBound(qb)]);
+  return { items: await hostsOf(em, records), total, limit, offset };
+}
+
+/**
+ * Every host the list shows with these filters, in its order, a page of records at a time: keyset paging on the
+ * order's column and the id (flat memory, no offsets), each page read with a fresh entity manager so none piles up.
+ */
+export async function* hostRecordPages(
+  database: Database,
+  filters: HostFilters,
+  pageSize: number,
+): AsyncGenerator<{ em: SqlEntityManager; records: HostRecord[] }> {
+  let after: HostRecord | undefined;
+  for (;;) {
+    const em = database.em.fork();
+    const qb = filteredHosts(em, filters);
+    if (after) qb.andWhere(afterHost(filters, after));
+    const records = await findBound(em, HostRecord, qb.orderBy(hostOrder(filters)).limit(pageSize));
+    if (records.length > 0) yield { em, records };
+    if (records.length < pageSize) return;
+    after = records.at(-1)!;
+  }
+}
+
+/** The ids of the hosts the list shows with these filters, as a subquery (for the rows of those hosts only). */
+export function filteredHostIds(database: Database, filters: HostFilters): Knex.QueryBuilder {
+  return filteredHosts(database.em.fork(), filters).select('h.id').getKnexQuery();
+}
+
+/** Hosts (`h`) matching the list's filters: the one where-clause the list, its count and the exports share. */
+function filteredHosts(em: SqlEntityManager, query: HostFilters): QueryBuilder<HostRecord> {
   const qb = em.createQueryBuilder(HostRecord, 'h');
   if (query.keyId !== undefined) qb.andWhere({ key: query.keyId });
   if (query.hostId !== undefined) qb.andWhere({ hostId: query.hostId });
@@ -49,16 +85,26 @@ export async function hostPage(database: Database, query: HostQuery): Promise<Ho
     }
   }
   if (query.seenBefore !== undefined) qb.andWhere({ lastSeen: { $lt: new Date(query.seenBefore) } });
+  return qb;
+}
+
+/** The list's order: the `sort` column (nulls last), then the id. */
+function hostOrder(query: HostFilters) {
   const sort = query.sort ?? 'lastSeen';
   const order = query.order ?? 'desc';
   // `nulls last` as an ORM order (`QueryOrder.DESC_NULLS_LAST`): each dialect's platform writes it in its own SQL.
-  const page = qb
-    .clone()
-    .orderBy({ [SORT_PROPERTIES[sort]]: NEVER_NULL.has(sort) ? order : `${order} nulls last`, id: 'asc' })
-    .limit(limit)
-    .offset(offset);
-  const [records, total] = await Promise.all([findBound(em, HostRecord, page), countBound(qb)]);
-  return { items: await hostsOf(em, records), total, limit, offset };
+  return { [SORT_PROPERTIES[sort]]: NEVER_NULL.has(sort) ? order : `${order} nulls last`, id: 'asc' } as const;
+}
+
+/** The hosts after `last` in {@link hostOrder}: further along the sort column, or level with it and a greater id, or (nulls last) without a value. */
+function afterHost(query: HostFilters, last: HostRecord): QBFilterQuery<HostRecord> {
+  const sort = query.sort ?? 'lastSeen';
+  const property = SORT_PROPERTIES[sort];
+  const value = last[property] ?? null;
+  const level = { [property]: value, id: { $gt: last.id } };
+  if (value === null) return level;
+  const further = { [property]: { [(query.order ?? 'desc') === 'desc' ? '$lt' : '$gt']: value } };
+  return { $or: NEVER_NULL.has(sort) ? [further, level] : [further, level, { [property]: null }] };
 }
 
 /** A host as the contract shows it, or undefined when there is none with this id. */
@@ -96,7 +142,7 @@ export async function hostExists(database: Database, id: string): Promise<boolea
 }
 
 /** Hosts as the contract shows them, in the order given, with the groups and tags of each (one query for all). */
-export async function hostsOf(em: SqlEntityManager, records: HostRecord[]): Promise<Host[]> {
+export async function hostsOf(em: SqlEntityManager, records: HostRecord[], now = new Date()): Promise<Host[]> {
   const labels = new Map<string, { groups: string[]; tags: string[] }>(records.map((record) => [record.id, { groups: [], tags: [] }]));
   if (records.length > 0) {
     const rows = (await em
@@ -117,6 +163,7 @@ export async function hostsOf(em: SqlEntityManager, records: HostRecord[]): Prom
       ? await hostCompliances(
           { em },
           records.map((record) => record.id),
+          now,
         )
       : new Map<string, HostComplianceState>();
   return records.map((record) => toHost(record, labels.get(record.id)!, compliance.get(record.id)!));

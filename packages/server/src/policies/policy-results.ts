@@ -354,6 +354,24 @@ export async function hostCompliances(database: Database, hostRecordIds: string[
   );
 }
 
+/**
+ * The rules each of `hostRecordIds` fails, as `policyName/ruleId` by policy name then rule id: `fail` and `error`
+ * results no unexpired waiver covers (an error proves nothing, so it fails as {@link hostCompliances} counts it).
+ */
+export async function failingRules(database: Database, hostRecordIds: string[], now = new Date()): Promise<Map<string, string[]>> {
+  const knex = database.em.getKnex();
+  const rows = (await knex
+    .from(effectiveResults(database, now).as('e'))
+    .join('policy as p', 'p.id', 'e.policy_id')
+    .select('e.host_record_id', 'p.name', 'e.rule_id')
+    .whereIn('e.host_record_id', hostRecordIds)
+    .whereIn('e.status', ['fail', 'error'])
+    .orderBy(['e.host_record_id', 'p.name', 'e.rule_id'])) as { host_record_id: string; name: string; rule_id: string }[];
+  const failing = new Map<string, string[]>(hostRecordIds.map((id) => [id, []]));
+  for (const row of rows) failing.get(row.host_record_id)?.push(`${row.name}/${row.rule_id}`);
+  return failing;
+}
+
 function counted(map: Map<string, StatusCounts>, key: string): StatusCounts {
   let counts = map.get(key);
   if (!counts) map.set(key, (counts = emptyCounts()));
