@@ -42,7 +42,7 @@ interface ReadyPolicy {
 }
 
 /** A host out of date, as the evaluator reads it (only hosts with a report: `latest_report_id` set). */
-type HostRow = Pick<ReadRowOf<HostRecord>, 'id' | 'key_id' | 'host_id' | 'hostname' | 'last_seen'> & { latest_report_id: string };
+export type HostRow = Pick<ReadRowOf<HostRecord>, 'id' | 'key_id' | 'host_id' | 'hostname' | 'last_seen'> & { latest_report_id: string };
 
 /** A `policy_result` row as the evaluator writes it. */
 type ResultRow = Omit<RowOf<PolicyResultRecord>, 'status'> & { status: RuleStatus };
@@ -67,7 +67,7 @@ const WAKE_DELAY_MS = 100;
 const MEASURE_INTERVAL_MS = 60_000;
 const MAX_MESSAGE = 500;
 /** Characters of report text sent to the worker at once. */
-const MAX_CHUNK_CHARACTERS = 32 * 1024 * 1024;
+export const MAX_CHUNK_CHARACTERS = 32 * 1024 * 1024;
 
 /**
  * Keeps every host's policy results in step with its latest report and the enabled policies. It finds the hosts
@@ -203,7 +203,7 @@ export class PolicyEvaluator extends BackgroundWorker {
     let chunk: HostChunk = [];
     let characters = 0;
     for (const { host, facts, applicable } of candidates) {
-      const report = await this.reportOf(host);
+      const report = await latestReportText(this.database, host.latest_report_id);
       chunk.push({ host, job: { ...report, facts, policies: applicable } });
       characters += report.text?.length ?? 0;
       if (characters >= MAX_CHUNK_CHARACTERS) {
@@ -247,44 +247,50 @@ export class PolicyEvaluator extends BackgroundWorker {
       }
     });
   }
-
-  /** A host's latest report as text for the worker, or why it cannot be read. */
-  private async reportOf(host: HostRow): Promise<Pick<HostJob, 'text' | 'unreadable'>> {
-    const [row] = (await this.database.em
-      .getKnex()('report')
-      .select(...CONTENT_COLUMNS)
-      .where('id', host.latest_report_id)) as ContentColumns[];
-    if (!row) return { text: null, unreadable: 'the latest report is gone' };
-    // A damaged report is an error of every rule, said as such, rather than a pass that stops all evaluation.
-    const bytes = await reportBytesOf(row).catch((error: unknown) => {
-      if (error instanceof DamagedReportError) return error;
-      throw error;
-    });
-    return bytes instanceof Buffer
-      ? { text: bytes.toString('utf8'), unreadable: null }
-      : { text: null, unreadable: 'the latest report is damaged in the database' };
-  }
 }
 
-/** The hosts of a batch that some policy's scope selects, with the facts their rules see and those policies (by index). */
-async function candidatesOf(knex: Knex, hosts: HostRow[], policies: ReadyPolicy[]): Promise<Candidate[]> {
+/** A host's latest report as text for the worker, or why it cannot be read. */
+export async function latestReportText(database: Database, reportId: string): Promise<Pick<HostJob, 'text' | 'unreadable'>> {
+  const [row] = (await database.em
+    .getKnex()('report')
+    .select(...CONTENT_COLUMNS)
+    .where('id', reportId)) as ContentColumns[];
+  if (!row) return { text: null, unreadable: 'the latest report is gone' };
+  // A damaged report is an error of every rule, said as such, rather than a pass that stops all evaluation.
+  const bytes = await reportBytesOf(row).catch((error: unknown) => {
+    if (error instanceof DamagedReportError) return error;
+    throw error;
+  });
+  return bytes instanceof Buffer
+    ? { text: bytes.toString('utf8'), unreadable: null }
+    : { text: null, unreadable: 'the latest report is damaged in the database' };
+}
+
+/** What the rules see of each host beside its report, in the order given. */
+export async function hostFactsOf(knex: Knex, hosts: HostRow[]): Promise<HostFacts[]> {
   const labels = await labelsOf(
     knex,
     hosts.map((host) => host.id),
   );
+  return hosts.map((host) => ({
+    hostname: host.hostname,
+    hostId: host.host_id,
+    keyId: host.key_id,
+    groups: labels.get(`${host.id}\ngroup`) ?? [],
+    tags: labels.get(`${host.id}\ntag`) ?? [],
+    lastSeen: new Date(host.last_seen),
+  }));
+}
+
+/** The hosts of a batch that some policy's scope selects, with the facts their rules see and those policies (by index). */
+async function candidatesOf(knex: Knex, hosts: HostRow[], policies: ReadyPolicy[]): Promise<Candidate[]> {
+  const facts = await hostFactsOf(knex, hosts);
   const candidates: Candidate[] = [];
-  for (const host of hosts) {
-    const facts: HostFacts = {
-      hostname: host.hostname,
-      hostId: host.host_id,
-      keyId: host.key_id,
-      groups: labels.get(`${host.id}\ngroup`) ?? [],
-      tags: labels.get(`${host.id}\ntag`) ?? [],
-      lastSeen: new Date(host.last_seen),
-    };
-    const applicable = policies.flatMap(({ policy }, index) => (inScope(policy, facts) ? [index] : []));
-    if (applicable.length > 0) candidates.push({ host, facts: { ...facts, lastSeen: facts.lastSeen.getTime() }, applicable });
-  }
+  hosts.forEach((host, index) => {
+    const hostFacts = facts[index]!;
+    const applicable = policies.flatMap(({ policy }, at) => (inScope(policy, hostFacts) ? [at] : []));
+    if (applicable.length > 0) candidates.push({ host, facts: { ...hostFacts, lastSeen: hostFacts.lastSeen.getTime() }, applicable });
+  });
   return candidates;
 }
 
