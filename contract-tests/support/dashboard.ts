@@ -1,7 +1,10 @@
 // What the browser tests share: Debian's Chromium, signing in to the dashboard and moving through it, and the
 // captured Lynis report made into another host's.
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { OrmReportStore } from '@org/audit-server';
+import { redactLicenseKeys, readReportBytes } from '@org/audit-server-core';
 import { lynisCapture } from '@org/test-support/lynis-fixtures';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -58,4 +61,30 @@ export function reportAs(
     text = line.test(text) ? text.replace(line, () => `${key}=${value}`) : `${text}${key}=${value}\n`;
   }
   return text.concat(extraWarnings.map((warning) => `warning[]=${warning}\n`).join(''), rawLines.map((line) => `${line}\n`).join(''));
+}
+
+/**
+ * Stores a report as the server would have on receiving it at `receivedAt`, straight into its database (before the
+ * server starts): no upload, so no quota of new hosts a day, and any time in the past.
+ */
+export async function storeReport(
+  orm: ConstructorParameters<typeof OrmReportStore>[0],
+  keyId: string,
+  hostId: string,
+  text: string,
+  receivedAt = new Date(),
+): Promise<void> {
+  const bytes = Buffer.from(text);
+  const read = readReportBytes(bytes)!;
+  await new OrmReportStore(orm).save({
+    keyId,
+    hostId,
+    receivedAt,
+    encoding: 'raw',
+    size: bytes.length,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    content: redactLicenseKeys(bytes),
+    summary: read.summary,
+    labels: read.labels,
+  });
 }
