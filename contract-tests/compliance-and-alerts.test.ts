@@ -141,6 +141,13 @@ it('audit-client lists policies and their results, subscribes a webhook, reads i
   const results = await client('policies', 'results', policyId, '--status', 'fail');
   expect(results.stdout).toMatch(/localhost\s+no-vulnerable-packages\s+fail\s+81\s/);
   expect(results.stdout).toContain('results 1-1 of 1');
+  // The preview counts the same host the same way, without a policy's results.
+  const preview = await runCli(['policies', 'preview-baseline'], dataDir);
+  expect(preview).toMatchObject({ code: 0, stderr: '' });
+  expect(preview.stdout).toMatch(/^RULE\s+EVALUATED\s+PASS\s+FAIL\s+ERROR\s+PASSING\n/);
+  expect(preview.stdout).toMatch(/\nno-vulnerable-packages\s+1\s+0\s+1\s+0\s+0%\n/);
+  expect(preview.stdout).toMatch(/\nhardening-index\s+1\s+1\s+0\s+0\s+100%\n/);
+  expect(preview.stdout).toContain('hosts evaluated: 1 of 1 with a report\n');
   expect(await client('policies', 'disable', policyId)).toMatchObject({ code: 0, stdout: `Disabled policy Baseline (${policyId})\n` });
   expect((await client('policies', 'list')).stdout).toMatch(/\sBaseline\s+no\s/);
   expect(await client('policies', 'enable', policyId)).toMatchObject({ code: 0, stdout: `Enabled policy Baseline (${policyId})\n` });

@@ -11,6 +11,7 @@ import { createLogger } from './ops/logger.js';
 import { createAdminToken, listAdminTokens, revokeAdminTokenOrFail } from './secrets/admin-tokens.js';
 import { BASELINE_POLICY } from './policies/baseline.js';
 import { createPolicy, deletePolicy, listPolicies, setPolicyEnabled } from './policies/policy-records.js';
+import { PREVIEW_MAX_HOSTS, previewRules } from './policies/policy-preview.js';
 import { hasRetentionRule, pruneReports } from './reports/retention.js';
 import { hostDetail, hostPage } from './hosts/host-queries.js';
 import {
@@ -367,6 +368,23 @@ policies
     await withDatabase(command, async (orm) => {
       const policy = await createPolicy(orm, BASELINE_POLICY);
       process.stderr.write(`Created policy ${policy.name} (${policy.id}); running servers evaluate every host within a minute\n`);
+    });
+  });
+
+policies
+  .command('preview-baseline')
+  .description(
+    `show how many hosts each rule of the shipped Baseline would pass and fail, before enabling it (the ${PREVIEW_MAX_HOSTS} most recently seen hosts at most)`,
+  )
+  .action(async (_options, command: Command) => {
+    await withDatabase(command, async (orm) => {
+      const preview = await previewRules(orm, BASELINE_POLICY.rules);
+      const share = (count: number, of: number) => (of === 0 ? '-' : `${Math.round((100 * count) / of)}%`);
+      printTable(
+        ['RULE', 'EVALUATED', 'PASS', 'FAIL', 'ERROR', 'PASSING'],
+        preview.rules.map((rule) => [rule.ruleId, rule.evaluated, rule.passing, rule.failing, rule.errors, share(rule.passing, rule.evaluated)].map(String)),
+      );
+      process.stdout.write(`hosts evaluated: ${preview.evaluatedHosts} of ${preview.hostsWithReports} with a report\n`);
     });
   });
 
