@@ -68,10 +68,33 @@ afterAll(async () => {
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
-/** A fresh tab that records dialogs (dismissed) and page errors. */
-async function openPage(): Promise<{ page: Page; dialogs: string[]; errors: string[] }> {
+/**
+ * A fresh tab that records dialogs (dismissed) and page errors. Exports reach the file the way browsers without the
+ * File System Access API save them (a download of a Blob), or, with `picker`, through a stand-in for Chromium's save
+ * picker (whose dialog a headless browser cannot answer) that keeps what the page streams into `window.savedExport`.
+ */
+async function openPage(picker = false): Promise<{ page: Page; dialogs: string[]; errors: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   page.setDefaultTimeout(8000);
+  await page.addInitScript((streamed) => {
+    const target = window as unknown as Record<string, unknown>;
+    if (!streamed) return void Object.defineProperty(window, 'showSaveFilePicker', { value: undefined });
+    target['showSaveFilePicker'] = async ({ suggestedName }: { suggestedName: string }) => ({
+      name: suggestedName,
+      createWritable: async () => {
+        const chunks: Uint8Array[] = [];
+        return new WritableStream<Uint8Array>({
+          write: (chunk) => void chunks.push(chunk),
+          close: () =>
+            void (target['savedExport'] = {
+              name: suggestedName,
+              chunks: chunks.length,
+              text: new TextDecoder().decode(new Uint8Array(chunks.flatMap((chunk) => [...chunk]))),
+            }),
+        });
+      },
+    });
+  }, picker);
   const dialogs: string[] = [];
   const errors: string[] = [];
   page.on('dialog', (dialog) => {
@@ -108,12 +131,21 @@ it("downloads every host, every finding and a host's history as CSV and JSON, na
   await signIn(page, dashboardUrl, adminToken);
   await openFromNavigation(page, 'Hosts');
 
-  const hostsCsv = await download(page, 'Every host', 'csv');
+  const hostsCsv = await download(page, 'The hosts listed', 'csv');
   expect(hostsCsv.name).toBe('hosts.csv');
   expect(csvRows(hostsCsv.text)).toEqual([
-    expect.objectContaining({ hostname: HOSTNAME, hostId: HOST_ID, hardeningIndex: '67', warnings: '3', reportCount: '2', compliance: 'noncompliant' }),
+    expect.objectContaining({
+      hostname: HOSTNAME,
+      hostId: HOST_ID,
+      keyLabel: KEY_LABEL,
+      hardeningIndex: '67',
+      warnings: '3',
+      reportCount: '2',
+      compliance: 'noncompliant',
+      failingRules: 'Baseline/no-vulnerable-packages;Baseline/no-warnings', // the added warning is no baseline exception
+    }),
   ]);
-  const hostsJson = await download(page, 'Every host', 'json');
+  const hostsJson = await download(page, 'The hosts listed', 'json');
   expect(hostsJson.name).toBe('hosts.json');
   expect(JSON.parse(hostsJson.text)).toEqual([
     expect.objectContaining({ hostname: HOSTNAME, hostId: HOST_ID, hardeningIndex: 67, reportCount: 2, compliance: 'noncompliant' }),
@@ -228,6 +260,53 @@ it("prints a host's report without the navigation: identity, trend, compliance, 
   for (const hidden of ['Refused uploads', 'Sign out', 'Print report']) expect(text).not.toContain(hidden);
   await pdf.destroy();
   await copyFile(path, `${ARTIFACTS}/dashboard-host-report.pdf`); // to look at, beside the screenshots
+  expect(dialogs).toEqual([]);
+  expect(errors).toEqual([]);
+  await page.close();
+}, 60_000);
+
+it('exports the hosts list as filtered and sorted, streamed to the picked file, the same rows as the list shows', async () => {
+  const hosts: Array<[string, number]> = [
+    ['web-01', 70],
+    ['web-02', 55],
+    ['web-03', 62],
+    ['db-01', 50],
+  ];
+  for (const [i, [hostname, index]] of hosts.entries()) {
+    const hostId = String(i + 1).repeat(40);
+    const answer = await fetch(`${server.url}/api/audit/upload/`, {
+      method: 'POST',
+      body: new URLSearchParams({ data: reportAs(hostId, hostname, index), licensekey: lynisCapture.key, hostid: hostId }),
+    });
+    expect(answer.status).toBe(200);
+  }
+  const { page, dialogs, errors } = await openPage(true);
+  await signIn(page, dashboardUrl, adminToken);
+  await openFromNavigation(page, 'Hosts');
+  await page.getByLabel('Host name contains').fill('web');
+  await page.getByLabel('Host name contains').press('Enter');
+  await page
+    .getByRole('columnheader', { name: /Hardening index/ })
+    .getByRole('link')
+    .click();
+  await until(async () => (await page.locator('table.hosts tbody tr').count()) === 3, 'the filtered list');
+  await until(async () => new URL(page.url()).hash.includes('sort=hardeningIndex'), 'the sorted list');
+  const listed = await page.locator('table.hosts tbody tr').allInnerTexts();
+
+  await page
+    .getByRole('group', { name: /^The hosts listed/ })
+    .getByRole('button', { name: 'Download CSV' })
+    .click();
+  await until(async () => (await page.evaluate(() => 'savedExport' in window)) === true, 'the streamed export');
+  const saved = (await page.evaluate(() => (window as unknown as { savedExport: unknown }).savedExport)) as { name: string; chunks: number; text: string };
+  expect(saved.name).toBe('hosts.csv');
+  expect(saved.chunks).toBeGreaterThan(0);
+  const rows = csvRows(saved.text);
+  expect(rows.map((row) => row['hostname'])).toEqual(['web-01', 'web-03', 'web-02']);
+  expect(rows).toHaveLength(listed.length);
+  rows.forEach((row, i) => expect(listed[i]).toContain(row['hostname']));
+  for (const row of rows) expect(row).toMatchObject({ keyLabel: KEY_LABEL, failingRules: expect.stringContaining('Baseline/no-vulnerable-packages') });
+  await page.screenshot({ path: `${ARTIFACTS}/dashboard-exports-filtered-hosts.png` });
   expect(dialogs).toEqual([]);
   expect(errors).toEqual([]);
   await page.close();

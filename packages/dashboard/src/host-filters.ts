@@ -11,9 +11,12 @@ export type HostsRoute = RouteOf<'hosts'>;
 
 /** The query of the hosts list for a route: its filters as the contract names them, "stale" counted from `now`. */
 export function hostsQuery(route: HostsRoute, now: number): NonNullable<ListHostsData['query']> {
+  return { limit: hostsPageSize(route), offset: route.offset, ...hostsFilterQuery(route, now) };
+}
+
+/** The filters and order of the hosts list for a route, without its page: what the hosts export takes too. */
+export function hostsFilterQuery(route: HostsRoute, now: number): Omit<NonNullable<ListHostsData['query']>, 'limit' | 'offset'> {
   return {
-    limit: hostsPageSize(route),
-    offset: route.offset,
     hostname: route.hostname,
     keyId: route.keyId,
     group: route.group,

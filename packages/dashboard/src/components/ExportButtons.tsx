@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { ApiError } from '../api.js';
-import { saveExport, type BlobCall, type ExportFormat } from '../download.js';
+import { saveExport, type ExportCall, type ExportFormat } from '../download.js';
 
 /**
- * Buttons that download an export as CSV or JSON. `request` starts the export call (with `parseAs: 'blob'`); a refused
+ * Buttons that download an export as CSV or JSON. `request` starts the export call (with `parseAs: 'stream'`: the
+ * body goes to the file as it arrives where the browser allows it, see {@link saveExport}); a refused
  * token calls `onUnauthorized`, any other failure is shown beside the buttons.
  */
 export function ExportButtons({
@@ -14,7 +15,7 @@ export function ExportButtons({
 }: {
   label: string;
   name: string;
-  request(format: ExportFormat): BlobCall;
+  request(format: ExportFormat): ExportCall;
   onUnauthorized(): void;
 }) {
   const [busy, setBusy] = useState<ExportFormat>();

@@ -38,7 +38,7 @@ export function FindingsPage({ client, route, onUnauthorized }: { client: Client
       <ExportButtons
         label="Every finding of every host's latest report, one row per host and finding"
         name="findings"
-        request={(format) => exportFindings({ client, query: { format }, parseAs: 'blob' })}
+        request={(format) => exportFindings({ client, query: { format }, parseAs: 'stream' })}
         onUnauthorized={onUnauthorized}
       />
       <form className="filters" role="search" aria-label="Filter findings" onSubmit={search}>

@@ -180,7 +180,7 @@ function HostReports({
       <ExportButtons
         label="Every report's hardening index and findings counts"
         name={`host-${host.id}-history`}
-        request={(format) => exportHostHistory({ client, path: { hostRecordId: host.id }, query: { format }, parseAs: 'blob' })}
+        request={(format) => exportHostHistory({ client, path: { hostRecordId: host.id }, query: { format }, parseAs: 'stream' })}
         onUnauthorized={onUnauthorized}
       />
       <Table

@@ -5,7 +5,7 @@ import { pageCaption } from '../format.js';
 import { ExportButtons } from '../components/ExportButtons.js';
 import { When } from '../components/When.js';
 import { HOST_PAGE_SIZES, hostsRoute, hrefOf, type FindingKind, type HostSort } from '../route.js';
-import { activeFilters, hostsPageSize, hostsQuery, type HostsRoute } from '../host-filters.js';
+import { activeFilters, hostsFilterQuery, hostsPageSize, hostsQuery, type HostsRoute } from '../host-filters.js';
 import { useLoad } from '../use-load.js';
 import { useStateFrom } from '../use-state-from.js';
 import { Labels } from '../components/Labels.js';
@@ -33,9 +33,9 @@ export function HostsPage({ client, route, onUnauthorized }: { client: Client; r
         Hosts
       </h1>
       <ExportButtons
-        label="Every host, whatever the filters, with its hardening index, findings and compliance"
+        label="The hosts listed, all pages, with key label and failing rules"
         name="hosts"
-        request={(format) => exportHosts({ client, query: { format }, parseAs: 'blob' })}
+        request={(format) => exportHosts({ client, query: { format, ...hostsFilterQuery(route, Date.now()) }, parseAs: 'stream' })}
         onUnauthorized={onUnauthorized}
       />
       <FilterForm route={route} keys={keys} />
