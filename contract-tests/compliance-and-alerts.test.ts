@@ -86,6 +86,12 @@ it('evaluates the real Lynis report against the baseline, tells a signed webhook
     // Its two warnings are the ones the baseline leaves out (PKGS-7392 and LOGG-2138).
     ['no-warnings', 'pass', '0'],
   ]);
+  // The preview answers the same, per rule, from the latest reports alone.
+  const preview = await admin<{ hostsWithReports: number; evaluatedHosts: number; rules: { ruleId: string; failing: number }[] }>(
+    '/api/admin/policies/baseline/preview',
+  );
+  expect(preview.body).toMatchObject({ hostsWithReports: 1, evaluatedHosts: 1 });
+  expect(preview.body.rules.filter((rule) => rule.failing > 0).map((rule) => rule.ruleId)).toEqual(['no-vulnerable-packages']);
   const overview = await admin<{ compliance: { policies: number; evaluatedHosts: number; rate: number } }>('/api/admin/overview');
   expect(overview.body.compliance).toMatchObject({ policies: 1, evaluatedHosts: 1, rate: 0 });
 

@@ -103,6 +103,7 @@ describe('mock admin API', () => {
       'listWaivers',
       'listWebhookDeliveries',
       'listWebhooks',
+      'previewBaselinePolicy',
       'redeliverWebhookDelivery',
       'revokeLicenseKey',
       'rotateLicenseKey',

@@ -123,6 +123,7 @@ describe('admin API of the reference server through prism proxy --errors', () =>
       ['POST', `/api/admin/keys/${keyId}/rotate`, {}, 409],
       ['POST', `/api/admin/keys/${keyId}/revoke`, {}, 200],
       ['POST', `/api/admin/keys/${UNKNOWN_ID}/revoke`, {}, 404],
+      ['GET', '/api/admin/policies/baseline/preview', {}, 200],
     ];
     for (const [method, path, options, status] of cases) expect((await viaProxy(method, path, options)).status, `${method} ${path}`).toBe(status);
   });

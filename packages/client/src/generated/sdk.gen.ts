@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, type Options as Options2, type TDataShape, urlSearchParamsBodySerializer } from './client/index.js';
-import type { AcceptHostIdentityData, AcceptHostIdentityErrors, AcceptHostIdentityResponses, CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, CreatePolicyData, CreatePolicyErrors, CreatePolicyResponses, CreateWaiverData, CreateWaiverErrors, CreateWaiverResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeletePolicyData, DeletePolicyErrors, DeletePolicyResponses, DeleteWaiverData, DeleteWaiverErrors, DeleteWaiverResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, EnableBaselinePolicyData, EnableBaselinePolicyErrors, EnableBaselinePolicyResponses, ExportFindingsData, ExportFindingsErrors, ExportFindingsResponses, ExportHostHistoryData, ExportHostHistoryErrors, ExportHostHistoryResponses, ExportHostsData, ExportHostsErrors, ExportHostsResponses, GetAdminSessionData, GetAdminSessionErrors, GetAdminSessionResponses, GetHostComplianceData, GetHostComplianceErrors, GetHostComplianceResponses, GetHostData, GetHostErrors, GetHostResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetPolicyData, GetPolicyErrors, GetPolicyResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListFindingsData, ListFindingsErrors, ListFindingsResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListPoliciesData, ListPoliciesErrors, ListPoliciesResponses, ListPolicyResultsData, ListPolicyResultsErrors, ListPolicyResultsResponses, ListRejectionsData, ListRejectionsErrors, ListRejectionsResponses, ListReportsData, ListReportsErrors, ListReportsResponses, ListWaiversData, ListWaiversErrors, ListWaiversResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, UpdateLicenseKeyData, UpdateLicenseKeyErrors, UpdateLicenseKeyResponses, UpdatePolicyData, UpdatePolicyErrors, UpdatePolicyResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
+import type { AcceptHostIdentityData, AcceptHostIdentityErrors, AcceptHostIdentityResponses, CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, CreatePolicyData, CreatePolicyErrors, CreatePolicyResponses, CreateWaiverData, CreateWaiverErrors, CreateWaiverResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeletePolicyData, DeletePolicyErrors, DeletePolicyResponses, DeleteWaiverData, DeleteWaiverErrors, DeleteWaiverResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, EnableBaselinePolicyData, EnableBaselinePolicyErrors, EnableBaselinePolicyResponses, ExportFindingsData, ExportFindingsErrors, ExportFindingsResponses, ExportHostHistoryData, ExportHostHistoryErrors, ExportHostHistoryResponses, ExportHostsData, ExportHostsErrors, ExportHostsResponses, GetAdminSessionData, GetAdminSessionErrors, GetAdminSessionResponses, GetHostComplianceData, GetHostComplianceErrors, GetHostComplianceResponses, GetHostData, GetHostErrors, GetHostResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetPolicyData, GetPolicyErrors, GetPolicyResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListFindingsData, ListFindingsErrors, ListFindingsResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListPoliciesData, ListPoliciesErrors, ListPoliciesResponses, ListPolicyResultsData, ListPolicyResultsErrors, ListPolicyResultsResponses, ListRejectionsData, ListRejectionsErrors, ListRejectionsResponses, ListReportsData, ListReportsErrors, ListReportsResponses, ListWaiversData, ListWaiversErrors, ListWaiversResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, PreviewBaselinePolicyData, PreviewBaselinePolicyErrors, PreviewBaselinePolicyResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, UpdateLicenseKeyData, UpdateLicenseKeyErrors, UpdateLicenseKeyResponses, UpdatePolicyData, UpdatePolicyErrors, UpdatePolicyResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -346,13 +346,28 @@ export const createPolicy = <ThrowOnError extends boolean = false>(options: Opti
 /**
  * Create the shipped baseline policy
  *
- * Creates the policy named `Baseline` for every host: hardening index at least 60, no vulnerable packages,
- * no warnings, audited within the last 7 days. 409 when a policy of that name exists.
+ * Creates the policy named `Baseline` for every host: hardening index at least 50, no vulnerable packages,
+ * firewall active, no warnings besides PKGS-7392 and LOGG-2138, audited within the last 7 days. It can be
+ * added beside any other policies. 409 when a policy of that name exists (nothing is changed).
  *
  */
 export const enableBaselinePolicy = <ThrowOnError extends boolean = false>(options?: Options<EnableBaselinePolicyData, ThrowOnError>) => (options?.client ?? client).post<EnableBaselinePolicyResponses, EnableBaselinePolicyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/admin/policies/baseline',
+    ...options
+});
+
+/**
+ * How many hosts each rule of the shipped baseline would pass and fail
+ *
+ * Runs the baseline's rules on the latest reports of the most recently seen hosts (2,000 at most), in the
+ * rule worker under the evaluation budget, and answers per rule the hosts evaluated, passing, failing and
+ * erring. Nothing is stored; the baseline need not exist.
+ *
+ */
+export const previewBaselinePolicy = <ThrowOnError extends boolean = false>(options?: Options<PreviewBaselinePolicyData, ThrowOnError>) => (options?.client ?? client).get<PreviewBaselinePolicyResponses, PreviewBaselinePolicyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/policies/baseline/preview',
     ...options
 });
 

@@ -774,6 +774,27 @@ export type Policy = {
     quarantine: PolicyQuarantine | null;
 };
 
+export type PolicyPreview = {
+    /**
+     * Hosts that have a report.
+     */
+    hostsWithReports: number;
+    /**
+     * The most recently seen of them whose latest report was evaluated (at most 2,000).
+     */
+    evaluatedHosts: number;
+    rules: Array<RulePreview>;
+};
+
+export type RulePreview = {
+    ruleId: RuleId;
+    description: string | null;
+    evaluated: number;
+    passing: number;
+    failing: number;
+    errors: number;
+};
+
 export type PolicyList = {
     items: Array<Policy>;
 };
@@ -2471,6 +2492,43 @@ export type EnableBaselinePolicyResponses = {
 };
 
 export type EnableBaselinePolicyResponse = EnableBaselinePolicyResponses[keyof EnableBaselinePolicyResponses];
+
+export type PreviewBaselinePolicyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/admin/policies/baseline/preview';
+};
+
+export type PreviewBaselinePolicyErrors = {
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type PreviewBaselinePolicyError = PreviewBaselinePolicyErrors[keyof PreviewBaselinePolicyErrors];
+
+export type PreviewBaselinePolicyResponses = {
+    /**
+     * The counts of each rule.
+     */
+    200: PolicyPreview;
+};
+
+export type PreviewBaselinePolicyResponse = PreviewBaselinePolicyResponses[keyof PreviewBaselinePolicyResponses];
 
 export type DeletePolicyData = {
     body?: never;

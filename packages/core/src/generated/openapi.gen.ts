@@ -1412,7 +1412,7 @@ export const openApiDocument: Document = {
           "admin"
         ],
         "summary": "Create the shipped baseline policy",
-        "description": "Creates the policy named `Baseline` for every host: hardening index at least 60, no vulnerable packages,\nno warnings, audited within the last 7 days. 409 when a policy of that name exists.\n",
+        "description": "Creates the policy named `Baseline` for every host: hardening index at least 50, no vulnerable packages,\nfirewall active, no warnings besides PKGS-7392 and LOGG-2138, audited within the last 7 days. It can be\nadded beside any other policies. 409 when a policy of that name exists (nothing is changed).\n",
         "security": [
           {
             "adminToken": []
@@ -1434,6 +1434,42 @@ export const openApiDocument: Document = {
           },
           "409": {
             "$ref": "#/components/responses/ProblemConflict"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/policies/baseline/preview": {
+      "get": {
+        "operationId": "previewBaselinePolicy",
+        "tags": [
+          "admin"
+        ],
+        "summary": "How many hosts each rule of the shipped baseline would pass and fail",
+        "description": "Runs the baseline's rules on the latest reports of the most recently seen hosts (2,000 at most), in the\nrule worker under the evaluation budget, and answers per rule the hosts evaluated, passing, failing and\nerring. Nothing is stored; the baseline need not exist.\n",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The counts of each rule.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PolicyPreview"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
           },
           "429": {
             "$ref": "#/components/responses/ProblemTooManyRequests"
@@ -4368,6 +4404,62 @@ export const openApiDocument: Document = {
                 "$ref": "#/components/schemas/PolicyQuarantine"
               }
             ]
+          }
+        }
+      },
+      "PolicyPreview": {
+        "type": "object",
+        "required": [
+          "hostsWithReports",
+          "evaluatedHosts",
+          "rules"
+        ],
+        "properties": {
+          "hostsWithReports": {
+            "type": "integer",
+            "description": "Hosts that have a report."
+          },
+          "evaluatedHosts": {
+            "type": "integer",
+            "description": "The most recently seen of them whose latest report was evaluated (at most 2,000)."
+          },
+          "rules": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/RulePreview"
+            }
+          }
+        }
+      },
+      "RulePreview": {
+        "type": "object",
+        "required": [
+          "ruleId",
+          "description",
+          "evaluated",
+          "passing",
+          "failing",
+          "errors"
+        ],
+        "properties": {
+          "ruleId": {
+            "$ref": "#/components/schemas/RuleId"
+          },
+          "description": {
+            "type": "string",
+            "nullable": true
+          },
+          "evaluated": {
+            "type": "integer"
+          },
+          "passing": {
+            "type": "integer"
+          },
+          "failing": {
+            "type": "integer"
+          },
+          "errors": {
+            "type": "integer"
           }
         }
       },

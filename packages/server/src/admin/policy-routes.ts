@@ -1,6 +1,8 @@
 import type { Policy } from '../generated/types.gen.js';
 import { notFound } from '../errors/domain-error.js';
 import { BASELINE_POLICY } from '../policies/baseline.js';
+import { previewRules } from '../policies/policy-preview.js';
+import { RuleRunner } from '../policies/rule-runner.js';
 import {
   createPolicy as savePolicy,
   deletePolicy as removePolicy,
@@ -30,6 +32,15 @@ const createPolicy: AdminHandler<'createPolicy'> = async ({ body, tokenId }, con
 const enableBaselinePolicy: AdminHandler<'enableBaselinePolicy'> = async ({ tokenId }, context) => {
   const policy = await savePolicy(context.database, BASELINE_POLICY);
   return { status: 201, body: await changed(policy, 'baseline policy created', tokenId, context) };
+};
+
+/** One worker for every preview, previews queued on it: a burst of requests cannot start a thread each. */
+let previewRunner: RuleRunner | undefined;
+
+/** `GET /api/admin/policies/baseline/preview`: each baseline rule's counts, nothing stored. */
+const previewBaselinePolicy: AdminHandler<'previewBaselinePolicy'> = async (_input, { database }) => {
+  previewRunner ??= new RuleRunner();
+  return { status: 200, body: await previewRules(database, BASELINE_POLICY.rules, { runner: previewRunner }) };
 };
 
 /** `GET /api/admin/policies/{policyId}`. */
@@ -93,6 +104,7 @@ export const policyRoutes = {
   listPolicies,
   createPolicy,
   enableBaselinePolicy,
+  previewBaselinePolicy,
   getPolicy,
   updatePolicy,
   deletePolicy,
@@ -105,6 +117,7 @@ export const policyRoutes = {
   | 'listPolicies'
   | 'createPolicy'
   | 'enableBaselinePolicy'
+  | 'previewBaselinePolicy'
   | 'getPolicy'
   | 'updatePolicy'
   | 'deletePolicy'

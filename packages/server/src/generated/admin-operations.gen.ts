@@ -140,6 +140,13 @@ export interface AdminOperations {
     defaulted: never;
     raw: false;
   };
+  /** `GET /api/admin/policies/baseline/preview` */
+  previewBaselinePolicy: {
+    data: Contract.PreviewBaselinePolicyData;
+    responses: Contract.PreviewBaselinePolicyResponses;
+    defaulted: never;
+    raw: false;
+  };
   /** `GET /api/admin/policies/{policyId}` */
   getPolicy: {
     data: Contract.GetPolicyData;
