@@ -69,6 +69,12 @@ it('enables the baseline, shows a rule error in place, waives a failing host, an
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await openPolicies(page);
+  // Before it is enabled, the preview: good-01 passes every rule, weak-01 fails on its index and its packages.
+  const preview = page.getByRole('table', { name: 'Hosts each baseline rule would pass and fail' });
+  const counts = (rule: string) => preview.getByRole('row').filter({ hasText: rule }).getByRole('cell').allInnerTexts();
+  await expect.poll(async () => (await counts('no-vulnerable-packages')).slice(-3)).toEqual(['1', '1', '0']);
+  expect((await counts('hardening-index')).slice(-3)).toEqual(['1', '1', '0']);
+  expect((await counts('firewall-active')).slice(-3)).toEqual(['2', '0', '0']);
   await page.getByRole('button', { name: 'Enable the baseline' }).click();
   // The evaluator runs in the background: the page shows the counts once it reloads.
   await expect

@@ -20,6 +20,7 @@ import { formatTime } from '../format.js';
 import { hrefOf } from '../route.js';
 import { useChange } from '../use-change.js';
 import { mapLoaded, useLoad } from '../use-load.js';
+import { BaselineOffer } from '../components/BaselineOffer.js';
 import { Status } from '../components/Status.js';
 import { LoadedTable, Table, type Column } from '../components/Table.js';
 
@@ -87,12 +88,11 @@ export function PoliciesPage({ client, onUnauthorized }: { client: Client; onUna
       {policies.length === 0 ? <p>No policies yet.</p> : <Table columns={policyColumns(policyActions)} rows={policies} rowKey={(policy) => policy.id} />}
       {/* The baseline can be added beside other policies at any time; the server answers 409 once one named Baseline exists. */}
       {!policies.some((policy) => policy.name === 'Baseline') && (
-        <p>
-          <button type="button" onClick={() => void change(async () => void (await data(enableBaselinePolicy({ client }))))}>
-            Enable the baseline
-          </button>{' '}
-          the shipped policy: hardening index, vulnerable packages, firewall, warnings and the audit's age.
-        </p>
+        <BaselineOffer
+          client={client}
+          onUnauthorized={onUnauthorized}
+          onEnable={() => void change(async () => void (await data(enableBaselinePolicy({ client }))))}
+        />
       )}
       {current && <FailingHosts client={client} policy={current} onUnauthorized={onUnauthorized} onChange={change} />}
       <NewPolicy client={client} onUnauthorized={onUnauthorized} onCreated={reload} />
