@@ -2346,7 +2346,36 @@ export const openApiDocument: Document = {
                   "items": {
                     "$ref": "#/components/schemas/HostExport"
                   }
-                }
+                },
+                "example": [
+                  {
+                    "id": "0f8fad5b-d9cb-469f-a165-70867728950e",
+                    "hostname": "web-01",
+                    "hostId": "0123456789abcdef0123456789abcdef01234567",
+                    "keyId": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                    "keyLabel": "Web servers",
+                    "os": "Debian GNU/Linux 12 (bookworm)",
+                    "lynisVersion": "3.0.8",
+                    "groups": [
+                      "webservers"
+                    ],
+                    "tags": [
+                      "production"
+                    ],
+                    "customerName": "acme",
+                    "firstSeen": "2026-11-01T08:00:02.000Z",
+                    "lastSeen": "2026-11-22T13:41:25.000Z",
+                    "reportCount": 22,
+                    "hardeningIndex": 56,
+                    "warnings": 1,
+                    "suggestions": 24,
+                    "compliance": "noncompliant",
+                    "failingRules": [
+                      "Baseline/firewall",
+                      "Baseline/no-vulnerable-packages"
+                    ]
+                  }
+                ]
               }
             }
           },
