@@ -154,6 +154,11 @@ it('audit-client lists policies and their results, subscribes a webhook, reads i
   expect(preview.stdout).toMatch(/\nno-vulnerable-packages\s+1\s+0\s+1\s+0\s+0%\n/);
   expect(preview.stdout).toMatch(/\nhardening-index\s+1\s+1\s+0\s+0\s+100%\n/);
   expect(preview.stdout).toContain('hosts evaluated: 1 of 1 with a report\n');
+  // The same from audit-client, through the admin API.
+  const clientPreview = await client('policies', 'preview-baseline');
+  expect(clientPreview).toMatchObject({ code: 0, stderr: '' });
+  expect(clientPreview.stdout).toMatch(/\nno-vulnerable-packages\s+1\s+0\s+1\s+0\n/);
+  expect(clientPreview.stdout).toContain('hosts evaluated: 1 of 1 with a report\n');
   expect(await client('policies', 'disable', policyId)).toMatchObject({ code: 0, stdout: `Disabled policy Baseline (${policyId})\n` });
   expect((await client('policies', 'list')).stdout).toMatch(/\sBaseline\s+no\s/);
   expect(await client('policies', 'enable', policyId)).toMatchObject({ code: 0, stdout: `Enabled policy Baseline (${policyId})\n` });

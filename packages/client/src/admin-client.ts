@@ -14,6 +14,7 @@ import {
   getWebhook,
   updateWebhook,
   enableBaselinePolicy,
+  previewBaselinePolicy,
   exportFindings,
   exportHostHistory,
   exportHosts,
@@ -47,6 +48,7 @@ import type {
   Policy,
   PolicyInput,
   PolicyList,
+  PolicyPreview,
   PolicyResultPage,
   Waiver,
   WaiverInput,
@@ -152,6 +154,8 @@ export interface AdminClient {
   createPolicy(policy: PolicyInput): Promise<Policy>;
   /** Creates the shipped baseline policy. */
   enableBaselinePolicy(): Promise<Policy>;
+  /** How many hosts each rule of the shipped baseline would pass and fail, before it is enabled (nothing stored). */
+  previewBaselinePolicy(): Promise<PolicyPreview>;
   /** One policy, with its quarantine when the evaluator disabled it. */
   getPolicy(policyId: string): Promise<Policy>;
   /** Replaces a policy (enabling it clears its quarantine). */
@@ -225,6 +229,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     listPolicies: () => json<PolicyList>(() => listPolicies({ ...transport.call() }), 200),
     createPolicy: (policy) => json<Policy>(() => createPolicy({ ...transport.call(), body: policy }), 201),
     enableBaselinePolicy: () => json<Policy>(() => enableBaselinePolicy({ ...transport.call() }), 201),
+    previewBaselinePolicy: () => json<PolicyPreview>(() => previewBaselinePolicy({ ...transport.call() }), 200),
     getPolicy: (policyId) => json<Policy>(() => getPolicy({ ...transport.call(), path: { policyId } }), 200),
     updatePolicy: (policyId, policy) => json<Policy>(() => updatePolicy({ ...transport.call(), path: { policyId }, body: policy }), 200),
     deletePolicy: async (policyId) => void (await answerOf(() => deletePolicy({ ...transport.call(), path: { policyId } }), 204)),

@@ -2,7 +2,7 @@
 // one host's compliance.
 import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import type { HostCompliance, Policy, PolicyInput, PolicyList, PolicyResultPage, PolicyScope, Rule } from './generated/types.gen.js';
+import type { HostCompliance, Policy, PolicyInput, PolicyList, PolicyPreview, PolicyResultPage, PolicyScope, Rule } from './generated/types.gen.js';
 import type { AdminClient } from './admin-client.js';
 import { admin, adminCommand, deleted, pageOptions, show, type OutputFlags } from './admin-command-base.js';
 import { formatFields, formatPageLine, formatTable, formatTime } from './admin-output.js';
@@ -60,6 +60,11 @@ export function addPolicyCommands(program: Command): void {
       show(options, await client.enableBaselinePolicy(), (created) => `Created policy ${created.name} (${created.id})\n`),
     ),
   );
+  adminCommand(
+    policies,
+    'preview-baseline',
+    "each rule of the shipped Baseline: the hosts it would pass and fail (before it is enabled; the server's preview)",
+  ).action(admin<[OutputFlags]>(async (client, options) => show(options, await client.previewBaselinePolicy(), formatPreview)));
   addPolicyUpdateCommand(policies);
   for (const [name, enabled] of [
     ['enable', true],
@@ -234,6 +239,21 @@ function formatPolicies(list: PolicyList): string {
     ],
     list.items,
   );
+}
+
+/** `policies preview-baseline`: one line per rule, then how many hosts were evaluated. */
+function formatPreview(preview: PolicyPreview): string {
+  const table = formatTable(
+    [
+      ['RULE', (rule) => rule.ruleId],
+      ['EVALUATED', (rule) => rule.evaluated],
+      ['PASS', (rule) => rule.passing],
+      ['FAIL', (rule) => rule.failing],
+      ['ERROR', (rule) => rule.errors],
+    ],
+    preview.rules,
+  );
+  return `${table}hosts evaluated: ${preview.evaluatedHosts} of ${preview.hostsWithReports} with a report\n`;
 }
 
 /** `policies show`: the policy's fields, then one line per rule. */
