@@ -126,6 +126,7 @@ describe('the dashboard by keyboard', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => focused(page)).toEqual({ tag: 'A', text: 'Host name\u00a0▼', sort: 'descending' });
     expect((await listed(page)).slice(0, 2)).toEqual([hostName(60), hostName(59)]);
+    await page.screenshot({ path: `${ARTIFACTS}/dashboard-sort-focus.png`, clip: { x: 0, y: 250, width: 1280, height: 200 } });
     await page.context().close();
   });
 
@@ -159,6 +160,7 @@ describe('the dashboard by keyboard', () => {
     expect(await page.getByLabel('Per page').inputValue()).toBe('25');
     await page.getByRole('link', { name: 'Next page' }).click();
     await expect.poll(() => page.getByRole('caption').textContent()).toBe(`Hosts 26–50 of ${HOSTS}`);
+    await page.getByRole('navigation', { name: 'Pages of hosts' }).screenshot({ path: `${ARTIFACTS}/dashboard-pager.png` });
     await page.getByLabel('Per page').selectOption('100');
     await expect.poll(() => page.locator('table.hosts tbody tr').count()).toBe(HOSTS);
     expect(await page.evaluate(() => Object.keys(localStorage).length)).toBe(0); // the browser keeps nothing but the tab's token

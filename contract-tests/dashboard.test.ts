@@ -2,15 +2,13 @@
 // through real uploads (and one report stored ten days back, for a stale host): sign-in, the fleet overview, findings,
 // hosts filtered and sorted, a host's trend, findings and refused uploads, the raw report, keys created and revoked
 // in the page and seen by the API, and hostile report text shown literally. Screenshots go to test-artifacts/.
-import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdminToken, importKey, openDatabase, OrmReportStore } from '@org/audit-server';
-import { redactLicenseKeys, readReportBytes } from '@org/audit-server-core';
+import { createAdminToken, importKey, openDatabase } from '@org/audit-server';
 import { lynisCapture } from '@org/test-support/lynis-fixtures';
-import { fitsWidth, launchChromium, reportAs as report, signIn as signInAs } from './support/dashboard.js';
+import { fitsWidth, launchChromium, reportAs as report, signIn as signInAs, storeReport } from './support/dashboard.js';
 import { until } from './support/until.js';
 import { makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
 
@@ -69,18 +67,7 @@ beforeAll(async () => {
   const keyId = await importKey(orm, KEY);
   ({ token: adminToken } = await createAdminToken(orm, { label: 'dashboard test' }));
   // The stale host: its only report stored as the server would have ten days ago.
-  const stale = Buffer.from(report(OLD, 'old-01', 30, [], { 'system-groups': 'webservers', tags: 'staging' }));
-  await new OrmReportStore(orm).save({
-    keyId,
-    hostId: OLD,
-    receivedAt: OLD_RECEIVED,
-    encoding: 'raw',
-    size: stale.length,
-    sha256: createHash('sha256').update(stale).digest('hex'),
-    content: redactLicenseKeys(stale),
-    summary: readReportBytes(stale)!.summary,
-    labels: readReportBytes(stale)!.labels,
-  });
+  await storeReport(orm, keyId, OLD, report(OLD, 'old-01', 30, [], { 'system-groups': 'webservers', tags: 'staging' }), OLD_RECEIVED);
   await orm.close();
   // Refusals written every 200 ms instead of every few seconds, so the pages show them at once.
   server = await startServerProcess(data.dataDir, ['--plain-http', '--rejections-flush-ms', '200']);
