@@ -148,18 +148,21 @@ describe('the dashboard by keyboard', () => {
     await page.context().close();
   });
 
-  it('keeps a page size chosen in the pager in the URL, through reload and the next page', async () => {
+  it('keeps a page size chosen in the pager in the URL, through reload and the next page, and focus on the pager', async () => {
     const { page } = await signedIn();
     await openHosts(page);
     expect(await page.locator('table.hosts tbody tr').count()).toBe(50);
     await page.getByLabel('Per page').selectOption('25');
     await expect.poll(() => page.locator('table.hosts tbody tr').count()).toBe(25);
     expect(page.url()).toMatch(/#\/hosts\?size=25$/);
+    expect(await focused(page)).toMatchObject({ tag: 'SELECT' }); // the list reloaded, focus kept
     await page.reload();
     await expect.poll(() => page.locator('table.hosts tbody tr').count()).toBe(25);
     expect(await page.getByLabel('Per page').inputValue()).toBe('25');
-    await page.getByRole('link', { name: 'Next page' }).click();
+    await page.getByRole('link', { name: 'Next page' }).focus();
+    await page.keyboard.press('Enter');
     await expect.poll(() => page.getByRole('caption').textContent()).toBe(`Hosts 26–50 of ${HOSTS}`);
+    await expect.poll(() => focused(page)).toMatchObject({ tag: 'A', text: 'Next page' }); // ready for the page after
     await page.getByRole('navigation', { name: 'Pages of hosts' }).screenshot({ path: `${ARTIFACTS}/dashboard-pager.png` });
     await page.getByLabel('Per page').selectOption('100');
     await expect.poll(() => page.locator('table.hosts tbody tr').count()).toBe(HOSTS);

@@ -51,3 +51,24 @@ function whenShown<T>(find: () => T | null, then: (found: T) => void): () => voi
 export function focusById(id: string): void {
   document.getElementById(id)?.focus();
 }
+
+/**
+ * The control last used to load another view of the same list (a sort heading, a pager link, the page size): its id
+ * and the address it went to. The list is shown afresh once loaded, so the control that had focus is gone.
+ */
+let followed: { id: string; hash: string } | undefined;
+
+/**
+ * Keeps keyboard focus on a control that reloads the list it is part of (sorting, paging): once the list is back, the
+ * control with the same `id` takes focus again, if the page is still where it went (not when the operator has moved
+ * on meanwhile). `follow(hash)` records the move when the control is used; `href` is the control's current target.
+ */
+export function useFocusKept<T extends HTMLElement>(id: string, href?: string) {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    if (followed?.id !== id) return;
+    if (followed.hash === window.location.hash) ref.current?.focus();
+    followed = undefined;
+  }, [id, href]);
+  return { ref, follow: (hash: string) => (followed = { id, hash }) };
+}

@@ -1,4 +1,5 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { useFocusKept } from '../focus.js';
 import type { SortOrder } from '../route.js';
 import type { Loaded } from '../use-load.js';
 import { Pager, type PagerProps } from './Pager.js';
@@ -80,22 +81,11 @@ function cellClass<T>(column: Column<T>, row: T): string | undefined {
   return typeof cellClassName === 'function' ? cellClassName(row) : cellClassName;
 }
 
-/**
- * The sort link last followed: its heading (table and column) and where it went. The table is shown afresh once the
- * sorted list has loaded, so the link that had focus is gone; its new self takes focus back, if the page is still
- * where the link went (not when the operator has moved on meanwhile).
- */
-let sortFollowed: { id: string; hash: string } | undefined;
-
 /** A column heading; a sortable one is a link that sorts by it (selecting the sorted column again reverses the order). */
 function Heading<T>({ column, id }: { column: Column<T>; id: string }) {
   const { header, className, sort } = column;
-  const link = useRef<HTMLAnchorElement>(null);
-  useEffect(() => {
-    if (sortFollowed?.id !== id) return;
-    if (sortFollowed.hash === window.location.hash) link.current?.focus();
-    sortFollowed = undefined;
-  }, [id, sort?.href]);
+  // The sorted list is shown afresh once loaded: the heading followed takes focus back.
+  const { ref, follow } = useFocusKept<HTMLAnchorElement>(`sort ${id}`, sort?.href);
   if (!sort)
     return (
       <th scope="col" className={className}>
@@ -105,7 +95,7 @@ function Heading<T>({ column, id }: { column: Column<T>; id: string }) {
   const mark = sort.current === 'asc' ? '\u00a0▲' : sort.current === 'desc' ? '\u00a0▼' : '\u00a0↕';
   return (
     <th scope="col" className={className} aria-sort={sort.current === 'asc' ? 'ascending' : sort.current === 'desc' ? 'descending' : undefined}>
-      <a className="sort" href={sort.href} ref={link} onClick={() => (sortFollowed = { id, hash: sort.href })}>
+      <a className="sort" href={sort.href} ref={ref} onClick={() => follow(sort.href)}>
         {header}
         <span aria-hidden="true" className="sort-mark">
           {mark}
