@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pino } from 'pino';
 import { createAuditApi, summarizeReportBytes, type ReportSummary, type ReportToStore } from '@org/audit-server-core';
 import type { ReportDetail, ReportDiff } from '../generated/types.gen.js';
@@ -633,6 +633,20 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
       });
       expect(await expectProblem(changed, 400)).toMatch(/192\.168\.0\.10 is not a public address \(private\)/);
       expect((await (await call('/api/admin/webhooks')).json()).items.map((item: { url: string }) => item.url)).toEqual(['https://hooks.example.org/audit']);
+    });
+
+    it('knows the contract format of webhook URLs: a URL holding a space is refused naming the field, no warning printed', async () => {
+      const warnings = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+      try {
+        await serve();
+        const refused = await postJson('/api/admin/webhooks', { url: 'https://hooks.example.org/a b', events: ['report.stored'] });
+        expect(await expectProblem(refused, 400)).toMatch(/url/);
+        const unicode = await postJson('/api/admin/webhooks', { url: 'https://bücher.example.org/hook', events: ['report.stored'] });
+        expect(unicode.status).toBe(201);
+        expect(warnings.mock.calls.flat().join(' ')).not.toMatch(/unknown format/);
+      } finally {
+        warnings.mockRestore();
+      }
     });
 
     it('takes those URLs when the server allows private receivers', async () => {

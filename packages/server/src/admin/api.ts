@@ -95,7 +95,9 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
     quick: true, // validators compiled on first use
     coerceTypes: true, // query and path parameters arrive as text
     ajvOpts: { useDefaults: true, allErrors: false },
-    customizeAjv: (ajv) => addFormats.default(ajv, ['uuid', 'date', 'date-time']),
+    // `uri` (webhook URLs) in ajv-formats' fast mode: it refuses only what has no scheme or holds whitespace, where
+    // the full mode would also refuse internationalised host names that the server takes.
+    customizeAjv: (ajv) => addFormats.default(addFormats.default(ajv, ['uuid', 'date', 'date-time']), { mode: 'fast', formats: ['uri'], keywords: false }),
   });
   registerAuthentication(backend, options, logger);
   registerRefusals(backend, options.rateLimiter, logger);
