@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { access, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { importKey, openDatabase } from '@org/audit-server';
+import { createAdminToken, importKey, openDatabase } from '@org/audit-server';
 import { lynisFixturePath } from '@org/test-support/lynis-fixtures';
 import { storedReports } from './support/reports.js';
 import { runNodeScript } from '@org/test-support/node-script';
@@ -144,6 +144,27 @@ describe('boolean settings from the environment', () => {
     const result = await runNodeScript(CLI, ['start', '--plain-http'], { PATH: process.env.PATH!, DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE: 'perhaps' });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('webhookAllowPrivate: must be true or false');
+  });
+});
+
+describe('schema formats', () => {
+  it('prints no "unknown format" warning when the admin API compiles the contract, webhook URLs included', async () => {
+    const orm = await openDatabase(dataDir);
+    const { token } = await createAdminToken(orm, { label: 'formats' });
+    await orm.close();
+    const server = await startServerProcess(dataDir, ['--plain-http', '--admin-listen', '127.0.0.1:0']);
+    try {
+      const created = await fetch(`${server.adminUrl}/api/admin/webhooks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: 'https://hooks.example.org/formats', events: ['report.stored'] }),
+      });
+      expect(created.status).toBe(201);
+    } finally {
+      await server.stop();
+    }
+    expect(server.stderr()).not.toMatch(/unknown format/);
+    expect(server.logs.join('\n')).not.toMatch(/unknown format/);
   });
 });
 
