@@ -38,3 +38,34 @@ export function formatBytes(bytes: number): string {
 export function pageCaption(noun: string, page: { offset: number; total: number; items: readonly unknown[] }, none: string): string {
   return page.total === 0 ? none : `${noun} ${page.offset + 1}–${page.offset + page.items.length} of ${page.total}`;
 }
+
+/**
+ * A number of seconds as people write it: `350 ms`, `42.5 s`, `2 min 49 s`, `3 h 5 min`, `8 d 2 h` (two units at
+ * most, the smaller one left out when zero).
+ */
+export function formatDuration(seconds: number): string {
+  const sign = seconds < 0 ? '-' : '';
+  const size = Math.abs(seconds);
+  if (size < 1) return `${sign}${Math.round(size * 1000)} ms`;
+  if (Math.round(size * 10) < 600) return `${sign}${Number(size.toFixed(1))} s`;
+  const whole = Math.round(size);
+  const [big, bigUnit, small, smallUnit] =
+    whole < 3600
+      ? [Math.floor(whole / 60), 'min', whole % 60, 's']
+      : whole < 86_400
+        ? [Math.floor(whole / 3600), 'h', Math.floor((whole % 3600) / 60), 'min']
+        : [Math.floor(whole / 86_400), 'd', Math.floor((whole % 86_400) / 3600), 'h'];
+  return `${sign}${big} ${bigUnit}${small ? ` ${small} ${smallUnit}` : ''}`;
+}
+
+/** CEL's notation of a duration in a value a rule saw: `duration("168.881s")`. */
+const CEL_DURATION = /duration\("(-?\d+(?:\.\d+)?)s"\)/g;
+
+/**
+ * A value a policy rule saw (CEL notation, from the server) with its durations as people write them
+ * (`duration("168.881s")` → `2 min 49 s`); `exact` is the value as the server gave it when anything was changed.
+ */
+export function readableRuleValue(value: string): { text: string; exact?: string } {
+  const text = value.replace(CEL_DURATION, (_, seconds: string) => formatDuration(Number(seconds)));
+  return text === value ? { text } : { text, exact: value };
+}
