@@ -601,6 +601,14 @@ describe('the dashboard', () => {
     await unknownKey.waitFor();
     expect(await page.getByRole('cell', { name: /^invalid-data/ }).count()).toBe(0);
     expect(page.url()).toMatch(/#\/refused\?reason=invalid-key$/);
+
+    // A host id links to the hosts that sent it: web-01's leads to the hosts list showing web-01 alone.
+    await page.getByRole('link', { name: WEB, exact: true }).click();
+    await page.getByRole('heading', { name: 'Hosts', exact: true }).waitFor();
+    expect(page.url()).toMatch(new RegExp(`#/hosts\\?hostId=${WEB}$`));
+    await expect.poll(() => listedHosts(page)).toEqual(['web-01']);
+    await page.getByRole('list', { name: 'Filters in force' }).getByText(`host id ${WEB}`).waitFor();
+    await page.screenshot({ path: `${ARTIFACTS}/dashboard-refused-host-link.png`, fullPage: true });
     expect([dialogs, errors, foreign]).toEqual([[], [], []]);
     await page.close();
   });

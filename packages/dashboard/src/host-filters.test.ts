@@ -46,4 +46,10 @@ describe('host filters', () => {
     ]);
     expect(activeFilters({ page: 'hosts', offset: 50, sort: 'warnings' }, [])).toEqual([]);
   });
+
+  it('filters by a host id (where a refused upload links), asking the API and showing its chip', () => {
+    const route = { page: 'hosts', offset: 0, hostId: '0123456789abcdef0123456789abcdef01234567' } as const;
+    expect(hostsQuery(route, NOW)).toMatchObject({ hostId: route.hostId });
+    expect(activeFilters(route, [])).toEqual([['hostId', `host id ${route.hostId}`]]);
+  });
 });

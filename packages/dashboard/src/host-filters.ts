@@ -19,6 +19,7 @@ export function hostsFilterQuery(route: HostsRoute, now: number): Omit<NonNullab
   return {
     hostname: route.hostname,
     keyId: route.keyId,
+    hostId: route.hostId,
     group: route.group,
     tag: route.tag,
     os: route.os,
@@ -41,6 +42,7 @@ export function activeFilters(route: HostsRoute, keys: Pick<LicenseKeyInfo, 'id'
     ['os', route.os && `operating system ${route.os}`],
     ['finding', route.finding && `${route.findingKind ?? 'finding'} ${route.finding}`],
     ['keyId', route.keyId && `key ${keyText}`],
+    ['hostId', route.hostId && `host id ${route.hostId}`],
     ['stale', route.stale !== undefined && `no report for ${route.stale === 1 ? 'a day' : `${route.stale} days`}`],
   ];
   return candidates.filter((entry): entry is [keyof HostFilters, string] => typeof entry[1] === 'string' && entry[1] !== '');

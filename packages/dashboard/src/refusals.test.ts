@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LicenseKeyInfo, RejectionGroup } from '@org/audit-client/sdk';
-import { addressesOf, hostOf, keyOf } from './refusals.js';
+import { addressesOf, hostLinkOf, hostOf, keyOf } from './refusals.js';
+import { parseRoute } from './route.js';
 
 const group = (fields: Partial<RejectionGroup>) => ({ hostId: 'h1', folded: false, remoteAddresses: [], addressCount: 0, ...fields }) as RejectionGroup;
 
@@ -9,6 +10,16 @@ describe('refusals', () => {
     expect(hostOf(group({}))).toBe('h1');
     expect(hostOf(group({ hostId: null }))).toBe('(none sent)');
     expect(hostOf(group({ hostId: null, folded: true }))).toBe("(many hosts: over the server's bound)");
+  });
+
+  it('links a host id to the hosts list filtered by it, encoded so that hostile text stays one parameter', () => {
+    expect(hostLinkOf(group({ hostId: '0123456789abcdef0123456789abcdef01234567' }))).toBe('#/hosts?hostId=0123456789abcdef0123456789abcdef01234567');
+    const hostile = 'a&offset=5#/keys"<b>';
+    const href = hostLinkOf(group({ hostId: hostile }))!;
+    expect(href).not.toMatch(/["<>]|&offset|#\/keys/);
+    expect(parseRoute(href)).toMatchObject({ page: 'hosts', offset: 0, hostId: hostile });
+    expect(hostLinkOf(group({ hostId: null }))).toBeUndefined();
+    expect(hostLinkOf(group({ hostId: null, folded: true }))).toBeUndefined();
   });
 
   it('names a key by its label and first characters, by its id when not listed', () => {

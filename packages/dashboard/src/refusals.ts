@@ -1,5 +1,6 @@
 // How refused uploads and license checks read on the pages that list them.
 import type { LicenseKeyInfo, RejectionGroup } from '@org/audit-client/sdk';
+import { hrefOf } from './route.js';
 
 /** The reasons a server refuses, with what each means for the host losing its report. */
 export const REASONS: Record<string, string> = {
@@ -23,6 +24,14 @@ export const REASONS: Record<string, string> = {
 export function hostOf(item: RejectionGroup): string {
   if (item.folded) return "(many hosts: over the server's bound)";
   return item.hostId ?? '(none sent)';
+}
+
+/**
+ * Where a refusal's host id leads: the hosts list filtered by that `hostid`, which lists the known host (or says
+ * none matches); none when the refusal names no host id.
+ */
+export function hostLinkOf(item: RejectionGroup): string | undefined {
+  return item.hostId === null || item.folded ? undefined : hrefOf({ page: 'hosts', offset: 0, hostId: item.hostId });
 }
 
 /** A key by its label and first characters, or its id when it is not listed. */

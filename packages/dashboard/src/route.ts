@@ -17,6 +17,8 @@ export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'deliver
 export interface HostFilters {
   hostname?: string;
   keyId?: string;
+  /** Only hosts that sent this `hostid` (exact): where a refused upload's host id links. */
+  hostId?: string;
   group?: string;
   tag?: string;
   os?: string;
@@ -75,6 +77,7 @@ export const ROUTES = {
     parse: (q): { offset: number; size?: number } & HostFilters => ({
       hostname: q.text('hostname'),
       keyId: q.text('key'),
+      hostId: q.text('hostId'),
       group: q.text('group'),
       tag: q.text('tag'),
       os: q.text('os'),
@@ -89,6 +92,7 @@ export const ROUTES = {
     query: (r) => ({
       hostname: r.hostname,
       key: r.keyId,
+      hostId: r.hostId,
       group: r.group,
       tag: r.tag,
       os: r.os,

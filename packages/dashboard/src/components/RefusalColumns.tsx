@@ -1,6 +1,6 @@
 import type { LicenseKeyInfo, RejectionGroup } from '@org/audit-client/sdk';
 import { formatTime } from '../format.js';
-import { addressesOf, hostOf, keyOf, REASONS } from '../refusals.js';
+import { addressesOf, hostLinkOf, hostOf, keyOf, REASONS } from '../refusals.js';
 import type { Column } from './Table.js';
 
 type RefusalColumn = Column<RejectionGroup>;
@@ -8,7 +8,7 @@ type RefusalColumn = Column<RejectionGroup>;
 /** The columns of a list of refusals (a day's count per request, reason, key and host id). */
 export const REFUSAL_COLUMNS = {
   day: { header: 'Day', cellClassName: 'nowrap', cell: (item) => item.day },
-  hostId: { header: 'Host id', cellClassName: (item) => (item.hostId === null ? 'muted' : 'mono'), cell: hostOf },
+  hostId: { header: 'Host id', cellClassName: (item) => (item.hostId === null ? 'muted' : 'mono'), cell: HostIdCell },
   request: { header: 'Request', cell: (item) => (item.operation === 'uploadReport' ? 'Upload' : 'License check') },
   reason: {
     header: 'Reason',
@@ -24,6 +24,12 @@ export const REFUSAL_COLUMNS = {
   lastAt: { header: 'Last refused', cellClassName: 'nowrap', cell: (item) => formatTime(item.lastAt).slice(11) },
   addresses: { header: 'Client address', cellClassName: 'mono addresses', cell: addressesOf },
 } satisfies Record<string, RefusalColumn>;
+
+/** A refusal's host id, as text, linking to the hosts that sent it. */
+function HostIdCell(item: RejectionGroup) {
+  const href = hostLinkOf(item);
+  return href ? <a href={href}>{hostOf(item)}</a> : hostOf(item);
+}
 
 /** The key a refusal named, by its label and first characters; `className` is its cells' class. */
 export function keyColumn(keys: Map<string, LicenseKeyInfo>, className: string): RefusalColumn {

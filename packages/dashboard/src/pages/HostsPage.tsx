@@ -26,7 +26,7 @@ export function HostsPage({ client, route, onUnauthorized }: { client: Client; r
     onUnauthorized,
   );
   const keys = loaded.state === 'ready' ? loaded.value.keys : [];
-  const filtered = route.hostname || route.keyId || route.group || route.tag || route.os || route.finding || route.stale;
+  const filtered = route.hostname || route.keyId || route.hostId || route.group || route.tag || route.os || route.finding || route.stale;
   return (
     <section aria-labelledby="hosts-title">
       <h1 id="hosts-title" tabIndex={-1}>
@@ -94,6 +94,7 @@ function useFilterForm(route: HostsRoute) {
         finding: given(form.finding),
         findingKind: given(form.finding) ? ((form.findingKind || undefined) as FindingKind | undefined) : undefined,
         stale: form.stale ? Number(form.stale) : undefined,
+        hostId: route.hostId, // not in the form: set by a refused upload's link, dropped by its chip
         sort: route.sort,
         order: route.order,
         size: route.size,
