@@ -595,6 +595,11 @@ describe('the dashboard', () => {
     expect(await page.locator('main img, main script').count()).toBe(0);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280); // fits the window
     await page.screenshot({ path: `${ARTIFACTS}/dashboard-refused.png`, fullPage: true });
+    // At 420 px the Reason choice (its options are long) shrinks to the window instead of running off its side.
+    await page.setViewportSize({ width: 420, height: 800 });
+    expect(await fitsWidth(page, 420), '#/refused at 420 px').toBe(true);
+    await page.screenshot({ path: `${ARTIFACTS}/dashboard-refused-narrow.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     await page.getByLabel('Reason').selectOption('invalid-key');
     await page.getByRole('cell', { name: HOSTILE_HOST_ID }).waitFor({ state: 'detached' });
