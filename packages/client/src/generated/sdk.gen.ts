@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, type Options as Options2, type TDataShape, urlSearchParamsBodySerializer } from './client/index.js';
-import type { AcceptHostIdentityData, AcceptHostIdentityErrors, AcceptHostIdentityResponses, CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, CreatePolicyData, CreatePolicyErrors, CreatePolicyResponses, CreateWaiverData, CreateWaiverErrors, CreateWaiverResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeletePolicyData, DeletePolicyErrors, DeletePolicyResponses, DeleteWaiverData, DeleteWaiverErrors, DeleteWaiverResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, EnableBaselinePolicyData, EnableBaselinePolicyErrors, EnableBaselinePolicyResponses, ExportFindingsData, ExportFindingsErrors, ExportFindingsResponses, ExportHostHistoryData, ExportHostHistoryErrors, ExportHostHistoryResponses, ExportHostsData, ExportHostsErrors, ExportHostsResponses, GetAdminSessionData, GetAdminSessionErrors, GetAdminSessionResponses, GetHostComplianceData, GetHostComplianceErrors, GetHostComplianceResponses, GetHostData, GetHostErrors, GetHostResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetPolicyData, GetPolicyErrors, GetPolicyResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListFindingsData, ListFindingsErrors, ListFindingsResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListPoliciesData, ListPoliciesErrors, ListPoliciesResponses, ListPolicyResultsData, ListPolicyResultsErrors, ListPolicyResultsResponses, ListRejectionsData, ListRejectionsErrors, ListRejectionsResponses, ListReportsData, ListReportsErrors, ListReportsResponses, ListWaiversData, ListWaiversErrors, ListWaiversResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, PreviewBaselinePolicyData, PreviewBaselinePolicyErrors, PreviewBaselinePolicyResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, UpdateLicenseKeyData, UpdateLicenseKeyErrors, UpdateLicenseKeyResponses, UpdatePolicyData, UpdatePolicyErrors, UpdatePolicyResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
+import type { AcceptHostIdentityData, AcceptHostIdentityErrors, AcceptHostIdentityResponses, CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, CreatePolicyData, CreatePolicyErrors, CreatePolicyResponses, CreateWaiverData, CreateWaiverErrors, CreateWaiverResponses, CreateWaiversData, CreateWaiversErrors, CreateWaiversResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeletePolicyData, DeletePolicyErrors, DeletePolicyResponses, DeleteWaiverData, DeleteWaiverErrors, DeleteWaiverResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, EnableBaselinePolicyData, EnableBaselinePolicyErrors, EnableBaselinePolicyResponses, ExportFindingsData, ExportFindingsErrors, ExportFindingsResponses, ExportHostHistoryData, ExportHostHistoryErrors, ExportHostHistoryResponses, ExportHostsData, ExportHostsErrors, ExportHostsResponses, GetAdminSessionData, GetAdminSessionErrors, GetAdminSessionResponses, GetHostComplianceData, GetHostComplianceErrors, GetHostComplianceResponses, GetHostData, GetHostErrors, GetHostResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetPolicyData, GetPolicyErrors, GetPolicyResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListFacetsData, ListFacetsErrors, ListFacetsResponses, ListFindingsData, ListFindingsErrors, ListFindingsResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListPoliciesData, ListPoliciesErrors, ListPoliciesResponses, ListPolicyResultsData, ListPolicyResultsErrors, ListPolicyResultsResponses, ListRejectionsData, ListRejectionsErrors, ListRejectionsResponses, ListReportsData, ListReportsErrors, ListReportsResponses, ListWaiversData, ListWaiversErrors, ListWaiversResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, PreviewBaselinePolicyData, PreviewBaselinePolicyErrors, PreviewBaselinePolicyResponses, PreviewPolicyData, PreviewPolicyErrors, PreviewPolicyResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, SendTestWebhookEventData, SendTestWebhookEventErrors, SendTestWebhookEventResponses, UpdateLicenseKeyData, UpdateLicenseKeyErrors, UpdateLicenseKeyResponses, UpdatePolicyData, UpdatePolicyErrors, UpdatePolicyResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -114,6 +114,7 @@ export const getAdminSession = <ThrowOnError extends boolean = false>(options?: 
  *
  */
 export const listHosts = <ThrowOnError extends boolean = false>(options?: Options<ListHostsData, ThrowOnError>) => (options?.client ?? client).get<ListHostsResponses, ListHostsErrors, ThrowOnError>({
+    querySerializer: { parameters: { ids: { array: { explode: false } } } },
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/admin/hosts',
     ...options
@@ -297,6 +298,20 @@ export const listFindings = <ThrowOnError extends boolean = false>(options?: Opt
 });
 
 /**
+ * The known groups, tags, operating systems, license keys and customers, with their host counts
+ *
+ * What the host filters can be set to, most hosts first (then by value), for suggestions as an operator
+ * types: each value of each field with how many hosts' latest reports carry it. `q` keeps the values that
+ * contain it (case-insensitive); values differing only in case are counted apart.
+ *
+ */
+export const listFacets = <ThrowOnError extends boolean = false>(options?: Options<ListFacetsData, ThrowOnError>) => (options?.client ?? client).get<ListFacetsResponses, ListFacetsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/facets',
+    ...options
+});
+
+/**
  * List refused uploads and license checks
  *
  * Refused uploads and license checks, so operators see which hosts are losing reports and why (Lynis prints
@@ -372,6 +387,24 @@ export const previewBaselinePolicy = <ThrowOnError extends boolean = false>(opti
 });
 
 /**
+ * How many hosts a policy would cover and fail, before it is saved
+ *
+ * Checks the policy as `createPolicy` would (400 with `ruleErrors` when a rule does not compile), then runs
+ * its rules on the latest reports of the most recently seen hosts in its scope (2,000 at most), in the rule
+ * worker under the evaluation budget. Nothing is stored; `enabled` is ignored.
+ *
+ */
+export const previewPolicy = <ThrowOnError extends boolean = false>(options: Options<PreviewPolicyData, ThrowOnError>) => (options.client ?? client).post<PreviewPolicyResponses, PreviewPolicyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/policies/preview',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * Delete a compliance policy, its results and its waivers
  */
 export const deletePolicy = <ThrowOnError extends boolean = false>(options: Options<DeletePolicyData, ThrowOnError>) => (options.client ?? client).delete<DeletePolicyResponses, DeletePolicyErrors, ThrowOnError>({
@@ -407,8 +440,9 @@ export const updatePolicy = <ThrowOnError extends boolean = false>(options: Opti
 /**
  * Each host's result on a policy's rules
  *
- * One item per host in the policy's scope and rule, from the host's latest report: failures first, then
- * errors, waived and passes; within those, by host name.
+ * One item per host in the policy's scope and rule, from the host's latest report, with the total over all
+ * pages. `sort` and `order` choose the order (`order` defaults to `asc` here: the default order is failures
+ * first, then errors, waived and passes; within those, by host name).
  *
  */
 export const listPolicyResults = <ThrowOnError extends boolean = false>(options: Options<ListPolicyResultsData, ThrowOnError>) => (options.client ?? client).get<ListPolicyResultsResponses, ListPolicyResultsErrors, ThrowOnError>({
@@ -438,15 +472,33 @@ export const listWaivers = <ThrowOnError extends boolean = false>(options?: Opti
 });
 
 /**
- * Waive a rule (or a whole policy) for a host or a group
+ * Waive a rule (or a whole policy) for a host, a group or every host
  *
  * Until it expires, a failing or erring result the waiver covers counts as `waived`, not as a failure, and
- * not as a pass either.
+ * not as a pass either. `expiresAt` must be in the future and at most `WaiverList.maxDays` days away (400
+ * otherwise).
  *
  */
 export const createWaiver = <ThrowOnError extends boolean = false>(options: Options<CreateWaiverData, ThrowOnError>) => (options.client ?? client).post<CreateWaiverResponses, CreateWaiverErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/admin/waivers',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Waive a rule (or a whole policy) for many hosts at once
+ *
+ * One waiver per selected host, in one transaction: all are created or none. At most 10,000 hosts (400
+ * beyond: waive for a group or the fleet instead). Checks as `createWaiver`.
+ *
+ */
+export const createWaivers = <ThrowOnError extends boolean = false>(options: Options<CreateWaiversData, ThrowOnError>) => (options.client ?? client).post<CreateWaiversResponses, CreateWaiversErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/waivers/bulk',
     ...options,
     headers: {
         'Content-Type': 'application/json',
@@ -524,6 +576,19 @@ export const updateWebhook = <ThrowOnError extends boolean = false>(options: Opt
 });
 
 /**
+ * Send a test event to the subscription
+ *
+ * Queues a `webhook.test` event for this subscription alone (whatever events it chose, even when disabled),
+ * delivered and retried like any other, so an operator can check the receiver and its signature check.
+ *
+ */
+export const sendTestWebhookEvent = <ThrowOnError extends boolean = false>(options: Options<SendTestWebhookEventData, ThrowOnError>) => (options.client ?? client).post<SendTestWebhookEventResponses, SendTestWebhookEventErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/admin/webhooks/{webhookId}/test',
+    ...options
+});
+
+/**
  * The delivery log of a subscription
  *
  * Newest first: each event sent (or to be sent) to the subscription, with its attempts and last error.
@@ -559,6 +624,7 @@ export const redeliverWebhookDelivery = <ThrowOnError extends boolean = false>(o
  *
  */
 export const exportHosts = <ThrowOnError extends boolean = false>(options?: Options<ExportHostsData, ThrowOnError>) => (options?.client ?? client).get<ExportHostsResponses, ExportHostsErrors, ThrowOnError>({
+    querySerializer: { parameters: { ids: { array: { explode: false } } } },
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/admin/exports/hosts',
     ...options
@@ -573,6 +639,7 @@ export const exportHosts = <ThrowOnError extends boolean = false>(options?: Opti
  *
  */
 export const exportFindings = <ThrowOnError extends boolean = false>(options?: Options<ExportFindingsData, ThrowOnError>) => (options?.client ?? client).get<ExportFindingsResponses, ExportFindingsErrors, ThrowOnError>({
+    querySerializer: { parameters: { ids: { array: { explode: false } } } },
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/admin/exports/findings',
     ...options

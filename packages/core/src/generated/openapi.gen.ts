@@ -275,6 +275,18 @@ export const openApiDocument: Document = {
             "$ref": "#/components/parameters/SeenBefore"
           },
           {
+            "$ref": "#/components/parameters/ComplianceFilter"
+          },
+          {
+            "$ref": "#/components/parameters/FailingPolicyFilter"
+          },
+          {
+            "$ref": "#/components/parameters/FailingRuleFilter"
+          },
+          {
+            "$ref": "#/components/parameters/HostRecordIdsFilter"
+          },
+          {
             "$ref": "#/components/parameters/HostSort"
           },
           {
@@ -1231,6 +1243,74 @@ export const openApiDocument: Document = {
         }
       }
     },
+    "/api/admin/facets": {
+      "get": {
+        "operationId": "listFacets",
+        "tags": [
+          "admin"
+        ],
+        "summary": "The known groups, tags, operating systems, license keys and customers, with their host counts",
+        "description": "What the host filters can be set to, most hosts first (then by value), for suggestions as an operator\ntypes: each value of each field with how many hosts' latest reports carry it. `q` keeps the values that\ncontain it (case-insensitive); values differing only in case are counted apart.\n",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "field",
+            "in": "query",
+            "description": "Only this field (the others are answered empty).",
+            "schema": {
+              "$ref": "#/components/schemas/FacetField"
+            }
+          },
+          {
+            "name": "q",
+            "in": "query",
+            "description": "Only values containing this text, case-insensitively and literally.",
+            "schema": {
+              "$ref": "#/components/schemas/LabelFilter"
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "description": "Most values per field.",
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 100,
+              "default": 10
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The values of each field.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Facets"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
     "/api/admin/rejections": {
       "get": {
         "operationId": "listRejections",
@@ -1480,6 +1560,61 @@ export const openApiDocument: Document = {
         }
       }
     },
+    "/api/admin/policies/preview": {
+      "post": {
+        "operationId": "previewPolicy",
+        "tags": [
+          "admin"
+        ],
+        "summary": "How many hosts a policy would cover and fail, before it is saved",
+        "description": "Checks the policy as `createPolicy` would (400 with `ruleErrors` when a rule does not compile), then runs\nits rules on the latest reports of the most recently seen hosts in its scope (2,000 at most), in the rule\nworker under the evaluation budget. Nothing is stored; `enabled` is ignored.\n",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/PolicyInput"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The hosts the policy covers and the counts of each rule.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PolicyPreview"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "413": {
+            "$ref": "#/components/responses/ProblemTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/ProblemUnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
     "/api/admin/policies/{policyId}": {
       "get": {
         "operationId": "getPolicy",
@@ -1627,7 +1762,7 @@ export const openApiDocument: Document = {
           "admin"
         ],
         "summary": "Each host's result on a policy's rules",
-        "description": "One item per host in the policy's scope and rule, from the host's latest report: failures first, then\nerrors, waived and passes; within those, by host name.\n",
+        "description": "One item per host in the policy's scope and rule, from the host's latest report, with the total over all\npages. `sort` and `order` choose the order (`order` defaults to `asc` here: the default order is failures\nfirst, then errors, waived and passes; within those, by host name).\n",
         "security": [
           {
             "adminToken": []
@@ -1658,6 +1793,32 @@ export const openApiDocument: Document = {
             "schema": {
               "$ref": "#/components/schemas/RuleStatus"
             }
+          },
+          {
+            "name": "hostname",
+            "in": "query",
+            "description": "Only results of hosts whose name (as in the report evaluated) contains this text, case-insensitively\nand literally (`%` and `_` are no wildcards).\n",
+            "schema": {
+              "$ref": "#/components/schemas/LabelFilter"
+            }
+          },
+          {
+            "name": "sort",
+            "in": "query",
+            "description": "`status` (default: failures first, then errors, waived and passes, each by host name), `hostname`,\n`since` (when the result last changed status: `asc` puts the longest-failing first) or `rule`; ties by\nhost name, host and rule.\n",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "status",
+                "hostname",
+                "since",
+                "rule"
+              ],
+              "default": "status"
+            }
+          },
+          {
+            "$ref": "#/components/parameters/HostOrder"
           }
         ],
         "responses": {
@@ -1802,8 +1963,8 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
-        "summary": "Waive a rule (or a whole policy) for a host or a group",
-        "description": "Until it expires, a failing or erring result the waiver covers counts as `waived`, not as a failure, and\nnot as a pass either.\n",
+        "summary": "Waive a rule (or a whole policy) for a host, a group or every host",
+        "description": "Until it expires, a failing or erring result the waiver covers counts as `waived`, not as a failure, and\nnot as a pass either. `expiresAt` must be in the future and at most `WaiverList.maxDays` days away (400\notherwise).\n",
         "security": [
           {
             "adminToken": []
@@ -1833,6 +1994,75 @@ export const openApiDocument: Document = {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/Waiver"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/ProblemTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/ProblemUnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/waivers/bulk": {
+      "post": {
+        "operationId": "createWaivers",
+        "tags": [
+          "admin"
+        ],
+        "summary": "Waive a rule (or a whole policy) for many hosts at once",
+        "description": "One waiver per selected host, in one transaction: all are created or none. At most 10,000 hosts (400\nbeyond: waive for a group or the fleet instead). Checks as `createWaiver`.\n",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/WaiverBulkInput"
+              },
+              "example": {
+                "policyId": "0f8fad5b-d9cb-469f-a165-70867728950e",
+                "ruleId": "firewall-active",
+                "reason": "Web tier firewalled upstream (ticket OPS-321)",
+                "expiresAt": "2027-03-31T00:00:00.000Z",
+                "hosts": {
+                  "filters": {
+                    "group": "webservers"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "How many waivers were created.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/WaiverBulkResult"
                 }
               }
             }
@@ -2154,6 +2384,53 @@ export const openApiDocument: Document = {
         }
       }
     },
+    "/api/admin/webhooks/{webhookId}/test": {
+      "post": {
+        "operationId": "sendTestWebhookEvent",
+        "tags": [
+          "admin"
+        ],
+        "summary": "Send a test event to the subscription",
+        "description": "Queues a `webhook.test` event for this subscription alone (whatever events it chose, even when disabled),\ndelivered and retried like any other, so an operator can check the receiver and its signature check.\n",
+        "security": [
+          {
+            "adminToken": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/WebhookId"
+          }
+        ],
+        "responses": {
+          "202": {
+            "description": "The delivery queued.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/WebhookDelivery"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
     "/api/admin/webhooks/{webhookId}/deliveries": {
       "get": {
         "operationId": "listWebhookDeliveries",
@@ -2311,6 +2588,18 @@ export const openApiDocument: Document = {
             "$ref": "#/components/parameters/SeenBefore"
           },
           {
+            "$ref": "#/components/parameters/ComplianceFilter"
+          },
+          {
+            "$ref": "#/components/parameters/FailingPolicyFilter"
+          },
+          {
+            "$ref": "#/components/parameters/FailingRuleFilter"
+          },
+          {
+            "$ref": "#/components/parameters/HostRecordIdsFilter"
+          },
+          {
             "$ref": "#/components/parameters/HostSort"
           },
           {
@@ -2434,6 +2723,18 @@ export const openApiDocument: Document = {
           },
           {
             "$ref": "#/components/parameters/SeenBefore"
+          },
+          {
+            "$ref": "#/components/parameters/ComplianceFilter"
+          },
+          {
+            "$ref": "#/components/parameters/FailingPolicyFilter"
+          },
+          {
+            "$ref": "#/components/parameters/FailingRuleFilter"
+          },
+          {
+            "$ref": "#/components/parameters/HostRecordIdsFilter"
           },
           {
             "name": "format",
@@ -3237,6 +3538,85 @@ export const openApiDocument: Document = {
         ],
         "description": "A host over every enabled policy that applies to it, from its worst rule result (`HostCompliance.status`):\n`noncompliant` when a rule fails or cannot be evaluated (`fail`, `error`), else `waived` when a failure is\nwaived, else `compliant` when every rule passes; `unknown` when no policy applies or none was evaluated yet.\n",
         "example": "noncompliant"
+      },
+      "FacetField": {
+        "type": "string",
+        "enum": [
+          "group",
+          "tag",
+          "os",
+          "key",
+          "customer"
+        ],
+        "description": "A host field the list filters by (`key` is the license key, `customer` the `system-customer-name=`)."
+      },
+      "FacetValue": {
+        "type": "object",
+        "required": [
+          "value",
+          "label",
+          "hosts"
+        ],
+        "properties": {
+          "value": {
+            "type": "string",
+            "description": "The value the filter takes (for `key`, the key's id).",
+            "example": "webservers"
+          },
+          "label": {
+            "type": "string",
+            "nullable": true,
+            "description": "For `key`, the key's label; else null.",
+            "example": null
+          },
+          "hosts": {
+            "type": "integer",
+            "description": "Hosts whose latest report carries the value.",
+            "example": 421
+          }
+        }
+      },
+      "Facets": {
+        "type": "object",
+        "required": [
+          "group",
+          "tag",
+          "os",
+          "key",
+          "customer"
+        ],
+        "properties": {
+          "group": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/FacetValue"
+            }
+          },
+          "tag": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/FacetValue"
+            }
+          },
+          "os": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/FacetValue"
+            }
+          },
+          "key": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/FacetValue"
+            }
+          },
+          "customer": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/FacetValue"
+            }
+          }
+        }
       },
       "HostPage": {
         "allOf": [
@@ -4440,7 +4820,9 @@ export const openApiDocument: Document = {
         "type": "object",
         "required": [
           "hostsWithReports",
+          "hostsInScope",
           "evaluatedHosts",
+          "failingHosts",
           "rules"
         ],
         "properties": {
@@ -4448,9 +4830,17 @@ export const openApiDocument: Document = {
             "type": "integer",
             "description": "Hosts that have a report."
           },
+          "hostsInScope": {
+            "type": "integer",
+            "description": "Of them, the hosts the policy's scope covers."
+          },
           "evaluatedHosts": {
             "type": "integer",
-            "description": "The most recently seen of them whose latest report was evaluated (at most 2,000)."
+            "description": "The most recently seen hosts in scope whose latest report was evaluated (at most 2,000)."
+          },
+          "failingHosts": {
+            "type": "integer",
+            "description": "Of the evaluated hosts, those that fail or err on at least one rule (before waivers)."
           },
           "rules": {
             "type": "array",
@@ -4705,7 +5095,7 @@ export const openApiDocument: Document = {
           "reason",
           "expiresAt"
         ],
-        "description": "Exactly one of `hostRecordId` and `group`.",
+        "description": "At most one of `hostRecordId` and `group`: the waiver covers that host, or the hosts whose latest report\nnames that group (compared case-insensitively); with neither, every host the policy covers (the fleet).\n",
         "properties": {
           "policyId": {
             "$ref": "#/components/schemas/Id"
@@ -4767,17 +5157,149 @@ export const openApiDocument: Document = {
                 "type": "string",
                 "nullable": true,
                 "description": "The label of the admin token that created it."
+              },
+              "policyName": {
+                "type": "string",
+                "description": "The waived policy's name.",
+                "example": "Baseline"
+              },
+              "hostname": {
+                "type": "string",
+                "nullable": true,
+                "description": "For a host's waiver, the host's name as its latest report gives it.",
+                "example": "web-01"
               }
             }
           }
         ]
       },
+      "WaiverBulkInput": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "policyId",
+          "reason",
+          "expiresAt",
+          "hosts"
+        ],
+        "description": "One waiver per host selected, each as `createWaiver` would make it for `hostRecordId`.",
+        "properties": {
+          "policyId": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "ruleId": {
+            "type": "string",
+            "nullable": true,
+            "pattern": "^[a-z0-9][a-z0-9-]{0,63}$",
+            "description": "The rule waived; `null` or absent waives every rule of the policy."
+          },
+          "reason": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 1000
+          },
+          "expiresAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "hosts": {
+            "$ref": "#/components/schemas/HostSelection"
+          }
+        }
+      },
+      "HostSelection": {
+        "type": "object",
+        "additionalProperties": false,
+        "description": "Which hosts: `ids` (the hosts an operator ticked), or `filters`, the host list's filters (all hosts matching\nthem, as `listHosts` would list them; `{}` is every host). Exactly one of the two.\n",
+        "properties": {
+          "ids": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 500,
+            "items": {
+              "$ref": "#/components/schemas/Id"
+            }
+          },
+          "filters": {
+            "$ref": "#/components/schemas/HostFilterValues"
+          }
+        }
+      },
+      "HostFilterValues": {
+        "type": "object",
+        "additionalProperties": false,
+        "description": "The filters of `listHosts`, as an object, each as the query parameter of the same name takes it.",
+        "properties": {
+          "hostname": {
+            "$ref": "#/components/schemas/LabelFilter"
+          },
+          "keyId": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "hostId": {
+            "$ref": "#/components/schemas/HostId"
+          },
+          "group": {
+            "$ref": "#/components/schemas/LabelFilter"
+          },
+          "tag": {
+            "$ref": "#/components/schemas/LabelFilter"
+          },
+          "os": {
+            "$ref": "#/components/schemas/LabelFilter"
+          },
+          "finding": {
+            "$ref": "#/components/schemas/TestId"
+          },
+          "findingKind": {
+            "$ref": "#/components/schemas/FindingKind"
+          },
+          "seenBefore": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "compliance": {
+            "$ref": "#/components/schemas/HostComplianceState"
+          },
+          "failingPolicy": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "failingRule": {
+            "$ref": "#/components/schemas/RuleId"
+          }
+        }
+      },
+      "WaiverBulkResult": {
+        "type": "object",
+        "required": [
+          "created",
+          "hosts"
+        ],
+        "properties": {
+          "created": {
+            "type": "integer",
+            "description": "Waivers created (one per host selected).",
+            "example": 421
+          },
+          "hosts": {
+            "type": "integer",
+            "description": "Hosts selected.",
+            "example": 421
+          }
+        }
+      },
       "WaiverList": {
         "type": "object",
         "required": [
-          "items"
+          "items",
+          "maxDays"
         ],
         "properties": {
+          "maxDays": {
+            "type": "integer",
+            "description": "The longest a waiver may run, in days from its creation (the server's `waiverMaxDays`).",
+            "example": 365
+          },
           "items": {
             "type": "array",
             "items": {
@@ -4943,7 +5465,7 @@ export const openApiDocument: Document = {
         }
       },
       "DeliveryEventType": {
-        "description": "The type of a delivery's event: one a subscription chose (`WebhookEventType`), or `events.folded`, which no\nsubscription chooses: it is sent to any subscription whose `maxDeliveriesPerMinute` was passed, and its\n`data` is an `EventsFoldedEventData`.\n",
+        "description": "The type of a delivery's event: one a subscription chose (`WebhookEventType`), or `events.folded`, which no\nsubscription chooses: it is sent to any subscription whose `maxDeliveriesPerMinute` was passed, and its\n`data` is an `EventsFoldedEventData`; or `webhook.test`, sent by `sendTestWebhookEvent` only (its `data`\nnames the subscription and says it is a test).\n",
         "anyOf": [
           {
             "$ref": "#/components/schemas/WebhookEventType"
@@ -4951,7 +5473,8 @@ export const openApiDocument: Document = {
           {
             "type": "string",
             "enum": [
-              "events.folded"
+              "events.folded",
+              "webhook.test"
             ]
           }
         ],
@@ -5079,6 +5602,8 @@ export const openApiDocument: Document = {
           "webhookId",
           "eventId",
           "eventType",
+          "hostRecordId",
+          "hostname",
           "status",
           "attempts",
           "lastStatusCode",
@@ -5089,6 +5614,18 @@ export const openApiDocument: Document = {
           "payload"
         ],
         "properties": {
+          "hostRecordId": {
+            "type": "string",
+            "format": "uuid",
+            "nullable": true,
+            "description": "The host the event is about, when it is about one host."
+          },
+          "hostname": {
+            "type": "string",
+            "nullable": true,
+            "description": "That host's name, as the event's data gives it.",
+            "example": "web-01"
+          },
           "id": {
             "$ref": "#/components/schemas/Id"
           },
@@ -5453,7 +5990,7 @@ export const openApiDocument: Document = {
       "GroupFilter": {
         "name": "group",
         "in": "query",
-        "description": "Only hosts whose latest report lists this group in `system-groups=` (exact, case-sensitive).",
+        "description": "Only hosts whose latest report lists this group in `system-groups=`, compared case-insensitively\n(`WEBSERVERS` finds `webservers`); `GET /api/admin/facets` suggests the known ones.\n",
         "schema": {
           "$ref": "#/components/schemas/LabelFilter"
         }
@@ -5461,7 +5998,7 @@ export const openApiDocument: Document = {
       "TagFilter": {
         "name": "tag",
         "in": "query",
-        "description": "Only hosts whose latest report lists this tag in `tags=` (exact, case-sensitive).",
+        "description": "Only hosts whose latest report lists this tag in `tags=`, compared case-insensitively.",
         "schema": {
           "$ref": "#/components/schemas/LabelFilter"
         }
@@ -5469,7 +6006,7 @@ export const openApiDocument: Document = {
       "OsFilter": {
         "name": "os",
         "in": "query",
-        "description": "Only hosts whose operating system (`Host.os`) is exactly this.",
+        "description": "Only hosts whose operating system (`Host.os`) is this, compared case-insensitively.",
         "schema": {
           "$ref": "#/components/schemas/LabelFilter"
         }
@@ -5503,16 +6040,56 @@ export const openApiDocument: Document = {
       "HostSort": {
         "name": "sort",
         "in": "query",
-        "description": "Order of the hosts: `lastSeen` (default), `hostname`, `hardeningIndex` or `warnings` (the latest\nreport's warning count). Hosts without a value come last either way; ties by id.\n",
+        "description": "Order of the hosts: `lastSeen` (default), `hostname`, `hardeningIndex`, `warnings` (the latest\nreport's warning count) or `compliance` (`desc`: `noncompliant`, `waived`, `compliant`, then `unknown`;\n`asc` the other way round, `unknown` still last). Hosts without a value come last either way; ties by id.\n",
         "schema": {
           "type": "string",
           "enum": [
             "lastSeen",
             "hostname",
             "hardeningIndex",
-            "warnings"
+            "warnings",
+            "compliance"
           ],
           "default": "lastSeen"
+        }
+      },
+      "ComplianceFilter": {
+        "name": "compliance",
+        "in": "query",
+        "description": "Only hosts with this compliance (`Host.compliance`, waivers applied as of the request).",
+        "schema": {
+          "$ref": "#/components/schemas/HostComplianceState"
+        }
+      },
+      "FailingPolicyFilter": {
+        "name": "failingPolicy",
+        "in": "query",
+        "description": "Only hosts that fail (or err on) a rule of this policy that no unexpired waiver covers.",
+        "schema": {
+          "$ref": "#/components/schemas/Id"
+        }
+      },
+      "FailingRuleFilter": {
+        "name": "failingRule",
+        "in": "query",
+        "description": "Only hosts that fail (or err on) the rule with this id, of `failingPolicy` when it is given (else of any\npolicy), and that no unexpired waiver covers.\n",
+        "schema": {
+          "$ref": "#/components/schemas/RuleId"
+        }
+      },
+      "HostRecordIdsFilter": {
+        "name": "ids",
+        "in": "query",
+        "description": "Only these hosts (`Host.id`), comma-separated, at most 500: the hosts an operator selected.",
+        "style": "form",
+        "explode": false,
+        "schema": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 500,
+          "items": {
+            "$ref": "#/components/schemas/Id"
+          }
         }
       },
       "HostOrder": {

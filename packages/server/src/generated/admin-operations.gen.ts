@@ -112,6 +112,13 @@ export interface AdminOperations {
     defaulted: 'limit' | 'offset';
     raw: false;
   };
+  /** `GET /api/admin/facets` */
+  listFacets: {
+    data: Contract.ListFacetsData;
+    responses: Contract.ListFacetsResponses;
+    defaulted: 'limit';
+    raw: false;
+  };
   /** `GET /api/admin/rejections` */
   listRejections: {
     data: Contract.ListRejectionsData;
@@ -147,6 +154,13 @@ export interface AdminOperations {
     defaulted: never;
     raw: false;
   };
+  /** `POST /api/admin/policies/preview` */
+  previewPolicy: {
+    data: Contract.PreviewPolicyData;
+    responses: Contract.PreviewPolicyResponses;
+    defaulted: 'enabled';
+    raw: false;
+  };
   /** `GET /api/admin/policies/{policyId}` */
   getPolicy: {
     data: Contract.GetPolicyData;
@@ -172,7 +186,7 @@ export interface AdminOperations {
   listPolicyResults: {
     data: Contract.ListPolicyResultsData;
     responses: Contract.ListPolicyResultsResponses;
-    defaulted: 'limit' | 'offset';
+    defaulted: 'limit' | 'offset' | 'sort' | 'order';
     raw: false;
   };
   /** `GET /api/admin/hosts/{hostRecordId}/compliance` */
@@ -193,6 +207,13 @@ export interface AdminOperations {
   createWaiver: {
     data: Contract.CreateWaiverData;
     responses: Contract.CreateWaiverResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `POST /api/admin/waivers/bulk` */
+  createWaivers: {
+    data: Contract.CreateWaiversData;
+    responses: Contract.CreateWaiversResponses;
     defaulted: never;
     raw: false;
   };
@@ -235,6 +256,13 @@ export interface AdminOperations {
   deleteWebhook: {
     data: Contract.DeleteWebhookData;
     responses: Contract.DeleteWebhookResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `POST /api/admin/webhooks/{webhookId}/test` */
+  sendTestWebhookEvent: {
+    data: Contract.SendTestWebhookEventData;
+    responses: Contract.SendTestWebhookEventResponses;
     defaulted: never;
     raw: false;
   };

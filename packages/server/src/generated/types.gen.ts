@@ -264,6 +264,34 @@ export type HostIdentityAcceptance = {
  */
 export type HostComplianceState = 'compliant' | 'noncompliant' | 'waived' | 'unknown';
 
+/**
+ * A host field the list filters by (`key` is the license key, `customer` the `system-customer-name=`).
+ */
+export type FacetField = 'group' | 'tag' | 'os' | 'key' | 'customer';
+
+export type FacetValue = {
+    /**
+     * The value the filter takes (for `key`, the key's id).
+     */
+    value: string;
+    /**
+     * For `key`, the key's label; else null.
+     */
+    label: string | null;
+    /**
+     * Hosts whose latest report carries the value.
+     */
+    hosts: number;
+};
+
+export type Facets = {
+    group: Array<FacetValue>;
+    tag: Array<FacetValue>;
+    os: Array<FacetValue>;
+    key: Array<FacetValue>;
+    customer: Array<FacetValue>;
+};
+
 export type HostPage = Page & {
     items: Array<Host>;
 };
@@ -780,9 +808,17 @@ export type PolicyPreview = {
      */
     hostsWithReports: number;
     /**
-     * The most recently seen of them whose latest report was evaluated (at most 2,000).
+     * Of them, the hosts the policy's scope covers.
+     */
+    hostsInScope: number;
+    /**
+     * The most recently seen hosts in scope whose latest report was evaluated (at most 2,000).
      */
     evaluatedHosts: number;
+    /**
+     * Of the evaluated hosts, those that fail or err on at least one rule (before waivers).
+     */
+    failingHosts: number;
     rules: Array<RulePreview>;
 };
 
@@ -864,7 +900,9 @@ export type HostCompliance = {
 };
 
 /**
- * Exactly one of `hostRecordId` and `group`.
+ * At most one of `hostRecordId` and `group`: the waiver covers that host, or the hosts whose latest report
+ * names that group (compared case-insensitively); with neither, every host the policy covers (the fleet).
+ *
  */
 export type WaiverInput = {
     policyId: Id;
@@ -885,9 +923,74 @@ export type Waiver = WaiverInput & {
      * The label of the admin token that created it.
      */
     createdBy: string | null;
+    /**
+     * The waived policy's name.
+     */
+    policyName?: string;
+    /**
+     * For a host's waiver, the host's name as its latest report gives it.
+     */
+    hostname?: string | null;
+};
+
+/**
+ * One waiver per host selected, each as `createWaiver` would make it for `hostRecordId`.
+ */
+export type WaiverBulkInput = {
+    policyId: Id;
+    /**
+     * The rule waived; `null` or absent waives every rule of the policy.
+     */
+    ruleId?: string | null;
+    reason: string;
+    expiresAt: string;
+    hosts: HostSelection;
+};
+
+/**
+ * Which hosts: `ids` (the hosts an operator ticked), or `filters`, the host list's filters (all hosts matching
+ * them, as `listHosts` would list them; `{}` is every host). Exactly one of the two.
+ *
+ */
+export type HostSelection = {
+    ids?: Array<Id>;
+    filters?: HostFilterValues;
+};
+
+/**
+ * The filters of `listHosts`, as an object, each as the query parameter of the same name takes it.
+ */
+export type HostFilterValues = {
+    hostname?: LabelFilter;
+    keyId?: Id;
+    hostId?: HostId;
+    group?: LabelFilter;
+    tag?: LabelFilter;
+    os?: LabelFilter;
+    finding?: TestId;
+    findingKind?: FindingKind;
+    seenBefore?: string;
+    compliance?: HostComplianceState;
+    failingPolicy?: Id;
+    failingRule?: RuleId;
+};
+
+export type WaiverBulkResult = {
+    /**
+     * Waivers created (one per host selected).
+     */
+    created: number;
+    /**
+     * Hosts selected.
+     */
+    hosts: number;
 };
 
 export type WaiverList = {
+    /**
+     * The longest a waiver may run, in days from its creation (the server's `waiverMaxDays`).
+     */
+    maxDays: number;
     items: Array<Waiver>;
 };
 
@@ -959,10 +1062,11 @@ export type WebhookList = {
 /**
  * The type of a delivery's event: one a subscription chose (`WebhookEventType`), or `events.folded`, which no
  * subscription chooses: it is sent to any subscription whose `maxDeliveriesPerMinute` was passed, and its
- * `data` is an `EventsFoldedEventData`.
+ * `data` is an `EventsFoldedEventData`; or `webhook.test`, sent by `sendTestWebhookEvent` only (its `data`
+ * names the subscription and says it is a test).
  *
  */
-export type DeliveryEventType = WebhookEventType | 'events.folded';
+export type DeliveryEventType = WebhookEventType | 'events.folded' | 'webhook.test';
 
 /**
  * The `data` of an `uploads.refused` event: the uploads under one license key refused for one reason, as the
@@ -1029,6 +1133,14 @@ export type EventsFoldedEventData = {
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 export type WebhookDelivery = {
+    /**
+     * The host the event is about, when it is about one host.
+     */
+    hostRecordId: string | null;
+    /**
+     * That host's name, as the event's data gives it.
+     */
+    hostname: string | null;
     id: Id;
     webhookId: Id;
     /**
@@ -1126,17 +1238,19 @@ export type KeyIdFilter = Id;
 export type HostIdFilter = HostId;
 
 /**
- * Only hosts whose latest report lists this group in `system-groups=` (exact, case-sensitive).
+ * Only hosts whose latest report lists this group in `system-groups=`, compared case-insensitively
+ * (`WEBSERVERS` finds `webservers`); `GET /api/admin/facets` suggests the known ones.
+ *
  */
 export type GroupFilter = LabelFilter;
 
 /**
- * Only hosts whose latest report lists this tag in `tags=` (exact, case-sensitive).
+ * Only hosts whose latest report lists this tag in `tags=`, compared case-insensitively.
  */
 export type TagFilter = LabelFilter;
 
 /**
- * Only hosts whose operating system (`Host.os`) is exactly this.
+ * Only hosts whose operating system (`Host.os`) is this, compared case-insensitively.
  */
 export type OsFilter = LabelFilter;
 
@@ -1156,11 +1270,34 @@ export type FindingKindFilter = FindingKind;
 export type SeenBefore = string;
 
 /**
- * Order of the hosts: `lastSeen` (default), `hostname`, `hardeningIndex` or `warnings` (the latest
- * report's warning count). Hosts without a value come last either way; ties by id.
+ * Order of the hosts: `lastSeen` (default), `hostname`, `hardeningIndex`, `warnings` (the latest
+ * report's warning count) or `compliance` (`desc`: `noncompliant`, `waived`, `compliant`, then `unknown`;
+ * `asc` the other way round, `unknown` still last). Hosts without a value come last either way; ties by id.
  *
  */
-export type HostSort = 'lastSeen' | 'hostname' | 'hardeningIndex' | 'warnings';
+export type HostSort = 'lastSeen' | 'hostname' | 'hardeningIndex' | 'warnings' | 'compliance';
+
+/**
+ * Only hosts with this compliance (`Host.compliance`, waivers applied as of the request).
+ */
+export type ComplianceFilter = HostComplianceState;
+
+/**
+ * Only hosts that fail (or err on) a rule of this policy that no unexpired waiver covers.
+ */
+export type FailingPolicyFilter = Id;
+
+/**
+ * Only hosts that fail (or err on) the rule with this id, of `failingPolicy` when it is given (else of any
+ * policy), and that no unexpired waiver covers.
+ *
+ */
+export type FailingRuleFilter = RuleId;
+
+/**
+ * Only these hosts (`Host.id`), comma-separated, at most 500: the hosts an operator selected.
+ */
+export type HostRecordIdsFilter = Array<Id>;
 
 /**
  * `desc` (default) or `asc`.
@@ -1519,15 +1656,17 @@ export type ListHostsData = {
          */
         hostId?: HostId;
         /**
-         * Only hosts whose latest report lists this group in `system-groups=` (exact, case-sensitive).
+         * Only hosts whose latest report lists this group in `system-groups=`, compared case-insensitively
+         * (`WEBSERVERS` finds `webservers`); `GET /api/admin/facets` suggests the known ones.
+         *
          */
         group?: LabelFilter;
         /**
-         * Only hosts whose latest report lists this tag in `tags=` (exact, case-sensitive).
+         * Only hosts whose latest report lists this tag in `tags=`, compared case-insensitively.
          */
         tag?: LabelFilter;
         /**
-         * Only hosts whose operating system (`Host.os`) is exactly this.
+         * Only hosts whose operating system (`Host.os`) is this, compared case-insensitively.
          */
         os?: LabelFilter;
         /**
@@ -1543,11 +1682,30 @@ export type ListHostsData = {
          */
         seenBefore?: string;
         /**
-         * Order of the hosts: `lastSeen` (default), `hostname`, `hardeningIndex` or `warnings` (the latest
-         * report's warning count). Hosts without a value come last either way; ties by id.
+         * Only hosts with this compliance (`Host.compliance`, waivers applied as of the request).
+         */
+        compliance?: HostComplianceState;
+        /**
+         * Only hosts that fail (or err on) a rule of this policy that no unexpired waiver covers.
+         */
+        failingPolicy?: Id;
+        /**
+         * Only hosts that fail (or err on) the rule with this id, of `failingPolicy` when it is given (else of any
+         * policy), and that no unexpired waiver covers.
          *
          */
-        sort?: 'lastSeen' | 'hostname' | 'hardeningIndex' | 'warnings';
+        failingRule?: RuleId;
+        /**
+         * Only these hosts (`Host.id`), comma-separated, at most 500: the hosts an operator selected.
+         */
+        ids?: Array<Id>;
+        /**
+         * Order of the hosts: `lastSeen` (default), `hostname`, `hardeningIndex`, `warnings` (the latest
+         * report's warning count) or `compliance` (`desc`: `noncompliant`, `waived`, `compliant`, then `unknown`;
+         * `asc` the other way round, `unknown` still last). Hosts without a value come last either way; ties by id.
+         *
+         */
+        sort?: 'lastSeen' | 'hostname' | 'hardeningIndex' | 'warnings' | 'compliance';
         /**
          * `desc` (default) or `asc`.
          */
@@ -2288,6 +2446,60 @@ export type ListFindingsResponses = {
 
 export type ListFindingsResponse = ListFindingsResponses[keyof ListFindingsResponses];
 
+export type ListFacetsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Only this field (the others are answered empty).
+         */
+        field?: FacetField;
+        /**
+         * Only values containing this text, case-insensitively and literally.
+         */
+        q?: LabelFilter;
+        /**
+         * Most values per field.
+         */
+        limit?: number;
+    };
+    url: '/api/admin/facets';
+};
+
+export type ListFacetsErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ListFacetsError = ListFacetsErrors[keyof ListFacetsErrors];
+
+export type ListFacetsResponses = {
+    /**
+     * The values of each field.
+     */
+    200: Facets;
+};
+
+export type ListFacetsResponse = ListFacetsResponses[keyof ListFacetsResponses];
+
 export type ListRejectionsData = {
     body?: never;
     path?: never;
@@ -2530,6 +2742,55 @@ export type PreviewBaselinePolicyResponses = {
 
 export type PreviewBaselinePolicyResponse = PreviewBaselinePolicyResponses[keyof PreviewBaselinePolicyResponses];
 
+export type PreviewPolicyData = {
+    body: PolicyInput;
+    path?: never;
+    query?: never;
+    url: '/api/admin/policies/preview';
+};
+
+export type PreviewPolicyErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The JSON body is larger than the admin API accepts.
+     */
+    413: Problem;
+    /**
+     * The body is not `application/json`.
+     */
+    415: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type PreviewPolicyError = PreviewPolicyErrors[keyof PreviewPolicyErrors];
+
+export type PreviewPolicyResponses = {
+    /**
+     * The hosts the policy covers and the counts of each rule.
+     */
+    200: PolicyPreview;
+};
+
+export type PreviewPolicyResponse = PreviewPolicyResponses[keyof PreviewPolicyResponses];
+
 export type DeletePolicyData = {
     body?: never;
     path: {
@@ -2709,6 +2970,23 @@ export type ListPolicyResultsData = {
          * Only results with this status.
          */
         status?: RuleStatus;
+        /**
+         * Only results of hosts whose name (as in the report evaluated) contains this text, case-insensitively
+         * and literally (`%` and `_` are no wildcards).
+         *
+         */
+        hostname?: LabelFilter;
+        /**
+         * `status` (default: failures first, then errors, waived and passes, each by host name), `hostname`,
+         * `since` (when the result last changed status: `asc` puts the longest-failing first) or `rule`; ties by
+         * host name, host and rule.
+         *
+         */
+        sort?: 'status' | 'hostname' | 'since' | 'rule';
+        /**
+         * `desc` (default) or `asc`.
+         */
+        order?: 'asc' | 'desc';
     };
     url: '/api/admin/policies/{policyId}/results';
 };
@@ -2900,6 +3178,59 @@ export type CreateWaiverResponses = {
 };
 
 export type CreateWaiverResponse = CreateWaiverResponses[keyof CreateWaiverResponses];
+
+export type CreateWaiversData = {
+    body: WaiverBulkInput;
+    path?: never;
+    query?: never;
+    url: '/api/admin/waivers/bulk';
+};
+
+export type CreateWaiversErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * The JSON body is larger than the admin API accepts.
+     */
+    413: Problem;
+    /**
+     * The body is not `application/json`.
+     */
+    415: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type CreateWaiversError = CreateWaiversErrors[keyof CreateWaiversErrors];
+
+export type CreateWaiversResponses = {
+    /**
+     * How many waivers were created.
+     */
+    201: WaiverBulkResult;
+};
+
+export type CreateWaiversResponse = CreateWaiversResponses[keyof CreateWaiversResponses];
 
 export type DeleteWaiverData = {
     body?: never;
@@ -3183,6 +3514,53 @@ export type UpdateWebhookResponses = {
 
 export type UpdateWebhookResponse = UpdateWebhookResponses[keyof UpdateWebhookResponses];
 
+export type SendTestWebhookEventData = {
+    body?: never;
+    path: {
+        webhookId: Id;
+    };
+    query?: never;
+    url: '/api/admin/webhooks/{webhookId}/test';
+};
+
+export type SendTestWebhookEventErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type SendTestWebhookEventError = SendTestWebhookEventErrors[keyof SendTestWebhookEventErrors];
+
+export type SendTestWebhookEventResponses = {
+    /**
+     * The delivery queued.
+     */
+    202: WebhookDelivery;
+};
+
+export type SendTestWebhookEventResponse = SendTestWebhookEventResponses[keyof SendTestWebhookEventResponses];
+
 export type ListWebhookDeliveriesData = {
     body?: never;
     path: {
@@ -3307,15 +3685,17 @@ export type ExportHostsData = {
          */
         hostId?: HostId;
         /**
-         * Only hosts whose latest report lists this group in `system-groups=` (exact, case-sensitive).
+         * Only hosts whose latest report lists this group in `system-groups=`, compared case-insensitively
+         * (`WEBSERVERS` finds `webservers`); `GET /api/admin/facets` suggests the known ones.
+         *
          */
         group?: LabelFilter;
         /**
-         * Only hosts whose latest report lists this tag in `tags=` (exact, case-sensitive).
+         * Only hosts whose latest report lists this tag in `tags=`, compared case-insensitively.
          */
         tag?: LabelFilter;
         /**
-         * Only hosts whose operating system (`Host.os`) is exactly this.
+         * Only hosts whose operating system (`Host.os`) is this, compared case-insensitively.
          */
         os?: LabelFilter;
         /**
@@ -3331,11 +3711,30 @@ export type ExportHostsData = {
          */
         seenBefore?: string;
         /**
-         * Order of the hosts: `lastSeen` (default), `hostname`, `hardeningIndex` or `warnings` (the latest
-         * report's warning count). Hosts without a value come last either way; ties by id.
+         * Only hosts with this compliance (`Host.compliance`, waivers applied as of the request).
+         */
+        compliance?: HostComplianceState;
+        /**
+         * Only hosts that fail (or err on) a rule of this policy that no unexpired waiver covers.
+         */
+        failingPolicy?: Id;
+        /**
+         * Only hosts that fail (or err on) the rule with this id, of `failingPolicy` when it is given (else of any
+         * policy), and that no unexpired waiver covers.
          *
          */
-        sort?: 'lastSeen' | 'hostname' | 'hardeningIndex' | 'warnings';
+        failingRule?: RuleId;
+        /**
+         * Only these hosts (`Host.id`), comma-separated, at most 500: the hosts an operator selected.
+         */
+        ids?: Array<Id>;
+        /**
+         * Order of the hosts: `lastSeen` (default), `hostname`, `hardeningIndex`, `warnings` (the latest
+         * report's warning count) or `compliance` (`desc`: `noncompliant`, `waived`, `compliant`, then `unknown`;
+         * `asc` the other way round, `unknown` still last). Hosts without a value come last either way; ties by id.
+         *
+         */
+        sort?: 'lastSeen' | 'hostname' | 'hardeningIndex' | 'warnings' | 'compliance';
         /**
          * `desc` (default) or `asc`.
          */
@@ -3401,15 +3800,17 @@ export type ExportFindingsData = {
          */
         hostId?: HostId;
         /**
-         * Only hosts whose latest report lists this group in `system-groups=` (exact, case-sensitive).
+         * Only hosts whose latest report lists this group in `system-groups=`, compared case-insensitively
+         * (`WEBSERVERS` finds `webservers`); `GET /api/admin/facets` suggests the known ones.
+         *
          */
         group?: LabelFilter;
         /**
-         * Only hosts whose latest report lists this tag in `tags=` (exact, case-sensitive).
+         * Only hosts whose latest report lists this tag in `tags=`, compared case-insensitively.
          */
         tag?: LabelFilter;
         /**
-         * Only hosts whose operating system (`Host.os`) is exactly this.
+         * Only hosts whose operating system (`Host.os`) is this, compared case-insensitively.
          */
         os?: LabelFilter;
         /**
@@ -3424,6 +3825,24 @@ export type ExportFindingsData = {
          * Only hosts whose last report arrived before this time (stale hosts).
          */
         seenBefore?: string;
+        /**
+         * Only hosts with this compliance (`Host.compliance`, waivers applied as of the request).
+         */
+        compliance?: HostComplianceState;
+        /**
+         * Only hosts that fail (or err on) a rule of this policy that no unexpired waiver covers.
+         */
+        failingPolicy?: Id;
+        /**
+         * Only hosts that fail (or err on) the rule with this id, of `failingPolicy` when it is given (else of any
+         * policy), and that no unexpired waiver covers.
+         *
+         */
+        failingRule?: RuleId;
+        /**
+         * Only these hosts (`Host.id`), comma-separated, at most 500: the hosts an operator selected.
+         */
+        ids?: Array<Id>;
         /**
          * `csv` (a header row, then one row per item; a `'` goes before every formula start a spreadsheet would read, `=`, `+`, `-`, `@`, tab or CR, at the start of a cell, of each element of a list cell, and after a `,` or `;` inside a cell) or `json` (an array).
          */
