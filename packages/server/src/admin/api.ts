@@ -12,6 +12,7 @@ import { fleetRoutes } from './fleet-routes.js';
 import { hostRoutes } from './host-routes.js';
 import { keyRoutes } from './key-routes.js';
 import type { AdminContext, AdminHandlers, AdminInput, AdminOperationId, RawReply } from './operation.js';
+import { pendingRoutes } from './pending-routes.js';
 import { policyRoutes } from './policy-routes.js';
 import { rejectionRoutes } from './rejection-routes.js';
 import { reportRoutes } from './report-routes.js';
@@ -32,6 +33,7 @@ const HANDLERS = {
   ...policyRoutes,
   ...webhookRoutes,
   ...exportRoutes,
+  ...pendingRoutes,
 } satisfies AdminHandlers<AdminOperationId>;
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 const silentLogger: AuditLogger = { info() {}, warn() {}, error() {} };
