@@ -2743,7 +2743,7 @@ export type PreviewBaselinePolicyResponses = {
 export type PreviewBaselinePolicyResponse = PreviewBaselinePolicyResponses[keyof PreviewBaselinePolicyResponses];
 
 export type PreviewPolicyData = {
-    body: PolicyInput;
+    body: PolicyInput2;
     path?: never;
     query?: never;
     url: '/api/admin/policies/preview';
@@ -2751,9 +2751,13 @@ export type PreviewPolicyData = {
 
 export type PreviewPolicyErrors = {
     /**
-     * A parameter or the body is invalid; `detail` says which.
+     * The policy is invalid; `errors` names each rule whose expression does not check, and where, or that exceeds
+     * its evaluation budget on a large synthetic report (`position` null, the message naming the budget).
+     *
      */
-    400: Problem;
+    400: Problem & {
+        errors?: Array<RuleError>;
+    };
     /**
      * No admin token, or one that is unknown or revoked.
      */

@@ -1574,14 +1574,7 @@ export const openApiDocument: Document = {
           }
         ],
         "requestBody": {
-          "required": true,
-          "content": {
-            "application/json": {
-              "schema": {
-                "$ref": "#/components/schemas/PolicyInput"
-              }
-            }
-          }
+          "$ref": "#/components/requestBodies/PolicyInput"
         },
         "responses": {
           "200": {
@@ -1595,7 +1588,7 @@ export const openApiDocument: Document = {
             }
           },
           "400": {
-            "$ref": "#/components/responses/ProblemBadRequest"
+            "$ref": "#/components/responses/ProblemInvalidPolicy"
           },
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
