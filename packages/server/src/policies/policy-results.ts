@@ -22,7 +22,7 @@ import { RANK, STATUS_OF_RANK, worse } from './rule-status.js';
 const HISTORY_SHOWN = 100;
 
 /** A result with its waiver applied, and its host's `hostid` (`effectiveResults`). */
-type EffectiveRow = Omit<ReadRowOf<PolicyResultRecord>, 'status' | 'nameless'> & { status: RuleStatus; waiver_id: string | null; host_id: string };
+export type EffectiveRow = Omit<ReadRowOf<PolicyResultRecord>, 'status' | 'nameless'> & { status: RuleStatus; waiver_id: string | null; host_id: string };
 
 /**
  * Results as operators see them: a `fail` or `error` that an unexpired waiver covers (for the host, or for a group
@@ -380,7 +380,8 @@ function counted(map: Map<string, StatusCounts>, key: string): StatusCounts {
 
 export const emptyCounts = (): StatusCounts => ({ pass: 0, fail: 0, error: 0, waived: 0 });
 
-function toResult(row: EffectiveRow): PolicyResult {
+/** A result as the contract shows it. */
+export function toResult(row: EffectiveRow): PolicyResult {
   return {
     policyId: row.policy_id,
     ruleId: row.rule_id,
