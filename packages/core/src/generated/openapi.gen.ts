@@ -1811,7 +1811,17 @@ export const openApiDocument: Document = {
             }
           },
           {
-            "$ref": "#/components/parameters/HostOrder"
+            "name": "order",
+            "in": "query",
+            "description": "`asc` (default) or `desc`.",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "asc",
+                "desc"
+              ],
+              "default": "asc"
+            }
           }
         ],
         "responses": {

@@ -2988,7 +2988,7 @@ export type ListPolicyResultsData = {
          */
         sort?: 'status' | 'hostname' | 'since' | 'rule';
         /**
-         * `desc` (default) or `asc`.
+         * `asc` (default) or `desc`.
          */
         order?: 'asc' | 'desc';
     };
