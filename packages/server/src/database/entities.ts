@@ -82,7 +82,12 @@ export const HostRecord = defineEntity({
     identityRefused: p.boolean().default(false),
   },
   uniques: [{ properties: ['key', 'hostId'] }],
-  indexes: [{ properties: ['hostname'] }, { properties: ['lastSeen'] }],
+  indexes: [
+    { properties: ['hostname'] },
+    { properties: ['lastSeen'] },
+    // The host list's OS filter compares case-insensitively.
+    { name: 'host_lower_os_name_index', expression: 'create index host_lower_os_name_index on host (lower(os_name))' },
+  ],
 });
 export type HostRecord = InferEntity<typeof HostRecord>;
 
@@ -140,8 +145,14 @@ export const HostLabelRecord = defineEntity({
     value: p.string().length(255).primary(),
     position: p.integer(),
   },
-  // The hosts of one group or tag.
-  indexes: [{ properties: ['kind', 'value', 'hostRecord'] }],
+  // The hosts of one group or tag; and of one compared case-insensitively, as the host list's filters do.
+  indexes: [
+    { properties: ['kind', 'value', 'hostRecord'] },
+    {
+      name: 'host_label_kind_lower_value_index',
+      expression: 'create index host_label_kind_lower_value_index on host_label (kind, lower(value), host_record_id)',
+    },
+  ],
 });
 export type HostLabelRecord = InferEntity<typeof HostLabelRecord>;
 

@@ -13,6 +13,7 @@ import { PolicyQuarantine } from './0012-policy-quarantine.js';
 import { PolicyResultOrder } from './0011-policy-result-order.js';
 import { HostIdentityAndQuotas } from './0013-host-identity-and-quotas.js';
 import { WebhookDeliveryCap } from './0014-webhook-delivery-cap.js';
+import { CaseInsensitiveHostFilters } from './0015-case-insensitive-host-filters.js';
 
 /**
  * Every PostgreSQL schema migration, oldest first. PostgreSQL support came after SQLite's 0003, so its list starts
@@ -33,4 +34,5 @@ export const POSTGRESQL_MIGRATIONS: MigrationObject[] = [
   { name: '0012-policy-quarantine', class: PolicyQuarantine },
   { name: '0013-host-identity-and-quotas', class: HostIdentityAndQuotas },
   { name: '0014-webhook-delivery-cap', class: WebhookDeliveryCap },
+  { name: '0015-case-insensitive-host-filters', class: CaseInsensitiveHostFilters },
 ];

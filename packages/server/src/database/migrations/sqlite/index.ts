@@ -15,6 +15,7 @@ import { PolicyQuarantine } from './0014-policy-quarantine.js';
 import { PolicyResultOrder } from './0013-policy-result-order.js';
 import { HostIdentityAndQuotas } from './0015-host-identity-and-quotas.js';
 import { WebhookDeliveryCap } from './0016-webhook-delivery-cap.js';
+import { CaseInsensitiveHostFilters } from './0017-case-insensitive-host-filters.js';
 
 /**
  * Every SQLite schema migration, oldest first, listed so that they run from compiled output without file globbing.
@@ -37,4 +38,5 @@ export const SQLITE_MIGRATIONS: MigrationObject[] = [
   { name: '0014-policy-quarantine', class: PolicyQuarantine },
   { name: '0015-host-identity-and-quotas', class: HostIdentityAndQuotas },
   { name: '0016-webhook-delivery-cap', class: WebhookDeliveryCap },
+  { name: '0017-case-insensitive-host-filters', class: CaseInsensitiveHostFilters },
 ];
