@@ -11,7 +11,7 @@ import { createLogger } from './ops/logger.js';
 import { createAdminToken, listAdminTokens, revokeAdminTokenOrFail } from './secrets/admin-tokens.js';
 import { BASELINE_POLICY } from './policies/baseline.js';
 import { createPolicy, deletePolicy, listPolicies, setPolicyEnabled } from './policies/policy-records.js';
-import { PREVIEW_MAX_HOSTS, previewRules } from './policies/policy-preview.js';
+import { PREVIEW_MAX_HOSTS, previewPolicy } from './policies/policy-preview.js';
 import { hasRetentionRule, pruneReports } from './reports/retention.js';
 import { hostDetail, hostPage } from './hosts/host-queries.js';
 import {
@@ -378,7 +378,7 @@ policies
   )
   .action(async (_options, command: Command) => {
     await withDatabase(command, async (orm) => {
-      const preview = await previewRules(orm, BASELINE_POLICY.rules);
+      const preview = await previewPolicy(orm, BASELINE_POLICY);
       const share = (count: number, of: number) => (of === 0 ? '-' : `${Math.round((100 * count) / of)}%`);
       printTable(
         ['RULE', 'EVALUATED', 'PASS', 'FAIL', 'ERROR', 'PASSING'],

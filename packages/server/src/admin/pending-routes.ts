@@ -7,7 +7,5 @@ const pending: AdminHandler<never> = () => Promise.reject(new DomainError('inval
 
 export const pendingRoutes = {
   listFacets: pending,
-  previewPolicy: pending,
   createWaivers: pending,
-  sendTestWebhookEvent: pending,
-} as unknown as AdminHandlers<'listFacets' | 'previewPolicy' | 'createWaivers' | 'sendTestWebhookEvent'>;
+} as unknown as AdminHandlers<'listFacets' | 'createWaivers'>;

@@ -1,7 +1,7 @@
 import type { Policy } from '../generated/types.gen.js';
 import { notFound } from '../errors/domain-error.js';
 import { BASELINE_POLICY } from '../policies/baseline.js';
-import { previewRules } from '../policies/policy-preview.js';
+import { previewPolicy as preview } from '../policies/policy-preview.js';
 import { RuleRunner } from '../policies/rule-runner.js';
 import {
   createPolicy as savePolicy,
@@ -40,7 +40,13 @@ let previewRunner: RuleRunner | undefined;
 /** `GET /api/admin/policies/baseline/preview`: each baseline rule's counts, nothing stored. */
 const previewBaselinePolicy: AdminHandler<'previewBaselinePolicy'> = async (_input, { database }) => {
   previewRunner ??= new RuleRunner();
-  return { status: 200, body: await previewRules(database, BASELINE_POLICY.rules, { runner: previewRunner }) };
+  return { status: 200, body: await preview(database, BASELINE_POLICY, { runner: previewRunner }) };
+};
+
+/** `POST /api/admin/policies/preview`: the hosts a policy would cover and fail, its rules checked first; nothing stored. */
+const previewPolicy: AdminHandler<'previewPolicy'> = async ({ body }, { database }) => {
+  previewRunner ??= new RuleRunner();
+  return { status: 200, body: await preview(database, body, { runner: previewRunner }) };
 };
 
 /** `GET /api/admin/policies/{policyId}`. */
@@ -105,6 +111,7 @@ export const policyRoutes = {
   createPolicy,
   enableBaselinePolicy,
   previewBaselinePolicy,
+  previewPolicy,
   getPolicy,
   updatePolicy,
   deletePolicy,
@@ -118,6 +125,7 @@ export const policyRoutes = {
   | 'createPolicy'
   | 'enableBaselinePolicy'
   | 'previewBaselinePolicy'
+  | 'previewPolicy'
   | 'getPolicy'
   | 'updatePolicy'
   | 'deletePolicy'

@@ -12,7 +12,7 @@ import { createKey } from '../secrets/license-keys.js';
 import { BASELINE_POLICY } from './baseline.js';
 import { PolicyEvaluator } from './policy-evaluator.js';
 import { createPolicy } from './policy-records.js';
-import { previewRules } from './policy-preview.js';
+import { previewPolicy } from './policy-preview.js';
 import { fleetCompliance, statusCounts } from './policy-results.js';
 
 const FLEET_HOSTS = 300;
@@ -46,13 +46,13 @@ describe.each(DIALECTS)('the shipped baseline on %s', (dialect) => {
   it(`passes most of a ${FLEET_HOSTS}-host demo fleet on every rule but the vulnerable packages, and a fair share of hosts on all of them`, async () => {
     await seedDemo(orm, { hosts: FLEET_HOSTS, now });
     // The preview, before the policy exists, counts what evaluating it then finds.
-    const preview = await previewRules(orm, BASELINE_POLICY.rules, { now });
+    const preview = await previewPolicy(orm, BASELINE_POLICY, { now });
     const { rules, fleet } = await evaluateBaseline();
     expect(preview).toMatchObject({ hostsWithReports: FLEET_HOSTS, evaluatedHosts: FLEET_HOSTS });
     expect(preview.rules.map((rule) => [rule.ruleId, rule.passing, rule.failing, rule.errors])).toEqual(
       rules.map((rule) => [rule.rule, rule.pass, rule.fail, 0]),
     );
-    expect((await previewRules(orm, BASELINE_POLICY.rules, { now, maxHosts: 10 })).evaluatedHosts).toBe(10);
+    expect((await previewPolicy(orm, BASELINE_POLICY, { now, maxHosts: 10 })).evaluatedHosts).toBe(10);
     console.log(
       `The baseline on the demo fleet (${FLEET_HOSTS} hosts, ${dialect}):\n` +
         rules
@@ -84,7 +84,7 @@ describe.each(DIALECTS)('the shipped baseline on %s', (dialect) => {
       summary: reading.summary,
       labels: reading.labels,
     });
-    const preview = await previewRules(orm, BASELINE_POLICY.rules, { now });
+    const preview = await previewPolicy(orm, BASELINE_POLICY, { now });
     expect(preview).toMatchObject({ hostsWithReports: 1, evaluatedHosts: 1 });
     const { rules, fleet } = await evaluateBaseline();
     expect(preview.rules.map((rule) => rule.passing)).toEqual(rules.map((rule) => rule.pass));

@@ -401,7 +401,7 @@ function complianceEvents(results: ResultRow[], previous: Map<string, { status: 
 }
 
 /** Whether a policy's scope selects a host: every condition given holds. */
-export function inScope(policy: StoredPolicy, host: HostFacts): boolean {
+export function inScope(policy: Pick<StoredPolicy, 'scope'>, host: HostFacts): boolean {
   const { keyId, group, tag, hostname } = policy.scope;
   if (keyId && keyId !== host.keyId.toLowerCase()) return false;
   if (group && !host.groups.includes(group)) return false;

@@ -1,75 +1,115 @@
-// How many hosts each rule of a policy would fail, before the policy is saved or enabled: the rules run on the latest
-// reports of the most recently seen hosts, in the rule worker under the evaluation budget, and nothing is written.
-import type { Rule } from '../generated/types.gen.js';
+// How many hosts a policy would cover and fail, before it is saved or enabled: its rules run on the latest reports of
+// the most recently seen hosts in its scope, in the rule worker under the evaluation budget, and nothing is written.
+import type { Knex } from '@mikro-orm/knex';
+import type { PolicyInput, PolicyPreview, Rule, RulePreview } from '../generated/types.gen.js';
 import type { Database } from '../database/dialect.js';
-import { hostFactsOf, latestReportText, MAX_CHUNK_CHARACTERS, type HostRow } from './policy-evaluator.js';
+import { hostFactsOf, inScope, latestReportText, MAX_CHUNK_CHARACTERS, type HostRow } from './policy-evaluator.js';
+import { checkRulesAndBudgets, scopeOf, type StoredPolicy } from './policy-records.js';
 import { RuleRunner, type HostJob } from './rule-runner.js';
+import type { HostFacts } from './rule-variables.js';
 
-/** Hosts a preview evaluates at most: the most recently seen ones, so that a preview of a large fleet stays quick. */
+export type { PolicyPreview, RulePreview };
+
+/** Hosts a preview evaluates at most: the most recently seen ones in scope, so that a preview of a large fleet stays quick. */
 export const PREVIEW_MAX_HOSTS = 2000;
 
-/** One rule's outcome over the hosts previewed. */
-export interface RulePreview {
-  ruleId: string;
-  description: string | null;
-  evaluated: number;
-  passing: number;
-  failing: number;
-  errors: number;
+/** Hosts read at once while looking for those in a policy's scope. */
+const SCAN_PAGE = 1000;
+
+/** What a preview needs of a policy: its rules and its scope (none: every host). */
+export type PreviewedPolicy = { rules: Pick<Rule, 'id' | 'expression' | 'description'>[]; scope?: PolicyInput['scope'] };
+
+/** Options of {@link previewPolicy}. */
+export interface PreviewOptions {
+  maxHosts?: number;
+  now?: Date;
+  /** A worker to queue the preview on (the admin API's one); without it, one is started and closed. */
+  runner?: RuleRunner;
 }
 
-/** A preview: how many hosts have a report, how many of them were evaluated, and each rule's counts. */
-export interface PolicyPreview {
-  hostsWithReports: number;
-  evaluatedHosts: number;
-  rules: RulePreview[];
-}
-
-/** Runs `rules` on the latest reports of up to `maxHosts` hosts (most recently seen first), every host in scope. */
-export async function previewRules(
-  database: Database,
-  rules: Pick<Rule, 'id' | 'expression' | 'description'>[],
-  options: { maxHosts?: number; now?: Date; runner?: RuleRunner } = {},
-): Promise<PolicyPreview> {
+/**
+ * Checks a policy's rules as saving it would (a {@link DomainError} with every rule's error), then runs them on the
+ * latest reports of up to `maxHosts` hosts in its scope, most recently seen first.
+ */
+export async function previewPolicy(database: Database, policy: PreviewedPolicy, options: PreviewOptions = {}): Promise<PolicyPreview> {
+  await checkRulesAndBudgets(policy.rules.map(({ id, expression, description }) => ({ id, expression, description })));
   const knex = database.em.getKnex();
-  const withReports = knex('host').whereNotNull('latest_report_id');
-  const [{ n }] = (await withReports.clone().count({ n: '*' })) as [{ n: number | string }];
-  const hosts = (await withReports
-    .clone()
+  const [{ n }] = (await withReports(knex).count({ n: '*' })) as [{ n: number | string }];
+  const hostsWithReports = Number(n);
+  const scoped = await hostsInScope(knex, { scope: scopeOf(policy.scope) }, { maxHosts: options.maxHosts ?? PREVIEW_MAX_HOSTS, hostsWithReports });
+  const counts = new Map(
+    policy.rules.map((rule) => [rule.id, { ruleId: rule.id, description: rule.description ?? null, evaluated: 0, passing: 0, failing: 0, errors: 0 }]),
+  );
+  let failingHosts = 0;
+  const runner = options.runner ?? new RuleRunner();
+  try {
+    await inChunks(database, scoped.hosts, scoped.facts, async (chunk) => {
+      const { outcomes } = await runner.run({
+        hosts: chunk,
+        policies: [{ id: 'preview', rules: policy.rules.map(({ id, expression }) => ({ id, expression })) }],
+        now: (options.now ?? new Date()).getTime(),
+      });
+      for (const host of outcomes) {
+        for (const outcome of host) tally(counts.get(outcome.ruleId)!, outcome.outcome.status);
+        if (host.some((outcome) => outcome.outcome.status !== 'pass')) failingHosts += 1;
+      }
+    });
+  } finally {
+    if (!options.runner) await runner.close();
+  }
+  return { hostsWithReports, hostsInScope: scoped.total, evaluatedHosts: scoped.hosts.length, failingHosts, rules: [...counts.values()] };
+}
+
+const withReports = (knex: Knex) => knex('host').whereNotNull('latest_report_id');
+
+/** The hosts with a report, most recently seen first. */
+const newestFirst = (knex: Knex) =>
+  withReports(knex)
     .select('id', 'key_id', 'host_id', 'hostname', 'last_seen', 'latest_report_id')
     .orderBy([
       { column: 'last_seen', order: 'desc' },
       { column: 'id', order: 'asc' },
-    ])
-    .limit(options.maxHosts ?? PREVIEW_MAX_HOSTS)) as HostRow[];
-  const counts = new Map(
-    rules.map((rule) => [rule.id, { ruleId: rule.id, description: rule.description ?? null, evaluated: 0, passing: 0, failing: 0, errors: 0 }]),
-  );
-  const runner = options.runner ?? new RuleRunner();
-  try {
-    const facts = await hostFactsOf(knex, hosts);
-    let chunk: HostJob[] = [];
-    let characters = 0;
-    const runChunk = async () => {
-      const { outcomes } = await runner.run({
-        hosts: chunk,
-        policies: [{ id: 'preview', rules: rules.map(({ id, expression }) => ({ id, expression })) }],
-        now: (options.now ?? new Date()).getTime(),
-      });
-      for (const outcome of outcomes.flat()) tally(counts.get(outcome.ruleId)!, outcome.outcome.status);
-      [chunk, characters] = [[], 0];
-    };
-    for (const [index, host] of hosts.entries()) {
-      const report = await latestReportText(database, host.latest_report_id);
-      chunk.push({ ...report, facts: { ...facts[index]!, lastSeen: facts[index]!.lastSeen.getTime() }, policies: [0] });
-      characters += report.text?.length ?? 0;
-      if (characters >= MAX_CHUNK_CHARACTERS) await runChunk();
-    }
-    if (chunk.length > 0) await runChunk();
-  } finally {
-    if (!options.runner) await runner.close();
+    ]);
+
+/**
+ * How many hosts with a report the scope selects, and the `maxHosts` most recently seen of them with their facts.
+ * The scope is the evaluator's own test ({@link inScope}), so a preview covers exactly the hosts evaluating would;
+ * with a scope, every host is read (in pages, only the columns the test needs).
+ */
+async function hostsInScope(knex: Knex, policy: Pick<StoredPolicy, 'scope'>, { maxHosts, hostsWithReports }: { maxHosts: number; hostsWithReports: number }) {
+  if (Object.values(policy.scope).every((condition) => !condition)) {
+    const hosts = (await newestFirst(knex).limit(maxHosts)) as HostRow[];
+    return { total: hostsWithReports, hosts, facts: await hostFactsOf(knex, hosts) };
   }
-  return { hostsWithReports: Number(n), evaluatedHosts: hosts.length, rules: [...counts.values()] };
+  const found: { hosts: HostRow[]; facts: HostFacts[]; total: number } = { hosts: [], facts: [], total: 0 };
+  for (let offset = 0; ; offset += SCAN_PAGE) {
+    const page = (await newestFirst(knex).limit(SCAN_PAGE).offset(offset)) as HostRow[];
+    const facts = await hostFactsOf(knex, page);
+    page.forEach((host, index) => {
+      if (!inScope(policy, facts[index]!)) return;
+      found.total += 1;
+      if (found.hosts.length >= maxHosts) return;
+      found.hosts.push(host);
+      found.facts.push(facts[index]!);
+    });
+    if (page.length < SCAN_PAGE) return found;
+  }
+}
+
+/** Reads the hosts' reports and hands them on in chunks of at most MAX_CHUNK_CHARACTERS, each read only when its chunk is next. */
+async function inChunks(database: Database, hosts: HostRow[], facts: HostFacts[], run: (chunk: HostJob[]) => Promise<void>): Promise<void> {
+  let chunk: HostJob[] = [];
+  let characters = 0;
+  for (const [index, host] of hosts.entries()) {
+    const report = await latestReportText(database, host.latest_report_id);
+    chunk.push({ ...report, facts: { ...facts[index]!, lastSeen: facts[index]!.lastSeen.getTime() }, policies: [0] });
+    characters += report.text?.length ?? 0;
+    if (characters >= MAX_CHUNK_CHARACTERS) {
+      await run(chunk);
+      [chunk, characters] = [[], 0];
+    }
+  }
+  if (chunk.length > 0) await run(chunk);
 }
 
 function tally(counts: RulePreview, status: string): void {

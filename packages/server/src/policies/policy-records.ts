@@ -142,16 +142,21 @@ export function policySetOf(policies: StoredPolicy[]): string {
   return enabled.length === 0 ? 'none' : createHash('sha256').update(enabled.join('\n')).digest('hex');
 }
 
+/** A policy's scope as stored: the key id in lower case, a condition not given null. */
+export function scopeOf(scope: PolicyInput['scope'] = {}): Required<PolicyScope> {
+  return { keyId: scope.keyId?.toLowerCase() ?? null, group: scope.group ?? null, tag: scope.tag ?? null, hostname: scope.hostname ?? null };
+}
+
 function columnsOf(input: PolicyInput) {
-  const scope = input.scope ?? {};
+  const scope = scopeOf(input.scope);
   return {
     name: input.name,
     description: input.description ?? null,
     enabled: input.enabled ?? true,
-    scope_key_id: scope.keyId?.toLowerCase() ?? null,
-    scope_group: scope.group ?? null,
-    scope_tag: scope.tag ?? null,
-    scope_hostname: scope.hostname ?? null,
+    scope_key_id: scope.keyId,
+    scope_group: scope.group,
+    scope_tag: scope.tag,
+    scope_hostname: scope.hostname,
     rules: JSON.stringify(input.rules.map((rule) => ({ id: rule.id, description: rule.description ?? null, expression: rule.expression }))),
   };
 }
