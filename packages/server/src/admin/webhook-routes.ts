@@ -2,6 +2,7 @@ import { DomainError, notFound } from '../errors/domain-error.js';
 import type { WebhookInput } from '../generated/types.gen.js';
 import { listDeliveries, redeliver } from '../webhooks/deliveries.js';
 import { refusedReceiver } from '../webhooks/safe-request.js';
+import { queueTestEvent } from '../webhooks/test-events.js';
 import {
   createWebhook as saveWebhook,
   deleteWebhook as removeWebhook,
@@ -60,6 +61,14 @@ const redeliverWebhookDelivery: AdminHandler<'redeliverWebhookDelivery'> = async
   return { status: 200, body: delivery };
 };
 
+/** `POST /api/admin/webhooks/{webhookId}/test`: a `webhook.test` event queued for this subscription alone. */
+const sendTestWebhookEvent: AdminHandler<'sendTestWebhookEvent'> = async ({ path, tokenId }, { database, logger, webhookDispatcher }) => {
+  const delivery = await queueTestEvent(database, await existingWebhook(database, path.webhookId));
+  logger.info({ webhookId: delivery.webhookId, deliveryId: delivery.id, adminTokenId: tokenId }, 'webhook test event queued');
+  webhookDispatcher?.wake();
+  return { status: 202, body: delivery };
+};
+
 export const webhookRoutes = {
   listWebhooks,
   createWebhook,
@@ -68,8 +77,16 @@ export const webhookRoutes = {
   deleteWebhook,
   listWebhookDeliveries,
   redeliverWebhookDelivery,
+  sendTestWebhookEvent,
 } satisfies AdminHandlers<
-  'listWebhooks' | 'createWebhook' | 'getWebhook' | 'updateWebhook' | 'deleteWebhook' | 'listWebhookDeliveries' | 'redeliverWebhookDelivery'
+  | 'listWebhooks'
+  | 'createWebhook'
+  | 'getWebhook'
+  | 'updateWebhook'
+  | 'deleteWebhook'
+  | 'listWebhookDeliveries'
+  | 'redeliverWebhookDelivery'
+  | 'sendTestWebhookEvent'
 >;
 
 async function existingWebhook(database: Parameters<typeof findWebhook>[0], id: string) {

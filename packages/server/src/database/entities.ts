@@ -465,6 +465,9 @@ export const WebhookDeliveryRecord = defineEntity({
     eventId: p.string().length(40),
     eventType: p.string().length(32),
     payload: p.text(),
+    /** The host the event is about, and its name as the event gave it; null for events about no one host. */
+    hostRecordId: p.uuid().nullable(),
+    hostname: p.string().length(255).nullable(),
     status: p.string().length(10),
     attempts: p.integer(),
     nextAttemptAt: p.datetime().nullable(),

@@ -226,6 +226,7 @@ function checkIdentities(
             hostRecordId: host.id,
             keyId: host.key_id,
             hostId: host.host_id,
+            hostname: sighting.hostname,
             previousHostId2: host.host_id2,
             hostId2: offered,
             refused: mode === 'strict',

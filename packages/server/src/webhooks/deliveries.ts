@@ -5,7 +5,10 @@ import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { DomainError } from '../errors/domain-error.js';
 
-type DeliveryRow = Omit<ReadRowOf<WebhookDeliveryRecord>, 'event_type' | 'status'> & { event_type: WebhookDelivery['eventType']; status: DeliveryStatus };
+export type DeliveryRow = Omit<ReadRowOf<WebhookDeliveryRecord>, 'event_type' | 'status'> & {
+  event_type: WebhookDelivery['eventType'];
+  status: DeliveryStatus;
+};
 
 /** One page of a subscription's delivery log, newest first. */
 export async function listDeliveries(
@@ -44,12 +47,28 @@ export async function redeliver(database: Database, webhookId: string, deliveryI
 
 const isoOrNull = (time: Date | number | null) => (time === null ? null : new Date(time).toISOString());
 
-function toDelivery(row: DeliveryRow): WebhookDelivery {
+/**
+ * The delivery columns naming the host an event is about: the `hostRecordId` and `hostname` of its data (every event
+ * about one host carries both), null for the others.
+ */
+export function hostColumnsOf(data: Record<string, unknown>): { host_record_id: string | null; hostname: string | null } {
+  const id = data['hostRecordId'];
+  if (typeof id !== 'string') return { host_record_id: null, hostname: null };
+  const name = data['hostname'];
+  return { host_record_id: id, hostname: typeof name === 'string' ? name.slice(0, MAX_HOSTNAME) : null };
+}
+
+/** The `hostname` column's length (a host's name is 255 characters at most already). */
+const MAX_HOSTNAME = 255;
+
+export function toDelivery(row: DeliveryRow): WebhookDelivery {
   return {
     id: row.id,
     webhookId: row.webhook_id,
     eventId: row.event_id,
     eventType: row.event_type,
+    hostRecordId: row.host_record_id,
+    hostname: row.hostname,
     status: row.status,
     attempts: Number(row.attempts),
     lastStatusCode: row.last_status_code === null ? null : Number(row.last_status_code),

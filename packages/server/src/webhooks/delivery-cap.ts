@@ -4,6 +4,7 @@ import type { DeliveryEventType, EventsFoldedEventData } from '../generated/type
 import type { SqlDialect } from '../database/dialect.js';
 import type { WebhookFoldRecord } from '../database/entities.js';
 import type { RowOf } from '../database/rows.js';
+import { hostColumnsOf } from './deliveries.js';
 import { deliveryBody } from './messages.js';
 import { newEventId } from './outbox.js';
 import type { Subscription } from './webhook-records.js';
@@ -70,6 +71,7 @@ export async function admitDeliveries(
       event_id: candidate.eventId,
       event_type: candidate.type,
       payload: deliveryBody(subscription.format, candidate.type, candidate.createdAt, candidate.data),
+      ...hostColumnsOf(candidate.data),
       status: 'pending',
       attempts: 0,
       next_attempt_at: time,

@@ -14,7 +14,7 @@ import { admitDeliveries, lockSubscriptions, subscriptionsWithFolds, type Delive
 import { upsertNotices, writeEvents, type OutboxEvent } from './outbox.js';
 import { pruneRefusedUploadNotices } from './refused-uploads.js';
 import { postWebhook } from './safe-request.js';
-import { enabledSubscriptions, type Subscription } from './webhook-records.js';
+import { enabledSubscriptions, subscriptionsByIds, type Subscription } from './webhook-records.js';
 
 /** Tuning of {@link WebhookDispatcher}. */
 export interface WebhookDispatcherOptions {
@@ -37,7 +37,7 @@ export interface WebhookDispatcherOptions {
 }
 
 /** A delivery claimed for sending. */
-type DeliveryRow = Pick<ReadRowOf<WebhookDeliveryRecord>, 'id' | 'webhook_id' | 'event_id' | 'payload' | 'attempts'>;
+type DeliveryRow = Pick<ReadRowOf<WebhookDeliveryRecord>, 'id' | 'webhook_id' | 'event_id' | 'event_type' | 'payload' | 'attempts'>;
 
 type EventRow = Omit<ReadRowOf<WebhookEventRecord>, 'type'> & { type: WebhookEventType };
 
@@ -174,7 +174,10 @@ export class WebhookDispatcher extends BackgroundWorker {
     // As in fanOut: a transaction only when something is due.
     if (!(await due(this.database.em.getKnex()).first('d.id'))) return 0;
     const claimed = await this.database.em.getKnex().transaction(async (trx) => {
-      const query = due(trx).select('d.id', 'd.webhook_id', 'd.event_id', 'd.payload', 'd.attempts').orderBy(['d.next_attempt_at', 'd.id']).limit(BATCH);
+      const query = due(trx)
+        .select('d.id', 'd.webhook_id', 'd.event_id', 'd.event_type', 'd.payload', 'd.attempts')
+        .orderBy(['d.next_attempt_at', 'd.id'])
+        .limit(BATCH);
       const rows = (await this.dialect.lockSkippingLocked(query)) as DeliveryRow[];
       if (rows.length > 0) {
         await trx('webhook_delivery')
@@ -187,7 +190,8 @@ export class WebhookDispatcher extends BackgroundWorker {
       return rows;
     });
     if (claimed.length === 0) return 0;
-    const subscriptions = new Map((await enabledSubscriptions(this.database.em.getKnex())).map((subscription) => [subscription.id, subscription]));
+    const webhookIds = [...new Set(claimed.map((row) => row.webhook_id))];
+    const subscriptions = new Map((await subscriptionsByIds(this.database.em.getKnex(), webhookIds)).map((subscription) => [subscription.id, subscription]));
     const queue = [...claimed];
     const sender = async () => {
       for (let row = queue.shift(); row; row = queue.shift()) await this.send(row, subscriptions.get(row.webhook_id));
@@ -198,8 +202,8 @@ export class WebhookDispatcher extends BackgroundWorker {
 
   /** One attempt of one delivery, and its outcome written to the log. */
   private async send(row: DeliveryRow, subscription: Subscription | undefined): Promise<void> {
-    // Disabled since it was queued: left pending, tried again once it is enabled.
-    if (!subscription)
+    // Disabled since it was queued: left pending, tried again once it is enabled (a test event is sent all the same).
+    if (!subscription || (!subscription.enabled && row.event_type !== 'webhook.test'))
       return void (await this.database.em
         .getKnex()('webhook_delivery')
         .where('id', row.id)

@@ -39,6 +39,8 @@ function slackText(type: DeliveryEventType, data: Record<string, unknown>): stri
       return `${host} reported another hostid2 (${escape(String(data['previousHostId2']))} → ${escape(String(data['hostId2']))})${data['refused'] ? ', refused until accepted' : ''}`;
     case 'key.quota_reached':
       return `License key ${escape(String(data['keyId']))} reached its quota of hosts on ${String(data['day'])}: uploads from new hosts are refused`;
+    case 'webhook.test':
+      return `Test event for the webhook ${escape(textOf(data['description'] ?? data['receiver']))}: its receiver is reached`;
     case 'policy.quarantined':
       return `Policy ${escape(String(data['policyName']))} was quarantined (disabled): ${escape(String(data['reason']))}`;
   }

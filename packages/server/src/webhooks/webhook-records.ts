@@ -75,18 +75,26 @@ export async function findWebhook(database: Database, id: string): Promise<Webho
 
 /** The enabled subscriptions, with their secrets, for the dispatcher (read through `knex`, a transaction's or not). */
 export async function enabledSubscriptions(knex: Knex): Promise<Subscription[]> {
-  const rows = (await knex('webhook').select('*').where('enabled', true)) as WebhookRow[];
-  return rows.map((row) => ({
+  return ((await knex('webhook').select('*').where('enabled', true)) as WebhookRow[]).map(toSubscription);
+}
+
+/** The subscriptions of `ids`, enabled or not, with their secrets (a disabled one is still sent its test events). */
+export async function subscriptionsByIds(knex: Knex, ids: string[]): Promise<Subscription[]> {
+  return ((await knex('webhook').select('*').whereIn('id', ids)) as WebhookRow[]).map(toSubscription);
+}
+
+function toSubscription(row: WebhookRow): Subscription {
+  return {
     id: row.id,
     url: row.url,
     events: new Set(eventTypesOf(row.events)),
     format: row.format === 'slack' ? 'slack' : 'standard',
-    enabled: true,
+    enabled: Boolean(row.enabled),
     staleDays: Number(row.stale_days),
     regressionThreshold: Number(row.regression_threshold),
     maxDeliveriesPerMinute: Number(row.max_deliveries_per_minute),
     secret: row.secret,
-  }));
+  };
 }
 
 /**
