@@ -158,7 +158,8 @@ it('audit-client lists policies and their results, subscribes a webhook, reads i
   const clientPreview = await client('policies', 'preview-baseline');
   expect(clientPreview).toMatchObject({ code: 0, stderr: '' });
   expect(clientPreview.stdout).toMatch(/\nno-vulnerable-packages\s+1\s+0\s+1\s+0\n/);
-  expect(clientPreview.stdout).toContain('hosts evaluated: 1 of 1 with a report\n');
+  expect(clientPreview.stdout).toContain('hosts in scope: 1 of 1 with a report\nhosts evaluated: 1 (the most recently seen in scope)\n');
+  expect(clientPreview.stdout).toContain('hosts failing or erring on a rule: 1 of 1\n');
   expect(await client('policies', 'disable', policyId)).toMatchObject({ code: 0, stdout: `Disabled policy Baseline (${policyId})\n` });
   expect((await client('policies', 'list')).stdout).toMatch(/\sBaseline\s+no\s/);
   expect(await client('policies', 'enable', policyId)).toMatchObject({ code: 0, stdout: `Enabled policy Baseline (${policyId})\n` });

@@ -15,6 +15,7 @@ import {
   updateWebhook,
   enableBaselinePolicy,
   previewBaselinePolicy,
+  previewPolicy,
   exportFindings,
   exportHostHistory,
   exportHosts,
@@ -156,6 +157,8 @@ export interface AdminClient {
   enableBaselinePolicy(): Promise<Policy>;
   /** How many hosts each rule of the shipped baseline would pass and fail, before it is enabled (nothing stored). */
   previewBaselinePolicy(): Promise<PolicyPreview>;
+  /** How many hosts a policy would cover and fail, before it is saved (nothing stored); a 400 names each rule that does not check. */
+  previewPolicy(policy: PolicyInput): Promise<PolicyPreview>;
   /** One policy, with its quarantine when the evaluator disabled it. */
   getPolicy(policyId: string): Promise<Policy>;
   /** Replaces a policy (enabling it clears its quarantine). */
@@ -230,6 +233,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     createPolicy: (policy) => json<Policy>(() => createPolicy({ ...transport.call(), body: policy }), 201),
     enableBaselinePolicy: () => json<Policy>(() => enableBaselinePolicy({ ...transport.call() }), 201),
     previewBaselinePolicy: () => json<PolicyPreview>(() => previewBaselinePolicy({ ...transport.call() }), 200),
+    previewPolicy: (policy) => json<PolicyPreview>(() => previewPolicy({ ...transport.call(), body: policy }), 200),
     getPolicy: (policyId) => json<Policy>(() => getPolicy({ ...transport.call(), path: { policyId } }), 200),
     updatePolicy: (policyId, policy) => json<Policy>(() => updatePolicy({ ...transport.call(), path: { policyId }, body: policy }), 200),
     deletePolicy: async (policyId) => void (await answerOf(() => deletePolicy({ ...transport.call(), path: { policyId } }), 204)),

@@ -1,9 +1,9 @@
-// The admin commands of compliance policies: list, show, create, update, enable, disable, delete, their results, and
-// one host's compliance.
+// The admin commands of compliance policies: list, show, preview, create, update, enable, disable, delete, their
+// results, and one host's compliance.
 import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { HostCompliance, Policy, PolicyInput, PolicyList, PolicyPreview, PolicyResultPage, PolicyScope, Rule } from './generated/types.gen.js';
-import type { AdminClient } from './admin-client.js';
+import type { AdminClient, PolicyResultQuery } from './admin-client.js';
 import { admin, adminCommand, deleted, pageOptions, show, type OutputFlags } from './admin-command-base.js';
 import { formatFields, formatPageLine, formatTable, formatTime } from './admin-output.js';
 import { recordId } from './cli-arguments.js';
@@ -50,6 +50,17 @@ export function addPolicyCommands(program: Command): void {
         const policy = await readPolicyFile(options.file);
         return show(options, await client.createPolicy(policy as PolicyInput), (created) => `Created policy ${created.name} (${created.id})\n`);
       }),
+    );
+  adminCommand(
+    policies,
+    'preview',
+    'before creating a policy: the hosts its scope covers and how many fail each rule (the JSON file policies create takes; nothing is stored)',
+  )
+    .requiredOption('--file <path>', 'the policy as JSON')
+    .action(
+      admin<[OutputFlags & { file: string }]>(async (client, options) =>
+        show(options, await client.previewPolicy((await readPolicyFile(options.file)) as PolicyInput), formatPreview),
+      ),
     );
   adminCommand(
     policies,
@@ -135,21 +146,27 @@ function addPolicyUpdateCommand(policies: Command): void {
 
 /** `policies results` and `compliance`: the results of a policy's hosts, and of one host on every policy. */
 function addResultCommands(program: Command, policies: Command): void {
-  adminCommand(policies, 'results', "list each host's result on a policy's rules, failures first")
+  adminCommand(policies, 'results', "list each host's result on a policy's rules (failures first), with how many there are and the next page")
     .argument('<policy-id>', "the policy's id, from policies list", recordId)
-    .option('--rule <id>', 'only this rule')
+    .option('--rule <id>', 'only this rule', ruleId)
     .addOption(new Option('--status <status>', 'only this status').choices(['pass', 'fail', 'error', 'waived']))
+    .option('--hostname <text>', 'only hosts whose name contains this text (case-insensitive)')
+    .addOption(
+      new Option('--sort <column>', 'order by status (failures first), host name, since (when the status last changed) or rule').choices([
+        'status',
+        'hostname',
+        'since',
+        'rule',
+      ]),
+    )
+    .addOption(new Option('--order <order>', 'ascending or descending (since asc: the longest-failing first)').choices(['asc', 'desc']))
     .addOption(pageOptions.limit())
     .addOption(pageOptions.offset())
     .action(
-      admin<[string, OutputFlags & { rule?: string; status?: 'pass' | 'fail' | 'error' | 'waived'; limit?: number; offset?: number }]>(
-        async (client, policyId, options) =>
-          show(
-            options,
-            await client.listPolicyResults(policyId, { ruleId: options.rule, status: options.status, limit: options.limit, offset: options.offset }),
-            formatResults,
-          ),
-      ),
+      admin<[string, OutputFlags & Omit<PolicyResultQuery, 'ruleId'> & { rule?: string }]>(async (client, policyId, options) => {
+        const { rule, status, hostname, sort, order, limit, offset } = options;
+        return show(options, await client.listPolicyResults(policyId, { ruleId: rule, status, hostname, sort, order, limit, offset }), formatResults);
+      }),
     );
   adminCommand(program, 'compliance', "show a host's results on every policy, and their latest changes")
     .argument('<host-id>', "the host's id (the ID column of `hosts`)", recordId)
@@ -206,6 +223,12 @@ function withFlags(policy: PolicyInput, flags: PolicyUpdateFlags): PolicyInput {
   return { ...policy, name: flags.name ?? policy.name, description, enabled, scope, rules };
 }
 
+/** Checks a rule's id (`--rule` of `policies results`) before anything is sent. */
+function ruleId(value: string): string {
+  if (RULE_ID_PATTERN.test(value)) return value;
+  throw new InvalidArgumentError('must be a rule id as policies show shows it: a-z, 0-9 and -, e.g. hardening-index');
+}
+
 /** Parses `--rule id=expression` into a rule, collecting repeated flags. */
 function collectRule(value: string, previous: Rule[] = []): Rule[] {
   const at = value.indexOf('=');
@@ -241,7 +264,7 @@ function formatPolicies(list: PolicyList): string {
   );
 }
 
-/** `policies preview-baseline`: one line per rule, then how many hosts were evaluated. */
+/** `policies preview` and `preview-baseline`: one line per rule, then the hosts in scope, evaluated and failing. */
 function formatPreview(preview: PolicyPreview): string {
   const table = formatTable(
     [
@@ -253,7 +276,12 @@ function formatPreview(preview: PolicyPreview): string {
     ],
     preview.rules,
   );
-  return `${table}hosts evaluated: ${preview.evaluatedHosts} of ${preview.hostsWithReports} with a report\n`;
+  return (
+    table +
+    `hosts in scope: ${preview.hostsInScope} of ${preview.hostsWithReports} with a report\n` +
+    `hosts evaluated: ${preview.evaluatedHosts} (the most recently seen in scope)\n` +
+    `hosts failing or erring on a rule: ${preview.failingHosts} of ${preview.evaluatedHosts}\n`
+  );
 }
 
 /** `policies show`: the policy's fields, then one line per rule. */
