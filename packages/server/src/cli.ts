@@ -152,6 +152,9 @@ program
       `hosts new to a license key that may enroll per UTC day, unless the key sets its own (default: ${DEFAULTS.keyNewHostsPerDay})`,
     ).env('KEY_NEW_HOSTS_PER_DAY'),
   )
+  .addOption(
+    new Option('--waiver-max-days <n>', `the longest a waiver may run, in days from its creation (default: ${DEFAULTS.waiverMaxDays})`).env('WAIVER_MAX_DAYS'),
+  )
   .action(async (_options, command: Command) => {
     const config = await loadConfig(command);
     const logger = createLogger(config.logLevel);

@@ -11,6 +11,7 @@ import {
 import { z } from 'zod';
 import { DATABASE_URL_SCHEMES } from './database/dialects.js';
 import { DEFAULT_NEW_HOSTS_PER_DAY } from './hosts/host-admission.js';
+import { DEFAULT_WAIVER_MAX_DAYS } from './policies/waiver-limits.js';
 
 /** `host:port`, an IPv6 host in brackets: `127.0.0.1:8444`, `[::1]:8444`, `mgmt.example.org:8444`. */
 const LISTEN_ADDRESS = /^(?:\[([0-9A-Fa-f:.]+)\]|([^\s:[\]]+)):(\d{1,5})$/;
@@ -99,6 +100,8 @@ const ServerSettings = z.object({
   // Webhooks: receivers on loopback, private and link-local addresses only when allowed. The flag gives a boolean,
   // the environment a string (`true`/`false`, `1`/`0`, `yes`/`no`, `on`/`off`).
   webhookAllowPrivate: z.union([z.boolean(), z.stringbool()], { error: 'must be true or false' }).default(false),
+  // Compliance: the longest an exception to a rule (a waiver) may run, in days from its creation.
+  waiverMaxDays: z.coerce.number().int().min(1).max(3650).default(DEFAULT_WAIVER_MAX_DAYS),
 });
 
 /** Everything the reference server can be told, with its defaults. Parsed once at start. */

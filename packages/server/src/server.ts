@@ -110,6 +110,7 @@ function adminApiUnlessOff(
     policyEvaluator: work.policyEvaluator,
     webhookDispatcher: work.webhookDispatcher,
     webhookAllowPrivate: config.webhookAllowPrivate,
+    waiverMaxDays: config.waiverMaxDays,
   });
 }
 

@@ -5,6 +5,7 @@ import { describeFailure, openApiDocument, type AuditLogger, type AuditRateLimit
 import type { Database } from '../database/dialect.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../database/unavailable.js';
 import { DomainError } from '../errors/domain-error.js';
+import { DEFAULT_WAIVER_MAX_DAYS } from '../policies/waiver-limits.js';
 import { DamagedReportError } from '../reports/report-content.js';
 import { AdminTokenAuthenticator } from './auth.js';
 import { exportRoutes } from './export-routes.js';
@@ -12,7 +13,6 @@ import { fleetRoutes } from './fleet-routes.js';
 import { hostRoutes } from './host-routes.js';
 import { keyRoutes } from './key-routes.js';
 import type { AdminContext, AdminHandlers, AdminInput, AdminOperationId, RawReply } from './operation.js';
-import { pendingRoutes } from './pending-routes.js';
 import { policyRoutes } from './policy-routes.js';
 import { rejectionRoutes } from './rejection-routes.js';
 import { reportRoutes } from './report-routes.js';
@@ -33,7 +33,6 @@ const HANDLERS = {
   ...policyRoutes,
   ...webhookRoutes,
   ...exportRoutes,
-  ...pendingRoutes,
 } satisfies AdminHandlers<AdminOperationId>;
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 const silentLogger: AuditLogger = { info() {}, warn() {}, error() {} };
@@ -58,6 +57,8 @@ export interface AdminApiOptions {
   webhookDispatcher?: { wake(): void };
   /** Whether webhook URLs may name loopback, private and link-local hosts; default: refused. */
   webhookAllowPrivate?: boolean;
+  /** The longest a waiver may run, in days (`--waiver-max-days`); default 365. */
+  waiverMaxDays?: number;
 }
 
 /** The request body as the adapter read it. */
@@ -109,6 +110,7 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
     policyEvaluator: options.policyEvaluator,
     webhookDispatcher: options.webhookDispatcher,
     webhookAllowPrivate: options.webhookAllowPrivate ?? false,
+    waiverMaxDays: options.waiverMaxDays ?? DEFAULT_WAIVER_MAX_DAYS,
   });
   // The server builds the admin API on its first request (server.ts), so a start does not wait for this.
   await backend.init();

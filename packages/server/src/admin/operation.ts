@@ -14,6 +14,8 @@ export interface AdminContext {
   webhookDispatcher?: { wake(): void };
   /** Whether webhook URLs may name loopback, private and link-local hosts (`--webhook-allow-private`). */
   webhookAllowPrivate: boolean;
+  /** The longest a waiver may run, in days (`--waiver-max-days`). */
+  waiverMaxDays: number;
 }
 
 /**

@@ -11,8 +11,9 @@ import {
   updatePolicy as replacePolicy,
   type StoredPolicy,
 } from '../policies/policy-records.js';
-import { emptyCounts, hostCompliance, listResults, statusCounts } from '../policies/policy-results.js';
-import { createWaiver as saveWaiver, deleteWaiver as removeWaiver, listWaivers as readWaivers } from '../policies/waivers.js';
+import { emptyCounts, hostCompliance, statusCounts } from '../policies/policy-results.js';
+import { resultPage } from '../policies/result-search.js';
+import { createWaiver as saveWaiver, createWaivers as saveWaivers, deleteWaiver as removeWaiver, listWaivers as readWaivers } from '../policies/waivers.js';
 import { findAdminToken } from '../secrets/admin-tokens.js';
 import type { AdminContext, AdminHandler, AdminHandlers } from './operation.js';
 
@@ -70,12 +71,14 @@ const deletePolicy: AdminHandler<'deletePolicy'> = async ({ path, tokenId }, { d
   return { status: 204 };
 };
 
-/** `GET /api/admin/policies/{policyId}/results`: one page of the hosts' results, failures first. */
+/**
+ * `GET /api/admin/policies/{policyId}/results`: one page of the hosts' results, failures first unless `sort` says
+ * otherwise. Validation fills in `sort` and `order` (`asc` here, unlike the host list's `desc`) when absent.
+ */
 const listPolicyResults: AdminHandler<'listPolicyResults'> = async ({ path, query }, { database }) => {
   if (!(await findPolicy(database, path.policyId))) throw notFound('policy', path.policyId);
-  const { ruleId, status, limit, offset } = query;
-  const page = await listResults(database, path.policyId, { ruleId, status, limit, offset });
-  return { status: 200, body: { ...page, limit, offset } };
+  const page = await resultPage(database, path.policyId, query);
+  return { status: 200, body: { ...page, limit: query.limit, offset: query.offset } };
 };
 
 /** `GET /api/admin/hosts/{hostRecordId}/compliance`. */
@@ -85,19 +88,30 @@ const getHostCompliance: AdminHandler<'getHostCompliance'> = async ({ path }, { 
   return { status: 200, body: compliance };
 };
 
-/** `GET /api/admin/waivers`. */
-const listWaivers: AdminHandler<'listWaivers'> = async ({ query }, { database }) => ({
+/** `GET /api/admin/waivers`: with the server's maximum, which forms offer as the latest expiry. */
+const listWaivers: AdminHandler<'listWaivers'> = async ({ query }, { database, waiverMaxDays }) => ({
   status: 200,
-  body: { items: await readWaivers(database, { policyId: query.policyId, includeExpired: query.includeExpired }) },
+  body: { maxDays: waiverMaxDays, items: await readWaivers(database, { policyId: query.policyId, includeExpired: query.includeExpired }) },
 });
 
 /** `POST /api/admin/waivers`: recorded with the label of the token that created it. */
-const createWaiver: AdminHandler<'createWaiver'> = async ({ body, tokenId }, { database, logger }) => {
-  const token = await findAdminToken(database, tokenId);
-  const waiver = await saveWaiver(database, body, token?.label ?? null);
+const createWaiver: AdminHandler<'createWaiver'> = async ({ body, tokenId }, { database, logger, waiverMaxDays }) => {
+  const waiver = await saveWaiver(database, body, await tokenLabel(database, tokenId), new Date(), { maxDays: waiverMaxDays });
   logger.info({ waiverId: waiver.id, policyId: waiver.policyId, adminTokenId: tokenId }, 'waiver created');
   return { status: 201, body: waiver };
 };
+
+/** `POST /api/admin/waivers/bulk`: one waiver per host selected, all or none. */
+const createWaivers: AdminHandler<'createWaivers'> = async ({ body, tokenId }, { database, logger, waiverMaxDays }) => {
+  const result = await saveWaivers(database, body, await tokenLabel(database, tokenId), new Date(), { maxDays: waiverMaxDays });
+  logger.info({ policyId: body.policyId, ruleId: body.ruleId ?? null, waivers: result.created, adminTokenId: tokenId }, 'waivers created');
+  return { status: 201, body: result };
+};
+
+/** The label of the admin token making a request, recorded as a waiver's creator. */
+async function tokenLabel(database: AdminContext['database'], tokenId: string): Promise<string | null> {
+  return (await findAdminToken(database, tokenId))?.label ?? null;
+}
 
 /** `DELETE /api/admin/waivers/{waiverId}`. */
 const deleteWaiver: AdminHandler<'deleteWaiver'> = async ({ path, tokenId }, { database, logger }) => {
@@ -119,6 +133,7 @@ export const policyRoutes = {
   getHostCompliance,
   listWaivers,
   createWaiver,
+  createWaivers,
   deleteWaiver,
 } satisfies AdminHandlers<
   | 'listPolicies'
@@ -133,6 +148,7 @@ export const policyRoutes = {
   | 'getHostCompliance'
   | 'listWaivers'
   | 'createWaiver'
+  | 'createWaivers'
   | 'deleteWaiver'
 >;
 

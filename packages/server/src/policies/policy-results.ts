@@ -12,12 +12,11 @@ import type { Database as OpenDatabase } from '../database/dialect.js';
 
 /** What these queries need of an open database: its entity manager (or a fork of it). */
 type Database = Pick<OpenDatabase, 'em'>;
-import { chunks, MAX_PARAMETERS } from '../database/batches.js';
 import type { PolicyResultRecord } from '../database/entities.js';
 import type { ReadRowOf } from '../database/rows.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { FLEET, WHOLE_POLICY } from './policy-counts.js';
-import { RANK, STATUS_OF_RANK, worse } from './rule-status.js';
+import { RANK, RANK_SQL, STATUS_OF_RANK, worse } from './rule-status.js';
 
 const HISTORY_SHOWN = 100;
 
@@ -44,8 +43,8 @@ export function effectiveResults(database: Database, now: Date): Knex.QueryBuild
 }
 
 /**
- * The unexpired waivers (`w`) that cover the result `r` of an outer query: for its host, or for a group its latest
- * report names; of one policy when given.
+ * The unexpired waivers (`w`) that cover the result `r` of an outer query: for its host, for a group its latest
+ * report names (compared case-insensitively), or for every host (neither named); of one policy when given.
  */
 function coveringWaivers(database: Database, now: Date, policyId?: string): Knex.QueryBuilder {
   const knex = database.em.getKnex();
@@ -58,9 +57,12 @@ function coveringWaivers(database: Database, now: Date, policyId?: string): Knex
     .andWhere('w.expires_at', '>', sqlDialectOf(database.em).toDatabaseTime(now))
     .andWhere((who) => {
       who
-        .whereRaw('w.host_record_id = r.host_record_id')
+        .whereRaw('w.host_record_id is null and w.group_name is null')
+        .orWhereRaw('w.host_record_id = r.host_record_id')
         .orWhereExists(
-          knex('host_label as l').select(knex.raw('1')).whereRaw("l.host_record_id = r.host_record_id and l.kind = 'group' and l.value = w.group_name"),
+          knex('host_label as l')
+            .select(knex.raw('1'))
+            .whereRaw("l.host_record_id = r.host_record_id and l.kind = 'group' and lower(l.value) = lower(w.group_name)"),
         );
     });
   if (policyId !== undefined) query.andWhere('w.policy_id', policyId);
@@ -79,15 +81,18 @@ export async function statusCounts(database: Database, now = new Date()): Promis
 
 /**
  * The kept counts with waivers applied: by rule, by policy, and the fleet's (under {@link FLEET} in `byPolicy`).
- * Waivers are few, so only the results they cover, and the other results of their hosts, are read.
+ * A fleet-wide waiver moves its rules' failures and errors to `waived` from the kept counts alone; the results that
+ * host and group waivers cover are counted in the database. Whose worst status changes is counted there too, from
+ * the failures and errors of the hosts concerned only: a fleet-wide waiver of a large policy reads no passing result,
+ * and no row of it leaves the database.
  */
 async function keptCounts(database: Database, now: Date): Promise<{ byRule: Map<string, StatusCounts>; byPolicy: Map<string, StatusCounts> }> {
   const knex = database.em.getKnex();
-  const [rows, waived] = await Promise.all([
+  const [rows, waivers] = await Promise.all([
     knex('policy_status_count').select('policy_id', 'rule_id', 'status', 'hosts') as Promise<
       { policy_id: string; rule_id: string; status: RuleStatus; hosts: number | string }[]
     >,
-    waivedResults(database, now),
+    unexpiredWaivers(database, now),
   ]);
   const byRule = new Map<string, StatusCounts>();
   const byPolicy = new Map<string, StatusCounts>();
@@ -95,51 +100,88 @@ async function keptCounts(database: Database, now: Date): Promise<{ byRule: Map<
     if (row.rule_id === WHOLE_POLICY) counted(byPolicy, row.policy_id)[row.status] += Number(row.hosts);
     else counted(byRule, `${row.policy_id}\n${row.rule_id}`)[row.status] += Number(row.hosts);
   }
-  const waivedHosts = new Map<string, Set<string>>();
-  for (const result of waived) {
-    const counts = counted(byRule, `${result.policy_id}\n${result.rule_id}`);
-    counts[result.status] -= 1;
-    counts.waived += 1;
-    let hosts = waivedHosts.get(result.host_record_id);
-    if (!hosts) waivedHosts.set(result.host_record_id, (hosts = new Set()));
-    hosts.add(`${result.policy_id}\n${result.rule_id}`);
+  if (waivers.length === 0) return { byRule, byPolicy };
+  const fleetWide = waivers.filter(isFleetWide);
+  const coveredFleetWide = (policyId: string, ruleId: string) =>
+    fleetWide.some((waiver) => waiver.policy_id === policyId && (waiver.rule_id === null || waiver.rule_id === ruleId));
+  for (const [key, counts] of byRule) {
+    const [policyId = '', ruleId = ''] = key.split('\n');
+    if (!coveredFleetWide(policyId, ruleId)) continue;
+    counts.waived += counts.fail + counts.error;
+    counts.fail = counts.error = 0;
   }
-  // A host with a waived result may have another worst status on its policy and over the fleet: its results decide.
-  const worst = new Map<string, { policyId: string; stored: number; effective: number }>();
-  const keepWorst = (key: string, policyId: string, status: RuleStatus, isWaived: boolean) => {
-    const known = worst.get(key) ?? { policyId, stored: 0, effective: 0 };
-    known.stored = Math.max(known.stored, RANK[status]);
-    known.effective = Math.max(known.effective, isWaived ? RANK.waived : RANK[status]);
-    worst.set(key, known);
-  };
-  for (const ids of chunks([...waivedHosts.keys()], MAX_PARAMETERS)) {
-    const results = (await knex('policy_result').select('policy_id', 'rule_id', 'host_record_id', 'status').whereIn('host_record_id', ids)) as {
-      policy_id: string;
-      rule_id: string;
-      host_record_id: string;
-      status: RuleStatus;
-    }[];
-    for (const result of results) {
-      const isWaived = waivedHosts.get(result.host_record_id)!.has(`${result.policy_id}\n${result.rule_id}`);
-      keepWorst(`${result.policy_id}\n${result.host_record_id}`, result.policy_id, result.status, isWaived);
-      keepWorst(`${FLEET}\n${result.host_record_id}`, FLEET, result.status, isWaived);
-    }
+  for (const covered of await waivedResultCounts(database, now)) {
+    if (coveredFleetWide(covered.policy_id, covered.rule_id)) continue;
+    const counts = counted(byRule, `${covered.policy_id}\n${covered.rule_id}`);
+    counts[covered.status] -= Number(covered.hosts);
+    counts.waived += Number(covered.hosts);
   }
-  for (const { policyId, stored, effective } of worst.values()) {
-    if (stored === effective) continue;
-    const counts = counted(byPolicy, policyId);
-    counts[STATUS_OF_RANK[stored]!] -= 1;
-    counts[STATUS_OF_RANK[effective]!] += 1;
+  const hosts = await waivedHosts(database, now);
+  if (Array.isArray(hosts) && hosts.length === 0) return { byRule, byPolicy };
+  const [byPolicyChanges, fleetChanges] = await Promise.all([worstChanges(database, now, hosts, 'policy'), worstChanges(database, now, hosts, 'fleet')]);
+  for (const change of [...byPolicyChanges, ...fleetChanges]) {
+    const counts = counted(byPolicy, change.policy_id ?? FLEET);
+    counts[STATUS_OF_RANK[Number(change.stored)]!] -= Number(change.hosts);
+    counts[STATUS_OF_RANK[Number(change.effective)]!] += Number(change.hosts);
   }
   return { byRule, byPolicy };
 }
 
-/** The stored `fail` and `error` results that an unexpired waiver covers, for its host or for a group the host is in. */
-async function waivedResults(database: Database, now: Date): Promise<{ policy_id: string; rule_id: string; host_record_id: string; status: RuleStatus }[]> {
-  const hosts = await waivedHosts(database, now);
-  return coveredResults(database, now, hosts, ['policy_id', 'rule_id', 'host_record_id', 'status']).then(
-    (rows: { policy_id: string; rule_id: string; host_record_id: string; status: RuleStatus }[]) => rows,
-  );
+/** An unexpired waiver's scope. */
+type WaiverScopeRow = { policy_id: string; rule_id: string | null; host_record_id: string | null; group_name: string | null };
+
+/** The unexpired waivers' scopes (of one policy when given): few, read whole. */
+function unexpiredWaivers(database: Database, now: Date, policyId?: string): Promise<WaiverScopeRow[]> {
+  const waivers = database.em
+    .getKnex()('waiver')
+    .select('policy_id', 'rule_id', 'host_record_id', 'group_name')
+    .where('expires_at', '>', sqlDialectOf(database.em).toDatabaseTime(now));
+  if (policyId !== undefined) waivers.andWhere('policy_id', policyId);
+  return waivers as Promise<WaiverScopeRow[]>;
+}
+
+/** A waiver of every host its policy covers (it names neither a host nor a group). */
+const isFleetWide = (waiver: WaiverScopeRow) => waiver.host_record_id === null && waiver.group_name === null;
+
+/** How many stored `fail` and `error` results host and group waivers cover, by policy, rule and stored status. */
+async function waivedResultCounts(
+  database: Database,
+  now: Date,
+): Promise<{ policy_id: string; rule_id: string; status: RuleStatus; hosts: number | string }[]> {
+  const hosts = await waivedHosts(database, now, undefined, { fleetWide: false });
+  return database.em
+    .getKnex()
+    .from(coveredResults(database, now, hosts, ['policy_id', 'rule_id', 'status']).as('c'))
+    .select('policy_id', 'rule_id', 'status')
+    .count({ hosts: '*' })
+    .groupBy('policy_id', 'rule_id', 'status');
+}
+
+/**
+ * How many of `hosts` have another worst status on each policy (`by: 'policy'`) or over the fleet once waivers apply,
+ * by stored and effective {@link RANK}: from their failures and errors alone, as every one of these hosts has one.
+ */
+function worstChanges(
+  database: Database,
+  now: Date,
+  hosts: WaivedHosts,
+  by: 'policy' | 'fleet',
+): Promise<{ policy_id?: string; stored: number | string; effective: number | string; hosts: number | string }[]> {
+  const knex = database.em.getKnex();
+  const groups = by === 'policy' ? ['r.host_record_id', 'r.policy_id'] : ['r.host_record_id'];
+  const perHost = knex('policy_result as r')
+    .select(groups)
+    .select(knex.raw(`max(${RANK_SQL}) as stored`))
+    .select(knex.raw(`max(case when exists ? then ${RANK.waived} else ${RANK_SQL} end) as effective`, [coveringWaivers(database, now)]))
+    .whereIn('r.host_record_id', hostIdsOf(hosts))
+    .andWhere('r.status', '<>', 'pass')
+    .groupBy(groups);
+  const changes = knex
+    .from(perHost.as('h'))
+    .select(by === 'policy' ? ['policy_id', 'stored', 'effective'] : ['stored', 'effective'])
+    .count({ hosts: '*' })
+    .whereRaw('stored <> effective');
+  return changes.groupBy(by === 'policy' ? ['policy_id', 'stored', 'effective'] : ['stored', 'effective']);
 }
 
 /** Most hosts named by value in {@link coveredResults}; more are named by their query. */
@@ -155,27 +197,46 @@ type WaivedHosts = string[] | { query: Knex.QueryBuilder };
 const hostIdsOf = (hosts: WaivedHosts): string[] | Knex.QueryBuilder => (Array.isArray(hosts) ? hosts : hosts.query);
 
 /**
- * The hosts an unexpired waiver (of one policy when given) names or whose groups it names, by value when they are
- * few: the results of hosts named by value are found by their index even where the planner knows nothing of the
+ * The hosts an unexpired waiver (of one policy when given) may cover: those it names, those whose groups it names,
+ * and (unless `fleetWide` is false) those failing or erring on a rule a fleet-wide waiver names. By value when they
+ * are few: the results of hosts named by value are found by their index even where the planner knows nothing of the
  * table (PostgreSQL before its first analyze read every result to join them to the waivers' query). A group's hosts
- * come from the labels' index by the group's name: joined to the waivers, SQLite read every group label per waiver.
+ * come from the labels' index by the group's lowered name: joined to the waivers, SQLite read every group label per
+ * waiver. A fleet-wide waiver's hosts are named by their query, however many.
  */
-async function waivedHosts(database: Database, now: Date, policyId?: string): Promise<WaivedHosts> {
+async function waivedHosts(database: Database, now: Date, policyId?: string, { fleetWide = true } = {}): Promise<WaivedHosts> {
   const knex = database.em.getKnex();
-  const waivers = knex('waiver').where('expires_at', '>', sqlDialectOf(database.em).toDatabaseTime(now));
-  if (policyId !== undefined) waivers.andWhere('policy_id', policyId);
-  const rows = await waivers.clone().select<{ host_record_id: string | null; group_name: string | null }[]>('host_record_id', 'group_name');
-  const named = rows.flatMap((row) => (row.host_record_id === null ? [] : [row.host_record_id]));
+  const rows = await unexpiredWaivers(database, now, policyId);
+  const named = [...new Set(rows.flatMap((row) => (row.host_record_id === null ? [] : [row.host_record_id])))];
   const groups = [...new Set(rows.flatMap((row) => (row.group_name === null ? [] : [row.group_name])))];
-  if (groups.length === 0) return named;
-  const members = knex('host_label').select('host_record_id').where('kind', 'group').whereIn('value', groups);
+  const fleet = fleetWide ? rows.filter(isFleetWide) : [];
+  const members =
+    groups.length === 0
+      ? undefined
+      : knex('host_label')
+          .select('host_record_id')
+          .where('kind', 'group')
+          .whereRaw(`lower(value) in (${groups.map(() => 'lower(?)').join(', ')})`, groups);
+  if (fleet.length > 0) {
+    const failing = knex('policy_result')
+      .select('host_record_id')
+      .where('status', '<>', 'pass')
+      .andWhere((covered) => {
+        for (const waiver of fleet)
+          covered.orWhere(waiver.rule_id === null ? { policy_id: waiver.policy_id } : { policy_id: waiver.policy_id, rule_id: waiver.rule_id });
+      });
+    if (members) failing.union(members);
+    if (named.length > 0) failing.union(knex('host').select({ host_record_id: 'id' }).whereIn('id', named));
+    return { query: failing };
+  }
+  if (!members) return named;
   const ids = ((await members.clone().limit(MAX_NAMED_HOSTS + 1)) as { host_record_id: string }[]).map((row) => row.host_record_id);
   return ids.length > MAX_NAMED_HOSTS
-    ? { query: members.union(waivers.clone().select('host_record_id').whereNotNull('host_record_id')) }
+    ? { query: named.length > 0 ? members.union(knex('host').select({ host_record_id: 'id' }).whereIn('id', named)) : members }
     : [...new Set([...named, ...ids])];
 }
 
-/** {@link waivedResults} of `hosts` (from {@link waivedHosts}) as a query of their `columns`, of one policy (and rule) when given. */
+/** The results that unexpired waivers cover among `hosts` (from {@link waivedHosts}) as a query of their `columns`, of one policy (and rule) when given. */
 function coveredResults(
   database: Database,
   now: Date,

@@ -1,53 +1,87 @@
 import { randomUUID } from 'node:crypto';
-import type { Waiver, WaiverInput } from '../generated/types.gen.js';
+import type { Knex } from '@mikro-orm/knex';
+import type { Waiver, WaiverBulkInput, WaiverBulkResult, WaiverInput } from '../generated/types.gen.js';
 import type { WaiverRecord } from '../database/entities.js';
 import type { ReadRowOf } from '../database/rows.js';
 import type { Database } from '../database/dialect.js';
+import { chunks, MAX_PARAMETERS } from '../database/batches.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { DomainError, notFound } from '../errors/domain-error.js';
+import { filteredHostIds } from '../hosts/host-queries.js';
 import { findPolicy } from './policy-records.js';
+import { DEFAULT_WAIVER_MAX_DAYS, MAX_BULK_WAIVER_HOSTS, type WaiverLimits } from './waiver-limits.js';
 
-type WaiverRow = ReadRowOf<WaiverRecord>;
+const DAY_MS = 86_400_000;
 
-/** Saves a waiver after checking that its policy, rule and host exist and that it names a host or a group, not both. */
-export async function createWaiver(database: Database, input: WaiverInput, createdBy: string | null, now = new Date()): Promise<Waiver> {
+type WaiverRow = ReadRowOf<WaiverRecord> & { policy_name: string; hostname: string | null };
+
+/**
+ * Saves a waiver after checking that its policy, rule and host exist, that it names a host, a group or neither (the
+ * fleet), not both, and that it expires within the server's maximum.
+ */
+export async function createWaiver(
+  database: Database,
+  input: WaiverInput,
+  createdBy: string | null,
+  now = new Date(),
+  limits: WaiverLimits = { maxDays: DEFAULT_WAIVER_MAX_DAYS },
+): Promise<Waiver> {
   const hostRecordId = input.hostRecordId ?? null;
   const group = input.group ?? null;
-  if ((hostRecordId === null) === (group === null)) throw new DomainError('invalid', 'name exactly one of hostRecordId and group');
-  const expiresAt = new Date(input.expiresAt);
-  if (expiresAt <= now) throw new DomainError('invalid', `expiresAt: ${expiresAt.toISOString()} is already past`);
-  const policy = await findPolicy(database, input.policyId);
-  if (!policy) throw notFound('policy', input.policyId);
-  const ruleId = input.ruleId ?? null;
-  if (ruleId !== null && !policy.rules.some((rule) => rule.id === ruleId)) throw new DomainError('not_found', `The policy has no rule ${ruleId}`);
+  if (hostRecordId !== null && group !== null)
+    throw new DomainError('invalid', 'name at most one of hostRecordId and group (neither: every host the policy covers)');
+  const { policyId, ruleId, expiresAt } = await checkedTerms(database, input, now, limits, 'not_found');
   const knex = database.em.getKnex();
   if (hostRecordId !== null && (await knex('host').select('id').where('id', hostRecordId)).length === 0) throw notFound('host', hostRecordId);
-  const toTime = sqlDialectOf(database.em).toDatabaseTime;
   const id = randomUUID();
-  await knex('waiver').insert({
-    id,
-    policy_id: policy.id,
-    rule_id: ruleId,
-    host_record_id: hostRecordId,
-    group_name: group,
-    reason: input.reason,
-    expires_at: toTime(expiresAt),
-    created_at: toTime(now),
-    created_by: createdBy,
-  });
+  await knex('waiver').insert(waiverRow(database, { id, policyId, ruleId, hostRecordId, group, reason: input.reason, expiresAt, createdBy }, now));
   return (await listWaivers(database, { id }, now))[0]!;
 }
 
-/** Waivers, soonest expiry first; expired ones only when asked. */
+/**
+ * One waiver per host selected (by id, or by the host list's filters), all in one transaction: all or none. A
+ * selection of more than `maxHosts` hosts is refused (a group's or the fleet's waiver does that in one row).
+ */
+export async function createWaivers(
+  database: Database,
+  input: WaiverBulkInput,
+  createdBy: string | null,
+  now = new Date(),
+  limits: WaiverLimits = { maxDays: DEFAULT_WAIVER_MAX_DAYS },
+): Promise<WaiverBulkResult> {
+  const maxHosts = limits.maxHosts ?? MAX_BULK_WAIVER_HOSTS;
+  const { ids, filters } = input.hosts;
+  if ((ids === undefined) === (filters === undefined)) throw new DomainError('invalid', 'hosts: give exactly one of ids and filters');
+  const { policyId, ruleId, expiresAt } = await checkedTerms(database, input, now, limits, 'invalid');
+  const knex = database.em.getKnex();
+  const selected = ids !== undefined ? await knownHosts(knex, ids) : await filteredIds(database, filters!, maxHosts, now);
+  if (selected.length > maxHosts)
+    throw new DomainError('invalid', `hosts: more than ${maxHosts} hosts selected; waive the rule for a group or for every host (the fleet) instead`);
+  const rows = selected.map((hostRecordId) =>
+    waiverRow(database, { id: randomUUID(), policyId, ruleId, hostRecordId, group: null, reason: input.reason, expiresAt, createdBy }, now),
+  );
+  await knex.transaction(async (trx) => {
+    // Nine columns a row: as many rows a statement as SQLite's parameters allow.
+    for (const batch of chunks(rows, Math.floor(MAX_PARAMETERS / 9))) await trx('waiver').insert(batch);
+  });
+  return { created: rows.length, hosts: selected.length };
+}
+
+/** Waivers, soonest expiry first, with their policy's name and their host's current name; expired ones only when asked. */
 export async function listWaivers(
   database: Database,
   filter: { id?: string; policyId?: string; includeExpired?: boolean },
   now = new Date(),
 ): Promise<Waiver[]> {
-  const query = database.em.getKnex()('waiver').select('*').orderBy(['expires_at', 'id']);
-  if (filter.id !== undefined) query.where('id', filter.id);
-  if (filter.policyId !== undefined) query.where('policy_id', filter.policyId);
-  if (!filter.includeExpired && filter.id === undefined) query.where('expires_at', '>', sqlDialectOf(database.em).toDatabaseTime(now));
+  const query = database.em
+    .getKnex()('waiver as w')
+    .join('policy as p', 'p.id', 'w.policy_id')
+    .leftJoin('host as h', 'h.id', 'w.host_record_id')
+    .select('w.*', { policy_name: 'p.name', hostname: 'h.hostname' })
+    .orderBy(['w.expires_at', 'w.id']);
+  if (filter.id !== undefined) query.where('w.id', filter.id);
+  if (filter.policyId !== undefined) query.where('w.policy_id', filter.policyId);
+  if (!filter.includeExpired && filter.id === undefined) query.where('w.expires_at', '>', sqlDialectOf(database.em).toDatabaseTime(now));
   return ((await query) as WaiverRow[]).map(toWaiver);
 }
 
@@ -56,12 +90,85 @@ export async function deleteWaiver(database: Database, id: string): Promise<void
   if ((await database.em.getKnex()('waiver').where('id', id).delete()) === 0) throw notFound('waiver', id);
 }
 
+/**
+ * The checked terms every waiver shares: an expiry in the future within `maxDays`, a policy that exists (else
+ * not found) and a rule it has (else `unknownRule`: the single waiver answers 404 as it always has, the bulk one 400).
+ */
+async function checkedTerms(
+  database: Database,
+  input: Pick<WaiverInput, 'policyId' | 'ruleId' | 'expiresAt'>,
+  now: Date,
+  { maxDays }: WaiverLimits,
+  unknownRule: 'not_found' | 'invalid',
+): Promise<{ policyId: string; ruleId: string | null; expiresAt: Date }> {
+  const expiresAt = new Date(input.expiresAt);
+  if (!(expiresAt > now)) throw new DomainError('invalid', `expiresAt: ${input.expiresAt} is not in the future`);
+  if (expiresAt.getTime() - now.getTime() > maxDays * DAY_MS)
+    throw new DomainError(
+      'invalid',
+      `expiresAt: a waiver may run for at most ${maxDays} days (until ${new Date(now.getTime() + maxDays * DAY_MS).toISOString()})`,
+    );
+  const policy = await findPolicy(database, input.policyId);
+  if (!policy) throw notFound('policy', input.policyId);
+  const ruleId = input.ruleId ?? null;
+  if (ruleId !== null && !policy.rules.some((rule) => rule.id === ruleId)) throw new DomainError(unknownRule, `The policy has no rule ${ruleId}`);
+  return { policyId: policy.id, ruleId, expiresAt };
+}
+
+/** `ids` when every one is a host's; a `not_found` {@link DomainError} naming the first that is not. */
+async function knownHosts(knex: Knex, ids: string[]): Promise<string[]> {
+  const unique = [...new Set(ids)];
+  const found = new Set<string>();
+  for (const batch of chunks(unique, MAX_PARAMETERS))
+    for (const row of (await knex('host').select('id').whereIn('id', batch)) as { id: string }[]) found.add(row.id);
+  const unknown = unique.find((id) => !found.has(id));
+  if (unknown !== undefined) throw notFound('host', unknown);
+  return unique;
+}
+
+/** The hosts the host list shows with these filters; one more than `maxHosts` at most, which is enough to refuse. */
+async function filteredIds(database: Database, filters: NonNullable<WaiverBulkInput['hosts']['filters']>, maxHosts: number, now: Date): Promise<string[]> {
+  const rows = (await filteredHostIds(database, filters, now).limit(maxHosts + 1)) as { id: string }[];
+  return rows.map((row) => row.id);
+}
+
+/** A waiver's row as stored. */
+function waiverRow(
+  database: Database,
+  waiver: {
+    id: string;
+    policyId: string;
+    ruleId: string | null;
+    hostRecordId: string | null;
+    group: string | null;
+    reason: string;
+    expiresAt: Date;
+    createdBy: string | null;
+  },
+  now: Date,
+) {
+  const toTime = sqlDialectOf(database.em).toDatabaseTime;
+  return {
+    id: waiver.id,
+    policy_id: waiver.policyId,
+    rule_id: waiver.ruleId,
+    host_record_id: waiver.hostRecordId,
+    group_name: waiver.group,
+    reason: waiver.reason,
+    expires_at: toTime(waiver.expiresAt),
+    created_at: toTime(now),
+    created_by: waiver.createdBy,
+  };
+}
+
 function toWaiver(row: WaiverRow): Waiver {
   return {
     id: row.id,
     policyId: row.policy_id,
+    policyName: row.policy_name,
     ruleId: row.rule_id,
     hostRecordId: row.host_record_id,
+    hostname: row.host_record_id === null ? null : row.hostname,
     group: row.group_name,
     reason: row.reason,
     expiresAt: new Date(row.expires_at).toISOString(),
