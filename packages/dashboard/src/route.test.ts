@@ -46,6 +46,25 @@ describe('routes', () => {
     expect(hrefOf({ page: 'hosts', offset: 0 })).toBe('#/hosts');
   });
 
+  it('keeps the compliance, failing policy and rule filters and the compliance order in the fragment, as a policy links them', () => {
+    const route: Route = {
+      page: 'hosts',
+      compliance: 'noncompliant',
+      failingPolicy: '0f8fad5b-d9cb-469f-a165-70867728950e',
+      failingRule: 'firewall-active',
+      sort: 'compliance',
+      order: 'asc',
+      offset: 0,
+    };
+    const href = hrefOf(route);
+    expect(href).toBe(
+      '#/hosts?compliance=noncompliant&failingPolicy=0f8fad5b-d9cb-469f-a165-70867728950e&failingRule=firewall-active&sort=compliance&order=asc',
+    );
+    expect(parseRoute(href)).toEqual(route);
+    expect(parseRoute('#/hosts?failingPolicy=p&failingRule=r')).toEqual({ page: 'hosts', failingPolicy: 'p', failingRule: 'r', offset: 0 });
+    expect(parseRoute('#/hosts?compliance=evil')).toEqual({ page: 'hosts', offset: 0 });
+  });
+
   it("keeps a webhook's delivery filter and page in the fragment, and reads them back", () => {
     const route: Route = { page: 'webhook', id: '6f1c0a52-58d4-4b5e-9d3f-2a7e1c9b8d40', status: 'pending', offset: 50 };
     expect(hrefOf(route)).toBe('#/webhooks/6f1c0a52-58d4-4b5e-9d3f-2a7e1c9b8d40?status=pending&offset=50');

@@ -1,12 +1,14 @@
-import type { Client, DeliveryStatus } from '@org/audit-client/sdk';
+import type { Client, DeliveryStatus, HostComplianceState } from '@org/audit-client/sdk';
 
 /** Columns the hosts list can be sorted by, as the contract names them. */
-export const HOST_SORTS = ['lastSeen', 'hostname', 'hardeningIndex', 'warnings'] as const;
+export const HOST_SORTS = ['lastSeen', 'hostname', 'hardeningIndex', 'warnings', 'compliance'] as const;
 export type HostSort = (typeof HOST_SORTS)[number];
 export const SORT_ORDERS = ['asc', 'desc'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
 export const FINDING_KINDS = ['warning', 'suggestion'] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
+/** A host's compliance as the contract names it, which the hosts list filters by. */
+export const COMPLIANCE_STATES: readonly HostComplianceState[] = ['compliant', 'noncompliant', 'waived', 'unknown'];
 /** Page sizes the hosts list offers (within the contract's `limit` of at most 500); 50 unless the URL names another. */
 export const HOST_PAGE_SIZES = [25, 50, 100, 200] as const;
 export const DEFAULT_HOST_PAGE_SIZE = 50;
@@ -26,6 +28,11 @@ export interface HostFilters {
   findingKind?: FindingKind;
   /** Only hosts without a report for this many days (the API's `seenBefore`, counted from when the page loads). */
   stale?: number;
+  compliance?: HostComplianceState;
+  /** Only hosts failing a rule of this policy (its id) that no waiver covers: where a policy's counts link. */
+  failingPolicy?: string;
+  /** Only hosts failing this rule (of `failingPolicy` when given) that no waiver covers. */
+  failingRule?: string;
   sort?: HostSort;
   order?: SortOrder;
 }
@@ -84,6 +91,9 @@ export const ROUTES = {
       finding: q.text('finding'),
       findingKind: q.oneOf('kind', FINDING_KINDS),
       stale: q.staleDays(),
+      compliance: q.oneOf('compliance', COMPLIANCE_STATES),
+      failingPolicy: q.text('failingPolicy'),
+      failingRule: q.text('failingRule'),
       sort: q.oneOf('sort', HOST_SORTS),
       order: q.oneOf('order', SORT_ORDERS),
       offset: q.offset(),
@@ -99,6 +109,9 @@ export const ROUTES = {
       finding: r.finding,
       kind: r.findingKind,
       stale: r.stale,
+      compliance: r.compliance,
+      failingPolicy: r.failingPolicy,
+      failingRule: r.failingRule,
       sort: r.sort,
       order: r.order,
       offset: r.offset || undefined,

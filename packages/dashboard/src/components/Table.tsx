@@ -17,6 +17,8 @@ export interface Column<T> {
   cellClassName?: string | ((row: T) => string);
   /** The link that sorts the list by this column, and the order it is sorted in now (none: not sorted by it). */
   sort?: { href: string; current?: SortOrder };
+  /** A control in the heading before its text or sort link (the checkbox that selects a page of rows). */
+  headerControl?: ReactNode;
 }
 
 /** What a table shows: its columns, its rows, and what to say around them. */
@@ -83,18 +85,20 @@ function cellClass<T>(column: Column<T>, row: T): string | undefined {
 
 /** A column heading; a sortable one is a link that sorts by it (selecting the sorted column again reverses the order). */
 function Heading<T>({ column, id }: { column: Column<T>; id: string }) {
-  const { header, className, sort } = column;
+  const { header, className, sort, headerControl } = column;
   // The sorted list is shown afresh once loaded: the heading followed takes focus back.
   const { ref, follow } = useFocusKept<HTMLAnchorElement>(`sort ${id}`, sort?.href);
   if (!sort)
     return (
       <th scope="col" className={className}>
+        {headerControl}
         {header}
       </th>
     );
   const mark = sort.current === 'asc' ? '\u00a0▲' : sort.current === 'desc' ? '\u00a0▼' : '\u00a0↕';
   return (
     <th scope="col" className={className} aria-sort={sort.current === 'asc' ? 'ascending' : sort.current === 'desc' ? 'descending' : undefined}>
+      {headerControl}
       <a className="sort" href={sort.href} ref={ref} onClick={() => follow(sort.href)}>
         {header}
         <span aria-hidden="true" className="sort-mark">

@@ -1,23 +1,26 @@
-import type { FormEvent } from 'react';
-import { exportHosts, listHosts, listLicenseKeys, type Client, type Host } from '@org/audit-client/sdk';
+import { useEffect, useRef } from 'react';
+import { exportHosts, listHosts, listLicenseKeys, listPolicies, type Client, type Host } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { pageCaption } from '../format.js';
+import { BulkActions } from '../components/BulkActions.js';
 import { ExportButtons } from '../components/ExportButtons.js';
+import { ActiveFilters, HostFilterForm } from '../components/HostFilterForm.js';
 import { When } from '../components/When.js';
-import { HOST_PAGE_SIZES, hostsRoute, hrefOf, type FindingKind, type HostSort } from '../route.js';
-import { activeFilters, hostsFilterQuery, hostsPageSize, hostsQuery, type HostsRoute } from '../host-filters.js';
+import { HOST_PAGE_SIZES, hostsRoute, hrefOf, type HostSort } from '../route.js';
+import { activeFilters, filterScopeOf, hostsFilterQuery, hostsPageSize, hostsQuery, type HostsRoute } from '../host-filters.js';
+import { isSelected, NO_SELECTION, pageSelection, selectedCount, toggleHost, togglePage, type Selection } from '../host-selection.js';
 import { useLoad } from '../use-load.js';
 import { useStateFrom } from '../use-state-from.js';
 import { Labels } from '../components/Labels.js';
 import { Status } from '../components/Status.js';
 import { Table, type Column } from '../components/Table.js';
 
-/** Choices of the "without a report for" filter, in days; a link may name any other number. */
-const STALE_CHOICES = [1, 3, 7, 14, 30, 90];
-
-/** Every host, filtered and sorted by the server, paged; every filter and the order live in the URL. */
+/**
+ * Every host, filtered and sorted by the server, paged; every filter and the order live in the URL. Hosts can be
+ * selected (some by id, or all matching the filters) for bulk actions; a selection holds while the filters stay.
+ */
 export function HostsPage({ client, route, onUnauthorized }: { client: Client; route: HostsRoute; onUnauthorized(): void }) {
-  const [loaded] = useLoad(
+  const [loaded, reload] = useLoad(
     async () => {
       const [hosts, keys] = await Promise.all([data(listHosts({ client, query: hostsQuery(route, Date.now()) })), data(listLicenseKeys({ client }))]);
       return { hosts, keys: keys.items };
@@ -25,8 +28,22 @@ export function HostsPage({ client, route, onUnauthorized }: { client: Client; r
     hrefOf(route),
     onUnauthorized,
   );
+  // Loaded once: the failing-policy chip's name and the rules a selection can accept.
+  const [policiesLoaded] = useLoad(async () => (await data(listPolicies({ client }))).items, 'policies', onUnauthorized);
+  const policies = policiesLoaded.state === 'ready' ? policiesLoaded.value : [];
+  const [selection, setSelection] = useStateFrom(filterScopeOf(route), () => NO_SELECTION);
+  // What the last bulk action did, until the list moves elsewhere.
+  const [announced, setAnnounced] = useStateFrom(hrefOf(route), () => '');
+  const status = useRef<HTMLParagraphElement>(null);
   const keys = loaded.state === 'ready' ? loaded.value.keys : [];
-  const filtered = route.hostname || route.keyId || route.hostId || route.group || route.tag || route.os || route.finding || route.stale;
+  const filtered = activeFilters(route, { keys }).length > 0;
+  const bulkDone = (message: string) => {
+    setSelection(NO_SELECTION);
+    setAnnounced(message);
+    reload();
+    // The bar that had focus is gone: the announcement takes it, and screen readers read it.
+    setTimeout(() => status.current?.focus());
+  };
   return (
     <section aria-labelledby="hosts-title">
       <h1 id="hosts-title" tabIndex={-1}>
@@ -38,159 +55,48 @@ export function HostsPage({ client, route, onUnauthorized }: { client: Client; r
         request={(format) => exportHosts({ client, query: { format, ...hostsFilterQuery(route, Date.now()) }, parseAs: 'stream' })}
         onUnauthorized={onUnauthorized}
       />
-      <FilterForm route={route} keys={keys} />
-      <ActiveFilters route={route} keys={keys} />
+      <HostFilterForm route={route} keys={keys} client={client} onUnauthorized={onUnauthorized} />
+      <ActiveFilters route={route} names={{ keys, policies }} />
+      <p className="bulk-status" role="status" tabIndex={-1} ref={status}>
+        {announced}
+      </p>
       <Status loaded={loaded} />
       {loaded.state === 'ready' && (
-        <Table
-          className="hosts"
-          scroll
-          caption={pageCaption('Hosts', loaded.value.hosts, filtered ? 'No host matches these filters.' : 'No host has uploaded a report yet.')}
-          columns={hostColumns(route)}
-          rows={loaded.value.hosts.items}
-          rowKey={(host) => host.id}
-          paging={{
-            route,
-            pageSize: hostsPageSize(route),
-            total: loaded.value.hosts.total,
-            label: 'Pages of hosts',
-            // Another size keeps the first host shown on the page shown.
-            sizes: { choices: HOST_PAGE_SIZES, hrefOf: (size) => hrefOf({ ...route, size, offset: Math.floor(route.offset / size) * size }) },
-          }}
-        />
+        <>
+          <BulkActions
+            client={client}
+            route={route}
+            matching={loaded.value.hosts.total}
+            selection={selection}
+            onSelect={setSelection}
+            policies={policies}
+            onDone={bulkDone}
+            onUnauthorized={onUnauthorized}
+          />
+          <Table
+            className="hosts"
+            scroll
+            caption={pageCaption('Hosts', loaded.value.hosts, filtered ? 'No host matches these filters.' : 'No host has uploaded a report yet.')}
+            columns={hostColumns(route, {
+              selection,
+              onSelect: setSelection,
+              pageIds: loaded.value.hosts.items.map((host) => host.id),
+              matching: loaded.value.hosts.total,
+            })}
+            rows={loaded.value.hosts.items}
+            rowKey={(host) => host.id}
+            paging={{
+              route,
+              pageSize: hostsPageSize(route),
+              total: loaded.value.hosts.total,
+              label: 'Pages of hosts',
+              // Another size keeps the first host shown on the page shown.
+              sizes: { choices: HOST_PAGE_SIZES, hrefOf: (size) => hrefOf({ ...route, size, offset: Math.floor(route.offset / size) * size }) },
+            }}
+          />
+        </>
       )}
     </section>
-  );
-}
-
-/** The filter form's fields, filled from the route (and again when another link changes it), and its submit. */
-function useFilterForm(route: HostsRoute) {
-  const fromRoute = () => ({
-    hostname: route.hostname ?? '',
-    keyId: route.keyId ?? '',
-    group: route.group ?? '',
-    tag: route.tag ?? '',
-    os: route.os ?? '',
-    finding: route.finding ?? '',
-    findingKind: route.findingKind ?? '',
-    stale: route.stale ? String(route.stale) : '',
-  });
-  const [form, setForm] = useStateFrom(hrefOf(route), fromRoute);
-  const field = (name: keyof typeof form) => ({
-    id: `host-filter-${name}`,
-    value: form[name],
-    onChange: (event: { target: { value: string } }) => setForm({ ...form, [name]: event.target.value }),
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const given = (value: string) => value.trim() || undefined;
-    window.location.hash = hrefOf(
-      hostsRoute({
-        hostname: given(form.hostname),
-        keyId: given(form.keyId),
-        group: given(form.group),
-        tag: given(form.tag),
-        os: given(form.os),
-        finding: given(form.finding),
-        findingKind: given(form.finding) ? ((form.findingKind || undefined) as FindingKind | undefined) : undefined,
-        stale: form.stale ? Number(form.stale) : undefined,
-        hostId: route.hostId, // not in the form: set by a refused upload's link, dropped by its chip
-        sort: route.sort,
-        order: route.order,
-        size: route.size,
-      }),
-    );
-  };
-  return { field, submit };
-}
-
-/** The filters as a form; submitting it moves to the first page of the filtered list (the order is kept). */
-function FilterForm({ route, keys }: { route: HostsRoute; keys: { id: string; label: string | null; prefix: string }[] }) {
-  const { field, submit } = useFilterForm(route);
-  // Clearing the filters keeps the order and the page size.
-  const unfiltered = hostsRoute({ sort: route.sort, order: route.order, size: route.size });
-  const staleChoices = route.stale && !STALE_CHOICES.includes(route.stale) ? [...STALE_CHOICES, route.stale].sort((a, b) => a - b) : STALE_CHOICES;
-  return (
-    <form className="filter-grid" role="search" aria-label="Filter hosts" onSubmit={submit}>
-      <div className="field">
-        <label htmlFor="host-filter-hostname">Host name contains</label>
-        <input {...field('hostname')} />
-      </div>
-      <div className="field">
-        <label htmlFor="host-filter-group">Group</label>
-        <input {...field('group')} placeholder="exact, e.g. webservers" />
-      </div>
-      <div className="field">
-        <label htmlFor="host-filter-tag">Tag</label>
-        <input {...field('tag')} placeholder="exact, e.g. production" />
-      </div>
-      <div className="field">
-        <label htmlFor="host-filter-os">Operating system</label>
-        <input {...field('os')} placeholder="exact, as listed" />
-      </div>
-      <div className="field">
-        <label htmlFor="host-filter-finding">Finding (test id)</label>
-        <input {...field('finding')} className="mono" placeholder="e.g. PKGS-7392" />
-      </div>
-      <div className="field">
-        <label htmlFor="host-filter-findingKind">Finding is a</label>
-        <select {...field('findingKind')}>
-          <option value="">either kind</option>
-          <option value="warning">warning</option>
-          <option value="suggestion">suggestion</option>
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor="host-filter-keyId">License key</label>
-        <select {...field('keyId')}>
-          <option value="">any key</option>
-          {route.keyId && !keys.some((key) => key.id === route.keyId) && <option value={route.keyId}>{route.keyId}</option>}
-          {keys.map((key) => (
-            <option key={key.id} value={key.id}>
-              {key.label ?? '(no label)'} · {key.prefix}…
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor="host-filter-stale">Without a report for</label>
-        <select {...field('stale')}>
-          <option value="">any time</option>
-          {staleChoices.map((days) => (
-            <option key={days} value={String(days)}>
-              {days === 1 ? 'a day or more' : `${days} days or more`}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field actions">
-        <button type="submit">Search</button>
-        {hrefOf(route) !== hrefOf(unfiltered) && <a href={hrefOf(unfiltered)}>Clear filters</a>}
-      </div>
-    </form>
-  );
-}
-
-/** The filters in force, each with a link that drops it. */
-function ActiveFilters({ route, keys }: { route: HostsRoute; keys: { id: string; label: string | null; prefix: string }[] }) {
-  const active = activeFilters(route, keys);
-  if (active.length === 0) return null;
-  return (
-    <ul className="chips active-filters" aria-label="Filters in force">
-      {active.map(([name, text]) => (
-        <li key={name}>
-          <span className="chip chip-filter">
-            {text}
-            <a
-              href={hrefOf({ ...route, [name]: undefined, ...(name === 'finding' ? { findingKind: undefined } : {}), offset: 0 })}
-              aria-label={`Remove the filter ${text}`}
-            >
-              ×
-            </a>
-          </span>
-        </li>
-      ))}
-    </ul>
   );
 }
 
@@ -205,10 +111,30 @@ function sortOf(route: HostsRoute, sort: HostSort): Column<Host>['sort'] {
   return { href, current: sorted ? order : undefined };
 }
 
-/** The columns of the hosts list; four of them sort it. */
-function hostColumns(route: HostsRoute): Column<Host>[] {
+/** The selection of the hosts list, as its checkboxes show and change it. */
+interface Selecting {
+  selection: Selection;
+  onSelect(selection: Selection): void;
+  /** The ids of the hosts of the page shown. */
+  pageIds: string[];
+  /** Hosts matching the filters, all pages. */
+  matching: number;
+}
+
+/** The columns of the hosts list; five of them sort it. The first holds each host's checkbox, its heading the page's. */
+function hostColumns(route: HostsRoute, selecting: Selecting): Column<Host>[] {
   return [
-    { header: 'Host name', sort: sortOf(route, 'hostname'), cell: (host) => <HostName host={host} /> },
+    {
+      header: 'Host name',
+      headerControl: <PageCheckbox {...selecting} />,
+      sort: sortOf(route, 'hostname'),
+      cell: (host) => (
+        <>
+          <HostCheckbox host={host} {...selecting} />
+          <HostName host={host} />
+        </>
+      ),
+    },
     // The row's one Tab stop is its host's name: the groups, tags and system link elsewhere too (the host's page, the filters).
     { header: 'Groups and tags', cell: (host) => <Labels host={host} tabbable={false} /> },
     {
@@ -224,7 +150,7 @@ function hostColumns(route: HostsRoute): Column<Host>[] {
     },
     { header: 'Hardening index', className: 'number', sort: sortOf(route, 'hardeningIndex'), cell: (host) => host.latestHardeningIndex ?? '—' },
     { header: 'Warnings', className: 'number', sort: sortOf(route, 'warnings'), cell: (host) => host.latestWarningCount ?? '—' },
-    { header: 'Compliance', cellClassName: (host) => `status-${host.compliance}`, cell: (host) => host.compliance },
+    { header: 'Compliance', sort: sortOf(route, 'compliance'), cellClassName: (host) => `status-${host.compliance}`, cell: (host) => host.compliance },
     { header: 'Reports', className: 'number optional', cell: (host) => host.reportCount },
     { header: 'Last seen', sort: sortOf(route, 'lastSeen'), cell: (host) => <When time={host.lastSeen} /> },
   ];
@@ -245,5 +171,42 @@ function HostName({ host }: { host: Host }) {
         </span>
       )}
     </>
+  );
+}
+
+/**
+ * A host's checkbox. Out of the Tab order until something is selected, so that a row keeps one Tab stop (its host's
+ * name) while the list is read; the heading's checkbox starts a selection by keyboard.
+ */
+function HostCheckbox({ host, selection, onSelect, pageIds, matching }: Selecting & { host: Host }) {
+  return (
+    <input
+      type="checkbox"
+      className="select-host"
+      checked={isSelected(selection, host.id)}
+      tabIndex={selectedCount(selection, matching) > 0 ? undefined : -1}
+      aria-label={`Select ${host.hostname ?? host.hostId}`}
+      onChange={() => onSelect(toggleHost(selection, host.id, pageIds))}
+    />
+  );
+}
+
+/** The heading's checkbox: ticks the hosts of the page shown (part-ticked when some are), or unticks them. */
+function PageCheckbox({ selection, onSelect, pageIds }: Selecting) {
+  const state = pageSelection(selection, pageIds);
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = state === 'some';
+  }, [state]);
+  return (
+    <input
+      type="checkbox"
+      ref={ref}
+      className="select-host"
+      checked={state === 'all'}
+      disabled={pageIds.length === 0}
+      aria-label="Select the hosts of this page"
+      onChange={() => onSelect(togglePage(selection, pageIds))}
+    />
   );
 }
