@@ -332,11 +332,12 @@ describe.each(DIALECTS)('fleet view of the admin API on %s', (dialect) => {
       expect(detail).toMatchObject({ groups: ['db'], tags: ['prod', 'legacy'], latestWarningCount: 1, latestSuggestionCount: 0 });
     });
 
-    it('filters by group, tag, OS (exact, case-sensitive), finding and last seen, and combines filters', async () => {
+    it('filters by group, tag, OS (whole values, case-insensitive), finding and last seen, and combines filters', async () => {
       expect(await hostIds('group=web')).toEqual(['h1']);
       expect(await hostIds('group=pci')).toEqual(['h1']);
       expect(await hostIds('group=db')).toEqual(['h2']);
-      expect(await hostIds('group=Web')).toEqual([]);
+      expect(await hostIds('group=Web')).toEqual(['h1']);
+      expect(await hostIds('group=we')).toEqual([]);
       expect(await hostIds('tag=prod')).toEqual(['h1', 'h2']);
       expect(await hostIds('tag=legacy')).toEqual(['h2']);
       expect(await hostIds('tag=prod&group=db')).toEqual(['h2']);

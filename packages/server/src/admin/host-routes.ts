@@ -1,5 +1,6 @@
 import { notFound } from '../errors/domain-error.js';
 import { acceptHostIdentity as acceptIdentity } from '../hosts/host-admission.js';
+import { hostFacets } from '../hosts/host-facets.js';
 import { hostById, hostDetail, hostPage } from '../hosts/host-queries.js';
 import type { AdminHandler, AdminHandlers } from './operation.js';
 
@@ -23,4 +24,9 @@ const acceptHostIdentity: AdminHandler<'acceptHostIdentity'> = async ({ path, bo
   return { status: 200, body: host };
 };
 
-export const hostRoutes = { listHosts, getHost, acceptHostIdentity } satisfies AdminHandlers<'listHosts' | 'getHost' | 'acceptHostIdentity'>;
+/** `GET /api/admin/facets`: the known values of the host filters, with their host counts. */
+const listFacets: AdminHandler<'listFacets'> = async ({ query }, { database }) => ({ status: 200, body: await hostFacets(database, query) });
+
+export const hostRoutes = { listHosts, getHost, acceptHostIdentity, listFacets } satisfies AdminHandlers<
+  'listHosts' | 'getHost' | 'acceptHostIdentity' | 'listFacets'
+>;

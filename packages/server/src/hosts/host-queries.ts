@@ -5,6 +5,7 @@ import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { HostRecord, ReportRecord } from '../database/entities.js';
 import { hostCompliances } from '../policies/policy-results.js';
+import { complianceCondition, failingCondition, type HostCondition } from './host-compliance-conditions.js';
 import type { LabelKind } from './host-derivation.js';
 import type { ListHostsData } from '../generated/types.gen.js';
 
@@ -17,6 +18,13 @@ const SORT_PROPERTIES = {
 } as const satisfies Record<string, keyof HostRecord>;
 /** Sorts whose column is never null: ordered plainly, so that the index on it serves either direction. */
 const NEVER_NULL = new Set<string>(['lastSeen']);
+type ColumnSort = keyof typeof SORT_PROPERTIES;
+
+/** The compliances in the order of the `compliance` sort, each way: `unknown` last either way. */
+const COMPLIANCE_ORDER: Record<'asc' | 'desc', HostComplianceState[]> = {
+  desc: ['noncompliant', 'waived', 'compliant', 'unknown'],
+  asc: ['compliant', 'waived', 'noncompliant', 'unknown'],
+};
 
 /** The filters and order of a host list: the contract's `listHosts` query without its page (the exports take the same). */
 export type HostFilters = Omit<NonNullable<ListHostsData['query']>, 'limit' | 'offset'>;
@@ -24,47 +32,102 @@ export type HostFilters = Omit<NonNullable<ListHostsData['query']>, 'limit' | 'o
 export type HostQuery = HostFilters & { limit: number; offset: number };
 
 /**
- * One page of hosts, most recently seen first unless `sort` says otherwise, filtered by host name, key, `hostid`,
- * group, tag, OS, a finding of the newest report and last seen. Every value is a bound parameter.
+ * A host list in parts, each read in its own order one after another: one part, unless the list is sorted by
+ * compliance, a value computed from the results and waivers, which no index holds. That sort is read as a part per
+ * compliance, each by id (the sort's ties), so that neither a page nor the exports' keyset paging orders the fleet
+ * by a computed value: a page counts each part and reads only the parts it overlaps.
  */
-export async function hostPage(database: Database, query: HostQuery): Promise<HostPage> {
+interface HostListPart {
+  filters: HostFilters;
+  order: ReturnType<typeof hostOrder> | { id: 'asc' };
+  /** The hosts after `last` in this part's order. */
+  after(last: HostRecord): QBFilterQuery<HostRecord>;
+}
+
+function hostListParts(query: HostFilters): HostListPart[] {
+  const sort = query.sort ?? 'lastSeen';
+  if (sort !== 'compliance') return [{ filters: query, order: hostOrder(sort, query.order), after: (last) => afterHost(sort, query.order, last) }];
+  return COMPLIANCE_ORDER[query.order ?? 'desc']
+    .filter((state) => query.compliance === undefined || query.compliance === state)
+    .map((state) => ({ filters: { ...query, compliance: state }, order: { id: 'asc' }, after: (last) => ({ id: { $gt: last.id } }) }));
+}
+
+/**
+ * One page of hosts, most recently seen first unless `sort` says otherwise, filtered by host name, key, `hostid`,
+ * ids, group, tag, OS, a finding of the newest report, last seen, compliance and failing rules. Every value is a
+ * bound parameter.
+ */
+export async function hostPage(database: Database, query: HostQuery, now = new Date()): Promise<HostPage> {
   const { limit, offset } = query;
   const em = database.em.fork();
-  const qb = filteredHosts(em, query);
-  const page = qb.clone().orderBy(hostOrder(query)).limit(limit).offset(offset);
-  const [records, total] = await Promise.all([findBound(em, HostRecord, page), countBound(qb)]);
-  return { items: await hostsOf(em, records), total, limit, offset };
+  const parts = hostListParts(query);
+  if (parts.length === 1) {
+    const [{ filters, order }] = parts as [HostListPart];
+    const qb = filteredHosts(em, filters, now);
+    const page = qb.clone().orderBy(order).limit(limit).offset(offset);
+    const [records, total] = await Promise.all([findBound(em, HostRecord, page), countBound(qb)]);
+    return { items: await hostsOf(em, records, now), total, limit, offset };
+  }
+  const sizes = await Promise.all(parts.map((part) => countBound(filteredHosts(em, part.filters, now))));
+  const records: HostRecord[] = [];
+  let start = 0;
+  for (const [index, part] of parts.entries()) {
+    const from = Math.max(offset - start, 0);
+    const to = Math.min(offset + limit - start, sizes[index]!);
+    if (from < to)
+      records.push(
+        ...(await findBound(
+          em,
+          HostRecord,
+          filteredHosts(em, part.filters, now)
+            .orderBy(part.order)
+            .limit(to - from)
+            .offset(from),
+        )),
+      );
+    start += sizes[index]!;
+  }
+  return { items: await hostsOf(em, records, now), total: start, limit, offset };
 }
 
 /**
  * Every host the list shows with these filters, in its order, a page of records at a time: keyset paging on the
- * order's column and the id (flat memory, no offsets), each page read with a fresh entity manager so none piles up.
+ * order's column and the id (flat memory, no offsets), part after part ({@link HostListPart}), each page read with
+ * a fresh entity manager so none piles up.
  */
 export async function* hostRecordPages(
   database: Database,
   filters: HostFilters,
   pageSize: number,
+  now = new Date(),
 ): AsyncGenerator<{ em: SqlEntityManager; records: HostRecord[] }> {
-  let after: HostRecord | undefined;
-  for (;;) {
-    const em = database.em.fork();
-    const qb = filteredHosts(em, filters);
-    if (after) qb.andWhere(afterHost(filters, after));
-    const records = await findBound(em, HostRecord, qb.orderBy(hostOrder(filters)).limit(pageSize));
-    if (records.length > 0) yield { em, records };
-    if (records.length < pageSize) return;
-    after = records.at(-1)!;
+  for (const part of hostListParts(filters)) {
+    let after: HostRecord | undefined;
+    for (;;) {
+      const em = database.em.fork();
+      const qb = filteredHosts(em, part.filters, now);
+      if (after) qb.andWhere(part.after(after));
+      const records = await findBound(em, HostRecord, qb.orderBy(part.order).limit(pageSize));
+      if (records.length > 0) yield { em, records };
+      if (records.length < pageSize) break;
+      after = records.at(-1)!;
+    }
   }
 }
 
 /** The ids of the hosts the list shows with these filters, as a subquery (for the rows of those hosts only). */
-export function filteredHostIds(database: Database, filters: HostFilters): Knex.QueryBuilder {
-  return filteredHosts(database.em.fork(), filters).select('h.id').getKnexQuery();
+export function filteredHostIds(database: Database, filters: HostFilters, now = new Date()): Knex.QueryBuilder {
+  return filteredHosts(database.em.fork(), filters, now).select('h.id').getKnexQuery();
 }
 
-/** Hosts (`h`) matching the list's filters: the one where-clause the list, its count and the exports share. */
-function filteredHosts(em: SqlEntityManager, query: HostFilters): QueryBuilder<HostRecord> {
+/**
+ * Hosts (`h`) matching the list's filters: the one where-clause the list, its count and the exports share. Groups,
+ * tags and the OS compare lowered on both sides, as the indexes on their lowered values hold them.
+ */
+function filteredHosts(em: SqlEntityManager, query: HostFilters, now: Date): QueryBuilder<HostRecord> {
   const qb = em.createQueryBuilder(HostRecord, 'h');
+  const where = (condition: HostCondition) => qb.andWhere(condition.sql, condition.bindings);
+  if (query.ids !== undefined) qb.andWhere({ id: { $in: query.ids } });
   if (query.keyId !== undefined) qb.andWhere({ key: query.keyId });
   if (query.hostId !== undefined) qb.andWhere({ hostId: query.hostId });
   if (query.hostname !== undefined) {
@@ -74,9 +137,9 @@ function filteredHosts(em: SqlEntityManager, query: HostFilters): QueryBuilder<H
   for (const kind of ['group', 'tag'] as const satisfies LabelKind[]) {
     const value = query[kind];
     if (value === undefined) continue;
-    qb.andWhere('h.id in (select l.host_record_id from host_label l where l.kind = ? and l.value = ?)', [kind, value]);
+    qb.andWhere('h.id in (select l.host_record_id from host_label l where l.kind = ? and lower(l.value) = lower(?))', [kind, value]);
   }
-  if (query.os !== undefined) qb.andWhere({ osName: query.os });
+  if (query.os !== undefined) qb.andWhere('lower(h.os_name) = lower(?)', [query.os]);
   if (query.finding !== undefined) {
     if (query.findingKind === undefined) {
       qb.andWhere('h.id in (select f.host_record_id from host_finding f where f.test_id = ?)', [query.finding]);
@@ -85,25 +148,26 @@ function filteredHosts(em: SqlEntityManager, query: HostFilters): QueryBuilder<H
     }
   }
   if (query.seenBefore !== undefined) qb.andWhere({ lastSeen: { $lt: new Date(query.seenBefore) } });
+  if (query.compliance !== undefined) where(complianceCondition(em, query.compliance, now));
+  if (query.failingPolicy !== undefined || query.failingRule !== undefined) {
+    where(failingCondition(em, { policyId: query.failingPolicy, ruleId: query.failingRule }, now));
+  }
   return qb;
 }
 
-/** The list's order: the `sort` column (nulls last), then the id. */
-function hostOrder(query: HostFilters) {
-  const sort = query.sort ?? 'lastSeen';
-  const order = query.order ?? 'desc';
+/** The list's order by a column: the `sort` column (nulls last), then the id. */
+function hostOrder(sort: ColumnSort, order: 'asc' | 'desc' = 'desc') {
   // `nulls last` as an ORM order (`QueryOrder.DESC_NULLS_LAST`): each dialect's platform writes it in its own SQL.
   return { [SORT_PROPERTIES[sort]]: NEVER_NULL.has(sort) ? order : `${order} nulls last`, id: 'asc' } as const;
 }
 
 /** The hosts after `last` in {@link hostOrder}: further along the sort column, or level with it and a greater id, or (nulls last) without a value. */
-function afterHost(query: HostFilters, last: HostRecord): QBFilterQuery<HostRecord> {
-  const sort = query.sort ?? 'lastSeen';
+function afterHost(sort: ColumnSort, order: 'asc' | 'desc' = 'desc', last: HostRecord): QBFilterQuery<HostRecord> {
   const property = SORT_PROPERTIES[sort];
   const value = last[property] ?? null;
   const level = { [property]: value, id: { $gt: last.id } };
   if (value === null) return level;
-  const further = { [property]: { [(query.order ?? 'desc') === 'desc' ? '$lt' : '$gt']: value } };
+  const further = { [property]: { [order === 'desc' ? '$lt' : '$gt']: value } };
   return { $or: NEVER_NULL.has(sort) ? [further, level] : [further, level, { [property]: null }] };
 }
 

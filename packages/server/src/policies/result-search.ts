@@ -1,0 +1,53 @@
+// A page of a policy's results as `GET /api/admin/policies/{policyId}/results` asks for it: the default (failures
+// first, no search) from the kept counts and page indexes (`listResults`); a search by host name or another order
+// from the results as read (waivers applied), sorted and counted by the database.
+import type { Knex } from '@mikro-orm/knex';
+import type { ListPolicyResultsData, PolicyResult, RuleStatus } from '../generated/types.gen.js';
+import type { Database } from '../database/dialect.js';
+import { sqlDialectOf } from '../database/dialects.js';
+import { effectiveResults, listResults, toResult, type EffectiveRow } from './policy-results.js';
+import { RANK_SQL } from './rule-status.js';
+
+/** The query of a results page, its defaults filled in. */
+export type ResultQuery = NonNullable<ListPolicyResultsData['query']> & {
+  limit: number;
+  offset: number;
+  sort: NonNullable<NonNullable<ListPolicyResultsData['query']>['sort']>;
+  order: 'asc' | 'desc';
+};
+
+/** The stored statuses a result with each status (waivers applied) has: reading only those spares looking up waivers for the others. */
+const STORED: Record<RuleStatus, RuleStatus[]> = { fail: ['fail'], error: ['error'], waived: ['fail', 'error'], pass: ['pass'] };
+
+/** One page of a policy's results, with the total over all pages. */
+export async function resultPage(
+  database: Database,
+  policyId: string,
+  query: ResultQuery,
+  now = new Date(),
+): Promise<{ items: PolicyResult[]; total: number }> {
+  const { ruleId, status, hostname, sort, order, limit, offset } = query;
+  if (hostname === undefined && sort === 'status' && order === 'asc') return listResults(database, policyId, { ruleId, status, limit, offset }, now);
+  const knex = database.em.getKnex();
+  const results = knex.from(effectiveResults(database, now).as('e')).where('e.policy_id', policyId);
+  if (ruleId !== undefined) results.andWhere('e.rule_id', ruleId);
+  if (status !== undefined) results.whereIn('e.raw_status', STORED[status]).andWhere('e.status', status);
+  if (hostname !== undefined) {
+    const { sql, bindings } = sqlDialectOf(database.em).containsIgnoringCase('e.hostname', hostname);
+    results.andWhereRaw(sql, bindings);
+  }
+  const page = ordered(database, results.clone().select('e.*'), sort, order).limit(limit).offset(offset);
+  const [rows, [counted]] = (await Promise.all([page, results.clone().count({ total: '*' })])) as [EffectiveRow[], { total: number | string }[]];
+  return { items: rows.map(toResult), total: Number(counted!.total) };
+}
+
+/** `query` in the order of `sort` and `order`; ties by host name (none last), host and rule, always ascending. */
+function ordered(database: Database, query: Knex.QueryBuilder, sort: ResultQuery['sort'], order: 'asc' | 'desc'): Knex.QueryBuilder {
+  const dialect = sqlDialectOf(database.em);
+  // The worst status ranks highest: `asc`, the default, puts failures first.
+  if (sort === 'status') query.orderByRaw(`${RANK_SQL} ${order === 'asc' ? 'desc' : 'asc'}`);
+  if (sort === 'since') query.orderBy('e.since', order);
+  if (sort === 'rule') query.orderBy('e.rule_id', order);
+  dialect.orderNullsLast(query, 'e.hostname', sort === 'hostname' ? order : 'asc');
+  return query.orderBy(['e.host_record_id', 'e.rule_id']);
+}
