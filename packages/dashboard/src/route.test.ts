@@ -117,6 +117,14 @@ describe('routes', () => {
     expect(parseRoute('#/reports/r1?stale=3')).toEqual({ page: 'overview', stale: 3 });
   });
 
+  it('reads and writes whether the exceptions include expired ones', () => {
+    expect(parseRoute('#/waivers')).toEqual({ page: 'waivers' });
+    expect(parseRoute('#/waivers?expired=1')).toEqual({ page: 'waivers', expired: true });
+    expect(parseRoute('#/waivers?expired=yes')).toEqual({ page: 'waivers' });
+    expect(hrefOf({ page: 'waivers', expired: true })).toBe('#/waivers?expired=1');
+    expect(hrefOf({ page: 'waivers' })).toBe('#/waivers');
+  });
+
   it("lists the navigation in the table's order, each page under a page that has a link", () => {
     const entries = Object.entries(ROUTES) as Array<[Page, { title: string; nav?: object; under?: string }]>;
     expect(entries.filter(([, entry]) => entry.nav).map(([, entry]) => entry.title)).toEqual([
@@ -124,6 +132,7 @@ describe('routes', () => {
       'Hosts',
       'Findings',
       'Policies',
+      'Exceptions',
       'Webhooks',
       'Keys',
       'Refused uploads',

@@ -138,6 +138,14 @@ export const ROUTES = {
     parse: (): object => ({}),
     page: 'PoliciesPage',
   }),
+  waivers: entry({
+    path: 'waivers',
+    title: 'Exceptions',
+    nav: {},
+    parse: (q): { expired?: boolean } => ({ expired: q.text('expired') === '1' || undefined }),
+    query: (r) => ({ expired: r.expired ? 1 : undefined }),
+    page: 'WaiversPage',
+  }),
   webhooks: entry({
     path: 'webhooks',
     title: 'Webhooks',
