@@ -150,16 +150,20 @@ it('creates a subscription with its secret shown once, logs a failed then redeli
   expect(await page.content()).not.toContain(secret); // only its first characters
   // Waited for as laid out too (the error on a line under the status code): on a loaded machine a read of the
   // fresh table sometimes gave the cell's text without that line break.
-  const failed = await deliveryLog(page, (rows) => rows.length === 1 && rows[0]![2] === '1' && rows[0]![3] === '500\nanswered 500');
-  expect(failed[0]!.slice(1, 4)).toEqual(['pending', '1', '500\nanswered 500']);
-  expect(failed[0]![4]).toMatch(/UTC/); // when it is tried again
+  const failed = await deliveryLog(page, (rows) => rows.length === 1 && rows[0]![3] === '1' && rows[0]![4] === '500\nanswered 500');
+  expect(failed[0]!.slice(0, 5)).toEqual([expect.stringMatching(/^Report stored\nreport\.stored\nmsg_/), HOSTILE_NAME, 'pending', '1', '500\nanswered 500']);
+  expect(failed[0]![5]).toMatch(/UTC/); // when it is tried again
+  // The host is named as text, linking to its page.
+  expect(await page.locator('table.deliveries tbody tr').first().getByRole('link', { name: HOSTILE_NAME }).getAttribute('href')).toMatch(
+    /^#\/hosts\/[0-9a-f-]{36}$/,
+  );
   expect(verified(secret, 0).type).toBe('report.stored');
 
   // Redeliver: queued at once, sent now instead of after the backoff, and delivered.
   await page.getByRole('button', { name: 'Redeliver' }).click();
   await page.getByRole('status').filter({ hasText: 'queued again' }).waitFor();
-  const delivered = await deliveryLog(page, (rows) => rows[0]![1] === 'delivered');
-  expect(delivered[0]!.slice(1, 5)).toEqual(['delivered', '1', '200', '—']);
+  const delivered = await deliveryLog(page, (rows) => rows[0]![2] === 'delivered');
+  expect(delivered[0]!.slice(2, 6)).toEqual(['delivered', '1', '200', '—']);
   expect(receiver.requests).toHaveLength(2);
   const event = verified(secret, 1);
   expect(event).toMatchObject({ type: 'report.stored', data: { hostId: HOST_ID, hostname: HOSTILE_NAME } });
@@ -169,15 +173,15 @@ it('creates a subscription with its secret shown once, logs a failed then redeli
   await page.getByRole('button', { name: 'Redeliver' }).click();
   await expect.poll(() => receiver.requests.length, { timeout: 10_000 }).toBe(3);
   expect(verified(secret, 2).type).toBe('report.stored');
-  await deliveryLog(page, (rows) => rows[0]![1] === 'delivered' && rows[0]![2] === '1');
+  await deliveryLog(page, (rows) => rows[0]![2] === 'delivered' && rows[0]![3] === '1');
 
   // A delivery whose last error is markup, and the body sent naming the hostile host: both shown as text.
   const webhookId = page.url().split('/').at(-1)!;
   await writeFailedDelivery(webhookId, HOSTILE_ERROR);
   await page.getByLabel('Status').selectOption('failed');
   await expect.poll(() => page.url()).toMatch(/\?status=failed$/);
-  const hostile = await deliveryLog(page, (rows) => rows.length === 1 && rows[0]![1] === 'failed' && rows[0]![3] === `502\n${HOSTILE_ERROR}`);
-  expect(hostile[0]![3]).toBe(`502\n${HOSTILE_ERROR}`);
+  const hostile = await deliveryLog(page, (rows) => rows.length === 1 && rows[0]![2] === 'failed' && rows[0]![4] === `502\n${HOSTILE_ERROR}`);
+  expect(hostile[0]![4]).toBe(`502\n${HOSTILE_ERROR}`);
   await page.getByLabel('Status').selectOption('');
   await deliveryLog(page, (rows) => rows.length === 2);
   // Newest first: the real delivery, then the one written a minute back.

@@ -456,7 +456,7 @@ describe('the dashboard', () => {
       '127.0.0.1',
     ]);
     expect(uploadDays).toContain(refusal![0]);
-    const reports = page.getByRole('region', { name: 'Reports', exact: true });
+    const reports = page.getByRole('region', { name: 'Reports and changes', exact: true });
     expect((await cellsOf(reports.getByRole('table'))).map((cells) => cells.slice(1, 4))).toEqual([
       ['58', '3', '45'],
       ['62', '2', '45'],

@@ -1,5 +1,5 @@
 // How webhook events and delivery statuses read on the pages that show them.
-import type { DeliveryStatus, Webhook, WebhookEventType } from '@org/audit-client/sdk';
+import type { DeliveryEventType, DeliveryStatus, Webhook, WebhookEventType } from '@org/audit-client/sdk';
 
 /**
  * Every event the contract lists, with when it is sent. Typed by the contract's enum, so an event added to the
@@ -16,6 +16,25 @@ export const EVENT_MEANINGS: Record<WebhookEventType, string> = {
   'host.identity_changed': 'a report for a known host carried another hostid2 (stored, or refused in strict mode)',
   'key.quota_reached': 'a license key reached its quota of hosts: new hosts are refused (once a day)',
   'policy.quarantined': 'a policy was quarantined (disabled): its rules overran their budget of time or size',
+};
+
+/**
+ * A delivery's event in a few words, for the delivery log: every type a delivery can carry (those a subscription
+ * chooses, the folded summary and the test event), typed by the contract so that none is missing.
+ */
+export const DELIVERY_EVENT_NAMES: Record<DeliveryEventType, string> = {
+  'report.stored': 'Report stored',
+  'host.regressed': 'Host regressed',
+  'host.noncompliant': 'Host noncompliant',
+  'host.compliant': 'Host compliant again',
+  'host.stale': 'Host stale',
+  'uploads.refused': 'Uploads refused',
+  'key.expiring': 'Key expiring',
+  'host.identity_changed': 'Host identity changed',
+  'key.quota_reached': 'Key quota reached',
+  'policy.quarantined': 'Policy quarantined',
+  'events.folded': 'Events folded (over the cap)',
+  'webhook.test': 'Test event',
 };
 
 /** The event types, in the contract's order. */

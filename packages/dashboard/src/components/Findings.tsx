@@ -2,14 +2,18 @@ import type { Finding } from '@org/audit-client/sdk';
 import { hostsRoute, hrefOf } from '../route.js';
 import { Table, type Column } from './Table.js';
 
-/** The warnings or the suggestions of a host's newest report, as a table; each test id lists the hosts that have it. */
-export function Findings({ title, kind, findings }: { title: string; kind: 'warning' | 'suggestion'; findings: Finding[] }) {
+/**
+ * The warnings or the suggestions of a host's newest report, as a table; each test id lists the hosts that have it.
+ * `level` is its heading's, 3 inside a section of its own.
+ */
+export function Findings({ title, kind, findings, level = 2 }: { title: string; kind: 'warning' | 'suggestion'; findings: Finding[]; level?: 2 | 3 }) {
   const id = `${title.toLowerCase()}-title`;
+  const Heading = level === 3 ? 'h3' : 'h2';
   return (
     <section aria-labelledby={id}>
-      <h2 id={id}>
+      <Heading id={id}>
         {title} ({findings.length})
-      </h2>
+      </Heading>
       <Table
         scroll
         empty={<p>None in the newest report.</p>}

@@ -1,8 +1,9 @@
-/** The vulnerable packages the newest report names, in columns. */
-export function VulnerablePackages({ names }: { names: string[] }) {
+/** The vulnerable packages the newest report names, in columns; `level` is its heading's, 3 inside a section of its own. */
+export function VulnerablePackages({ names, level = 2 }: { names: string[]; level?: 2 | 3 }) {
+  const Heading = level === 3 ? 'h3' : 'h2';
   return (
     <section aria-labelledby="vulnerable-title">
-      <h2 id="vulnerable-title">Vulnerable packages ({names.length})</h2>
+      <Heading id="vulnerable-title">Vulnerable packages ({names.length})</Heading>
       {names.length === 0 ? (
         <p>The newest report names no vulnerable package.</p>
       ) : (

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import {
   acceptHostIdentity,
   exportHostHistory,
@@ -36,9 +37,10 @@ const REPORTS_SHOWN = 100;
 const REFUSALS_SHOWN = 20;
 
 /**
- * One host: who it is (groups, tags, customer, alias), its hardening trend, every warning and suggestion of its
- * newest report, its vulnerable packages, its reports with what changed between them, and the uploads of its
- * host id the server refused. Report text is shown as text only.
+ * One host, in parts that the "On this page" links at the top reach: its summary (who it is, its hardening trend),
+ * its compliance, every warning and suggestion of its newest report with its vulnerable packages, its reports with
+ * what changed between them and the uploads of its host id the server refused, and its newest report's raw text.
+ * Report text is shown as text only.
  */
 export function HostPage({ client, route, onUnauthorized }: PageProps<'host'>) {
   const { id } = route;
@@ -73,33 +75,116 @@ export function HostPage({ client, route, onUnauthorized }: PageProps<'host'>) {
       <h1 id="host-title" tabIndex={-1}>
         {host.hostname ?? '(no host name)'}
       </h1>
+      <OnThisPage />
+      <PageSection part="summary">
+        {host.identityChange && (
+          <IdentityChange
+            change={host.identityChange}
+            problem={problem}
+            onAccept={(hostId2) =>
+              void change(async () => void (await data(acceptHostIdentity({ client, path: { hostRecordId: host.id }, body: { hostId2 } }))))
+            }
+          />
+        )}
+        <HostFacts host={host} keys={keys} />
+        <h3>Hardening index over time</h3>
+        {trend.length > 0 ? <TrendChart points={trend} label="Hardening index" /> : <p>No report with a hardening index yet.</p>}
+      </PageSection>
+      {/* The compliance panel is a named section with its own heading already: this one only gives the link its target. */}
+      <section id={sectionId('compliance')} tabIndex={-1}>
+        <HostCompliance client={client} hostRecordId={host.id} onUnauthorized={onUnauthorized} />
+      </section>
+      <PageSection part="findings">
+        {summary && (
+          <>
+            <Findings title="Warnings" kind="warning" findings={summary.warnings} level={3} />
+            <Findings title="Suggestions" kind="suggestion" findings={summary.suggestions} level={3} />
+          </>
+        )}
+        {latest && !summary && <p>The newest report is not a Lynis report, so it has no findings to show.</p>}
+        {!latest && <p>No report yet.</p>}
+        {vulnerable && summary && <VulnerablePackages names={vulnerable} level={3} />}
+      </PageSection>
+      <PageSection part="reports">
+        <HostReports client={client} host={host} reports={reports} onUnauthorized={onUnauthorized} />
+        <HostRefusals host={host} refusals={refusals} keys={keys} />
+      </PageSection>
+      <PageSection part="raw">
+        <RawReport host={host} latest={latest} />
+      </PageSection>
+    </article>
+  );
+}
+
+/** The parts of a host's page, in page order, with their headings: the "On this page" links go to them. */
+const PAGE_PARTS = {
+  summary: 'Summary',
+  compliance: 'Compliance',
+  findings: 'Findings',
+  reports: 'Reports and changes',
+  raw: 'Raw report',
+} as const;
+type PagePart = keyof typeof PAGE_PARTS;
+
+const sectionId = (part: PagePart) => `host-${part}`;
+
+/**
+ * Links to the page's parts, so that its reports are a click away however many findings come before them. The
+ * fragment is the route: a link moves focus (and the view) to its part rather than going to its `#id`.
+ */
+function OnThisPage() {
+  return (
+    <nav className="on-this-page" aria-label="On this page">
+      <span className="muted">On this page:</span>
+      <ul>
+        {(Object.keys(PAGE_PARTS) as PagePart[]).map((part) => (
+          <li key={part}>
+            <a
+              href={`#${sectionId(part)}`}
+              onClick={(event) => {
+                event.preventDefault();
+                showPart(sectionId(part));
+              }}
+            >
+              {PAGE_PARTS[part]}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** Scrolls a part's start to the top of the window (focus alone leaves a tall part half in view) and moves focus to it. */
+function showPart(id: string): void {
+  const part = document.getElementById(id);
+  part?.scrollIntoView({ block: 'start' });
+  part?.focus({ preventScroll: true });
+}
+
+/** One part of the page: a section with its id and heading, focusable so that the links above can move to it. */
+function PageSection({ part, children }: { part: PagePart; children: ReactNode }) {
+  return (
+    <section id={sectionId(part)} aria-labelledby={`${sectionId(part)}-title`} tabIndex={-1}>
+      <h2 id={`${sectionId(part)}-title`}>{PAGE_PARTS[part]}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** The newest report's raw text and size, and the printable report of the host. */
+function RawReport({ host, latest }: { host: Host; latest: ReportDetail | undefined }) {
+  if (!latest) return <p>No report yet.</p>;
+  return (
+    <>
       <p className="actions">
+        <a href={hrefOf({ page: 'raw-report', id: latest.id })}>Raw text of the newest report</a>
         <a href={hrefOf({ page: 'host-report', id: host.id })}>Printable report</a>
       </p>
-      {host.identityChange && (
-        <IdentityChange
-          change={host.identityChange}
-          problem={problem}
-          onAccept={(hostId2) => void change(async () => void (await data(acceptHostIdentity({ client, path: { hostRecordId: host.id }, body: { hostId2 } }))))}
-        />
-      )}
-      <HostFacts host={host} keys={keys} />
-      <HostCompliance client={client} hostRecordId={host.id} onUnauthorized={onUnauthorized} />
-      <section aria-labelledby="trend-title">
-        <h2 id="trend-title">Hardening index over time</h2>
-        {trend.length > 0 ? <TrendChart points={trend} label="Hardening index" /> : <p>No report with a hardening index yet.</p>}
-      </section>
-      {summary && (
-        <>
-          <Findings title="Warnings" kind="warning" findings={summary.warnings} />
-          <Findings title="Suggestions" kind="suggestion" findings={summary.suggestions} />
-        </>
-      )}
-      {latest && !summary && <p>The newest report is not a Lynis report, so it has no findings to show.</p>}
-      {vulnerable && summary && <VulnerablePackages names={vulnerable} />}
-      <HostReports client={client} host={host} reports={reports} latest={latest} onUnauthorized={onUnauthorized} />
-      <HostRefusals host={host} refusals={refusals} keys={keys} />
-    </article>
+      <p className="hint">
+        Newest report: received {formatTime(latest.receivedAt)}, {formatBytes(latest.size)}, SHA-256 <span className="mono">{latest.sha256.slice(0, 16)}…</span>
+      </p>
+    </>
   );
 }
 
@@ -161,22 +246,9 @@ function HostFacts({ host, keys }: { host: Host; keys: Map<string, LicenseKeyInf
 }
 
 /** A host's reports, newest first, each with a link to its raw text and to what changed since the one before. */
-function HostReports({
-  client,
-  host,
-  reports,
-  latest,
-  onUnauthorized,
-}: {
-  client: Client;
-  host: Host;
-  reports: ReportPage;
-  latest: ReportDetail | undefined;
-  onUnauthorized(): void;
-}) {
+function HostReports({ client, host, reports, onUnauthorized }: { client: Client; host: Host; reports: ReportPage; onUnauthorized(): void }) {
   return (
-    <section aria-labelledby="reports-title">
-      <h2 id="reports-title">Reports</h2>
+    <>
       <ExportButtons
         label="Every report's hardening index and findings counts"
         name={`host-${host.id}-history`}
@@ -190,12 +262,7 @@ function HostReports({
         rows={reports.items}
         rowKey={(report) => report.id}
       />
-      {latest && (
-        <p className="hint">
-          Newest report: {formatBytes(latest.size)}, SHA-256 <span className="mono">{latest.sha256.slice(0, 16)}…</span>
-        </p>
-      )}
-    </section>
+    </>
   );
 }
 
@@ -214,7 +281,7 @@ function HostRefusals({ host, refusals, keys }: { host: Host; refusals: Rejectio
   const { day, request, reason, count, lastAt, addresses } = REFUSAL_COLUMNS;
   return (
     <section aria-labelledby="host-refused-title">
-      <h2 id="host-refused-title">Refused uploads</h2>
+      <h3 id="host-refused-title">Refused uploads</h3>
       <p className="hint">Uploads and license checks the server refused for this host id (under any key): while they go on, the host is losing reports.</p>
       <Table
         scroll
@@ -248,7 +315,7 @@ function IdentityChange({
 }) {
   return (
     <section className="identity-change" aria-labelledby="identity-title">
-      <h2 id="identity-title">Identity changed</h2>
+      <h3 id="identity-title">Identity changed</h3>
       <p>
         A report for this host id carried another hostid2 on {formatTime(change.at)}: <span className="mono">{change.previousHostId2 ?? '(none)'}</span> →{' '}
         <span className="mono">{change.hostId2 ?? '(none)'}</span>.{' '}

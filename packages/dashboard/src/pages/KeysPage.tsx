@@ -1,6 +1,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import {
   createLicenseKey,
+  listFacets,
   listLicenseKeys,
   revokeLicenseKey,
   rotateLicenseKey,
@@ -10,25 +11,45 @@ import {
   type LicenseKeySettings,
 } from '@org/audit-client/sdk';
 import { data } from '../api.js';
+import { hostsRoute, hrefOf } from '../route.js';
 import { When } from '../components/When.js';
 import { useChange, type Change } from '../use-change.js';
 import { mapLoaded, useLoad } from '../use-load.js';
 import { LoadedTable, type Column } from '../components/Table.js';
 
-/** License keys: list, create (the key shown once), set their quotas of hosts, revoke and rotate. */
+/** Most keys whose host counts are read (the facets' limit): the others link to their hosts without a count. */
+const COUNTED_KEYS = 100;
+const DAY_MS = 86_400_000;
+const HOUR_S = 3600;
+
+/**
+ * License keys: list (each linking to its hosts, with their count), create (with an expiry; the key shown once),
+ * set their quotas of hosts, revoke and rotate (with the old key's grace period).
+ */
 export function KeysPage({ client, onUnauthorized }: { client: Client; onUnauthorized(): void }) {
-  const [keys, reload] = useLoad(() => data(listLicenseKeys({ client })), 'keys', onUnauthorized);
+  const [keys, reload] = useLoad(
+    async () => {
+      const [list, hosts] = await Promise.all([data(listLicenseKeys({ client })), hostCounts(client)]);
+      return { items: list.items, hosts };
+    },
+    'keys',
+    onUnauthorized,
+  );
   const [label, setLabel] = useState('');
+  const [expiresOn, setExpiresOn] = useState('');
   const [shown, setShown] = useState<{ label: string; key: string }>();
   const { problem, change } = useChange(reload, onUnauthorized);
   const items = mapLoaded(keys, (value) => value.items);
+  const hosts = keys.state === 'ready' ? keys.value.hosts : undefined;
   const actions = (key: LicenseKeyInfo) => <KeyActions keyInfo={key} client={client} change={change} onNewKey={setShown} />;
   const create = (event: FormEvent) => {
     event.preventDefault();
     void change(async () => {
-      const created = await data(createLicenseKey({ client, body: label.trim() ? { label: label.trim() } : {} }));
+      const body = { ...(label.trim() ? { label: label.trim() } : {}), ...(expiresOn ? { expiresAt: startOfDay(expiresOn) } : {}) };
+      const created = await data(createLicenseKey({ client, body }));
       setShown({ label: created.key.label ?? created.key.id, key: created.licenseKey });
       setLabel('');
+      setExpiresOn('');
     });
   };
   return (
@@ -39,6 +60,8 @@ export function KeysPage({ client, onUnauthorized }: { client: Client; onUnautho
       <form className="filters" onSubmit={create}>
         <label htmlFor="key-label">Label of a new key</label>
         <input id="key-label" value={label} onChange={(event) => setLabel(event.target.value)} placeholder="web servers" maxLength={255} />
+        <label htmlFor="key-expires">Expires on (UTC; blank: never)</label>
+        <input id="key-expires" type="date" min={dayAfter(new Date())} value={expiresOn} onChange={(event) => setExpiresOn(event.target.value)} />
         <button type="submit">Create key</button>
       </form>
       {shown && (
@@ -59,22 +82,47 @@ export function KeysPage({ client, onUnauthorized }: { client: Client; onUnautho
           {problem}
         </p>
       )}
-      <LoadedTable loaded={items} columns={columns(actions)} rowKey={(key) => key.id} />
+      <LoadedTable loaded={items} columns={columns(actions, hosts)} rowKey={(key) => key.id} />
     </section>
   );
 }
 
+/** Hosts per key id, from the facets; undefined when the server cannot tell (the list is shown without counts). */
+async function hostCounts(client: Client): Promise<Map<string, number> | undefined> {
+  try {
+    const facets = await data(listFacets({ client, query: { field: 'key', limit: COUNTED_KEYS } }));
+    return new Map(facets.key.map((facet) => [facet.value, facet.hosts]));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The day `yyyy-mm-dd` (a date input's value) at 00:00 UTC, as the contract's date-time. */
+const startOfDay = (day: string) => new Date(`${day}T00:00:00.000Z`).toISOString();
+
+/** The UTC day after `now`, as a date input's value: the first day a new key may expire on. */
+const dayAfter = (now: Date) => new Date(now.getTime() + DAY_MS).toISOString().slice(0, 10);
+
 /** The columns of the keys list; the last holds each key's quotas and actions. */
-function columns(actions: (key: LicenseKeyInfo) => ReactNode): Column<LicenseKeyInfo>[] {
+function columns(actions: (key: LicenseKeyInfo) => ReactNode, hosts: Map<string, number> | undefined): Column<LicenseKeyInfo>[] {
   return [
-    { header: 'Label', cell: (key) => key.label ?? '—' },
-    { header: 'Prefix', cellClassName: 'mono', cell: (key) => `${key.prefix}…` },
+    { header: 'Label', cellClassName: 'words', cell: (key) => key.label ?? '—' },
+    {
+      header: 'Hosts',
+      className: 'number',
+      cell: (key) => (
+        <a href={hrefOf(hostsRoute({ keyId: key.id }))} aria-label={`Hosts of ${key.label ?? key.prefix}`}>
+          {hosts ? (hosts.get(key.id) ?? 0) : 'Hosts'}
+        </a>
+      ),
+    },
+    { header: 'Prefix', cellClassName: 'mono nowrap', cell: (key) => `${key.prefix}…` },
     { header: 'State', cell: (key) => key.state },
     { header: 'Created', cell: (key) => <When time={key.createdAt} /> },
     { header: 'Expires', cell: (key) => (key.expiresAt ? <When time={key.expiresAt} /> : 'never') },
     { header: 'Last upload', cell: (key) => <When time={key.lastUploadAt} /> },
     { header: 'New hosts a day', className: 'number', cell: (key) => key.newHostsPerDay ?? 'server default' },
-    { header: 'Most hosts', className: 'number', cell: (key) => key.maxHosts ?? 'no maximum' },
+    { header: 'Most hosts', className: 'number', cellClassName: 'number nowrap', cell: (key) => key.maxHosts ?? 'no maximum' },
     { header: 'Actions', cell: actions },
   ];
 }
@@ -98,19 +146,18 @@ function KeyActions({
         onSave={(settings) => void change(async () => void (await data(updateLicenseKey({ client, path: { keyId: keyInfo.id }, body: settings }))))}
       />
       {keyInfo.state === 'valid' && (
+        <KeyRotation
+          keyInfo={keyInfo}
+          onRotate={(graceSeconds) =>
+            void change(async () => {
+              const rotated = await data(rotateLicenseKey({ client, path: { keyId: keyInfo.id }, body: { graceSeconds } }));
+              onNewKey({ label: rotated.key.label ?? rotated.key.id, key: rotated.licenseKey });
+            })
+          }
+        />
+      )}
+      {keyInfo.state === 'valid' && (
         <div className="actions">
-          <button
-            type="button"
-            onClick={() =>
-              confirm(`Rotate the key "${keyInfo.label ?? keyInfo.id}"? The old key keeps working for a day.`) &&
-              void change(async () => {
-                const rotated = await data(rotateLicenseKey({ client, path: { keyId: keyInfo.id }, body: {} }));
-                onNewKey({ label: rotated.key.label ?? rotated.key.id, key: rotated.licenseKey });
-              })
-            }
-          >
-            Rotate
-          </button>
           <button
             type="button"
             onClick={() =>
@@ -163,6 +210,40 @@ function KeyQuotas({ keyInfo, onSave }: { keyInfo: LicenseKeyInfo; onSave(settin
           aria-label={`Most hosts for ${name}`}
         />
         <button type="submit">Save quotas</button>
+      </form>
+    </details>
+  );
+}
+
+/**
+ * Rotating a key: a new key is made (shown once) and the old one keeps working for the grace period chosen (the
+ * contract's default is a day; 0 ends it at once), so that hosts can be given the new key meanwhile.
+ */
+function KeyRotation({ keyInfo, onRotate }: { keyInfo: LicenseKeyInfo; onRotate(graceSeconds: number): void }) {
+  const [hours, setHours] = useState('24');
+  const name = keyInfo.label ?? keyInfo.id;
+  const rotate = (event: FormEvent) => {
+    event.preventDefault();
+    const grace = Number(hours);
+    if (confirm(`Rotate the key "${name}"? The old key keeps working for ${grace} hour${grace === 1 ? '' : 's'}.`)) onRotate(Math.round(grace * HOUR_S));
+  };
+  return (
+    <details>
+      <summary>Rotate</summary>
+      <form onSubmit={rotate}>
+        <label htmlFor={`grace-${keyInfo.id}`}>Old key keeps working for (hours)</label>
+        <input
+          id={`grace-${keyInfo.id}`}
+          type="number"
+          min={0}
+          max={8760}
+          step="any"
+          required
+          value={hours}
+          onChange={(event) => setHours(event.target.value)}
+          aria-label={`Grace period in hours for the old key of ${name}`}
+        />
+        <button type="submit">Rotate key</button>
       </form>
     </details>
   );

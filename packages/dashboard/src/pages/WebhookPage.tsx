@@ -4,6 +4,7 @@ import {
   getWebhook,
   listWebhookDeliveries,
   redeliverWebhookDelivery,
+  sendTestWebhookEvent,
   updateWebhook,
   type Webhook,
   type WebhookDelivery,
@@ -15,7 +16,7 @@ import { pageCaption } from '../format.js';
 import { DELIVERY_STATUSES, hrefOf, type PageProps, type Route } from '../route.js';
 import { useChange } from '../use-change.js';
 import { useLoad, type Loaded } from '../use-load.js';
-import { EVENT_MEANINGS, STATUS_MEANINGS, settingsOf } from '../webhook-events.js';
+import { DELIVERY_EVENT_NAMES, EVENT_MEANINGS, STATUS_MEANINGS, settingsOf } from '../webhook-events.js';
 import { Table, type Column } from '../components/Table.js';
 import { Status } from '../components/Status.js';
 import { When } from '../components/When.js';
@@ -49,7 +50,7 @@ function Subscription({ client, route, onUnauthorized }: PageProps<'webhook'>) {
   const log = useChange(reload, onUnauthorized);
   // Once deleted there is nothing to reload: back to the list.
   const removal = useChange(() => (window.location.hash = hrefOf({ page: 'webhooks' })), onUnauthorized);
-  const [queued, setQueued] = useState<WebhookDelivery>();
+  const [queued, setQueued] = useState<QueuedDelivery>();
   if (webhook.state !== 'ready') return <Status loaded={webhook} />;
   const save = (input: WebhookInput) =>
     void settings.change(async () => void (await data(updateWebhook({ client, path: { webhookId: route.id }, body: input }))));
@@ -58,7 +59,11 @@ function Subscription({ client, route, onUnauthorized }: PageProps<'webhook'>) {
     void removal.change(async () => void (await data(deleteWebhook({ client, path: { webhookId: route.id } }))));
   };
   const redeliver = (delivery: WebhookDelivery) =>
-    void log.change(async () => setQueued(await data(redeliverWebhookDelivery({ client, path: { webhookId: route.id, deliveryId: delivery.id } }))));
+    void log.change(async () =>
+      setQueued({ delivery: await data(redeliverWebhookDelivery({ client, path: { webhookId: route.id, deliveryId: delivery.id } })), test: false }),
+    );
+  const sendTest = () =>
+    void log.change(async () => setQueued({ delivery: await data(sendTestWebhookEvent({ client, path: { webhookId: route.id } })), test: true }));
   return (
     <section aria-labelledby="webhook-title">
       <p>
@@ -68,7 +73,15 @@ function Subscription({ client, route, onUnauthorized }: PageProps<'webhook'>) {
         Webhook: <span className="mono">{webhook.value.url}</span>
       </h1>
       <Facts webhook={webhook.value} />
-      <DeliveryLog route={route} deliveries={deliveries} queued={queued} problem={log.problem} onReload={reload} onRedeliver={redeliver} />
+      <DeliveryLog
+        route={route}
+        deliveries={deliveries}
+        queued={queued}
+        problem={log.problem}
+        onReload={reload}
+        onRedeliver={redeliver}
+        onSendTest={sendTest}
+      />
       <h2>Edit</h2>
       <WebhookForm key={webhook.value.id} initial={webhook.value} submitLabel="Save changes" problem={settings.problem} onSubmit={save} />
       <h2>Delete</h2>
@@ -86,9 +99,15 @@ function Subscription({ client, route, onUnauthorized }: PageProps<'webhook'>) {
   );
 }
 
+/** A delivery just queued from this page: one sent again, or a test event. */
+interface QueuedDelivery {
+  delivery: WebhookDelivery;
+  test: boolean;
+}
+
 /**
  * The delivery log, newest first, filtered by status (in the route, so it survives reload) and paged; `queued` is
- * the delivery last sent again, `problem` why sending one again failed.
+ * the delivery last sent again or the test event last queued, `problem` why queuing one failed.
  */
 function DeliveryLog({
   route,
@@ -97,13 +116,15 @@ function DeliveryLog({
   problem,
   onReload,
   onRedeliver,
+  onSendTest,
 }: {
   route: WebhookRoute;
   deliveries: Loaded<WebhookDeliveryPage>;
-  queued?: WebhookDelivery;
+  queued?: QueuedDelivery;
   problem?: string;
   onReload(): void;
   onRedeliver(delivery: WebhookDelivery): void;
+  onSendTest(): void;
 }) {
   const filter = (status: string) => (window.location.hash = hrefOf({ ...route, status: DELIVERY_STATUSES.find((name) => name === status), offset: 0 }));
   return (
@@ -122,12 +143,23 @@ function DeliveryLog({
         <button type="button" onClick={onReload}>
           Reload
         </button>
+        <button type="button" onClick={onSendTest}>
+          Send a test event
+        </button>
       </div>
-      {queued && (
-        <p className="status" role="status">
-          Delivery of <code>{queued.eventType}</code> <span className="mono">{queued.eventId}</span> queued again.
-        </p>
-      )}
+      <p className="status" role="status">
+        {queued &&
+          (queued.test ? (
+            <>
+              Test event <span className="mono">{queued.delivery.eventId}</span> queued ({queued.delivery.status}): it is first in the log below; reload to see
+              it delivered.
+            </>
+          ) : (
+            <>
+              Delivery of {DELIVERY_EVENT_NAMES[queued.delivery.eventType].toLowerCase()} <span className="mono">{queued.delivery.eventId}</span> queued again.
+            </>
+          ))}
+      </p>
       {problem && (
         <p className="error" role="alert">
           {problem}
@@ -188,6 +220,7 @@ function Facts({ webhook }: { webhook: Webhook }) {
 function deliveryColumns(redeliver: (delivery: WebhookDelivery) => void): Column<WebhookDelivery>[] {
   return [
     { header: 'Event', cell: (delivery) => <DeliveryEvent delivery={delivery} /> },
+    { header: 'Host', cellClassName: 'words', cell: (delivery) => <DeliveryHost delivery={delivery} /> },
     { header: 'Status', cellClassName: (delivery) => `status-${delivery.status} nowrap`, cell: (delivery) => delivery.status },
     { header: 'Attempts', className: 'number', cell: (delivery) => delivery.attempts },
     {
@@ -215,11 +248,18 @@ function deliveryColumns(redeliver: (delivery: WebhookDelivery) => void): Column
   ];
 }
 
-/** A delivery's event type and id, and the body sent (folded away). */
+/** The host a delivery's event is about, linked to its page (its name is the host's own: text only); a dash when none. */
+function DeliveryHost({ delivery }: { delivery: WebhookDelivery }) {
+  if (!delivery.hostRecordId) return <span className="muted">—</span>;
+  return <a href={hrefOf({ page: 'host', id: delivery.hostRecordId })}>{delivery.hostname ?? delivery.hostRecordId}</a>;
+}
+
+/** A delivery's event in words, its type and id, and the body sent (folded away). */
 function DeliveryEvent({ delivery }: { delivery: WebhookDelivery }) {
   return (
     <>
-      <code className="nowrap">{delivery.eventType}</code>
+      <span className="nowrap">{DELIVERY_EVENT_NAMES[delivery.eventType]}</span>
+      <code className="sub nowrap">{delivery.eventType}</code>
       <span className="sub mono">{delivery.eventId}</span>
       <details className="payload">
         <summary>Body sent</summary>
