@@ -262,9 +262,11 @@ async function timeExport(server, token, path) {
   const response = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
   let firstByteMs;
   let bytes = 0;
+  let lines = 0;
   for await (const chunk of response.body) {
     firstByteMs ??= performance.now() - started;
     bytes += chunk.length;
+    for (const byte of chunk) if (byte === 10) lines += 1;
   }
   return {
     path,
@@ -272,6 +274,8 @@ async function timeExport(server, token, path) {
     firstByteMs: Math.round(firstByteMs ?? performance.now() - started),
     totalMs: Math.round(performance.now() - started),
     bytes,
+    // Lines of a CSV export but its heading (JSON exports: not rows).
+    rows: lines - 1,
     rssBeforeMiB: Math.round(rssBefore / MB),
     peakRssMiB: Math.round(server.peakRss() / MB),
   };
@@ -329,6 +333,18 @@ async function measure(name, location) {
       '/api/admin/hosts?sort=hardeningIndex',
       '/api/admin/hosts?sort=warnings&order=asc',
       `/api/admin/hosts?group=web&tag=legacy&sort=hardeningIndex&offset=${Math.floor(HOSTS / 20)}`,
+      // The work queue: compliance, failing policy and rule (waivers applied as read), case-insensitive groups, page 1 and 3.
+      ...[
+        'compliance=noncompliant',
+        'compliance=waived',
+        'group=WEB',
+        `failingPolicy=${policyId}`,
+        `failingPolicy=${policyId}&failingRule=no-warnings`,
+      ].flatMap((filter) => [`/api/admin/hosts?${filter}`, `/api/admin/hosts?${filter}&offset=100`]),
+      '/api/admin/hosts?sort=compliance',
+      `/api/admin/hosts?sort=compliance&order=asc&offset=${Math.floor(HOSTS / 2)}`,
+      '/api/admin/facets',
+      '/api/admin/facets?field=group&q=we',
       `/api/admin/hosts/${host.id}`,
       `/api/admin/hosts/${host.id}/compliance`,
       '/api/admin/reports',
@@ -346,6 +362,10 @@ async function measure(name, location) {
       `/api/admin/policies/${policyId}/results?ruleId=no-warnings&status=fail&offset=${Math.floor(HOSTS / 4)}`,
       // The middle of every result (one per host and rule): the deepest a page reads.
       `/api/admin/policies/${policyId}/results?offset=${(HOSTS * BASELINE_POLICY.rules.length) / 2}`,
+      // Page 3, as the default order reads it, searched by host name, and in another order.
+      `/api/admin/policies/${policyId}/results?offset=100`,
+      `/api/admin/policies/${policyId}/results?hostname=host-1&offset=100`,
+      `/api/admin/policies/${policyId}/results?sort=since&offset=100`,
     ];
     const queries = [];
     for (const path of paths) {
@@ -358,10 +378,15 @@ async function measure(name, location) {
       '/api/admin/exports/hosts?format=json',
       '/api/admin/exports/findings',
       `/api/admin/exports/hosts/${host.id}/history`,
+      '/api/admin/exports/hosts?compliance=noncompliant&group=WEB',
+      '/api/admin/exports/hosts?sort=compliance',
     ]) {
       exports.push(await timeExport(server, token, path));
       const e = exports.at(-1);
-      if (!smoke) log(`${name}: first byte ${e.firstByteMs} ms, end ${e.totalMs} ms, ${e.bytes} bytes, RSS ${e.rssBeforeMiB} → ${e.peakRssMiB} MiB ${path}`);
+      if (!smoke)
+        log(
+          `${name}: first byte ${e.firstByteMs} ms, end ${e.totalMs} ms, ${e.bytes} bytes (${e.rows} CSV rows), RSS ${e.rssBeforeMiB} → ${e.peakRssMiB} MiB ${path}`,
+        );
     }
     return { timings, evaluation: { seconds: evaluation.seconds, hosts: evaluation.hosts }, queries, exports };
   } finally {

@@ -1,5 +1,5 @@
 // Conditions on a host (`h`) of the host list by its policy results, as `Host.compliance` reads them: the worst of
-// its results with waivers applied at request time (`effectiveResults`). Each is an `exists` over the results of
+// its results with waivers applied at request time (`effectiveResults`). Most are an `exists` over the results of
 // that one host, which the index on `policy_result (host_record_id, policy_id)` serves, so that a page of a large
 // fleet, read in the order of another index, stops as soon as it is full.
 import type { Knex, SqlEntityManager } from '@mikro-orm/knex';
@@ -29,26 +29,28 @@ export function complianceCondition(em: SqlEntityManager, state: HostComplianceS
   }
 }
 
-/** The hosts that fail (or err on) a rule of `policyId` and/or with `ruleId`, unwaived. */
+/**
+ * The hosts that fail (or err on) a rule of `policyId` and/or with `ruleId`, unwaived. Of one policy, its failures
+ * are read once, from the index that pages its results by status: per host, a planner without statistics (SQLite
+ * before its first `analyze`) took that index too and read every failure of the policy for each host.
+ */
 export function failingCondition(em: SqlEntityManager, only: { policyId?: string; ruleId?: string }, now: Date): HostCondition {
-  return unwaivedFailure(em, now, (query) => {
-    if (only.policyId !== undefined) query.andWhere('e.policy_id', only.policyId);
-    if (only.ruleId !== undefined) query.andWhere('e.rule_id', only.ruleId);
-  });
+  const failures = unwaivedFailures(em, now);
+  if (only.ruleId !== undefined) failures.andWhere('e.rule_id', only.ruleId);
+  if (only.policyId === undefined) return exists(failures.select(em.getKnex().raw('1')).whereRaw('e.host_record_id = h.id'));
+  const { sql, bindings } = failures.select('e.host_record_id').andWhere('e.policy_id', only.policyId).toSQL();
+  return { sql: `h.id in (${sql})`, bindings: [...bindings] };
 }
 
-/** A result of the host that fails or errs and that no unexpired waiver covers (of the rules `narrow` keeps). */
-function unwaivedFailure(em: SqlEntityManager, now: Date, narrow: (query: Knex.QueryBuilder) => void = () => {}): HostCondition {
-  const knex = em.getKnex();
+/** A result of the host that fails or errs and that no unexpired waiver covers. */
+function unwaivedFailure(em: SqlEntityManager, now: Date): HostCondition {
+  return exists(unwaivedFailures(em, now).select(em.getKnex().raw('1')).whereRaw('e.host_record_id = h.id'));
+}
+
+/** The results (`e`) that fail or err and that no unexpired waiver covers, nothing selected yet. */
+function unwaivedFailures(em: SqlEntityManager, now: Date): Knex.QueryBuilder {
   // The stored status first, so that the waivers are looked up for failures only.
-  const query = knex
-    .from(effectiveResults({ em }, now).as('e'))
-    .select(knex.raw('1'))
-    .whereRaw('e.host_record_id = h.id')
-    .whereIn('e.raw_status', FAILING)
-    .whereIn('e.status', FAILING);
-  narrow(query);
-  return exists(query);
+  return em.getKnex().from(effectiveResults({ em }, now).as('e')).whereIn('e.raw_status', FAILING).whereIn('e.status', FAILING);
 }
 
 /** A stored result of the host (with one of `statuses` when given), waivers aside. */
