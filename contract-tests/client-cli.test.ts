@@ -206,14 +206,50 @@ describe('audit-client admin commands against the reference server: policies, wa
     expect(await admin('policies', 'delete', id)).toEqual({ code: 5, stdout: '', stderr: `Not found (404): No policy with id ${id}\n` });
   });
 
-  it('waivers: create, then delete (a line on stderr, or JSON), then 404 once gone', async () => {
+  it('waivers: create for a group or the fleet, list by name, delete (a line on stderr, or JSON), then 404 once gone', async () => {
     const policy = JSON.parse((await admin('policies', 'create', '--file', join(server.dataDir, 'policy.json'), '--json')).stdout) as { id: string };
-    const waiver = await admin('waivers', 'create', '--policy', policy.id, '--group', 'webservers', '--reason', 'OPS-1', '--expires', '2099-01-01', '--json');
-    const { id } = JSON.parse(waiver.stdout) as { id: string };
-    expect((await admin('waivers', 'list')).stdout).toContain(`${id}  ${policy.id}  every rule  group webservers  2099-01-01 00:00:00 UTC  OPS-1\n`);
+    const waiver = await admin('waivers', 'create', '--policy', policy.id, '--group', 'webservers', '--reason', 'OPS-1', '--days', '10', '--json');
+    const { id, expiresAt } = JSON.parse(waiver.stdout) as { id: string; expiresAt: string };
+    expect(Date.parse(expiresAt) - Date.now()).toBeGreaterThan(9.9 * 86_400_000);
+    const fleet = await admin('waivers', 'create', '--policy', policy.id, '--fleet', '--reason', 'OPS-2');
+    expect(fleet).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Created waiver \S+ for every host, until \d{4}-\d{2}-\d{2} /) });
+    const list = (await admin('waivers', 'list')).stdout;
+    expect(list).toMatch(new RegExp(`^${id}  Web +every rule  group webservers  cli +\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} UTC \\(soon\\)  OPS-1$`, 'm'));
+    expect(list).toMatch(/ every host +cli +\S+ \S+ UTC +OPS-2$/m);
+    expect(list).toContain('Waivers run for at most 365 days on this server.\n');
+    expect(await admin('waivers', 'create', '--policy', policy.id, '--reason', 'x')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('give exactly one of --host, --group and --fleet'),
+    });
+    expect(await admin('waivers', 'create', '--policy', policy.id, '--fleet', '--reason', 'x', '--days', '400')).toMatchObject({
+      code: 3,
+      stderr: expect.stringContaining('a waiver may run for at most 365 days'),
+    });
     expect(await admin('waivers', 'delete', id)).toEqual({ code: 0, stdout: '', stderr: `Deleted waiver ${id}\n` });
     expect(await admin('waivers', 'delete', id, '--json')).toEqual({ code: 5, stdout: '', stderr: `Not found (404): No waiver with id ${id}\n` });
-    expect((await admin('waivers', 'list', '--include-expired')).stdout).toBe('ID  POLICY  RULE  FOR  EXPIRES  REASON\n');
+    await admin('policies', 'delete', policy.id);
+    expect((await admin('waivers', 'list', '--include-expired')).stdout).toBe(
+      'ID  POLICY  RULE  COVERS  CREATED BY  EXPIRES  REASON\nWaivers run for at most 365 days on this server.\n',
+    );
+  });
+
+  it('waivers bulk: by filters and by ids, an unknown host refusing them all', async () => {
+    const policy = JSON.parse((await admin('policies', 'create', '--file', join(server.dataDir, 'policy.json'), '--json')).stdout) as { id: string };
+    const none = await admin('waivers', 'bulk', '--policy', policy.id, '--rule', 'hardening-index', '--reason', 'OPS-3', '--group', 'nobody-here');
+    expect(none).toEqual({ code: 0, stdout: 'Created 0 waivers for 0 hosts\n', stderr: '' });
+    const unknown = await admin('waivers', 'bulk', '--policy', policy.id, '--reason', 'OPS-3', '--ids', MISSING_ID);
+    expect(unknown).toEqual({ code: 5, stdout: '', stderr: `Not found (404): No host with id ${MISSING_ID}\n` });
+    expect(await admin('waivers', 'bulk', '--policy', policy.id, '--reason', 'OPS-3', '--rule', 'nope', '--group', 'x')).toMatchObject({
+      code: 3,
+      stderr: expect.stringContaining('The policy has no rule nope'),
+    });
+    expect(await admin('waivers', 'bulk', '--policy', policy.id, '--reason', 'OPS-3')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('select hosts with --ids'),
+    });
+    expect((await admin('waivers', 'list', '--policy', policy.id)).stdout).toBe(
+      'ID  POLICY  RULE  COVERS  CREATED BY  EXPIRES  REASON\nWaivers run for at most 365 days on this server.\n',
+    );
     await admin('policies', 'delete', policy.id);
   });
 
@@ -281,12 +317,14 @@ describe('audit-client admin commands against the reference server: policies, wa
     [['waivers', 'delete', '12'], 'waiver-id'],
     [['webhooks', 'update', 'not-an-id', '--enable'], 'webhook-id'],
     [['webhooks', 'delete', `${MISSING_ID}x`], 'webhook-id'],
+    [['waivers', 'bulk', '--policy', MISSING_ID, '--reason', 'x', '--ids', `${MISSING_ID},web-01`], 'ids'],
   ])('%j: refuses an id that is no UUID before sending, naming the argument; exit 3', async (args, name) => {
     const requests = () => server.logs.filter((line) => line.includes('/api/admin/')).length;
     const before = requests();
     const result = await admin(...args);
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain(`is invalid for argument '${name}'. must be an id as the ID column of the tables shows it`);
+    const refusal = name === 'ids' ? `option '--ids <ids>' argument '${args.at(-1)}' is invalid.` : `is invalid for argument '${name}'.`;
+    expect(result.stderr).toContain(`${refusal} must be an id as the ID column of the tables shows it`);
     await new Promise((resolve) => setTimeout(resolve, 200)); // the request log arrives through a pipe
     expect(requests()).toBe(before);
   });

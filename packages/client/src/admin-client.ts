@@ -8,6 +8,7 @@ import {
   getPolicy,
   updatePolicy,
   createWaiver,
+  createWaivers,
   createWebhook,
   deleteWaiver,
   deleteWebhook,
@@ -27,9 +28,11 @@ import {
   listWebhookDeliveries,
   listWebhooks,
   redeliverWebhookDelivery,
+  sendTestWebhookEvent,
   getReport,
   getOverview,
   getReportDiff,
+  listFacets,
   listFindings,
   listHosts,
   listLicenseKeys,
@@ -52,6 +55,8 @@ import type {
   PolicyPreview,
   PolicyResultPage,
   Waiver,
+  WaiverBulkInput,
+  WaiverBulkResult,
   WaiverInput,
   WaiverList,
   WebhookDelivery,
@@ -59,6 +64,7 @@ import type {
   WebhookInput,
   WebhookList,
   Webhook,
+  Facets,
   FindingGroupPage,
   GetHostData,
   GetOverviewData,
@@ -68,6 +74,7 @@ import type {
   LicenseKeySettings,
   LicenseKeyInfo,
   LicenseKeyList,
+  ListFacetsData,
   ListFindingsData,
   ListHostsData,
   ListRejectionsData,
@@ -97,6 +104,10 @@ export interface AdminClientOptions extends TransportOptions {
 
 /** Query of `listHosts`: paging and filters, as the contract names them. */
 export type HostQuery = NonNullable<ListHostsData['query']>;
+/** The host list's filters and order, which the hosts and findings exports take too (the findings export ignores the order). */
+export type HostFilters = Omit<HostQuery, 'limit' | 'offset'>;
+/** Query of `listFacets`: one field, values containing a text, how many per field. */
+export type FacetQuery = NonNullable<ListFacetsData['query']>;
 /** Query of `listReports`: paging and filters, as the contract names them. */
 export type ReportQuery = NonNullable<ListReportsData['query']>;
 /** Query of `listRejections`: paging and filters, as the contract names them. */
@@ -125,6 +136,8 @@ export interface AdminClient {
   listHosts(query?: HostQuery): Promise<HostPage>;
   /** One page of the warnings and suggestions of every host's latest report, most hosts affected first. */
   listFindings(query?: FindingQuery): Promise<FindingGroupPage>;
+  /** The known groups, tags, operating systems, keys and customers, with their host counts, most hosts first. */
+  listFacets(query?: FacetQuery): Promise<Facets>;
   /** A host with the hardening index of its newest reports. */
   getHost(hostRecordId: string, query?: HostDetailQuery): Promise<HostDetail>;
   /** One page of report metadata, newest first. */
@@ -173,6 +186,8 @@ export interface AdminClient {
   listWaivers(query?: WaiverQuery): Promise<WaiverList>;
   /** Waives a rule or a whole policy for a host or a group until it expires. */
   createWaiver(waiver: WaiverInput): Promise<Waiver>;
+  /** One waiver per host selected (by ids or by the host list's filters), all or none. */
+  createWaivers(waivers: WaiverBulkInput): Promise<WaiverBulkResult>;
   /** Deletes a waiver: the results it covered count as failures or errors again. */
   deleteWaiver(waiverId: string): Promise<void>;
   /** Every webhook subscription (never its secret). */
@@ -189,8 +204,13 @@ export interface AdminClient {
   listWebhookDeliveries(webhookId: string, query?: DeliveryQuery): Promise<WebhookDeliveryPage>;
   /** Queues a delivery to be sent again now. */
   redeliverWebhookDelivery(webhookId: string, deliveryId: string): Promise<WebhookDelivery>;
-  /** An export's text: every host, every finding, or one host's history, as CSV or JSON. */
-  exportText(what: { hosts: true } | { findings: true } | { hostHistory: string }, format: 'csv' | 'json'): Promise<string>;
+  /** Queues a `webhook.test` event for this subscription alone (even when it is disabled); resolves with its delivery. */
+  sendTestWebhookEvent(webhookId: string): Promise<WebhookDelivery>;
+  /**
+   * An export's text: the hosts or the findings (of the hosts `filters` select, every one without), or one host's
+   * history, as CSV or JSON.
+   */
+  exportText(what: { hosts: true } | { findings: true } | { hostHistory: string }, format: 'csv' | 'json', filters?: HostFilters): Promise<string>;
   /** Closes the client's connections. */
   close(): Promise<void>;
 }
@@ -216,6 +236,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     getOverview: (query) => json<Overview>(() => getOverview({ ...transport.call(), query }), 200),
     listHosts: (query) => json<HostPage>(() => listHosts({ ...transport.call(), query }), 200),
     listFindings: (query) => json<FindingGroupPage>(() => listFindings({ ...transport.call(), query }), 200),
+    listFacets: (query) => json<Facets>(() => listFacets({ ...transport.call(), query }), 200),
     getHost: (hostRecordId, query) => json<HostDetail>(() => getHost({ ...transport.call(), path: { hostRecordId }, query }), 200),
     listReports: (query) => json<ReportPage>(() => listReports({ ...transport.call(), query }), 200),
     getReport: (reportId) => json<ReportDetail>(() => getReport({ ...transport.call(), path: { reportId } }), 200),
@@ -241,6 +262,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     getHostCompliance: (hostRecordId) => json<HostCompliance>(() => getHostCompliance({ ...transport.call(), path: { hostRecordId } }), 200),
     listWaivers: (query) => json<WaiverList>(() => listWaivers({ ...transport.call(), query }), 200),
     createWaiver: (waiver) => json<Waiver>(() => createWaiver({ ...transport.call(), body: waiver }), 201),
+    createWaivers: (waivers) => json<WaiverBulkResult>(() => createWaivers({ ...transport.call(), body: waivers }), 201),
     deleteWaiver: async (waiverId) => void (await answerOf(() => deleteWaiver({ ...transport.call(), path: { waiverId } }), 204)),
     listWebhooks: () => json<WebhookList>(() => listWebhooks({ ...transport.call() }), 200),
     createWebhook: (webhook) => json<NewWebhook>(() => createWebhook({ ...transport.call(), body: webhook }), 201),
@@ -251,14 +273,15 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
       json<WebhookDeliveryPage>(() => listWebhookDeliveries({ ...transport.call(), path: { webhookId }, query }), 200),
     redeliverWebhookDelivery: (webhookId, deliveryId) =>
       json<WebhookDelivery>(() => redeliverWebhookDelivery({ ...transport.call(), path: { webhookId, deliveryId } }), 200),
-    exportText: async (what, format) => {
-      const query = { format };
+    sendTestWebhookEvent: (webhookId) => json<WebhookDelivery>(() => sendTestWebhookEvent({ ...transport.call(), path: { webhookId } }), 202),
+    exportText: async (what, format, filters = {}) => {
+      const { sort, order, ...selection } = filters;
       const send =
         'hostHistory' in what
-          ? () => exportHostHistory({ ...transport.call(), path: { hostRecordId: what.hostHistory }, query })
+          ? () => exportHostHistory({ ...transport.call(), path: { hostRecordId: what.hostHistory }, query: { format } })
           : 'hosts' in what
-            ? () => exportHosts({ ...transport.call(), query })
-            : () => exportFindings({ ...transport.call(), query });
+            ? () => exportHosts({ ...transport.call(), query: { ...selection, sort, order, format } })
+            : () => exportFindings({ ...transport.call(), query: { ...selection, format } });
       return (await answerOf(send, 200)).text;
     },
     close: () => transport.close(),

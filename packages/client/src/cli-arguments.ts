@@ -54,3 +54,6 @@ export const day = (value: string) => {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) throw new InvalidArgumentError('must be a day, e.g. 2026-11-01');
   return value;
 };
+
+/** Parses a comma-separated list of ids (`--ids a,b,c`), each checked as {@link recordId} checks one. */
+export const recordIds = (value: string) => value.split(',').map((id) => recordId(id.trim()));
