@@ -1,6 +1,7 @@
 // The dashboard's compliance views in a real browser (Debian's Chromium through playwright-core), against the
 // reference server: the baseline enabled from the Policies page and its counts, a policy whose rule does not parse
-// shown with the error under that rule, a failing host waived, and a host's compliance on its page and in the list.
+// shown with the error under that rule, a failing host accepted on the policy's page, and a host's compliance on its
+// page and in the list.
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -89,25 +90,28 @@ it('enables the baseline, shows a rule error in place, waives a failing host, an
     .toEqual(['1', '1', '0', '0']);
 
   // A new policy whose second rule does not parse: the error shows under that rule, with a caret at its position.
-  await page.getByLabel('Name').fill('Web firewall');
+  await page.getByLabel('Name', { exact: true }).fill('Web firewall');
   await page.getByRole('button', { name: 'Add a rule' }).click();
   await page.getByLabel('Rule id').nth(1).fill('broken');
   await page.getByLabel('Expression').nth(1).fill('summary.hardeningIndex >= ');
   await page.getByRole('button', { name: 'Create policy' }).click();
-  const ruleError = page.locator('fieldset').nth(1).getByRole('alert');
+  const ruleError = page.locator('fieldset.rule').nth(1).getByRole('alert');
   await expect.poll(() => ruleError.innerText()).toContain('Unexpected token: EOF (at character 27)');
   expect(await ruleError.locator('pre').innerText()).toBe(`summary.hardeningIndex >= \n${' '.repeat(26)}^`);
-  await expect.poll(() => page.locator('fieldset').first().getByRole('alert').count()).toBe(0);
+  await expect.poll(() => page.locator('fieldset.rule').first().getByRole('alert').count()).toBe(0);
   await page.screenshot({ path: `${ARTIFACTS}/dashboard-policy-error.png`, fullPage: true });
 
-  // The failing host, waived from the page: it counts as waived, not as passing.
-  await page.getByRole('button', { name: 'Show failing hosts' }).click();
-  const failing = page.getByRole('region', { name: 'Failing hosts: Baseline' });
-  await expect.poll(() => failing.getByRole('row').count()).toBe(3); // heading row and two failing rules of weak-01 (index, packages)
-  expect(await failing.getByRole('link', { name: 'weak-01' }).count()).toBe(2);
-  page.once('dialog', (dialog) => void dialog.accept('Lab machine, rebuilt next quarter'));
-  await failing.getByRole('row').filter({ hasText: 'hardening-index' }).getByRole('button', { name: 'Waive' }).click();
-  await expect.poll(() => page.getByRole('row').filter({ hasText: 'Lab machine, rebuilt next quarter' }).count()).toBe(1);
+  // The failing host, accepted on the Baseline's page with the waiver form: its row shows it waived, and it counts
+  // as waived, not as passing.
+  await page.getByRole('link', { name: 'Baseline', exact: true }).click();
+  const queue = page.getByRole('region', { name: 'Hosts to look at' });
+  await expect.poll(() => queue.getByRole('row').count()).toBe(3); // heading row and two failing rules of weak-01 (index, packages)
+  expect(await queue.getByRole('link', { name: 'weak-01' }).count()).toBe(2);
+  const indexRow = queue.locator('tbody tr').filter({ hasText: 'hardening-index' }).first();
+  await indexRow.getByRole('button', { name: 'Accept…' }).click();
+  await queue.getByLabel('Reason').fill('Lab machine, rebuilt next quarter');
+  await queue.getByRole('button', { name: 'Accept', exact: true }).click();
+  await expect.poll(() => indexRow.locator('td.status-waived').count()).toBe(1);
   await page.screenshot({ path: `${ARTIFACTS}/dashboard-policies.png`, fullPage: true });
 
   // The overview's compliance card: one of two evaluated hosts passes, the other fails on rules beside the waived one.
@@ -164,6 +168,8 @@ it('shows a quarantined policy with its reason; Enable clears the quarantine, De
   // The baseline can be added beside other policies: deleted, its button is back while this policy exists.
   const enableBaseline = page.getByRole('button', { name: 'Enable the baseline' });
   expect(await enableBaseline.count()).toBe(0);
+  // Deleting asks first.
+  page.on('dialog', (dialog) => void dialog.accept());
   await page.getByRole('row').filter({ hasText: 'Baseline' }).first().getByRole('button', { name: 'Delete' }).click();
   await enableBaseline.click();
   await expect.poll(() => page.getByRole('row').filter({ hasText: 'Baseline' }).count()).toBe(1);

@@ -12,6 +12,15 @@ export const COMPLIANCE_STATES: readonly HostComplianceState[] = ['compliant', '
 /** Page sizes the hosts list offers (within the contract's `limit` of at most 500); 50 unless the URL names another. */
 export const HOST_PAGE_SIZES = [25, 50, 100, 200] as const;
 export const DEFAULT_HOST_PAGE_SIZE = 50;
+/** Columns a policy's results can be sorted by, as the contract names them. */
+export const POLICY_RESULT_SORTS = ['status', 'hostname', 'since', 'rule'] as const;
+export type PolicyResultSort = (typeof POLICY_RESULT_SORTS)[number];
+/** Statuses a policy's results can be filtered by (`any`: every status); the failures unless the URL names another. */
+export const POLICY_RESULT_STATUSES = ['fail', 'error', 'waived', 'pass', 'any'] as const;
+export type PolicyResultStatus = (typeof POLICY_RESULT_STATUSES)[number];
+/** Page sizes of a policy's results; 25 unless the URL names another. */
+export const POLICY_RESULT_PAGE_SIZES = [25, 50, 100] as const;
+export const DEFAULT_POLICY_RESULT_PAGE_SIZE = 25;
 /** Statuses a webhook's delivery log can be filtered by, as the contract names them. */
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
 
@@ -190,6 +199,43 @@ export const ROUTES = {
     parse: (q, id): { id: string; against?: string } => ({ id, against: q.text('against') }),
     query: (r) => ({ against: r.against }),
     page: 'ReportDiffPage',
+  }),
+  policy: entry({
+    path: 'policies/:id',
+    title: 'Policy',
+    under: 'policies',
+    parse: (
+      q,
+      id,
+    ): {
+      id: string;
+      status?: PolicyResultStatus;
+      rule?: string;
+      hostname?: string;
+      sort?: PolicyResultSort;
+      order?: SortOrder;
+      offset: number;
+      size?: number;
+    } => ({
+      id,
+      status: q.oneOf('status', POLICY_RESULT_STATUSES),
+      rule: q.text('rule'),
+      hostname: q.text('hostname'),
+      sort: q.oneOf('sort', POLICY_RESULT_SORTS),
+      order: q.oneOf('order', SORT_ORDERS),
+      offset: q.offset(),
+      size: q.pageSize(POLICY_RESULT_PAGE_SIZES),
+    }),
+    query: (r) => ({
+      status: r.status === 'fail' ? undefined : r.status,
+      rule: r.rule,
+      hostname: r.hostname,
+      sort: r.sort,
+      order: r.order,
+      offset: r.offset || undefined,
+      size: r.size === DEFAULT_POLICY_RESULT_PAGE_SIZE ? undefined : r.size,
+    }),
+    page: 'PolicyPage',
   }),
   webhook: entry({
     path: 'webhooks/:id',

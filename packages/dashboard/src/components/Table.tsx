@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { useFocusKept } from '../focus.js';
 import type { SortOrder } from '../route.js';
 import type { Loaded } from '../use-load.js';
@@ -35,10 +35,12 @@ export interface TableProps<T> {
   empty?: ReactNode;
   /** Previous and next links under the table, for lists the server pages. */
   paging?: PagerProps;
+  /** What to show under a row, across every column (a form opened for it); nothing when it gives nothing. */
+  below?(row: T): ReactNode;
 }
 
 /** Every list of the dashboard: headings with `scope`, an optional caption, sortable headings, an empty state and paging. */
-export function Table<T>({ columns, rows, rowKey, caption, className, scroll, empty, paging }: TableProps<T>) {
+export function Table<T>({ columns, rows, rowKey, caption, className, scroll, empty, paging, below }: TableProps<T>) {
   if (rows.length === 0 && empty !== undefined) return <>{empty}</>;
   const table = (
     <table className={className}>
@@ -51,15 +53,25 @@ export function Table<T>({ columns, rows, rowKey, caption, className, scroll, em
         </tr>
       </thead>
       <tbody>
-        {rows.map((row, index) => (
-          <tr key={rowKey(row, index)}>
-            {columns.map((column, i) => (
-              <td key={i} className={cellClass(column, row)}>
-                {column.cell(row)}
-              </td>
-            ))}
-          </tr>
-        ))}
+        {rows.map((row, index) => {
+          const under = below?.(row);
+          return (
+            <Fragment key={rowKey(row, index)}>
+              <tr>
+                {columns.map((column, i) => (
+                  <td key={i} className={cellClass(column, row)}>
+                    {column.cell(row)}
+                  </td>
+                ))}
+              </tr>
+              {under && (
+                <tr className="row-below">
+                  <td colSpan={columns.length}>{under}</td>
+                </tr>
+              )}
+            </Fragment>
+          );
+        })}
       </tbody>
     </table>
   );
