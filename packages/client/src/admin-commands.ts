@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { addComplianceCommands } from './compliance-commands.js';
 import {
   describeNewKey,
+  formatFacets,
   formatFields,
   formatFindingPage,
   formatHost,
@@ -14,10 +15,15 @@ import {
   formatReportPage,
   formatTime,
 } from './admin-output.js';
+import type { FacetField } from './generated/types.gen.js';
 import { dateTime, day, positiveInteger, quotaOr, quotaSetting, recordId, wholeNumber } from './cli-arguments.js';
 import { EXIT } from './cli-exit-codes.js';
 import { UsageError } from './cli-settings.js';
 import { admin, adminCommand, pageOptions, printJson, show, type OutputFlags } from './admin-command-base.js';
+import { addHostFilterOptions, hostFilterQuery, type HostFilterFlags } from './host-filter-flags.js';
+
+/** The fields `facets` lists, in the contract's order. */
+const FACET_FIELDS: FacetField[] = ['group', 'tag', 'os', 'key', 'customer'];
 
 /** The quota flags of `keys create` and `keys set` (`keys set` also takes `default` or `none`). */
 interface QuotaFlags {
@@ -54,38 +60,25 @@ export function addAdminCommands(program: Command): void {
   );
 }
 
-/** `hosts`, `findings`, `host` and `accept-identity`: the fleet's hosts and findings. */
+/** `hosts`, `facets`, `findings`, `host` and `accept-identity`: the fleet's hosts and findings. */
 function addHostCommands(program: Command): void {
-  adminCommand(program, 'hosts', 'list hosts, most recently seen first unless --sort says otherwise; filters combine')
-    .option('--hostname <text>', 'only hosts whose host name contains this text (case-insensitive)')
-    .option('--key-id <id>', 'only hosts that upload with this license key (its id)')
-    .option('--host-id <hostid>', 'only hosts with this hostid')
-    .option('--group <name>', 'only hosts whose latest report lists this group (system-groups= in the Lynis profile; exact)')
-    .option('--tag <name>', 'only hosts whose latest report lists this tag (tags= in the Lynis profile; exact)')
-    .option('--os <name>', 'only hosts with exactly this operating system, as the OS column shows it')
-    .option('--finding <test-id>', 'only hosts whose latest report has a warning or suggestion with this test id, e.g. PKGS-7392')
-    .addOption(new Option('--finding-kind <kind>', 'with --finding: only warnings or only suggestions').choices(['warning', 'suggestion']))
-    .addOption(new Option('--stale-days <n>', 'only hosts without a report for this many days').argParser(positiveInteger).conflicts('seenBefore'))
-    .addOption(new Option('--seen-before <when>', 'only hosts whose last report arrived before this date (midnight UTC) or date and time').argParser(dateTime))
-    .addOption(
-      new Option('--sort <column>', 'order by last seen (default), host name, hardening index or warnings of the latest report').choices([
-        'lastSeen',
-        'hostname',
-        'hardeningIndex',
-        'warnings',
-      ]),
-    )
-    .addOption(new Option('--order <order>', 'descending (default) or ascending; hosts without a value come last either way').choices(['desc', 'asc']))
+  addHostFilterOptions(adminCommand(program, 'hosts', 'list hosts, most recently seen first unless --sort says otherwise; filters combine'))
     .addOption(pageOptions.limit())
     .addOption(pageOptions.offset())
     .action(
-      admin<[HostsFlags]>(async (client, options) => {
-        const { hostname, keyId, hostId, group, tag, os, finding, findingKind, staleDays, sort, order, limit, offset } = options;
-        if (findingKind && !finding) throw new UsageError('--finding-kind needs --finding');
-        const seenBefore = staleDays === undefined ? options.seenBefore : new Date(Date.now() - staleDays * DAY_MS).toISOString();
-        const query = { hostname, keyId, hostId, group, tag, os, finding, findingKind, seenBefore, sort, order, limit, offset };
-        return show(options, await client.listHosts(query), formatHostPage);
-      }),
+      admin<[HostsFlags]>(async (client, options) =>
+        show(options, await client.listHosts({ ...hostFilterQuery(options), limit: options.limit, offset: options.offset }), formatHostPage),
+      ),
+    );
+
+  adminCommand(program, 'facets', 'list the known groups, tags, operating systems, license keys and customers, with their host counts')
+    .addOption(new Option('--field <field>', 'only this field').choices(FACET_FIELDS))
+    .option('--q <text>', 'only values containing this text (case-insensitive)')
+    .addOption(new Option('--limit <n>', 'most values per field (server default 10, at most 100)').argParser(positiveInteger))
+    .action(
+      admin<[OutputFlags & { field?: FacetField; q?: string; limit?: number }]>(async (client, options) =>
+        show(options, await client.listFacets({ field: options.field, q: options.q, limit: options.limit }), (facets) => formatFacets(facets, options.field)),
+      ),
     );
 
   adminCommand(program, 'findings', "list the warnings and suggestions of every host's latest report, most hosts affected first")
@@ -235,22 +228,7 @@ function addKeyCommands(program: Command): void {
     );
 }
 
-/** A day in milliseconds, for `--stale-days`. */
-const DAY_MS = 86_400_000;
-
-interface HostsFlags extends OutputFlags {
-  hostname?: string;
-  keyId?: string;
-  hostId?: string;
-  group?: string;
-  tag?: string;
-  os?: string;
-  finding?: string;
-  findingKind?: 'warning' | 'suggestion';
-  staleDays?: number;
-  seenBefore?: string;
-  sort?: 'lastSeen' | 'hostname' | 'hardeningIndex' | 'warnings';
-  order?: 'asc' | 'desc';
+interface HostsFlags extends OutputFlags, HostFilterFlags {
   limit?: number;
   offset?: number;
 }

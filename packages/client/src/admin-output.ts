@@ -1,5 +1,6 @@
 // How the admin commands show the admin API's answers to people: aligned tables and labelled fields.
 import type {
+  Facets,
   Finding,
   FindingCount,
   FindingGroupPage,
@@ -370,3 +371,22 @@ const staleHostColumns: Columns<Host> = [
 
 /** Every line of `text` two spaces in. */
 const indent = (text: string) => text.replace(/^(?=.)/gm, '  ');
+
+/**
+ * `facets`: each field's values with their label (a key's) and host count, most hosts first, one table; `field` when
+ * only that one was asked for (the others come back empty).
+ */
+export function formatFacets(facets: Facets, field?: keyof Facets): string {
+  const fields = field ? [field] : (Object.keys(facets) as (keyof Facets)[]);
+  const rows = fields.flatMap((name) => facets[name].map((facet) => ({ field: name, ...facet })));
+  if (rows.length === 0) return 'No values.\n';
+  return formatTable(
+    [
+      ['FIELD', (row) => row.field],
+      ['VALUE', (row) => row.value],
+      ['LABEL', (row) => row.label],
+      ['HOSTS', (row) => row.hosts],
+    ],
+    rows,
+  );
+}

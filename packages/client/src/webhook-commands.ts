@@ -1,4 +1,4 @@
-// The admin commands of webhooks: subscriptions (list, show, create, update, delete) and their delivery log.
+// The admin commands of webhooks: subscriptions (list, show, create, update, delete), test events and their delivery log.
 import { Command, Option } from 'commander';
 import type { Webhook, WebhookDeliveryPage, WebhookEventType, WebhookInput, WebhookList } from './generated/types.gen.js';
 import { admin, adminCommand, deleted, pageOptions, show, type OutputFlags } from './admin-command-base.js';
@@ -132,7 +132,7 @@ function addWebhookUpdateCommand(webhooks: Command): void {
     );
 }
 
-/** `webhooks deliveries` and `webhooks redeliver`: the delivery log. */
+/** `webhooks deliveries`, `webhooks test` and `webhooks redeliver`: the delivery log. */
 function addDeliveryCommands(webhooks: Command): void {
   adminCommand(webhooks, 'deliveries', "show a subscription's delivery log, newest first")
     .argument('<webhook-id>', "the subscription's id", recordId)
@@ -145,6 +145,17 @@ function addDeliveryCommands(webhooks: Command): void {
           options,
           await client.listWebhookDeliveries(webhookId, { status: options.status, limit: options.limit, offset: options.offset }),
           formatDeliveries,
+        ),
+      ),
+    );
+  adminCommand(webhooks, 'test', 'send a test event (webhook.test) to a subscription, even a disabled one, to check its receiver and signature check')
+    .argument('<webhook-id>', "the subscription's id", recordId)
+    .action(
+      admin<[string, OutputFlags]>(async (client, webhookId, options) =>
+        show(
+          options,
+          await client.sendTestWebhookEvent(webhookId),
+          (delivery) => `Queued test event ${delivery.eventId} as delivery ${delivery.id}; see webhooks deliveries ${webhookId}\n`,
         ),
       ),
     );
@@ -204,6 +215,7 @@ function formatDeliveries(page: WebhookDeliveryPage): string {
     [
       ['ID', (d) => d.id],
       ['EVENT', (d) => d.eventType],
+      ['HOST', (d) => d.hostname ?? d.hostRecordId],
       ['STATUS', (d) => d.status],
       ['ATTEMPTS', (d) => d.attempts],
       ['LAST', (d) => d.lastStatusCode ?? d.lastError],
