@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { isSelected, NO_SELECTION, pageSelection, selectedCount, selectedHosts, toggleHost, togglePage, type Selection } from './host-selection.js';
+import {
+  isSelected,
+  NO_SELECTION,
+  pageSelection,
+  selectedCount,
+  selectedHosts,
+  toggleHost,
+  togglePage,
+  waiversCreatedMessage,
+  type Selection,
+} from './host-selection.js';
 
 const PAGE = ['a', 'b', 'c'];
 
@@ -37,5 +47,11 @@ describe('selecting hosts of the list', () => {
     const filters = { group: 'webservers', compliance: 'noncompliant' } as const;
     expect(selectedHosts({ allMatching: false, ids: ['a', 'b'] }, filters)).toEqual({ ids: ['a', 'b'] });
     expect(selectedHosts({ allMatching: true }, filters)).toEqual({ filters });
+  });
+
+  it('announces how many waivers were created, and how many hosts were selected when that differs', () => {
+    expect(waiversCreatedMessage(421, 421)).toBe('421 waivers created');
+    expect(waiversCreatedMessage(1, 1)).toBe('1 waiver created');
+    expect(waiversCreatedMessage(1200, 1300)).toBe('1,200 waivers created for 1,300 selected hosts');
   });
 });

@@ -50,3 +50,9 @@ export function togglePage(selection: Selection, pageIds: readonly string[]): Se
 export function selectedHosts(selection: Selection, filters: HostFilterValues): SelectedHosts {
   return selection.allMatching ? { filters } : { ids: [...selection.ids] };
 }
+
+/** "421 waivers created", and how many hosts were selected when that is another number. */
+export function waiversCreatedMessage(created: number, hosts: number): string {
+  const waivers = created === 1 ? '1 waiver created' : `${created.toLocaleString('en')} waivers created`;
+  return created === hosts ? waivers : `${waivers} for ${hosts.toLocaleString('en')} selected hosts`;
+}

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { createWaivers, type Client, type HostSelection, type Policy } from '@org/audit-client/sdk';
 import { ApiError, data } from '../api.js';
+import { waiversCreatedMessage } from '../host-selection.js';
 import { useWaiverMaxDays } from '../use-waiver-max-days.js';
 import { WaiverForm, type WaiverFormValues } from './WaiverForm.js';
 
@@ -17,12 +18,6 @@ export interface AcceptRuleProps {
   /** Saved: the message announcing it. */
   onDone(message: string): void;
   onUnauthorized(): void;
-}
-
-/** "421 waivers created", and how many hosts were selected when that is another number. */
-export function waiversCreatedMessage(created: number, hosts: number): string {
-  const waivers = created === 1 ? '1 waiver created' : `${created.toLocaleString('en')} waivers created`;
-  return created === hosts ? waivers : `${waivers} for ${hosts.toLocaleString('en')} selected hosts`;
 }
 
 /**

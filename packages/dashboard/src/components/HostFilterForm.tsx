@@ -3,7 +3,8 @@ import type { Client, LicenseKeyInfo } from '@org/audit-client/sdk';
 import { COMPLIANCE_STATES, hostsRoute, hrefOf, type FindingKind } from '../route.js';
 import { activeFilters, keyIdOf, keyText, type FilterNames, type HostsRoute } from '../host-filters.js';
 import { useStateFrom } from '../use-state-from.js';
-import { SuggestInput, suggestionText } from './SuggestInput.js';
+import { suggestionText } from '../suggestions.js';
+import { SuggestInput } from './SuggestInput.js';
 
 /** Choices of the "without a report for" filter, in days; a link may name any other number. */
 const STALE_CHOICES = [1, 3, 7, 14, 30, 90];

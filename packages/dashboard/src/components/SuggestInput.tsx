@@ -1,6 +1,7 @@
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import { listFacets, type Client, type FacetField, type FacetValue } from '@org/audit-client/sdk';
 import { ApiError, data } from '../api.js';
+import { nextActive, suggestionText } from '../suggestions.js';
 
 /** How long typing must pause before the server is asked for suggestions. */
 const SUGGEST_DELAY_MS = 150;
@@ -20,10 +21,6 @@ export interface SuggestInputProps {
   client: Client;
   onUnauthorized(): void;
 }
-
-/** What a suggestion reads as in the input: a key by its label, any other value as stored. */
-export const suggestionText = (field: FacetField, suggestion: FacetValue): string =>
-  field === 'key' ? (suggestion.label ?? suggestion.value) : suggestion.value;
 
 /**
  * A text input that suggests the values the fleet has (with how many hosts carry each) as the user types: an ARIA
@@ -106,13 +103,6 @@ export function SuggestInput({ id, field, value, onChange, onPick, placeholder, 
       </ul>
     </div>
   );
-}
-
-/** The suggestion marked after an arrow key: the first (down) or last (up) when none is, round the ends. */
-export function nextActive(active: number, step: 1 | -1, count: number): number {
-  if (count === 0) return -1;
-  if (active < 0 || active >= count) return step > 0 ? 0 : count - 1;
-  return (active + step + count) % count;
 }
 
 /**

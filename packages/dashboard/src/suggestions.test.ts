@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextActive, suggestionText } from './SuggestInput.js';
-import { waiversCreatedMessage } from './AcceptRule.js';
+import { nextActive, suggestionText } from './suggestions.js';
 
 describe('suggestions of a typed filter', () => {
   it('moves the marked suggestion with the arrow keys, round the ends, from none to the first or last', () => {
@@ -17,13 +16,5 @@ describe('suggestions of a typed filter', () => {
     expect(suggestionText('key', { value: 'k1', label: 'demo', hosts: 3 })).toBe('demo');
     expect(suggestionText('key', { value: 'k1', label: null, hosts: 3 })).toBe('k1');
     expect(suggestionText('group', { value: 'webservers', label: null, hosts: 612 })).toBe('webservers');
-  });
-});
-
-describe('the bulk waivers announcement', () => {
-  it('says how many waivers were created, and how many hosts were selected when that differs', () => {
-    expect(waiversCreatedMessage(421, 421)).toBe('421 waivers created');
-    expect(waiversCreatedMessage(1, 1)).toBe('1 waiver created');
-    expect(waiversCreatedMessage(1200, 1300)).toBe('1,200 waivers created for 1,300 selected hosts');
   });
 });
