@@ -1,6 +1,7 @@
 // A policy's page on a demo fleet of 2,000 hosts, in a real browser (Debian's Chromium through playwright-core): the
 // Baseline's failures worked through as a queue (paged, searched, sorted by keyboard, one accepted in place with the
-// waiver form), and a policy's scope edited with a preview before it is saved. Screenshots go to test-artifacts/.
+// waiver form), and a policy's scope edited with a preview before it is saved, then the policy deleted. Screenshots
+// go to test-artifacts/.
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -109,11 +110,13 @@ describe("a policy's page on a fleet of 2,000 hosts", () => {
     expect(errors).toEqual([]);
   });
 
-  it("edits a policy's scope with a preview of the hosts it covers, a faulty rule shown at its rule, then saves it", async () => {
+  it("edits a policy's scope with a preview of the hosts it covers, a faulty rule shown at its rule, saves it, and deletes it", async () => {
     const rules = [{ id: 'hardening-index', expression: 'summary.hardeningIndex >= 60' }];
     const created = await fleet.admin<Policy>('POST', '/api/admin/policies', { name: 'Web hardening', rules });
     expect(created.status).toBe(201);
+    const started = performance.now();
     const expected = await fleet.admin<PolicyPreview>('POST', '/api/admin/policies/preview', { name: 'x', scope: { group: 'webservers' }, rules });
+    console.log(`Preview of a policy scoped to a group on ${fleet.hosts} hosts: ${Math.round(performance.now() - started)} ms`);
     expect(expected.body.hostsInScope).toBeGreaterThan(0);
     expect(expected.body.hostsInScope).toBeLessThan(fleet.hosts);
 
@@ -145,6 +148,16 @@ describe("a policy's page on a fleet of 2,000 hosts", () => {
     await expect.poll(() => page.locator('.facts').innerText()).toContain('group webservers');
     const saved = await fleet.admin<Policy>('GET', `/api/admin/policies/${created.body.id}`);
     expect(saved.body).toMatchObject({ scope: { group: 'webservers', tag: null, keyId: null, hostname: null }, rules: [{ expression: rules[0]!.expression }] });
+
+    // Deleted after a confirmation, then back on the list, where it is no more.
+    page.once('dialog', (dialog) => {
+      expect(dialog.message()).toBe('Delete the policy Web hardening with its results and waivers?');
+      void dialog.accept();
+    });
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('heading', { name: 'Policies', exact: true }).waitFor();
+    expect(await page.getByRole('link', { name: 'Web hardening' }).count()).toBe(0);
+    expect((await fleet.admin('GET', `/api/admin/policies/${created.body.id}`)).status).toBe(404);
     expect(errors).toEqual([]);
   });
 });

@@ -61,9 +61,11 @@ export function FailureQueue({ client, policy, route, onUnauthorized }: FailureQ
     setAnnouncement(`Accepted ${result.ruleId} on ${result.hostname ?? result.hostId} until ${formatTime(values.expiresAt)}.`);
     // A group's or the fleet's waiver covers other rows too: the page is read again. One host's: only its row.
     if (values.scope !== 'host') return reload();
-    const compliance = await data(getHostCompliance({ client, path: { hostRecordId: result.hostRecordId } }));
-    const fresh = compliance.results.find((row) => row.policyId === result.policyId && row.ruleId === result.ruleId);
+    // The waiver is saved: should reading its row fail, the whole page is read again instead.
+    const compliance = await data(getHostCompliance({ client, path: { hostRecordId: result.hostRecordId } })).catch(() => undefined);
+    const fresh = compliance?.results.find((row) => row.policyId === result.policyId && row.ruleId === result.ruleId);
     if (fresh) setReloaded(new Map(reloaded).set(resultKey(result), fresh));
+    else reload();
   };
   const rows = page.state === 'ready' ? page.value.items.map((result) => reloaded.get(resultKey(result)) ?? result) : [];
   return (
