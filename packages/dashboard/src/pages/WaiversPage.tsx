@@ -59,7 +59,7 @@ export function WaiversPage({ client, route, onUnauthorized }: PageProps<'waiver
 function columns(now: Date, actions: (waiver: Waiver) => ReactNode): Column<Waiver>[] {
   return [
     { header: 'Policy', cell: (waiver) => waiver.policyName ?? waiver.policyId },
-    { header: 'Rule', cell: (waiver) => (waiver.ruleId ? <code>{waiver.ruleId}</code> : 'every rule') },
+    { header: 'Rule', cellClassName: 'nowrap', cell: (waiver) => (waiver.ruleId ? <code>{waiver.ruleId}</code> : 'every rule') },
     {
       header: 'Covers',
       cell: (waiver) => {
