@@ -1,10 +1,11 @@
 // The `waivers` commands: accepted exceptions to compliance rules, for a host, a group, every host, or many hosts.
 import { Command, Option } from 'commander';
-import type { HostFilterValues, Waiver, WaiverList } from './generated/types.gen.js';
+import type { Waiver, WaiverList } from './generated/types.gen.js';
 import { admin, adminCommand, deleted, show, type OutputFlags } from './admin-command-base.js';
 import { formatTable, formatTime } from './admin-output.js';
 import { dateTime, positiveInteger, recordId, recordIds } from './cli-arguments.js';
 import { UsageError } from './cli-settings.js';
+import { addHostFilterOptions, hostFilterQuery, type HostFilterFlags } from './host-filter-flags.js';
 
 const DAY_MS = 86_400_000;
 /** How long a waiver runs when neither --expires nor --days says. */
@@ -66,40 +67,24 @@ export function addWaiverCommands(program: Command): void {
     );
 }
 
-/** The host list's filters `waivers bulk` takes, as flags. */
-type BulkFilterFlags = Pick<HostFilterValues, 'hostname' | 'group' | 'tag' | 'os' | 'compliance' | 'failingPolicy' | 'failingRule'>;
-
 /** `waivers bulk`: one waiver per host selected, by ids or by the host list's filters. */
 function addBulkCommand(waivers: Command): void {
-  withExpiry(
-    adminCommand(
-      waivers,
-      'bulk',
-      "waive a rule (or every rule) for each host selected, by --ids or by the host list's filters; all or none, at most 10,000 hosts",
-    )
-      .addOption(new Option('--policy <id>', "the policy's id").argParser(recordId).makeOptionMandatory())
-      .option('--rule <id>', 'the rule; every rule of the policy when left out')
-      .requiredOption('--reason <text>', 'why, for the auditors')
-      .addOption(new Option('--ids <ids>', 'the hosts, as their ids (Host.id) separated by commas').argParser(recordIds))
-      .option('--hostname <text>', 'hosts whose host name contains this text (case-insensitive)')
-      .option('--group <name>', 'hosts whose latest report names this group (any case)')
-      .option('--tag <name>', 'hosts whose latest report names this tag (any case)')
-      .option('--os <name>', 'hosts with this operating system (any case)')
-      .addOption(new Option('--compliance <state>', 'hosts with this compliance').choices(['compliant', 'noncompliant', 'waived', 'unknown']))
-      .addOption(new Option('--failing-policy <id>', 'hosts failing a rule of this policy that no waiver covers').argParser(recordId))
-      .option('--failing-rule <id>', 'hosts failing this rule (of --failing-policy, or of any policy) that no waiver covers'),
-  ).action(
-    admin<[OutputFlags & ExpiryFlags & BulkFilterFlags & { policy: string; rule?: string; reason: string; ids?: string[] }]>(async (client, options) => {
-      const { hostname, group, tag, os, compliance, failingPolicy, failingRule } = options;
-      const filters = Object.fromEntries(
-        Object.entries({ hostname, group, tag, os, compliance, failingPolicy, failingRule }).filter(([, value]) => value !== undefined),
-      ) as HostFilterValues;
+  const bulk = adminCommand(
+    waivers,
+    'bulk',
+    "waive a rule (or every rule) for each host selected, by --ids or by the host list's filters; all or none, at most 10,000 hosts",
+  )
+    .addOption(new Option('--policy <id>', "the policy's id").argParser(recordId).makeOptionMandatory())
+    .option('--rule <id>', 'the rule; every rule of the policy when left out')
+    .requiredOption('--reason <text>', 'why, for the auditors')
+    .addOption(new Option('--ids <ids>', 'the hosts, as their ids (Host.id) separated by commas').argParser(recordIds));
+  withExpiry(addHostFilterOptions(bulk, { sorted: false })).action(
+    admin<[OutputFlags & ExpiryFlags & HostFilterFlags & { policy: string; rule?: string; reason: string; ids?: string[] }]>(async (client, options) => {
+      const filters = hostFilterQuery(options);
       const filtered = Object.keys(filters).length > 0;
       if (options.ids !== undefined && filtered) throw new UsageError('give either --ids or filters, not both');
       if (options.ids === undefined && !filtered)
-        throw new UsageError(
-          'select hosts with --ids or at least one filter (--group, --tag, --os, --compliance, --failing-policy, --failing-rule, --hostname)',
-        );
+        throw new UsageError('select hosts with --ids or with filters of the host list (--group, --compliance, --failing-rule, …)');
       const result = await client.createWaivers({
         policyId: options.policy,
         ruleId: options.rule,
