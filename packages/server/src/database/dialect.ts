@@ -110,6 +110,13 @@ export interface SqlDialect<Name extends string = string> {
   /** Orders `query` by `column` (SQL) in `direction`, rows without a value last: for knex queries (the ORM's `QueryOrder` has its own). */
   orderNullsLast(query: Knex.QueryBuilder, column: string, direction: 'asc' | 'desc'): Knex.QueryBuilder;
   /**
+   * In SQL, `column` as a condition compares it without reading an index on it: in a subquery run once per row of
+   * an outer query, so that a planner without statistics (SQLite before its first `analyze`) reads the few rows
+   * the correlation's index finds rather than every row the column's index holds for the value. As it is where the
+   * planner has statistics (PostgreSQL: autovacuum analyzes) and plans such a subquery as a join.
+   */
+  unindexed(column: string): string;
+  /**
    * Called first in a transaction that reads rows before it writes them: SQLite takes its write lock now (waiting
    * for another connection's), as a read first would make the later write fail at once with `SQLITE_BUSY`.
    */

@@ -60,6 +60,7 @@ export const POSTGRESQL: SqlDialect<'postgresql'> = {
   },
   containsIgnoringCase: lowerLikeContains,
   orderNullsLast: orderNullsLastClause,
+  unindexed: (column) => column,
   // A few: each group holds a pooled connection (10) and its hosts' rows until it commits.
   concurrentGroups: 3,
   // 40001 serialization failure, 40P01 deadlock detected.

@@ -74,6 +74,8 @@ export const SQLITE: SqlDialect<'sqlite'> = {
   },
   containsIgnoringCase: lowerLikeContains,
   orderNullsLast: orderNullsLastClause,
+  // A unary `+` keeps a term from using an index (SQLite's query planner documentation).
+  unindexed: (column) => `+${column}`,
   // One writer at a time: a second group would only wait for the file's lock.
   concurrentGroups: 1,
   // No deadlocks with one writer; a busy database is unavailable (above), not a lost race.

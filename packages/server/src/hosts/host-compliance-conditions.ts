@@ -1,9 +1,10 @@
 // Conditions on a host (`h`) of the host list by its policy results, as `Host.compliance` reads them: the worst of
-// its results with waivers applied at request time (`effectiveResults`). Most are an `exists` over the results of
+// its results with waivers applied at request time (`effectiveResults`). Each is an `exists` over the results of
 // that one host, which the index on `policy_result (host_record_id, policy_id)` serves, so that a page of a large
 // fleet, read in the order of another index, stops as soon as it is full.
 import type { Knex, SqlEntityManager } from '@mikro-orm/knex';
 import type { HostComplianceState } from '../generated/types.gen.js';
+import { sqlDialectOf } from '../database/dialects.js';
 import { effectiveResults } from '../policies/policy-results.js';
 
 /** A condition in SQL on the host `h`, its values bound. */
@@ -29,28 +30,31 @@ export function complianceCondition(em: SqlEntityManager, state: HostComplianceS
   }
 }
 
-/**
- * The hosts that fail (or err on) a rule of `policyId` and/or with `ruleId`, unwaived. Of one policy, its failures
- * are read once, from the index that pages its results by status: per host, a planner without statistics (SQLite
- * before its first `analyze`) took that index too and read every failure of the policy for each host.
- */
+/** The hosts that fail (or err on) a rule of `policyId` and/or with `ruleId`, unwaived. */
 export function failingCondition(em: SqlEntityManager, only: { policyId?: string; ruleId?: string }, now: Date): HostCondition {
-  const failures = unwaivedFailures(em, now);
-  if (only.ruleId !== undefined) failures.andWhere('e.rule_id', only.ruleId);
-  if (only.policyId === undefined) return exists(failures.select(em.getKnex().raw('1')).whereRaw('e.host_record_id = h.id'));
-  const { sql, bindings } = failures.select('e.host_record_id').andWhere('e.policy_id', only.policyId).toSQL();
-  return { sql: `h.id in (${sql})`, bindings: [...bindings] };
+  return unwaivedFailure(em, now, (failures) => {
+    // Of the policy alone, its results' status index would draw a planner without statistics: per host, it read
+    // every failure of the policy. With the rule, the results' key (policy, rule, host) serves.
+    if (only.policyId !== undefined && only.ruleId === undefined) failures.whereRaw(`${sqlDialectOf(em).unindexed('e.policy_id')} = ?`, [only.policyId]);
+    else if (only.policyId !== undefined) failures.andWhere('e.policy_id', only.policyId);
+    if (only.ruleId !== undefined) failures.andWhere('e.rule_id', only.ruleId);
+  });
 }
 
-/** A result of the host that fails or errs and that no unexpired waiver covers. */
-function unwaivedFailure(em: SqlEntityManager, now: Date): HostCondition {
-  return exists(unwaivedFailures(em, now).select(em.getKnex().raw('1')).whereRaw('e.host_record_id = h.id'));
-}
-
-/** The results (`e`) that fail or err and that no unexpired waiver covers, nothing selected yet. */
-function unwaivedFailures(em: SqlEntityManager, now: Date): Knex.QueryBuilder {
-  // The stored status first, so that the waivers are looked up for failures only.
-  return em.getKnex().from(effectiveResults({ em }, now).as('e')).whereIn('e.raw_status', FAILING).whereIn('e.status', FAILING);
+/**
+ * A result of the host (of those `narrow` keeps) that fails or errs and that no unexpired waiver covers. The stored
+ * status is tested first, so that waivers are looked up for failures only.
+ */
+function unwaivedFailure(em: SqlEntityManager, now: Date, narrow: (failures: Knex.QueryBuilder) => void = () => {}): HostCondition {
+  const knex = em.getKnex();
+  const failures = knex
+    .from(effectiveResults({ em }, now).as('e'))
+    .select(knex.raw('1'))
+    .whereRaw('e.host_record_id = h.id')
+    .whereIn('e.raw_status', FAILING)
+    .whereIn('e.status', FAILING);
+  narrow(failures);
+  return exists(failures);
 }
 
 /** A stored result of the host (with one of `statuses` when given), waivers aside. */
