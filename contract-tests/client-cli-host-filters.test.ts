@@ -76,7 +76,7 @@ it('hosts: filters by group, tag, key, compliance and failing policy and rule, s
   expect(failing.stdout.split('\n')[1]).toMatch(/^\S+\s+db-01\s/);
   expect(failing.stdout).not.toContain('web-01');
   expect(hostnames((await client('hosts', '--sort', 'compliance', '--order', 'desc', '--json')).stdout)).toEqual(['db-01', 'web-01']);
-});
+}, 60_000);
 
 it('export hosts and findings: only the hosts the filters select, to stdout or a file', async () => {
   const file = join(server.dataDir, 'web.json');
@@ -94,7 +94,7 @@ it('export hosts and findings: only the hosts the filters select, to stdout or a
   expect(await findingHosts('--group', 'databases')).toEqual(new Set(['db-01']));
   expect(await client('export', 'findings', '--sort', 'hostname')).toEqual({ code: 1, stdout: '', stderr: '--sort and --order order export hosts only\n' });
   expect(await client('export', 'history', MISSING_ID, '--group', 'x')).toEqual({ code: 1, stdout: '', stderr: 'export history takes no host filters\n' });
-});
+}, 60_000);
 
 it('facets: each field’s values with their host counts, one field, or those containing a text', async () => {
   const groups = await client('facets', '--field', 'group');
@@ -110,7 +110,7 @@ it('facets: each field’s values with their host counts, one field, or those co
   const web = await client('facets', '--q', 'WEB', '--limit', '5');
   expect(web.stdout).toContain('webservers');
   expect(web.stdout).not.toContain('databases');
-});
+}, 60_000);
 
 it('webhooks test: a signed webhook.test event to a disabled subscription’s receiver, in its delivery log', async () => {
   const created = JSON.parse((await client('webhooks', 'create', '--to', `${receiver.url}/hook`, '--event', 'host.stale', '--json')).stdout) as {
@@ -133,7 +133,7 @@ it('webhooks test: a signed webhook.test event to a disabled subscription’s re
   expect(log.stdout.split('\n')[0]!.split(/\s{2,}/)).toEqual(['ID', 'EVENT', 'HOST', 'STATUS', 'ATTEMPTS', 'LAST', 'CREATED']);
   expect(log.stdout.split('\n')[1]).toMatch(/^\S+\s+webhook\.test\s+-\s+(pending|delivered)\s/);
   expect(await client('webhooks', 'test', MISSING_ID)).toEqual({ code: 5, stdout: '', stderr: `Not found (404): No webhook with id ${MISSING_ID}\n` });
-});
+}, 60_000);
 
 it('refuses ids, rule ids and a license key given for its id before sending anything, never echoing the key', async () => {
   const before = adminRequests();
@@ -155,4 +155,4 @@ it('refuses ids, rule ids and a license key given for its id before sending anyt
   expect(results[6].stderr).toContain('Allowed choices are group, tag, os, key, customer');
   await new Promise((resolve) => setTimeout(resolve, 200)); // the request log arrives through a pipe
   expect(adminRequests()).toBe(before);
-});
+}, 60_000);

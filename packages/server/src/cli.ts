@@ -328,10 +328,19 @@ const hosts = program.command('hosts').description('read the hosts that uploaded
 
 hosts
   .command('list')
-  .description('list hosts, most recently seen first: id, host name, hostid, OS, hardening index, warnings, reports, last seen, groups, tags')
+  .description(
+    'list hosts, most recently seen first unless --sort says otherwise: id, host name, hostid, OS, hardening index, warnings, reports, last seen, groups, tags',
+  )
   .option('--hostname <text>', 'only hosts whose host name contains this text (case-insensitive)')
-  .option('--group <name>', 'only hosts whose latest report lists this group (system-groups=; exact)')
-  .option('--tag <name>', 'only hosts whose latest report lists this tag (tags=; exact)')
+  .option('--group <name>', 'only hosts whose latest report lists this group (system-groups=; case-insensitive)')
+  .option('--tag <name>', 'only hosts whose latest report lists this tag (tags=; case-insensitive)')
+  .option('--os <name>', 'only hosts with this operating system, as the OS column shows it (case-insensitive)')
+  .option('--key <id>', 'only hosts that upload with this license key (its id, the ID column of keys list)')
+  .option('--compliance <state>', 'only hosts with this compliance: compliant, noncompliant, waived or unknown (waivers applied)')
+  .option('--failing-policy <id>', 'only hosts failing (or erring on) a rule of this policy that no waiver covers (its id)')
+  .option('--failing-rule <rule-id>', 'only hosts failing this rule (of --failing-policy when given) that no waiver covers')
+  .option('--sort <column>', 'order by lastSeen (default), hostname, hardeningIndex, warnings or compliance')
+  .option('--order <order>', 'desc (default) or asc; hosts without a value come last either way')
   .option('--limit <n>', 'most hosts to show, 1 to 500 (default 50)')
   .option('--offset <n>', 'hosts to skip, for the next page')
   .option('--json', 'print the page as the admin API answers it (listHosts)')

@@ -10,9 +10,23 @@ export interface HostListFlags {
   hostname?: string;
   group?: string;
   tag?: string;
+  os?: string;
+  key?: string;
+  compliance?: string;
+  failingPolicy?: string;
+  failingRule?: string;
+  sort?: string;
+  order?: string;
   limit?: string;
   offset?: string;
 }
+
+/** The values the choice flags of `hosts list` take, as the admin API names them. */
+const COMPLIANCE_STATES = ['compliant', 'noncompliant', 'waived', 'unknown'] as const;
+const SORTS = ['lastSeen', 'hostname', 'hardeningIndex', 'warnings', 'compliance'] as const;
+const ORDERS = ['desc', 'asc'] as const;
+/** The contract's `RuleId`. */
+const RULE_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 /** The most hosts one page may hold, as the admin API allows. */
 const MAX_LIMIT = 500;
@@ -26,13 +40,41 @@ export function printable(value: string | number | null | undefined): string {
   return String(value).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?'); // eslint-disable-line no-control-regex -- control characters are what it replaces
 }
 
-/** The host query the flags of `hosts list` ask for: filters as the admin API's, 50 hosts unless `--limit` says. */
+/**
+ * The host query the flags of `hosts list` ask for: filters as the admin API's, 50 hosts unless `--limit` says;
+ * each flag checked as the API would, with a message naming it (a license key given for `--key` is not repeated).
+ */
 export function hostListQuery(flags: HostListFlags): HostQuery {
   const limit = wholeNumber(flags.limit ?? '50', '--limit');
   if (limit < 1 || limit > MAX_LIMIT) throw new DomainError('invalid', `--limit must be from 1 to ${MAX_LIMIT}`);
   const offset = wholeNumber(flags.offset ?? '0', '--offset');
-  const { hostname, group, tag } = flags;
-  return { ...(hostname === undefined ? {} : { hostname }), ...(group === undefined ? {} : { group }), ...(tag === undefined ? {} : { tag }), limit, offset };
+  const { hostname, group, tag, os, key, failingPolicy, failingRule } = flags;
+  if (key !== undefined && !isRecordId(key))
+    throw new DomainError('invalid', "--key must be a license key's id (the ID column of keys list, a UUID), never the key itself");
+  if (failingPolicy !== undefined && !isRecordId(failingPolicy))
+    throw new DomainError('invalid', "--failing-policy must be a policy's id (the ID column of policies list, a UUID)");
+  if (failingRule !== undefined && !RULE_ID_PATTERN.test(failingRule)) {
+    throw new DomainError('invalid', '--failing-rule must be a rule id: lowercase letters, digits and "-", e.g. hardening-index');
+  }
+  const query = {
+    hostname,
+    group,
+    tag,
+    os,
+    keyId: key,
+    compliance: oneOf(flags.compliance, COMPLIANCE_STATES, '--compliance'),
+    failingPolicy,
+    failingRule,
+    sort: oneOf(flags.sort, SORTS, '--sort'),
+    order: oneOf(flags.order, ORDERS, '--order'),
+  };
+  return { ...(Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined)) as Partial<HostQuery>), limit, offset };
+}
+
+/** A choice flag's value, refused with the choices when it is none of them. */
+function oneOf<Choice extends string>(value: string | undefined, choices: readonly Choice[], flag: string): Choice | undefined {
+  if (value === undefined || (choices as readonly string[]).includes(value)) return value as Choice | undefined;
+  throw new DomainError('invalid', `${flag} must be one of ${choices.join(', ')}`);
 }
 
 /** The `--history` of `hosts show`: how many of the newest reports, 1 to 500. */
