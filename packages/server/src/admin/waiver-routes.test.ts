@@ -9,7 +9,7 @@ import { createKey } from '../secrets/license-keys.js';
 import { createAdminToken } from '../secrets/admin-tokens.js';
 import { PolicyEvaluator } from '../policies/policy-evaluator.js';
 import { createPolicy } from '../policies/policy-records.js';
-import { listResults, statusCounts } from '../policies/policy-results.js';
+import { listResults, ruleCounts, statusCounts } from '../policies/policy-results.js';
 import { groupedCounts } from '../policies/grouped-counts.test-kit.js';
 import { createWaivers } from '../policies/waivers.js';
 import { createAdminApi, type AdminApi } from './api.js';
@@ -87,6 +87,7 @@ describe.each(DIALECTS)('waivers through the admin API on %s', (dialect) => {
     const grouped = await groupedCounts(database, new Date());
     expect(Object.fromEntries(kept.byRule)).toEqual(Object.fromEntries(grouped.byRule));
     expect(Object.fromEntries(kept.byPolicy)).toEqual(Object.fromEntries(grouped.byPolicy));
+    expect(Object.fromEntries(await ruleCounts(database))).toEqual(Object.fromEntries(grouped.byRule));
   };
 
   it('waives a rule for every host the policy covers (neither host nor group), counts kept right', async () => {

@@ -80,13 +80,26 @@ export async function statusCounts(database: Database, now = new Date()): Promis
 }
 
 /**
- * The kept counts with waivers applied: by rule, by policy, and the fleet's (under {@link FLEET} in `byPolicy`).
+ * How many hosts have each status on each rule of each policy, waivers applied: what a policy's results pages need,
+ * without {@link statusCounts}' reading of which hosts' worst status a waiver changes.
+ */
+export async function ruleCounts(database: Database, now = new Date()): Promise<Map<string, StatusCounts>> {
+  return (await keptCounts(database, now, { policies: false })).byRule;
+}
+
+/**
+ * The kept counts with waivers applied: by rule, by policy, and the fleet's (under {@link FLEET} in `byPolicy`;
+ * with `policies` false, `byPolicy` is left without waivers).
  * A fleet-wide waiver moves its rules' failures and errors to `waived` from the kept counts alone; the results that
  * host and group waivers cover are counted in the database. Whose worst status changes is counted there too, from
  * the failures and errors of the hosts concerned only: a fleet-wide waiver of a large policy reads no passing result,
  * and no row of it leaves the database.
  */
-async function keptCounts(database: Database, now: Date): Promise<{ byRule: Map<string, StatusCounts>; byPolicy: Map<string, StatusCounts> }> {
+async function keptCounts(
+  database: Database,
+  now: Date,
+  { policies = true } = {},
+): Promise<{ byRule: Map<string, StatusCounts>; byPolicy: Map<string, StatusCounts> }> {
   const knex = database.em.getKnex();
   const [rows, waivers] = await Promise.all([
     knex('policy_status_count').select('policy_id', 'rule_id', 'status', 'hosts') as Promise<
@@ -116,6 +129,7 @@ async function keptCounts(database: Database, now: Date): Promise<{ byRule: Map<
     counts[covered.status] -= Number(covered.hosts);
     counts.waived += Number(covered.hosts);
   }
+  if (!policies) return { byRule, byPolicy };
   const hosts = await waivedHosts(database, now);
   if (Array.isArray(hosts) && hosts.length === 0) return { byRule, byPolicy };
   const [byPolicyChanges, fleetChanges] = await Promise.all([worstChanges(database, now, hosts, 'policy'), worstChanges(database, now, hosts, 'fleet')]);
@@ -271,7 +285,7 @@ export async function listResults(
   filter: NonNullable<ListPolicyResultsData['query']> & { limit: number; offset: number },
   now = new Date(),
 ): Promise<{ items: PolicyResult[]; total: number }> {
-  const { byRule } = await statusCounts(database, now);
+  const byRule = await ruleCounts(database, now);
   const sizes = emptyCounts();
   for (const [key, counts] of byRule) {
     const [policy, rule] = key.split('\n');
