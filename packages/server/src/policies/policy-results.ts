@@ -306,7 +306,8 @@ export async function listResults(
   return { items: await resultsOf(database, policyId, keys, now), total: shown.reduce((sum, status) => sum + sizes[status], 0) };
 }
 
-type ResultKey = { host_record_id: string; rule_id: string };
+/** A result's key within its policy. */
+export type ResultKey = { host_record_id: string; rule_id: string };
 
 /**
  * A slice of the `of` results that read `status`, in page order: from an index for a stored status (without the
@@ -342,7 +343,7 @@ async function statusPage(
 }
 
 /** The results of `keys`, in their order, as {@link effectiveResults} reads them. */
-async function resultsOf(database: Database, policyId: string, keys: ResultKey[], now: Date): Promise<PolicyResult[]> {
+export async function resultsOf(database: Database, policyId: string, keys: ResultKey[], now: Date): Promise<PolicyResult[]> {
   if (keys.length === 0) return [];
   const hosts = [...new Set(keys.map((key) => key.host_record_id))];
   const rows = (await database.em

@@ -1,11 +1,11 @@
 // A page of a policy's results as `GET /api/admin/policies/{policyId}/results` asks for it: the default (failures
 // first, no search) from the kept counts and page indexes (`listResults`); a search by host name or another order
-// from the results as read (waivers applied), sorted and counted by the database.
+// sorted and counted by the database.
 import type { Knex } from '@mikro-orm/knex';
 import type { ListPolicyResultsData, PolicyResult, RuleStatus } from '../generated/types.gen.js';
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
-import { effectiveResults, listResults, toResult, type EffectiveRow } from './policy-results.js';
+import { effectiveResults, listResults, resultsOf, type ResultKey } from './policy-results.js';
 import { RANK_SQL } from './rule-status.js';
 
 /** The query of a results page, its defaults filled in. */
@@ -19,7 +19,11 @@ export type ResultQuery = NonNullable<ListPolicyResultsData['query']> & {
 /** The stored statuses a result with each status (waivers applied) has: reading only those spares looking up waivers for the others. */
 const STORED: Record<RuleStatus, RuleStatus[]> = { fail: ['fail'], error: ['error'], waived: ['fail', 'error'], pass: ['pass'] };
 
-/** One page of a policy's results, with the total over all pages. */
+/**
+ * One page of a policy's results, with the total over all pages. The page's keys are read first and its results
+ * as read (waivers applied) then: unless the status filters or orders them, the keys and the total come from the
+ * stored results alone, so that no waiver is looked up for a result the page does not show.
+ */
 export async function resultPage(
   database: Database,
   policyId: string,
@@ -29,16 +33,18 @@ export async function resultPage(
   const { ruleId, status, hostname, sort, order, limit, offset } = query;
   if (hostname === undefined && sort === 'status' && order === 'asc') return listResults(database, policyId, { ruleId, status, limit, offset }, now);
   const knex = database.em.getKnex();
-  const results = knex.from(effectiveResults(database, now).as('e')).where('e.policy_id', policyId);
+  const results: Knex.QueryBuilder =
+    status === undefined && sort !== 'status' ? knex('policy_result as e') : knex.from(effectiveResults(database, now).as('e'));
+  results.where('e.policy_id', policyId);
   if (ruleId !== undefined) results.andWhere('e.rule_id', ruleId);
   if (status !== undefined) results.whereIn('e.raw_status', STORED[status]).andWhere('e.status', status);
   if (hostname !== undefined) {
     const { sql, bindings } = sqlDialectOf(database.em).containsIgnoringCase('e.hostname', hostname);
     results.andWhereRaw(sql, bindings);
   }
-  const page = ordered(database, results.clone().select('e.*'), sort, order).limit(limit).offset(offset);
-  const [rows, [counted]] = (await Promise.all([page, results.clone().count({ total: '*' })])) as [EffectiveRow[], { total: number | string }[]];
-  return { items: rows.map(toResult), total: Number(counted!.total) };
+  const page = ordered(database, results.clone().select('e.host_record_id', 'e.rule_id'), sort, order).limit(limit).offset(offset);
+  const [keys, [counted]] = (await Promise.all([page, results.clone().count({ total: '*' })])) as [ResultKey[], { total: number | string }[]];
+  return { items: await resultsOf(database, policyId, keys, now), total: Number(counted!.total) };
 }
 
 /** `query` in the order of `sort` and `order`; ties by host name (none last), host and rule, always ascending. */
