@@ -8,7 +8,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Facets, HostPage, Policy, PolicyResultPage } from '@org/audit-client/sdk';
-import { launchChromium, signIn } from './support/dashboard.js';
+import { fitsWidth, launchChromium, signIn } from './support/dashboard.js';
 import { enableBaseline, startSeededFleet, type SeededFleet } from './support/seeded-fleet.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts', import.meta.url));
@@ -224,6 +224,11 @@ describe('the dashboard on a fleet of 2,000 hosts', { timeout: 60_000 }, () => {
     await expect.poll(() => bar.locator('strong').textContent()).toBe('25 selected');
     await bar.getByRole('button', { name: `Select all ${matching} matching the filters` }).click();
     await expect.poll(() => bar.locator('strong').textContent()).toBe(`${matching} selected`);
+    // The bar wraps in a narrow window instead of widening the page.
+    await page.setViewportSize({ width: 420, height: 800 });
+    expect(await fitsWidth(page, 420)).toBe(true);
+    await bar.screenshot({ path: `${ARTIFACTS}/dashboard-fleet-bar-narrow.png` });
+    await page.setViewportSize(VIEWPORT);
     await bar.getByRole('button', { name: 'Accept a rule…' }).click();
     expect(await page.getByLabel('Policy', { exact: true }).inputValue()).toBe(baseline.id); // the failing policy and rule of the filters
     expect(await page.getByLabel('Rule', { exact: true }).inputValue()).toBe(rule);

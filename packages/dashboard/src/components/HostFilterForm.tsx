@@ -11,7 +11,7 @@ const STALE_CHOICES = [1, 3, 7, 14, 30, 90];
 
 type Keys = Pick<LicenseKeyInfo, 'id' | 'label' | 'prefix'>[];
 
-/** The filter form's fields, filled from the route (and again when another link changes it, or the keys arrive), and its submit. */
+/** The filter form's fields, filled from the route (and again when another link changes it), and its submit. */
 function useFilterForm(route: HostsRoute, keys: Keys) {
   const fromRoute = () => {
     const key = keys.find((k) => k.id === route.keyId);
@@ -28,7 +28,9 @@ function useFilterForm(route: HostsRoute, keys: Keys) {
       compliance: route.compliance ?? '',
     };
   };
-  const [form, setForm] = useStateFrom(`${hrefOf(route)} ${keys.length}`, fromRoute);
+  // Filled again when the route's key becomes known (its label replaces its id), not whenever the keys load.
+  const keyKnown = route.keyId !== undefined && keys.some((k) => k.id === route.keyId);
+  const [form, setForm] = useStateFrom(`${hrefOf(route)} ${keyKnown}`, fromRoute);
   const [problem, setProblem] = useState<string>();
   const field = (name: Exclude<keyof typeof form, 'keyId'>) => ({
     id: `host-filter-${name}`,

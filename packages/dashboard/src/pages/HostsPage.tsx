@@ -1,5 +1,5 @@
-import { useEffect, useRef } from 'react';
-import { exportHosts, listHosts, listLicenseKeys, listPolicies, type Client, type Host } from '@org/audit-client/sdk';
+import { useEffect, useRef, useState } from 'react';
+import { exportHosts, listHosts, listLicenseKeys, listPolicies, type Client, type Host, type LicenseKeyInfo } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { pageCaption } from '../format.js';
 import { BulkActions } from '../components/BulkActions.js';
@@ -35,7 +35,9 @@ export function HostsPage({ client, route, onUnauthorized }: { client: Client; r
   // What the last bulk action did, until the list moves elsewhere.
   const [announced, setAnnounced] = useStateFrom(hrefOf(route), () => '');
   const status = useRef<HTMLParagraphElement>(null);
-  const keys = loaded.state === 'ready' ? loaded.value.keys : [];
+  // The keys last loaded: the key filter and its chip keep naming them while the list loads again.
+  const [keys, setKeys] = useState<LicenseKeyInfo[]>([]);
+  if (loaded.state === 'ready' && loaded.value.keys !== keys) setKeys(loaded.value.keys);
   const filtered = activeFilters(route, { keys }).length > 0;
   const bulkDone = (message: string) => {
     setSelection(NO_SELECTION);
