@@ -115,6 +115,10 @@ describe.each(DIALECTS)('the policy preview on %s', (dialect) => {
   it('evaluates the most recently seen hosts in scope when there are more than it takes, counting them all', async () => {
     const result = await previewPolicy(database, { rules: RULES, scope: { hostname: 'web-*' } }, { maxHosts: 1 });
     expect(counts(result)).toEqual([4, 3, 1, 0]);
+    // Read a host at a time (in id order, which is not the order of recency): still the two most recent, web-1 and web-2.
+    const paged = await previewPolicy(database, { rules: RULES, scope: { hostname: 'web-*' } }, { maxHosts: 2, scanPage: 1 });
+    expect(counts(paged)).toEqual([4, 3, 2, 1]);
+    expect(paged.rules[0]).toMatchObject({ passing: 1, failing: 1 });
   });
 
   it('answers a rule that does not compile as creating the policy would, and stores nothing', async () => {

@@ -25,6 +25,8 @@ export interface PreviewOptions {
   now?: Date;
   /** A worker to queue the preview on (the admin API's one); without it, one is started and closed. */
   runner?: RuleRunner;
+  /** Hosts read at once while looking for those in scope. Default 1,000. */
+  scanPage?: number;
 }
 
 /**
@@ -36,7 +38,11 @@ export async function previewPolicy(database: Database, policy: PreviewedPolicy,
   const knex = database.em.getKnex();
   const [{ n }] = (await withReports(knex).count({ n: '*' })) as [{ n: number | string }];
   const hostsWithReports = Number(n);
-  const scoped = await hostsInScope(knex, { scope: scopeOf(policy.scope) }, { maxHosts: options.maxHosts ?? PREVIEW_MAX_HOSTS, hostsWithReports });
+  const scoped = await hostsInScope(
+    knex,
+    { scope: scopeOf(policy.scope) },
+    { maxHosts: options.maxHosts ?? PREVIEW_MAX_HOSTS, scanPage: options.scanPage ?? SCAN_PAGE, hostsWithReports },
+  );
   const counts = new Map(
     policy.rules.map((rule) => [rule.id, { ruleId: rule.id, description: rule.description ?? null, evaluated: 0, passing: 0, failing: 0, errors: 0 }]),
   );
@@ -62,10 +68,12 @@ export async function previewPolicy(database: Database, policy: PreviewedPolicy,
 
 const withReports = (knex: Knex) => knex('host').whereNotNull('latest_report_id');
 
+const HOST_COLUMNS = ['id', 'key_id', 'host_id', 'hostname', 'last_seen', 'latest_report_id'];
+
 /** The hosts with a report, most recently seen first. */
 const newestFirst = (knex: Knex) =>
   withReports(knex)
-    .select('id', 'key_id', 'host_id', 'hostname', 'last_seen', 'latest_report_id')
+    .select(HOST_COLUMNS)
     .orderBy([
       { column: 'last_seen', order: 'desc' },
       { column: 'id', order: 'asc' },
@@ -74,27 +82,35 @@ const newestFirst = (knex: Knex) =>
 /**
  * How many hosts with a report the scope selects, and the `maxHosts` most recently seen of them with their facts.
  * The scope is the evaluator's own test ({@link inScope}), so a preview covers exactly the hosts evaluating would;
- * with a scope, every host is read (in pages, only the columns the test needs).
+ * with a scope, every host is read, in pages by id (each page an index range, however large the fleet), keeping only
+ * the most recently seen in scope so far.
  */
-async function hostsInScope(knex: Knex, policy: Pick<StoredPolicy, 'scope'>, { maxHosts, hostsWithReports }: { maxHosts: number; hostsWithReports: number }) {
+async function hostsInScope(
+  knex: Knex,
+  policy: Pick<StoredPolicy, 'scope'>,
+  { maxHosts, scanPage, hostsWithReports }: { maxHosts: number; scanPage: number; hostsWithReports: number },
+) {
   if (Object.values(policy.scope).every((condition) => !condition)) {
     const hosts = (await newestFirst(knex).limit(maxHosts)) as HostRow[];
     return { total: hostsWithReports, hosts, facts: await hostFactsOf(knex, hosts) };
   }
-  const found: { hosts: HostRow[]; facts: HostFacts[]; total: number } = { hosts: [], facts: [], total: 0 };
-  for (let offset = 0; ; offset += SCAN_PAGE) {
-    const page = (await newestFirst(knex).limit(SCAN_PAGE).offset(offset)) as HostRow[];
+  let newest: { host: HostRow; facts: HostFacts }[] = [];
+  let total = 0;
+  for (let after: string | undefined; ;) {
+    const query = withReports(knex).select(HOST_COLUMNS).orderBy('id').limit(scanPage);
+    const page = (await (after === undefined ? query : query.where('id', '>', after))) as HostRow[];
     const facts = await hostFactsOf(knex, page);
-    page.forEach((host, index) => {
-      if (!inScope(policy, facts[index]!)) return;
-      found.total += 1;
-      if (found.hosts.length >= maxHosts) return;
-      found.hosts.push(host);
-      found.facts.push(facts[index]!);
-    });
-    if (page.length < SCAN_PAGE) return found;
+    const scoped = page.flatMap((host, index) => (inScope(policy, facts[index]!) ? [{ host, facts: facts[index]! }] : []));
+    total += scoped.length;
+    newest = [...newest, ...scoped].sort(byNewest).slice(0, maxHosts);
+    if (page.length < scanPage) return { total, hosts: newest.map(({ host }) => host), facts: newest.map((found) => found.facts) };
+    after = page.at(-1)!.id;
   }
 }
+
+/** Most recently seen first, then by id: the order of {@link newestFirst}. */
+const byNewest = (a: { host: HostRow; facts: HostFacts }, b: { host: HostRow; facts: HostFacts }) =>
+  b.facts.lastSeen.getTime() - a.facts.lastSeen.getTime() || (a.host.id < b.host.id ? -1 : a.host.id > b.host.id ? 1 : 0);
 
 /** Reads the hosts' reports and hands them on in chunks of at most MAX_CHUNK_CHARACTERS, each read only when its chunk is next. */
 async function inChunks(database: Database, hosts: HostRow[], facts: HostFacts[], run: (chunk: HostJob[]) => Promise<void>): Promise<void> {
