@@ -91,9 +91,8 @@ export async function ruleCounts(database: Database, now = new Date()): Promise<
  * The kept counts with waivers applied: by rule, by policy, and the fleet's (under {@link FLEET} in `byPolicy`;
  * with `policies` false, `byPolicy` is left without waivers).
  * A fleet-wide waiver moves its rules' failures and errors to `waived` from the kept counts alone; the results that
- * host and group waivers cover are counted in the database. Whose worst status changes is counted there too, from
- * the failures and errors of the hosts concerned only: a fleet-wide waiver of a large policy reads no passing result,
- * and no row of it leaves the database.
+ * host and group waivers cover are counted in the database. Whose worst status changes is counted there too, without
+ * reading the results a fleet-wide waiver covers ({@link applyToWorst}); no result row leaves the database.
  */
 async function keptCounts(
   database: Database,
@@ -117,11 +116,14 @@ async function keptCounts(
   const fleetWide = waivers.filter(isFleetWide);
   const coveredFleetWide = (policyId: string, ruleId: string) =>
     fleetWide.some((waiver) => waiver.policy_id === policyId && (waiver.rule_id === null || waiver.rule_id === ruleId));
+  // The rules with failures or errors that no fleet-wide waiver covers, as kept before waivers apply.
+  const uncoveredFailing = new Map<string, string[]>();
   for (const [key, counts] of byRule) {
     const [policyId = '', ruleId = ''] = key.split('\n');
-    if (!coveredFleetWide(policyId, ruleId)) continue;
-    counts.waived += counts.fail + counts.error;
-    counts.fail = counts.error = 0;
+    if (coveredFleetWide(policyId, ruleId)) {
+      counts.waived += counts.fail + counts.error;
+      counts.fail = counts.error = 0;
+    } else if (counts.fail + counts.error > 0) uncoveredFailing.set(policyId, [...(uncoveredFailing.get(policyId) ?? []), ruleId]);
   }
   for (const covered of await waivedResultCounts(database, now)) {
     if (coveredFleetWide(covered.policy_id, covered.rule_id)) continue;
@@ -130,15 +132,76 @@ async function keptCounts(
     counts.waived += Number(covered.hosts);
   }
   if (!policies) return { byRule, byPolicy };
+  if (fleetWide.length > 0) await applyToWorst(database, now, byPolicy, uncoveredFailing);
+  else await applyToWorstOfHosts(database, now, byPolicy);
+  return { byRule, byPolicy };
+}
+
+/**
+ * Host and group waivers only (few hosts): whose worst status changes, from the failures and errors of the hosts
+ * they name, moved in `byPolicy`.
+ */
+async function applyToWorstOfHosts(database: Database, now: Date, byPolicy: Map<string, StatusCounts>): Promise<void> {
   const hosts = await waivedHosts(database, now);
-  if (Array.isArray(hosts) && hosts.length === 0) return { byRule, byPolicy };
+  if (Array.isArray(hosts) && hosts.length === 0) return;
   const [byPolicyChanges, fleetChanges] = await Promise.all([worstChanges(database, now, hosts, 'policy'), worstChanges(database, now, hosts, 'fleet')]);
   for (const change of [...byPolicyChanges, ...fleetChanges]) {
     const counts = counted(byPolicy, change.policy_id ?? FLEET);
     counts[STATUS_OF_RANK[Number(change.stored)]!] -= Number(change.hosts);
     counts[STATUS_OF_RANK[Number(change.effective)]!] += Number(change.hosts);
   }
-  return { byRule, byPolicy };
+}
+
+/**
+ * With a fleet-wide waiver, which may cover most of the fleet's failures: each policy's (and the fleet's) hosts by
+ * their worst status, from the failures and errors that no waiver covers alone. A host that fails or errs on such a
+ * result keeps its worst of those; every other host that failed or erred is waived; passing hosts stay passing. The
+ * rules read are those whose kept counts have a failure or error that no fleet-wide waiver covers, each from the
+ * index of its policy, rule and status: the covered results, however many, and the passes are not read.
+ */
+async function applyToWorst(database: Database, now: Date, byPolicy: Map<string, StatusCounts>, uncoveredFailing: Map<string, string[]>): Promise<void> {
+  const uncovered = new Map<string, { fail: number; error: number }>();
+  if (uncoveredFailing.size > 0) {
+    const [perPolicy, fleet] = await Promise.all([
+      worstUncovered(database, now, uncoveredFailing, 'policy'),
+      worstUncovered(database, now, uncoveredFailing, 'fleet'),
+    ]);
+    for (const row of [...perPolicy, ...fleet]) {
+      const counts = uncovered.get(row.policy_id ?? FLEET) ?? { fail: 0, error: 0 };
+      counts[Number(row.worst) === RANK.fail ? 'fail' : 'error'] += Number(row.hosts);
+      uncovered.set(row.policy_id ?? FLEET, counts);
+    }
+  }
+  for (const [policyId, counts] of byPolicy) {
+    const { fail, error } = uncovered.get(policyId) ?? { fail: 0, error: 0 };
+    counts.waived += counts.fail + counts.error - fail - error;
+    counts.fail = fail;
+    counts.error = error;
+  }
+}
+
+/** How many hosts fail or err on a result of `rules` (by policy) that no waiver covers, by their worst such status, per policy or over the fleet. */
+function worstUncovered(
+  database: Database,
+  now: Date,
+  rules: Map<string, string[]>,
+  by: 'policy' | 'fleet',
+): Promise<{ policy_id?: string; worst: number | string; hosts: number | string }[]> {
+  const knex = database.em.getKnex();
+  // One part per policy, so that each reads its rules' failures from their index; a union is never flattened.
+  const parts = [...rules].map(([policyId, ruleIds]) =>
+    knex('policy_result as r')
+      .select('r.host_record_id', 'r.policy_id', knex.raw(`${RANK_SQL} as status_rank`))
+      .where('r.policy_id', policyId)
+      .whereIn('r.rule_id', ruleIds)
+      .whereIn('r.status', ['fail', 'error'])
+      .whereNotExists(coveringWaivers(database, now)),
+  );
+  const failures = parts.slice(1).reduce((union, part) => union.unionAll(part), parts[0]!);
+  const groups = by === 'policy' ? ['host_record_id', 'policy_id'] : ['host_record_id'];
+  const perHost = knex.from(failures.as('f')).select(groups).max({ worst: 'status_rank' }).groupBy(groups);
+  const columns = by === 'policy' ? ['policy_id', 'worst'] : ['worst'];
+  return knex.from(perHost.as('h')).select(columns).count({ hosts: '*' }).groupBy(columns);
 }
 
 /** An unexpired waiver's scope. */
