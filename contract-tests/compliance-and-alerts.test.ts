@@ -194,6 +194,6 @@ it('audit-client lists policies and their results, subscribes a webhook, reads i
   expect(await client('export', 'history')).toMatchObject({ code: 1, stderr: expect.stringContaining('export history <host-id>') });
   expect(await client('waivers', 'create', '--policy', policyId, '--reason', 'x', '--expires', '2099-01-01')).toMatchObject({
     code: 1,
-    stderr: expect.stringContaining('exactly one of --host and --group'),
+    stderr: expect.stringContaining('exactly one of --host, --group and --fleet'),
   });
 });
