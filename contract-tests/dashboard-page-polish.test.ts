@@ -124,7 +124,7 @@ it("reaches each part of a host's page from the links at its top, the reports an
   await page.getByRole('heading', { name: HOSTNAME, level: 1 }).waitFor();
   const nav = page.getByRole('navigation', { name: 'On this page' });
   const parts = await nav.getByRole('link').allInnerTexts();
-  expect(parts).toEqual(['Summary', 'Compliance', 'Findings', 'Reports and changes', 'Raw report']);
+  expect(parts).toEqual(['Summary', 'Compliance', 'Findings', 'Reports and changes', 'Refused uploads', 'Raw text']);
   // In the first screenful, before the first part.
   const navTop = (await nav.boundingBox())!.y;
   expect(navTop).toBeLessThan(400);
@@ -153,7 +153,7 @@ it("reaches each part of a host's page from the links at its top, the reports an
   await reports.getByRole('link', { name: 'Changes since the report before' }).first().click();
   await expect.poll(() => page.url()).toMatch(/#\/reports\/[0-9a-f-]{36}\/diff$/);
   await page.goBack();
-  await page.getByRole('navigation', { name: 'On this page' }).getByRole('link', { name: 'Raw report' }).click();
+  await page.getByRole('navigation', { name: 'On this page' }).getByRole('link', { name: 'Raw text', exact: true }).click();
   await page.getByRole('link', { name: 'Raw text of the newest report' }).click();
   await expect.poll(() => page.url()).toMatch(/#\/reports\/[0-9a-f-]{36}\/raw$/);
   await page.goto(`${server.url}/dashboard/#/hosts/${hostRecordId}`);

@@ -39,7 +39,7 @@ const REFUSALS_SHOWN = 20;
 /**
  * One host, in parts that the "On this page" links at the top reach: its summary (who it is, its hardening trend),
  * its compliance, every warning and suggestion of its newest report with its vulnerable packages, its reports with
- * what changed between them and the uploads of its host id the server refused, and its newest report's raw text.
+ * what changed between them, the uploads of its host id the server refused, and its newest report's raw text.
  * Report text is shown as text only.
  */
 export function HostPage({ client, route, onUnauthorized }: PageProps<'host'>) {
@@ -107,6 +107,8 @@ export function HostPage({ client, route, onUnauthorized }: PageProps<'host'>) {
       </PageSection>
       <PageSection part="reports">
         <HostReports client={client} host={host} reports={reports} onUnauthorized={onUnauthorized} />
+      </PageSection>
+      <PageSection part="refused">
         <HostRefusals host={host} refusals={refusals} keys={keys} />
       </PageSection>
       <PageSection part="raw">
@@ -122,7 +124,8 @@ const PAGE_PARTS = {
   compliance: 'Compliance',
   findings: 'Findings',
   reports: 'Reports and changes',
-  raw: 'Raw report',
+  refused: 'Refused uploads',
+  raw: 'Raw text',
 } as const;
 type PagePart = keyof typeof PAGE_PARTS;
 
@@ -280,8 +283,7 @@ const REPORT_COLUMNS: Column<ReportPage['items'][number]>[] = [
 function HostRefusals({ host, refusals, keys }: { host: Host; refusals: RejectionPage; keys: Map<string, LicenseKeyInfo> }) {
   const { day, request, reason, count, lastAt, addresses } = REFUSAL_COLUMNS;
   return (
-    <section aria-labelledby="host-refused-title">
-      <h3 id="host-refused-title">Refused uploads</h3>
+    <>
       <p className="hint">Uploads and license checks the server refused for this host id (under any key): while they go on, the host is losing reports.</p>
       <Table
         scroll
@@ -296,7 +298,7 @@ function HostRefusals({ host, refusals, keys }: { host: Host; refusals: Rejectio
           <a href={hrefOf({ page: 'refused', hostId: host.hostId, offset: 0 })}>Every refusal of this host id</a>
         </p>
       )}
-    </section>
+    </>
   );
 }
 
