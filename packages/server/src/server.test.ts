@@ -96,6 +96,14 @@ describe('configuration', () => {
     expect(() => parseServerConfig({ headersTimeoutMs: '60000', requestTimeoutMs: '30000' })).toThrow(/headers timeout/);
   });
 
+  it('lets waivers run for at most 365 days unless told otherwise, from 1 to 3650', () => {
+    expect(parseServerConfig({}).waiverMaxDays).toBe(365);
+    expect(parseServerConfig({ waiverMaxDays: '30' }).waiverMaxDays).toBe(30);
+    expect(parseServerConfig({}, { path: 'audit.json', settings: { waiverMaxDays: 90 } }).waiverMaxDays).toBe(90);
+    expect(() => parseServerConfig({ waiverMaxDays: '0' })).toThrow(/waiverMaxDays: /);
+    expect(() => parseServerConfig({ waiverMaxDays: 'a year' })).toThrow(/waiverMaxDays: /);
+  });
+
   it('refuses webhooks to private addresses unless allowed by flag, environment text or config file', () => {
     expect(parseServerConfig({}).webhookAllowPrivate).toBe(false);
     expect(parseServerConfig({ webhookAllowPrivate: true }).webhookAllowPrivate).toBe(true);
