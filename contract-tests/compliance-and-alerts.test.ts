@@ -153,7 +153,7 @@ it('audit-client lists policies and their results, subscribes a webhook, reads i
   expect(preview.stdout).toMatch(/^RULE\s+EVALUATED\s+PASS\s+FAIL\s+ERROR\s+PASSING\n/);
   expect(preview.stdout).toMatch(/\nno-vulnerable-packages\s+1\s+0\s+1\s+0\s+0%\n/);
   expect(preview.stdout).toMatch(/\nhardening-index\s+1\s+1\s+0\s+0\s+100%\n/);
-  expect(preview.stdout).toContain('hosts evaluated: 1 of 1 with a report\n');
+  expect(preview.stdout).toContain('hosts evaluated: 1 of 1 with a report\nhosts failing or erring on a rule: 1 of 1\n');
   // The same from audit-client, through the admin API.
   const clientPreview = await client('policies', 'preview-baseline');
   expect(clientPreview).toMatchObject({ code: 0, stderr: '' });

@@ -397,6 +397,7 @@ policies
         preview.rules.map((rule) => [rule.ruleId, rule.evaluated, rule.passing, rule.failing, rule.errors, share(rule.passing, rule.evaluated)].map(String)),
       );
       process.stdout.write(`hosts evaluated: ${preview.evaluatedHosts} of ${preview.hostsWithReports} with a report\n`);
+      process.stdout.write(`hosts failing or erring on a rule: ${preview.failingHosts} of ${preview.evaluatedHosts}\n`);
     });
   });
 

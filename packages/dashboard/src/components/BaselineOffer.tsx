@@ -17,7 +17,10 @@ const COLUMNS: Column<RulePreview>[] = [
  */
 export function BaselineOffer({ client, onUnauthorized, onEnable }: { client: Client; onUnauthorized(): void; onEnable(): void }) {
   const [loaded] = useLoad(() => data(previewBaselinePolicy({ client })), 'baseline-preview', onUnauthorized);
-  const evaluated = loaded.state === 'ready' ? `${loaded.value.evaluatedHosts} of ${loaded.value.hostsWithReports} hosts with a report` : 'the hosts';
+  const evaluated =
+    loaded.state === 'ready'
+      ? `${loaded.value.evaluatedHosts} of ${loaded.value.hostsWithReports} hosts with a report (${loaded.value.failingHosts} would fail at least one)`
+      : 'the hosts';
   return (
     <section aria-labelledby="baseline-title">
       <h2 id="baseline-title">The shipped baseline</h2>
