@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { exportHosts, listHosts, listLicenseKeys, listPolicies, type Client, type Host, type LicenseKeyInfo } from '@org/audit-client/sdk';
+import { exportHosts, listHosts, listLicenseKeys, listPolicies, type Client, type Host, type HostPage, type LicenseKeyInfo } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { pageCaption } from '../format.js';
 import { BulkActions } from '../components/BulkActions.js';
@@ -75,30 +75,45 @@ export function HostsPage({ client, route, onUnauthorized }: { client: Client; r
             onDone={bulkDone}
             onUnauthorized={onUnauthorized}
           />
-          <Table
-            className="hosts"
-            scroll
-            caption={pageCaption('Hosts', loaded.value.hosts, filtered ? 'No host matches these filters.' : 'No host has uploaded a report yet.')}
-            columns={hostColumns(route, {
-              selection,
-              onSelect: setSelection,
-              pageIds: loaded.value.hosts.items.map((host) => host.id),
-              matching: loaded.value.hosts.total,
-            })}
-            rows={loaded.value.hosts.items}
-            rowKey={(host) => host.id}
-            paging={{
-              route,
-              pageSize: hostsPageSize(route),
-              total: loaded.value.hosts.total,
-              label: 'Pages of hosts',
-              // Another size keeps the first host shown on the page shown.
-              sizes: { choices: HOST_PAGE_SIZES, hrefOf: (size) => hrefOf({ ...route, size, offset: Math.floor(route.offset / size) * size }) },
-            }}
-          />
+          <HostsTable route={route} hosts={loaded.value.hosts} filtered={filtered} selection={selection} onSelect={setSelection} />
         </>
       )}
     </section>
+  );
+}
+
+/** A page of the hosts list, its checkboxes showing the selection, and its pager. */
+function HostsTable({
+  route,
+  hosts,
+  filtered,
+  selection,
+  onSelect,
+}: {
+  route: HostsRoute;
+  hosts: HostPage;
+  filtered: boolean;
+  selection: Selection;
+  onSelect(selection: Selection): void;
+}) {
+  const pageIds = hosts.items.map((host) => host.id);
+  return (
+    <Table
+      className="hosts"
+      scroll
+      caption={pageCaption('Hosts', hosts, filtered ? 'No host matches these filters.' : 'No host has uploaded a report yet.')}
+      columns={hostColumns(route, { selection, onSelect, pageIds, matching: hosts.total })}
+      rows={hosts.items}
+      rowKey={(host) => host.id}
+      paging={{
+        route,
+        pageSize: hostsPageSize(route),
+        total: hosts.total,
+        label: 'Pages of hosts',
+        // Another size keeps the first host shown on the page shown.
+        sizes: { choices: HOST_PAGE_SIZES, hrefOf: (size) => hrefOf({ ...route, size, offset: Math.floor(route.offset / size) * size }) },
+      }}
+    />
   );
 }
 
