@@ -35,7 +35,7 @@ export type HostQuery = HostFilters & { limit: number; offset: number };
  * A host list in parts, each read in its own order one after another: one part, unless the list is sorted by
  * compliance, a value computed from the results and waivers, which no index holds. That sort is read as a part per
  * compliance, each by id (the sort's ties), so that neither a page nor the exports' keyset paging orders the fleet
- * by a computed value: a page counts each part and reads only the parts it overlaps.
+ * by a computed value: a page counts the parts up to its end and reads only those it overlaps.
  */
 interface HostListPart {
   filters: HostFilters;
@@ -68,26 +68,24 @@ export async function hostPage(database: Database, query: HostQuery, now = new D
     const [records, total] = await Promise.all([findBound(em, HostRecord, page), countBound(qb)]);
     return { items: await hostsOf(em, records, now), total, limit, offset };
   }
-  const sizes = await Promise.all(parts.map((part) => countBound(filteredHosts(em, part.filters, now))));
+  // A part the page starts in is read without being counted (a slice that comes back short says where it ends);
+  // one the page starts after is counted, unless it is the last.
+  const total = await countBound(filteredHosts(em, query, now));
   const records: HostRecord[] = [];
-  let start = 0;
-  for (const [index, part] of parts.entries()) {
+  for (let index = 0, start = 0; index < parts.length && start < Math.min(offset + limit, total); index++) {
+    const part = parts[index]!;
     const from = Math.max(offset - start, 0);
-    const to = Math.min(offset + limit - start, sizes[index]!);
-    if (from < to)
-      records.push(
-        ...(await findBound(
-          em,
-          HostRecord,
-          filteredHosts(em, part.filters, now)
-            .orderBy(part.order)
-            .limit(to - from)
-            .offset(from),
-        )),
-      );
-    start += sizes[index]!;
+    const wanted = offset + limit - start - from;
+    const size = from === 0 || index === parts.length - 1 ? undefined : await countBound(filteredHosts(em, part.filters, now));
+    const found =
+      size === undefined || from < size
+        ? await findBound(em, HostRecord, filteredHosts(em, part.filters, now).orderBy(part.order).limit(wanted).offset(from))
+        : [];
+    records.push(...found);
+    if (found.length === wanted) break;
+    start += size ?? found.length;
   }
-  return { items: await hostsOf(em, records, now), total: start, limit, offset };
+  return { items: await hostsOf(em, records, now), total, limit, offset };
 }
 
 /**
