@@ -35,7 +35,7 @@ export type HostQuery = HostFilters & { limit: number; offset: number };
  * A host list in parts, each read in its own order one after another: one part, unless the list is sorted by
  * compliance, a value computed from the results and waivers, which no index holds. That sort is read as a part per
  * compliance, each by id (the sort's ties), so that neither a page nor the exports' keyset paging orders the fleet
- * by a computed value: a page counts the parts up to its end and reads only those it overlaps.
+ * by a computed value: a page reads the parts it overlaps, counting only those it starts after.
  */
 interface HostListPart {
   filters: HostFilters;
@@ -44,6 +44,7 @@ interface HostListPart {
   after(last: HostRecord): QBFilterQuery<HostRecord>;
 }
 
+/** The parts of the list these filters and order ask for, in order. */
 function hostListParts(query: HostFilters): HostListPart[] {
   const sort = query.sort ?? 'lastSeen';
   if (sort !== 'compliance') return [{ filters: query, order: hostOrder(sort, query.order), after: (last) => afterHost(sort, query.order, last) }];
