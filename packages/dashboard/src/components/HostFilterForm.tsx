@@ -100,7 +100,7 @@ export function HostFilterForm({ route, keys, client, onUnauthorized }: { route:
       </div>
       <div className="field">
         <label htmlFor="host-filter-os">Operating system</label>
-        <SuggestInput {...field('os')} {...suggest} field="os" placeholder="e.g. Debian" />
+        <SuggestInput {...field('os')} {...suggest} field="os" placeholder="exact; type for choices" />
       </div>
       <div className="field">
         <label htmlFor="host-filter-finding">Finding (test id)</label>
