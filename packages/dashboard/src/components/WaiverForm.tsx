@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent 
 import { defaultExpiry, expiresAtOf, expiryBounds, expiryProblem, MAX_REASON_LENGTH, type WaiverFormValues, type WaiverScope } from '../waiver-form.js';
 
 export type { WaiverFormValues, WaiverScope } from '../waiver-form.js';
+export { waiverInputOf } from '../waiver-form.js';
 
 export interface WaiverFormProps {
   /** What is being accepted, shown as the form's legend, e.g. "Baseline / firewall-active". */
