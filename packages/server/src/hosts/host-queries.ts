@@ -4,7 +4,7 @@ import { countBound, findBound } from '../database/bound-query.js';
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { HostRecord, ReportRecord } from '../database/entities.js';
-import { hostCompliances } from '../policies/policy-results.js';
+import { fleetCompliance, hostCompliances } from '../policies/policy-results.js';
 import { complianceCondition, failingCondition, type HostCondition } from './host-compliance-conditions.js';
 import type { LabelKind } from './host-derivation.js';
 import type { ListHostsData } from '../generated/types.gen.js';
@@ -62,7 +62,8 @@ export async function hostPage(database: Database, query: HostQuery, now = new D
   const { limit, offset } = query;
   const em = database.em.fork();
   const parts = hostListParts(query);
-  if (parts.length === 1) {
+  const sizes = await keptSizes(em, query, parts, now);
+  if (parts.length === 1 && !sizes) {
     const [{ filters, order }] = parts as [HostListPart];
     const qb = filteredHosts(em, filters, now);
     const page = qb.clone().orderBy(order).limit(limit).offset(offset);
@@ -70,14 +71,14 @@ export async function hostPage(database: Database, query: HostQuery, now = new D
     return { items: await hostsOf(em, records, now), total, limit, offset };
   }
   // A part the page starts in is read without being counted (a slice that comes back short says where it ends);
-  // one the page starts after is counted, unless it is the last.
-  const total = await countBound(filteredHosts(em, query, now));
+  // one the page starts after is counted, unless it is the last or its size is known.
+  const total = sizes ? sizes.reduce((sum, size) => sum + size, 0) : await countBound(filteredHosts(em, query, now));
   const records: HostRecord[] = [];
   for (let index = 0, start = 0; index < parts.length && start < Math.min(offset + limit, total); index++) {
     const part = parts[index]!;
     const from = Math.max(offset - start, 0);
     const wanted = offset + limit - start - from;
-    const size = from === 0 || index === parts.length - 1 ? undefined : await countBound(filteredHosts(em, part.filters, now));
+    const size = sizes?.[index] ?? (from === 0 || index === parts.length - 1 ? undefined : await countBound(filteredHosts(em, part.filters, now)));
     const found =
       size === undefined || from < size
         ? await findBound(em, HostRecord, filteredHosts(em, part.filters, now).orderBy(part.order).limit(wanted).offset(from))
@@ -87,6 +88,24 @@ export async function hostPage(database: Database, query: HostQuery, now = new D
     start += size ?? found.length;
   }
   return { items: await hostsOf(em, records, now), total, limit, offset };
+}
+
+/**
+ * The size of each part when the list is filtered by nothing but compliance: how many hosts have each compliance,
+ * from the counts the evaluator keeps (waivers applied), so that no page counts the fleet's results and waivers.
+ * Undefined when another filter narrows the list, or no part is of one compliance.
+ */
+async function keptSizes(em: SqlEntityManager, query: HostFilters, parts: HostListPart[], now: Date): Promise<number[] | undefined> {
+  const others = Object.entries(query).some(([name, value]) => value !== undefined && !['compliance', 'sort', 'order', 'limit', 'offset'].includes(name));
+  if (others || parts.some((part) => part.filters.compliance === undefined)) return undefined;
+  const [{ hosts, evaluatedHosts }, all] = await Promise.all([fleetCompliance({ em }, now), countBound(em.createQueryBuilder(HostRecord, 'h'))]);
+  const kept: Record<HostComplianceState, number> = {
+    noncompliant: hosts.fail + hosts.error,
+    waived: hosts.waived,
+    compliant: hosts.pass,
+    unknown: all - evaluatedHosts,
+  };
+  return parts.map((part) => kept[part.filters.compliance!]);
 }
 
 /**
