@@ -151,8 +151,8 @@ function DeliveryLog({
         {queued &&
           (queued.test ? (
             <>
-              Test event <span className="mono">{queued.delivery.eventId}</span> queued ({queued.delivery.status}): it is first in the log below; reload to see
-              it delivered.
+              Test event <span className="mono">{queued.delivery.eventId}</span> queued ({queued.delivery.status}): it is first in the log below; Reload shows
+              whether it was delivered.
             </>
           ) : (
             <>
