@@ -114,6 +114,43 @@ describe.each(DIALECTS)('waivers through the admin API on %s', (dialect) => {
     await expectCountsExact();
   });
 
+  it('pages results in order with a fleet-wide and a host waiver together: each page a slice of the whole, each status part whole', async () => {
+    await call('POST', '/api/admin/waivers', { policyId, ruleId: 'firewall', reason: 'Firewalled upstream', expiresAt: inDays(10) });
+    await call('POST', '/api/admin/waivers', { policyId, ruleId: 'index', hostRecordId: host('1'), reason: 'Legacy kernel', expiresAt: inDays(10) });
+    const line = (result: { hostname: string | null; ruleId: string; status: string }) => `${result.hostname} ${result.ruleId} ${result.status}`;
+    const whole = await listResults(database, policyId, { limit: 100, offset: 0 });
+    expect(whole.items.map(line)).toEqual([
+      'web-02 index fail',
+      'db-01 firewall waived',
+      'web-01 firewall waived',
+      'web-01 index waived',
+      'web-02 firewall waived',
+      'db-01 index pass',
+      'ok-01 firewall pass',
+      'ok-01 index pass',
+    ]);
+    const pages = [];
+    for (let offset = 0; offset < whole.total; offset += 3) pages.push(...(await listResults(database, policyId, { limit: 3, offset })).items);
+    expect(pages.map(line)).toEqual(whole.items.map(line));
+    for (const status of ['fail', 'waived', 'pass'] as const) {
+      const part = await listResults(database, policyId, { limit: 100, offset: 0, status });
+      expect(part.items.map(line)).toEqual(whole.items.filter((result) => result.status === status).map(line));
+      expect(part.total).toBe(part.items.length);
+    }
+    const firewall = await listResults(database, policyId, { limit: 100, offset: 0, ruleId: 'firewall', status: 'waived' });
+    expect(firewall.items.map(line)).toEqual(['db-01 firewall waived', 'web-01 firewall waived', 'web-02 firewall waived']);
+    // The whole policy for the fleet: the last failure is waived too, listed once although two waivers cover it.
+    await call('POST', '/api/admin/waivers', { policyId, reason: 'Audit postponed', expiresAt: inDays(10) });
+    expect((await listResults(database, policyId, { limit: 100, offset: 0, status: 'fail' })).total).toBe(0);
+    expect((await listResults(database, policyId, { limit: 100, offset: 0, status: 'waived' })).items.map(line)).toEqual([
+      'db-01 firewall waived',
+      'web-01 firewall waived',
+      'web-01 index waived',
+      'web-02 firewall waived',
+      'web-02 index waived',
+    ]);
+  });
+
   it('matches a group waiver to the hosts of that group whatever its case', async () => {
     const created = await call('POST', '/api/admin/waivers', { policyId, ruleId: 'index', group: 'WEB', reason: 'Legacy kernel', expiresAt: inDays(5) });
     expect(created.status).toBe(201);

@@ -355,7 +355,10 @@ export async function listResults(
     if (policy !== policyId || (filter.ruleId !== undefined && rule !== filter.ruleId)) continue;
     for (const status of PAGE_ORDER) sizes[status] += counts[status];
   }
-  const waived = sizes.waived > 0 ? await waivedHosts(database, now, policyId) : [];
+  const coverage: PageCoverage =
+    sizes.waived > 0
+      ? { hosts: await waivedHosts(database, now, policyId, { fleetWide: false }), fleetRules: await fleetWaivedRules(database, now, policyId) }
+      : { hosts: [], fleetRules: [] };
   const shown = PAGE_ORDER.filter((status) => filter.status === undefined || status === filter.status);
   const keys: ResultKey[] = [];
   let start = 0;
@@ -363,7 +366,7 @@ export async function listResults(
     const from = Math.max(filter.offset - start, 0);
     const to = Math.min(filter.offset + filter.limit - start, sizes[status]);
     if (from < to)
-      keys.push(...(await statusPage(database, policyId, filter.ruleId, status, waived, { offset: from, limit: to - from, of: sizes[status] }, now)));
+      keys.push(...(await statusPage(database, policyId, filter.ruleId, status, coverage, { offset: from, limit: to - from, of: sizes[status] }, now)));
     start += sizes[status];
   }
   return { items: await resultsOf(database, policyId, keys, now), total: shown.reduce((sum, status) => sum + sizes[status], 0) };
@@ -371,6 +374,30 @@ export async function listResults(
 
 /** A result's key within its policy. */
 export type ResultKey = { host_record_id: string; rule_id: string };
+
+/**
+ * What a policy's unexpired waivers cover, as a page reads it: the hosts that host and group waivers name, and the
+ * rules that fleet-wide ones cover (every failure and error of those rules is waived, so they are told by rule id
+ * alone: a fleet-wide waiver of a large policy adds no per-result lookup to a page).
+ */
+type PageCoverage = { hosts: WaivedHosts; fleetRules: string[] };
+
+/** The rules of `policyId` that an unexpired fleet-wide waiver covers (a waiver of the whole policy covers every rule it has results for). */
+async function fleetWaivedRules(database: Database, now: Date, policyId: string): Promise<string[]> {
+  const fleet = (await unexpiredWaivers(database, now, policyId)).filter(isFleetWide);
+  if (fleet.length === 0) return [];
+  if (fleet.some((waiver) => waiver.rule_id === null)) {
+    const rules = (await database.em
+      .getKnex()('policy_status_count')
+      .distinct('rule_id')
+      .where('policy_id', policyId)
+      .andWhereNot('rule_id', WHOLE_POLICY)) as {
+      rule_id: string;
+    }[];
+    return rules.map((row) => row.rule_id);
+  }
+  return [...new Set(fleet.map((waiver) => waiver.rule_id!))];
+}
 
 /**
  * A slice of the `of` results that read `status`, in page order: from an index for a stored status (without the
@@ -382,19 +409,26 @@ async function statusPage(
   policyId: string,
   ruleId: string | undefined,
   status: RuleStatus,
-  waivedHosts: WaivedHosts,
+  coverage: PageCoverage,
   slice: { offset: number; limit: number; of: number },
   now: Date,
 ): Promise<ResultKey[]> {
   const knex = database.em.getKnex();
-  const waived = (columns: string[]) => coveredResults(database, now, waivedHosts, columns, { policyId, ruleId });
+  const waived = (columns: string[]) => coveredResults(database, now, coverage.hosts, columns, { policyId, ruleId });
+  const fleetRules = ruleId === undefined ? coverage.fleetRules : coverage.fleetRules.filter((rule) => rule === ruleId);
+  const byHost = !Array.isArray(coverage.hosts) || coverage.hosts.length > 0;
   let query: Knex.QueryBuilder;
-  if (status === 'waived') query = knex.from(waived(['host_record_id', 'rule_id', 'nameless', 'hostname']).as('c')).select('host_record_id', 'rule_id');
-  else {
+  if (status === 'waived') {
+    const columns = ['host_record_id', 'rule_id', 'nameless', 'hostname'];
+    const byRule = knex('policy_result').select(columns).where('policy_id', policyId).whereIn('rule_id', fleetRules).andWhere('status', '<>', 'pass');
+    // `union`, not `union all`: a result both kinds of waiver cover is listed once.
+    const covered = fleetRules.length === 0 ? waived(columns) : byHost ? byRule.union(waived(columns)) : byRule;
+    query = knex.from(covered.as('c')).select('host_record_id', 'rule_id');
+  } else {
     query = knex('policy_result').select('host_record_id', 'rule_id').where('policy_id', policyId).andWhere('status', status);
     if (ruleId !== undefined) query.andWhere('rule_id', ruleId);
-    if (status !== 'pass' && (!Array.isArray(waivedHosts) || waivedHosts.length > 0))
-      query.andWhereRaw('(host_record_id, rule_id) not in ?', [waived(['host_record_id', 'rule_id'])]);
+    if (status !== 'pass' && fleetRules.length > 0) query.whereNotIn('rule_id', fleetRules);
+    if (status !== 'pass' && byHost) query.andWhereRaw('(host_record_id, rule_id) not in ?', [waived(['host_record_id', 'rule_id'])]);
   }
   const after = slice.of - slice.offset - slice.limit;
   const backwards = slice.offset > after;
