@@ -16,7 +16,7 @@ import { PolicyResultOrder } from './0013-policy-result-order.js';
 import { HostIdentityAndQuotas } from './0015-host-identity-and-quotas.js';
 import { WebhookDeliveryCap } from './0016-webhook-delivery-cap.js';
 import { CaseInsensitiveHostFilters } from './0017-case-insensitive-host-filters.js';
-import { WebhookDeliveryHost } from './0019-webhook-delivery-host.js';
+import { WebhookDeliveryHost } from './0018-webhook-delivery-host.js';
 
 /**
  * Every SQLite schema migration, oldest first, listed so that they run from compiled output without file globbing.
@@ -40,5 +40,5 @@ export const SQLITE_MIGRATIONS: MigrationObject[] = [
   { name: '0015-host-identity-and-quotas', class: HostIdentityAndQuotas },
   { name: '0016-webhook-delivery-cap', class: WebhookDeliveryCap },
   { name: '0017-case-insensitive-host-filters', class: CaseInsensitiveHostFilters },
-  { name: '0019-webhook-delivery-host', class: WebhookDeliveryHost },
+  { name: '0018-webhook-delivery-host', class: WebhookDeliveryHost },
 ];
