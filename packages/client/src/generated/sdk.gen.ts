@@ -225,9 +225,11 @@ export const createLicenseKey = <ThrowOnError extends boolean = false>(options?:
 /**
  * Change a license key's settings
  *
- * Sets the key's quotas: how many hosts new to it may enroll per day (UTC) and how many hosts it may have.
- * `null` returns a setting to the server's default (no maximum for `maxHosts`). Every server sharing the
- * database applies it from the next commit of reports.
+ * Sets the key's quotas: how many hosts new to it may enroll per day (UTC) and how many hosts it may have,
+ * and its expiry. `null` returns a quota to the server's default (no maximum for `maxHosts`) and removes
+ * the expiry. Every server sharing the database applies quotas from the next commit of reports, and an
+ * expiry as it does a revocation: within about a second. A revoked key's expiry cannot be changed (409):
+ * it stays revoked whatever its expiry says.
  *
  */
 export const updateLicenseKey = <ThrowOnError extends boolean = false>(options: Options<UpdateLicenseKeyData, ThrowOnError>) => (options.client ?? client).patch<UpdateLicenseKeyResponses, UpdateLicenseKeyErrors, ThrowOnError>({

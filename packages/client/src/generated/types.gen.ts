@@ -398,6 +398,13 @@ export type MaxHosts = number | null;
 export type LicenseKeySettings = {
     newHostsPerDay?: NewHostsPerDay;
     maxHosts?: MaxHosts;
+    /**
+     * After this time the key counts as revoked; `null` removes the expiry. A time already past expires the
+     * key at once (accepted rather than refused: "expire now" keeps the key's history readable as expired,
+     * and setting a later time or `null` makes it valid again, which a revocation never does).
+     *
+     */
+    expiresAt?: string | null;
 };
 
 export type LicenseKeyList = {
@@ -2189,6 +2196,10 @@ export type UpdateLicenseKeyErrors = {
      * Nothing has this id.
      */
     404: Problem;
+    /**
+     * The request conflicts with the current state, e.g. rotating a key that is revoked.
+     */
+    409: Problem;
     /**
      * The JSON body is larger than the admin API accepts.
      */

@@ -898,7 +898,7 @@ export const openApiDocument: Document = {
           "admin"
         ],
         "summary": "Change a license key's settings",
-        "description": "Sets the key's quotas: how many hosts new to it may enroll per day (UTC) and how many hosts it may have.\n`null` returns a setting to the server's default (no maximum for `maxHosts`). Every server sharing the\ndatabase applies it from the next commit of reports.\n",
+        "description": "Sets the key's quotas: how many hosts new to it may enroll per day (UTC) and how many hosts it may have,\nand its expiry. `null` returns a quota to the server's default (no maximum for `maxHosts`) and removes\nthe expiry. Every server sharing the database applies quotas from the next commit of reports, and an\nexpiry as it does a revocation: within about a second. A revoked key's expiry cannot be changed (409):\nit stays revoked whatever its expiry says.\n",
         "security": [
           {
             "adminToken": []
@@ -918,7 +918,8 @@ export const openApiDocument: Document = {
               },
               "example": {
                 "newHostsPerDay": 500,
-                "maxHosts": 2000
+                "maxHosts": 2000,
+                "expiresAt": "2027-11-01T00:00:00.000Z"
               }
             }
           }
@@ -937,7 +938,7 @@ export const openApiDocument: Document = {
                   "prefix": "3f9a2c1e",
                   "state": "valid",
                   "createdAt": "2026-11-01T08:00:00.000Z",
-                  "expiresAt": null,
+                  "expiresAt": "2027-11-01T00:00:00.000Z",
                   "lastUsedAt": "2026-11-22T13:41:25.000Z",
                   "lastUploadAt": "2026-11-22T13:41:25.000Z",
                   "newHostsPerDay": 500,
@@ -954,6 +955,9 @@ export const openApiDocument: Document = {
           },
           "404": {
             "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProblemConflict"
           },
           "413": {
             "$ref": "#/components/responses/ProblemTooLarge"
@@ -3944,6 +3948,13 @@ export const openApiDocument: Document = {
           },
           "maxHosts": {
             "$ref": "#/components/schemas/MaxHosts"
+          },
+          "expiresAt": {
+            "type": "string",
+            "format": "date-time",
+            "nullable": true,
+            "description": "After this time the key counts as revoked; `null` removes the expiry. A time already past expires the\nkey at once (accepted rather than refused: \"expire now\" keeps the key's history readable as expired,\nand setting a later time or `null` makes it valid again, which a revocation never does).\n",
+            "example": "2027-11-01T00:00:00Z"
           }
         }
       },
