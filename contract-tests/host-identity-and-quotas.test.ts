@@ -26,7 +26,7 @@ beforeAll(async () => {
   expect(list.stdout.split('\n')[0]).toMatch(/NEW HOSTS\/DAY +MAX HOSTS$/);
   expect(list.stdout.split('\n')[1]).toMatch(/ default +50$/);
   keyId = list.stdout.split('\n')[1]!.split(' ')[0]!;
-  expect(await runCli(['keys', 'set', keyId, '--max-hosts', 'none'], dataDir)).toMatchObject({ code: 0, stderr: `Changed the quotas of key ${keyId}\n` });
+  expect(await runCli(['keys', 'set', keyId, '--max-hosts', 'none'], dataDir)).toMatchObject({ code: 0, stderr: `Changed the settings of key ${keyId}\n` });
   server = await startServerProcess(dataDir, ['--plain-http', '--host-identity', 'strict', '--key-new-hosts-per-day', '3', '--rejections-flush-ms', '100']);
 });
 afterAll(async () => {
@@ -73,4 +73,24 @@ it('takes the new identity once accepted', async () => {
   const accepted = await admin<Host>(`/api/admin/hosts/${hosts[0]!.id}/identity/accept`, { method: 'POST', body: JSON.stringify({ hostId2: OTHER_ID2 }) });
   expect(accepted).toMatchObject({ status: 200, body: { hostId2: OTHER_ID2, identityChange: null } });
   expect((await upload('host-1', OTHER_ID2)).status).toBe(200);
+});
+
+it("sets and clears a key's expiry from the command line, which the running server applies", async () => {
+  const check = async () => (await fetch(`${server.url}/api/audit/license/`, { method: 'POST', body: new URLSearchParams({ licensekey: key }) })).text();
+  const listed = async () => (await runCli(['keys', 'list'], dataDir)).stdout.split('\n')[1];
+  expect(await runCli(['keys', 'set', keyId, '--expires', '2100-01-01'], dataDir)).toMatchObject({ code: 0, stderr: `Changed the settings of key ${keyId}\n` });
+  expect(await listed()).toContain('2100-01-01T00:00:00.000Z');
+  expect(await runCli(['keys', 'set', keyId, '--no-expiry'], dataDir)).toMatchObject({ code: 0 });
+  expect(await listed()).not.toContain('2100-01-01');
+  expect(await runCli(['keys', 'set', keyId, '--expires', '90d', '--no-expiry'], dataDir)).toMatchObject({
+    code: 1,
+    stderr: expect.stringContaining('give --expires or --no-expiry, not both'),
+  });
+  expect(await runCli(['keys', 'set', keyId], dataDir)).toMatchObject({ code: 1, stderr: expect.stringContaining('--expires or --no-expiry') });
+  expect(await runCli(['keys', 'set', keyId, '--expires', '1s'], dataDir)).toMatchObject({ code: 0 });
+  await new Promise((resolve) => setTimeout(resolve, 1800)); // past the expiry and the server's next reread of the keys
+  expect(await check()).toBe('Response 500');
+  expect(await runCli(['keys', 'set', keyId, '--no-expiry'], dataDir)).toMatchObject({ code: 0 });
+  await new Promise((resolve) => setTimeout(resolve, 800));
+  expect(await check()).toBe('Response 100');
 });

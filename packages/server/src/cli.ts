@@ -6,7 +6,7 @@ import { DEFAULT_SERVER_CONFIG as DEFAULTS, parseServerConfig, readConfigFile, t
 import type { Database } from './database/dialect.js';
 import { openDatabase } from './database/open.js';
 import { parseDuration, parseExpiry } from './duration.js';
-import { createKey, importKeys, listKeys, parseKeyList, parseQuota, revokeKeyOrFail, rotateKey, setKeyQuotas } from './secrets/license-keys.js';
+import { createKey, importKeys, listKeys, parseKeyList, parseQuota, revokeKeyOrFail, rotateKey, setKeySettings } from './secrets/license-keys.js';
 import { createLogger } from './ops/logger.js';
 import { createAdminToken, listAdminTokens, revokeAdminTokenOrFail } from './secrets/admin-tokens.js';
 import { BASELINE_POLICY } from './policies/baseline.js';
@@ -257,18 +257,33 @@ keys
 
 keys
   .command('set')
-  .description("change a key's quotas of hosts; every running server applies them from its next commit")
+  .description("change a key's quotas of hosts or its expiry; every running server applies them from its next commit, an expiry within a second")
   .argument('<id>', 'the key id shown by keys list')
   .option('--new-hosts-per-day <n>', 'hosts new to the key per UTC day, or "default" for the server\'s --key-new-hosts-per-day')
   .option('--max-hosts <n>', 'most hosts the key may have, or "none"')
-  .action(async (id: string, options: QuotaFlags, command: Command) => {
-    const quotas = quotasOf(options);
-    if (quotas.newHostsPerDay === undefined && quotas.maxHosts === undefined) throw new Error('give --new-hosts-per-day, --max-hosts or both');
+  .option('--expires <when>', 'when the key stops working: a duration from now (90d, 12h) or an ISO date')
+  .option('--no-expiry', 'the key never expires')
+  .action(async (id: string, options: QuotaFlags & ExpiryFlags, command: Command) => {
+    const settings = { ...quotasOf(options), expiresAt: expiryOf(options) };
+    if (Object.values(settings).every((value) => value === undefined)) throw new Error('give --new-hosts-per-day, --max-hosts, --expires or --no-expiry');
     await withDatabase(command, async (orm) => {
-      await setKeyQuotas(orm, id, quotas);
-      process.stderr.write(`Changed the quotas of key ${id}\n`);
+      await setKeySettings(orm, id, settings);
+      process.stderr.write(`Changed the settings of key ${id}\n`);
     });
   });
+
+/** The expiry flags of `keys set`; commander gives `expiry: false` for `--no-expiry`. */
+interface ExpiryFlags {
+  expires?: string;
+  expiry?: boolean;
+}
+
+/** The expiry the flags give: a time, null for `--no-expiry`, undefined when neither is given. */
+function expiryOf(flags: ExpiryFlags): Date | null | undefined {
+  if (flags.expires !== undefined && flags.expiry === false) throw new Error('give --expires or --no-expiry, not both');
+  if (flags.expiry === false) return null;
+  return flags.expires === undefined ? undefined : parseExpiry(flags.expires);
+}
 
 /** The quota flags of `keys create` and `keys set`. */
 interface QuotaFlags {

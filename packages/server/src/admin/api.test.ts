@@ -605,6 +605,35 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
       expect(await expectProblem(await postJson(`/api/admin/keys/${UNKNOWN_ID}/rotate`, {}), 404)).toMatch(/no key with id/i);
       expect(logs.join('')).not.toContain(body.licenseKey);
     });
+
+    it("sets, clears and moves a key's expiry, applied by the key checks; 404 unknown, 400 bad date, 409 revoked", async () => {
+      const { id, key } = await createKey(database, { newHostsPerDay: 7 });
+      const patch = (keyId: string, body: unknown) =>
+        call(`/api/admin/keys/${keyId}`, { method: 'PATCH', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      const expired = await patch(id, { expiresAt: '2020-01-01T00:00:00Z' });
+      expect(expired.status).toBe(200);
+      expect(await expired.json()).toMatchObject({ id, state: 'expired', expiresAt: '2020-01-01T00:00:00.000Z', newHostsPerDay: 7 });
+      await keyStore.refresh();
+      expect(await check(key)).toBe('Response 500');
+
+      expect(await (await patch(id, { expiresAt: null })).json()).toMatchObject({ state: 'valid', expiresAt: null, newHostsPerDay: 7 });
+      await keyStore.refresh();
+      expect(await check(key)).toBe('Response 100');
+
+      expect(await (await patch(id, { expiresAt: '2020-01-01T00:00:00Z' })).json()).toMatchObject({ state: 'expired' });
+      expect(await (await patch(id, { expiresAt: '2100-06-01T12:00:00+02:00' })).json()).toMatchObject({ state: 'valid' });
+      await keyStore.refresh();
+      expect(await check(key)).toBe('Response 100');
+      const listed = (await (await call('/api/admin/keys')).json()) as { items: { id: string; expiresAt: string }[] };
+      expect(listed.items.find((k) => k.id === id)?.expiresAt).toBe('2100-06-01T10:00:00.000Z');
+
+      expect(await (await patch(id, { maxHosts: 3 })).json()).toMatchObject({ expiresAt: '2100-06-01T10:00:00.000Z', maxHosts: 3 }); // left out: unchanged
+      expect(await expectProblem(await patch(UNKNOWN_ID, { expiresAt: null }), 404)).toBe(`No license key with id ${UNKNOWN_ID}`);
+      expect(await expectProblem(await patch(id, { expiresAt: 'next tuesday' }), 400)).toMatch(/expiresAt/);
+      await revokeKey(database, id);
+      expect(await expectProblem(await patch(id, { expiresAt: null }), 409)).toMatch(/is revoked/);
+      expect(await (await patch(id, { maxHosts: 4 })).json()).toMatchObject({ state: 'revoked', maxHosts: 4 }); // quotas still change
+    });
   });
   describe('webhook subscriptions', () => {
     const PRIVATE_URLS = [

@@ -1,6 +1,16 @@
 import { DomainError } from '../errors/domain-error.js';
 import type { LicenseKeySettings } from '../generated/types.gen.js';
-import { createKey, findKey, listKeys, revokeKeyOrFail, rotateKey, setKeyQuotas, type KeyQuotas, type KeySummary } from '../secrets/license-keys.js';
+import {
+  createKey,
+  findKey,
+  listKeys,
+  revokeKeyOrFail,
+  rotateKey,
+  setKeySettings,
+  type KeyQuotas,
+  type KeySettings,
+  type KeySummary,
+} from '../secrets/license-keys.js';
 import type { AdminContext, AdminHandler, AdminHandlers } from './operation.js';
 
 /** `GET /api/admin/keys`: every license key, oldest first. */
@@ -15,14 +25,17 @@ const createLicenseKey: AdminHandler<'createLicenseKey'> = async ({ body, tokenI
   return { status: 201, body: { key: await keyInfo(database, id), licenseKey: key } };
 };
 
-/** `PATCH /api/admin/keys/{keyId}`: the key with its quotas of hosts changed. */
+/** `PATCH /api/admin/keys/{keyId}`: the key with its quotas of hosts or its expiry changed. */
 const updateLicenseKey: AdminHandler<'updateLicenseKey'> = async ({ path, body, tokenId }, { database, logger }) => {
   const id = path.keyId;
-  const quotas = quotasOf(body);
-  await setKeyQuotas(database, id, quotas);
-  logger.info({ keyId: id, ...quotas, adminTokenId: tokenId }, 'license key settings changed');
+  const settings: KeySettings = { ...quotasOf(body), expiresAt: expiryOf(body.expiresAt) };
+  await setKeySettings(database, id, settings);
+  logger.info({ keyId: id, ...settings, adminTokenId: tokenId }, 'license key settings changed');
   return { status: 200, body: await keyInfo(database, id) };
 };
+
+/** A requested expiry: undefined leaves it, null removes it. */
+const expiryOf = (text: string | null | undefined): Date | null | undefined => (text == null ? text : new Date(text));
 
 /** The quotas a request body names (absent ones stay undefined: unchanged). */
 const quotasOf = (body: LicenseKeySettings): KeyQuotas => ({ newHostsPerDay: body.newHostsPerDay, maxHosts: body.maxHosts });

@@ -3,7 +3,7 @@ import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { openDatabase, type Database } from '../database/open.js';
 import { parseDuration, parseExpiry } from '../duration.js';
 import { LicenseKeyRecord } from '../database/entities.js';
-import { createKey, importKeys, listKeys, parseKeyList, revokeKey, rotateKey } from './license-keys.js';
+import { createKey, importKeys, listKeys, parseKeyList, revokeKey, rotateKey, setKeySettings } from './license-keys.js';
 import { OrmKeyStore } from './license-key-store.js';
 
 const HOUR = 3_600_000;
@@ -88,6 +88,38 @@ describe.each(DIALECTS)('keys on %s', (dialect) => {
         await there.close();
         await otherOrm.close();
       }
+    });
+
+    it('shows an expiry set, cleared or moved to every server once it rereads the keys', async () => {
+      const { id, key } = await createKey(orm);
+      const otherOrm = await openDatabase(database.location); // a second server on the same database
+      const there = await OrmKeyStore.open(otherOrm, { refreshIntervalMs: 60_000 });
+      try {
+        const lookupsAfterRefresh = async () => {
+          await there.refresh();
+          return (await there.lookup(key)).state;
+        };
+        expect(await lookupsAfterRefresh()).toBe('valid');
+        await setKeySettings(orm, id, { expiresAt: new Date(Date.now() - 1000) });
+        expect(await lookupsAfterRefresh()).toBe('revoked');
+        await setKeySettings(orm, id, { expiresAt: null });
+        expect(await lookupsAfterRefresh()).toBe('valid');
+        await setKeySettings(orm, id, { expiresAt: new Date(Date.now() + HOUR) });
+        expect(await lookupsAfterRefresh()).toBe('valid');
+        expect((await listKeys(orm))[0]!.expiresAt!.getTime()).toBeGreaterThan(Date.now());
+      } finally {
+        await there.close();
+        await otherOrm.close();
+      }
+    });
+
+    it('lets an operator move the expiry rotation gave the old key', async () => {
+      const old = await createKey(orm);
+      await rotateKey(orm, old.id, HOUR);
+      const later = new Date(Date.now() + 48 * HOUR);
+      await setKeySettings(orm, old.id, { expiresAt: later });
+      expect((await listKeys(orm)).find((k) => k.id === old.id)).toMatchObject({ state: 'valid', expiresAt: later });
+      await expect(setKeySettings(orm, '0f8fad5b-d9cb-469f-a165-70867728950e', { expiresAt: null })).rejects.toThrow(/No license key/);
     });
 
     it('sees keys created after it started on their first lookup, without waiting for a refresh', async () => {

@@ -166,17 +166,29 @@ export function parseQuota(text: string, unsetWord: string, flag: string): numbe
   return Number(text);
 }
 
+/** A key's settings to change: its quotas, and its expiry (null: none; a past time expires it at once). */
+export interface KeySettings extends KeyQuotas {
+  expiresAt?: Date | null;
+}
+
 /**
- * Sets a key's quotas (those given; null returns one to the default). Read by every commit of new hosts, so no
- * revision is needed. Rejects with a `not_found` {@link DomainError} when no key has this id.
+ * Sets a key's settings (those given; a null quota returns to the default). Quotas are read by every commit of
+ * new hosts, so they need no revision; an expiry is read by the key checks' cache, so changing it marks the key
+ * changed, as revoking does. Rejects with a `not_found` {@link DomainError} when no key has this id, and with a
+ * `conflict` one when the expiry of a revoked key is to change (it stays revoked whatever its expiry says).
  */
-export async function setKeyQuotas(orm: Database, id: string, quotas: KeyQuotas): Promise<void> {
+export async function setKeySettings(orm: Database, id: string, settings: KeySettings): Promise<void> {
   const notFound = secretFailure('not_found', `No license key with id ${id}`);
   if (!isRecordId(id)) throw notFound;
-  const changes = Object.fromEntries(Object.entries(quotas).filter(([, value]) => value !== undefined));
-  const found = await orm.em.fork().count(LicenseKeyRecord, { id });
-  if (found === 0) throw notFound;
-  if (Object.keys(changes).length > 0) await orm.em.fork().nativeUpdate(LicenseKeyRecord, { id }, changes);
+  const changes = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
+  await orm.em.fork().transactional(async (em) => {
+    await serialiseKeyChanges(em);
+    const key = await em.findOne(LicenseKeyRecord, { id }, { fields: ['revokedAt'] });
+    if (!key) throw notFound;
+    if (settings.expiresAt !== undefined && key.revokedAt) throw secretFailure('conflict', `key ${id} is revoked: its expiry no longer matters`);
+    if (Object.keys(changes).length > 0) await em.nativeUpdate(LicenseKeyRecord, { id }, changes);
+    if (settings.expiresAt !== undefined) await markChanged(em, id);
+  });
 }
 
 /** Revokes a key by id (revoking twice changes nothing). Rejects with a `not_found` {@link DomainError} when no key has this id. */
