@@ -603,11 +603,28 @@ describe('audit-client admin commands against the Prism mock', () => {
         .slice(-2),
     ).toEqual(['500', '2000']); // the contract's example answer
     expect(await run(['keys', 'create', '--new-hosts-per-day', '20', '--max-hosts', '100'])).toMatchObject({ code: 0 });
-    expect(await run(['keys', 'set', EXAMPLE_ID])).toEqual({ code: 1, stdout: '', stderr: 'give --new-hosts-per-day, --max-hosts or both\n' });
+    expect(await run(['keys', 'set', EXAMPLE_ID])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'give --new-hosts-per-day, --max-hosts, --expires or --no-expiry\n',
+    });
     expect(await run(['keys', 'set', EXAMPLE_ID, '--max-hosts', 'lots'])).toMatchObject({
       code: 1,
       stderr: expect.stringContaining('must be a whole number or "none"'),
     });
+  });
+
+  it("keys set: a key's expiry set or removed, checked before anything is sent", async () => {
+    const set = await run(['keys', 'set', EXAMPLE_ID, '--expires', '2027-11-01']);
+    expect(set).toMatchObject({ code: 0, stderr: '' });
+    expect(set.stdout).toContain('2027-11-01'); // the contract's example answer
+    expect(await run(['keys', 'set', EXAMPLE_ID, '--no-expiry', '--json'])).toMatchObject({ code: 0, stderr: '' });
+    expect(await run(['keys', 'set', EXAMPLE_ID, '--expires', '2027-11-01', '--no-expiry'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'give --expires or --no-expiry, not both\n',
+    });
+    expect(await run(['keys', 'set', EXAMPLE_ID, '--expires', 'soon'])).toMatchObject({ code: 1, stdout: '' });
   });
 
   it('host and accept-identity: a flagged identity change, accepted in one command', async () => {

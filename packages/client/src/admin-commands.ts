@@ -195,14 +195,21 @@ function addKeyCommands(program: Command): void {
       }),
     );
 
-  adminCommand(keys, 'set', "change a license key's quotas of hosts")
+  adminCommand(keys, 'set', "change a license key's quotas of hosts or its expiry")
     .argument('<id>', "the key's id (the ID column of `keys list`)")
     .addOption(new Option('--new-hosts-per-day <n>', 'hosts new to the key per UTC day, or "default" for the server\'s').argParser(quotaOr('default')))
     .addOption(new Option('--max-hosts <n>', 'most hosts the key may have, or "none"').argParser(quotaOr('none')))
+    .addOption(
+      new Option('--expires <when>', 'when the key stops working: a date (midnight UTC) or an ISO 8601 date and time; a past one stops it now').argParser(
+        dateTime,
+      ),
+    )
+    .addOption(new Option('--no-expiry', 'the key never expires'))
     .action(
-      admin<[string, OutputFlags & QuotaFlags]>(async (client, id, options) => {
-        const settings = { newHostsPerDay: quotaSetting(options.newHostsPerDay), maxHosts: quotaSetting(options.maxHosts) };
-        if (settings.newHostsPerDay === undefined && settings.maxHosts === undefined) throw new UsageError('give --new-hosts-per-day, --max-hosts or both');
+      admin<[string, OutputFlags & QuotaFlags & ExpiryFlags]>(async (client, id, options) => {
+        const settings = { newHostsPerDay: quotaSetting(options.newHostsPerDay), maxHosts: quotaSetting(options.maxHosts), expiresAt: expirySetting(options) };
+        if (Object.values(settings).every((value) => value === undefined))
+          throw new UsageError('give --new-hosts-per-day, --max-hosts, --expires or --no-expiry');
         return show(options, await client.updateLicenseKey(id, settings), (key) => formatKeys([key]));
       }),
     );
@@ -226,6 +233,18 @@ function addKeyCommands(program: Command): void {
         return EXIT.ok;
       }),
     );
+}
+
+/** The expiry flags of `keys set`; commander gives `expiry: false` for `--no-expiry`. */
+interface ExpiryFlags {
+  expires?: string;
+  expiry?: boolean;
+}
+
+/** The expiry the flags ask for: a time, null for `--no-expiry`, undefined (unchanged) when neither is given. */
+function expirySetting(flags: ExpiryFlags): string | null | undefined {
+  if (flags.expires !== undefined && flags.expiry === false) throw new UsageError('give --expires or --no-expiry, not both');
+  return flags.expiry === false ? null : flags.expires;
 }
 
 interface HostsFlags extends OutputFlags, HostFilterFlags {
