@@ -1,7 +1,8 @@
 // The dashboard in a real browser (Debian's Chromium through playwright-core) against the reference server as a
 // process: a test event sent from a webhook's page to a receiver on 127.0.0.1 (even with the subscription disabled)
 // and its delivery in the log; a host's page reached part by part from its "On this page" links; and license keys
-// created with an expiry, linked to their hosts, and rotated with a chosen grace period.
+// created with an expiry, linked to their hosts, and rotated with a chosen grace period; an existing key's expiry
+// changed and removed from its row.
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -197,6 +198,47 @@ it('creates a key with an expiry day, links each key to its hosts, and rotates o
   await hosts.click();
   await page.getByRole('link', { name: HOSTNAME }).waitFor();
   expect(page.url()).toMatch(new RegExp(`#/hosts\\?key=${keyId}$`));
+  expect(errors).toEqual([]);
+  await page.close();
+}, 60_000);
+
+it("changes an existing key's expiry from its row, by keyboard, and removes it again", async () => {
+  const { page, errors } = await openPage();
+  await openFromNav(page, 'Keys', 'License keys');
+  const row = page.getByRole('row').filter({ hasText: KEY_LABEL });
+  const opener = row.getByRole('button', { name: `Expiry of ${KEY_LABEL}…` });
+  const day = row.getByLabel(/^Stops working on/);
+  const expiryOf = async () =>
+    (await admin<{ items: { id: string; expiresAt: string | null }[] }>('/api/admin/keys')).items.find((k) => k.id === keyId)!.expiresAt;
+
+  // Opened from the keyboard: focus on the day; Escape closes the form and gives focus back to the button.
+  await opener.focus();
+  await page.keyboard.press('Enter');
+  expect(await opener.getAttribute('aria-expanded')).toBe('true');
+  await expect.poll(() => day.evaluate((input) => input === document.activeElement)).toBe(true);
+  await page.keyboard.press('Escape');
+  await day.waitFor({ state: 'detached' });
+  await expect.poll(() => opener.evaluate((button) => button === document.activeElement)).toBe(true);
+
+  await opener.click();
+  expect(await row.getByLabel('No expiry').isChecked()).toBe(true); // the key has none yet
+  await day.fill('2030-06-01');
+  expect(await row.getByLabel('No expiry').isChecked()).toBe(false);
+  await page.screenshot({ path: `${ARTIFACTS}/dashboard-key-expiry-change.png` });
+  await row.getByRole('button', { name: 'Save expiry' }).click();
+  const localMidnight = await page.evaluate(() => new Date('2030-06-01T00:00:00').toISOString());
+  await expect.poll(expiryOf).toBe(localMidnight);
+  await expect.poll(() => row.getByRole('cell').nth(5).innerText()).toMatch(/^2030-0[56]-\d\d /);
+  await expect.poll(() => opener.evaluate((button) => button === document.activeElement)).toBe(true);
+  await page.screenshot({ path: `${ARTIFACTS}/dashboard-key-expiry-changed.png` });
+
+  await opener.click();
+  expect(await day.inputValue()).toBe('2030-06-01'); // the form starts from the key's expiry, as a local day
+  expect(await row.getByLabel('No expiry').isChecked()).toBe(false);
+  await row.getByLabel('No expiry').check();
+  await row.getByRole('button', { name: 'Save expiry' }).click();
+  await expect.poll(expiryOf).toBeNull();
+  await expect.poll(() => row.getByRole('cell').nth(5).innerText()).toBe('never');
   expect(errors).toEqual([]);
   await page.close();
 }, 60_000);

@@ -16,6 +16,7 @@ import { When } from '../components/When.js';
 import { useChange, type Change } from '../use-change.js';
 import { mapLoaded, useLoad } from '../use-load.js';
 import { LoadedTable, type Column } from '../components/Table.js';
+import { KeyExpiry } from '../components/KeyExpiry.js';
 
 /** Most keys whose host counts are read (the facets' limit): the others link to their hosts without a count. */
 const COUNTED_KEYS = 100;
@@ -24,7 +25,7 @@ const HOUR_S = 3600;
 
 /**
  * License keys: list (each linking to its hosts, with their count), create (with an expiry; the key shown once),
- * set their quotas of hosts, revoke and rotate (with the old key's grace period).
+ * set their quotas of hosts and expiry, revoke and rotate (with the old key's grace period).
  */
 export function KeysPage({ client, onUnauthorized }: { client: Client; onUnauthorized(): void }) {
   const [keys, reload] = useLoad(
@@ -127,7 +128,7 @@ function columns(actions: (key: LicenseKeyInfo) => ReactNode, hosts: Map<string,
   ];
 }
 
-/** A key's quotas, and for a valid key the buttons that rotate it (the new key is shown once) and revoke it. */
+/** A key's quotas, its expiry unless revoked, and for a valid key the buttons that rotate it (the new key is shown once) and revoke it. */
 function KeyActions({
   keyInfo,
   client,
@@ -139,12 +140,12 @@ function KeyActions({
   change: Change;
   onNewKey(shown: { label: string; key: string }): void;
 }) {
+  const update = (settings: LicenseKeySettings) =>
+    change(async () => void (await data(updateLicenseKey({ client, path: { keyId: keyInfo.id }, body: settings }))));
   return (
     <>
-      <KeyQuotas
-        keyInfo={keyInfo}
-        onSave={(settings) => void change(async () => void (await data(updateLicenseKey({ client, path: { keyId: keyInfo.id }, body: settings }))))}
-      />
+      <KeyQuotas keyInfo={keyInfo} onSave={(settings) => void update(settings)} />
+      {keyInfo.state !== 'revoked' && <KeyExpiry keyInfo={keyInfo} onSave={(expiresAt) => update({ expiresAt })} />}
       {keyInfo.state === 'valid' && (
         <KeyRotation
           keyInfo={keyInfo}
