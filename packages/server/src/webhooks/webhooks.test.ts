@@ -11,7 +11,7 @@ import { sqlDialectOf } from '../database/dialects.js';
 import { hostRecordId } from '../hosts/host-records.js';
 import { dayOf, RejectionLog, type RefusalGroup } from '../refusals/rejection-log.js';
 import { OrmReportStore } from '../reports/report-store.js';
-import { createKey } from '../secrets/license-keys.js';
+import { createKey, setKeySettings } from '../secrets/license-keys.js';
 import { listDeliveries, redeliver } from './deliveries.js';
 import { WebhookDispatcher } from './dispatcher.js';
 import { writeRefusedUploadEvents } from './refused-uploads.js';
@@ -409,6 +409,25 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     ]);
     const expiringItems = (await listDeliveries(orm, expiring.webhook.id, { limit: 10, offset: 0 })).items;
     expect(expiringItems.map((item) => JSON.parse(item.payload).data.label)).toEqual(['soon']);
+  });
+
+  it('tells of a key about to expire again once its expiry is moved, not while it stays', async () => {
+    const expiring = await subscribe(['key.expiring']);
+    const { id } = await createKey(orm, { label: 'moved', expiresAt: new Date(clock.getTime() + 3 * DAY_MS) });
+    const sender = dispatcher();
+    const told = async () => {
+      await sender.settle();
+      await sender.settle();
+      return (await listDeliveries(orm, expiring.webhook.id, { limit: 10, offset: 0 })).items.map((item) => JSON.parse(item.payload).data.expiresAt);
+    };
+    const first = new Date(clock.getTime() + 3 * DAY_MS).toISOString();
+    expect(await told()).toEqual([first]);
+    await setKeySettings(orm, id, { expiresAt: new Date(clock.getTime() + 30 * DAY_MS) }); // moved later: nothing to tell
+    expect(await told()).toEqual([first]);
+    const second = new Date(clock.getTime() + 5 * DAY_MS);
+    await setKeySettings(orm, id, { expiresAt: second }); // near again: told again
+    expect(await told()).toEqual(expect.arrayContaining([first, second.toISOString()]));
+    expect(await told()).toHaveLength(2);
   });
 
   it('with two dispatchers on one database, each delivery is sent once', async () => {
