@@ -169,7 +169,7 @@ it('creates a key with an expiry day, links each key to its hosts, and rotates o
   const { page, dialogs, errors } = await openPage();
   await openFromNav(page, 'Keys', 'License keys');
   await page.getByLabel('Label of a new key').fill('contractors');
-  await page.getByLabel('Expires on (UTC; blank: never)').fill('2031-03-15');
+  await page.getByLabel('Expires on (local time; blank: never)').fill('2031-03-15');
   await page.getByRole('button', { name: 'Create key' }).click();
   await page.getByLabel('New license key').waitFor();
   const keys = () => admin<{ items: { id: string; label: string | null; expiresAt: string | null; state: string }[] }>('/api/admin/keys');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultExpiry, expiresAtOf, expiryBounds, expiryProblem, waiverInputOf } from './waiver-form.js';
+import { startOfLocalDay } from './date-input.js';
+import { defaultExpiry, expiryBounds, expiryProblem, waiverInputOf } from './waiver-form.js';
 
 const NOW = new Date(2026, 10, 26, 14, 30); // 26 November 2026, 14:30 local time
 const TARGET = { policyId: 'p-1', ruleId: 'firewall-active', hostRecordId: 'h-1' };
@@ -20,8 +21,8 @@ describe('the waiver form', () => {
   });
 
   it('ends a waiver at the start of its local day, so the last day offered stays within the maximum', () => {
-    expect(expiresAtOf('2027-02-24')).toBe(new Date(2027, 1, 24).toISOString());
-    const last = new Date(expiresAtOf(expiryBounds(NOW, 365).max)).getTime();
+    expect(startOfLocalDay('2027-02-24')).toBe(new Date(2027, 1, 24).toISOString());
+    const last = new Date(startOfLocalDay(expiryBounds(NOW, 365).max)).getTime();
     expect(last - NOW.getTime()).toBeLessThanOrEqual(365 * 24 * 3600 * 1000);
   });
 

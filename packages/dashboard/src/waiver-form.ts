@@ -1,4 +1,5 @@
 import type { WaiverInput } from '@org/audit-client/sdk';
+import { dateInputValue } from './date-input.js';
 
 /** Who a waiver covers: one host (or each of the hosts selected), the hosts of a group, or every host of the policy. */
 export type WaiverScope = 'host' | 'group' | 'fleet';
@@ -17,12 +18,6 @@ export interface WaiverFormValues {
 export const DEFAULT_WAIVER_DAYS = 90;
 /** The longest reason the contract takes. */
 export const MAX_REASON_LENGTH = 1000;
-
-/** `YYYY-MM-DD` of a local day, as `<input type="date">` reads and writes it. */
-export function dateInputValue(day: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
-}
 
 /** The local day `days` after `now`. */
 function daysAfter(now: Date, days: number): Date {
@@ -49,12 +44,6 @@ export function expiryProblem(day: string, now: Date, maxDays: number): string |
   if (day < min) return 'The exception must end after today.';
   if (day > max) return `An exception may run for at most ${maxDays} days (until ${max}).`;
   return undefined;
-}
-
-/** The ISO date-time of the start of a local day given as a date input value. */
-export function expiresAtOf(day: string): string {
-  const [year, month, date] = day.split('-').map(Number);
-  return new Date(year ?? 0, (month ?? 1) - 1, date ?? 1).toISOString();
 }
 
 /** The waiver the form's values ask for, on a host's result (or a rule, or a whole policy with `ruleId` null). */

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { LicenseKeyInfo } from '@org/audit-client/sdk';
+import { dateInputValue, startOfLocalDay } from '../date-input.js';
 import { useFocusKept } from '../focus.js';
 
 /**
@@ -49,7 +50,7 @@ function ExpiryForm({
   onCancel(): void;
 }) {
   const id = useId();
-  const [day, setDay] = useState(expiresAt ? localDay(new Date(expiresAt)) : '');
+  const [day, setDay] = useState(expiresAt ? dateInputValue(new Date(expiresAt)) : '');
   const [never, setNever] = useState(expiresAt === null);
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => first.current?.focus(), []);
@@ -88,11 +89,3 @@ function ExpiryForm({
     </form>
   );
 }
-
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** The local day of `time`, as a date input's value. */
-const localDay = (time: Date) => `${time.getFullYear()}-${pad(time.getMonth() + 1)}-${pad(time.getDate())}`;
-
-/** The start of the local day `yyyy-mm-dd` (a date input's value), as the contract's date-time. */
-const startOfLocalDay = (day: string) => new Date(`${day}T00:00:00`).toISOString();

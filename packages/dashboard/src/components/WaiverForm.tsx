@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { defaultExpiry, expiresAtOf, expiryBounds, expiryProblem, MAX_REASON_LENGTH, type WaiverFormValues, type WaiverScope } from '../waiver-form.js';
+import { startOfLocalDay } from '../date-input.js';
+import { defaultExpiry, expiryBounds, expiryProblem, MAX_REASON_LENGTH, type WaiverFormValues, type WaiverScope } from '../waiver-form.js';
 
 export type { WaiverFormValues, WaiverScope } from '../waiver-form.js';
 export { waiverInputOf } from '../waiver-form.js';
@@ -47,7 +48,7 @@ export function WaiverForm({ subject, scopes, hostLabel, groups = [], maxDays, o
     setSaving(true);
     setProblem(undefined);
     try {
-      await onSubmit({ reason: reason.trim(), expiresAt: expiresAtOf(day), scope, ...(scope === 'group' ? { group } : {}) });
+      await onSubmit({ reason: reason.trim(), expiresAt: startOfLocalDay(day), scope, ...(scope === 'group' ? { group } : {}) });
     } catch (error) {
       setProblem(error instanceof Error ? error.message : String(error));
     } finally {

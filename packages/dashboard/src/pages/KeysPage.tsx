@@ -11,6 +11,7 @@ import {
   type LicenseKeySettings,
 } from '@org/audit-client/sdk';
 import { data } from '../api.js';
+import { dateInputValue, startOfLocalDay } from '../date-input.js';
 import { hostsRoute, hrefOf } from '../route.js';
 import { When } from '../components/When.js';
 import { useChange, type Change } from '../use-change.js';
@@ -20,7 +21,6 @@ import { KeyExpiry } from '../components/KeyExpiry.js';
 
 /** Most keys whose host counts are read (the facets' limit): the others link to their hosts without a count. */
 const COUNTED_KEYS = 100;
-const DAY_MS = 86_400_000;
 const HOUR_S = 3600;
 
 /**
@@ -46,7 +46,7 @@ export function KeysPage({ client, onUnauthorized }: { client: Client; onUnautho
   const create = (event: FormEvent) => {
     event.preventDefault();
     void change(async () => {
-      const body = { ...(label.trim() ? { label: label.trim() } : {}), ...(expiresOn ? { expiresAt: startOfDay(expiresOn) } : {}) };
+      const body = { ...(label.trim() ? { label: label.trim() } : {}), ...(expiresOn ? { expiresAt: startOfLocalDay(expiresOn) } : {}) };
       const created = await data(createLicenseKey({ client, body }));
       setShown({ label: created.key.label ?? created.key.id, key: created.licenseKey });
       setLabel('');
@@ -61,7 +61,7 @@ export function KeysPage({ client, onUnauthorized }: { client: Client; onUnautho
       <form className="filters" onSubmit={create}>
         <label htmlFor="key-label">Label of a new key</label>
         <input id="key-label" value={label} onChange={(event) => setLabel(event.target.value)} placeholder="web servers" maxLength={255} />
-        <label htmlFor="key-expires">Expires on (UTC; blank: never)</label>
+        <label htmlFor="key-expires">Expires on (local time; blank: never)</label>
         <input id="key-expires" type="date" min={dayAfter(new Date())} value={expiresOn} onChange={(event) => setExpiresOn(event.target.value)} />
         <button type="submit">Create key</button>
       </form>
@@ -98,11 +98,8 @@ async function hostCounts(client: Client): Promise<Map<string, number> | undefin
   }
 }
 
-/** The day `yyyy-mm-dd` (a date input's value) at 00:00 UTC, as the contract's date-time. */
-const startOfDay = (day: string) => new Date(`${day}T00:00:00.000Z`).toISOString();
-
-/** The UTC day after `now`, as a date input's value: the first day a new key may expire on. */
-const dayAfter = (now: Date) => new Date(now.getTime() + DAY_MS).toISOString().slice(0, 10);
+/** The local day after `now`, as a date input's value: the first day a new key may expire on. */
+const dayAfter = (now: Date) => dateInputValue(new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1));
 
 /** The columns of the keys list; the last holds each key's quotas and actions. */
 function columns(actions: (key: LicenseKeyInfo) => ReactNode, hosts: Map<string, number> | undefined): Column<LicenseKeyInfo>[] {
@@ -122,7 +119,7 @@ function columns(actions: (key: LicenseKeyInfo) => ReactNode, hosts: Map<string,
     { header: 'Created', cell: (key) => <When time={key.createdAt} /> },
     { header: 'Expires', cell: (key) => (key.expiresAt ? <When time={key.expiresAt} /> : 'never') },
     { header: 'Last upload', cell: (key) => <When time={key.lastUploadAt} /> },
-    { header: 'New hosts a day', className: 'number', cell: (key) => key.newHostsPerDay ?? 'server default' },
+    { header: 'New hosts a day', className: 'number', cellClassName: 'number nowrap', cell: (key) => key.newHostsPerDay ?? 'server default' },
     { header: 'Most hosts', className: 'number', cellClassName: 'number nowrap', cell: (key) => key.maxHosts ?? 'no maximum' },
     { header: 'Actions', cell: actions },
   ];
