@@ -527,6 +527,30 @@ export const KeyHostQuotaRecord = defineEntity({
 });
 export type KeyHostQuotaRecord = InferEntity<typeof KeyHostQuotaRecord>;
 
+/**
+ * A person who signs in to the dashboard and admin API (sign-in itself comes with sessions). `email` is kept
+ * lowercased, so that one address names one account however it is typed; the password only as an argon2id hash.
+ */
+export const UserRecord = defineEntity({
+  name: 'UserRecord',
+  tableName: 'app_user',
+  properties: {
+    id: p.uuid().primary(),
+    email: p.string().length(254).unique(),
+    displayName: p.string().length(255).nullable(),
+    /** `viewer`, `operator` or `admin` (see `people/roles.ts`). */
+    role: p.string().length(16),
+    /** When the account was disabled; null while it may sign in. */
+    disabledAt: p.datetime().nullable(),
+    /** The PHC string argon2id produced (`$argon2id$v=19$m=…`): algorithm, parameters, salt and hash together. */
+    passwordHash: p.string().length(255),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+    passwordChangedAt: p.datetime(),
+  },
+});
+export type UserRecord = InferEntity<typeof UserRecord>;
+
 /** Every entity, for opening the database. */
 export const ENTITIES = [
   LicenseKeyRecord,
@@ -552,4 +576,5 @@ export const ENTITIES = [
   WebhookFoldRecord,
   WebhookNoticeRecord,
   KeyHostQuotaRecord,
+  UserRecord,
 ];

@@ -15,6 +15,7 @@ import { HostIdentityAndQuotas } from './0013-host-identity-and-quotas.js';
 import { WebhookDeliveryCap } from './0014-webhook-delivery-cap.js';
 import { CaseInsensitiveHostFilters } from './0015-case-insensitive-host-filters.js';
 import { WebhookDeliveryHost } from './0016-webhook-delivery-host.js';
+import { Users } from './0018-users.js';
 
 /**
  * Every PostgreSQL schema migration, oldest first. PostgreSQL support came after SQLite's 0003, so its list starts
@@ -37,4 +38,5 @@ export const POSTGRESQL_MIGRATIONS: MigrationObject[] = [
   { name: '0014-webhook-delivery-cap', class: WebhookDeliveryCap },
   { name: '0015-case-insensitive-host-filters', class: CaseInsensitiveHostFilters },
   { name: '0016-webhook-delivery-host', class: WebhookDeliveryHost },
+  { name: '0018-users', class: Users },
 ];
