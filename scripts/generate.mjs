@@ -66,9 +66,45 @@ function isRaw(document, operation) {
   );
 }
 
+/** The admin roles, lowest first: the contract's `AdminRole` enum, in which each role includes the ones before it. */
+const adminRoles = (document) => document.components.schemas.AdminRole.enum;
+
+/** An admin operation's `x-required-role`: every one must name a role, so that none is allowed by default. */
+function requiredRole(document, operation, method, path) {
+  const role = operation['x-required-role'];
+  const roles = adminRoles(document);
+  if (!roles.includes(role)) throw new Error(`${method.toUpperCase()} ${path} needs an x-required-role of ${roles.join(', ')}`);
+  return role;
+}
+
+/** The roles and each admin operation's required role as TypeScript source, for the server and the dashboard. */
+function adminRolesSource(document) {
+  const roles = [];
+  for (const [path, pathItem] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(pathItem)) {
+      if (operation?.tags?.includes('admin')) roles.push(`  ${operation.operationId}: '${requiredRole(document, operation, method, path)}',`);
+    }
+  }
+  return [
+    '/** The admin roles, lowest first: each includes what the ones before it may do. */',
+    `export const ADMIN_ROLES = ${JSON.stringify(adminRoles(document)).replaceAll('"', "'").replaceAll(',', ', ')} as const;`,
+    '',
+    '/** The role each admin operation requires (its `x-required-role`). */',
+    'export const ADMIN_OPERATION_ROLES = {',
+    ...roles,
+    '} as const satisfies Record<string, (typeof ADMIN_ROLES)[number]>;',
+    '',
+  ];
+}
+
+/** The client's copy of the roles table: the dashboard offers only what the signed-in role may do. */
+function writeAdminRoles(outDir) {
+  writeFileSync(join(outDir, 'admin-roles.gen.ts'), [HEADER, '', ...adminRolesSource(readContract())].join('\n'));
+}
+
 /**
  * The server's list of admin operations (those tagged `admin`), by operationId: their generated request and answer
- * types, the fields the contract defaults and whether the success is raw; the admin API's types (admin/operation.ts)
+ * types, the fields the contract defaults, whether the success is raw, and the role each requires; the admin API's types (admin/operation.ts)
  * are built on it, so a new admin operation needs no hand-written line.
  */
 function writeAdminOperations(outDir) {
@@ -103,6 +139,7 @@ function writeAdminOperations(outDir) {
     ...lines,
     '}',
     '',
+    ...adminRolesSource(document),
   ];
   writeFileSync(join(outDir, 'admin-operations.gen.ts'), source.join('\n'));
 }
@@ -116,6 +153,7 @@ function generateInto(pkg, outDir) {
   rmSync(join(outDir, 'index.ts'), { force: true }); // -o brings back the index file the config turns off
   if (pkg === 'packages/core') writeSpecModule(outDir);
   if (pkg === 'packages/server') writeAdminOperations(outDir);
+  if (pkg === 'packages/client') writeAdminRoles(outDir);
 }
 
 /** Every file below `dir`, as sorted relative paths: a stale or missing file counts as drift too. */

@@ -3,3 +3,4 @@
 export * from './generated/sdk.gen.js';
 export { createClient, createConfig, type Client } from './generated/client/index.js';
 export type * from './generated/types.gen.js';
+export { ADMIN_ROLES, ADMIN_OPERATION_ROLES } from './generated/admin-roles.gen.js';

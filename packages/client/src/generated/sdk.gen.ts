@@ -98,7 +98,11 @@ export const uploadReportLegacy = <ThrowOnError extends boolean = false>(options
 /**
  * Which admin token this request is signed in with
  *
- * The token's id, label and first characters, never the token; for tools that show who is signed in.
+ * The token's id, label, first characters and role, never the token; for tools that show who is signed in
+ * and offer only what the role may do.
+ *
+ * Requires the `viewer` role.
+ *
  */
 export const getAdminSession = <ThrowOnError extends boolean = false>(options?: Options<GetAdminSessionData, ThrowOnError>) => (options?.client ?? client).get<GetAdminSessionResponses, GetAdminSessionErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -112,6 +116,8 @@ export const getAdminSession = <ThrowOnError extends boolean = false>(options?: 
  * Hosts that uploaded at least one report, most recently seen first unless `sort` says otherwise. A host is
  * one `hostid` under one license key: the same `hostid` under another key is another host. Filters combine.
  *
+ * Requires the `viewer` role.
+ *
  */
 export const listHosts = <ThrowOnError extends boolean = false>(options?: Options<ListHostsData, ThrowOnError>) => (options?.client ?? client).get<ListHostsResponses, ListHostsErrors, ThrowOnError>({
     querySerializer: { parameters: { ids: { array: { explode: false } } } },
@@ -122,6 +128,8 @@ export const listHosts = <ThrowOnError extends boolean = false>(options?: Option
 
 /**
  * Get a host and the history of its hardening index
+ *
+ * Requires the `viewer` role.
  */
 export const getHost = <ThrowOnError extends boolean = false>(options: Options<GetHostData, ThrowOnError>) => (options.client ?? client).get<GetHostResponses, GetHostErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -135,6 +143,8 @@ export const getHost = <ThrowOnError extends boolean = false>(options: Options<G
  * Accepts the `hostid2` a host's flagged identity change names (`Host.identityChange`), e.g. after the host
  * was reinstalled: the flag is cleared and the host's `hostid2` becomes this one, so that in strict identity
  * mode its next report is stored. Answered 409 when the host has no identity change naming this `hostid2`.
+ *
+ * Requires the `operator` role.
  *
  */
 export const acceptHostIdentity = <ThrowOnError extends boolean = false>(options: Options<AcceptHostIdentityData, ThrowOnError>) => (options.client ?? client).post<AcceptHostIdentityResponses, AcceptHostIdentityErrors, ThrowOnError>({
@@ -151,6 +161,9 @@ export const acceptHostIdentity = <ThrowOnError extends boolean = false>(options
  * List reports
  *
  * Stored reports, newest first, without their content.
+ *
+ * Requires the `viewer` role.
+ *
  */
 export const listReports = <ThrowOnError extends boolean = false>(options?: Options<ListReportsData, ThrowOnError>) => (options?.client ?? client).get<ListReportsResponses, ListReportsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -160,6 +173,8 @@ export const listReports = <ThrowOnError extends boolean = false>(options?: Opti
 
 /**
  * Get a report's metadata and summary
+ *
+ * Requires the `viewer` role.
  */
 export const getReport = <ThrowOnError extends boolean = false>(options: Options<GetReportData, ThrowOnError>) => (options.client ?? client).get<GetReportResponses, GetReportErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -176,6 +191,8 @@ export const getReport = <ThrowOnError extends boolean = false>(options: Options
  * host's, and hostile. Like every admin answer it carries `X-Content-Type-Options: nosniff`,
  * `Cache-Control: no-store` and `Content-Security-Policy: default-src 'none'; frame-ancestors 'none'`.
  *
+ * Requires the `viewer` role.
+ *
  */
 export const getRawReport = <ThrowOnError extends boolean = false>(options: Options<GetRawReportData, ThrowOnError>) => (options.client ?? client).get<GetRawReportResponses, GetRawReportErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -189,6 +206,8 @@ export const getRawReport = <ThrowOnError extends boolean = false>(options: Opti
  * Compares the report with the one its host sent just before it, or with `against`, another report of the
  * same host; the earlier of the two is `before`. The comparison reads both stored reports now.
  *
+ * Requires the `viewer` role.
+ *
  */
 export const getReportDiff = <ThrowOnError extends boolean = false>(options: Options<GetReportDiffData, ThrowOnError>) => (options.client ?? client).get<GetReportDiffResponses, GetReportDiffErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -200,6 +219,9 @@ export const getReportDiff = <ThrowOnError extends boolean = false>(options: Opt
  * List license keys
  *
  * Every license key, oldest first. Keys are stored hashed, so only their first characters are shown.
+ *
+ * Requires the `viewer` role.
+ *
  */
 export const listLicenseKeys = <ThrowOnError extends boolean = false>(options?: Options<ListLicenseKeysData, ThrowOnError>) => (options?.client ?? client).get<ListLicenseKeysResponses, ListLicenseKeysErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -211,6 +233,9 @@ export const listLicenseKeys = <ThrowOnError extends boolean = false>(options?: 
  * Create a license key
  *
  * Creates a key with 192 random bits. The answer is the only time the key itself is shown.
+ *
+ * Requires the `admin` role.
+ *
  */
 export const createLicenseKey = <ThrowOnError extends boolean = false>(options?: Options<CreateLicenseKeyData, ThrowOnError>) => (options?.client ?? client).post<CreateLicenseKeyResponses, CreateLicenseKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -231,6 +256,8 @@ export const createLicenseKey = <ThrowOnError extends boolean = false>(options?:
  * expiry as it does a revocation: within about a second. A revoked key's expiry cannot be changed (409):
  * it stays revoked whatever its expiry says.
  *
+ * Requires the `admin` role.
+ *
  */
 export const updateLicenseKey = <ThrowOnError extends boolean = false>(options: Options<UpdateLicenseKeyData, ThrowOnError>) => (options.client ?? client).patch<UpdateLicenseKeyResponses, UpdateLicenseKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -248,6 +275,8 @@ export const updateLicenseKey = <ThrowOnError extends boolean = false>(options: 
  * From now on the key's license checks answer `Response 500` and its uploads 401. Every server instance
  * sharing the database notices within about a second. Revoking a revoked key changes nothing.
  *
+ * Requires the `admin` role.
+ *
  */
 export const revokeLicenseKey = <ThrowOnError extends boolean = false>(options: Options<RevokeLicenseKeyData, ThrowOnError>) => (options.client ?? client).post<RevokeLicenseKeyResponses, RevokeLicenseKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -260,6 +289,8 @@ export const revokeLicenseKey = <ThrowOnError extends boolean = false>(options: 
  *
  * Issues a new key with the old key's label. The old key keeps working for the grace period, so hosts can
  * be given the new one, then counts as revoked.
+ *
+ * Requires the `admin` role.
  *
  */
 export const rotateLicenseKey = <ThrowOnError extends boolean = false>(options: Options<RotateLicenseKeyData, ThrowOnError>) => (options.client ?? client).post<RotateLicenseKeyResponses, RotateLicenseKeyErrors, ThrowOnError>({
@@ -279,6 +310,8 @@ export const rotateLicenseKey = <ThrowOnError extends boolean = false>(options: 
  * accepted and refused per day, over every host. Findings, OS and versions come from each host's latest
  * report; trends from the reports still stored (retention shortens them).
  *
+ * Requires the `viewer` role.
+ *
  */
 export const getOverview = <ThrowOnError extends boolean = false>(options?: Options<GetOverviewData, ThrowOnError>) => (options?.client ?? client).get<GetOverviewResponses, GetOverviewErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -291,6 +324,8 @@ export const getOverview = <ThrowOnError extends boolean = false>(options?: Opti
  *
  * The warnings and suggestions of every host's latest report, one item per kind and test id, most hosts
  * affected first (ties by test id). `GET /api/admin/hosts?finding=<test id>` lists the hosts of one.
+ *
+ * Requires the `viewer` role.
  *
  */
 export const listFindings = <ThrowOnError extends boolean = false>(options?: Options<ListFindingsData, ThrowOnError>) => (options?.client ?? client).get<ListFindingsResponses, ListFindingsErrors, ThrowOnError>({
@@ -305,6 +340,8 @@ export const listFindings = <ThrowOnError extends boolean = false>(options?: Opt
  * What the host filters can be set to, most hosts first (then by value), for suggestions as an operator
  * types: each value of each field with how many hosts' latest reports carry it. `q` keeps the values that
  * contain it (case-insensitive); values differing only in case are counted apart.
+ *
+ * Requires the `viewer` role.
  *
  */
 export const listFacets = <ThrowOnError extends boolean = false>(options?: Options<ListFacetsData, ThrowOnError>) => (options?.client ?? client).get<ListFacetsResponses, ListFacetsErrors, ThrowOnError>({
@@ -323,6 +360,8 @@ export const listFacets = <ThrowOnError extends boolean = false>(options?: Optio
  * limited number of days, and bound how many distinct groups they keep per day: refusals beyond that bound
  * are counted in `folded` items whose host and address are not shown.
  *
+ * Requires the `viewer` role.
+ *
  */
 export const listRejections = <ThrowOnError extends boolean = false>(options?: Options<ListRejectionsData, ThrowOnError>) => (options?.client ?? client).get<ListRejectionsResponses, ListRejectionsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -334,6 +373,9 @@ export const listRejections = <ThrowOnError extends boolean = false>(options?: O
  * List compliance policies
  *
  * Every policy, by name, with how many hosts pass, fail, err or are waived on each rule.
+ *
+ * Requires the `viewer` role.
+ *
  */
 export const listPolicies = <ThrowOnError extends boolean = false>(options?: Options<ListPoliciesData, ThrowOnError>) => (options?.client ?? client).get<ListPoliciesResponses, ListPoliciesErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -348,6 +390,8 @@ export const listPolicies = <ThrowOnError extends boolean = false>(options?: Opt
  * host complies. Every expression is checked before the policy is saved: a 400 names each faulty rule and
  * the position of its error, or (position null) the budget it exceeds on a large synthetic report. Hosts are
  * evaluated in the background within seconds.
+ *
+ * Requires the `admin` role.
  *
  */
 export const createPolicy = <ThrowOnError extends boolean = false>(options: Options<CreatePolicyData, ThrowOnError>) => (options.client ?? client).post<CreatePolicyResponses, CreatePolicyErrors, ThrowOnError>({
@@ -367,6 +411,8 @@ export const createPolicy = <ThrowOnError extends boolean = false>(options: Opti
  * firewall active, no warnings besides PKGS-7392 and LOGG-2138, audited within the last 7 days. It can be
  * added beside any other policies. 409 when a policy of that name exists (nothing is changed).
  *
+ * Requires the `admin` role.
+ *
  */
 export const enableBaselinePolicy = <ThrowOnError extends boolean = false>(options?: Options<EnableBaselinePolicyData, ThrowOnError>) => (options?.client ?? client).post<EnableBaselinePolicyResponses, EnableBaselinePolicyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -380,6 +426,8 @@ export const enableBaselinePolicy = <ThrowOnError extends boolean = false>(optio
  * Runs the baseline's rules on the latest reports of the most recently seen hosts (2,000 at most), in the
  * rule worker under the evaluation budget, and answers per rule the hosts evaluated, passing, failing and
  * erring. Nothing is stored; the baseline need not exist.
+ *
+ * Requires the `operator` role.
  *
  */
 export const previewBaselinePolicy = <ThrowOnError extends boolean = false>(options?: Options<PreviewBaselinePolicyData, ThrowOnError>) => (options?.client ?? client).get<PreviewBaselinePolicyResponses, PreviewBaselinePolicyErrors, ThrowOnError>({
@@ -395,6 +443,8 @@ export const previewBaselinePolicy = <ThrowOnError extends boolean = false>(opti
  * its rules on the latest reports of the most recently seen hosts in its scope (2,000 at most), in the rule
  * worker under the evaluation budget. Nothing is stored; `enabled` is ignored.
  *
+ * Requires the `operator` role.
+ *
  */
 export const previewPolicy = <ThrowOnError extends boolean = false>(options: Options<PreviewPolicyData, ThrowOnError>) => (options.client ?? client).post<PreviewPolicyResponses, PreviewPolicyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -408,6 +458,8 @@ export const previewPolicy = <ThrowOnError extends boolean = false>(options: Opt
 
 /**
  * Delete a compliance policy, its results and its waivers
+ *
+ * Requires the `admin` role.
  */
 export const deletePolicy = <ThrowOnError extends boolean = false>(options: Options<DeletePolicyData, ThrowOnError>) => (options.client ?? client).delete<DeletePolicyResponses, DeletePolicyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -417,6 +469,8 @@ export const deletePolicy = <ThrowOnError extends boolean = false>(options: Opti
 
 /**
  * Get a compliance policy
+ *
+ * Requires the `viewer` role.
  */
 export const getPolicy = <ThrowOnError extends boolean = false>(options: Options<GetPolicyData, ThrowOnError>) => (options.client ?? client).get<GetPolicyResponses, GetPolicyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -428,6 +482,9 @@ export const getPolicy = <ThrowOnError extends boolean = false>(options: Options
  * Replace a compliance policy
  *
  * Replaces the policy's name, scope and rules; every host is evaluated again. Results of rules that are gone are deleted.
+ *
+ * Requires the `admin` role.
+ *
  */
 export const updatePolicy = <ThrowOnError extends boolean = false>(options: Options<UpdatePolicyData, ThrowOnError>) => (options.client ?? client).put<UpdatePolicyResponses, UpdatePolicyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -446,6 +503,8 @@ export const updatePolicy = <ThrowOnError extends boolean = false>(options: Opti
  * pages. `sort` and `order` choose the order (`order` defaults to `asc` here: the default order is failures
  * first, then errors, waived and passes; within those, by host name).
  *
+ * Requires the `viewer` role.
+ *
  */
 export const listPolicyResults = <ThrowOnError extends boolean = false>(options: Options<ListPolicyResultsData, ThrowOnError>) => (options.client ?? client).get<ListPolicyResultsResponses, ListPolicyResultsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -455,6 +514,8 @@ export const listPolicyResults = <ThrowOnError extends boolean = false>(options:
 
 /**
  * A host's results on every policy, and how they changed
+ *
+ * Requires the `viewer` role.
  */
 export const getHostCompliance = <ThrowOnError extends boolean = false>(options: Options<GetHostComplianceData, ThrowOnError>) => (options.client ?? client).get<GetHostComplianceResponses, GetHostComplianceErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -466,6 +527,9 @@ export const getHostCompliance = <ThrowOnError extends boolean = false>(options:
  * List waivers
  *
  * Waivers that have not expired, soonest expiry first (with `includeExpired`, expired ones too).
+ *
+ * Requires the `viewer` role.
+ *
  */
 export const listWaivers = <ThrowOnError extends boolean = false>(options?: Options<ListWaiversData, ThrowOnError>) => (options?.client ?? client).get<ListWaiversResponses, ListWaiversErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -479,6 +543,8 @@ export const listWaivers = <ThrowOnError extends boolean = false>(options?: Opti
  * Until it expires, a failing or erring result the waiver covers counts as `waived`, not as a failure, and
  * not as a pass either. `expiresAt` must be in the future and at most `WaiverList.maxDays` days away (400
  * otherwise).
+ *
+ * Requires the `operator` role.
  *
  */
 export const createWaiver = <ThrowOnError extends boolean = false>(options: Options<CreateWaiverData, ThrowOnError>) => (options.client ?? client).post<CreateWaiverResponses, CreateWaiverErrors, ThrowOnError>({
@@ -497,6 +563,8 @@ export const createWaiver = <ThrowOnError extends boolean = false>(options: Opti
  * One waiver per selected host, in one transaction: all are created or none. At most 10,000 hosts (400
  * beyond: waive for a group or the fleet instead). Checks as `createWaiver`.
  *
+ * Requires the `operator` role.
+ *
  */
 export const createWaivers = <ThrowOnError extends boolean = false>(options: Options<CreateWaiversData, ThrowOnError>) => (options.client ?? client).post<CreateWaiversResponses, CreateWaiversErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -510,6 +578,8 @@ export const createWaivers = <ThrowOnError extends boolean = false>(options: Opt
 
 /**
  * Delete a waiver
+ *
+ * Requires the `operator` role.
  */
 export const deleteWaiver = <ThrowOnError extends boolean = false>(options: Options<DeleteWaiverData, ThrowOnError>) => (options.client ?? client).delete<DeleteWaiverResponses, DeleteWaiverErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -519,6 +589,8 @@ export const deleteWaiver = <ThrowOnError extends boolean = false>(options: Opti
 
 /**
  * List webhook subscriptions
+ *
+ * Requires the `viewer` role.
  */
 export const listWebhooks = <ThrowOnError extends boolean = false>(options?: Options<ListWebhooksData, ThrowOnError>) => (options?.client ?? client).get<ListWebhooksResponses, ListWebhooksErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -535,6 +607,8 @@ export const listWebhooks = <ThrowOnError extends boolean = false>(options?: Opt
  * `http://2130706433/`; for IPv6 only global unicast, `2000::/3`) or `localhost` are refused with a 400 saying
  * why, unless the server allows them (`--webhook-allow-private`).
  *
+ * Requires the `admin` role.
+ *
  */
 export const createWebhook = <ThrowOnError extends boolean = false>(options: Options<CreateWebhookData, ThrowOnError>) => (options.client ?? client).post<CreateWebhookResponses, CreateWebhookErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -548,6 +622,8 @@ export const createWebhook = <ThrowOnError extends boolean = false>(options: Opt
 
 /**
  * Delete a webhook subscription and its delivery log
+ *
+ * Requires the `admin` role.
  */
 export const deleteWebhook = <ThrowOnError extends boolean = false>(options: Options<DeleteWebhookData, ThrowOnError>) => (options.client ?? client).delete<DeleteWebhookResponses, DeleteWebhookErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -557,6 +633,8 @@ export const deleteWebhook = <ThrowOnError extends boolean = false>(options: Opt
 
 /**
  * Get a webhook subscription
+ *
+ * Requires the `viewer` role.
  */
 export const getWebhook = <ThrowOnError extends boolean = false>(options: Options<GetWebhookData, ThrowOnError>) => (options.client ?? client).get<GetWebhookResponses, GetWebhookErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -566,6 +644,8 @@ export const getWebhook = <ThrowOnError extends boolean = false>(options: Option
 
 /**
  * Replace a webhook subscription (its secret stays)
+ *
+ * Requires the `admin` role.
  */
 export const updateWebhook = <ThrowOnError extends boolean = false>(options: Options<UpdateWebhookData, ThrowOnError>) => (options.client ?? client).put<UpdateWebhookResponses, UpdateWebhookErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -583,6 +663,8 @@ export const updateWebhook = <ThrowOnError extends boolean = false>(options: Opt
  * Queues a `webhook.test` event for this subscription alone (whatever events it chose, even when disabled),
  * delivered and retried like any other, so an operator can check the receiver and its signature check.
  *
+ * Requires the `operator` role.
+ *
  */
 export const sendTestWebhookEvent = <ThrowOnError extends boolean = false>(options: Options<SendTestWebhookEventData, ThrowOnError>) => (options.client ?? client).post<SendTestWebhookEventResponses, SendTestWebhookEventErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -595,6 +677,8 @@ export const sendTestWebhookEvent = <ThrowOnError extends boolean = false>(optio
  *
  * Newest first: each event sent (or to be sent) to the subscription, with its attempts and last error.
  *
+ * Requires the `viewer` role.
+ *
  */
 export const listWebhookDeliveries = <ThrowOnError extends boolean = false>(options: Options<ListWebhookDeliveriesData, ThrowOnError>) => (options.client ?? client).get<ListWebhookDeliveriesResponses, ListWebhookDeliveriesErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -606,6 +690,8 @@ export const listWebhookDeliveries = <ThrowOnError extends boolean = false>(opti
  * Send a delivery again
  *
  * Queues the delivery to be sent again now, whatever its status; its attempts start again from zero.
+ *
+ * Requires the `operator` role.
  *
  */
 export const redeliverWebhookDelivery = <ThrowOnError extends boolean = false>(options: Options<RedeliverWebhookDeliveryData, ThrowOnError>) => (options.client ?? client).post<RedeliverWebhookDeliveryResponses, RedeliverWebhookDeliveryErrors, ThrowOnError>({
@@ -624,6 +710,8 @@ export const redeliverWebhookDelivery = <ThrowOnError extends boolean = false>(o
  * and the rules it fails (`failingRules`: `fail` or `error` results a waiver does not cover, as
  * `policyName/ruleId`, by policy name then rule id; an array in JSON, joined by `;` in CSV like groups and tags).
  *
+ * Requires the `viewer` role.
+ *
  */
 export const exportHosts = <ThrowOnError extends boolean = false>(options?: Options<ExportHostsData, ThrowOnError>) => (options?.client ?? client).get<ExportHostsResponses, ExportHostsErrors, ThrowOnError>({
     querySerializer: { parameters: { ids: { array: { explode: false } } } },
@@ -639,6 +727,8 @@ export const exportHosts = <ThrowOnError extends boolean = false>(options?: Opti
  * The host filters of `listHosts` apply: only the findings of the hosts the list would show with them (`finding`
  * selects hosts, so their other findings come too).
  *
+ * Requires the `viewer` role.
+ *
  */
 export const exportFindings = <ThrowOnError extends boolean = false>(options?: Options<ExportFindingsData, ThrowOnError>) => (options?.client ?? client).get<ExportFindingsResponses, ExportFindingsErrors, ThrowOnError>({
     querySerializer: { parameters: { ids: { array: { explode: false } } } },
@@ -651,6 +741,8 @@ export const exportFindings = <ThrowOnError extends boolean = false>(options?: O
  * One host's reports, newest first
  *
  * Every stored report of the host: when it arrived, its hardening index and its counts of warnings and suggestions.
+ *
+ * Requires the `viewer` role.
  *
  */
 export const exportHostHistory = <ThrowOnError extends boolean = false>(options: Options<ExportHostHistoryData, ThrowOnError>) => (options.client ?? client).get<ExportHostHistoryResponses, ExportHostHistoryErrors, ThrowOnError>({

@@ -62,6 +62,7 @@ export type Finding = {
 
 export type AdminSession = {
     tokenId: Id;
+    role: AdminRole;
     label: string | null;
     /**
      * The token's first characters, `adm_` included.
@@ -1218,6 +1219,23 @@ export type HistoryExport = {
 };
 
 /**
+ * What an admin token may do, each role including the ones before it: `viewer` reads everything and runs
+ * exports; `operator` also takes day-to-day actions (waivers, accepting a host's identity change, webhook
+ * tests and redeliveries, policy previews); `admin` may do everything (license keys, policies, webhooks).
+ *
+ */
+export type AdminRole = 'viewer' | 'operator' | 'admin';
+
+/**
+ * A request refused because the token's role is below the one the operation requires.
+ */
+export type ForbiddenProblem = Problem & {
+    code: 'forbidden';
+    requiredRole: AdminRole;
+    role: AdminRole;
+};
+
+/**
  * An error, as RFC 9457 describes (`application/problem+json`).
  */
 export type Problem = {
@@ -1832,6 +1850,10 @@ export type AcceptHostIdentityErrors = {
      */
     401: Problem;
     /**
+     * The admin token's role is below the role the operation requires (`x-required-role`).
+     */
+    403: ForbiddenProblem;
+    /**
      * Nothing has this id.
      */
     404: Problem;
@@ -2139,6 +2161,10 @@ export type CreateLicenseKeyErrors = {
      */
     401: Problem;
     /**
+     * The admin token's role is below the role the operation requires (`x-required-role`).
+     */
+    403: ForbiddenProblem;
+    /**
      * The JSON body is larger than the admin API accepts.
      */
     413: Problem;
@@ -2192,6 +2218,10 @@ export type UpdateLicenseKeyErrors = {
      * No admin token, or one that is unknown or revoked.
      */
     401: Problem;
+    /**
+     * The admin token's role is below the role the operation requires (`x-required-role`).
+     */
+    403: ForbiddenProblem;
     /**
      * Nothing has this id.
      */
@@ -2255,6 +2285,10 @@ export type RevokeLicenseKeyErrors = {
      */
     401: Problem;
     /**
+     * The admin token's role is below the role the operation requires (`x-required-role`).
+     */
+    403: ForbiddenProblem;
+    /**
      * Nothing has this id.
      */
     404: Problem;
@@ -2312,6 +2346,10 @@ export type RotateLicenseKeyErrors = {
      * No admin token, or one that is unknown or revoked.
      */
     401: Problem;
+    /**
+     * The admin token's role is below the role the operation requires (`x-required-role`).
+     */
+    403: ForbiddenProblem;
     /**
      * Nothing has this id.
      */
@@ -2639,6 +2677,10 @@ export type CreatePolicyErrors = {
      */
     401: Problem;
     /**
+     * The admin token's role is below the role the operation requires (`x-required-role`).
+     */
+    403: ForbiddenProblem;
+    /**
      * The request conflicts with the current state, e.g. rotating a key that is revoked.
      */
     409: Problem;
@@ -2688,6 +2730,10 @@ export type EnableBaselinePolicyErrors = {
      */
     401: Problem;
     /**
+     * The admin token's role is below the role the operation requires (`x-required-role`).
+     */
+    403: ForbiddenProblem;
+    /**
      * The request conflicts with the current state, e.g. rotating a key that is revoked.
      */
     409: Problem;
@@ -2728,6 +2774,10 @@ export type PreviewBaselinePolicyErrors = {
      * No admin token, or one that is unknown or revoked.
      */
     401: Problem;
+    /**
+     * The admin token's role is below the role the operation requires (`x-required-role`).
+     */
+    403: ForbiddenProblem;
     /**
      * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
      * count admin requests too). Wait for the number of seconds in `Retry-After`.
@@ -2773,6 +2823,10 @@ export type PreviewPolicyErrors = {
      * No admin token, or one that is unknown or revoked.
      */
     401: Problem;
+    /**
+     * The admin token's role is below the role the operation requires (`x-required-role`).
+     */
+    403: ForbiddenProblem;
     /**
      * The JSON body is larger than the admin API accepts.
      */
@@ -2824,6 +2878,10 @@ export type DeletePolicyErrors = {
      * No admin token, or one that is unknown or revoked.
      */
     401: Problem;
+    /**
+     * The admin token's role is below the role the operation requires (`x-required-role`).
+     */
+    403: ForbiddenProblem;
     /**
      * Nothing has this id.
      */
@@ -2922,6 +2980,10 @@ export type UpdatePolicyErrors = {
      * No admin token, or one that is unknown or revoked.
      */
     401: Problem;
+    /**
+     * The admin token's role is below the role the operation requires (`x-required-role`).
+     */
+    403: ForbiddenProblem;
     /**
      * Nothing has this id.
      */
@@ -3158,6 +3220,10 @@ export type CreateWaiverErrors = {
      */
     401: Problem;
     /**
+     * The admin token's role is below the role the operation requires (`x-required-role`).
+     */
+    403: ForbiddenProblem;
+    /**
      * Nothing has this id.
      */
     404: Problem;
@@ -3210,6 +3276,10 @@ export type CreateWaiversErrors = {
      * No admin token, or one that is unknown or revoked.
      */
     401: Problem;
+    /**
+     * The admin token's role is below the role the operation requires (`x-required-role`).
+     */
+    403: ForbiddenProblem;
     /**
      * Nothing has this id.
      */
@@ -3265,6 +3335,10 @@ export type DeleteWaiverErrors = {
      * No admin token, or one that is unknown or revoked.
      */
     401: Problem;
+    /**
+     * The admin token's role is below the role the operation requires (`x-required-role`).
+     */
+    403: ForbiddenProblem;
     /**
      * Nothing has this id.
      */
@@ -3348,6 +3422,10 @@ export type CreateWebhookErrors = {
      */
     401: Problem;
     /**
+     * The admin token's role is below the role the operation requires (`x-required-role`).
+     */
+    403: ForbiddenProblem;
+    /**
      * The JSON body is larger than the admin API accepts.
      */
     413: Problem;
@@ -3398,6 +3476,10 @@ export type DeleteWebhookErrors = {
      * No admin token, or one that is unknown or revoked.
      */
     401: Problem;
+    /**
+     * The admin token's role is below the role the operation requires (`x-required-role`).
+     */
+    403: ForbiddenProblem;
     /**
      * Nothing has this id.
      */
@@ -3493,6 +3575,10 @@ export type UpdateWebhookErrors = {
      */
     401: Problem;
     /**
+     * The admin token's role is below the role the operation requires (`x-required-role`).
+     */
+    403: ForbiddenProblem;
+    /**
      * Nothing has this id.
      */
     404: Problem;
@@ -3547,6 +3633,10 @@ export type SendTestWebhookEventErrors = {
      * No admin token, or one that is unknown or revoked.
      */
     401: Problem;
+    /**
+     * The admin token's role is below the role the operation requires (`x-required-role`).
+     */
+    403: ForbiddenProblem;
     /**
      * Nothing has this id.
      */
@@ -3652,6 +3742,10 @@ export type RedeliverWebhookDeliveryErrors = {
      * No admin token, or one that is unknown or revoked.
      */
     401: Problem;
+    /**
+     * The admin token's role is below the role the operation requires (`x-required-role`).
+     */
+    403: ForbiddenProblem;
     /**
      * Nothing has this id.
      */

@@ -197,8 +197,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "viewer",
         "summary": "Which admin token this request is signed in with",
-        "description": "The token's id, label and first characters, never the token; for tools that show who is signed in.",
+        "description": "The token's id, label, first characters and role, never the token; for tools that show who is signed in\nand offer only what the role may do.\n\nRequires the `viewer` role.\n",
         "security": [
           {
             "adminToken": []
@@ -233,8 +234,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "viewer",
         "summary": "List hosts",
-        "description": "Hosts that uploaded at least one report, most recently seen first unless `sort` says otherwise. A host is\none `hostid` under one license key: the same `hostid` under another key is another host. Filters combine.\n",
+        "description": "Hosts that uploaded at least one report, most recently seen first unless `sort` says otherwise. A host is\none `hostid` under one license key: the same `hostid` under another key is another host. Filters combine.\n\nRequires the `viewer` role.\n",
         "security": [
           {
             "adminToken": []
@@ -325,6 +327,8 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "viewer",
+        "description": "Requires the `viewer` role.",
         "summary": "Get a host and the history of its hardening index",
         "security": [
           {
@@ -388,8 +392,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "operator",
         "summary": "Accept a host's new identity",
-        "description": "Accepts the `hostid2` a host's flagged identity change names (`Host.identityChange`), e.g. after the host\nwas reinstalled: the flag is cleared and the host's `hostid2` becomes this one, so that in strict identity\nmode its next report is stored. Answered 409 when the host has no identity change naming this `hostid2`.\n",
+        "description": "Accepts the `hostid2` a host's flagged identity change names (`Host.identityChange`), e.g. after the host\nwas reinstalled: the flag is cleared and the host's `hostid2` becomes this one, so that in strict identity\nmode its next report is stored. Answered 409 when the host has no identity change naming this `hostid2`.\n\nRequires the `operator` role.\n",
         "security": [
           {
             "adminToken": []
@@ -436,6 +441,9 @@ export const openApiDocument: Document = {
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
           },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
           "404": {
             "$ref": "#/components/responses/ProblemNotFound"
           },
@@ -463,8 +471,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "viewer",
         "summary": "List reports",
-        "description": "Stored reports, newest first, without their content.",
+        "description": "Stored reports, newest first, without their content.\n\nRequires the `viewer` role.\n",
         "security": [
           {
             "adminToken": []
@@ -526,6 +535,8 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "viewer",
+        "description": "Requires the `viewer` role.",
         "summary": "Get a report's metadata and summary",
         "security": [
           {
@@ -625,8 +636,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "viewer",
         "summary": "Get a report as stored",
-        "description": "The report's bytes as stored: as the collector sent them (base64 decoded), except that the value of every\n`license_key=` line, and every other occurrence of the key the collector presented (when it has at least 16\ncharacters), reads `[redacted]`. Sent as a download (`Content-Disposition: attachment`): the text is the\nhost's, and hostile. Like every admin answer it carries `X-Content-Type-Options: nosniff`,\n`Cache-Control: no-store` and `Content-Security-Policy: default-src 'none'; frame-ancestors 'none'`.\n",
+        "description": "The report's bytes as stored: as the collector sent them (base64 decoded), except that the value of every\n`license_key=` line, and every other occurrence of the key the collector presented (when it has at least 16\ncharacters), reads `[redacted]`. Sent as a download (`Content-Disposition: attachment`): the text is the\nhost's, and hostile. Like every admin answer it carries `X-Content-Type-Options: nosniff`,\n`Cache-Control: no-store` and `Content-Security-Policy: default-src 'none'; frame-ancestors 'none'`.\n\nRequires the `viewer` role.\n",
         "security": [
           {
             "adminToken": []
@@ -678,8 +690,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "viewer",
         "summary": "What changed between two reports of a host",
-        "description": "Compares the report with the one its host sent just before it, or with `against`, another report of the\nsame host; the earlier of the two is `before`. The comparison reads both stored reports now.\n",
+        "description": "Compares the report with the one its host sent just before it, or with `against`, another report of the\nsame host; the earlier of the two is `before`. The comparison reads both stored reports now.\n\nRequires the `viewer` role.\n",
         "security": [
           {
             "adminToken": []
@@ -793,8 +806,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "viewer",
         "summary": "List license keys",
-        "description": "Every license key, oldest first. Keys are stored hashed, so only their first characters are shown.",
+        "description": "Every license key, oldest first. Keys are stored hashed, so only their first characters are shown.\n\nRequires the `viewer` role.\n",
         "security": [
           {
             "adminToken": []
@@ -827,8 +841,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "admin",
         "summary": "Create a license key",
-        "description": "Creates a key with 192 random bits. The answer is the only time the key itself is shown.",
+        "description": "Creates a key with 192 random bits. The answer is the only time the key itself is shown.\n\nRequires the `admin` role.\n",
         "security": [
           {
             "adminToken": []
@@ -876,6 +891,9 @@ export const openApiDocument: Document = {
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
           },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
           "413": {
             "$ref": "#/components/responses/ProblemTooLarge"
           },
@@ -897,8 +915,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "admin",
         "summary": "Change a license key's settings",
-        "description": "Sets the key's quotas: how many hosts new to it may enroll per day (UTC) and how many hosts it may have,\nand its expiry. `null` returns a quota to the server's default (no maximum for `maxHosts`) and removes\nthe expiry. Every server sharing the database applies quotas from the next commit of reports, and an\nexpiry as it does a revocation: within about a second. A revoked key's expiry cannot be changed (409):\nit stays revoked whatever its expiry says.\n",
+        "description": "Sets the key's quotas: how many hosts new to it may enroll per day (UTC) and how many hosts it may have,\nand its expiry. `null` returns a quota to the server's default (no maximum for `maxHosts`) and removes\nthe expiry. Every server sharing the database applies quotas from the next commit of reports, and an\nexpiry as it does a revocation: within about a second. A revoked key's expiry cannot be changed (409):\nit stays revoked whatever its expiry says.\n\nRequires the `admin` role.\n",
         "security": [
           {
             "adminToken": []
@@ -953,6 +972,9 @@ export const openApiDocument: Document = {
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
           },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
           "404": {
             "$ref": "#/components/responses/ProblemNotFound"
           },
@@ -980,8 +1002,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "admin",
         "summary": "Revoke a license key",
-        "description": "From now on the key's license checks answer `Response 500` and its uploads 401. Every server instance\nsharing the database notices within about a second. Revoking a revoked key changes nothing.\n",
+        "description": "From now on the key's license checks answer `Response 500` and its uploads 401. Every server instance\nsharing the database notices within about a second. Revoking a revoked key changes nothing.\n\nRequires the `admin` role.\n",
         "security": [
           {
             "adminToken": []
@@ -1021,6 +1044,9 @@ export const openApiDocument: Document = {
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
           },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
           "404": {
             "$ref": "#/components/responses/ProblemNotFound"
           },
@@ -1045,8 +1071,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "admin",
         "summary": "Rotate a license key",
-        "description": "Issues a new key with the old key's label. The old key keeps working for the grace period, so hosts can\nbe given the new one, then counts as revoked.\n",
+        "description": "Issues a new key with the old key's label. The old key keeps working for the grace period, so hosts can\nbe given the new one, then counts as revoked.\n\nRequires the `admin` role.\n",
         "security": [
           {
             "adminToken": []
@@ -1111,6 +1138,9 @@ export const openApiDocument: Document = {
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
           },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
           "404": {
             "$ref": "#/components/responses/ProblemNotFound"
           },
@@ -1138,8 +1168,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "viewer",
         "summary": "The fleet at a glance",
-        "description": "Counts, hardening index, trends, the most common findings, the OS and Lynis-version mix and the uploads\naccepted and refused per day, over every host. Findings, OS and versions come from each host's latest\nreport; trends from the reports still stored (retention shortens them).\n",
+        "description": "Counts, hardening index, trends, the most common findings, the OS and Lynis-version mix and the uploads\naccepted and refused per day, over every host. Findings, OS and versions come from each host's latest\nreport; trends from the reports still stored (retention shortens them).\n\nRequires the `viewer` role.\n",
         "security": [
           {
             "adminToken": []
@@ -1190,8 +1221,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "viewer",
         "summary": "Warnings and suggestions across the fleet",
-        "description": "The warnings and suggestions of every host's latest report, one item per kind and test id, most hosts\naffected first (ties by test id). `GET /api/admin/hosts?finding=<test id>` lists the hosts of one.\n",
+        "description": "The warnings and suggestions of every host's latest report, one item per kind and test id, most hosts\naffected first (ties by test id). `GET /api/admin/hosts?finding=<test id>` lists the hosts of one.\n\nRequires the `viewer` role.\n",
         "security": [
           {
             "adminToken": []
@@ -1253,8 +1285,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "viewer",
         "summary": "The known groups, tags, operating systems, license keys and customers, with their host counts",
-        "description": "What the host filters can be set to, most hosts first (then by value), for suggestions as an operator\ntypes: each value of each field with how many hosts' latest reports carry it. `q` keeps the values that\ncontain it (case-insensitive); values differing only in case are counted apart.\n",
+        "description": "What the host filters can be set to, most hosts first (then by value), for suggestions as an operator\ntypes: each value of each field with how many hosts' latest reports carry it. `q` keeps the values that\ncontain it (case-insensitive); values differing only in case are counted apart.\n\nRequires the `viewer` role.\n",
         "security": [
           {
             "adminToken": []
@@ -1321,8 +1354,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "viewer",
         "summary": "List refused uploads and license checks",
-        "description": "Refused uploads and license checks, so operators see which hosts are losing reports and why (Lynis prints\n`DONE` even when its upload was refused). One item per day (UTC), operation, reason, license key and\n`hostid`, with the client addresses it came from and how many requests were refused; newest day first,\nthen most recently refused first. Servers write refusals in batches (every few seconds), keep them for a\nlimited number of days, and bound how many distinct groups they keep per day: refusals beyond that bound\nare counted in `folded` items whose host and address are not shown.\n",
+        "description": "Refused uploads and license checks, so operators see which hosts are losing reports and why (Lynis prints\n`DONE` even when its upload was refused). One item per day (UTC), operation, reason, license key and\n`hostid`, with the client addresses it came from and how many requests were refused; newest day first,\nthen most recently refused first. Servers write refusals in batches (every few seconds), keep them for a\nlimited number of days, and bound how many distinct groups they keep per day: refusals beyond that bound\nare counted in `folded` items whose host and address are not shown.\n\nRequires the `viewer` role.\n",
         "security": [
           {
             "adminToken": []
@@ -1410,8 +1444,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "viewer",
         "summary": "List compliance policies",
-        "description": "Every policy, by name, with how many hosts pass, fail, err or are waived on each rule.",
+        "description": "Every policy, by name, with how many hosts pass, fail, err or are waived on each rule.\n\nRequires the `viewer` role.\n",
         "security": [
           {
             "adminToken": []
@@ -1444,8 +1479,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "admin",
         "summary": "Create a compliance policy",
-        "description": "A policy is a named set of rules, each a CEL expression over one host's latest report that is true when the\nhost complies. Every expression is checked before the policy is saved: a 400 names each faulty rule and\nthe position of its error, or (position null) the budget it exceeds on a large synthetic report. Hosts are\nevaluated in the background within seconds.\n",
+        "description": "A policy is a named set of rules, each a CEL expression over one host's latest report that is true when the\nhost complies. Every expression is checked before the policy is saved: a 400 names each faulty rule and\nthe position of its error, or (position null) the budget it exceeds on a large synthetic report. Hosts are\nevaluated in the background within seconds.\n\nRequires the `admin` role.\n",
         "security": [
           {
             "adminToken": []
@@ -1471,6 +1507,9 @@ export const openApiDocument: Document = {
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
           },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
           "409": {
             "$ref": "#/components/responses/ProblemConflict"
           },
@@ -1495,8 +1534,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "admin",
         "summary": "Create the shipped baseline policy",
-        "description": "Creates the policy named `Baseline` for every host: hardening index at least 50, no vulnerable packages,\nfirewall active, no warnings besides PKGS-7392 and LOGG-2138, audited within the last 7 days. It can be\nadded beside any other policies. 409 when a policy of that name exists (nothing is changed).\n",
+        "description": "Creates the policy named `Baseline` for every host: hardening index at least 50, no vulnerable packages,\nfirewall active, no warnings besides PKGS-7392 and LOGG-2138, audited within the last 7 days. It can be\nadded beside any other policies. 409 when a policy of that name exists (nothing is changed).\n\nRequires the `admin` role.\n",
         "security": [
           {
             "adminToken": []
@@ -1516,6 +1556,9 @@ export const openApiDocument: Document = {
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
           },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
           "409": {
             "$ref": "#/components/responses/ProblemConflict"
           },
@@ -1534,8 +1577,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "operator",
         "summary": "How many hosts each rule of the shipped baseline would pass and fail",
-        "description": "Runs the baseline's rules on the latest reports of the most recently seen hosts (2,000 at most), in the\nrule worker under the evaluation budget, and answers per rule the hosts evaluated, passing, failing and\nerring. Nothing is stored; the baseline need not exist.\n",
+        "description": "Runs the baseline's rules on the latest reports of the most recently seen hosts (2,000 at most), in the\nrule worker under the evaluation budget, and answers per rule the hosts evaluated, passing, failing and\nerring. Nothing is stored; the baseline need not exist.\n\nRequires the `operator` role.\n",
         "security": [
           {
             "adminToken": []
@@ -1555,6 +1599,9 @@ export const openApiDocument: Document = {
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
           },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
           "429": {
             "$ref": "#/components/responses/ProblemTooManyRequests"
           },
@@ -1570,8 +1617,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "operator",
         "summary": "How many hosts a policy would cover and fail, before it is saved",
-        "description": "Checks the policy as `createPolicy` would (400 with `ruleErrors` when a rule does not compile), then runs\nits rules on the latest reports of the most recently seen hosts in its scope (2,000 at most), in the rule\nworker under the evaluation budget. Nothing is stored; `enabled` is ignored.\n",
+        "description": "Checks the policy as `createPolicy` would (400 with `ruleErrors` when a rule does not compile), then runs\nits rules on the latest reports of the most recently seen hosts in its scope (2,000 at most), in the rule\nworker under the evaluation budget. Nothing is stored; `enabled` is ignored.\n\nRequires the `operator` role.\n",
         "security": [
           {
             "adminToken": []
@@ -1597,6 +1645,9 @@ export const openApiDocument: Document = {
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
           },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
           "413": {
             "$ref": "#/components/responses/ProblemTooLarge"
           },
@@ -1618,6 +1669,8 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "viewer",
+        "description": "Requires the `viewer` role.",
         "summary": "Get a compliance policy",
         "security": [
           {
@@ -1662,8 +1715,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "admin",
         "summary": "Replace a compliance policy",
-        "description": "Replaces the policy's name, scope and rules; every host is evaluated again. Results of rules that are gone are deleted.",
+        "description": "Replaces the policy's name, scope and rules; every host is evaluated again. Results of rules that are gone are deleted.\n\nRequires the `admin` role.\n",
         "security": [
           {
             "adminToken": []
@@ -1694,6 +1748,9 @@ export const openApiDocument: Document = {
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
           },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
           "404": {
             "$ref": "#/components/responses/ProblemNotFound"
           },
@@ -1719,6 +1776,8 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "admin",
+        "description": "Requires the `admin` role.",
         "summary": "Delete a compliance policy, its results and its waivers",
         "security": [
           {
@@ -1740,6 +1799,9 @@ export const openApiDocument: Document = {
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
           },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
           "404": {
             "$ref": "#/components/responses/ProblemNotFound"
           },
@@ -1758,8 +1820,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "viewer",
         "summary": "Each host's result on a policy's rules",
-        "description": "One item per host in the policy's scope and rule, from the host's latest report, with the total over all\npages. `sort` and `order` choose the order (`order` defaults to `asc` here: the default order is failures\nfirst, then errors, waived and passes; within those, by host name).\n",
+        "description": "One item per host in the policy's scope and rule, from the host's latest report, with the total over all\npages. `sort` and `order` choose the order (`order` defaults to `asc` here: the default order is failures\nfirst, then errors, waived and passes; within those, by host name).\n\nRequires the `viewer` role.\n",
         "security": [
           {
             "adminToken": []
@@ -1863,6 +1926,8 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "viewer",
+        "description": "Requires the `viewer` role.",
         "summary": "A host's results on every policy, and how they changed",
         "security": [
           {
@@ -1915,8 +1980,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "viewer",
         "summary": "List waivers",
-        "description": "Waivers that have not expired, soonest expiry first (with `includeExpired`, expired ones too).",
+        "description": "Waivers that have not expired, soonest expiry first (with `includeExpired`, expired ones too).\n\nRequires the `viewer` role.\n",
         "security": [
           {
             "adminToken": []
@@ -1970,8 +2036,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "operator",
         "summary": "Waive a rule (or a whole policy) for a host, a group or every host",
-        "description": "Until it expires, a failing or erring result the waiver covers counts as `waived`, not as a failure, and\nnot as a pass either. `expiresAt` must be in the future and at most `WaiverList.maxDays` days away (400\notherwise).\n",
+        "description": "Until it expires, a failing or erring result the waiver covers counts as `waived`, not as a failure, and\nnot as a pass either. `expiresAt` must be in the future and at most `WaiverList.maxDays` days away (400\notherwise).\n\nRequires the `operator` role.\n",
         "security": [
           {
             "adminToken": []
@@ -2011,6 +2078,9 @@ export const openApiDocument: Document = {
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
           },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
           "404": {
             "$ref": "#/components/responses/ProblemNotFound"
           },
@@ -2035,8 +2105,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "operator",
         "summary": "Waive a rule (or a whole policy) for many hosts at once",
-        "description": "One waiver per selected host, in one transaction: all are created or none. At most 10,000 hosts (400\nbeyond: waive for a group or the fleet instead). Checks as `createWaiver`.\n",
+        "description": "One waiver per selected host, in one transaction: all are created or none. At most 10,000 hosts (400\nbeyond: waive for a group or the fleet instead). Checks as `createWaiver`.\n\nRequires the `operator` role.\n",
         "security": [
           {
             "adminToken": []
@@ -2080,6 +2151,9 @@ export const openApiDocument: Document = {
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
           },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
           "404": {
             "$ref": "#/components/responses/ProblemNotFound"
           },
@@ -2104,6 +2178,8 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "operator",
+        "description": "Requires the `operator` role.",
         "summary": "Delete a waiver",
         "security": [
           {
@@ -2130,6 +2206,9 @@ export const openApiDocument: Document = {
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
           },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
           "404": {
             "$ref": "#/components/responses/ProblemNotFound"
           },
@@ -2148,6 +2227,8 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "viewer",
+        "description": "Requires the `viewer` role.",
         "summary": "List webhook subscriptions",
         "security": [
           {
@@ -2181,8 +2262,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "admin",
         "summary": "Subscribe a URL to events",
-        "description": "The secret that signs deliveries (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`,\nHMAC-SHA256) is shown in this answer only. URLs naming an address that is not public unicast (loopback, private,\nlink-local, or any other block of the IANA IPv4 and IPv6 special-purpose registries, in any spelling, such as\n`http://2130706433/`; for IPv6 only global unicast, `2000::/3`) or `localhost` are refused with a 400 saying\nwhy, unless the server allows them (`--webhook-allow-private`).\n",
+        "description": "The secret that signs deliveries (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`,\nHMAC-SHA256) is shown in this answer only. URLs naming an address that is not public unicast (loopback, private,\nlink-local, or any other block of the IANA IPv4 and IPv6 special-purpose registries, in any spelling, such as\n`http://2130706433/`; for IPv6 only global unicast, `2000::/3`) or `localhost` are refused with a 400 saying\nwhy, unless the server allows them (`--webhook-allow-private`).\n\nRequires the `admin` role.\n",
         "security": [
           {
             "adminToken": []
@@ -2224,6 +2306,9 @@ export const openApiDocument: Document = {
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
           },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
           "413": {
             "$ref": "#/components/responses/ProblemTooLarge"
           },
@@ -2245,6 +2330,8 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "viewer",
+        "description": "Requires the `viewer` role.",
         "summary": "Get a webhook subscription",
         "security": [
           {
@@ -2289,6 +2376,8 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "admin",
+        "description": "Requires the `admin` role.",
         "summary": "Replace a webhook subscription (its secret stays)",
         "security": [
           {
@@ -2336,6 +2425,9 @@ export const openApiDocument: Document = {
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
           },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
           "404": {
             "$ref": "#/components/responses/ProblemNotFound"
           },
@@ -2358,6 +2450,8 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "admin",
+        "description": "Requires the `admin` role.",
         "summary": "Delete a webhook subscription and its delivery log",
         "security": [
           {
@@ -2379,6 +2473,9 @@ export const openApiDocument: Document = {
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
           },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
           "404": {
             "$ref": "#/components/responses/ProblemNotFound"
           },
@@ -2397,8 +2494,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "operator",
         "summary": "Send a test event to the subscription",
-        "description": "Queues a `webhook.test` event for this subscription alone (whatever events it chose, even when disabled),\ndelivered and retried like any other, so an operator can check the receiver and its signature check.\n",
+        "description": "Queues a `webhook.test` event for this subscription alone (whatever events it chose, even when disabled),\ndelivered and retried like any other, so an operator can check the receiver and its signature check.\n\nRequires the `operator` role.\n",
         "security": [
           {
             "adminToken": []
@@ -2426,6 +2524,9 @@ export const openApiDocument: Document = {
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
           },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
           "404": {
             "$ref": "#/components/responses/ProblemNotFound"
           },
@@ -2444,8 +2545,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "viewer",
         "summary": "The delivery log of a subscription",
-        "description": "Newest first: each event sent (or to be sent) to the subscription, with its attempts and last error.\n",
+        "description": "Newest first: each event sent (or to be sent) to the subscription, with its attempts and last error.\n\nRequires the `viewer` role.\n",
         "security": [
           {
             "adminToken": []
@@ -2504,8 +2606,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "operator",
         "summary": "Send a delivery again",
-        "description": "Queues the delivery to be sent again now, whatever its status; its attempts start again from zero.\n",
+        "description": "Queues the delivery to be sent again now, whatever its status; its attempts start again from zero.\n\nRequires the `operator` role.\n",
         "security": [
           {
             "adminToken": []
@@ -2541,6 +2644,9 @@ export const openApiDocument: Document = {
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
           },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
           "404": {
             "$ref": "#/components/responses/ProblemNotFound"
           },
@@ -2559,8 +2665,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "viewer",
         "summary": "The hosts of the list, filtered and sorted as the list is, with their latest index, findings counts, key label, compliance and failing rules",
-        "description": "The hosts `listHosts` would list with the same filters and order, every page of them: the same query\nparameters, read by the same query, so a filtered view exports exactly the hosts it counts (its `total`).\nWithout filters, every host. Streamed from the database a page at a time, so a fleet of any size costs the\nserver the same memory. Each host carries its license key's label (`keyLabel`, null when the key has none)\nand the rules it fails (`failingRules`: `fail` or `error` results a waiver does not cover, as\n`policyName/ruleId`, by policy name then rule id; an array in JSON, joined by `;` in CSV like groups and tags).\n",
+        "description": "The hosts `listHosts` would list with the same filters and order, every page of them: the same query\nparameters, read by the same query, so a filtered view exports exactly the hosts it counts (its `total`).\nWithout filters, every host. Streamed from the database a page at a time, so a fleet of any size costs the\nserver the same memory. Each host carries its license key's label (`keyLabel`, null when the key has none)\nand the rules it fails (`failingRules`: `fail` or `error` results a waiver does not cover, as\n`policyName/ruleId`, by policy name then rule id; an array in JSON, joined by `;` in CSV like groups and tags).\n\nRequires the `viewer` role.\n",
         "security": [
           {
             "adminToken": []
@@ -2696,8 +2803,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "viewer",
         "summary": "Every warning and suggestion of every host's latest report",
-        "description": "One row per host and finding of its latest report, ordered by host id, kind and test id; streamed like the hosts export.\nThe host filters of `listHosts` apply: only the findings of the hosts the list would show with them (`finding`\nselects hosts, so their other findings come too).\n",
+        "description": "One row per host and finding of its latest report, ordered by host id, kind and test id; streamed like the hosts export.\nThe host filters of `listHosts` apply: only the findings of the hosts the list would show with them (`finding`\nselects hosts, so their other findings come too).\n\nRequires the `viewer` role.\n",
         "security": [
           {
             "adminToken": []
@@ -2798,8 +2906,9 @@ export const openApiDocument: Document = {
         "tags": [
           "admin"
         ],
+        "x-required-role": "viewer",
         "summary": "One host's reports, newest first",
-        "description": "Every stored report of the host: when it arrived, its hardening index and its counts of warnings and suggestions.\n",
+        "description": "Every stored report of the host: when it arrived, its hardening index and its counts of warnings and suggestions.\n\nRequires the `viewer` role.\n",
         "security": [
           {
             "adminToken": []
@@ -2980,11 +3089,15 @@ export const openApiDocument: Document = {
         "required": [
           "tokenId",
           "label",
-          "prefix"
+          "prefix",
+          "role"
         ],
         "properties": {
           "tokenId": {
             "$ref": "#/components/schemas/Id"
+          },
+          "role": {
+            "$ref": "#/components/schemas/AdminRole"
           },
           "label": {
             "type": "string",
@@ -5888,6 +6001,46 @@ export const openApiDocument: Document = {
           }
         }
       },
+      "AdminRole": {
+        "type": "string",
+        "description": "What an admin token may do, each role including the ones before it: `viewer` reads everything and runs\nexports; `operator` also takes day-to-day actions (waivers, accepting a host's identity change, webhook\ntests and redeliveries, policy previews); `admin` may do everything (license keys, policies, webhooks).\n",
+        "enum": [
+          "viewer",
+          "operator",
+          "admin"
+        ],
+        "example": "operator"
+      },
+      "ForbiddenProblem": {
+        "description": "A request refused because the token's role is below the one the operation requires.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Problem"
+          },
+          {
+            "type": "object",
+            "required": [
+              "code",
+              "requiredRole",
+              "role"
+            ],
+            "properties": {
+              "code": {
+                "type": "string",
+                "enum": [
+                  "forbidden"
+                ]
+              },
+              "requiredRole": {
+                "$ref": "#/components/schemas/AdminRole"
+              },
+              "role": {
+                "$ref": "#/components/schemas/AdminRole"
+              }
+            }
+          }
+        ]
+      },
       "Problem": {
         "type": "object",
         "description": "An error, as RFC 9457 describes (`application/problem+json`).",
@@ -6529,6 +6682,25 @@ export const openApiDocument: Document = {
               "title": "Unauthorized",
               "status": 401,
               "detail": "Send a valid admin token as \"Authorization: Bearer <token>\""
+            }
+          }
+        }
+      },
+      "ProblemForbidden": {
+        "description": "The admin token's role is below the role the operation requires (`x-required-role`).",
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/ForbiddenProblem"
+            },
+            "example": {
+              "type": "about:blank",
+              "title": "Forbidden",
+              "status": 403,
+              "code": "forbidden",
+              "detail": "This operation requires the admin role; this token has the viewer role",
+              "requiredRole": "admin",
+              "role": "viewer"
             }
           }
         }

@@ -302,3 +302,52 @@ export interface AdminOperations {
     raw: true;
   };
 }
+
+/** The admin roles, lowest first: each includes what the ones before it may do. */
+export const ADMIN_ROLES = ['viewer', 'operator', 'admin'] as const;
+
+/** The role each admin operation requires (its `x-required-role`). */
+export const ADMIN_OPERATION_ROLES = {
+  getAdminSession: 'viewer',
+  listHosts: 'viewer',
+  getHost: 'viewer',
+  acceptHostIdentity: 'operator',
+  listReports: 'viewer',
+  getReport: 'viewer',
+  getRawReport: 'viewer',
+  getReportDiff: 'viewer',
+  listLicenseKeys: 'viewer',
+  createLicenseKey: 'admin',
+  updateLicenseKey: 'admin',
+  revokeLicenseKey: 'admin',
+  rotateLicenseKey: 'admin',
+  getOverview: 'viewer',
+  listFindings: 'viewer',
+  listFacets: 'viewer',
+  listRejections: 'viewer',
+  listPolicies: 'viewer',
+  createPolicy: 'admin',
+  enableBaselinePolicy: 'admin',
+  previewBaselinePolicy: 'operator',
+  previewPolicy: 'operator',
+  getPolicy: 'viewer',
+  updatePolicy: 'admin',
+  deletePolicy: 'admin',
+  listPolicyResults: 'viewer',
+  getHostCompliance: 'viewer',
+  listWaivers: 'viewer',
+  createWaiver: 'operator',
+  createWaivers: 'operator',
+  deleteWaiver: 'operator',
+  listWebhooks: 'viewer',
+  createWebhook: 'admin',
+  getWebhook: 'viewer',
+  updateWebhook: 'admin',
+  deleteWebhook: 'admin',
+  sendTestWebhookEvent: 'operator',
+  listWebhookDeliveries: 'viewer',
+  redeliverWebhookDelivery: 'operator',
+  exportHosts: 'viewer',
+  exportFindings: 'viewer',
+  exportHostHistory: 'viewer',
+} as const satisfies Record<string, (typeof ADMIN_ROLES)[number]>;
