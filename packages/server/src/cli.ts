@@ -9,6 +9,8 @@ import { parseDuration, parseExpiry } from './duration.js';
 import { createKey, importKeys, listKeys, parseKeyList, parseQuota, revokeKeyOrFail, rotateKey, setKeySettings } from './secrets/license-keys.js';
 import { createLogger } from './ops/logger.js';
 import { createAdminToken, listAdminTokens, revokeAdminTokenOrFail } from './secrets/admin-tokens.js';
+import { DEFAULT_ADMIN_ROLE, type AdminRole } from './admin/roles.js';
+import { ADMIN_ROLES } from './generated/admin-operations.gen.js';
 import { BASELINE_POLICY } from './policies/baseline.js';
 import { createPolicy, deletePolicy, listPolicies, setPolicyEnabled } from './policies/policy-records.js';
 import { PREVIEW_MAX_HOSTS, previewPolicy } from './policies/policy-preview.js';
@@ -303,9 +305,14 @@ adminTokens
   .command('create')
   .description('create an admin token and print it, and only it, on stdout: it cannot be shown again')
   .option('--label <label>', 'a name for the token, e.g. who or what uses it')
-  .action(async (options: { label?: string }, command: Command) => {
+  .addOption(
+    new Option('--role <role>', 'what the token may do: viewer reads and exports, operator also takes day-to-day actions, admin does everything')
+      .choices(ADMIN_ROLES)
+      .default(DEFAULT_ADMIN_ROLE, `${DEFAULT_ADMIN_ROLE}, as every token made before roles existed`),
+  )
+  .action(async (options: { label?: string; role: AdminRole }, command: Command) => {
     await withDatabase(command, async (orm) => {
-      const { id, token } = await createAdminToken(orm, { label: options.label });
+      const { id, token } = await createAdminToken(orm, { label: options.label, role: options.role });
       process.stderr.write(`Created admin token ${id}\n`);
       process.stdout.write(`${token}\n`);
     });
@@ -313,18 +320,19 @@ adminTokens
 
 adminTokens
   .command('list')
-  .description('list admin tokens: id, label, prefix, created, revoked, last use (never the token)')
+  .description('list admin tokens: id, label, role, prefix, created, revoked, last use (never the token)')
   .action(async (_options, command: Command) => {
     await withDatabase(command, async (orm) => {
       const rows = (await listAdminTokens(orm)).map((t) => [
         t.id,
         t.label ?? '-',
+        t.role,
         `${t.prefix}…`,
         t.createdAt.toISOString(),
         t.revokedAt?.toISOString() ?? '-',
         t.lastUsedAt?.toISOString() ?? 'never',
       ]);
-      printTable(['ID', 'LABEL', 'PREFIX', 'CREATED', 'REVOKED', 'LAST USED'], rows);
+      printTable(['ID', 'LABEL', 'ROLE', 'PREFIX', 'CREATED', 'REVOKED', 'LAST USED'], rows);
     });
   });
 

@@ -1,7 +1,7 @@
 // This file is generated from openapi.yaml by scripts/generate.mjs. Do not edit.
 import type { Document } from 'openapi-backend';
 
-export const openApiDocument: Document = {
+export const openApiDocument = {
   "openapi": "3.0.3",
   "info": {
     "title": "Audit report collection API",
@@ -6801,4 +6801,4 @@ export const openApiDocument: Document = {
       }
     }
   }
-};
+} as Document;

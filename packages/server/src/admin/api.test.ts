@@ -13,7 +13,7 @@ import { createApp } from '../http/app.js';
 import { openDatabase, type Database } from '../database/open.js';
 import { AdminTokenRecord } from '../database/entities.js';
 import { hostRecordId } from '../hosts/host-records.js';
-import { createKey, revokeKey } from '../secrets/license-keys.js';
+import { createKey, listKeys, revokeKey } from '../secrets/license-keys.js';
 import { createRateLimiter, type ClosableRateLimiter } from '../http/rate-limiter-store.js';
 import { OrmReportStore } from '../reports/report-store.js';
 import { OrmKeyStore } from '../secrets/license-key-store.js';
@@ -124,6 +124,36 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
       await expectProblem(await call('/api/admin/keys'), 401);
     });
 
+    it("refuses a token whose role is below the operation's: 403 forbidden before validation, logged without the token", async () => {
+      const viewer = await createAdminToken(database, { label: 'viewer', role: 'viewer' });
+      expect((await call('/api/admin/keys', { token: viewer.token })).status).toBe(200);
+      const refused = await call('/api/admin/keys', {
+        token: viewer.token,
+        method: 'POST',
+        body: JSON.stringify({ label: 'x', unknownField: true }),
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(await refused.json()).toEqual({
+        type: 'about:blank',
+        title: 'Forbidden',
+        status: 403,
+        code: 'forbidden',
+        detail: 'This operation requires the admin role; this token has the viewer role',
+        requiredRole: 'admin',
+        role: 'viewer',
+      });
+      expect(await listKeys(database)).toEqual([]);
+      const line = logs.find((entry) => entry.includes('"admin request forbidden"'));
+      expect(JSON.parse(line!)).toMatchObject({ level: 40, operation: 'createLicenseKey', role: 'viewer', requiredRole: 'admin' });
+      expect(logs.join('')).not.toContain(viewer.token);
+      // An operator may take day-to-day actions: past the role check, this unknown waiver is a 404.
+      const operator = await createAdminToken(database, { role: 'operator' });
+      await expectProblem(await call(`/api/admin/waivers/${UNKNOWN_ID}`, { token: operator.token, method: 'DELETE' }), 404);
+      await expectProblem(await call(`/api/admin/waivers/${UNKNOWN_ID}`, { token: viewer.token, method: 'DELETE' }), 403);
+    });
+
     it('checks the token before the parameters: an unauthenticated bad request learns nothing', async () => {
       await expectProblem(await call('/api/admin/hosts?limit=0', { token: null }), 401);
       await expectProblem(await call(`/api/admin/reports/${UNKNOWN_ID}`, { token: null }), 401);
@@ -201,7 +231,7 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
       /** Accepts the test's token without the database, so that only the operation meets the outage. */
       class AcceptingAuthenticator extends AdminTokenAuthenticator {
         override authenticate() {
-          return Promise.resolve(tokenId);
+          return Promise.resolve({ tokenId, role: 'admin' as const });
         }
       }
       await serve({ authenticator: new AcceptingAuthenticator(database), adminDatabase: await closedDatabase() });
@@ -458,11 +488,13 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
       expect(await expectProblem(await call(`/api/admin/reports/${UNKNOWN_ID}`), 404)).toBe(`No report with id ${UNKNOWN_ID}`);
     });
 
-    it('tells which token the request is signed in with: its id, label and prefix, never the token', async () => {
+    it('tells which token the request is signed in with: its id, label, prefix and role, never the token', async () => {
       const response = await call('/api/admin/session');
       expect(response.status).toBe(200);
       const body = await response.text();
-      expect(JSON.parse(body)).toEqual({ tokenId, label: 'tests', prefix: token.slice(0, 12) });
+      expect(JSON.parse(body)).toEqual({ tokenId, label: 'tests', prefix: token.slice(0, 12), role: 'admin' });
+      const operator = await createAdminToken(database, { role: 'operator' });
+      expect(await (await call('/api/admin/session', { token: operator.token })).json()).toMatchObject({ tokenId: operator.id, role: 'operator' });
       expect(body).not.toContain(token);
       await expectProblem(await call('/api/admin/session', { token: null }), 401);
     });

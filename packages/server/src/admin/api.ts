@@ -16,7 +16,8 @@ import type { AdminContext, AdminHandlers, AdminInput, AdminOperationId, RawRepl
 import { policyRoutes } from './policy-routes.js';
 import { rejectionRoutes } from './rejection-routes.js';
 import { reportRoutes } from './report-routes.js';
-import { domainProblem, jsonResponse, problemResponse, type AdminResponse } from './responses.js';
+import { domainProblem, forbiddenProblem, jsonResponse, problemResponse, type AdminResponse } from './responses.js';
+import { operationsWithoutARole, requiredRole, roleAllows, type AdminRole } from './roles.js';
 import { sessionRoutes } from './session-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 
@@ -40,6 +41,14 @@ const silentLogger: AuditLogger = { info() {}, warn() {}, error() {} };
 /** The token could not be checked: not the client's fault, so never a 401 nor a failed login. */
 class TokenCheckFailedError extends Error {
   override name = 'TokenCheckFailedError';
+}
+
+/** A valid token whose role is below the one the operation requires: answered 403, and not a failed login. */
+class RoleRefusal {
+  constructor(
+    readonly role: AdminRole,
+    readonly requiredRole: AdminRole,
+  ) {}
 }
 
 /** How to build an {@link AdminApi}. */
@@ -115,19 +124,28 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
   // The server builds the admin API on its first request (server.ts), so a start does not wait for this.
   await backend.init();
   checkEveryOperationHandled(backend);
+  checkEveryOperationHasARole(backend);
   return {
     handle: async (request) => withAdminHeaders(await answer(backend, request, options.rateLimiter, logger)),
   };
 }
 
-/** The `adminToken` security scheme: the bearer token checked against the stored admin tokens. */
+/**
+ * The `adminToken` security scheme: the bearer token checked against the stored admin tokens, then its role against
+ * the operation's `x-required-role`. This is the one place roles are enforced: a token whose role is too low is
+ * refused here, before validation and before any handler runs.
+ */
 function registerAuthentication(backend: OpenAPIBackend, options: AdminApiOptions, logger: AuditLogger): void {
   const authenticator =
     options.authenticator ??
     new AdminTokenAuthenticator(options.database, (error) => logger.warn({ error: describeFailure(error) }, "could not record an admin token's last use"));
-  backend.registerSecurityHandler('adminToken', async (_c: Context, request: AdminRequest) => {
-    const tokenId = await authenticator.authenticate(headerValue(request.headers.authorization));
-    return tokenId ? { tokenId } : false;
+  backend.registerSecurityHandler('adminToken', async (c: Context, request: AdminRequest) => {
+    const identity = await authenticator.authenticate(headerValue(request.headers.authorization));
+    if (!identity) return false;
+    const required = requiredRole(c.operation.operationId ?? '');
+    // Unreachable, as the API is not built with an operation that has no role; refused rather than allowed all the same.
+    if (!required) throw new Error(`admin operation ${c.operation.operationId} has no required role`);
+    return roleAllows(identity.role, required) ? identity : { error: new RoleRefusal(identity.role, required) };
   });
 }
 
@@ -142,6 +160,11 @@ function registerRefusals(backend: OpenAPIBackend, rateLimiter: AuditRateLimiter
     unauthorizedHandler: async (c: Context, request: AdminRequest) => {
       // openapi-backend turns a security handler that threw into `{ error }` and calls this handler, as for a wrong token.
       const checked = c.security['adminToken'] as { error?: unknown } | false | undefined;
+      if (checked && checked.error instanceof RoleRefusal) {
+        const { role, requiredRole } = checked.error;
+        logger.warn({ operation: c.operation.operationId, remoteAddress: request.remoteAddress, role, requiredRole }, 'admin request forbidden');
+        return forbiddenProblem(role, requiredRole);
+      }
       if (checked && checked.error) throw new TokenCheckFailedError('the admin token could not be checked', { cause: checked.error });
       const given = request.headers.authorization !== undefined;
       if (rateLimiter && request.remoteAddress) await rateLimiter.recordFailure(request.remoteAddress);
@@ -186,6 +209,12 @@ function replyResponse(reply: RawReply | { status: number; body?: unknown }): Ad
 function checkEveryOperationHandled(backend: OpenAPIBackend): void {
   const missing = backend.router.getOperations().filter((operation) => !isHandled(operation.operationId ?? ''));
   if (missing.length > 0) throw new Error(`admin operations without a handler: ${missing.map((operation) => operation.operationId).join(', ')}`);
+}
+
+/** An admin operation the contract gives no `x-required-role` would have to be allowed or refused to all: refused when the API is built. */
+function checkEveryOperationHasARole(backend: OpenAPIBackend): void {
+  const missing = operationsWithoutARole(backend.router.getOperations());
+  if (missing.length > 0) throw new Error(`admin operations without a required role: ${missing.join(', ')}`);
 }
 
 /** The answer to one request: rate-limited, routed, authenticated, validated and served, or the failure's answer. */

@@ -1,5 +1,5 @@
 import type { Database } from '../database/dialect.js';
-import { ADMIN_TOKEN_PATTERN, AdminTokenVerifier } from '../secrets/admin-tokens.js';
+import { ADMIN_TOKEN_PATTERN, AdminTokenVerifier, type AdminTokenIdentity } from '../secrets/admin-tokens.js';
 
 /**
  * Checks the bearer tokens of admin requests (`Authorization: Bearer <token>`) against the stored admin tokens;
@@ -12,8 +12,8 @@ export class AdminTokenAuthenticator {
     this.#verifier = new AdminTokenVerifier(database, onWriteFailure);
   }
 
-  /** The id of the token an `Authorization` header carries, or undefined when it carries no valid token. */
-  async authenticate(authorization: string | undefined): Promise<string | undefined> {
+  /** The id and role of the token an `Authorization` header carries, or undefined when it carries no valid token. */
+  async authenticate(authorization: string | undefined): Promise<AdminTokenIdentity | undefined> {
     const token = bearerToken(authorization);
     return token ? this.#verifier.verify(token) : undefined;
   }

@@ -1,7 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { DomainError, DomainErrorCode } from '../errors/domain-error.js';
-import type { Problem } from '../generated/types.gen.js';
+import type { ForbiddenProblem, Problem } from '../generated/types.gen.js';
+import type { AdminRole } from './roles.js';
 
 /** An answer of the admin API, independent of the HTTP framework that sends it. */
 export interface AdminResponse {
@@ -30,6 +31,13 @@ export function problemResponse(
 ): AdminResponse {
   const problem: Problem = { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail };
   return { status, headers: { 'content-type': 'application/problem+json', ...headers }, body: JSON.stringify({ ...problem, ...members }) };
+}
+
+/** The refusal of a token whose role is below the one the operation requires (`ForbiddenProblem` in the contract). */
+export function forbiddenProblem(role: AdminRole, requiredRole: AdminRole): AdminResponse {
+  const detail = `This operation requires the ${requiredRole} role; this token has the ${role} role`;
+  const problem: ForbiddenProblem = { type: 'about:blank', title: 'Forbidden', status: 403, code: 'forbidden', detail, requiredRole, role };
+  return { status: 403, headers: { 'content-type': 'application/problem+json' }, body: JSON.stringify(problem) };
 }
 
 /** The HTTP status of each {@link DomainErrorCode}: the one place a domain's failure becomes an admin API status. */

@@ -10,6 +10,7 @@ import { deriveStoredHosts } from '../hosts/host-backfill.js';
 import { DERIVED_VERSION } from '../hosts/host-derivation.js';
 import { hostRecordId, hostRowsOf } from '../hosts/host-records.js';
 import { createKey, listKeys } from '../secrets/license-keys.js';
+import { AdminTokenVerifier, createAdminToken, hashAdminToken, listAdminTokens } from '../secrets/admin-tokens.js';
 import { readinessProblem } from '../ops/endpoints.js';
 import { listResults } from '../policies/policy-results.js';
 import { packReport } from '../reports/report-content.js';
@@ -284,6 +285,39 @@ describe.each(DIALECTS)('upgrade to ordered policy results on %s', (dialect) => 
       const page = await listResults(orm, policyId, { limit: 10, offset: 0 });
       expect(page.items.map((result) => result.hostname)).toEqual(['alpha-01', 'zulu-01', null]);
       expect(page.total).toBe(3);
+    } finally {
+      await orm.close();
+    }
+  });
+});
+
+describe.each(DIALECTS)('upgrade to admin token roles on %s', (dialect) => {
+  const database = useTestDatabase(dialect);
+  /** The last migration before admin tokens had a role, per dialect. */
+  const before = { sqlite: '0018-webhook-delivery-host', postgresql: '0016-webhook-delivery-host' }[dialect];
+
+  it('makes every token stored before an admin, still accepted', async () => {
+    const { location } = database;
+    const old = await openMigratedTo(location, before);
+    const token = `adm_${'7'.repeat(64)}`;
+    await old.em
+      .getKnex()('admin_token')
+      .insert({
+        id: UNKNOWN_ID,
+        token_hash: hashAdminToken(token),
+        prefix: '77777777',
+        label: 'from before roles',
+        created_at: dialectForUrl(location.databaseUrl).toDatabaseTime(new Date('2026-10-01T00:00:00Z')),
+      });
+    await old.close();
+
+    const orm = await openDatabase(location);
+    try {
+      expect(await orm.schema.getUpdateSchemaSQL({ wrap: false })).toBe('');
+      expect(await listAdminTokens(orm)).toMatchObject([{ id: UNKNOWN_ID, label: 'from before roles', role: 'admin' }]);
+      expect(await new AdminTokenVerifier(orm).verify(token)).toEqual({ tokenId: UNKNOWN_ID, role: 'admin' });
+      const { id } = await createAdminToken(orm, { role: 'viewer' });
+      expect((await listAdminTokens(orm, id))[0]?.role).toBe('viewer');
     } finally {
       await orm.close();
     }

@@ -205,6 +205,8 @@ export const AdminTokenRecord = defineEntity({
     createdAt: p.datetime(),
     revokedAt: p.datetime().nullable(),
     lastUsedAt: p.datetime().nullable(),
+    /** `viewer`, `operator` or `admin`: what the token may do (`x-required-role` in the contract). */
+    role: p.string().length(16).default('admin'),
   },
 });
 export type AdminTokenRecord = InferEntity<typeof AdminTokenRecord>;

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Database } from '../database/dialect.js';
 import { AdminTokenRecord, isRecordId } from '../database/entities.js';
+import { DEFAULT_ADMIN_ROLE, isAdminRole, type AdminRole } from '../admin/roles.js';
 import { falseIfNotFound, secretFailure, recordLastUse, secretPrefix } from './secret-records.js';
 
 /** How often, at most, one server writes a token's last-use time: an admin request costs one read, not a write. */
@@ -20,6 +21,13 @@ export interface AdminTokenSummary {
   createdAt: Date;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
+  role: AdminRole;
+}
+
+/** A valid admin token as a request presents it: its id and what it may do. */
+export interface AdminTokenIdentity {
+  tokenId: string;
+  role: AdminRole;
 }
 
 /** SHA-256 (hex) of an admin token: the only form in which the database keeps it. */
@@ -27,8 +35,11 @@ export function hashAdminToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
-/** Creates an admin token and returns it: the only moment the token exists outside its owner's hands. */
-export async function createAdminToken(database: Database, options: { label?: string } = {}): Promise<{ id: string; token: string }> {
+/**
+ * Creates an admin token and returns it: the only moment the token exists outside its owner's hands. Its role is
+ * `admin` unless `role` says otherwise.
+ */
+export async function createAdminToken(database: Database, options: { label?: string; role?: AdminRole } = {}): Promise<{ id: string; token: string }> {
   const secret = randomBytes(32).toString('hex');
   const token = `${ADMIN_TOKEN_PREFIX}${secret}`;
   const id = randomUUID();
@@ -37,6 +48,7 @@ export async function createAdminToken(database: Database, options: { label?: st
     tokenHash: hashAdminToken(token),
     prefix: secretPrefix(secret), // 32 of the 256 bits: enough to tell tokens apart, too few to matter
     label: options.label ?? null,
+    role: options.role ?? DEFAULT_ADMIN_ROLE,
     createdAt: new Date(),
     revokedAt: null,
     lastUsedAt: null,
@@ -54,6 +66,7 @@ export async function listAdminTokens(database: Database, id?: string): Promise<
     createdAt: record.createdAt,
     revokedAt: record.revokedAt ?? null,
     lastUsedAt: record.lastUsedAt ?? null,
+    role: storedRole(record.role),
   }));
 }
 
@@ -77,6 +90,9 @@ export async function revokeAdminTokenOrFail(database: Database, id: string): Pr
 /** {@link revokeAdminTokenOrFail} for scripts that only ask whether the token existed: resolves false when none has this id. */
 export const revokeAdminToken = (database: Database, id: string): Promise<boolean> => revokeAdminTokenOrFail(database, id).then(() => true, falseIfNotFound);
 
+/** A stored role; one this server does not know (written by a newer one) counts as the lowest, never as more. */
+const storedRole = (role: string): AdminRole => (isAdminRole(role) ? role : 'viewer');
+
 /**
  * Finds valid admin tokens: by SHA-256 digest (so no secret is compared byte by byte), refused once revoked. Every
  * check reads the table, so a revocation counts from the next check on, on every server. Records each token's last
@@ -91,13 +107,13 @@ export class AdminTokenVerifier {
     private readonly onWriteFailure: (error: unknown) => void = () => {},
   ) {}
 
-  /** The id of a valid token, or undefined when the token is unknown or revoked. */
-  async verify(token: string): Promise<string | undefined> {
+  /** The id and role of a valid token, or undefined when the token is unknown or revoked. */
+  async verify(token: string): Promise<AdminTokenIdentity | undefined> {
     const em = this.database.em.fork();
-    const record = await em.findOne(AdminTokenRecord, { tokenHash: hashAdminToken(token), revokedAt: null }, { fields: ['id'] });
+    const record = await em.findOne(AdminTokenRecord, { tokenHash: hashAdminToken(token), revokedAt: null }, { fields: ['id', 'role'] });
     if (!record) return undefined;
     await this.#noteUse(record.id);
-    return record.id;
+    return { tokenId: record.id, role: storedRole(record.role) };
   }
 
   /** Writes the last-use time at most once a minute per token; a failed write never fails the check. */

@@ -15,6 +15,7 @@ import { HostIdentityAndQuotas } from './0013-host-identity-and-quotas.js';
 import { WebhookDeliveryCap } from './0014-webhook-delivery-cap.js';
 import { CaseInsensitiveHostFilters } from './0015-case-insensitive-host-filters.js';
 import { WebhookDeliveryHost } from './0016-webhook-delivery-host.js';
+import { AdminTokenRole } from './0017-admin-token-role.js';
 import { Users } from './0018-users.js';
 
 /**
@@ -38,5 +39,6 @@ export const POSTGRESQL_MIGRATIONS: MigrationObject[] = [
   { name: '0014-webhook-delivery-cap', class: WebhookDeliveryCap },
   { name: '0015-case-insensitive-host-filters', class: CaseInsensitiveHostFilters },
   { name: '0016-webhook-delivery-host', class: WebhookDeliveryHost },
+  { name: '0017-admin-token-role', class: AdminTokenRole },
   { name: '0018-users', class: Users },
 ];

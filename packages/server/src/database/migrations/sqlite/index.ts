@@ -17,6 +17,7 @@ import { HostIdentityAndQuotas } from './0015-host-identity-and-quotas.js';
 import { WebhookDeliveryCap } from './0016-webhook-delivery-cap.js';
 import { CaseInsensitiveHostFilters } from './0017-case-insensitive-host-filters.js';
 import { WebhookDeliveryHost } from './0018-webhook-delivery-host.js';
+import { AdminTokenRole } from './0019-admin-token-role.js';
 import { Users } from './0020-users.js';
 
 /**
@@ -42,5 +43,6 @@ export const SQLITE_MIGRATIONS: MigrationObject[] = [
   { name: '0016-webhook-delivery-cap', class: WebhookDeliveryCap },
   { name: '0017-case-insensitive-host-filters', class: CaseInsensitiveHostFilters },
   { name: '0018-webhook-delivery-host', class: WebhookDeliveryHost },
+  { name: '0019-admin-token-role', class: AdminTokenRole },
   { name: '0020-users', class: Users },
 ];
