@@ -9,6 +9,9 @@ import { parseDuration, parseExpiry } from './duration.js';
 import { createKey, importKeys, listKeys, parseKeyList, parseQuota, revokeKeyOrFail, rotateKey, setKeySettings } from './secrets/license-keys.js';
 import { createLogger } from './ops/logger.js';
 import { createAdminToken, listAdminTokens, revokeAdminTokenOrFail } from './secrets/admin-tokens.js';
+import { parseRole, ROLES } from './people/roles.js';
+import { listUsers, setUserDisabled, setUserRole } from './people/user-records.js';
+import { addUserWithPassword, readPasswordFrom, resetUserPassword, USER_LIST_HEADER, userListRows, type UserAddFlags } from './people/user-commands.js';
 import { DEFAULT_ADMIN_ROLE, type AdminRole } from './admin/roles.js';
 import { ADMIN_ROLES } from './generated/admin-operations.gen.js';
 import { BASELINE_POLICY } from './policies/baseline.js';
@@ -344,6 +347,71 @@ adminTokens
     await withDatabase(command, async (orm) => {
       await revokeAdminTokenOrFail(orm, id);
       process.stderr.write(`Revoked admin token ${id}\n`);
+    });
+  });
+
+const users = program.command('users').description('manage the accounts of people (passwords stored only as argon2id hashes); works with the server down');
+
+users
+  .command('add')
+  .description('add an account, e.g. the first admin of a fresh install; prints its id (never the password)')
+  .requiredOption('--email <email>', 'the email the person signs in with (case does not matter)')
+  .requiredOption('--role <role>', `what the person may do: ${ROLES.join(' < ')}`)
+  .option('--name <name>', 'the name shown for the person')
+  .requiredOption('--password-stdin', 'read the password (at least 12 characters) from stdin: never give it on the command line')
+  .action(async (options: UserAddFlags, command: Command) => {
+    const password = await readPasswordFrom(process.stdin);
+    await withDatabase(command, async (orm) => {
+      const user = await addUserWithPassword(orm, options, password);
+      process.stderr.write(`Added user ${user.email} (${user.role})\n`);
+      process.stdout.write(`${user.id}\n`);
+    });
+  });
+
+users
+  .command('list')
+  .description('list accounts: id, email, name, role, state, created (never a password or its hash)')
+  .action(async (_options, command: Command) => {
+    await withDatabase(command, async (orm) => printTable(USER_LIST_HEADER, userListRows(await listUsers(orm))));
+  });
+
+users
+  .command('set-role')
+  .description('give an account another role')
+  .argument('<email>', 'the email of the account')
+  .argument('<role>', ROLES.join(', '))
+  .action(async (email: string, role: string, _options, command: Command) => {
+    await withDatabase(command, async (orm) => {
+      const user = await setUserRole(orm, email, parseRole(role));
+      process.stderr.write(`User ${user.email} is now ${user.role}\n`);
+    });
+  });
+
+for (const [name, disabled] of [
+  ['disable', true],
+  ['enable', false],
+] as const) {
+  users
+    .command(`${name} <email>`)
+    .description(disabled ? 'disable an account: it can no longer sign in (kept, with its role)' : 'enable a disabled account again')
+    .action(async (email: string, _options, command: Command) => {
+      await withDatabase(command, async (orm) => {
+        const user = await setUserDisabled(orm, email, disabled);
+        process.stderr.write(`${disabled ? 'Disabled' : 'Enabled'} user ${user.email}\n`);
+      });
+    });
+}
+
+users
+  .command('reset-password')
+  .description("replace an account's password")
+  .argument('<email>', 'the email of the account')
+  .requiredOption('--password-stdin', 'read the new password (at least 12 characters) from stdin: never give it on the command line')
+  .action(async (email: string, _options, command: Command) => {
+    const password = await readPasswordFrom(process.stdin);
+    await withDatabase(command, async (orm) => {
+      const user = await resetUserPassword(orm, email, password);
+      process.stderr.write(`Changed the password of user ${user.email}\n`);
     });
   });
 
