@@ -34,8 +34,23 @@ export function rateLimitSettingsOf(
   };
 }
 
+/** Counts failures of one kind (per address, per account, …) and locks a key out once it has too many in a window. */
+export interface FailureLockout {
+  /** Allowed, or refused with the seconds until the window of this key's failures ends. */
+  check(key: string): Promise<RateLimitDecision>;
+  /** Counts one failure; answers whether the key may still try (refused: this failure locked it out). */
+  record(key: string): Promise<RateLimitDecision>;
+  /** Forgets the key's failures (after a success). */
+  clear(key: string): Promise<void>;
+}
+
 /** An {@link AuditRateLimiter} that must be closed (it may hold a Redis connection). */
 export interface ClosableRateLimiter extends AuditRateLimiter {
+  /**
+   * A lockout after `failures` failures per `windowSeconds`, counted where this limiter counts (in Redis when
+   * configured, shared by every instance) under `name`; `failures` 0: never locked out.
+   */
+  lockout(name: string, failures: number, windowSeconds: number): FailureLockout;
   close(): Promise<void>;
   /** Whether Redis is reachable right now; absent when counts are kept in memory only. */
   sharedStoreReachable?: () => boolean;
@@ -44,8 +59,8 @@ export interface ClosableRateLimiter extends AuditRateLimiter {
 /**
  * Builds the limits on rate-limiter-flexible: in memory, or in Redis when a URL is given. With Redis, a
  * per-process memory limiter takes over while Redis is unreachable, so an outage never turns into 500s; and
- * failed key checks are always counted in memory too, so that a lockout earned while Redis was away (or counted
- * by a Redis that restarted empty) still holds when it is back.
+ * failures (of key checks, of sign-ins) are always counted in memory too, so that a lockout earned while Redis was
+ * away (or counted by a Redis that restarted empty) still holds when it is back.
  */
 export async function createRateLimiter(settings: RateLimitSettings): Promise<ClosableRateLimiter> {
   const redis = settings.redisUrl ? await connectRedis(settings.redisUrl) : undefined;
@@ -56,29 +71,25 @@ export async function createRateLimiter(settings: RateLimitSettings): Promise<Cl
     if (!redis) return memory;
     return new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix: `${settings.redisPrefix}:${name}`, insuranceLimiter: memory });
   };
+  const lockout = (name: string, failures: number, windowSeconds: number): FailureLockout => {
+    const shared = limiter(name, failures, windowSeconds);
+    const here = redis && shared ? new RateLimiterMemory({ points: failures, duration: windowSeconds, keyPrefix: `${name}-here` }) : undefined;
+    return lockoutOver([here, shared].filter((counter) => counter !== undefined));
+  };
   const perAddress = limiter('address', settings.perAddressPerMinute, 60);
   const perKey = limiter('key', settings.perKeyPerMinute, 60);
-  const failures = limiter('failures', settings.failuresPer10Minutes, 600);
-  const failuresHere =
-    redis && settings.failuresPer10Minutes > 0
-      ? new RateLimiterMemory({ points: settings.failuresPer10Minutes, duration: 600, keyPrefix: 'failures-here' })
-      : undefined;
-  // Listed once, so a request asks only the counters that exist.
-  const lockouts = [failures, failuresHere].filter((counter) => counter !== undefined);
+  const failedKeyChecks = lockout('failures', settings.failuresPer10Minutes, 600);
 
   return {
     async consumeRequest(clientAddress) {
-      for (const counter of lockouts) {
-        const counted = await counter.get(clientAddress);
-        if (counted && counted.consumedPoints >= counter.points) return refusal(counted);
-      }
-      return consume(perAddress, clientAddress);
+      const locked = await failedKeyChecks.check(clientAddress);
+      return locked.allowed ? consume(perAddress, clientAddress) : locked;
     },
     consumeKey: (keyId) => consume(perKey, keyId),
     async recordFailure(clientAddress) {
-      await consume(failuresHere, clientAddress);
-      await consume(failures, clientAddress);
+      await failedKeyChecks.record(clientAddress);
     },
+    lockout,
     async close() {
       status?.stopWatching();
       await redis?.quit();
@@ -109,6 +120,27 @@ function watchRedis(redis: Redis, logger: AuditLogger | undefined): { readonly r
       return reachable;
     },
     stopWatching: () => void (watching = false), // a deliberate quit is no outage
+  };
+}
+
+/** A lockout over its counters (in memory, and in Redis when configured): locked when any of them is used up. */
+function lockoutOver(counters: RateLimiterAbstract[]): FailureLockout {
+  const check = async (key: string): Promise<RateLimitDecision> => {
+    for (const counter of counters) {
+      const counted = await counter.get(key);
+      if (counted && counted.consumedPoints >= counter.points) return refusal(counted);
+    }
+    return ALLOWED;
+  };
+  return {
+    check,
+    async record(key) {
+      for (const counter of counters) await consume(counter, key);
+      return check(key);
+    },
+    async clear(key) {
+      for (const counter of counters) await counter.delete(key);
+    },
   };
 }
 
