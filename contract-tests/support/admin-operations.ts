@@ -16,11 +16,18 @@ export interface AdminOperation {
   successType: string | undefined;
   /** The example of the operation's JSON body, when it takes one. */
   body?: unknown;
+  /** Its `x-required-role`, as the contract states it (checked, not trusted, by the roles test). */
+  requiredRole: unknown;
+  description: string;
+  /** The statuses the contract documents for it. */
+  statuses: string[];
 }
 
 interface ContractOperation {
   operationId: string;
   tags?: string[];
+  'x-required-role'?: unknown;
+  description?: string;
   requestBody?: { $ref?: string; content?: Record<string, { example?: unknown }> };
   responses: Record<string, { content?: Record<string, unknown> }>;
 }
@@ -49,6 +56,9 @@ export function adminOperations(): AdminOperation[] {
           successStatus: Number(status),
           successType: Object.keys(response.content ?? {})[0],
           body: bodyExample(operation),
+          requiredRole: operation['x-required-role'],
+          description: operation.description ?? '',
+          statuses: Object.keys(operation.responses),
         };
       }),
   );

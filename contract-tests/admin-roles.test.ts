@@ -1,0 +1,102 @@
+// Roles, derived from the contract: every admin operation declares the role it requires (`x-required-role`, and a
+// line saying so in its description), and a running server refuses it to each token below that role with a 403
+// `forbidden` before anything happens, and never refuses it to a token at or above it. The check is the same code
+// on every database (it runs before any query of the operation), so this runs on SQLite; the migration that gives
+// tokens their role is tested on both dialects in the server's database tests.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminOperations, type AdminOperation } from './support/admin-operations.js';
+import { makeDataDir, runCli, startServerProcess, type ServerProcess } from './support/server-process.js';
+
+const ROLES = ['viewer', 'operator', 'admin'] as const;
+type Role = (typeof ROLES)[number];
+const operations = adminOperations();
+const requiredRoleOf = (operation: AdminOperation) => operation.requiredRole as Role;
+const below = (role: Role, required: Role) => ROLES.indexOf(role) < ROLES.indexOf(required);
+
+describe('the contract states the role of every admin operation', () => {
+  it.each(operations.map((operation) => [operation.operationId, operation] as const))('%s', (_id, operation) => {
+    expect(ROLES).toContain(operation.requiredRole);
+    // The published docs render descriptions, not extensions: the line must say the same role.
+    expect(operation.description.trimEnd().split('\n').at(-1)).toBe(`Requires the \`${String(operation.requiredRole)}\` role.`);
+    // Only an operation some role is refused documents the refusal.
+    expect(operation.statuses.includes('403')).toBe(operation.requiredRole !== 'viewer');
+  });
+});
+
+describe('a running server enforces the roles', () => {
+  let server: ServerProcess;
+  let dataDir: { dataDir: string; remove: () => Promise<void> };
+  const tokens = {} as Record<Role, string>;
+  const cli = (args: string[]) => runCli(args, dataDir.dataDir);
+
+  beforeAll(async () => {
+    dataDir = await makeDataDir();
+    for (const role of ROLES) {
+      const created = await cli(['admin-tokens', 'create', '--label', `${role} token`, '--role', role]);
+      expect(created.code, created.stderr).toBe(0);
+      tokens[role] = created.stdout.trim();
+    }
+    server = await startServerProcess(dataDir.dataDir, ['--plain-http', '--rate-limit-address', '0', '--rate-limit-key', '0', '--rate-limit-failures', '0']);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await dataDir?.remove();
+  });
+
+  const send = (operation: AdminOperation, role: Role) =>
+    fetch(`${server.url}${operation.path}`, {
+      method: operation.method,
+      headers: { authorization: `Bearer ${tokens[role]}`, ...(operation.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: operation.body === undefined ? undefined : JSON.stringify(operation.body),
+    });
+  /** What the admin operations that change something would show changed. */
+  const state = async () => {
+    const read = async (path: string) => (await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${tokens.viewer}` } })).json();
+    return Promise.all(['/api/admin/keys', '/api/admin/policies', '/api/admin/webhooks', '/api/admin/waivers'].map(read));
+  };
+
+  it('lists each token with its role, and refuses a role that does not exist', async () => {
+    const listed = await cli(['admin-tokens', 'list']);
+    expect(listed.stdout.split('\n')[0]).toMatch(/^ID\s+LABEL\s+ROLE\s/);
+    for (const role of ROLES) expect(listed.stdout).toMatch(new RegExp(`${role} token\\s+${role}\\s`));
+    const refused = await cli(['admin-tokens', 'create', '--role', 'owner']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/viewer, operator, admin/);
+  });
+
+  it('refuses every operation to each role below the one it requires: 403 forbidden, and nothing changes', async () => {
+    const before = await state();
+    let refusals = 0;
+    for (const operation of operations) {
+      for (const role of ROLES.filter((candidate) => below(candidate, requiredRoleOf(operation)))) {
+        const answer = await send(operation, role);
+        expect(answer.status, `${operation.operationId} as ${role}`).toBe(403);
+        expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+        expect(await answer.json()).toMatchObject({ status: 403, code: 'forbidden', role, requiredRole: operation.requiredRole });
+        refusals++;
+      }
+    }
+    expect(refusals).toBeGreaterThan(20);
+    expect(await state()).toEqual(before);
+    expect(server.logs.join('\n')).toContain('admin request forbidden');
+    for (const token of Object.values(tokens)) expect(server.logs.join('\n')).not.toContain(token);
+  });
+
+  it('never refuses an operation to a role at or above the one it requires', async () => {
+    for (const operation of operations) {
+      for (const role of ROLES.filter((candidate) => !below(candidate, requiredRoleOf(operation)))) {
+        const answer = await send(operation, role);
+        await answer.arrayBuffer();
+        // Any answer but a refusal: the example ids exist nowhere, so many are 404s.
+        expect([401, 403, 500], `${operation.operationId} as ${role}: ${answer.status}`).not.toContain(answer.status);
+      }
+    }
+  });
+
+  it('tells the dashboard the role the token has', async () => {
+    for (const role of ROLES) {
+      const session = await fetch(`${server.url}/api/admin/session`, { headers: { authorization: `Bearer ${tokens[role]}` } });
+      expect(await session.json()).toMatchObject({ label: `${role} token`, role });
+    }
+  });
+});
