@@ -1,11 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
-import { getAdminSession, type Client } from '@org/audit-client/sdk';
+import { getAdminSession, type AdminRole, type Client } from '@org/audit-client/sdk';
 import { adminClient, data } from './api.js';
 import { SignIn } from './pages/SignIn.js';
 import { PageOf } from './pages.js';
 import { focusById, useFocusHeadingOnNavigation } from './focus.js';
 import { useDocumentTitle } from './page-title.js';
 import { entryOf, hrefOf, ROUTES, type Page, type Route } from './route.js';
+import { RoleContext } from './permissions.js';
 import { forgetToken, storeToken, storedToken } from './session.js';
 import { useRoute } from './use-route.js';
 
@@ -16,7 +17,7 @@ export function App() {
   const route = useRoute();
   // One client per token, not one per render.
   const client = useMemo(() => (token ? adminClient(token) : undefined), [token]);
-  const signedInAs = useSignedInAs(client);
+  const session = useSession(client);
   useDocumentTitle(route);
   // The page without its parameters: a new order or offset of the same list is no move to another page.
   useFocusHeadingOnNavigation(hrefOf(route).split('?')[0]!);
@@ -62,30 +63,36 @@ export function App() {
           ))}
         </nav>
         <span className="session">
-          Signed in as <strong>{signedInAs ?? '…'}</strong>{' '}
+          Signed in as <strong>{session?.name ?? '…'}</strong>
+          {session?.role && <span className="role"> ({session.role})</span>}{' '}
           <button type="button" onClick={() => signOut()}>
             Sign out
           </button>
         </span>
       </header>
       <main id="main" tabIndex={-1}>
-        <PageOf client={client} route={route} onUnauthorized={refused} />
+        <RoleContext.Provider value={session?.role}>
+          <PageOf client={client} route={route} onUnauthorized={refused} />
+        </RoleContext.Provider>
       </main>
     </>
   );
 }
 
-/** Who is signed in with `client`: the token's label (or its first characters), never the token; none until known. */
-function useSignedInAs(client: Client | undefined): string | undefined {
-  const [session, setSession] = useState<{ client: Client; name?: string }>();
+/**
+ * Who is signed in with `client`: the token's label (or its first characters), never the token, and its role; none
+ * until known.
+ */
+function useSession(client: Client | undefined): { name?: string; role?: AdminRole } | undefined {
+  const [session, setSession] = useState<{ client: Client; name?: string; role?: AdminRole }>();
   useEffect(() => {
     if (!client) return;
     data(getAdminSession({ client })).then(
-      (found) => setSession({ client, name: found.label ?? found.prefix }),
+      (found) => setSession({ client, name: found.label ?? found.prefix, role: found.role }),
       () => setSession({ client }),
     );
   }, [client]);
-  return session && session.client === client ? session.name : undefined;
+  return session && session.client === client ? session : undefined;
 }
 
 /** The pages with a navigation link, in the table's order, each with the parameters its link opens it with. */

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import { exportHosts, type Client, type HostSelection, type Policy } from '@org/audit-client/sdk';
+import { useCan } from '../permissions.js';
 import { hostFilterValues, hostsFilterQuery, type HostsRoute } from '../host-filters.js';
 import { MAX_SELECTED_IDS, NO_SELECTION, selectedCount, selectedHosts, type Selection } from '../host-selection.js';
 import { AcceptRule } from './AcceptRule.js';
@@ -25,6 +26,7 @@ export interface BulkActionsProps {
 export function BulkActions({ client, route, matching, selection, onSelect, policies, onDone, onUnauthorized }: BulkActionsProps) {
   const [accepting, setAccepting] = useState(false);
   const acceptButton = useRef<HTMLButtonElement>(null);
+  const mayAccept = useCan('createWaivers');
   const count = selectedCount(selection, matching);
   if (count === 0) return null;
   const tooMany = !selection.allMatching && selection.ids.length > MAX_SELECTED_IDS;
@@ -61,13 +63,15 @@ export function BulkActions({ client, route, matching, selection, onSelect, poli
               }}
               onUnauthorized={onUnauthorized}
             />
-            <button type="button" ref={acceptButton} aria-expanded={accepting} onClick={() => setAccepting(!accepting)}>
-              Accept a rule…
-            </button>
+            {mayAccept && (
+              <button type="button" ref={acceptButton} aria-expanded={accepting} onClick={() => setAccepting(!accepting)}>
+                Accept a rule…
+              </button>
+            )}
           </div>
         )}
       </div>
-      {accepting && !tooMany && (
+      {mayAccept && accepting && !tooMany && (
         <AcceptRule
           client={client}
           policies={policies}

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { createWaiver, getHost, getHostCompliance, listPolicyResults, type Client, type Policy, type PolicyResult } from '@org/audit-client/sdk';
+import { useCan } from '../permissions.js';
 import { ApiError, data } from '../api.js';
 import { formatTime, pageCaption } from '../format.js';
 import {
@@ -56,6 +57,7 @@ export function FailureQueue({ client, policy, route, onUnauthorized }: FailureQ
   const [reloaded, setReloaded] = useStateFrom(view, () => new Map<string, PolicyResult>());
   const [accepting, setAccepting] = useStateFrom<string | undefined>(view, () => undefined);
   const [announcement, setAnnouncement] = useState<string>();
+  const mayAccept = useCan('createWaiver');
   const accepted = async (result: PolicyResult, values: WaiverFormValues) => {
     setAccepting(undefined);
     setAnnouncement(`Accepted ${result.ruleId} on ${result.hostname ?? result.hostId} until ${formatTime(values.expiresAt)}.`);
@@ -83,7 +85,7 @@ export function FailureQueue({ client, policy, route, onUnauthorized }: FailureQ
           className="policy-results"
           scroll
           caption={pageCaption('Results', page.value, emptyText(route))}
-          columns={resultColumns(route, accepting, (result) => setAccepting(accepting === resultKey(result) ? undefined : resultKey(result)))}
+          columns={resultColumns(route, accepting, mayAccept, (result) => setAccepting(accepting === resultKey(result) ? undefined : resultKey(result)))}
           rows={rows}
           rowKey={resultKey}
           below={(result) =>
@@ -199,8 +201,11 @@ function sortOf(route: PolicyRoute, sort: PolicyResultSort): Column<PolicyResult
   return { href: hrefOf({ ...route, sort, order: next === 'asc' ? undefined : next, offset: 0 }), current: sorted ? order : undefined };
 }
 
-/** The columns of the queue; three sort it. A failing result has the button that opens the waiver form under it. */
-function resultColumns(route: PolicyRoute, accepting: string | undefined, toggle: (result: PolicyResult) => void): Column<PolicyResult>[] {
+/**
+ * The columns of the queue; three sort it. A failing result has the button that opens the waiver form under it, when
+ * the signed-in role may accept (`mayAccept`).
+ */
+function resultColumns(route: PolicyRoute, accepting: string | undefined, mayAccept: boolean, toggle: (result: PolicyResult) => void): Column<PolicyResult>[] {
   return [
     {
       header: 'Host',
@@ -219,6 +224,7 @@ function resultColumns(route: PolicyRoute, accepting: string | undefined, toggle
       header: 'Actions',
       cellClassName: 'nowrap',
       cell: (result) =>
+        mayAccept &&
         result.status === 'fail' && (
           <button type="button" onClick={() => toggle(result)} aria-expanded={accepting === resultKey(result)}>
             Accept…

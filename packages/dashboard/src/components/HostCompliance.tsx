@@ -8,6 +8,7 @@ import {
   type HostCompliance as HostComplianceAnswer,
   type PolicyResult,
 } from '@org/audit-client/sdk';
+import { useCan } from '../permissions.js';
 import { ApiError, data } from '../api.js';
 import { When } from './When.js';
 import { hrefOf } from '../route.js';
@@ -55,6 +56,7 @@ export function HostCompliance({ client, hostRecordId, onUnauthorized }: { clien
   const [loaded, reload] = useLoad(() => loadView(client, hostRecordId), hostRecordId, onUnauthorized);
   const maxDays = useWaiverMaxDays(client, onUnauthorized);
   const [accepting, setAccepting] = useState<PolicyResult>();
+  const mayAccept = useCan('createWaiver');
   const [accepted, setAccepted] = useState<string>();
   const acceptedRef = useRef<HTMLParagraphElement>(null);
   const view = loaded.state === 'ready' ? loaded.value : undefined;
@@ -76,6 +78,7 @@ export function HostCompliance({ client, hostRecordId, onUnauthorized }: { clien
   const actions: Column<PolicyResult> = {
     header: 'Actions',
     cell: (result) =>
+      mayAccept &&
       isFailing(result) && (
         <button
           type="button"

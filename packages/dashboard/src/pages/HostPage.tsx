@@ -13,6 +13,7 @@ import {
   type ReportDetail,
   type ReportPage,
 } from '@org/audit-client/sdk';
+import { useCan } from '../permissions.js';
 import { data } from '../api.js';
 import { formatBytes, formatTime } from '../format.js';
 import { loadNewestReport } from '../newest-report.js';
@@ -59,6 +60,7 @@ export function HostPage({ client, route, onUnauthorized }: PageProps<'host'>) {
     onUnauthorized,
   );
   const { problem, change } = useChange(reload, onUnauthorized);
+  const mayAcceptIdentity = useCan('acceptHostIdentity');
   useDocumentTitle(route, loaded.state === 'ready' ? (loaded.value.host.hostname ?? undefined) : undefined);
   if (loaded.state !== 'ready') return <Status loaded={loaded} />;
   const { host, latest, vulnerable, reports, refusals, keys } = loaded.value;
@@ -81,8 +83,10 @@ export function HostPage({ client, route, onUnauthorized }: PageProps<'host'>) {
           <IdentityChange
             change={host.identityChange}
             problem={problem}
-            onAccept={(hostId2) =>
-              void change(async () => void (await data(acceptHostIdentity({ client, path: { hostRecordId: host.id }, body: { hostId2 } }))))
+            onAccept={
+              mayAcceptIdentity
+                ? (hostId2) => void change(async () => void (await data(acceptHostIdentity({ client, path: { hostRecordId: host.id }, body: { hostId2 } }))))
+                : undefined
             }
           />
         )}
@@ -304,7 +308,8 @@ function HostRefusals({ host, refusals, keys }: { host: Host; refusals: Rejectio
 
 /**
  * A host's flagged identity change: the two hostid2 values, when, and the one click that accepts the new one (a
- * reinstalled host); until then, on a strict server, its reports with the new one are refused.
+ * reinstalled host; offered only with `onAccept`, to a role that may); until then, on a strict server, its reports
+ * with the new one are refused.
  */
 function IdentityChange({
   change,
@@ -313,7 +318,7 @@ function IdentityChange({
 }: {
   change: NonNullable<Host['identityChange']>;
   problem?: string;
-  onAccept(hostId2: string | null): void;
+  onAccept?: (hostId2: string | null) => void;
 }) {
   return (
     <section className="identity-change" aria-labelledby="identity-title">
@@ -327,9 +332,11 @@ function IdentityChange({
         Anyone holding the license key can report as any host under it. Accept only if the host was reinstalled or its SSH host key changed; otherwise another
         machine may be reporting as this one.
       </p>
-      <button type="button" onClick={() => onAccept(change.hostId2)}>
-        Accept new identity
-      </button>
+      {onAccept && (
+        <button type="button" onClick={() => onAccept(change.hostId2)}>
+          Accept new identity
+        </button>
+      )}
       {problem && (
         <p className="error" role="alert">
           {problem}

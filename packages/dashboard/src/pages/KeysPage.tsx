@@ -10,6 +10,7 @@ import {
   type LicenseKeyInfo,
   type LicenseKeySettings,
 } from '@org/audit-client/sdk';
+import { useCan } from '../permissions.js';
 import { data } from '../api.js';
 import { dateInputValue, startOfLocalDay } from '../date-input.js';
 import { hostsRoute, hrefOf } from '../route.js';
@@ -40,6 +41,7 @@ export function KeysPage({ client, onUnauthorized }: { client: Client; onUnautho
   const [expiresOn, setExpiresOn] = useState('');
   const [shown, setShown] = useState<{ label: string; key: string }>();
   const { problem, change } = useChange(reload, onUnauthorized);
+  const mayCreate = useCan('createLicenseKey');
   const items = mapLoaded(keys, (value) => value.items);
   const hosts = keys.state === 'ready' ? keys.value.hosts : undefined;
   const actions = (key: LicenseKeyInfo) => <KeyActions keyInfo={key} client={client} change={change} onNewKey={setShown} />;
@@ -58,13 +60,15 @@ export function KeysPage({ client, onUnauthorized }: { client: Client; onUnautho
       <h1 id="keys-title" tabIndex={-1}>
         License keys
       </h1>
-      <form className="filters" onSubmit={create}>
-        <label htmlFor="key-label">Label of a new key</label>
-        <input id="key-label" value={label} onChange={(event) => setLabel(event.target.value)} placeholder="web servers" maxLength={255} />
-        <label htmlFor="key-expires">Expires on (local time; blank: never)</label>
-        <input id="key-expires" type="date" min={dayAfter(new Date())} value={expiresOn} onChange={(event) => setExpiresOn(event.target.value)} />
-        <button type="submit">Create key</button>
-      </form>
+      {mayCreate && (
+        <form className="filters" onSubmit={create}>
+          <label htmlFor="key-label">Label of a new key</label>
+          <input id="key-label" value={label} onChange={(event) => setLabel(event.target.value)} placeholder="web servers" maxLength={255} />
+          <label htmlFor="key-expires">Expires on (local time; blank: never)</label>
+          <input id="key-expires" type="date" min={dayAfter(new Date())} value={expiresOn} onChange={(event) => setExpiresOn(event.target.value)} />
+          <button type="submit">Create key</button>
+        </form>
+      )}
       {shown && (
         <div className="shown-once" role="status">
           <p>
@@ -137,13 +141,16 @@ function KeyActions({
   change: Change;
   onNewKey(shown: { label: string; key: string }): void;
 }) {
+  const mayUpdate = useCan('updateLicenseKey');
+  const mayRotate = useCan('rotateLicenseKey');
+  const mayRevoke = useCan('revokeLicenseKey');
   const update = (settings: LicenseKeySettings) =>
     change(async () => void (await data(updateLicenseKey({ client, path: { keyId: keyInfo.id }, body: settings }))));
   return (
     <>
-      <KeyQuotas keyInfo={keyInfo} onSave={(settings) => void update(settings)} />
-      {keyInfo.state !== 'revoked' && <KeyExpiry keyInfo={keyInfo} onSave={(expiresAt) => update({ expiresAt })} />}
-      {keyInfo.state === 'valid' && (
+      {mayUpdate && <KeyQuotas keyInfo={keyInfo} onSave={(settings) => void update(settings)} />}
+      {mayUpdate && keyInfo.state !== 'revoked' && <KeyExpiry keyInfo={keyInfo} onSave={(expiresAt) => update({ expiresAt })} />}
+      {mayRotate && keyInfo.state === 'valid' && (
         <KeyRotation
           keyInfo={keyInfo}
           onRotate={(graceSeconds) =>
@@ -154,7 +161,7 @@ function KeyActions({
           }
         />
       )}
-      {keyInfo.state === 'valid' && (
+      {mayRevoke && keyInfo.state === 'valid' && (
         <div className="actions">
           <button
             type="button"

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { createPolicy, deletePolicy, enableBaselinePolicy, listPolicies, updatePolicy, type Client, type Policy } from '@org/audit-client/sdk';
 import { data } from '../api.js';
+import { useCan } from '../permissions.js';
 import { formatTime } from '../format.js';
 import { deleteQuestion, policyInputOf, scopeText } from '../policy-text.js';
 import { hrefOf } from '../route.js';
@@ -20,27 +21,32 @@ import { Table, type Column } from '../components/Table.js';
 export function PoliciesPage({ client, onUnauthorized }: { client: Client; onUnauthorized(): void }) {
   const [loaded, reload] = useLoad(async () => (await data(listPolicies({ client }))).items, 'policies', onUnauthorized);
   const { problem, change } = useChange(reload, onUnauthorized);
+  const may = { update: useCan('updatePolicy'), delete: useCan('deletePolicy'), baseline: useCan('enableBaselinePolicy'), create: useCan('createPolicy') };
   if (loaded.state !== 'ready') return <Status loaded={loaded} />;
   const policies = loaded.value;
   const actions = (policy: Policy) => (
     <div className="actions">
-      <button
-        type="button"
-        onClick={() =>
-          void change(
-            async () =>
-              void (await data(updatePolicy({ client, path: { policyId: policy.id }, body: { ...policyInputOf(policy), enabled: !policy.enabled } }))),
-          )
-        }
-      >
-        {policy.enabled ? 'Disable' : 'Enable'}
-      </button>
-      <button
-        type="button"
-        onClick={() => confirm(deleteQuestion(policy)) && void change(async () => void (await data(deletePolicy({ client, path: { policyId: policy.id } }))))}
-      >
-        Delete
-      </button>
+      {may.update && (
+        <button
+          type="button"
+          onClick={() =>
+            void change(
+              async () =>
+                void (await data(updatePolicy({ client, path: { policyId: policy.id }, body: { ...policyInputOf(policy), enabled: !policy.enabled } }))),
+            )
+          }
+        >
+          {policy.enabled ? 'Disable' : 'Enable'}
+        </button>
+      )}
+      {may.delete && (
+        <button
+          type="button"
+          onClick={() => confirm(deleteQuestion(policy)) && void change(async () => void (await data(deletePolicy({ client, path: { policyId: policy.id } }))))}
+        >
+          Delete
+        </button>
+      )}
     </div>
   );
   return (
@@ -60,21 +66,23 @@ export function PoliciesPage({ client, onUnauthorized }: { client: Client; onUna
       )}
       {policies.length === 0 ? <p>No policies yet.</p> : <Table columns={policyColumns(actions)} rows={policies} rowKey={(policy) => policy.id} />}
       {/* The baseline can be added beside other policies at any time; the server answers 409 once one named Baseline exists. */}
-      {!policies.some((policy) => policy.name === 'Baseline') && (
+      {may.baseline && !policies.some((policy) => policy.name === 'Baseline') && (
         <BaselineOffer
           client={client}
           onUnauthorized={onUnauthorized}
           onEnable={() => void change(async () => void (await data(enableBaselinePolicy({ client }))))}
         />
       )}
-      <PolicyForm
-        client={client}
-        onUnauthorized={onUnauthorized}
-        title="New policy"
-        submitLabel="Create policy"
-        save={(input) => createPolicy({ client, body: input })}
-        onSaved={reload}
-      />
+      {may.create && (
+        <PolicyForm
+          client={client}
+          onUnauthorized={onUnauthorized}
+          title="New policy"
+          submitLabel="Create policy"
+          save={(input) => createPolicy({ client, body: input })}
+          onSaved={reload}
+        />
+      )}
     </section>
   );
 }

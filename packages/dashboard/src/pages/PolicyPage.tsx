@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { deletePolicy, getPolicy, listLicenseKeys, updatePolicy, type LicenseKeyInfo, type Policy } from '@org/audit-client/sdk';
 import { data } from '../api.js';
+import { useCan } from '../permissions.js';
 import { useDocumentTitle } from '../page-title.js';
 import { deleteQuestion, policyInputOf, scopeText } from '../policy-text.js';
 import { hrefOf, type PageProps, type RouteOf } from '../route.js';
@@ -30,6 +31,8 @@ function PolicyView({ client, route, onUnauthorized }: PageProps<'policy'>) {
   // Once deleted there is nothing to reload: back to the list.
   const removal = useChange(() => (window.location.hash = hrefOf({ page: 'policies' })), onUnauthorized);
   useDocumentTitle(route, policy.state === 'ready' ? policy.value.name : undefined);
+  const mayUpdate = useCan('updatePolicy');
+  const mayDelete = useCan('deletePolicy');
   if (policy.state !== 'ready') return <Status loaded={policy} />;
   const current = policy.value;
   const toggle = () =>
@@ -49,23 +52,31 @@ function PolicyView({ client, route, onUnauthorized }: PageProps<'policy'>) {
         Policy: {current.name}
       </h1>
       <Facts policy={current} keys={keys.state === 'ready' ? keys.value : []} />
-      <div className="actions">
-        <button type="button" onClick={toggle}>
-          {current.enabled ? 'Disable' : 'Enable'}
-        </button>
-        <button type="button" onClick={() => setEditing(!editing)} aria-expanded={editing}>
-          Edit
-        </button>
-        <button type="button" className="danger" onClick={remove}>
-          Delete
-        </button>
-      </div>
+      {(mayUpdate || mayDelete) && (
+        <div className="actions">
+          {mayUpdate && (
+            <button type="button" onClick={toggle}>
+              {current.enabled ? 'Disable' : 'Enable'}
+            </button>
+          )}
+          {mayUpdate && (
+            <button type="button" onClick={() => setEditing(!editing)} aria-expanded={editing}>
+              Edit
+            </button>
+          )}
+          {mayDelete && (
+            <button type="button" className="danger" onClick={remove}>
+              Delete
+            </button>
+          )}
+        </div>
+      )}
       {[settings.problem, removal.problem].filter(Boolean).map((problem) => (
         <p key={problem} className="error" role="alert">
           {problem}
         </p>
       ))}
-      {editing && (
+      {mayUpdate && editing && (
         <PolicyForm
           client={client}
           onUnauthorized={onUnauthorized}

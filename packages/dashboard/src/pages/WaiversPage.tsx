@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { deleteWaiver, listWaivers, type Waiver } from '@org/audit-client/sdk';
+import { useCan } from '../permissions.js';
 import { data } from '../api.js';
 import { hrefOf, type PageProps } from '../route.js';
 import { useChange, type Change } from '../use-change.js';
@@ -17,6 +18,7 @@ export function WaiversPage({ client, route, onUnauthorized }: PageProps<'waiver
   const includeExpired = route.expired === true;
   const [loaded, reload] = useLoad(() => data(listWaivers({ client, query: { includeExpired } })), `waivers ${includeExpired}`, onUnauthorized);
   const { problem, change } = useChange(reload, onUnauthorized);
+  const mayDelete = useCan('deleteWaiver');
   const [now] = useState(() => new Date());
   return (
     <section aria-labelledby="waivers-title">
@@ -46,9 +48,13 @@ export function WaiversPage({ client, route, onUnauthorized }: PageProps<'waiver
         scroll
         caption={includeExpired ? 'Exceptions, expired ones included' : 'Exceptions in force'}
         empty={<p>{includeExpired ? 'No exceptions.' : 'No exceptions in force.'}</p>}
-        columns={columns(now, (waiver) => (
-          <DeleteWaiver waiver={waiver} change={change} onDelete={async () => void (await data(deleteWaiver({ client, path: { waiverId: waiver.id } })))} />
-        ))}
+        columns={columns(
+          now,
+          (waiver) =>
+            mayDelete && (
+              <DeleteWaiver waiver={waiver} change={change} onDelete={async () => void (await data(deleteWaiver({ client, path: { waiverId: waiver.id } })))} />
+            ),
+        )}
         rowKey={(waiver) => waiver.id}
       />
     </section>

@@ -11,6 +11,7 @@ import {
   type WebhookDeliveryPage,
   type WebhookInput,
 } from '@org/audit-client/sdk';
+import { useCan } from '../permissions.js';
 import { data } from '../api.js';
 import { pageCaption } from '../format.js';
 import { DELIVERY_STATUSES, hrefOf, type PageProps, type Route } from '../route.js';
@@ -50,6 +51,8 @@ function Subscription({ client, route, onUnauthorized }: PageProps<'webhook'>) {
   const log = useChange(reload, onUnauthorized);
   // Once deleted there is nothing to reload: back to the list.
   const removal = useChange(() => (window.location.hash = hrefOf({ page: 'webhooks' })), onUnauthorized);
+  const mayUpdate = useCan('updateWebhook');
+  const mayDelete = useCan('deleteWebhook');
   const [queued, setQueued] = useState<QueuedDelivery>();
   if (webhook.state !== 'ready') return <Status loaded={webhook} />;
   const save = (input: WebhookInput) =>
@@ -82,14 +85,22 @@ function Subscription({ client, route, onUnauthorized }: PageProps<'webhook'>) {
         onRedeliver={redeliver}
         onSendTest={sendTest}
       />
-      <h2>Edit</h2>
-      <WebhookForm key={webhook.value.id} initial={webhook.value} submitLabel="Save changes" problem={settings.problem} onSubmit={save} />
-      <h2>Delete</h2>
-      <p>
-        <button type="button" className="danger" onClick={remove}>
-          Delete subscription
-        </button>
-      </p>
+      {mayUpdate && (
+        <>
+          <h2>Edit</h2>
+          <WebhookForm key={webhook.value.id} initial={webhook.value} submitLabel="Save changes" problem={settings.problem} onSubmit={save} />
+        </>
+      )}
+      {mayDelete && (
+        <>
+          <h2>Delete</h2>
+          <p>
+            <button type="button" className="danger" onClick={remove}>
+              Delete subscription
+            </button>
+          </p>
+        </>
+      )}
       {removal.problem && (
         <p className="error" role="alert">
           {removal.problem}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { createWebhook, listWebhooks, type Client, type Webhook, type WebhookInput } from '@org/audit-client/sdk';
+import { useCan } from '../permissions.js';
 import { data } from '../api.js';
 import { hrefOf } from '../route.js';
 import { useChange } from '../use-change.js';
@@ -16,6 +17,7 @@ export function WebhooksPage({ client, onUnauthorized }: { client: Client; onUna
   // A new key empties the form after a subscription was created.
   const [formKey, setFormKey] = useState(0);
   const { problem, change } = useChange(reload, onUnauthorized);
+  const mayCreate = useCan('createWebhook');
   const create = (input: WebhookInput) =>
     void change(async () => {
       const created = await data(createWebhook({ client, body: input }));
@@ -51,8 +53,12 @@ export function WebhooksPage({ client, onUnauthorized }: { client: Client; onUna
         columns={COLUMNS}
         rowKey={(webhook) => webhook.id}
       />
-      <h2>New subscription</h2>
-      <WebhookForm key={formKey} submitLabel="Create subscription" problem={problem} onSubmit={create} />
+      {mayCreate && (
+        <>
+          <h2>New subscription</h2>
+          <WebhookForm key={formKey} submitLabel="Create subscription" problem={problem} onSubmit={create} />
+        </>
+      )}
     </section>
   );
 }

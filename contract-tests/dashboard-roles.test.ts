@@ -1,0 +1,94 @@
+// The dashboard offers each role only what it may do, in a real browser (Debian's Chromium through playwright-core):
+// signed in with a viewer token, the Keys page has no Create key, Revoke or quota forms and a policy's failures no
+// Accept…; an operator may accept failures but not edit the policy; an admin sees everything. The server enforces the
+// roles whatever the dashboard shows (admin-roles.test.ts). Screenshots go to test-artifacts/.
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Policy } from '@org/audit-client/sdk';
+import { launchChromium, openFromNav, signIn } from './support/dashboard.js';
+import { enableBaseline, startSeededFleet, type SeededFleet } from './support/seeded-fleet.js';
+import { runCli } from './support/server-process.js';
+
+const ARTIFACTS = fileURLToPath(new URL('../test-artifacts', import.meta.url));
+
+let fleet: SeededFleet;
+let browser: Browser;
+let baseline: Policy;
+const tokens: Record<string, string> = {};
+
+beforeAll(async () => {
+  fleet = await startSeededFleet({ hosts: 60 });
+  baseline = await enableBaseline(fleet);
+  for (const role of ['viewer', 'operator']) {
+    const created = await runCli(['admin-tokens', 'create', '--label', `${role} on call`, '--role', role], fleet.server.dataDir);
+    expect(created.code, created.stderr).toBe(0);
+    tokens[role] = created.stdout.trim();
+  }
+  tokens['admin'] = fleet.adminToken;
+  await mkdir(ARTIFACTS, { recursive: true });
+  browser = await launchChromium();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await fleet?.stop();
+});
+
+/** A tab signed in with the token of `role`, once the header names the role; page errors recorded. */
+async function signedInAs(role: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  page.setDefaultTimeout(10_000);
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await signIn(page, fleet.dashboardUrl, tokens[role]!);
+  await expect.poll(() => page.locator('header .session').innerText()).toContain(`(${role})`);
+  return { page, errors };
+}
+
+/** Opens the Baseline's page and waits for its queue of failing hosts. */
+async function openBaseline(page: Page): Promise<void> {
+  await openFromNav(page, 'Policies');
+  await page.getByRole('link', { name: 'Baseline', exact: true }).click();
+  await page.getByRole('heading', { name: 'Policy: Baseline' }).waitFor();
+  await page.locator('table.policy-results tbody tr').first().waitFor();
+}
+
+const buttons = (page: Page, name: string) => page.getByRole('button', { name, exact: true }).count();
+
+describe('what the dashboard offers each role', () => {
+  it('offers a viewer no change: no key creation, quotas, rotation or revocation, no Accept… and no policy edits', async () => {
+    const { page, errors } = await signedInAs('viewer');
+    expect(await page.locator('header .session').innerText()).toContain('Signed in as viewer on call (viewer)');
+    await openFromNav(page, 'Keys', 'License keys');
+    await page.locator('table tbody tr').first().waitFor();
+    expect(await buttons(page, 'Create key')).toBe(0);
+    expect(await buttons(page, 'Revoke')).toBe(0);
+    expect(await page.getByText('Quotas', { exact: true }).count()).toBe(0);
+    await page.screenshot({ path: `${ARTIFACTS}/dashboard-roles-viewer-keys.png` });
+
+    await openBaseline(page);
+    expect(await buttons(page, 'Accept…')).toBe(0);
+    for (const name of ['Edit', 'Delete', 'Disable']) expect(await buttons(page, name), name).toBe(0);
+    await page.screenshot({ path: `${ARTIFACTS}/dashboard-roles-viewer-policy.png`, fullPage: true });
+    expect(errors).toEqual([]);
+  });
+
+  it("offers an operator the failures' Accept… but no policy edits, and an admin both", async () => {
+    const operator = await signedInAs('operator');
+    await openBaseline(operator.page);
+    expect(await buttons(operator.page, 'Accept…')).toBeGreaterThan(0);
+    expect(await buttons(operator.page, 'Edit')).toBe(0);
+    await openFromNav(operator.page, 'Keys', 'License keys');
+    expect(await buttons(operator.page, 'Create key')).toBe(0);
+
+    const admin = await signedInAs('admin');
+    await openBaseline(admin.page);
+    expect(await buttons(admin.page, 'Accept…')).toBeGreaterThan(0);
+    expect(await buttons(admin.page, 'Edit')).toBe(1);
+    await openFromNav(admin.page, 'Keys', 'License keys');
+    expect(await buttons(admin.page, 'Create key')).toBe(1);
+    expect([...operator.errors, ...admin.errors]).toEqual([]);
+    expect(baseline.name).toBe('Baseline');
+  });
+});

@@ -1,0 +1,19 @@
+import { createContext, useContext } from 'react';
+import { ADMIN_OPERATION_ROLES, ADMIN_ROLES, type AdminRole } from '@org/audit-client/sdk';
+
+/** An admin operation, by the operationId the contract gives it. */
+export type AdminOperationId = keyof typeof ADMIN_OPERATION_ROLES;
+
+/**
+ * Whether the signed-in `role` may run an operation, from the contract's `x-required-role`: the server enforces it,
+ * the dashboard only leaves out what would be refused. Nothing is offered while the role is not yet known.
+ */
+export function can(role: AdminRole | undefined, operationId: AdminOperationId): boolean {
+  return role !== undefined && ADMIN_ROLES.indexOf(role) >= ADMIN_ROLES.indexOf(ADMIN_OPERATION_ROLES[operationId]);
+}
+
+/** The role of the signed-in token, for every page; undefined until the session says. */
+export const RoleContext = createContext<AdminRole | undefined>(undefined);
+
+/** Whether the signed-in token may run `operationId`. */
+export const useCan = (operationId: AdminOperationId): boolean => can(useContext(RoleContext), operationId);
