@@ -4,7 +4,11 @@
 // on every database (it runs before any query of the operation), so this runs on SQLite; the migration that gives
 // tokens their role is tested on both dialects in the server's database tests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
 import { adminOperations, type AdminOperation } from './support/admin-operations.js';
+import { OPENAPI } from './support/prism.js';
 import { makeDataDir, runCli, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const ROLES = ['viewer', 'operator', 'admin'] as const;
@@ -12,6 +16,11 @@ type Role = (typeof ROLES)[number];
 const operations = adminOperations();
 const requiredRoleOf = (operation: AdminOperation) => operation.requiredRole as Role;
 const below = (role: Role, required: Role) => ROLES.indexOf(role) < ROLES.indexOf(required);
+const CONTRACT = parse(readFileSync(OPENAPI, 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> };
+/** The contract's path of an operation, with its parameters (the operations list has them filled in). */
+function adminOperationPath(operationId: string): string {
+  return Object.entries(CONTRACT.paths).find(([, item]) => Object.values(item).some((operation) => operation.operationId === operationId))![0];
+}
 
 describe('the contract states the role of every admin operation', () => {
   it.each(operations.map((operation) => [operation.operationId, operation] as const))('%s', (_id, operation) => {
@@ -20,6 +29,19 @@ describe('the contract states the role of every admin operation', () => {
     expect(operation.description.trimEnd().split('\n').at(-1)).toBe(`Requires the \`${String(operation.requiredRole)}\` role.`);
     // Only an operation some role is refused documents the refusal.
     expect(operation.statuses.includes('403')).toBe(operation.requiredRole !== 'viewer');
+  });
+});
+
+describe('docs/roles.md', () => {
+  it("lists every admin operation with the contract's role, and nothing else", () => {
+    const table = readFileSync(fileURLToPath(new URL('../docs/roles.md', import.meta.url)), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('| `'));
+    const rows = operations.map((operation) => {
+      const path = adminOperationPath(operation.operationId);
+      return `| \`${operation.operationId}\` | \`${operation.method} ${path}\` | ${String(operation.requiredRole)} |`;
+    });
+    expect([...table].sort()).toEqual([...rows].sort());
   });
 });
 
