@@ -17,7 +17,8 @@ import { policyRoutes } from './policy-routes.js';
 import { rejectionRoutes } from './rejection-routes.js';
 import { reportRoutes } from './report-routes.js';
 import { domainProblem, forbiddenProblem, jsonResponse, problemResponse, type AdminResponse } from './responses.js';
-import { operationsWithoutARole, requiredRole, roleAllows, type AdminRole } from './roles.js';
+import { roleAllows, type AdminRole } from '../people/roles.js';
+import { operationsWithoutARole, requiredRole } from './roles.js';
 import { sessionRoutes } from './session-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 

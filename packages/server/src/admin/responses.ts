@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { DomainError, DomainErrorCode } from '../errors/domain-error.js';
 import type { ForbiddenProblem, Problem } from '../generated/types.gen.js';
-import type { AdminRole } from './roles.js';
+import type { AdminRole } from '../people/roles.js';
 
 /** An answer of the admin API, independent of the HTTP framework that sends it. */
 export interface AdminResponse {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_OPERATION_ROLES } from '../generated/admin-operations.gen.js';
-import { operationsWithoutARole, requiredRole, roleAllows } from './roles.js';
+import { roleAllows } from '../people/roles.js';
+import { operationsWithoutARole, requiredRole } from './roles.js';
 
 describe('admin roles', () => {
   it('orders the roles: each may do what the ones below it may, never more', () => {

@@ -3,7 +3,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Database } from '../database/dialect.js';
 import { UserRecord } from '../database/entities.js';
 import { DomainError } from '../errors/domain-error.js';
-import { parseRole, type Role } from './roles.js';
+import { parseRole, type AdminRole } from './roles.js';
 
 /** Longest email accepted (RFC 5321's limit of a path). */
 const EMAIL_MAX_LENGTH = 254;
@@ -20,7 +20,7 @@ export interface UserSummary {
   id: string;
   email: string;
   displayName: string | null;
-  role: Role;
+  role: AdminRole;
   /** When the account was disabled; null while it may sign in. */
   disabledAt: Date | null;
   createdAt: Date;
@@ -31,7 +31,7 @@ export interface UserSummary {
 /** A new account: the password already hashed (see `passwords.ts`). */
 export interface NewUser {
   email: string;
-  role: Role;
+  role: AdminRole;
   displayName?: string;
   passwordHash: string;
 }
@@ -101,7 +101,7 @@ export async function findUserForSignIn(database: Database, email: string): Prom
 }
 
 /** Gives the account of `email` another role. */
-export const setUserRole = (database: Database, email: string, role: Role): Promise<UserSummary> => updateUser(database, email, { role: parseRole(role) });
+export const setUserRole = (database: Database, email: string, role: AdminRole): Promise<UserSummary> => updateUser(database, email, { role: parseRole(role) });
 
 /** Disables the account of `email` (it can no longer sign in; disabling twice keeps the first time) or enables it again. */
 export async function setUserDisabled(database: Database, email: string, disabled: boolean): Promise<UserSummary> {

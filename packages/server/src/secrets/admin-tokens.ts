@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Database } from '../database/dialect.js';
 import { AdminTokenRecord, isRecordId } from '../database/entities.js';
-import { DEFAULT_ADMIN_ROLE, isAdminRole, type AdminRole } from '../admin/roles.js';
+import { DEFAULT_ADMIN_ROLE, isAdminRole, type AdminRole } from '../people/roles.js';
 import { falseIfNotFound, secretFailure, recordLastUse, secretPrefix } from './secret-records.js';
 
 /** How often, at most, one server writes a token's last-use time: an admin request costs one read, not a write. */
