@@ -1,6 +1,6 @@
 // The dashboard offers each role only what it may do, in a real browser (Debian's Chromium through playwright-core):
 // signed in with a viewer token, the Keys page has no Create key, Revoke or quota forms and a policy's failures no
-// Accept…; an operator may accept failures but not edit the policy; an admin sees everything. The server enforces the
+// Accept… and a webhook no test event or redelivery; an operator may accept failures but not edit the policy; an admin sees everything. The server enforces the
 // roles whatever the dashboard shows (admin-roles.test.ts). Screenshots go to test-artifacts/.
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -71,6 +71,14 @@ describe('what the dashboard offers each role', () => {
     expect(await buttons(page, 'Accept…')).toBe(0);
     for (const name of ['Edit', 'Delete', 'Disable']) expect(await buttons(page, name), name).toBe(0);
     await page.screenshot({ path: `${ARTIFACTS}/dashboard-roles-viewer-policy.png`, fullPage: true });
+
+    // A webhook's page: its delivery log, without a test event or a redelivery (an operator's).
+    const hook = await fleet.admin<{ id: string }>('POST', '/api/admin/webhooks', { url: 'https://hooks.example.org/audit', events: ['report.stored'] });
+    expect(hook.status).toBe(201);
+    await openFromNav(page, 'Webhooks');
+    await page.getByRole('link', { name: 'https://hooks.example.org/audit' }).click();
+    await page.getByRole('heading', { name: 'Delivery log' }).waitFor();
+    for (const name of ['Send a test event', 'Redeliver', 'Save changes', 'Delete subscription']) expect(await buttons(page, name), name).toBe(0);
     expect(errors).toEqual([]);
   });
 

@@ -53,6 +53,8 @@ function Subscription({ client, route, onUnauthorized }: PageProps<'webhook'>) {
   const removal = useChange(() => (window.location.hash = hrefOf({ page: 'webhooks' })), onUnauthorized);
   const mayUpdate = useCan('updateWebhook');
   const mayDelete = useCan('deleteWebhook');
+  const mayRedeliver = useCan('redeliverWebhookDelivery');
+  const maySendTest = useCan('sendTestWebhookEvent');
   const [queued, setQueued] = useState<QueuedDelivery>();
   if (webhook.state !== 'ready') return <Status loaded={webhook} />;
   const save = (input: WebhookInput) =>
@@ -82,8 +84,8 @@ function Subscription({ client, route, onUnauthorized }: PageProps<'webhook'>) {
         queued={queued}
         problem={log.problem}
         onReload={reload}
-        onRedeliver={redeliver}
-        onSendTest={sendTest}
+        onRedeliver={mayRedeliver ? redeliver : undefined}
+        onSendTest={maySendTest ? sendTest : undefined}
       />
       {mayUpdate && (
         <>
@@ -134,8 +136,9 @@ function DeliveryLog({
   queued?: QueuedDelivery;
   problem?: string;
   onReload(): void;
-  onRedeliver(delivery: WebhookDelivery): void;
-  onSendTest(): void;
+  /** Not given when the signed-in role may not redeliver (or send a test event): the buttons are left out. */
+  onRedeliver?(delivery: WebhookDelivery): void;
+  onSendTest?(): void;
 }) {
   const filter = (status: string) => (window.location.hash = hrefOf({ ...route, status: DELIVERY_STATUSES.find((name) => name === status), offset: 0 }));
   return (
@@ -154,9 +157,11 @@ function DeliveryLog({
         <button type="button" onClick={onReload}>
           Reload
         </button>
-        <button type="button" onClick={onSendTest}>
-          Send a test event
-        </button>
+        {onSendTest && (
+          <button type="button" onClick={onSendTest}>
+            Send a test event
+          </button>
+        )}
       </div>
       <p className="status" role="status">
         {queued &&
@@ -228,8 +233,8 @@ function Facts({ webhook }: { webhook: Webhook }) {
 }
 
 /** The columns of the delivery log; its last error and the body sent are text from elsewhere, shown as text. */
-function deliveryColumns(redeliver: (delivery: WebhookDelivery) => void): Column<WebhookDelivery>[] {
-  return [
+function deliveryColumns(redeliver?: (delivery: WebhookDelivery) => void): Column<WebhookDelivery>[] {
+  const columns: Column<WebhookDelivery>[] = [
     { header: 'Event', cell: (delivery) => <DeliveryEvent delivery={delivery} /> },
     { header: 'Host', cellClassName: 'words', cell: (delivery) => <DeliveryHost delivery={delivery} /> },
     { header: 'Status', cellClassName: (delivery) => `status-${delivery.status} nowrap`, cell: (delivery) => delivery.status },
@@ -247,6 +252,10 @@ function deliveryColumns(redeliver: (delivery: WebhookDelivery) => void): Column
     { header: 'Next attempt', cell: (delivery) => <When time={delivery.nextAttemptAt} /> },
     { header: 'Created', cell: (delivery) => <When time={delivery.createdAt} /> },
     { header: 'Delivered', cell: (delivery) => <When time={delivery.deliveredAt} /> },
+  ];
+  if (!redeliver) return columns;
+  return [
+    ...columns,
     {
       header: 'Actions',
       cellClassName: 'nowrap',
