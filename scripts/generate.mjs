@@ -70,11 +70,19 @@ function isRaw(document, operation) {
 /** The admin roles, lowest first: the contract's `AdminRole` enum, in which each role includes the ones before it. */
 const adminRoles = (document) => document.components.schemas.AdminRole.enum;
 
-/** An admin operation's `x-required-role`: every one must name a role, so that none is allowed by default. */
+/** The `x-required-role` of the operations anyone may call (signing in and out): they must also have `security: []`. */
+const NO_ROLE = 'none';
+
+/**
+ * An admin operation's `x-required-role`: every one must name a role, so that none is allowed by default, or say
+ * `none` together with an empty `security`, so that needing no identity is stated twice and never by omission.
+ */
 function requiredRole(document, operation, method, path) {
   const role = operation['x-required-role'];
   const roles = adminRoles(document);
-  if (!roles.includes(role)) throw new Error(`${method.toUpperCase()} ${path} needs an x-required-role of ${roles.join(', ')}`);
+  if (role === NO_ROLE && Array.isArray(operation.security) && operation.security.length === 0) return role;
+  if (!roles.includes(role))
+    throw new Error(`${method.toUpperCase()} ${path} needs an x-required-role of ${roles.join(', ')} (or ${NO_ROLE} with security: [])`);
   return role;
 }
 
@@ -90,10 +98,10 @@ function adminRolesSource(document) {
     '/** The admin roles, lowest first: each includes what the ones before it may do. */',
     `export const ADMIN_ROLES = ${JSON.stringify(adminRoles(document)).replaceAll('"', "'").replaceAll(',', ', ')} as const;`,
     '',
-    '/** The role each admin operation requires (its `x-required-role`). */',
+    `/** The role each admin operation requires (its \`x-required-role\`); \`${NO_ROLE}\` for those anyone may call. */`,
     'export const ADMIN_OPERATION_ROLES = {',
     ...roles,
-    '} as const satisfies Record<string, (typeof ADMIN_ROLES)[number]>;',
+    `} as const satisfies Record<string, (typeof ADMIN_ROLES)[number] | '${NO_ROLE}'>;`,
     '',
   ];
 }

@@ -51,9 +51,9 @@ export function addAdminCommands(program: Command): void {
     admin<[OutputFlags]>(async (client, options) =>
       show(options, await client.getSession(), (session) =>
         formatFields([
-          ['Admin token', session.tokenId],
-          ['Label', session.label],
-          ['Prefix', session.prefix],
+          ['Admin token', session.tokenId ?? null],
+          ['Label', session.label ?? null],
+          ['Prefix', session.prefix ?? null],
         ]),
       ),
     ),

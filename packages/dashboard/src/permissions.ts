@@ -9,7 +9,9 @@ export type AdminOperationId = keyof typeof ADMIN_OPERATION_ROLES;
  * the dashboard only leaves out what would be refused. Nothing is offered while the role is not yet known.
  */
 export function can(role: AdminRole | undefined, operationId: AdminOperationId): boolean {
-  return role !== undefined && ADMIN_ROLES.indexOf(role) >= ADMIN_ROLES.indexOf(ADMIN_OPERATION_ROLES[operationId]);
+  const required = ADMIN_OPERATION_ROLES[operationId];
+  if (required === 'none') return true; // signing in and out
+  return role !== undefined && ADMIN_ROLES.indexOf(role) >= ADMIN_ROLES.indexOf(required);
 }
 
 /** The role of the signed-in token, for every page; undefined until the session says. */

@@ -159,6 +159,14 @@ program
   .addOption(
     new Option('--waiver-max-days <n>', `the longest a waiver may run, in days from its creation (default: ${DEFAULTS.waiverMaxDays})`).env('WAIVER_MAX_DAYS'),
   )
+  .addOption(
+    new Option('--session-idle-minutes <n>', `a person's session unused this long ends (default: ${DEFAULTS.sessionIdleMinutes})`).env('SESSION_IDLE_MINUTES'),
+  )
+  .addOption(
+    new Option('--session-max-hours <n>', `a person's session ends this long after sign-in, however busy (default: ${DEFAULTS.sessionMaxHours})`).env(
+      'SESSION_MAX_HOURS',
+    ),
+  )
   .action(async (_options, command: Command) => {
     const config = await loadConfig(command);
     const logger = createLogger(config.logLevel);

@@ -11,6 +11,7 @@ import {
 import { z } from 'zod';
 import { DATABASE_URL_SCHEMES } from './database/dialects.js';
 import { DEFAULT_NEW_HOSTS_PER_DAY } from './hosts/host-admission.js';
+import { DEFAULT_SESSION_LIMITS } from './people/session-limits.js';
 import { DEFAULT_WAIVER_MAX_DAYS } from './policies/waiver-limits.js';
 
 /** `host:port`, an IPv6 host in brackets: `127.0.0.1:8444`, `[::1]:8444`, `mgmt.example.org:8444`. */
@@ -102,6 +103,19 @@ const ServerSettings = z.object({
   webhookAllowPrivate: z.union([z.boolean(), z.stringbool()], { error: 'must be true or false' }).default(false),
   // Compliance: the longest an exception to a rule (a waiver) may run, in days from its creation.
   waiverMaxDays: z.coerce.number().int().min(1).max(3650).default(DEFAULT_WAIVER_MAX_DAYS),
+  // People's sessions: unused this long they end, and they end this long after sign-in however busy.
+  sessionIdleMinutes: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(DEFAULT_SESSION_LIMITS.idleMinutes),
+  sessionMaxHours: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 24)
+    .default(DEFAULT_SESSION_LIMITS.maxHours),
 });
 
 /** Everything the reference server can be told, with its defaults. Parsed once at start. */

@@ -1,3 +1,4 @@
+import { createSignInLockout } from './people/sign-in-lockout.js';
 import { mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
@@ -111,6 +112,8 @@ function adminApiUnlessOff(
     webhookDispatcher: work.webhookDispatcher,
     webhookAllowPrivate: config.webhookAllowPrivate,
     waiverMaxDays: config.waiverMaxDays,
+    sessionLimits: { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours },
+    signInLockout: createSignInLockout(rateLimiter),
   });
 }
 

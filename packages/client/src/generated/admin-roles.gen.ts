@@ -3,9 +3,11 @@
 /** The admin roles, lowest first: each includes what the ones before it may do. */
 export const ADMIN_ROLES = ['viewer', 'operator', 'admin'] as const;
 
-/** The role each admin operation requires (its `x-required-role`). */
+/** The role each admin operation requires (its `x-required-role`); `none` for those anyone may call. */
 export const ADMIN_OPERATION_ROLES = {
   getAdminSession: 'viewer',
+  signIn: 'none',
+  signOut: 'none',
   listHosts: 'viewer',
   getHost: 'viewer',
   acceptHostIdentity: 'operator',
@@ -47,4 +49,4 @@ export const ADMIN_OPERATION_ROLES = {
   exportHosts: 'viewer',
   exportFindings: 'viewer',
   exportHostHistory: 'viewer',
-} as const satisfies Record<string, (typeof ADMIN_ROLES)[number]>;
+} as const satisfies Record<string, (typeof ADMIN_ROLES)[number] | 'none'>;

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, type Options as Options2, type TDataShape, urlSearchParamsBodySerializer } from './client/index.js';
-import type { AcceptHostIdentityData, AcceptHostIdentityErrors, AcceptHostIdentityResponses, CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, CreatePolicyData, CreatePolicyErrors, CreatePolicyResponses, CreateWaiverData, CreateWaiverErrors, CreateWaiverResponses, CreateWaiversData, CreateWaiversErrors, CreateWaiversResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeletePolicyData, DeletePolicyErrors, DeletePolicyResponses, DeleteWaiverData, DeleteWaiverErrors, DeleteWaiverResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, EnableBaselinePolicyData, EnableBaselinePolicyErrors, EnableBaselinePolicyResponses, ExportFindingsData, ExportFindingsErrors, ExportFindingsResponses, ExportHostHistoryData, ExportHostHistoryErrors, ExportHostHistoryResponses, ExportHostsData, ExportHostsErrors, ExportHostsResponses, GetAdminSessionData, GetAdminSessionErrors, GetAdminSessionResponses, GetHostComplianceData, GetHostComplianceErrors, GetHostComplianceResponses, GetHostData, GetHostErrors, GetHostResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetPolicyData, GetPolicyErrors, GetPolicyResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListFacetsData, ListFacetsErrors, ListFacetsResponses, ListFindingsData, ListFindingsErrors, ListFindingsResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListPoliciesData, ListPoliciesErrors, ListPoliciesResponses, ListPolicyResultsData, ListPolicyResultsErrors, ListPolicyResultsResponses, ListRejectionsData, ListRejectionsErrors, ListRejectionsResponses, ListReportsData, ListReportsErrors, ListReportsResponses, ListWaiversData, ListWaiversErrors, ListWaiversResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, PreviewBaselinePolicyData, PreviewBaselinePolicyErrors, PreviewBaselinePolicyResponses, PreviewPolicyData, PreviewPolicyErrors, PreviewPolicyResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, SendTestWebhookEventData, SendTestWebhookEventErrors, SendTestWebhookEventResponses, UpdateLicenseKeyData, UpdateLicenseKeyErrors, UpdateLicenseKeyResponses, UpdatePolicyData, UpdatePolicyErrors, UpdatePolicyResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
+import type { AcceptHostIdentityData, AcceptHostIdentityErrors, AcceptHostIdentityResponses, CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, CreatePolicyData, CreatePolicyErrors, CreatePolicyResponses, CreateWaiverData, CreateWaiverErrors, CreateWaiverResponses, CreateWaiversData, CreateWaiversErrors, CreateWaiversResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeletePolicyData, DeletePolicyErrors, DeletePolicyResponses, DeleteWaiverData, DeleteWaiverErrors, DeleteWaiverResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, EnableBaselinePolicyData, EnableBaselinePolicyErrors, EnableBaselinePolicyResponses, ExportFindingsData, ExportFindingsErrors, ExportFindingsResponses, ExportHostHistoryData, ExportHostHistoryErrors, ExportHostHistoryResponses, ExportHostsData, ExportHostsErrors, ExportHostsResponses, GetAdminSessionData, GetAdminSessionErrors, GetAdminSessionResponses, GetHostComplianceData, GetHostComplianceErrors, GetHostComplianceResponses, GetHostData, GetHostErrors, GetHostResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetPolicyData, GetPolicyErrors, GetPolicyResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListFacetsData, ListFacetsErrors, ListFacetsResponses, ListFindingsData, ListFindingsErrors, ListFindingsResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListPoliciesData, ListPoliciesErrors, ListPoliciesResponses, ListPolicyResultsData, ListPolicyResultsErrors, ListPolicyResultsResponses, ListRejectionsData, ListRejectionsErrors, ListRejectionsResponses, ListReportsData, ListReportsErrors, ListReportsResponses, ListWaiversData, ListWaiversErrors, ListWaiversResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, PreviewBaselinePolicyData, PreviewBaselinePolicyErrors, PreviewBaselinePolicyResponses, PreviewPolicyData, PreviewPolicyErrors, PreviewPolicyResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, SendTestWebhookEventData, SendTestWebhookEventErrors, SendTestWebhookEventResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, UpdateLicenseKeyData, UpdateLicenseKeyErrors, UpdateLicenseKeyResponses, UpdatePolicyData, UpdatePolicyErrors, UpdatePolicyResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -96,18 +96,55 @@ export const uploadReportLegacy = <ThrowOnError extends boolean = false>(options
 });
 
 /**
- * Which admin token this request is signed in with
+ * Sign out
  *
- * The token's id, label, first characters and role, never the token; for tools that show who is signed in
- * and offer only what the role may do.
+ * Ends the session the cookie names, if any, and clears the cookie; answered 204 also without one (signing
+ * out twice is no error). A browser request from another site is refused with 403.
+ *
+ * Requires no role: an expired session can still sign out.
+ *
+ */
+export const signOut = <ThrowOnError extends boolean = false>(options?: Options<SignOutData, ThrowOnError>) => (options?.client ?? client).delete<SignOutResponses, SignOutErrors, ThrowOnError>({ url: '/api/admin/session', ...options });
+
+/**
+ * Who this request is signed in as
+ *
+ * A person signed in with the session cookie (`kind: user`: email, display name, role) or an admin token
+ * (`kind: token`: its id, label, first characters and role, never the token); for tools that show who is
+ * signed in and offer only what the role may do.
  *
  * Requires the `viewer` role.
  *
  */
 export const getAdminSession = <ThrowOnError extends boolean = false>(options?: Options<GetAdminSessionData, ThrowOnError>) => (options?.client ?? client).get<GetAdminSessionResponses, GetAdminSessionErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/session',
     ...options
+});
+
+/**
+ * Sign in with email and password
+ *
+ * Checks a person's email and password and starts a session: the answer sets the cookie
+ * `__Host-audit_session` (HttpOnly, Secure, SameSite=Lax, Path=/), which later requests carry instead of an
+ * admin token. An unknown email, a wrong password and a disabled account get the same 401. After too many
+ * wrong passwords for one account (or from one address) sign-in is refused with 429 for a while, even with the
+ * right password. A browser request from another site (its `Origin` is not the server's) is refused with 403.
+ *
+ * Requires no role: this is how one gets one.
+ *
+ */
+export const signIn = <ThrowOnError extends boolean = false>(options: Options<SignInData, ThrowOnError>) => (options.client ?? client).post<SignInResponses, SignInErrors, ThrowOnError>({
+    url: '/api/admin/session',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**
@@ -121,7 +158,11 @@ export const getAdminSession = <ThrowOnError extends boolean = false>(options?: 
  */
 export const listHosts = <ThrowOnError extends boolean = false>(options?: Options<ListHostsData, ThrowOnError>) => (options?.client ?? client).get<ListHostsResponses, ListHostsErrors, ThrowOnError>({
     querySerializer: { parameters: { ids: { array: { explode: false } } } },
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/hosts',
     ...options
 });
@@ -132,7 +173,11 @@ export const listHosts = <ThrowOnError extends boolean = false>(options?: Option
  * Requires the `viewer` role.
  */
 export const getHost = <ThrowOnError extends boolean = false>(options: Options<GetHostData, ThrowOnError>) => (options.client ?? client).get<GetHostResponses, GetHostErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/hosts/{hostRecordId}',
     ...options
 });
@@ -148,7 +193,11 @@ export const getHost = <ThrowOnError extends boolean = false>(options: Options<G
  *
  */
 export const acceptHostIdentity = <ThrowOnError extends boolean = false>(options: Options<AcceptHostIdentityData, ThrowOnError>) => (options.client ?? client).post<AcceptHostIdentityResponses, AcceptHostIdentityErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/hosts/{hostRecordId}/identity/accept',
     ...options,
     headers: {
@@ -166,7 +215,11 @@ export const acceptHostIdentity = <ThrowOnError extends boolean = false>(options
  *
  */
 export const listReports = <ThrowOnError extends boolean = false>(options?: Options<ListReportsData, ThrowOnError>) => (options?.client ?? client).get<ListReportsResponses, ListReportsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/reports',
     ...options
 });
@@ -177,7 +230,11 @@ export const listReports = <ThrowOnError extends boolean = false>(options?: Opti
  * Requires the `viewer` role.
  */
 export const getReport = <ThrowOnError extends boolean = false>(options: Options<GetReportData, ThrowOnError>) => (options.client ?? client).get<GetReportResponses, GetReportErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/reports/{reportId}',
     ...options
 });
@@ -195,7 +252,11 @@ export const getReport = <ThrowOnError extends boolean = false>(options: Options
  *
  */
 export const getRawReport = <ThrowOnError extends boolean = false>(options: Options<GetRawReportData, ThrowOnError>) => (options.client ?? client).get<GetRawReportResponses, GetRawReportErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/reports/{reportId}/raw',
     ...options
 });
@@ -210,7 +271,11 @@ export const getRawReport = <ThrowOnError extends boolean = false>(options: Opti
  *
  */
 export const getReportDiff = <ThrowOnError extends boolean = false>(options: Options<GetReportDiffData, ThrowOnError>) => (options.client ?? client).get<GetReportDiffResponses, GetReportDiffErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/reports/{reportId}/diff',
     ...options
 });
@@ -224,7 +289,11 @@ export const getReportDiff = <ThrowOnError extends boolean = false>(options: Opt
  *
  */
 export const listLicenseKeys = <ThrowOnError extends boolean = false>(options?: Options<ListLicenseKeysData, ThrowOnError>) => (options?.client ?? client).get<ListLicenseKeysResponses, ListLicenseKeysErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/keys',
     ...options
 });
@@ -238,7 +307,11 @@ export const listLicenseKeys = <ThrowOnError extends boolean = false>(options?: 
  *
  */
 export const createLicenseKey = <ThrowOnError extends boolean = false>(options?: Options<CreateLicenseKeyData, ThrowOnError>) => (options?.client ?? client).post<CreateLicenseKeyResponses, CreateLicenseKeyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/keys',
     ...options,
     headers: {
@@ -260,7 +333,11 @@ export const createLicenseKey = <ThrowOnError extends boolean = false>(options?:
  *
  */
 export const updateLicenseKey = <ThrowOnError extends boolean = false>(options: Options<UpdateLicenseKeyData, ThrowOnError>) => (options.client ?? client).patch<UpdateLicenseKeyResponses, UpdateLicenseKeyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/keys/{keyId}',
     ...options,
     headers: {
@@ -279,7 +356,11 @@ export const updateLicenseKey = <ThrowOnError extends boolean = false>(options: 
  *
  */
 export const revokeLicenseKey = <ThrowOnError extends boolean = false>(options: Options<RevokeLicenseKeyData, ThrowOnError>) => (options.client ?? client).post<RevokeLicenseKeyResponses, RevokeLicenseKeyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/keys/{keyId}/revoke',
     ...options
 });
@@ -294,7 +375,11 @@ export const revokeLicenseKey = <ThrowOnError extends boolean = false>(options: 
  *
  */
 export const rotateLicenseKey = <ThrowOnError extends boolean = false>(options: Options<RotateLicenseKeyData, ThrowOnError>) => (options.client ?? client).post<RotateLicenseKeyResponses, RotateLicenseKeyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/keys/{keyId}/rotate',
     ...options,
     headers: {
@@ -314,7 +399,11 @@ export const rotateLicenseKey = <ThrowOnError extends boolean = false>(options: 
  *
  */
 export const getOverview = <ThrowOnError extends boolean = false>(options?: Options<GetOverviewData, ThrowOnError>) => (options?.client ?? client).get<GetOverviewResponses, GetOverviewErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/overview',
     ...options
 });
@@ -329,7 +418,11 @@ export const getOverview = <ThrowOnError extends boolean = false>(options?: Opti
  *
  */
 export const listFindings = <ThrowOnError extends boolean = false>(options?: Options<ListFindingsData, ThrowOnError>) => (options?.client ?? client).get<ListFindingsResponses, ListFindingsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/findings',
     ...options
 });
@@ -345,7 +438,11 @@ export const listFindings = <ThrowOnError extends boolean = false>(options?: Opt
  *
  */
 export const listFacets = <ThrowOnError extends boolean = false>(options?: Options<ListFacetsData, ThrowOnError>) => (options?.client ?? client).get<ListFacetsResponses, ListFacetsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/facets',
     ...options
 });
@@ -364,7 +461,11 @@ export const listFacets = <ThrowOnError extends boolean = false>(options?: Optio
  *
  */
 export const listRejections = <ThrowOnError extends boolean = false>(options?: Options<ListRejectionsData, ThrowOnError>) => (options?.client ?? client).get<ListRejectionsResponses, ListRejectionsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/rejections',
     ...options
 });
@@ -378,7 +479,11 @@ export const listRejections = <ThrowOnError extends boolean = false>(options?: O
  *
  */
 export const listPolicies = <ThrowOnError extends boolean = false>(options?: Options<ListPoliciesData, ThrowOnError>) => (options?.client ?? client).get<ListPoliciesResponses, ListPoliciesErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/policies',
     ...options
 });
@@ -395,7 +500,11 @@ export const listPolicies = <ThrowOnError extends boolean = false>(options?: Opt
  *
  */
 export const createPolicy = <ThrowOnError extends boolean = false>(options: Options<CreatePolicyData, ThrowOnError>) => (options.client ?? client).post<CreatePolicyResponses, CreatePolicyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/policies',
     ...options,
     headers: {
@@ -415,7 +524,11 @@ export const createPolicy = <ThrowOnError extends boolean = false>(options: Opti
  *
  */
 export const enableBaselinePolicy = <ThrowOnError extends boolean = false>(options?: Options<EnableBaselinePolicyData, ThrowOnError>) => (options?.client ?? client).post<EnableBaselinePolicyResponses, EnableBaselinePolicyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/policies/baseline',
     ...options
 });
@@ -431,7 +544,11 @@ export const enableBaselinePolicy = <ThrowOnError extends boolean = false>(optio
  *
  */
 export const previewBaselinePolicy = <ThrowOnError extends boolean = false>(options?: Options<PreviewBaselinePolicyData, ThrowOnError>) => (options?.client ?? client).get<PreviewBaselinePolicyResponses, PreviewBaselinePolicyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/policies/baseline/preview',
     ...options
 });
@@ -447,7 +564,11 @@ export const previewBaselinePolicy = <ThrowOnError extends boolean = false>(opti
  *
  */
 export const previewPolicy = <ThrowOnError extends boolean = false>(options: Options<PreviewPolicyData, ThrowOnError>) => (options.client ?? client).post<PreviewPolicyResponses, PreviewPolicyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/policies/preview',
     ...options,
     headers: {
@@ -462,7 +583,11 @@ export const previewPolicy = <ThrowOnError extends boolean = false>(options: Opt
  * Requires the `admin` role.
  */
 export const deletePolicy = <ThrowOnError extends boolean = false>(options: Options<DeletePolicyData, ThrowOnError>) => (options.client ?? client).delete<DeletePolicyResponses, DeletePolicyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/policies/{policyId}',
     ...options
 });
@@ -473,7 +598,11 @@ export const deletePolicy = <ThrowOnError extends boolean = false>(options: Opti
  * Requires the `viewer` role.
  */
 export const getPolicy = <ThrowOnError extends boolean = false>(options: Options<GetPolicyData, ThrowOnError>) => (options.client ?? client).get<GetPolicyResponses, GetPolicyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/policies/{policyId}',
     ...options
 });
@@ -487,7 +616,11 @@ export const getPolicy = <ThrowOnError extends boolean = false>(options: Options
  *
  */
 export const updatePolicy = <ThrowOnError extends boolean = false>(options: Options<UpdatePolicyData, ThrowOnError>) => (options.client ?? client).put<UpdatePolicyResponses, UpdatePolicyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/policies/{policyId}',
     ...options,
     headers: {
@@ -507,7 +640,11 @@ export const updatePolicy = <ThrowOnError extends boolean = false>(options: Opti
  *
  */
 export const listPolicyResults = <ThrowOnError extends boolean = false>(options: Options<ListPolicyResultsData, ThrowOnError>) => (options.client ?? client).get<ListPolicyResultsResponses, ListPolicyResultsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/policies/{policyId}/results',
     ...options
 });
@@ -518,7 +655,11 @@ export const listPolicyResults = <ThrowOnError extends boolean = false>(options:
  * Requires the `viewer` role.
  */
 export const getHostCompliance = <ThrowOnError extends boolean = false>(options: Options<GetHostComplianceData, ThrowOnError>) => (options.client ?? client).get<GetHostComplianceResponses, GetHostComplianceErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/hosts/{hostRecordId}/compliance',
     ...options
 });
@@ -532,7 +673,11 @@ export const getHostCompliance = <ThrowOnError extends boolean = false>(options:
  *
  */
 export const listWaivers = <ThrowOnError extends boolean = false>(options?: Options<ListWaiversData, ThrowOnError>) => (options?.client ?? client).get<ListWaiversResponses, ListWaiversErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/waivers',
     ...options
 });
@@ -548,7 +693,11 @@ export const listWaivers = <ThrowOnError extends boolean = false>(options?: Opti
  *
  */
 export const createWaiver = <ThrowOnError extends boolean = false>(options: Options<CreateWaiverData, ThrowOnError>) => (options.client ?? client).post<CreateWaiverResponses, CreateWaiverErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/waivers',
     ...options,
     headers: {
@@ -567,7 +716,11 @@ export const createWaiver = <ThrowOnError extends boolean = false>(options: Opti
  *
  */
 export const createWaivers = <ThrowOnError extends boolean = false>(options: Options<CreateWaiversData, ThrowOnError>) => (options.client ?? client).post<CreateWaiversResponses, CreateWaiversErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/waivers/bulk',
     ...options,
     headers: {
@@ -582,7 +735,11 @@ export const createWaivers = <ThrowOnError extends boolean = false>(options: Opt
  * Requires the `operator` role.
  */
 export const deleteWaiver = <ThrowOnError extends boolean = false>(options: Options<DeleteWaiverData, ThrowOnError>) => (options.client ?? client).delete<DeleteWaiverResponses, DeleteWaiverErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/waivers/{waiverId}',
     ...options
 });
@@ -593,7 +750,11 @@ export const deleteWaiver = <ThrowOnError extends boolean = false>(options: Opti
  * Requires the `viewer` role.
  */
 export const listWebhooks = <ThrowOnError extends boolean = false>(options?: Options<ListWebhooksData, ThrowOnError>) => (options?.client ?? client).get<ListWebhooksResponses, ListWebhooksErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/webhooks',
     ...options
 });
@@ -611,7 +772,11 @@ export const listWebhooks = <ThrowOnError extends boolean = false>(options?: Opt
  *
  */
 export const createWebhook = <ThrowOnError extends boolean = false>(options: Options<CreateWebhookData, ThrowOnError>) => (options.client ?? client).post<CreateWebhookResponses, CreateWebhookErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/webhooks',
     ...options,
     headers: {
@@ -626,7 +791,11 @@ export const createWebhook = <ThrowOnError extends boolean = false>(options: Opt
  * Requires the `admin` role.
  */
 export const deleteWebhook = <ThrowOnError extends boolean = false>(options: Options<DeleteWebhookData, ThrowOnError>) => (options.client ?? client).delete<DeleteWebhookResponses, DeleteWebhookErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/webhooks/{webhookId}',
     ...options
 });
@@ -637,7 +806,11 @@ export const deleteWebhook = <ThrowOnError extends boolean = false>(options: Opt
  * Requires the `viewer` role.
  */
 export const getWebhook = <ThrowOnError extends boolean = false>(options: Options<GetWebhookData, ThrowOnError>) => (options.client ?? client).get<GetWebhookResponses, GetWebhookErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/webhooks/{webhookId}',
     ...options
 });
@@ -648,7 +821,11 @@ export const getWebhook = <ThrowOnError extends boolean = false>(options: Option
  * Requires the `admin` role.
  */
 export const updateWebhook = <ThrowOnError extends boolean = false>(options: Options<UpdateWebhookData, ThrowOnError>) => (options.client ?? client).put<UpdateWebhookResponses, UpdateWebhookErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/webhooks/{webhookId}',
     ...options,
     headers: {
@@ -667,7 +844,11 @@ export const updateWebhook = <ThrowOnError extends boolean = false>(options: Opt
  *
  */
 export const sendTestWebhookEvent = <ThrowOnError extends boolean = false>(options: Options<SendTestWebhookEventData, ThrowOnError>) => (options.client ?? client).post<SendTestWebhookEventResponses, SendTestWebhookEventErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/webhooks/{webhookId}/test',
     ...options
 });
@@ -681,7 +862,11 @@ export const sendTestWebhookEvent = <ThrowOnError extends boolean = false>(optio
  *
  */
 export const listWebhookDeliveries = <ThrowOnError extends boolean = false>(options: Options<ListWebhookDeliveriesData, ThrowOnError>) => (options.client ?? client).get<ListWebhookDeliveriesResponses, ListWebhookDeliveriesErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/webhooks/{webhookId}/deliveries',
     ...options
 });
@@ -695,7 +880,11 @@ export const listWebhookDeliveries = <ThrowOnError extends boolean = false>(opti
  *
  */
 export const redeliverWebhookDelivery = <ThrowOnError extends boolean = false>(options: Options<RedeliverWebhookDeliveryData, ThrowOnError>) => (options.client ?? client).post<RedeliverWebhookDeliveryResponses, RedeliverWebhookDeliveryErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver',
     ...options
 });
@@ -715,7 +904,11 @@ export const redeliverWebhookDelivery = <ThrowOnError extends boolean = false>(o
  */
 export const exportHosts = <ThrowOnError extends boolean = false>(options?: Options<ExportHostsData, ThrowOnError>) => (options?.client ?? client).get<ExportHostsResponses, ExportHostsErrors, ThrowOnError>({
     querySerializer: { parameters: { ids: { array: { explode: false } } } },
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/exports/hosts',
     ...options
 });
@@ -732,7 +925,11 @@ export const exportHosts = <ThrowOnError extends boolean = false>(options?: Opti
  */
 export const exportFindings = <ThrowOnError extends boolean = false>(options?: Options<ExportFindingsData, ThrowOnError>) => (options?.client ?? client).get<ExportFindingsResponses, ExportFindingsErrors, ThrowOnError>({
     querySerializer: { parameters: { ids: { array: { explode: false } } } },
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/exports/findings',
     ...options
 });
@@ -746,7 +943,11 @@ export const exportFindings = <ThrowOnError extends boolean = false>(options?: O
  *
  */
 export const exportHostHistory = <ThrowOnError extends boolean = false>(options: Options<ExportHostHistoryData, ThrowOnError>) => (options.client ?? client).get<ExportHostHistoryResponses, ExportHostHistoryErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
     url: '/api/admin/exports/hosts/{hostRecordId}/history',
     ...options
 });

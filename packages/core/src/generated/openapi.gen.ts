@@ -35,7 +35,7 @@ export const openApiDocument = {
     },
     {
       "name": "admin",
-      "description": "What operators and their tooling call: hosts, their reports and hardening index, license keys, and\nrefused uploads and license checks.\nEvery admin request carries an admin token (`Authorization: Bearer <token>`); the reference server creates\nthem with `audit-server admin-tokens create` and stores only their SHA-256 hash. Answers are JSON;\nerrors are `application/problem+json` (RFC 9457).\n"
+      "description": "What operators and their tooling call: hosts, their reports and hardening index, license keys, and\nrefused uploads and license checks.\nEvery admin request carries an admin token (`Authorization: Bearer <token>`; the reference server creates\nthem with `audit-server admin-tokens create` and stores only their SHA-256 hash) or a person's session\ncookie (`POST /api/admin/session`). Answers are JSON;\nerrors are `application/problem+json` (RFC 9457).\n"
     }
   ],
   "paths": {
@@ -198,16 +198,19 @@ export const openApiDocument = {
           "admin"
         ],
         "x-required-role": "viewer",
-        "summary": "Which admin token this request is signed in with",
-        "description": "The token's id, label, first characters and role, never the token; for tools that show who is signed in\nand offer only what the role may do.\n\nRequires the `viewer` role.\n",
+        "summary": "Who this request is signed in as",
+        "description": "A person signed in with the session cookie (`kind: user`: email, display name, role) or an admin token\n(`kind: token`: its id, label, first characters and role, never the token); for tools that show who is\nsigned in and offer only what the role may do.\n\nRequires the `viewer` role.\n",
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "responses": {
           "200": {
-            "description": "The token the request carried.",
+            "description": "Who the request is signed in as.",
             "content": {
               "application/json": {
                 "schema": {
@@ -218,6 +221,86 @@ export const openApiDocument = {
           },
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      },
+      "post": {
+        "operationId": "signIn",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "none",
+        "summary": "Sign in with email and password",
+        "description": "Checks a person's email and password and starts a session: the answer sets the cookie\n`__Host-audit_session` (HttpOnly, Secure, SameSite=Lax, Path=/), which later requests carry instead of an\nadmin token. An unknown email, a wrong password and a disabled account get the same 401. After too many\nwrong passwords for one account (or from one address) sign-in is refused with 429 for a while, even with the\nright password. A browser request from another site (its `Origin` is not the server's) is refused with 403.\n\nRequires no role: this is how one gets one.\n",
+        "security": [],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/SignInRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "204": {
+            "description": "Signed in; the cookie carries the session.",
+            "headers": {
+              "Set-Cookie": {
+                "description": "`__Host-audit_session=<random id>; Max-Age=<absolute lifetime>; Path=/; HttpOnly; Secure; SameSite=Lax`",
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemInvalidCredentials"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "signOut",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "none",
+        "summary": "Sign out",
+        "description": "Ends the session the cookie names, if any, and clears the cookie; answered 204 also without one (signing\nout twice is no error). A browser request from another site is refused with 403.\n\nRequires no role: an expired session can still sign out.\n",
+        "security": [],
+        "responses": {
+          "204": {
+            "description": "Signed out; the cookie is cleared.",
+            "headers": {
+              "Set-Cookie": {
+                "description": "`__Host-audit_session=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax`",
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
           },
           "429": {
             "$ref": "#/components/responses/ProblemTooManyRequests"
@@ -240,6 +323,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -333,6 +419,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -398,6 +487,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -477,6 +569,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -541,6 +636,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -642,6 +740,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -696,6 +797,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -812,6 +916,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "responses": {
@@ -847,6 +954,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "requestBody": {
@@ -921,6 +1031,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -1008,6 +1121,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -1077,6 +1193,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -1174,6 +1293,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -1227,6 +1349,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -1291,6 +1416,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -1360,6 +1488,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -1450,6 +1581,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "responses": {
@@ -1485,6 +1619,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "requestBody": {
@@ -1540,6 +1677,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "responses": {
@@ -1583,6 +1723,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "responses": {
@@ -1623,6 +1766,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "requestBody": {
@@ -1675,6 +1821,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -1721,6 +1870,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -1782,6 +1934,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -1826,6 +1981,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -1932,6 +2090,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -1986,6 +2147,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -2042,6 +2206,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "requestBody": {
@@ -2111,6 +2278,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "requestBody": {
@@ -2184,6 +2354,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -2233,6 +2406,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "responses": {
@@ -2268,6 +2444,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "requestBody": {
@@ -2336,6 +2515,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -2382,6 +2564,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -2456,6 +2641,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -2500,6 +2688,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -2551,6 +2742,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -2612,6 +2806,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -2671,6 +2868,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -2809,6 +3009,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -2912,6 +3115,9 @@ export const openApiDocument = {
         "security": [
           {
             "adminToken": []
+          },
+          {
+            "sessionCookie": []
           }
         ],
         "parameters": [
@@ -2982,6 +3188,12 @@ export const openApiDocument = {
         "type": "http",
         "scheme": "bearer",
         "description": "An admin token, created with `audit-server admin-tokens create` on the reference server."
+      },
+      "sessionCookie": {
+        "type": "apiKey",
+        "in": "cookie",
+        "name": "__Host-audit_session",
+        "description": "A person's session, started by `POST /api/admin/session`. A request with it that changes something (any\nmethod but GET, HEAD and OPTIONS) must carry an `Origin` equal to the server's own, or\n`Sec-Fetch-Site: same-origin`; otherwise it is refused with 403 (cross-site request forgery).\n"
       }
     },
     "schemas": {
@@ -3086,28 +3298,69 @@ export const openApiDocument = {
       },
       "AdminSession": {
         "type": "object",
+        "description": "Who a request is signed in as, a person (`kind: user`) or an admin token (`kind: token`).",
         "required": [
-          "tokenId",
-          "label",
-          "prefix",
+          "kind",
           "role"
         ],
         "properties": {
-          "tokenId": {
-            "$ref": "#/components/schemas/Id"
+          "kind": {
+            "type": "string",
+            "enum": [
+              "user",
+              "token"
+            ]
           },
           "role": {
             "$ref": "#/components/schemas/AdminRole"
           },
+          "email": {
+            "type": "string",
+            "description": "The person's email (`kind: user`).",
+            "example": "ada@example.org"
+          },
+          "displayName": {
+            "type": "string",
+            "nullable": true,
+            "description": "The person's display name (`kind: user`); `null` when none was given.",
+            "example": "Ada Lovelace"
+          },
+          "tokenId": {
+            "$ref": "#/components/schemas/Id"
+          },
           "label": {
             "type": "string",
             "nullable": true,
+            "description": "The token's label (`kind: token`).",
             "example": "dashboard"
           },
           "prefix": {
             "type": "string",
-            "description": "The token's first characters, `adm_` included.",
+            "description": "The token's first characters, `adm_` included (`kind: token`).",
             "example": "adm_3f9a2c1e"
+          }
+        }
+      },
+      "SignInRequest": {
+        "type": "object",
+        "required": [
+          "email",
+          "password"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "email": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 254,
+            "example": "ada@example.org"
+          },
+          "password": {
+            "type": "string",
+            "format": "password",
+            "minLength": 1,
+            "maxLength": 1024,
+            "description": "Never logged."
           }
         }
       },
@@ -6687,11 +6940,18 @@ export const openApiDocument = {
         }
       },
       "ProblemForbidden": {
-        "description": "The admin token's role is below the role the operation requires (`x-required-role`).",
+        "description": "The role of the token or person is below the role the operation requires (`x-required-role`), or a\nrequest signed in with the session cookie changes something without an `Origin` of this server (nor\n`Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.\n",
         "content": {
           "application/problem+json": {
             "schema": {
-              "$ref": "#/components/schemas/ForbiddenProblem"
+              "anyOf": [
+                {
+                  "$ref": "#/components/schemas/ForbiddenProblem"
+                },
+                {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              ]
             },
             "example": {
               "type": "about:blank",
@@ -6774,6 +7034,22 @@ export const openApiDocument = {
               "title": "Service Unavailable",
               "status": 503,
               "detail": "The database is unavailable; try again later"
+            }
+          }
+        }
+      },
+      "ProblemInvalidCredentials": {
+        "description": "The email is unknown, the password wrong or the account disabled; the answer does not say which.",
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            },
+            "example": {
+              "type": "about:blank",
+              "title": "Unauthorized",
+              "status": 401,
+              "detail": "Invalid credentials"
             }
           }
         }

@@ -60,14 +60,37 @@ export type Finding = {
     solution: string | null;
 };
 
+/**
+ * Who a request is signed in as, a person (`kind: user`) or an admin token (`kind: token`).
+ */
 export type AdminSession = {
-    tokenId: Id;
+    kind: 'user' | 'token';
     role: AdminRole;
-    label: string | null;
     /**
-     * The token's first characters, `adm_` included.
+     * The person's email (`kind: user`).
      */
-    prefix: string;
+    email?: string;
+    /**
+     * The person's display name (`kind: user`); `null` when none was given.
+     */
+    displayName?: string | null;
+    tokenId?: Id;
+    /**
+     * The token's label (`kind: token`).
+     */
+    label?: string | null;
+    /**
+     * The token's first characters, `adm_` included (`kind: token`).
+     */
+    prefix?: string;
+};
+
+export type SignInRequest = {
+    email: string;
+    /**
+     * Never logged.
+     */
+    password: string;
 };
 
 export type ReportDiff = {
@@ -1617,6 +1640,46 @@ export type UploadReportLegacyResponses = {
 
 export type UploadReportLegacyResponse = UploadReportLegacyResponses[keyof UploadReportLegacyResponses];
 
+export type SignOutData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/admin/session';
+};
+
+export type SignOutErrors = {
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type SignOutError = SignOutErrors[keyof SignOutErrors];
+
+export type SignOutResponses = {
+    /**
+     * Signed out; the cookie is cleared.
+     */
+    204: void;
+};
+
+export type SignOutResponse = SignOutResponses[keyof SignOutResponses];
+
 export type GetAdminSessionData = {
     body?: never;
     path?: never;
@@ -1647,12 +1710,60 @@ export type GetAdminSessionError = GetAdminSessionErrors[keyof GetAdminSessionEr
 
 export type GetAdminSessionResponses = {
     /**
-     * The token the request carried.
+     * Who the request is signed in as.
      */
     200: AdminSession;
 };
 
 export type GetAdminSessionResponse = GetAdminSessionResponses[keyof GetAdminSessionResponses];
+
+export type SignInData = {
+    body: SignInRequest;
+    path?: never;
+    query?: never;
+    url: '/api/admin/session';
+};
+
+export type SignInErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * The email is unknown, the password wrong or the account disabled; the answer does not say which.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type SignInError = SignInErrors[keyof SignInErrors];
+
+export type SignInResponses = {
+    /**
+     * Signed in; the cookie carries the session.
+     */
+    204: void;
+};
+
+export type SignInResponse = SignInResponses[keyof SignInResponses];
 
 export type ListHostsData = {
     body?: never;
@@ -1850,9 +1961,12 @@ export type AcceptHostIdentityErrors = {
      */
     401: Problem;
     /**
-     * The admin token's role is below the role the operation requires (`x-required-role`).
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
      */
-    403: ForbiddenProblem;
+    403: ForbiddenProblem | Problem;
     /**
      * Nothing has this id.
      */
@@ -2161,9 +2275,12 @@ export type CreateLicenseKeyErrors = {
      */
     401: Problem;
     /**
-     * The admin token's role is below the role the operation requires (`x-required-role`).
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
      */
-    403: ForbiddenProblem;
+    403: ForbiddenProblem | Problem;
     /**
      * The JSON body is larger than the admin API accepts.
      */
@@ -2219,9 +2336,12 @@ export type UpdateLicenseKeyErrors = {
      */
     401: Problem;
     /**
-     * The admin token's role is below the role the operation requires (`x-required-role`).
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
      */
-    403: ForbiddenProblem;
+    403: ForbiddenProblem | Problem;
     /**
      * Nothing has this id.
      */
@@ -2285,9 +2405,12 @@ export type RevokeLicenseKeyErrors = {
      */
     401: Problem;
     /**
-     * The admin token's role is below the role the operation requires (`x-required-role`).
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
      */
-    403: ForbiddenProblem;
+    403: ForbiddenProblem | Problem;
     /**
      * Nothing has this id.
      */
@@ -2347,9 +2470,12 @@ export type RotateLicenseKeyErrors = {
      */
     401: Problem;
     /**
-     * The admin token's role is below the role the operation requires (`x-required-role`).
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
      */
-    403: ForbiddenProblem;
+    403: ForbiddenProblem | Problem;
     /**
      * Nothing has this id.
      */
@@ -2677,9 +2803,12 @@ export type CreatePolicyErrors = {
      */
     401: Problem;
     /**
-     * The admin token's role is below the role the operation requires (`x-required-role`).
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
      */
-    403: ForbiddenProblem;
+    403: ForbiddenProblem | Problem;
     /**
      * The request conflicts with the current state, e.g. rotating a key that is revoked.
      */
@@ -2730,9 +2859,12 @@ export type EnableBaselinePolicyErrors = {
      */
     401: Problem;
     /**
-     * The admin token's role is below the role the operation requires (`x-required-role`).
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
      */
-    403: ForbiddenProblem;
+    403: ForbiddenProblem | Problem;
     /**
      * The request conflicts with the current state, e.g. rotating a key that is revoked.
      */
@@ -2775,9 +2907,12 @@ export type PreviewBaselinePolicyErrors = {
      */
     401: Problem;
     /**
-     * The admin token's role is below the role the operation requires (`x-required-role`).
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
      */
-    403: ForbiddenProblem;
+    403: ForbiddenProblem | Problem;
     /**
      * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
      * count admin requests too). Wait for the number of seconds in `Retry-After`.
@@ -2824,9 +2959,12 @@ export type PreviewPolicyErrors = {
      */
     401: Problem;
     /**
-     * The admin token's role is below the role the operation requires (`x-required-role`).
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
      */
-    403: ForbiddenProblem;
+    403: ForbiddenProblem | Problem;
     /**
      * The JSON body is larger than the admin API accepts.
      */
@@ -2879,9 +3017,12 @@ export type DeletePolicyErrors = {
      */
     401: Problem;
     /**
-     * The admin token's role is below the role the operation requires (`x-required-role`).
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
      */
-    403: ForbiddenProblem;
+    403: ForbiddenProblem | Problem;
     /**
      * Nothing has this id.
      */
@@ -2981,9 +3122,12 @@ export type UpdatePolicyErrors = {
      */
     401: Problem;
     /**
-     * The admin token's role is below the role the operation requires (`x-required-role`).
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
      */
-    403: ForbiddenProblem;
+    403: ForbiddenProblem | Problem;
     /**
      * Nothing has this id.
      */
@@ -3220,9 +3364,12 @@ export type CreateWaiverErrors = {
      */
     401: Problem;
     /**
-     * The admin token's role is below the role the operation requires (`x-required-role`).
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
      */
-    403: ForbiddenProblem;
+    403: ForbiddenProblem | Problem;
     /**
      * Nothing has this id.
      */
@@ -3277,9 +3424,12 @@ export type CreateWaiversErrors = {
      */
     401: Problem;
     /**
-     * The admin token's role is below the role the operation requires (`x-required-role`).
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
      */
-    403: ForbiddenProblem;
+    403: ForbiddenProblem | Problem;
     /**
      * Nothing has this id.
      */
@@ -3336,9 +3486,12 @@ export type DeleteWaiverErrors = {
      */
     401: Problem;
     /**
-     * The admin token's role is below the role the operation requires (`x-required-role`).
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
      */
-    403: ForbiddenProblem;
+    403: ForbiddenProblem | Problem;
     /**
      * Nothing has this id.
      */
@@ -3422,9 +3575,12 @@ export type CreateWebhookErrors = {
      */
     401: Problem;
     /**
-     * The admin token's role is below the role the operation requires (`x-required-role`).
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
      */
-    403: ForbiddenProblem;
+    403: ForbiddenProblem | Problem;
     /**
      * The JSON body is larger than the admin API accepts.
      */
@@ -3477,9 +3633,12 @@ export type DeleteWebhookErrors = {
      */
     401: Problem;
     /**
-     * The admin token's role is below the role the operation requires (`x-required-role`).
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
      */
-    403: ForbiddenProblem;
+    403: ForbiddenProblem | Problem;
     /**
      * Nothing has this id.
      */
@@ -3575,9 +3734,12 @@ export type UpdateWebhookErrors = {
      */
     401: Problem;
     /**
-     * The admin token's role is below the role the operation requires (`x-required-role`).
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
      */
-    403: ForbiddenProblem;
+    403: ForbiddenProblem | Problem;
     /**
      * Nothing has this id.
      */
@@ -3634,9 +3796,12 @@ export type SendTestWebhookEventErrors = {
      */
     401: Problem;
     /**
-     * The admin token's role is below the role the operation requires (`x-required-role`).
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
      */
-    403: ForbiddenProblem;
+    403: ForbiddenProblem | Problem;
     /**
      * Nothing has this id.
      */
@@ -3743,9 +3908,12 @@ export type RedeliverWebhookDeliveryErrors = {
      */
     401: Problem;
     /**
-     * The admin token's role is below the role the operation requires (`x-required-role`).
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
      */
-    403: ForbiddenProblem;
+    403: ForbiddenProblem | Problem;
     /**
      * Nothing has this id.
      */

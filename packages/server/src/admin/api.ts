@@ -12,13 +12,18 @@ import { exportRoutes } from './export-routes.js';
 import { fleetRoutes } from './fleet-routes.js';
 import { hostRoutes } from './host-routes.js';
 import { keyRoutes } from './key-routes.js';
-import type { AdminContext, AdminHandlers, AdminInput, AdminOperationId, RawReply } from './operation.js';
+import type { AdminActor, AdminContext, AdminHandlers, AdminInput, AdminOperationId, RawReply } from './operation.js';
 import { policyRoutes } from './policy-routes.js';
 import { rejectionRoutes } from './rejection-routes.js';
 import { reportRoutes } from './report-routes.js';
-import { domainProblem, forbiddenProblem, jsonResponse, problemResponse, type AdminResponse } from './responses.js';
+import { crossSiteProblem, domainProblem, forbiddenProblem, jsonResponse, problemResponse, type AdminResponse } from './responses.js';
 import { roleAllows, type AdminRole } from '../people/roles.js';
+import type { SessionLimits } from '../people/session-limits.js';
+import { SessionStore, sessionIdFromCookies } from '../people/sessions.js';
+import { createSignInLockout, type SignInLockout } from '../people/sign-in-lockout.js';
+import { createRateLimiter } from '../http/rate-limiter-store.js';
 import { operationsWithoutARole, requiredRole } from './roles.js';
+import { changesSomething, isCrossSite, isSameOrigin } from './same-origin.js';
 import { sessionRoutes } from './session-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 
@@ -44,13 +49,16 @@ class TokenCheckFailedError extends Error {
   override name = 'TokenCheckFailedError';
 }
 
-/** A valid token whose role is below the one the operation requires: answered 403, and not a failed login. */
+/** A valid token or session whose role is below the one the operation requires: answered 403, and not a failed login. */
 class RoleRefusal {
   constructor(
     readonly role: AdminRole,
     readonly requiredRole: AdminRole,
   ) {}
 }
+
+/** A valid session on a request that changes something without proof that it comes from the server's own pages: answered 403. */
+class CrossSiteRefusal {}
 
 /** How to build an {@link AdminApi}. */
 export interface AdminApiOptions {
@@ -69,6 +77,12 @@ export interface AdminApiOptions {
   webhookAllowPrivate?: boolean;
   /** The longest a waiver may run, in days (`--waiver-max-days`); default 365. */
   waiverMaxDays?: number;
+  /** How long people's sessions last; default 30 minutes idle, 12 hours in all. */
+  sessionLimits?: SessionLimits;
+  /** The lockout against guessing passwords; default: counted in this process. */
+  signInLockout?: SignInLockout;
+  /** The clock of sessions (tests move it); default: the system's. */
+  now?: () => Date;
 }
 
 /** The request body as the adapter read it. */
@@ -88,6 +102,8 @@ export interface AdminRequest {
   body: AdminRequestBody;
   /** The client's address, for the rate limits; none applies when unknown. */
   remoteAddress?: string;
+  /** The request's own origin (`https://host:port`), against which a cookie-authenticated change's `Origin` is checked. */
+  origin?: string;
 }
 
 /** The admin API: answers every request under `/api/admin`. */
@@ -112,7 +128,8 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
     // the full mode would also refuse internationalised host names that the server takes.
     customizeAjv: (ajv) => addFormats.default(addFormats.default(ajv, ['uuid', 'date', 'date-time']), { mode: 'fast', formats: ['uri'], keywords: false }),
   });
-  registerAuthentication(backend, options, logger);
+  const sessions = new SessionStore(options.database, options.sessionLimits, options.now);
+  registerAuthentication(backend, options, sessions, logger);
   registerRefusals(backend, options.rateLimiter, logger);
   registerOperations(backend, {
     database: options.database,
@@ -121,6 +138,10 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
     webhookDispatcher: options.webhookDispatcher,
     webhookAllowPrivate: options.webhookAllowPrivate ?? false,
     waiverMaxDays: options.waiverMaxDays ?? DEFAULT_WAIVER_MAX_DAYS,
+    sessions,
+    signInLockout:
+      options.signInLockout ??
+      createSignInLockout(await createRateLimiter({ perAddressPerMinute: 0, perKeyPerMinute: 0, failuresPer10Minutes: 0, redisPrefix: '' })),
   });
   // The server builds the admin API on its first request (server.ts), so a start does not wait for this.
   await backend.init();
@@ -132,22 +153,37 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
 }
 
 /**
- * The `adminToken` security scheme: the bearer token checked against the stored admin tokens, then its role against
- * the operation's `x-required-role`. This is the one place roles are enforced: a token whose role is too low is
- * refused here, before validation and before any handler runs.
+ * The `adminToken` and `sessionCookie` security schemes: the bearer token checked against the stored admin tokens,
+ * the cookie's session against the stored sessions (its role is its account's, read on each request), then the role
+ * against the operation's `x-required-role`. This is the one place roles are enforced: a role too low is refused
+ * here, before validation and before any handler runs; and so is a change authorised by a cookie that does not come
+ * from the server's own pages (cross-site request forgery; a bearer token is no browser's ambient credential).
+ * Operations anyone may call (`x-required-role: none`) have `security: []`, so neither handler runs for them.
  */
-function registerAuthentication(backend: OpenAPIBackend, options: AdminApiOptions, logger: AuditLogger): void {
+function registerAuthentication(backend: OpenAPIBackend, options: AdminApiOptions, sessions: SessionStore, logger: AuditLogger): void {
   const authenticator =
     options.authenticator ??
     new AdminTokenAuthenticator(options.database, (error) => logger.warn({ error: describeFailure(error) }, "could not record an admin token's last use"));
   backend.registerSecurityHandler('adminToken', async (c: Context, request: AdminRequest) => {
     const identity = await authenticator.authenticate(headerValue(request.headers.authorization));
     if (!identity) return false;
-    const required = requiredRole(c.operation.operationId ?? '');
-    // Unreachable, as the API is not built with an operation that has no role; refused rather than allowed all the same.
-    if (!required) throw new Error(`admin operation ${c.operation.operationId} has no required role`);
-    return roleAllows(identity.role, required) ? identity : { error: new RoleRefusal(identity.role, required) };
+    return withRoleChecked(c, { kind: 'token', tokenId: identity.tokenId, role: identity.role });
   });
+  backend.registerSecurityHandler('sessionCookie', async (c: Context, request: AdminRequest) => {
+    const sessionId = sessionIdFromCookies(headerValue(request.headers.cookie));
+    const user = sessionId ? await sessions.resume(sessionId) : undefined;
+    if (!user) return false;
+    if (changesSomething(request.method) && !isSameOrigin(request.headers, request.origin)) return { error: new CrossSiteRefusal() };
+    return withRoleChecked(c, { kind: 'user', user, role: user.role });
+  });
+}
+
+/** The actor when its role may call the operation, else its refusal. */
+function withRoleChecked(c: Context, actor: AdminActor): AdminActor | { error: RoleRefusal } {
+  const required = requiredRole(c.operation.operationId ?? '');
+  // Unreachable, as the API is not built with an operation that has no role, and the open ones run no security handler.
+  if (!required || required === NO_ROLE) throw new Error(`admin operation ${c.operation.operationId} has no required role`);
+  return roleAllows(actor.role, required) ? actor : { error: new RoleRefusal(actor.role, required) };
 }
 
 /** The answers to requests no operation serves: unknown paths, wrong methods, missing or wrong tokens, invalid input. */
@@ -160,13 +196,23 @@ function registerRefusals(backend: OpenAPIBackend, rateLimiter: AuditRateLimiter
     },
     unauthorizedHandler: async (c: Context, request: AdminRequest) => {
       // openapi-backend turns a security handler that threw into `{ error }` and calls this handler, as for a wrong token.
-      const checked = c.security['adminToken'] as { error?: unknown } | false | undefined;
-      if (checked && checked.error instanceof RoleRefusal) {
-        const { role, requiredRole } = checked.error;
+      const errors = ['adminToken', 'sessionCookie'].map((scheme) => ((c.security[scheme] || undefined) as { error?: unknown } | undefined)?.error);
+      const refusal = errors.find((error) => error instanceof RoleRefusal);
+      if (refusal) {
+        const { role, requiredRole } = refusal;
         logger.warn({ operation: c.operation.operationId, remoteAddress: request.remoteAddress, role, requiredRole }, 'admin request forbidden');
         return forbiddenProblem(role, requiredRole);
       }
-      if (checked && checked.error) throw new TokenCheckFailedError('the admin token could not be checked', { cause: checked.error });
+      if (errors.some((error) => error instanceof CrossSiteRefusal)) {
+        logger.warn({ operation: c.operation.operationId, remoteAddress: request.remoteAddress }, "admin request forbidden: not from the server's own pages");
+        return crossSiteProblem();
+      }
+      const failed = errors.find((error) => error !== undefined);
+      if (failed) throw new TokenCheckFailedError('the admin token or session could not be checked', { cause: failed });
+      if (request.headers.authorization === undefined && sessionIdFromCookies(headerValue(request.headers.cookie)) !== undefined) {
+        logger.warn({ operation: c.operation.operationId, remoteAddress: request.remoteAddress }, 'admin request unauthorized: session ended');
+        return problemResponse(401, 'The session has ended; sign in again');
+      }
       const given = request.headers.authorization !== undefined;
       if (rateLimiter && request.remoteAddress) await rateLimiter.recordFailure(request.remoteAddress);
       logger.warn({ operation: c.operation.operationId, remoteAddress: request.remoteAddress, tokenGiven: given }, 'admin request unauthorized');
@@ -182,11 +228,15 @@ function registerRefusals(backend: OpenAPIBackend, rateLimiter: AuditRateLimiter
 function registerOperations(backend: OpenAPIBackend, context: AdminContext, handlers: AdminHandlers<AdminOperationId> = HANDLERS): void {
   const register = <Op extends AdminOperationId>(operationId: Op) =>
     backend.register(operationId, async (c: Context, request: AdminRequest) => {
+      if (requiredRole(operationId) === NO_ROLE && changesSomething(request.method) && isCrossSite(request.headers, request.origin)) return crossSiteProblem();
       if (request.body.kind === 'unreadable') return problemResponse(request.body.status, request.body.detail);
-      return replyResponse(await handlers[operationId](adminInput<Op>(c), context));
+      return replyResponse(await handlers[operationId](adminInput<Op>(c, request), context));
     });
   for (const operationId of Object.keys(handlers)) if (isHandled(operationId)) register(operationId);
 }
+
+/** The `x-required-role` of the operations anyone may call. */
+const NO_ROLE = 'none';
 
 const isHandled = (operationId: string): operationId is AdminOperationId => Object.hasOwn(HANDLERS, operationId);
 
@@ -195,9 +245,12 @@ const isHandled = (operationId: string): operationId is AdminOperationId => Obje
  * request has been validated against the operation's contract (parameters coerced, defaults filled in), which is
  * what {@link AdminInput} says: this is the one place the request's type is asserted.
  */
-function adminInput<Op extends AdminOperationId>({ request, security }: Context<unknown, unknown, unknown>): AdminInput<Op> {
-  const { tokenId } = security['adminToken'] as { tokenId: string }; // what the `adminToken` security handler resolved
-  return { path: request.params, query: request.query, body: request.requestBody, tokenId } as AdminInput<Op>;
+function adminInput<Op extends AdminOperationId>({ request, security }: Context<unknown, unknown, unknown>, adminRequest: AdminRequest): AdminInput<Op> {
+  // What the security handler that passed resolved; neither ran for an operation anyone may call.
+  const actor = [security['adminToken'], security['sessionCookie']].find((resolved) => resolved && !(resolved as { error?: unknown }).error) as
+    AdminActor | undefined;
+  const client = { address: adminRequest.remoteAddress, sessionId: sessionIdFromCookies(headerValue(adminRequest.headers.cookie)) };
+  return { path: request.params, query: request.query, body: request.requestBody, actor, client } as AdminInput<Op>;
 }
 
 /** A handler's reply as an answer: raw ones as they are, others as JSON (or no body when the contract has none). */

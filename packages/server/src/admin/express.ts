@@ -23,6 +23,8 @@ export function adminMiddleware(api: AdminApi): RequestHandler {
           headers: req.headers,
           body,
           remoteAddress: req.ip,
+          // As the client addressed this server (behind a trusted proxy: as the proxy says), for the CSRF check.
+          origin: `${req.protocol}://${req.host}`,
         })
         .then((response) => {
           res.status(response.status).set(response.headers);

@@ -2,6 +2,7 @@ import { notFound } from '../errors/domain-error.js';
 import { acceptHostIdentity as acceptIdentity } from '../hosts/host-admission.js';
 import { hostFacets } from '../hosts/host-facets.js';
 import { hostById, hostDetail, hostPage } from '../hosts/host-queries.js';
+import { actorLogFields } from './actor.js';
 import type { AdminHandler, AdminHandlers } from './operation.js';
 
 /** `GET /api/admin/hosts`: one page of hosts, filtered and sorted as the query says. */
@@ -15,10 +16,10 @@ const getHost: AdminHandler<'getHost'> = async ({ path, query }, { database }) =
 };
 
 /** `POST /api/admin/hosts/{hostRecordId}/identity/accept`: the host, its flagged `hostid2` change accepted. */
-const acceptHostIdentity: AdminHandler<'acceptHostIdentity'> = async ({ path, body, tokenId }, { database, logger }) => {
+const acceptHostIdentity: AdminHandler<'acceptHostIdentity'> = async ({ path, body, actor }, { database, logger }) => {
   const id = path.hostRecordId;
   await acceptIdentity(database, id, body.hostId2);
-  logger.info({ hostRecordId: id, adminTokenId: tokenId }, 'host identity accepted');
+  logger.info({ hostRecordId: id, ...actorLogFields(actor) }, 'host identity accepted');
   const host = await hostById(database, id);
   if (!host) throw notFound('host', id);
   return { status: 200, body: host };

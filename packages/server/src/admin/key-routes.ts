@@ -11,26 +11,27 @@ import {
   type KeySettings,
   type KeySummary,
 } from '../secrets/license-keys.js';
+import { actorLogFields } from './actor.js';
 import type { AdminContext, AdminHandler, AdminHandlers } from './operation.js';
 
 /** `GET /api/admin/keys`: every license key, oldest first. */
 const listLicenseKeys: AdminHandler<'listLicenseKeys'> = async (_input, { database }) => ({ status: 200, body: { items: await listKeys(database) } });
 
 /** `POST /api/admin/keys`: a new key, shown this once. */
-const createLicenseKey: AdminHandler<'createLicenseKey'> = async ({ body, tokenId }, { database, logger }) => {
+const createLicenseKey: AdminHandler<'createLicenseKey'> = async ({ body, actor }, { database, logger }) => {
   const expiresAt = body.expiresAt === undefined ? undefined : new Date(body.expiresAt);
   if (expiresAt && expiresAt.getTime() <= Date.now()) throw new DomainError('invalid', `expiresAt: ${expiresAt.toISOString()} is already past`);
   const { id, key } = await createKey(database, { label: body.label, expiresAt, ...quotasOf(body) });
-  logger.info({ keyId: id, adminTokenId: tokenId }, 'license key created');
+  logger.info({ keyId: id, ...actorLogFields(actor) }, 'license key created');
   return { status: 201, body: { key: await keyInfo(database, id), licenseKey: key } };
 };
 
 /** `PATCH /api/admin/keys/{keyId}`: the key with its quotas of hosts or its expiry changed. */
-const updateLicenseKey: AdminHandler<'updateLicenseKey'> = async ({ path, body, tokenId }, { database, logger }) => {
+const updateLicenseKey: AdminHandler<'updateLicenseKey'> = async ({ path, body, actor }, { database, logger }) => {
   const id = path.keyId;
   const settings: KeySettings = { ...quotasOf(body), expiresAt: expiryOf(body.expiresAt) };
   await setKeySettings(database, id, settings);
-  logger.info({ keyId: id, ...settings, adminTokenId: tokenId }, 'license key settings changed');
+  logger.info({ keyId: id, ...settings, ...actorLogFields(actor) }, 'license key settings changed');
   return { status: 200, body: await keyInfo(database, id) };
 };
 
@@ -41,18 +42,18 @@ const expiryOf = (text: string | null | undefined): Date | null | undefined => (
 const quotasOf = (body: LicenseKeySettings): KeyQuotas => ({ newHostsPerDay: body.newHostsPerDay, maxHosts: body.maxHosts });
 
 /** `POST /api/admin/keys/{keyId}/revoke`: the key, revoked (revoking twice changes nothing). */
-const revokeLicenseKey: AdminHandler<'revokeLicenseKey'> = async ({ path, tokenId }, { database, logger }) => {
+const revokeLicenseKey: AdminHandler<'revokeLicenseKey'> = async ({ path, actor }, { database, logger }) => {
   await revokeKeyOrFail(database, path.keyId);
-  logger.info({ keyId: path.keyId, adminTokenId: tokenId }, 'license key revoked');
+  logger.info({ keyId: path.keyId, ...actorLogFields(actor) }, 'license key revoked');
   return { status: 200, body: await keyInfo(database, path.keyId) };
 };
 
 /** `POST /api/admin/keys/{keyId}/rotate`: a new key with the old one's label; the old one works for the grace period. */
-const rotateLicenseKey: AdminHandler<'rotateLicenseKey'> = async ({ path, body, tokenId }, { database, logger }) => {
+const rotateLicenseKey: AdminHandler<'rotateLicenseKey'> = async ({ path, body, actor }, { database, logger }) => {
   const id = path.keyId;
   const { graceSeconds } = body; // the contract's default when the request names none
   const rotated = await rotateKey(database, id, graceSeconds * 1000);
-  logger.info({ keyId: id, newKeyId: rotated.id, graceSeconds, adminTokenId: tokenId }, 'license key rotated');
+  logger.info({ keyId: id, newKeyId: rotated.id, graceSeconds, ...actorLogFields(actor) }, 'license key rotated');
   return { status: 201, body: { key: await keyInfo(database, rotated.id), licenseKey: rotated.key, previous: await keyInfo(database, id) } };
 };
 

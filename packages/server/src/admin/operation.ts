@@ -1,6 +1,10 @@
 import type { AuditLogger } from '@org/audit-server-core';
 import type { Database } from '../database/dialect.js';
-import type { AdminOperations } from '../generated/admin-operations.gen.js';
+import type { ADMIN_OPERATION_ROLES, AdminOperations } from '../generated/admin-operations.gen.js';
+import type { SignInLockout } from '../people/sign-in-lockout.js';
+import type { SessionStore } from '../people/sessions.js';
+import type { AdminRole } from '../people/roles.js';
+import type { UserSummary } from '../people/user-records.js';
 import type { AdminResponse } from './responses.js';
 
 /** What every admin operation works with. */
@@ -16,7 +20,19 @@ export interface AdminContext {
   webhookAllowPrivate: boolean;
   /** The longest a waiver may run, in days (`--waiver-max-days`). */
   waiverMaxDays: number;
+  /** People's sessions. */
+  sessions: SessionStore;
+  /** The lockout against guessing passwords. */
+  signInLockout: SignInLockout;
 }
+
+/** Who made a request: an admin token, or a person signed in with the session cookie; each with the role it has. */
+export type AdminActor = { kind: 'token'; tokenId: string; role: AdminRole } | { kind: 'user'; user: UserSummary; role: AdminRole };
+
+/** The operations anyone may call (`x-required-role: none`): they have no {@link AdminActor}. */
+type OpenOperation = {
+  [Op in keyof typeof ADMIN_OPERATION_ROLES]: (typeof ADMIN_OPERATION_ROLES)[Op] extends 'none' ? Op : never;
+}[keyof typeof ADMIN_OPERATION_ROLES];
 
 /**
  * Operations whose success the contract gives as plain JSON but whose handler answers by hand: `getAdminSession`
@@ -58,8 +74,10 @@ export interface AdminInput<Op extends AdminOperationId> {
   query: RequestPart<AdminContract[Op]['data']['query'], AdminContract[Op]['defaulted']>;
   /** The JSON body (`{}` when none was sent). */
   body: RequestPart<AdminContract[Op]['data']['body'], AdminContract[Op]['defaulted']>;
-  /** The id of the admin token the request authenticated with. */
-  tokenId: string;
+  /** Who made the request; none for the operations anyone may call. */
+  actor: Op extends OpenOperation ? undefined : AdminActor;
+  /** What signing in and out need of the request itself: the client's address and the session cookie's id. */
+  client: { address?: string; sessionId?: string };
 }
 
 /** What `JSON.stringify` makes into `T`: a `Date` is written as its ISO 8601 string, as the contract's `date-time` fields want. */

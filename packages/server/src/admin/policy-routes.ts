@@ -14,8 +14,8 @@ import {
 import { emptyCounts, hostCompliance, statusCounts } from '../policies/policy-results.js';
 import { resultPage } from '../policies/result-search.js';
 import { createWaiver as saveWaiver, createWaivers as saveWaivers, deleteWaiver as removeWaiver, listWaivers as readWaivers } from '../policies/waivers.js';
-import { findAdminToken } from '../secrets/admin-tokens.js';
-import type { AdminContext, AdminHandler, AdminHandlers } from './operation.js';
+import { actorLabel, actorLogFields } from './actor.js';
+import type { AdminActor, AdminContext, AdminHandler, AdminHandlers } from './operation.js';
 
 /** `GET /api/admin/policies`: every policy with its hosts' statuses. */
 const listPolicies: AdminHandler<'listPolicies'> = async (_input, { database }) => {
@@ -24,15 +24,15 @@ const listPolicies: AdminHandler<'listPolicies'> = async (_input, { database }) 
 };
 
 /** `POST /api/admin/policies`: a new policy, its rules checked first. */
-const createPolicy: AdminHandler<'createPolicy'> = async ({ body, tokenId }, context) => {
+const createPolicy: AdminHandler<'createPolicy'> = async ({ body, actor }, context) => {
   const policy = await savePolicy(context.database, body);
-  return { status: 201, body: await changed(policy, 'policy created', tokenId, context) };
+  return { status: 201, body: await changed(policy, 'policy created', actor, context) };
 };
 
 /** `POST /api/admin/policies/baseline`: the shipped baseline policy. */
-const enableBaselinePolicy: AdminHandler<'enableBaselinePolicy'> = async ({ tokenId }, context) => {
+const enableBaselinePolicy: AdminHandler<'enableBaselinePolicy'> = async ({ actor }, context) => {
   const policy = await savePolicy(context.database, BASELINE_POLICY);
-  return { status: 201, body: await changed(policy, 'baseline policy created', tokenId, context) };
+  return { status: 201, body: await changed(policy, 'baseline policy created', actor, context) };
 };
 
 /** One worker for every preview, previews queued on it: a burst of requests cannot start a thread each. */
@@ -58,15 +58,15 @@ const getPolicy: AdminHandler<'getPolicy'> = async ({ path }, { database }) => {
 };
 
 /** `PUT /api/admin/policies/{policyId}`: replaced; hosts are evaluated again. */
-const updatePolicy: AdminHandler<'updatePolicy'> = async ({ path, body, tokenId }, context) => {
+const updatePolicy: AdminHandler<'updatePolicy'> = async ({ path, body, actor }, context) => {
   const policy = await replacePolicy(context.database, path.policyId, body);
-  return { status: 200, body: await changed(policy, 'policy updated', tokenId, context) };
+  return { status: 200, body: await changed(policy, 'policy updated', actor, context) };
 };
 
 /** `DELETE /api/admin/policies/{policyId}`: with its results and waivers. */
-const deletePolicy: AdminHandler<'deletePolicy'> = async ({ path, tokenId }, { database, logger, policyEvaluator }) => {
+const deletePolicy: AdminHandler<'deletePolicy'> = async ({ path, actor }, { database, logger, policyEvaluator }) => {
   await removePolicy(database, path.policyId);
-  logger.info({ policyId: path.policyId, adminTokenId: tokenId }, 'policy deleted');
+  logger.info({ policyId: path.policyId, ...actorLogFields(actor) }, 'policy deleted');
   policyEvaluator?.wake();
   return { status: 204 };
 };
@@ -95,28 +95,23 @@ const listWaivers: AdminHandler<'listWaivers'> = async ({ query }, { database, w
 });
 
 /** `POST /api/admin/waivers`: recorded with the label of the token that created it. */
-const createWaiver: AdminHandler<'createWaiver'> = async ({ body, tokenId }, { database, logger, waiverMaxDays }) => {
-  const waiver = await saveWaiver(database, body, await tokenLabel(database, tokenId), new Date(), { maxDays: waiverMaxDays });
-  logger.info({ waiverId: waiver.id, policyId: waiver.policyId, adminTokenId: tokenId }, 'waiver created');
+const createWaiver: AdminHandler<'createWaiver'> = async ({ body, actor }, { database, logger, waiverMaxDays }) => {
+  const waiver = await saveWaiver(database, body, await actorLabel(database, actor), new Date(), { maxDays: waiverMaxDays });
+  logger.info({ waiverId: waiver.id, policyId: waiver.policyId, ...actorLogFields(actor) }, 'waiver created');
   return { status: 201, body: waiver };
 };
 
 /** `POST /api/admin/waivers/bulk`: one waiver per host selected, all or none. */
-const createWaivers: AdminHandler<'createWaivers'> = async ({ body, tokenId }, { database, logger, waiverMaxDays }) => {
-  const result = await saveWaivers(database, body, await tokenLabel(database, tokenId), new Date(), { maxDays: waiverMaxDays });
-  logger.info({ policyId: body.policyId, ruleId: body.ruleId ?? null, waivers: result.created, adminTokenId: tokenId }, 'waivers created');
+const createWaivers: AdminHandler<'createWaivers'> = async ({ body, actor }, { database, logger, waiverMaxDays }) => {
+  const result = await saveWaivers(database, body, await actorLabel(database, actor), new Date(), { maxDays: waiverMaxDays });
+  logger.info({ policyId: body.policyId, ruleId: body.ruleId ?? null, waivers: result.created, ...actorLogFields(actor) }, 'waivers created');
   return { status: 201, body: result };
 };
 
-/** The label of the admin token making a request, recorded as a waiver's creator. */
-async function tokenLabel(database: AdminContext['database'], tokenId: string): Promise<string | null> {
-  return (await findAdminToken(database, tokenId))?.label ?? null;
-}
-
 /** `DELETE /api/admin/waivers/{waiverId}`. */
-const deleteWaiver: AdminHandler<'deleteWaiver'> = async ({ path, tokenId }, { database, logger }) => {
+const deleteWaiver: AdminHandler<'deleteWaiver'> = async ({ path, actor }, { database, logger }) => {
   await removeWaiver(database, path.waiverId);
-  logger.info({ waiverId: path.waiverId, adminTokenId: tokenId }, 'waiver deleted');
+  logger.info({ waiverId: path.waiverId, ...actorLogFields(actor) }, 'waiver deleted');
   return { status: 204 };
 };
 
@@ -153,8 +148,8 @@ export const policyRoutes = {
 >;
 
 /** A policy that was just written: logged, evaluated soon, and answered with its current counts. */
-async function changed(policy: StoredPolicy, message: string, tokenId: string, { database, logger, policyEvaluator }: AdminContext): Promise<Policy> {
-  logger.info({ policyId: policy.id, revision: policy.revision, adminTokenId: tokenId }, message);
+async function changed(policy: StoredPolicy, message: string, actor: AdminActor, { database, logger, policyEvaluator }: AdminContext): Promise<Policy> {
+  logger.info({ policyId: policy.id, revision: policy.revision, ...actorLogFields(actor) }, message);
   policyEvaluator?.wake();
   return toPolicy(policy, await statusCounts(database));
 }

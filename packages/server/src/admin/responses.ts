@@ -47,3 +47,14 @@ const STATUS_OF: Record<DomainErrorCode, number> = { invalid: 400, not_found: 40
 export function domainProblem(error: DomainError): AdminResponse {
   return problemResponse(STATUS_OF[error.code], error.detail, {}, error.errors.length > 0 ? { errors: error.errors } : {});
 }
+
+/** The refusal of a change a session cookie authorises from a page that is not the server's own (cross-site request forgery). */
+export function crossSiteProblem(): AdminResponse {
+  const detail =
+    "This request changes something and carries a session cookie but no Origin of this server (CSRF protection): send it from the dashboard's own pages, or with an admin token";
+  return {
+    status: 403,
+    headers: { 'content-type': 'application/problem+json' },
+    body: JSON.stringify({ type: 'about:blank', title: 'Forbidden', status: 403, code: 'forbidden', detail }),
+  };
+}

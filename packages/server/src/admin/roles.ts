@@ -1,8 +1,11 @@
 import { ADMIN_OPERATION_ROLES } from '../generated/admin-operations.gen.js';
 import type { AdminRole } from '../people/roles.js';
 
-/** The role the contract's `x-required-role` gives an admin operation; undefined for an operation the contract does not list. */
-export function requiredRole(operationId: string): AdminRole | undefined {
+/**
+ * The role the contract's `x-required-role` gives an admin operation, `none` for those anyone may call (signing in
+ * and out, which have `security: []`); undefined for an operation the contract does not list.
+ */
+export function requiredRole(operationId: string): AdminRole | 'none' | undefined {
   return Object.hasOwn(ADMIN_OPERATION_ROLES, operationId) ? ADMIN_OPERATION_ROLES[operationId as keyof typeof ADMIN_OPERATION_ROLES] : undefined;
 }
 

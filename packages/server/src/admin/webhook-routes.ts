@@ -10,18 +10,19 @@ import {
   listWebhooks as readWebhooks,
   updateWebhook as replaceWebhook,
 } from '../webhooks/webhook-records.js';
+import { actorLogFields } from './actor.js';
 import type { AdminHandler, AdminHandlers } from './operation.js';
 
 /** `GET /api/admin/webhooks`. */
 const listWebhooks: AdminHandler<'listWebhooks'> = async (_input, { database }) => ({ status: 200, body: { items: await readWebhooks(database) } });
 
 /** `POST /api/admin/webhooks`: the subscription and, this once, its signing secret. */
-const createWebhook: AdminHandler<'createWebhook'> = async ({ body, tokenId }, { database, logger, webhookAllowPrivate }) => {
+const createWebhook: AdminHandler<'createWebhook'> = async ({ body, actor }, { database, logger, webhookAllowPrivate }) => {
   checkReceiver(body, webhookAllowPrivate);
   const created = await saveWebhook(database, body);
   // The URL may carry credentials of the receiver: only its origin is logged.
   logger.info(
-    { webhookId: created.webhook.id, origin: new URL(created.webhook.url).origin, events: created.webhook.events, adminTokenId: tokenId },
+    { webhookId: created.webhook.id, origin: new URL(created.webhook.url).origin, events: created.webhook.events, ...actorLogFields(actor) },
     'webhook created',
   );
   return { status: 201, body: created };
@@ -31,17 +32,17 @@ const createWebhook: AdminHandler<'createWebhook'> = async ({ body, tokenId }, {
 const getWebhook: AdminHandler<'getWebhook'> = async ({ path }, { database }) => ({ status: 200, body: await existingWebhook(database, path.webhookId) });
 
 /** `PUT /api/admin/webhooks/{webhookId}`: new settings, the same secret. */
-const updateWebhook: AdminHandler<'updateWebhook'> = async ({ path, body, tokenId }, { database, logger, webhookAllowPrivate }) => {
+const updateWebhook: AdminHandler<'updateWebhook'> = async ({ path, body, actor }, { database, logger, webhookAllowPrivate }) => {
   checkReceiver(body, webhookAllowPrivate);
   await replaceWebhook(database, path.webhookId, body);
-  logger.info({ webhookId: path.webhookId, adminTokenId: tokenId }, 'webhook updated');
+  logger.info({ webhookId: path.webhookId, ...actorLogFields(actor) }, 'webhook updated');
   return { status: 200, body: await existingWebhook(database, path.webhookId) };
 };
 
 /** `DELETE /api/admin/webhooks/{webhookId}`: with its delivery log. */
-const deleteWebhook: AdminHandler<'deleteWebhook'> = async ({ path, tokenId }, { database, logger }) => {
+const deleteWebhook: AdminHandler<'deleteWebhook'> = async ({ path, actor }, { database, logger }) => {
   await removeWebhook(database, path.webhookId);
-  logger.info({ webhookId: path.webhookId, adminTokenId: tokenId }, 'webhook deleted');
+  logger.info({ webhookId: path.webhookId, ...actorLogFields(actor) }, 'webhook deleted');
   return { status: 204 };
 };
 
@@ -54,17 +55,17 @@ const listWebhookDeliveries: AdminHandler<'listWebhookDeliveries'> = async ({ pa
 };
 
 /** `POST /api/admin/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver`: queued now. */
-const redeliverWebhookDelivery: AdminHandler<'redeliverWebhookDelivery'> = async ({ path, tokenId }, { database, logger, webhookDispatcher }) => {
+const redeliverWebhookDelivery: AdminHandler<'redeliverWebhookDelivery'> = async ({ path, actor }, { database, logger, webhookDispatcher }) => {
   const delivery = await redeliver(database, path.webhookId, path.deliveryId);
-  logger.info({ webhookId: delivery.webhookId, deliveryId: delivery.id, adminTokenId: tokenId }, 'webhook delivery queued again');
+  logger.info({ webhookId: delivery.webhookId, deliveryId: delivery.id, ...actorLogFields(actor) }, 'webhook delivery queued again');
   webhookDispatcher?.wake();
   return { status: 200, body: delivery };
 };
 
 /** `POST /api/admin/webhooks/{webhookId}/test`: a `webhook.test` event queued for this subscription alone. */
-const sendTestWebhookEvent: AdminHandler<'sendTestWebhookEvent'> = async ({ path, tokenId }, { database, logger, webhookDispatcher }) => {
+const sendTestWebhookEvent: AdminHandler<'sendTestWebhookEvent'> = async ({ path, actor }, { database, logger, webhookDispatcher }) => {
   const delivery = await queueTestEvent(database, await existingWebhook(database, path.webhookId));
-  logger.info({ webhookId: delivery.webhookId, deliveryId: delivery.id, adminTokenId: tokenId }, 'webhook test event queued');
+  logger.info({ webhookId: delivery.webhookId, deliveryId: delivery.id, ...actorLogFields(actor) }, 'webhook test event queued');
   webhookDispatcher?.wake();
   return { status: 202, body: delivery };
 };

@@ -553,6 +553,26 @@ export const UserRecord = defineEntity({
 });
 export type UserRecord = InferEntity<typeof UserRecord>;
 
+/**
+ * A person's signed-in session. The cookie carries a random id; this row only its SHA-256 hash, so a copy of the
+ * database signs no one in. The role is the account's, read on each request.
+ */
+export const SessionRecord = defineEntity({
+  name: 'SessionRecord',
+  tableName: 'user_session',
+  properties: {
+    /** SHA-256 of the cookie's random id, hex. */
+    id: p.string().length(64).primary(),
+    userId: p.uuid().index(),
+    createdAt: p.datetime(),
+    /** When the session was last used, written at most once a minute: the idle timeout counts from here. */
+    lastSeenAt: p.datetime(),
+    /** The absolute end of the session, however busy. */
+    expiresAt: p.datetime(),
+  },
+});
+export type SessionRecord = InferEntity<typeof SessionRecord>;
+
 /** Every entity, for opening the database. */
 export const ENTITIES = [
   LicenseKeyRecord,
@@ -579,4 +599,5 @@ export const ENTITIES = [
   WebhookNoticeRecord,
   KeyHostQuotaRecord,
   UserRecord,
+  SessionRecord,
 ];

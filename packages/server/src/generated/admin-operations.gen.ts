@@ -14,6 +14,20 @@ export interface AdminOperations {
     defaulted: never;
     raw: false;
   };
+  /** `POST /api/admin/session` */
+  signIn: {
+    data: Contract.SignInData;
+    responses: Contract.SignInResponses;
+    defaulted: never;
+    raw: true;
+  };
+  /** `DELETE /api/admin/session` */
+  signOut: {
+    data: Contract.SignOutData;
+    responses: Contract.SignOutResponses;
+    defaulted: never;
+    raw: true;
+  };
   /** `GET /api/admin/hosts` */
   listHosts: {
     data: Contract.ListHostsData;
@@ -306,9 +320,11 @@ export interface AdminOperations {
 /** The admin roles, lowest first: each includes what the ones before it may do. */
 export const ADMIN_ROLES = ['viewer', 'operator', 'admin'] as const;
 
-/** The role each admin operation requires (its `x-required-role`). */
+/** The role each admin operation requires (its `x-required-role`); `none` for those anyone may call. */
 export const ADMIN_OPERATION_ROLES = {
   getAdminSession: 'viewer',
+  signIn: 'none',
+  signOut: 'none',
   listHosts: 'viewer',
   getHost: 'viewer',
   acceptHostIdentity: 'operator',
@@ -350,4 +366,4 @@ export const ADMIN_OPERATION_ROLES = {
   exportHosts: 'viewer',
   exportFindings: 'viewer',
   exportHostHistory: 'viewer',
-} as const satisfies Record<string, (typeof ADMIN_ROLES)[number]>;
+} as const satisfies Record<string, (typeof ADMIN_ROLES)[number] | 'none'>;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Database } from '../database/dialect.js';
-import { UserRecord } from '../database/entities.js';
+import { SessionRecord, UserRecord } from '../database/entities.js';
 import { DomainError } from '../errors/domain-error.js';
 import { parseRole, type AdminRole } from './roles.js';
 
@@ -100,17 +100,26 @@ export async function findUserForSignIn(database: Database, email: string): Prom
   return record ? { user: summaryOf(record), passwordHash: record.passwordHash } : undefined;
 }
 
-/** Gives the account of `email` another role. */
+/** The account of this id, or undefined. */
+export async function findUserById(database: Database, id: string): Promise<UserSummary | undefined> {
+  const record = await database.em.fork().findOne(UserRecord, { id });
+  return record ? summaryOf(record) : undefined;
+}
+
+/** Gives the account of `email` another role; its sessions end, so that no one keeps a role given up. */
 export const setUserRole = (database: Database, email: string, role: AdminRole): Promise<UserSummary> => updateUser(database, email, { role: parseRole(role) });
 
-/** Disables the account of `email` (it can no longer sign in; disabling twice keeps the first time) or enables it again. */
+/**
+ * Disables the account of `email` (it can no longer sign in and its sessions end; disabling twice keeps the first
+ * time) or enables it again.
+ */
 export async function setUserDisabled(database: Database, email: string, disabled: boolean): Promise<UserSummary> {
   const current = await findUserOrFail(database, email);
   if (disabled === (current.disabledAt !== null)) return current;
   return updateUser(database, email, { disabledAt: disabled ? new Date() : null });
 }
 
-/** Replaces the password hash of the account of `email`. */
+/** Replaces the password hash of the account of `email`; its sessions end, as someone may have learnt the old one. */
 export const setUserPasswordHash = (database: Database, email: string, passwordHash: string): Promise<UserSummary> =>
   updateUser(database, email, { passwordHash, passwordChangedAt: new Date() });
 
@@ -121,10 +130,14 @@ export async function findUserOrFail(database: Database, email: string): Promise
   return user;
 }
 
+/** Every change (role, disabled, password) is one a signed-in session must not outlive: the account's sessions end with it. */
 async function updateUser(database: Database, email: string, changes: Partial<Omit<UserRecord, 'id' | 'email' | 'createdAt'>>): Promise<UserSummary> {
   const { id } = await findUserOrFail(database, email);
   const em = database.em.fork();
-  await em.nativeUpdate(UserRecord, { id }, { ...changes, updatedAt: new Date() });
+  await em.transactional(async (tx) => {
+    await tx.nativeUpdate(UserRecord, { id }, { ...changes, updatedAt: new Date() });
+    await tx.nativeDelete(SessionRecord, { userId: id });
+  });
   return summaryOf(await em.findOneOrFail(UserRecord, { id }));
 }
 

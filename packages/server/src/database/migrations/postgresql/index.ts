@@ -17,6 +17,7 @@ import { CaseInsensitiveHostFilters } from './0015-case-insensitive-host-filters
 import { WebhookDeliveryHost } from './0016-webhook-delivery-host.js';
 import { AdminTokenRole } from './0017-admin-token-role.js';
 import { Users } from './0018-users.js';
+import { Sessions } from './0019-sessions.js';
 
 /**
  * Every PostgreSQL schema migration, oldest first. PostgreSQL support came after SQLite's 0003, so its list starts
@@ -41,4 +42,5 @@ export const POSTGRESQL_MIGRATIONS: MigrationObject[] = [
   { name: '0016-webhook-delivery-host', class: WebhookDeliveryHost },
   { name: '0017-admin-token-role', class: AdminTokenRole },
   { name: '0018-users', class: Users },
+  { name: '0019-sessions', class: Sessions },
 ];

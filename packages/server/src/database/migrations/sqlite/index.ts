@@ -19,6 +19,7 @@ import { CaseInsensitiveHostFilters } from './0017-case-insensitive-host-filters
 import { WebhookDeliveryHost } from './0018-webhook-delivery-host.js';
 import { AdminTokenRole } from './0019-admin-token-role.js';
 import { Users } from './0020-users.js';
+import { Sessions } from './0021-sessions.js';
 
 /**
  * Every SQLite schema migration, oldest first, listed so that they run from compiled output without file globbing.
@@ -45,4 +46,5 @@ export const SQLITE_MIGRATIONS: MigrationObject[] = [
   { name: '0018-webhook-delivery-host', class: WebhookDeliveryHost },
   { name: '0019-admin-token-role', class: AdminTokenRole },
   { name: '0020-users', class: Users },
+  { name: '0021-sessions', class: Sessions },
 ];
