@@ -22,8 +22,21 @@ function adminOperationPath(operationId: string): string {
   return Object.entries(CONTRACT.paths).find(([, item]) => Object.values(item).some((operation) => operation.operationId === operationId))![0];
 }
 
+/** The `x-required-role` of the operations anyone may call: signing in, and out once a session has ended. */
+const OPEN = 'none';
+const roled = operations.filter((operation) => operation.requiredRole !== OPEN);
+
 describe('the contract states the role of every admin operation', () => {
-  it.each(operations.map((operation) => [operation.operationId, operation] as const))('%s', (_id, operation) => {
+  it('lets anyone call signing in and out, and nothing else, and says so twice: no role and no security', () => {
+    const open = operations.filter((operation) => operation.requiredRole === OPEN);
+    expect(open.map((operation) => operation.operationId).sort()).toEqual(['signIn', 'signOut']);
+    for (const operation of open) {
+      expect(operation.security).toEqual([]);
+      expect(operation.description.trimEnd().split('\n').at(-1)).toMatch(/^Requires no role: /);
+    }
+  });
+
+  it.each(roled.map((operation) => [operation.operationId, operation] as const))('%s', (_id, operation) => {
     expect(ROLES).toContain(operation.requiredRole);
     // The published docs render descriptions, not extensions: the line must say the same role.
     expect(operation.description.trimEnd().split('\n').at(-1)).toBe(`Requires the \`${String(operation.requiredRole)}\` role.`);

@@ -21,12 +21,15 @@ export interface AdminOperation {
   description: string;
   /** The statuses the contract documents for it. */
   statuses: string[];
+  /** Its own `security`, when it has one (the open operations' is empty). */
+  security: unknown;
 }
 
 interface ContractOperation {
   operationId: string;
   tags?: string[];
   'x-required-role'?: unknown;
+  security?: unknown;
   description?: string;
   requestBody?: { $ref?: string; content?: Record<string, { example?: unknown }> };
   responses: Record<string, { content?: Record<string, unknown> }>;
@@ -59,6 +62,7 @@ export function adminOperations(): AdminOperation[] {
           requiredRole: operation['x-required-role'],
           description: operation.description ?? '',
           statuses: Object.keys(operation.responses),
+          security: operation.security,
         };
       }),
   );

@@ -135,7 +135,8 @@ describe.each(DIALECTS)('people signing in on %s', (dialect) => {
 
   it('refuses a change a cookie authorises unless it comes from this origin; bearer tokens need no Origin', async () => {
     const sessionId = await signedIn();
-    for (const headers of [{ origin: 'https://evil.example' }, {}, { 'sec-fetch-site': 'cross-site' }]) {
+    const foreign: Record<string, string>[] = [{ origin: 'https://evil.example' }, {}, { 'sec-fetch-site': 'cross-site' }];
+    for (const headers of foreign) {
       const refused = await createKey(withCookie(sessionId, headers));
       expect(refused.status).toBe(403);
       expect(await refused.json()).toMatchObject({ code: 'forbidden', detail: expect.stringContaining('CSRF') });
