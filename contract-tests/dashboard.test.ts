@@ -8,7 +8,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminToken, importKey, openDatabase } from '@org/audit-server';
 import { lynisCapture } from '@org/test-support/lynis-fixtures';
-import { fitsWidth, launchChromium, reportAs as report, signIn as signInAs, storeReport } from './support/dashboard.js';
+import { fitsWidth, launchChromium, reportAs as report, signIn as signInAs, signInWithToken, storeReport } from './support/dashboard.js';
 import { until } from './support/until.js';
 import { makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
 
@@ -158,8 +158,7 @@ describe('the dashboard', () => {
     const { page, errors, foreign } = await openPage();
     await page.goto(dashboardUrl);
     await page.screenshot({ path: `${ARTIFACTS}/dashboard-sign-in.png` });
-    await page.getByLabel('Admin token').fill('adm_0000000000000000000000000000000000000000000000000000000000000000');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithToken(page, 'adm_0000000000000000000000000000000000000000000000000000000000000000');
     await page.getByRole('alert').filter({ hasText: 'refused the admin token' }).waitFor();
     await signIn(page);
     await page.getByText('Signed in as dashboard test').waitFor(); // the token's label, never the token

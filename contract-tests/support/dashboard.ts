@@ -21,9 +21,17 @@ export async function launchChromium(): Promise<Browser> {
 /** Signs in to the dashboard at `dashboardUrl` with an admin token; it opens on the overview. */
 export async function signIn(page: Page, dashboardUrl: string, token: string): Promise<void> {
   await page.goto(dashboardUrl);
-  await page.getByLabel('Admin token').fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signInWithToken(page, token);
   await page.getByRole('heading', { name: 'Overview', exact: true }).waitFor();
+}
+
+/** Fills in the sign-in page's token form (behind "Use an admin token instead" unless open already) and sends it. */
+export async function signInWithToken(page: Page, token: string): Promise<void> {
+  const field = page.getByLabel('Admin token');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor(); // the sign-in page is up
+  if (!(await field.isVisible())) await page.getByText('Use an admin token instead').click();
+  await field.fill(token);
+  await page.getByRole('button', { name: 'Sign in with token' }).click();
 }
 
 /** Follows the navigation's link `name` and waits for the page's heading `heading` (the same by default). */

@@ -91,6 +91,7 @@ import type {
   RotateLicenseKeyRequest,
 } from './generated/types.gen.js';
 import { ConflictError, InvalidAdminTokenError, NotFoundError, ServerError, type AuditClientError } from './errors.js';
+import { bearerOnly } from './sdk.js';
 import { commonErrorFor, createTransport, exchange, firstLine, type Answer, type TransportOptions } from './transport.js';
 
 /** What a bearer token may hold (RFC 6750's b64token); anything else could not be sent in a header anyway. */
@@ -223,7 +224,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     throw new TypeError('The admin token is empty or holds characters a bearer token cannot have');
   }
   // The generated SDK adds `Authorization: Bearer <token>` to the operations the contract secures with adminToken.
-  const transport = createTransport(options, { auth: token });
+  const transport = createTransport(options, { auth: bearerOnly(token) });
   const answerOf = async (send: () => Promise<SdkResult>, successStatus: number): Promise<Answer> => {
     const answer = await exchange(send, token);
     if (answer.status === successStatus) return answer;

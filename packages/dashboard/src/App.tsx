@@ -1,44 +1,28 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { getAdminSession, type AdminRole, type Client } from '@org/audit-client/sdk';
-import { adminClient, data } from './api.js';
+import { data } from './api.js';
 import { SignIn } from './pages/SignIn.js';
 import { PageOf } from './pages.js';
 import { focusById, useFocusHeadingOnNavigation } from './focus.js';
 import { useDocumentTitle } from './page-title.js';
 import { entryOf, hrefOf, ROUTES, type Page, type Route } from './route.js';
 import { RoleContext } from './permissions.js';
-import { forgetToken, storeToken, storedToken } from './session.js';
+import { sessionName } from './session.js';
+import { useSignIn } from './use-sign-in.js';
 import { useRoute } from './use-route.js';
 
-/** The dashboard: sign-in until a token is given, then the pages, each reading the admin API. */
+/** The dashboard: sign-in until a person signs in or a token is given, then the pages, each reading the admin API. */
 export function App() {
-  const [token, setToken] = useState(storedToken);
-  const [notice, setNotice] = useState<string>();
+  const { checking, client, byCookie, notice, tokenFirst, signOut, passwordSignIn, tokenSignIn } = useSignIn();
   const route = useRoute();
-  // One client per token, not one per render.
-  const client = useMemo(() => (token ? adminClient(token) : undefined), [token]);
   const session = useSession(client);
   useDocumentTitle(route);
   // The page without its parameters: a new order or offset of the same list is no move to another page.
   useFocusHeadingOnNavigation(hrefOf(route).split('?')[0]!);
-  const signOut = (message?: string) => {
-    forgetToken();
-    setToken(undefined);
-    setNotice(message);
-  };
-  if (!token || !client) {
-    return (
-      <SignIn
-        notice={notice}
-        onSignIn={(given) => {
-          storeToken(given);
-          setToken(given);
-          setNotice(undefined);
-        }}
-      />
-    );
-  }
-  const refused = () => signOut('The server refused the admin token (unknown or revoked). Sign in again.');
+  if (checking) return null;
+  if (!client) return <SignIn notice={notice} tokenFirst={tokenFirst} onPasswordSignIn={passwordSignIn} onTokenSignIn={tokenSignIn} />;
+  const refused = () =>
+    signOut(byCookie ? 'Your session has ended. Sign in again.' : 'The server refused the admin token (unknown or revoked). Sign in again.');
   return (
     <>
       <a
@@ -80,15 +64,15 @@ export function App() {
 }
 
 /**
- * Who is signed in with `client`: the token's label (or its first characters), never the token, and its role; none
- * until known.
+ * Who is signed in with `client`: the person's name or email, or the token's label (or its first characters), never
+ * the token; and the role. None until known.
  */
 function useSession(client: Client | undefined): { name?: string; role?: AdminRole } | undefined {
   const [session, setSession] = useState<{ client: Client; name?: string; role?: AdminRole }>();
   useEffect(() => {
     if (!client) return;
     data(getAdminSession({ client })).then(
-      (found) => setSession({ client, name: found.label ?? found.prefix, role: found.role }),
+      (found) => setSession({ client, name: sessionName(found), role: found.role }),
       () => setSession({ client }),
     );
   }, [client]);

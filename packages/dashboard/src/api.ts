@@ -1,5 +1,5 @@
 // The admin API through the client generated from the contract: the only way the dashboard talks to the server.
-import { createClient, createConfig, type Client } from '@org/audit-client/sdk';
+import { bearerOnly, createClient, createConfig, type Client } from '@org/audit-client/sdk';
 
 /** An API call's failure, with the problem's detail when the server sent one. */
 export class ApiError extends Error {
@@ -11,9 +11,13 @@ export class ApiError extends Error {
   }
 }
 
-/** A client for this page's own server, sending `token` as the bearer token of every admin call. */
-export function adminClient(token: string): Client {
-  return createClient(createConfig({ baseUrl: window.location.origin, auth: () => token }));
+/**
+ * A client for this page's own server: with `token`, sent as the bearer token of every admin call; without, the
+ * browser sends the session cookie (same origin only, and no Authorization header).
+ */
+export function adminClient(token?: string): Client {
+  const baseUrl = window.location.origin;
+  return createClient(createConfig(token ? { baseUrl, auth: bearerOnly(token) } : { baseUrl, credentials: 'same-origin' }));
 }
 
 /** The data of a generated SDK call, or an {@link ApiError} with the server's problem detail. */

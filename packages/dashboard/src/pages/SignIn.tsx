@@ -1,28 +1,100 @@
 import { useState, type FormEvent } from 'react';
 
-/** Asks for an admin token (made with `audit-server admin-tokens create`); it is kept for this tab only. */
-export function SignIn({ notice, onSignIn }: { notice?: string; onSignIn(token: string): void }) {
+interface SignInProps {
+  notice?: string;
+  /** Opens the token form at once: the tab last signed in with a token. */
+  tokenFirst?: boolean;
+  /** Signs in with email and password: answers what to tell the person when it failed. */
+  onPasswordSignIn(email: string, password: string): Promise<string | undefined>;
+  onTokenSignIn(token: string): void;
+}
+
+/**
+ * Asks for an email and password (an account made with `audit-server users add`); an admin token (made with
+ * `audit-server admin-tokens create`, kept for this tab only) is the other way in, behind a disclosure.
+ */
+export function SignIn({ notice, tokenFirst, onPasswordSignIn, onTokenSignIn }: SignInProps) {
+  const [failure, setFailure] = useState<string>();
+  const shown = failure ?? notice;
+  return (
+    <main className="sign-in">
+      <h1>Audit collector</h1>
+      <PasswordForm notice={shown} onSignIn={onPasswordSignIn} onFailure={setFailure} />
+      <details className="token-sign-in" open={tokenFirst}>
+        <summary>Use an admin token instead</summary>
+        <TokenForm onSignIn={onTokenSignIn} />
+      </details>
+    </main>
+  );
+}
+
+function PasswordForm({
+  notice,
+  onSignIn,
+  onFailure,
+}: {
+  notice?: string;
+  onSignIn: SignInProps['onPasswordSignIn'];
+  onFailure(message: string | undefined): void;
+}) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!email.trim() || !password || busy) return;
+    setBusy(true);
+    onSignIn(email.trim(), password).then(
+      (failure) => {
+        setBusy(false);
+        setPassword('');
+        onFailure(failure);
+      },
+      () => {
+        setBusy(false);
+        onFailure('Could not reach the server.');
+      },
+    );
+  };
+  return (
+    <form onSubmit={submit}>
+      {notice && (
+        <p role="alert" className="error">
+          {notice}
+        </p>
+      )}
+      <label htmlFor="sign-in-email">Email</label>
+      <input id="sign-in-email" type="email" autoComplete="username" value={email} onChange={(event) => setEmail(event.target.value)} required />
+      <label htmlFor="sign-in-password">Password</label>
+      <input
+        id="sign-in-password"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+        required
+      />
+      <button type="submit" disabled={busy}>
+        Sign in
+      </button>
+    </form>
+  );
+}
+
+function TokenForm({ onSignIn }: { onSignIn(token: string): void }) {
   const [token, setToken] = useState('');
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (token.trim()) onSignIn(token.trim());
   };
   return (
-    <main className="sign-in">
-      <h1>Audit collector</h1>
-      <form onSubmit={submit}>
-        {notice && (
-          <p role="alert" className="error">
-            {notice}
-          </p>
-        )}
-        <label htmlFor="admin-token">Admin token</label>
-        <input id="admin-token" type="password" autoComplete="off" value={token} onChange={(event) => setToken(event.target.value)} placeholder="adm_…" />
-        <p className="hint">
-          Made on the server with <code>audit-server admin-tokens create</code>. It stays in this browser tab only, and signing out forgets it.
-        </p>
-        <button type="submit">Sign in</button>
-      </form>
-    </main>
+    <form onSubmit={submit}>
+      <label htmlFor="admin-token">Admin token</label>
+      <input id="admin-token" type="password" autoComplete="off" value={token} onChange={(event) => setToken(event.target.value)} placeholder="adm_…" />
+      <p className="hint">
+        Made on the server with <code>audit-server admin-tokens create</code>. It stays in this browser tab only, and signing out forgets it.
+      </p>
+      <button type="submit">Sign in with token</button>
+    </form>
   );
 }
