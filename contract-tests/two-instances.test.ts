@@ -9,7 +9,7 @@ import { lynisFixturePath } from '@org/test-support/lynis-fixtures';
 import { createScratchDatabase } from '@org/test-support/postgres';
 import { redisUrl } from '@org/test-support/redis';
 import { keepAliveAgent, postBytes } from './support/http.js';
-import { makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { makeDataDir, runCli, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 /** Uploads per collector, sent alternately to the two servers. */
 const UPLOADS_EACH = 25;
@@ -152,4 +152,29 @@ it('refuses a key on both servers within about a second of its revocation throug
     expect(server.logs.join('\n') + server.stderr()).not.toContain(adminToken);
   }
   console.log(`two instances: revoked key refused by the servers ${refusedAfterMs.join(' and ')} ms after the revocation`);
+});
+
+it("accepts a person's session on both servers: signed in on one, known and signed out on the other", async () => {
+  const email = 'grace@example.org';
+  const personPassword = 'a long enough password';
+  const added = await runCli(
+    ['users', 'add', '--email', email, '--role', 'viewer', '--password-stdin'],
+    dataDirs[0]!.dataDir,
+    personPassword,
+    serverDatabaseUrl,
+  );
+  expect(added.code, added.stderr).toBe(0);
+  const [first, second] = servers as [ServerProcess, ServerProcess];
+  const signedIn = await fetch(`${first.url}/api/admin/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: personPassword }),
+  });
+  expect(signedIn.status).toBe(204);
+  const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+  const session = await fetch(`${second.url}/api/admin/session`, { headers: { cookie } });
+  expect(await session.json()).toEqual({ kind: 'user', email, displayName: null, role: 'viewer' });
+  expect((await fetch(`${second.url}/api/admin/session`, { method: 'DELETE', headers: { cookie, origin: second.url } })).status).toBe(204);
+  expect((await fetch(`${first.url}/api/admin/session`, { headers: { cookie } })).status).toBe(401);
+  for (const server of servers) expect(server.logs.join('\n')).not.toContain(cookie.split('=')[1]);
 });
