@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
+import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
@@ -26,14 +27,18 @@ describe.each(DIALECTS)('people signing in on %s', (dialect) => {
   let url: string;
   let rateLimiter: ClosableRateLimiter;
   let clock: number;
+  let logs: string[];
 
   beforeEach(async () => {
     database = await openDatabase(location.location);
     await addUserWithPassword(database, { email: EMAIL, role: 'admin', name: 'Ada Lovelace' }, PASSWORD);
     rateLimiter = await createRateLimiter({ perAddressPerMinute: 0, perKeyPerMinute: 0, failuresPer10Minutes: 0, redisPrefix: 'test' });
     clock = Date.parse('2026-01-05T09:00:00Z');
-    const admin = await createAdminApi({ database, rateLimiter, signInLockout: createSignInLockout(rateLimiter), now: () => new Date(clock) });
-    server = createServer(createAdminApp(admin, pino({ level: 'silent' })));
+    logs = [];
+    const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _encoding, done) => void (logs.push(String(chunk)), done()) }));
+    const admin = await createAdminApi({ database, rateLimiter, logger, signInLockout: createSignInLockout(rateLimiter), now: () => new Date(clock) });
+    // Behind a proxy on loopback, as a TLS-terminating proxy with --trust-proxy would be.
+    server = createServer(createAdminApp(admin, logger, { trustProxy: 'loopback' }));
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -76,8 +81,12 @@ describe.each(DIALECTS)('people signing in on %s', (dialect) => {
     expect(await session.json()).toEqual({ kind: 'user', email: EMAIL, displayName: 'Ada Lovelace', role: 'admin' });
   });
 
-  it('stores only the hash of the session id', async () => {
+  it('stores only the hash of the session id, and logs neither it nor the password', async () => {
+    expect((await signIn(EMAIL, 'a wrong password')).status).toBe(401);
     const sessionId = await signedIn();
+    expect((await whoAmI(sessionId)).status).toBe(200);
+    expect(logs.join('\n')).toContain('signed in');
+    for (const secret of [sessionId, PASSWORD, 'a wrong password']) expect(logs.join('\n')).not.toContain(secret);
     const rows = await database.em.getConnection().execute<{ id: string }[]>('select * from user_session');
     expect(rows).toHaveLength(1);
     expect(rows[0]!.id).toBe(createHash('sha256').update(sessionId).digest('hex'));
@@ -148,6 +157,13 @@ describe.each(DIALECTS)('people signing in on %s', (dialect) => {
     // Reading needs no proof of origin, and signing in from another site's page is refused.
     expect((await fetch(`${url}/api/admin/keys`, { headers: withCookie(sessionId, { origin: 'https://evil.example' }) })).status).toBe(200);
     expect((await signIn(EMAIL, PASSWORD, { origin: 'https://evil.example' })).status).toBe(403);
+  });
+
+  it("takes the origin a trusted proxy names (X-Forwarded-Proto and -Host) as the server's own", async () => {
+    const sessionId = await signedIn();
+    const proxied = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'audit.example.org' };
+    expect((await createKey(withCookie(sessionId, { ...proxied, origin: 'https://audit.example.org' }))).status).toBe(201);
+    expect((await createKey(withCookie(sessionId, { ...proxied, origin: url }))).status).toBe(403);
   });
 
   it('locks the account after repeated wrong passwords, and the right one does not get in while locked', async () => {
