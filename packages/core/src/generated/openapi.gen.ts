@@ -245,6 +245,10 @@ export const openApiDocument = {
             "application/json": {
               "schema": {
                 "$ref": "#/components/schemas/SignInRequest"
+              },
+              "example": {
+                "email": "ada@example.org",
+                "password": "correct horse battery staple"
               }
             }
           }
