@@ -54,6 +54,7 @@ class RoleRefusal {
   constructor(
     readonly role: AdminRole,
     readonly requiredRole: AdminRole,
+    readonly who: AdminActor['kind'],
   ) {}
 }
 
@@ -183,7 +184,7 @@ function withRoleChecked(c: Context, actor: AdminActor): AdminActor | { error: R
   const required = requiredRole(c.operation.operationId ?? '');
   // Unreachable, as the API is not built with an operation that has no role, and the open ones run no security handler.
   if (!required || required === NO_ROLE) throw new Error(`admin operation ${c.operation.operationId} has no required role`);
-  return roleAllows(actor.role, required) ? actor : { error: new RoleRefusal(actor.role, required) };
+  return roleAllows(actor.role, required) ? actor : { error: new RoleRefusal(actor.role, required, actor.kind) };
 }
 
 /** The answers to requests no operation serves: unknown paths, wrong methods, missing or wrong tokens, invalid input. */
@@ -199,9 +200,9 @@ function registerRefusals(backend: OpenAPIBackend, rateLimiter: AuditRateLimiter
       const errors = ['adminToken', 'sessionCookie'].map((scheme) => ((c.security[scheme] || undefined) as { error?: unknown } | undefined)?.error);
       const refusal = errors.find((error) => error instanceof RoleRefusal);
       if (refusal) {
-        const { role, requiredRole } = refusal;
+        const { role, requiredRole, who } = refusal;
         logger.warn({ operation: c.operation.operationId, remoteAddress: request.remoteAddress, role, requiredRole }, 'admin request forbidden');
-        return forbiddenProblem(role, requiredRole);
+        return forbiddenProblem(role, requiredRole, who);
       }
       if (errors.some((error) => error instanceof CrossSiteRefusal)) {
         logger.warn({ operation: c.operation.operationId, remoteAddress: request.remoteAddress }, "admin request forbidden: not from the server's own pages");

@@ -33,9 +33,9 @@ export function problemResponse(
   return { status, headers: { 'content-type': 'application/problem+json', ...headers }, body: JSON.stringify({ ...problem, ...members }) };
 }
 
-/** The refusal of a token whose role is below the one the operation requires (`ForbiddenProblem` in the contract). */
-export function forbiddenProblem(role: AdminRole, requiredRole: AdminRole): AdminResponse {
-  const detail = `This operation requires the ${requiredRole} role; this token has the ${role} role`;
+/** The refusal of a token or person whose role is below the one the operation requires (`ForbiddenProblem` in the contract). */
+export function forbiddenProblem(role: AdminRole, requiredRole: AdminRole, who: 'token' | 'user' = 'token'): AdminResponse {
+  const detail = `This operation requires the ${requiredRole} role; ${who === 'token' ? 'this token has' : 'your account has'} the ${role} role`;
   const problem: ForbiddenProblem = { type: 'about:blank', title: 'Forbidden', status: 403, code: 'forbidden', detail, requiredRole, role };
   return { status: 403, headers: { 'content-type': 'application/problem+json' }, body: JSON.stringify(problem) };
 }

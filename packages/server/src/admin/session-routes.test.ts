@@ -138,6 +138,14 @@ describe.each(DIALECTS)('people signing in on %s', (dialect) => {
     expect((await whoAmI(first)).status).toBe(401);
     const second = await signedIn();
     expect(await (await whoAmI(second)).json()).toMatchObject({ role: 'viewer' });
+    const refused = await createKey(withCookie(second, { origin: url }));
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({
+      code: 'forbidden',
+      role: 'viewer',
+      requiredRole: 'admin',
+      detail: 'This operation requires the admin role; your account has the viewer role',
+    });
     await setUserDisabled(database, EMAIL, true);
     expect((await whoAmI(second)).status).toBe(401);
   });
