@@ -104,6 +104,13 @@ describe('configuration', () => {
     expect(() => parseServerConfig({ waiverMaxDays: 'a year' })).toThrow(/waiverMaxDays: /);
   });
 
+  it("ends people's sessions after 30 idle minutes and 12 hours unless told otherwise", () => {
+    expect(parseServerConfig({})).toMatchObject({ sessionIdleMinutes: 30, sessionMaxHours: 12 });
+    expect(parseServerConfig({ sessionIdleMinutes: '15', sessionMaxHours: '8' })).toMatchObject({ sessionIdleMinutes: 15, sessionMaxHours: 8 });
+    expect(() => parseServerConfig({ sessionIdleMinutes: '0' })).toThrow(/sessionIdleMinutes: /);
+    expect(() => parseServerConfig({ sessionMaxHours: 'a day' })).toThrow(/sessionMaxHours: /);
+  });
+
   it('refuses webhooks to private addresses unless allowed by flag, environment text or config file', () => {
     expect(parseServerConfig({}).webhookAllowPrivate).toBe(false);
     expect(parseServerConfig({ webhookAllowPrivate: true }).webhookAllowPrivate).toBe(true);
