@@ -22,7 +22,7 @@ beforeAll(async () => {
   dataDir = await makeDataDir();
   const added = await runCli(['users', 'add', '--email', EMAIL, '--role', 'operator', '--name', 'Ada Lovelace', '--password-stdin'], dataDir.dataDir, PASSWORD);
   expect(added.code, added.stderr).toBe(0);
-  server = await startServerProcess(dataDir.dataDir, ['--plain-http']);
+  server = await startServerProcess(dataDir.dataDir, ['--plain-http', '--session-max-hours', '2']);
   dashboardUrl = `${server.url.replace('127.0.0.1', 'localhost')}/dashboard/`;
   await mkdir(ARTIFACTS, { recursive: true });
   browser = await launchChromium();
@@ -55,6 +55,7 @@ it('signs in with email and password, stays signed in across a reload, and signs
   await expect.poll(() => page.locator('header .session').innerText()).toContain('Signed in as Ada Lovelace (operator)');
   const [cookie] = await context.cookies();
   expect(cookie).toMatchObject({ name: '__Host-audit_session', httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
+  expect(Math.abs(cookie!.expires - (Date.now() / 1000 + 2 * 3600))).toBeLessThan(60); // --session-max-hours 2
   expect(await page.evaluate(() => document.cookie)).toBe(''); // HttpOnly: no script reads it
   expect(await page.evaluate(() => sessionStorage.length)).toBe(0); // no token kept
 
