@@ -22,12 +22,18 @@ export class SessionStore {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Starts a session for the account: answers the random id (base64url) the cookie carries. */
+  /**
+   * Starts a session for the account: answers the random id (base64url) the cookie carries. Sessions that have
+   * ended unseen (a browser closed without signing out) are deleted on the way, so the table holds live ones only.
+   */
   async start(userId: string): Promise<string> {
     const sessionId = randomBytes(32).toString('base64url');
     const now = this.now();
     const expiresAt = new Date(now.getTime() + this.limits.maxHours * 3_600_000);
-    await this.database.em.fork().insert(SessionRecord, { id: hashOf(sessionId), userId, createdAt: now, lastSeenAt: now, expiresAt });
+    const em = this.database.em.fork();
+    const idleSince = new Date(now.getTime() - this.limits.idleMinutes * 60_000);
+    await em.nativeDelete(SessionRecord, { $or: [{ expiresAt: { $lte: now } }, { lastSeenAt: { $lte: idleSince } }] });
+    await em.insert(SessionRecord, { id: hashOf(sessionId), userId, createdAt: now, lastSeenAt: now, expiresAt });
     return sessionId;
   }
 
