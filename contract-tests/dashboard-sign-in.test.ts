@@ -64,6 +64,8 @@ it('signs in with email and password, stays signed in across a reload, and signs
   await page.reload();
   await page.getByRole('heading', { name: 'Hosts', exact: true }).waitFor();
   await expect.poll(() => page.locator('header .session').innerText()).toContain('Ada Lovelace');
+  await page.getByText('Loading…').waitFor({ state: 'detached' }); // the list came, through the cookie alone
+  await page.screenshot({ path: `${ARTIFACTS}/dashboard-signed-in-person.png` });
 
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByLabel('Email').waitFor();
