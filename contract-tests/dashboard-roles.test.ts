@@ -59,7 +59,7 @@ const buttons = (page: Page, name: string) => page.getByRole('button', { name, e
 describe('what the dashboard offers each role', () => {
   it('offers a viewer no change: no key creation, quotas, rotation or revocation, no Accept… and no policy edits', async () => {
     const { page, errors } = await signedInAs('viewer');
-    expect(await page.locator('header .session').innerText()).toContain('Signed in as viewer on call (viewer)');
+    expect(await page.locator('header .session').textContent()).toContain('Signed in as viewer on call (viewer)');
     await openFromNav(page, 'Keys', 'License keys');
     await page.locator('table tbody tr').first().waitFor();
     expect(await buttons(page, 'Create key')).toBe(0);

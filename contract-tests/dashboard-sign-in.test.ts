@@ -52,7 +52,7 @@ it('signs in with email and password, stays signed in across a reload, and signs
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('heading', { name: 'Overview', exact: true }).waitFor();
-  await expect.poll(() => page.locator('header .session').innerText()).toContain('Signed in as Ada Lovelace (operator)');
+  await expect.poll(() => page.locator('header .session').textContent()).toContain('Signed in as Ada Lovelace (operator)');
   const [cookie] = await context.cookies();
   expect(cookie).toMatchObject({ name: '__Host-audit_session', httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
   expect(Math.abs(cookie!.expires - (Date.now() / 1000 + 2 * 3600))).toBeLessThan(60); // --session-max-hours 2
