@@ -4,7 +4,7 @@
 // in the page and seen by the API, and hostile report text shown literally. Screenshots go to test-artifacts/.
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, ConsoleMessage, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminToken, importKey, openDatabase } from '@org/audit-server';
 import { lynisCapture } from '@org/test-support/lynis-fixtures';
@@ -114,7 +114,10 @@ async function openPage({ confirmDialogs = false } = {}): Promise<{ page: Page; 
     void (confirmDialogs ? dialog.accept() : dialog.dismiss());
   });
   page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  // The sign-in page first asks whether a session cookie signs someone in (GET /api/admin/session): without one the
+  // server answers 401, which the browser logs as a failed resource. Any other console error counts.
+  const sessionProbe = (message: ConsoleMessage) => message.text().includes('status of 401') && message.location().url.endsWith('/api/admin/session');
+  page.on('console', (message) => message.type() === 'error' && !sessionProbe(message) && errors.push(message.text()));
   page.on('request', (request) => !request.url().startsWith(server.url) && foreign.push(request.url()));
   return { page, dialogs, errors, foreign };
 }
