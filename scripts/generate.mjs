@@ -57,10 +57,16 @@ function defaultedFields(document, pathItem, operation) {
   return [...new Set([...query.map((parameter) => parameter.name), ...properties.map(([name]) => name)])];
 }
 
-/** Whether a success of the operation is no plain JSON body: another media type (a stream, stored text) or headers of its own. */
+/** Whether the operation has a 2xx answer: hey-api types those only. */
+const hasSuccess = (operation) => Object.keys(operation.responses ?? {}).some((status) => /^2/.test(status));
+
+/**
+ * Whether a success of the operation is no plain JSON body: another media type (a stream, stored text), headers of
+ * its own, or a redirect (single sign-on's steps).
+ */
 function isRaw(document, operation) {
   const successes = Object.entries(operation.responses ?? {})
-    .filter(([status]) => /^2/.test(status))
+    .filter(([status]) => /^[23]/.test(status))
     .map(([, response]) => resolveRef(document, response));
   return successes.some(
     (response) => Object.keys(response.content ?? {}).some((type) => type !== 'application/json') || Object.keys(response.headers ?? {}).length > 0,
@@ -128,7 +134,8 @@ function writeAdminOperations(outDir) {
         `  /** \`${method.toUpperCase()} ${path}\` */`,
         `  ${operation.operationId}: {`,
         `    data: Contract.${typeName}Data;`,
-        `    responses: Contract.${typeName}Responses;`,
+        // hey-api types 2xx answers only; a redirect-only operation (single sign-on's steps) has none.
+        `    responses: ${hasSuccess(operation) ? `Contract.${typeName}Responses` : 'Record<never, never>'};`,
         `    defaulted: ${defaulted.length > 0 ? defaulted.join(' | ') : 'never'};`,
         `    raw: ${isRaw(document, operation)};`,
         '  };',

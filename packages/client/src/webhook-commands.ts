@@ -19,6 +19,7 @@ const EVENTS: Record<WebhookEventType, true> = {
   'host.identity_changed': true,
   'key.quota_reached': true,
   'policy.quarantined': true,
+  'audit.event': true,
 };
 const EVENT_TYPES = Object.keys(EVENTS) as WebhookEventType[];
 

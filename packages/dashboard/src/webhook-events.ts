@@ -16,6 +16,7 @@ export const EVENT_MEANINGS: Record<WebhookEventType, string> = {
   'host.identity_changed': 'a report for a known host carried another hostid2 (stored, or refused in strict mode)',
   'key.quota_reached': 'a license key reached its quota of hosts: new hosts are refused (once a day)',
   'policy.quarantined': 'a policy was quarantined (disabled): its rules overran their budget of time or size',
+  'audit.event': 'an entry was added to the audit trail (a sign-in, a change, an export), for a SIEM',
 };
 
 /**
@@ -33,6 +34,7 @@ export const DELIVERY_EVENT_NAMES: Record<DeliveryEventType, string> = {
   'host.identity_changed': 'Host identity changed',
   'key.quota_reached': 'Key quota reached',
   'policy.quarantined': 'Policy quarantined',
+  'audit.event': 'Audit event',
   'events.folded': 'Events folded (over the cap)',
   'webhook.test': 'Test event',
 };

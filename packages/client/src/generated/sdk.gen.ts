@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, type Options as Options2, type TDataShape, urlSearchParamsBodySerializer } from './client/index.js';
-import type { AcceptHostIdentityData, AcceptHostIdentityErrors, AcceptHostIdentityResponses, CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, CreatePolicyData, CreatePolicyErrors, CreatePolicyResponses, CreateWaiverData, CreateWaiverErrors, CreateWaiverResponses, CreateWaiversData, CreateWaiversErrors, CreateWaiversResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeletePolicyData, DeletePolicyErrors, DeletePolicyResponses, DeleteWaiverData, DeleteWaiverErrors, DeleteWaiverResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, EnableBaselinePolicyData, EnableBaselinePolicyErrors, EnableBaselinePolicyResponses, ExportFindingsData, ExportFindingsErrors, ExportFindingsResponses, ExportHostHistoryData, ExportHostHistoryErrors, ExportHostHistoryResponses, ExportHostsData, ExportHostsErrors, ExportHostsResponses, GetAdminSessionData, GetAdminSessionErrors, GetAdminSessionResponses, GetHostComplianceData, GetHostComplianceErrors, GetHostComplianceResponses, GetHostData, GetHostErrors, GetHostResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetPolicyData, GetPolicyErrors, GetPolicyResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListFacetsData, ListFacetsErrors, ListFacetsResponses, ListFindingsData, ListFindingsErrors, ListFindingsResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListPoliciesData, ListPoliciesErrors, ListPoliciesResponses, ListPolicyResultsData, ListPolicyResultsErrors, ListPolicyResultsResponses, ListRejectionsData, ListRejectionsErrors, ListRejectionsResponses, ListReportsData, ListReportsErrors, ListReportsResponses, ListWaiversData, ListWaiversErrors, ListWaiversResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, PreviewBaselinePolicyData, PreviewBaselinePolicyErrors, PreviewBaselinePolicyResponses, PreviewPolicyData, PreviewPolicyErrors, PreviewPolicyResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, SendTestWebhookEventData, SendTestWebhookEventErrors, SendTestWebhookEventResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, UpdateLicenseKeyData, UpdateLicenseKeyErrors, UpdateLicenseKeyResponses, UpdatePolicyData, UpdatePolicyErrors, UpdatePolicyResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
+import type { AcceptHostIdentityData, AcceptHostIdentityErrors, AcceptHostIdentityResponses, CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, CreateMyTokenData, CreateMyTokenErrors, CreateMyTokenResponses, CreatePolicyData, CreatePolicyErrors, CreatePolicyResponses, CreateServiceTokenData, CreateServiceTokenErrors, CreateServiceTokenResponses, CreateUserData, CreateUserErrors, CreateUserResponses, CreateWaiverData, CreateWaiverErrors, CreateWaiverResponses, CreateWaiversData, CreateWaiversErrors, CreateWaiversResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeletePolicyData, DeletePolicyErrors, DeletePolicyResponses, DeleteUserData, DeleteUserErrors, DeleteUserResponses, DeleteWaiverData, DeleteWaiverErrors, DeleteWaiverResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, EnableBaselinePolicyData, EnableBaselinePolicyErrors, EnableBaselinePolicyResponses, ExportAuditEventsData, ExportAuditEventsErrors, ExportAuditEventsResponses, ExportFindingsData, ExportFindingsErrors, ExportFindingsResponses, ExportHostHistoryData, ExportHostHistoryErrors, ExportHostHistoryResponses, ExportHostsData, ExportHostsErrors, ExportHostsResponses, FinishSsoSignInData, FinishSsoSignInErrors, GetAdminSessionData, GetAdminSessionErrors, GetAdminSessionResponses, GetHostComplianceData, GetHostComplianceErrors, GetHostComplianceResponses, GetHostData, GetHostErrors, GetHostResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetPolicyData, GetPolicyErrors, GetPolicyResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, GetSignInOptionsData, GetSignInOptionsErrors, GetSignInOptionsResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListAdminTokensData, ListAdminTokensErrors, ListAdminTokensResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListFacetsData, ListFacetsErrors, ListFacetsResponses, ListFindingsData, ListFindingsErrors, ListFindingsResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListMyTokensData, ListMyTokensErrors, ListMyTokensResponses, ListPoliciesData, ListPoliciesErrors, ListPoliciesResponses, ListPolicyResultsData, ListPolicyResultsErrors, ListPolicyResultsResponses, ListRejectionsData, ListRejectionsErrors, ListRejectionsResponses, ListReportsData, ListReportsErrors, ListReportsResponses, ListUsersData, ListUsersErrors, ListUsersResponses, ListWaiversData, ListWaiversErrors, ListWaiversResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, PreviewBaselinePolicyData, PreviewBaselinePolicyErrors, PreviewBaselinePolicyResponses, PreviewPolicyData, PreviewPolicyErrors, PreviewPolicyResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RevokeAdminTokenData, RevokeAdminTokenErrors, RevokeAdminTokenResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RevokeMyTokenData, RevokeMyTokenErrors, RevokeMyTokenResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, SendTestWebhookEventData, SendTestWebhookEventErrors, SendTestWebhookEventResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, StartSsoSignInData, StartSsoSignInErrors, UpdateLicenseKeyData, UpdateLicenseKeyErrors, UpdateLicenseKeyResponses, UpdatePolicyData, UpdatePolicyErrors, UpdatePolicyResponses, UpdateUserData, UpdateUserErrors, UpdateUserResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -145,6 +145,277 @@ export const signIn = <ThrowOnError extends boolean = false>(options: Options<Si
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * How one may sign in here
+ *
+ * Whether single sign-on (OpenID Connect) is configured and the name to show on its button, so that the
+ * sign-in page offers only what works; email and password and admin tokens always work.
+ *
+ * Requires no role: the sign-in page asks before anyone is signed in.
+ *
+ */
+export const getSignInOptions = <ThrowOnError extends boolean = false>(options?: Options<GetSignInOptionsData, ThrowOnError>) => (options?.client ?? client).get<GetSignInOptionsResponses, GetSignInOptionsErrors, ThrowOnError>({ url: '/api/admin/session/options', ...options });
+
+/**
+ * Start signing in with the identity provider
+ *
+ * Sends the browser to the OpenID Connect provider (authorization code flow with PKCE): answers 302 to its
+ * authorization endpoint with a fresh `state` and `nonce`, which a short-lived cookie (`__Host-audit_sso`,
+ * HttpOnly, Secure, SameSite=Lax, ten minutes) binds to this browser. 404 when single sign-on is not
+ * configured; 503 when the provider cannot be reached.
+ *
+ * Requires no role: this is how one gets one.
+ *
+ */
+export const startSsoSignIn = <ThrowOnError extends boolean = false>(options?: Options<StartSsoSignInData, ThrowOnError>) => (options?.client ?? client).get<unknown, StartSsoSignInErrors, ThrowOnError>({ url: '/api/admin/session/sso', ...options });
+
+/**
+ * Where the identity provider sends the browser back
+ *
+ * Checks the answer of the identity provider (the `state` against the cookie set by `startSsoSignIn`, the
+ * code with the PKCE verifier, the ID token's signature, issuer, audience and `nonce`), creates the person
+ * on first sign-in, sets its role from the configured claim (at every sign-in), starts a session as
+ * `signIn` does and sends the browser to the dashboard. Any failure (a tampered or replayed `state`, a
+ * provider error, a person whose claim maps to no role, a disabled account) ends at the dashboard's sign-in
+ * page with `?sso_error=<reason>`, and no session.
+ *
+ * Requires no role: this is how one gets one.
+ *
+ */
+export const finishSsoSignIn = <ThrowOnError extends boolean = false>(options?: Options<FinishSsoSignInData, ThrowOnError>) => (options?.client ?? client).get<unknown, FinishSsoSignInErrors, ThrowOnError>({ url: '/api/admin/session/sso/callback', ...options });
+
+/**
+ * The signed-in person's own API tokens
+ *
+ * The personal tokens of the person signed in with the session cookie, newest first (never the tokens
+ * themselves). A request made with a token is answered 409: tokens belong to people, not to tokens.
+ *
+ * Requires the `viewer` role.
+ *
+ */
+export const listMyTokens = <ThrowOnError extends boolean = false>(options?: Options<ListMyTokensData, ThrowOnError>) => (options?.client ?? client).get<ListMyTokensResponses, ListMyTokensErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/session/tokens',
+    ...options
+});
+
+/**
+ * Create a personal API token
+ *
+ * A token for scripts that act as the signed-in person: its role is at most the person's (the person's own
+ * when none is given; a higher one is refused with 400) and its scope is the person's. When the person's
+ * role is lowered below the token's, or the account is disabled, the token stops working. The answer is the
+ * only time the token is shown.
+ *
+ * Requires the `viewer` role.
+ *
+ */
+export const createMyToken = <ThrowOnError extends boolean = false>(options: Options<CreateMyTokenData, ThrowOnError>) => (options.client ?? client).post<CreateMyTokenResponses, CreateMyTokenErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/session/tokens',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Revoke one of one's own personal tokens
+ *
+ * Revokes a personal token of the signed-in person; it is refused from the next request on. 404 when the
+ * person has no token with this id.
+ *
+ * Requires the `viewer` role.
+ *
+ */
+export const revokeMyToken = <ThrowOnError extends boolean = false>(options: Options<RevokeMyTokenData, ThrowOnError>) => (options.client ?? client).post<RevokeMyTokenResponses, RevokeMyTokenErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/session/tokens/{tokenId}/revoke',
+    ...options
+});
+
+/**
+ * List people's accounts
+ *
+ * Every account, in the order of their emails: role, scope, whether it is disabled, whether it signs in with
+ * a password or through single sign-on, and when it last signed in. Never a password or its hash.
+ *
+ * Requires the `admin` role.
+ *
+ */
+export const listUsers = <ThrowOnError extends boolean = false>(options?: Options<ListUsersData, ThrowOnError>) => (options?.client ?? client).get<ListUsersResponses, ListUsersErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/users',
+    ...options
+});
+
+/**
+ * Add a person
+ *
+ * Adds an account. With a `password` (at least 12 characters) the person signs in with email and password;
+ * without one only through single sign-on (where it is configured). 409 when an account has this email,
+ * whatever its case.
+ *
+ * Requires the `admin` role.
+ *
+ */
+export const createUser = <ThrowOnError extends boolean = false>(options: Options<CreateUserData, ThrowOnError>) => (options.client ?? client).post<CreateUserResponses, CreateUserErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/users',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete a person's account
+ *
+ * Deletes the account, its sessions and its personal tokens. What it did stays in the audit trail, which
+ * names it by email. The last enabled `admin` cannot be deleted (409).
+ *
+ * Requires the `admin` role.
+ *
+ */
+export const deleteUser = <ThrowOnError extends boolean = false>(options: Options<DeleteUserData, ThrowOnError>) => (options.client ?? client).delete<DeleteUserResponses, DeleteUserErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/users/{userId}',
+    ...options
+});
+
+/**
+ * Change a person's role, name, scope or whether it may sign in
+ *
+ * Changes the fields given. Changing the role or the scope, or disabling the account, ends its sessions,
+ * and its personal tokens follow its role and scope from the next request on. The last enabled `admin`
+ * cannot be demoted or disabled (409), so that someone can always manage the server.
+ *
+ * Requires the `admin` role.
+ *
+ */
+export const updateUser = <ThrowOnError extends boolean = false>(options: Options<UpdateUserData, ThrowOnError>) => (options.client ?? client).patch<UpdateUserResponses, UpdateUserErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/users/{userId}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * List API tokens
+ *
+ * Every admin API token, oldest first: personal ones with their owner, service-account ones with the
+ * account's name; role, scope, created, last used, expiry and revocation. Never a token itself.
+ *
+ * Requires the `admin` role.
+ *
+ */
+export const listAdminTokens = <ThrowOnError extends boolean = false>(options?: Options<ListAdminTokensData, ThrowOnError>) => (options?.client ?? client).get<ListAdminTokensResponses, ListAdminTokensErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/tokens',
+    ...options
+});
+
+/**
+ * Create a token for a service account
+ *
+ * A token for a named service account (a SIEM, a CI job, a script), with its own role and scope. The answer
+ * is the only time the token is shown; the server keeps its SHA-256 only.
+ *
+ * Requires the `admin` role.
+ *
+ */
+export const createServiceToken = <ThrowOnError extends boolean = false>(options: Options<CreateServiceTokenData, ThrowOnError>) => (options.client ?? client).post<CreateServiceTokenResponses, CreateServiceTokenErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/tokens',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Revoke any API token
+ *
+ * Revokes a token, personal or a service account's; it is refused from the next request on, on every
+ * server. Revoking twice changes nothing.
+ *
+ * Requires the `admin` role.
+ *
+ */
+export const revokeAdminToken = <ThrowOnError extends boolean = false>(options: Options<RevokeAdminTokenData, ThrowOnError>) => (options.client ?? client).post<RevokeAdminTokenResponses, RevokeAdminTokenErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/tokens/{tokenId}/revoke',
+    ...options
+});
+
+/**
+ * The audit trail
+ *
+ * Who did what, newest first: every sign-in (and failed one), sign-out, and every admin operation that
+ * changes something or exports, whether it succeeded, failed or was refused. Entries are never edited nor
+ * deleted through any API (only retention removes the oldest, by default after 400 days); each carries the
+ * hash of the one before it, so `audit-server audit verify` finds an altered or removed entry. Paged by
+ * `before` (the `sequence` of the page's last entry).
+ *
+ * Requires the `admin` role.
+ *
+ */
+export const listAuditEvents = <ThrowOnError extends boolean = false>(options?: Options<ListAuditEventsData, ThrowOnError>) => (options?.client ?? client).get<ListAuditEventsResponses, ListAuditEventsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/audit-events',
+    ...options
 });
 
 /**
@@ -949,5 +1220,25 @@ export const exportHostHistory = <ThrowOnError extends boolean = false>(options:
             type: 'apiKey'
         }],
     url: '/api/admin/exports/hosts/{hostRecordId}/history',
+    ...options
+});
+
+/**
+ * The audit trail, for a SIEM or an auditor
+ *
+ * Every entry `listAuditEvents` would list with the same filters, oldest first, streamed from the database a
+ * page at a time, with the hashes that chain them. CSV (list and object cells as JSON text, formula starts
+ * neutralised as in every export) or JSON Lines (one entry per line).
+ *
+ * Requires the `admin` role.
+ *
+ */
+export const exportAuditEvents = <ThrowOnError extends boolean = false>(options?: Options<ExportAuditEventsData, ThrowOnError>) => (options?.client ?? client).get<ExportAuditEventsResponses, ExportAuditEventsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/exports/audit-events',
     ...options
 });

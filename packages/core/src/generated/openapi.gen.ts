@@ -315,6 +315,809 @@ export const openApiDocument = {
         }
       }
     },
+    "/api/admin/session/options": {
+      "get": {
+        "operationId": "getSignInOptions",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "none",
+        "summary": "How one may sign in here",
+        "description": "Whether single sign-on (OpenID Connect) is configured and the name to show on its button, so that the\nsign-in page offers only what works; email and password and admin tokens always work.\n\nRequires no role: the sign-in page asks before anyone is signed in.\n",
+        "security": [],
+        "responses": {
+          "200": {
+            "description": "The ways to sign in.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/SignInOptions"
+                },
+                "example": {
+                  "sso": {
+                    "enabled": true,
+                    "label": "Keycloak"
+                  }
+                }
+              }
+            }
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          }
+        }
+      }
+    },
+    "/api/admin/session/sso": {
+      "get": {
+        "operationId": "startSsoSignIn",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "none",
+        "summary": "Start signing in with the identity provider",
+        "description": "Sends the browser to the OpenID Connect provider (authorization code flow with PKCE): answers 302 to its\nauthorization endpoint with a fresh `state` and `nonce`, which a short-lived cookie (`__Host-audit_sso`,\nHttpOnly, Secure, SameSite=Lax, ten minutes) binds to this browser. 404 when single sign-on is not\nconfigured; 503 when the provider cannot be reached.\n\nRequires no role: this is how one gets one.\n",
+        "security": [],
+        "responses": {
+          "302": {
+            "description": "On to the identity provider.",
+            "headers": {
+              "Location": {
+                "description": "The provider's authorization endpoint with the request's parameters.",
+                "schema": {
+                  "type": "string"
+                }
+              },
+              "Set-Cookie": {
+                "description": "`__Host-audit_sso=<sealed state>; Max-Age=600; Path=/; HttpOnly; Secure; SameSite=Lax`",
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/session/sso/callback": {
+      "get": {
+        "operationId": "finishSsoSignIn",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "none",
+        "summary": "Where the identity provider sends the browser back",
+        "description": "Checks the answer of the identity provider (the `state` against the cookie set by `startSsoSignIn`, the\ncode with the PKCE verifier, the ID token's signature, issuer, audience and `nonce`), creates the person\non first sign-in, sets its role from the configured claim (at every sign-in), starts a session as\n`signIn` does and sends the browser to the dashboard. Any failure (a tampered or replayed `state`, a\nprovider error, a person whose claim maps to no role, a disabled account) ends at the dashboard's sign-in\npage with `?sso_error=<reason>`, and no session.\n\nRequires no role: this is how one gets one.\n",
+        "security": [],
+        "parameters": [
+          {
+            "name": "code",
+            "in": "query",
+            "description": "The authorization code.",
+            "schema": {
+              "type": "string",
+              "maxLength": 4096
+            }
+          },
+          {
+            "name": "state",
+            "in": "query",
+            "description": "The `state` sent to the provider.",
+            "schema": {
+              "type": "string",
+              "maxLength": 1024
+            }
+          },
+          {
+            "name": "error",
+            "in": "query",
+            "description": "The provider's error code, when it refused.",
+            "schema": {
+              "type": "string",
+              "maxLength": 1024
+            }
+          }
+        ],
+        "responses": {
+          "302": {
+            "description": "On to the dashboard; signed in on success (the cookie carries the session).",
+            "headers": {
+              "Location": {
+                "description": "`/` on success, `/?sso_error=<reason>` otherwise.",
+                "schema": {
+                  "type": "string"
+                }
+              },
+              "Set-Cookie": {
+                "description": "The session cookie, as `signIn` sets it; the `__Host-audit_sso` cookie cleared.",
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          }
+        }
+      }
+    },
+    "/api/admin/session/tokens": {
+      "get": {
+        "operationId": "listMyTokens",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "viewer",
+        "summary": "The signed-in person's own API tokens",
+        "description": "The personal tokens of the person signed in with the session cookie, newest first (never the tokens\nthemselves). A request made with a token is answered 409: tokens belong to people, not to tokens.\n\nRequires the `viewer` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The person's tokens.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AdminTokenList"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProblemConflict"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      },
+      "post": {
+        "operationId": "createMyToken",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "viewer",
+        "summary": "Create a personal API token",
+        "description": "A token for scripts that act as the signed-in person: its role is at most the person's (the person's own\nwhen none is given; a higher one is refused with 400) and its scope is the person's. When the person's\nrole is lowered below the token's, or the account is disabled, the token stops working. The answer is the\nonly time the token is shown.\n\nRequires the `viewer` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/NewPersonalTokenRequest"
+              },
+              "example": {
+                "label": "nightly export",
+                "role": "viewer",
+                "expiresAt": "2027-05-01T00:00:00.000Z"
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "The new token.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/NewAdminToken"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProblemConflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/ProblemTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/ProblemUnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/session/tokens/{tokenId}/revoke": {
+      "post": {
+        "operationId": "revokeMyToken",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "viewer",
+        "summary": "Revoke one of one's own personal tokens",
+        "description": "Revokes a personal token of the signed-in person; it is refused from the next request on. 404 when the\nperson has no token with this id.\n\nRequires the `viewer` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/TokenId"
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Revoked (or revoked already)."
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProblemConflict"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/users": {
+      "get": {
+        "operationId": "listUsers",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "admin",
+        "summary": "List people's accounts",
+        "description": "Every account, in the order of their emails: role, scope, whether it is disabled, whether it signs in with\na password or through single sign-on, and when it last signed in. Never a password or its hash.\n\nRequires the `admin` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The accounts.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/UserList"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      },
+      "post": {
+        "operationId": "createUser",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "admin",
+        "summary": "Add a person",
+        "description": "Adds an account. With a `password` (at least 12 characters) the person signs in with email and password;\nwithout one only through single sign-on (where it is configured). 409 when an account has this email,\nwhatever its case.\n\nRequires the `admin` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/NewUserRequest"
+              },
+              "example": {
+                "email": "grace@example.org",
+                "displayName": "Grace Hopper",
+                "role": "operator",
+                "password": "a long passphrase of words",
+                "scope": {
+                  "customers": [
+                    "acme"
+                  ],
+                  "groups": []
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "The new account.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/User"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProblemConflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/ProblemTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/ProblemUnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/users/{userId}": {
+      "patch": {
+        "operationId": "updateUser",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "admin",
+        "summary": "Change a person's role, name, scope or whether it may sign in",
+        "description": "Changes the fields given. Changing the role or the scope, or disabling the account, ends its sessions,\nand its personal tokens follow its role and scope from the next request on. The last enabled `admin`\ncannot be demoted or disabled (409), so that someone can always manage the server.\n\nRequires the `admin` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/UserId"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/UserChange"
+              },
+              "example": {
+                "role": "viewer",
+                "disabled": false
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The account as it is now.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/User"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProblemConflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/ProblemTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/ProblemUnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deleteUser",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "admin",
+        "summary": "Delete a person's account",
+        "description": "Deletes the account, its sessions and its personal tokens. What it did stays in the audit trail, which\nnames it by email. The last enabled `admin` cannot be deleted (409).\n\nRequires the `admin` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/UserId"
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Deleted."
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProblemConflict"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/tokens": {
+      "get": {
+        "operationId": "listAdminTokens",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "admin",
+        "summary": "List API tokens",
+        "description": "Every admin API token, oldest first: personal ones with their owner, service-account ones with the\naccount's name; role, scope, created, last used, expiry and revocation. Never a token itself.\n\nRequires the `admin` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The tokens.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AdminTokenList"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      },
+      "post": {
+        "operationId": "createServiceToken",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "admin",
+        "summary": "Create a token for a service account",
+        "description": "A token for a named service account (a SIEM, a CI job, a script), with its own role and scope. The answer\nis the only time the token is shown; the server keeps its SHA-256 only.\n\nRequires the `admin` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/NewServiceTokenRequest"
+              },
+              "example": {
+                "serviceAccount": "siem",
+                "label": "audit trail export",
+                "role": "admin",
+                "expiresAt": "2027-11-01T00:00:00.000Z"
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "The new token.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/NewAdminToken"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "413": {
+            "$ref": "#/components/responses/ProblemTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/ProblemUnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/tokens/{tokenId}/revoke": {
+      "post": {
+        "operationId": "revokeAdminToken",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "admin",
+        "summary": "Revoke any API token",
+        "description": "Revokes a token, personal or a service account's; it is refused from the next request on, on every\nserver. Revoking twice changes nothing.\n\nRequires the `admin` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/TokenId"
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Revoked (or revoked already)."
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/audit-events": {
+      "get": {
+        "operationId": "listAuditEvents",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "admin",
+        "summary": "The audit trail",
+        "description": "Who did what, newest first: every sign-in (and failed one), sign-out, and every admin operation that\nchanges something or exports, whether it succeeded, failed or was refused. Entries are never edited nor\ndeleted through any API (only retention removes the oldest, by default after 400 days); each carries the\nhash of the one before it, so `audit-server audit verify` finds an altered or removed entry. Paged by\n`before` (the `sequence` of the page's last entry).\n\nRequires the `admin` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Limit"
+          },
+          {
+            "name": "before",
+            "in": "query",
+            "description": "Only entries older than this `sequence` (the next page).",
+            "schema": {
+              "type": "integer",
+              "minimum": 1
+            }
+          },
+          {
+            "name": "actor",
+            "in": "query",
+            "description": "Only entries by this actor (a person's email, or a token's or service account's id or label).",
+            "schema": {
+              "type": "string",
+              "maxLength": 255
+            }
+          },
+          {
+            "name": "operation",
+            "in": "query",
+            "description": "Only entries of this operation (an operationId such as `createWaiver`).",
+            "schema": {
+              "type": "string",
+              "maxLength": 64
+            }
+          },
+          {
+            "name": "targetType",
+            "in": "query",
+            "description": "Only entries about this kind of thing (`user`, `license-key`, `waiver`, …).",
+            "schema": {
+              "type": "string",
+              "maxLength": 64
+            }
+          },
+          {
+            "name": "targetId",
+            "in": "query",
+            "description": "Only entries about the thing with this id.",
+            "schema": {
+              "type": "string",
+              "maxLength": 255
+            }
+          },
+          {
+            "name": "outcome",
+            "in": "query",
+            "description": "Only entries with this outcome.",
+            "schema": {
+              "$ref": "#/components/schemas/AuditOutcome"
+            }
+          },
+          {
+            "name": "since",
+            "in": "query",
+            "description": "Only entries at or after this time.",
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          },
+          {
+            "name": "until",
+            "in": "query",
+            "description": "Only entries before this time.",
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "One page of entries.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AuditEventPage"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
     "/api/admin/hosts": {
       "get": {
         "operationId": "listHosts",
@@ -3184,6 +3987,116 @@ export const openApiDocument = {
           }
         }
       }
+    },
+    "/api/admin/exports/audit-events": {
+      "get": {
+        "operationId": "exportAuditEvents",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "admin",
+        "summary": "The audit trail, for a SIEM or an auditor",
+        "description": "Every entry `listAuditEvents` would list with the same filters, oldest first, streamed from the database a\npage at a time, with the hashes that chain them. CSV (list and object cells as JSON text, formula starts\nneutralised as in every export) or JSON Lines (one entry per line).\n\nRequires the `admin` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "actor",
+            "in": "query",
+            "description": "Only entries by this actor.",
+            "schema": {
+              "type": "string",
+              "maxLength": 255
+            }
+          },
+          {
+            "name": "operation",
+            "in": "query",
+            "description": "Only entries of this operation.",
+            "schema": {
+              "type": "string",
+              "maxLength": 64
+            }
+          },
+          {
+            "name": "outcome",
+            "in": "query",
+            "description": "Only entries with this outcome.",
+            "schema": {
+              "$ref": "#/components/schemas/AuditOutcome"
+            }
+          },
+          {
+            "name": "since",
+            "in": "query",
+            "description": "Only entries at or after this time.",
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          },
+          {
+            "name": "until",
+            "in": "query",
+            "description": "Only entries before this time.",
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          },
+          {
+            "name": "format",
+            "in": "query",
+            "description": "`csv` (a header row, then one row per entry) or `jsonl` (one JSON object per line).",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "csv",
+                "jsonl"
+              ],
+              "default": "csv"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The export, streamed (`content-disposition` names a file).",
+            "content": {
+              "text/csv": {
+                "schema": {
+                  "type": "string"
+                }
+              },
+              "application/jsonl": {
+                "schema": {
+                  "$ref": "#/components/schemas/AuditEvent"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -3342,6 +4255,17 @@ export const openApiDocument = {
             "type": "string",
             "description": "The token's first characters, `adm_` included (`kind: token`).",
             "example": "adm_3f9a2c1e"
+          },
+          "userId": {
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/Id"
+              }
+            ],
+            "description": "The person's account id (`kind: user`), or a personal token's owner."
+          },
+          "scope": {
+            "$ref": "#/components/schemas/AccessScope"
           }
         }
       },
@@ -5704,9 +6628,10 @@ export const openApiDocument = {
           "key.expiring",
           "host.identity_changed",
           "key.quota_reached",
-          "policy.quarantined"
+          "policy.quarantined",
+          "audit.event"
         ],
-        "description": "`report.stored`: a report was stored. `host.regressed`: a host's new report has a hardening index lower by at\nleast `regressionThreshold` than its previous one, or a warning the previous one did not have.\n`host.noncompliant` / `host.compliant`: a host's status on a policy became `fail` / `pass`. `host.stale`: a\nhost sent no report for `staleDays` days (once, until it reports again). `uploads.refused`: uploads under a\nlicense key are being refused (at most one event per key and reason per hour, however many `hostid`s the\nrefused uploads name; `data` is an `UploadsRefusedEventData`). `key.expiring`: a license key expires\nwithin 7 days (once per key). `host.identity_changed`: a report for a known host carried another `hostid2`\nthan its last one (stored, or refused in strict identity mode; once per change, see `Host.identityChange`).\n`key.quota_reached`: an upload from a host new to a key was refused by the key's quota of hosts (once per\nkey and UTC day). `policy.quarantined`: the evaluator disabled a policy whose rules overran their budget\n(`data`: `policyId`, `policyName`, `ruleId`, `reason`; see `Policy.quarantine`).\n",
+        "description": "`report.stored`: a report was stored. `host.regressed`: a host's new report has a hardening index lower by at\nleast `regressionThreshold` than its previous one, or a warning the previous one did not have.\n`host.noncompliant` / `host.compliant`: a host's status on a policy became `fail` / `pass`. `host.stale`: a\nhost sent no report for `staleDays` days (once, until it reports again). `uploads.refused`: uploads under a\nlicense key are being refused (at most one event per key and reason per hour, however many `hostid`s the\nrefused uploads name; `data` is an `UploadsRefusedEventData`). `key.expiring`: a license key expires\nwithin 7 days (once per key). `host.identity_changed`: a report for a known host carried another `hostid2`\nthan its last one (stored, or refused in strict identity mode; once per change, see `Host.identityChange`).\n`key.quota_reached`: an upload from a host new to a key was refused by the key's quota of hosts (once per\nkey and UTC day). `policy.quarantined`: the evaluator disabled a policy whose rules overran their budget\n(`data`: `policyId`, `policyName`, `ruleId`, `reason`; see `Policy.quarantine`). `audit.event`: an entry\nwas added to the audit trail (`data`: the `AuditEvent`), so that a SIEM can take the trail as it grows.\n",
         "example": "host.regressed"
       },
       "WebhookInput": {
@@ -6268,6 +7193,530 @@ export const openApiDocument = {
         ],
         "example": "operator"
       },
+      "AccessScope": {
+        "type": "object",
+        "description": "Which hosts a person or token may see: those whose newest report names one of `customers`\n(`system-customer-name=`) or belongs to one of `groups` (system groups). Both empty: every host. A scoped\nactor's lists, counts, charts, compliance figures and exports cover its hosts only, and a host outside\nthem answers 404 as if it did not exist.\n",
+        "required": [
+          "customers",
+          "groups"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "customers": {
+            "type": "array",
+            "maxItems": 100,
+            "items": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 255
+            },
+            "example": [
+              "acme"
+            ]
+          },
+          "groups": {
+            "type": "array",
+            "maxItems": 100,
+            "items": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 255
+            },
+            "example": []
+          }
+        }
+      },
+      "SignInOptions": {
+        "type": "object",
+        "required": [
+          "sso"
+        ],
+        "properties": {
+          "sso": {
+            "type": "object",
+            "required": [
+              "enabled",
+              "label"
+            ],
+            "properties": {
+              "enabled": {
+                "type": "boolean",
+                "description": "Whether \"Sign in with SSO\" works here (OpenID Connect is configured)."
+              },
+              "label": {
+                "type": "string",
+                "nullable": true,
+                "description": "The identity provider's name for the button (`--oidc-label`), or null.",
+                "example": "Keycloak"
+              }
+            }
+          }
+        }
+      },
+      "User": {
+        "type": "object",
+        "description": "A person's account; never its password or its hash.",
+        "required": [
+          "id",
+          "email",
+          "displayName",
+          "role",
+          "scope",
+          "disabled",
+          "signIn",
+          "createdAt",
+          "lastSignInAt"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "email": {
+            "type": "string",
+            "example": "grace@example.org"
+          },
+          "displayName": {
+            "type": "string",
+            "nullable": true,
+            "example": "Grace Hopper"
+          },
+          "role": {
+            "$ref": "#/components/schemas/AdminRole"
+          },
+          "scope": {
+            "$ref": "#/components/schemas/AccessScope"
+          },
+          "disabled": {
+            "type": "boolean"
+          },
+          "signIn": {
+            "type": "array",
+            "description": "How the person can sign in (`password`, `sso`).",
+            "items": {
+              "type": "string",
+              "enum": [
+                "password",
+                "sso"
+              ]
+            },
+            "example": [
+              "password"
+            ]
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "lastSignInAt": {
+            "type": "string",
+            "format": "date-time",
+            "nullable": true
+          }
+        }
+      },
+      "UserList": {
+        "type": "object",
+        "required": [
+          "items"
+        ],
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/User"
+            }
+          }
+        }
+      },
+      "NewUserRequest": {
+        "type": "object",
+        "required": [
+          "email",
+          "role"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "email": {
+            "type": "string",
+            "minLength": 3,
+            "maxLength": 254
+          },
+          "displayName": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "role": {
+            "$ref": "#/components/schemas/AdminRole"
+          },
+          "password": {
+            "type": "string",
+            "format": "password",
+            "minLength": 12,
+            "maxLength": 1024,
+            "description": "At least 12 characters; never logged nor stored (argon2id hash only). Omit for single sign-on only."
+          },
+          "scope": {
+            "$ref": "#/components/schemas/AccessScope"
+          }
+        }
+      },
+      "UserChange": {
+        "type": "object",
+        "minProperties": 1,
+        "additionalProperties": false,
+        "properties": {
+          "displayName": {
+            "type": "string",
+            "nullable": true,
+            "maxLength": 255
+          },
+          "role": {
+            "$ref": "#/components/schemas/AdminRole"
+          },
+          "scope": {
+            "$ref": "#/components/schemas/AccessScope"
+          },
+          "disabled": {
+            "type": "boolean"
+          }
+        }
+      },
+      "AdminTokenInfo": {
+        "type": "object",
+        "description": "An admin API token; never the token itself.",
+        "required": [
+          "id",
+          "label",
+          "prefix",
+          "kind",
+          "owner",
+          "serviceAccount",
+          "role",
+          "scope",
+          "createdAt",
+          "lastUsedAt",
+          "expiresAt",
+          "revokedAt"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "label": {
+            "type": "string",
+            "nullable": true,
+            "example": "nightly export"
+          },
+          "prefix": {
+            "type": "string",
+            "description": "The token's first characters, `adm_` included.",
+            "example": "adm_3f9a2c1e"
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "personal",
+              "service"
+            ],
+            "description": "`personal`: a person's (at most its role, within its scope); `service`: a named service account's."
+          },
+          "owner": {
+            "type": "object",
+            "nullable": true,
+            "description": "The person a personal token belongs to (`kind: personal`).",
+            "required": [
+              "id",
+              "email"
+            ],
+            "properties": {
+              "id": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "email": {
+                "type": "string"
+              }
+            }
+          },
+          "serviceAccount": {
+            "type": "string",
+            "nullable": true,
+            "description": "The service account's name (`kind: service`).",
+            "example": "siem"
+          },
+          "role": {
+            "$ref": "#/components/schemas/AdminRole"
+          },
+          "scope": {
+            "$ref": "#/components/schemas/AccessScope"
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "lastUsedAt": {
+            "type": "string",
+            "format": "date-time",
+            "nullable": true
+          },
+          "expiresAt": {
+            "type": "string",
+            "format": "date-time",
+            "nullable": true
+          },
+          "revokedAt": {
+            "type": "string",
+            "format": "date-time",
+            "nullable": true
+          }
+        }
+      },
+      "AdminTokenList": {
+        "type": "object",
+        "required": [
+          "items"
+        ],
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/AdminTokenInfo"
+            }
+          }
+        }
+      },
+      "NewPersonalTokenRequest": {
+        "type": "object",
+        "required": [
+          "label"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "label": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255
+          },
+          "role": {
+            "$ref": "#/components/schemas/AdminRole"
+          },
+          "expiresAt": {
+            "type": "string",
+            "format": "date-time",
+            "nullable": true,
+            "description": "When the token stops working; null or absent for never."
+          }
+        }
+      },
+      "NewServiceTokenRequest": {
+        "type": "object",
+        "required": [
+          "serviceAccount",
+          "role"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "serviceAccount": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255,
+            "description": "The service account's name."
+          },
+          "label": {
+            "type": "string",
+            "maxLength": 255
+          },
+          "role": {
+            "$ref": "#/components/schemas/AdminRole"
+          },
+          "scope": {
+            "$ref": "#/components/schemas/AccessScope"
+          },
+          "expiresAt": {
+            "type": "string",
+            "format": "date-time",
+            "nullable": true
+          }
+        }
+      },
+      "NewAdminToken": {
+        "type": "object",
+        "required": [
+          "token",
+          "adminToken"
+        ],
+        "properties": {
+          "token": {
+            "$ref": "#/components/schemas/AdminTokenInfo"
+          },
+          "adminToken": {
+            "type": "string",
+            "format": "password",
+            "description": "The token itself, shown this once.",
+            "example": "adm_3f9a2c1e5b7d4e8f0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4"
+          }
+        }
+      },
+      "AuditOutcome": {
+        "type": "string",
+        "enum": [
+          "success",
+          "failure",
+          "denied"
+        ],
+        "description": "`success`: done; `failure`: refused for its input or the state (4xx other than 401/403, or 5xx); `denied`: refused for who asked (401, 403, a lockout)."
+      },
+      "AuditEvent": {
+        "type": "object",
+        "description": "One entry of the audit trail. Never holds a secret, key, token or password.",
+        "required": [
+          "sequence",
+          "id",
+          "at",
+          "actor",
+          "operation",
+          "target",
+          "changes",
+          "outcome",
+          "status",
+          "sourceAddress",
+          "userAgent",
+          "requestId",
+          "previousHash",
+          "hash"
+        ],
+        "properties": {
+          "sequence": {
+            "type": "integer",
+            "description": "The entry's place in the chain, from 1.",
+            "example": 1042
+          },
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "actor": {
+            "type": "object",
+            "required": [
+              "kind",
+              "id",
+              "name",
+              "role"
+            ],
+            "properties": {
+              "kind": {
+                "type": "string",
+                "enum": [
+                  "user",
+                  "token",
+                  "anonymous"
+                ]
+              },
+              "id": {
+                "type": "string",
+                "nullable": true,
+                "description": "The person's or token's id."
+              },
+              "name": {
+                "type": "string",
+                "nullable": true,
+                "description": "The person's email, or the token's service account or label; for a failed sign-in, the email tried.",
+                "example": "grace@example.org"
+              },
+              "role": {
+                "type": "string",
+                "enum": [
+                  "viewer",
+                  "operator",
+                  "admin"
+                ],
+                "nullable": true,
+                "description": "The role it acted with; null for an anonymous request."
+              }
+            }
+          },
+          "operation": {
+            "type": "string",
+            "description": "The operationId, such as `createWaiver` or `signIn`.",
+            "example": "createWaiver"
+          },
+          "target": {
+            "type": "object",
+            "nullable": true,
+            "required": [
+              "type",
+              "id"
+            ],
+            "properties": {
+              "type": {
+                "type": "string",
+                "example": "waiver"
+              },
+              "id": {
+                "type": "string",
+                "nullable": true
+              }
+            }
+          },
+          "changes": {
+            "type": "object",
+            "nullable": true,
+            "description": "What changed, field by field: `{ \"role\": { \"before\": \"viewer\", \"after\": \"operator\" } }`; an export's filters.",
+            "additionalProperties": true
+          },
+          "outcome": {
+            "$ref": "#/components/schemas/AuditOutcome"
+          },
+          "status": {
+            "type": "integer",
+            "description": "The HTTP status answered.",
+            "example": 201
+          },
+          "sourceAddress": {
+            "type": "string",
+            "nullable": true,
+            "example": "203.0.113.7"
+          },
+          "userAgent": {
+            "type": "string",
+            "nullable": true
+          },
+          "requestId": {
+            "type": "string",
+            "nullable": true
+          },
+          "previousHash": {
+            "type": "string",
+            "description": "The `hash` of the entry before (64 zeros for the first)."
+          },
+          "hash": {
+            "type": "string",
+            "description": "SHA-256 (hex) over `previousHash` and this entry's fields."
+          }
+        }
+      },
+      "AuditEventPage": {
+        "type": "object",
+        "required": [
+          "items",
+          "nextBefore"
+        ],
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/AuditEvent"
+            }
+          },
+          "nextBefore": {
+            "type": "integer",
+            "nullable": true,
+            "description": "`before` for the next page; null on the last one."
+          }
+        }
+      },
       "ForbiddenProblem": {
         "description": "A request refused because the token's role is below the one the operation requires.",
         "allOf": [
@@ -6572,6 +8021,24 @@ export const openApiDocument = {
         "in": "path",
         "required": true,
         "description": "The report's id, as the upload's `OK <id>` answer gave it.",
+        "schema": {
+          "$ref": "#/components/schemas/Id"
+        }
+      },
+      "TokenId": {
+        "name": "tokenId",
+        "in": "path",
+        "required": true,
+        "description": "The token's id (`AdminTokenInfo.id`), never the token itself.",
+        "schema": {
+          "$ref": "#/components/schemas/Id"
+        }
+      },
+      "UserId": {
+        "name": "userId",
+        "in": "path",
+        "required": true,
+        "description": "The account's id (`User.id`).",
         "schema": {
           "$ref": "#/components/schemas/Id"
         }

@@ -20,6 +20,7 @@ import { OrmKeyStore } from '../secrets/license-key-store.js';
 import { createAdminApi } from './api.js';
 import { AdminTokenAuthenticator } from './auth.js';
 import { createAdminToken, revokeAdminToken } from '../secrets/admin-tokens.js';
+import { UNSCOPED } from '../people/scope.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -231,7 +232,7 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
       /** Accepts the test's token without the database, so that only the operation meets the outage. */
       class AcceptingAuthenticator extends AdminTokenAuthenticator {
         override authenticate() {
-          return Promise.resolve({ tokenId, role: 'admin' as const });
+          return Promise.resolve({ tokenId, role: 'admin' as const, scope: UNSCOPED });
         }
       }
       await serve({ authenticator: new AcceptingAuthenticator(database), adminDatabase: await closedDatabase() });

@@ -8,6 +8,7 @@ import { DomainError } from '../errors/domain-error.js';
 import { DEFAULT_WAIVER_MAX_DAYS } from '../policies/waiver-limits.js';
 import { DamagedReportError } from '../reports/report-content.js';
 import { AdminTokenAuthenticator } from './auth.js';
+import { auditRoutes } from './audit-routes.js';
 import { exportRoutes } from './export-routes.js';
 import { fleetRoutes } from './fleet-routes.js';
 import { hostRoutes } from './host-routes.js';
@@ -25,6 +26,9 @@ import { createRateLimiter } from '../http/rate-limiter-store.js';
 import { operationsWithoutARole, requiredRole } from './roles.js';
 import { changesSomething, isCrossSite, isSameOrigin } from './same-origin.js';
 import { sessionRoutes } from './session-routes.js';
+import { ssoRoutes } from './sso-routes.js';
+import { tokenRoutes } from './token-routes.js';
+import { userRoutes } from './user-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 
 /** What the contract's admin operations are tagged with. */
@@ -32,6 +36,10 @@ const ADMIN_TAG = 'admin';
 /** The handler of every admin operation, each subject's from its `*-routes.ts`: one missing or misspelled does not compile. */
 const HANDLERS = {
   ...sessionRoutes,
+  ...ssoRoutes,
+  ...userRoutes,
+  ...tokenRoutes,
+  ...auditRoutes,
   ...hostRoutes,
   ...reportRoutes,
   ...keyRoutes,
@@ -168,14 +176,14 @@ function registerAuthentication(backend: OpenAPIBackend, options: AdminApiOption
   backend.registerSecurityHandler('adminToken', async (c: Context, request: AdminRequest) => {
     const identity = await authenticator.authenticate(headerValue(request.headers.authorization));
     if (!identity) return false;
-    return withRoleChecked(c, { kind: 'token', tokenId: identity.tokenId, role: identity.role });
+    return withRoleChecked(c, { kind: 'token', tokenId: identity.tokenId, role: identity.role, scope: identity.scope });
   });
   backend.registerSecurityHandler('sessionCookie', async (c: Context, request: AdminRequest) => {
     const sessionId = sessionIdFromCookies(headerValue(request.headers.cookie));
     const user = sessionId ? await sessions.resume(sessionId) : undefined;
     if (!user) return false;
     if (changesSomething(request.method) && !isSameOrigin(request.headers, request.origin)) return { error: new CrossSiteRefusal() };
-    return withRoleChecked(c, { kind: 'user', user, role: user.role });
+    return withRoleChecked(c, { kind: 'user', user, role: user.role, scope: user.scope });
   });
 }
 

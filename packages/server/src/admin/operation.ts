@@ -4,6 +4,7 @@ import type { ADMIN_OPERATION_ROLES, AdminOperations } from '../generated/admin-
 import type { SignInLockout } from '../people/sign-in-lockout.js';
 import type { SessionStore } from '../people/sessions.js';
 import type { AdminRole } from '../people/roles.js';
+import type { AccessScope } from '../people/scope.js';
 import type { UserSummary } from '../people/user-records.js';
 import type { AdminResponse } from './responses.js';
 
@@ -27,7 +28,11 @@ export interface AdminContext {
 }
 
 /** Who made a request: an admin token, or a person signed in with the session cookie; each with the role it has. */
-export type AdminActor = { kind: 'token'; tokenId: string; role: AdminRole } | { kind: 'user'; user: UserSummary; role: AdminRole };
+export type AdminActor = ({ kind: 'token'; tokenId: string } | { kind: 'user'; user: UserSummary }) & {
+  role: AdminRole;
+  /** Which hosts it may see: every read of hosts and their reports, results and findings goes through it. */
+  scope: AccessScope;
+};
 
 /** The operations anyone may call (`x-required-role: none`): they have no {@link AdminActor}. */
 type OpenOperation = {

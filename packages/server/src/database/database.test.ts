@@ -315,7 +315,7 @@ describe.each(DIALECTS)('upgrade to admin token roles on %s', (dialect) => {
     try {
       expect(await orm.schema.getUpdateSchemaSQL({ wrap: false })).toBe('');
       expect(await listAdminTokens(orm)).toMatchObject([{ id: UNKNOWN_ID, label: 'from before roles', role: 'admin' }]);
-      expect(await new AdminTokenVerifier(orm).verify(token)).toEqual({ tokenId: UNKNOWN_ID, role: 'admin' });
+      expect(await new AdminTokenVerifier(orm).verify(token)).toEqual({ tokenId: UNKNOWN_ID, role: 'admin', scope: { customers: [], groups: [] } });
       const { id } = await createAdminToken(orm, { role: 'viewer' });
       expect((await listAdminTokens(orm, id))[0]?.role).toBe('viewer');
     } finally {

@@ -207,6 +207,15 @@ export const AdminTokenRecord = defineEntity({
     lastUsedAt: p.datetime().nullable(),
     /** `viewer`, `operator` or `admin`: what the token may do (`x-required-role` in the contract). */
     role: p.string().length(16).default('admin'),
+    /** `personal` (a person's: `ownerUserId`, never above its role) or `service` (a named `serviceAccount`'s). */
+    kind: p.string().length(16).default('service'),
+    ownerUserId: p.uuid().nullable().index(),
+    serviceAccount: p.string().length(255).nullable(),
+    /** When the token stops working; null for never. */
+    expiresAt: p.datetime().nullable(),
+    /** The scope (see `people/scope.ts`): JSON arrays of customer names and system groups; null for none. */
+    scopeCustomers: p.text().nullable(),
+    scopeGroups: p.text().nullable(),
   },
 });
 export type AdminTokenRecord = InferEntity<typeof AdminTokenRecord>;
@@ -544,12 +553,23 @@ export const UserRecord = defineEntity({
     role: p.string().length(16),
     /** When the account was disabled; null while it may sign in. */
     disabledAt: p.datetime().nullable(),
-    /** The PHC string argon2id produced (`$argon2id$v=19$m=…`): algorithm, parameters, salt and hash together. */
-    passwordHash: p.string().length(255),
+    /**
+     * The PHC string argon2id produced (`$argon2id$v=19$m=…`): algorithm, parameters, salt and hash together; null
+     * for a person who signs in through single sign-on only.
+     */
+    passwordHash: p.string().length(255).nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
     passwordChangedAt: p.datetime(),
+    lastSignInAt: p.datetime().nullable(),
+    /** The scope (see `people/scope.ts`): JSON arrays of customer names and system groups; null for none. */
+    scopeCustomers: p.text().nullable(),
+    scopeGroups: p.text().nullable(),
+    /** The single sign-on identity: the provider's issuer and the person's `sub` there; null for local accounts. */
+    oidcIssuer: p.string().length(1024).nullable(),
+    oidcSubject: p.string().length(255).nullable(),
   },
+  uniques: [{ name: 'app_user_oidc_identity_unique', properties: ['oidcIssuer', 'oidcSubject'] }],
 });
 export type UserRecord = InferEntity<typeof UserRecord>;
 

@@ -28,6 +28,104 @@ export interface AdminOperations {
     defaulted: never;
     raw: true;
   };
+  /** `GET /api/admin/session/options` */
+  getSignInOptions: {
+    data: Contract.GetSignInOptionsData;
+    responses: Contract.GetSignInOptionsResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `GET /api/admin/session/sso` */
+  startSsoSignIn: {
+    data: Contract.StartSsoSignInData;
+    responses: Record<never, never>;
+    defaulted: never;
+    raw: true;
+  };
+  /** `GET /api/admin/session/sso/callback` */
+  finishSsoSignIn: {
+    data: Contract.FinishSsoSignInData;
+    responses: Record<never, never>;
+    defaulted: never;
+    raw: true;
+  };
+  /** `GET /api/admin/session/tokens` */
+  listMyTokens: {
+    data: Contract.ListMyTokensData;
+    responses: Contract.ListMyTokensResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `POST /api/admin/session/tokens` */
+  createMyToken: {
+    data: Contract.CreateMyTokenData;
+    responses: Contract.CreateMyTokenResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `POST /api/admin/session/tokens/{tokenId}/revoke` */
+  revokeMyToken: {
+    data: Contract.RevokeMyTokenData;
+    responses: Contract.RevokeMyTokenResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `GET /api/admin/users` */
+  listUsers: {
+    data: Contract.ListUsersData;
+    responses: Contract.ListUsersResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `POST /api/admin/users` */
+  createUser: {
+    data: Contract.CreateUserData;
+    responses: Contract.CreateUserResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `PATCH /api/admin/users/{userId}` */
+  updateUser: {
+    data: Contract.UpdateUserData;
+    responses: Contract.UpdateUserResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `DELETE /api/admin/users/{userId}` */
+  deleteUser: {
+    data: Contract.DeleteUserData;
+    responses: Contract.DeleteUserResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `GET /api/admin/tokens` */
+  listAdminTokens: {
+    data: Contract.ListAdminTokensData;
+    responses: Contract.ListAdminTokensResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `POST /api/admin/tokens` */
+  createServiceToken: {
+    data: Contract.CreateServiceTokenData;
+    responses: Contract.CreateServiceTokenResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `POST /api/admin/tokens/{tokenId}/revoke` */
+  revokeAdminToken: {
+    data: Contract.RevokeAdminTokenData;
+    responses: Contract.RevokeAdminTokenResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `GET /api/admin/audit-events` */
+  listAuditEvents: {
+    data: Contract.ListAuditEventsData;
+    responses: Contract.ListAuditEventsResponses;
+    defaulted: 'limit';
+    raw: false;
+  };
   /** `GET /api/admin/hosts` */
   listHosts: {
     data: Contract.ListHostsData;
@@ -315,6 +413,13 @@ export interface AdminOperations {
     defaulted: 'format';
     raw: true;
   };
+  /** `GET /api/admin/exports/audit-events` */
+  exportAuditEvents: {
+    data: Contract.ExportAuditEventsData;
+    responses: Contract.ExportAuditEventsResponses;
+    defaulted: 'format';
+    raw: true;
+  };
 }
 
 /** The admin roles, lowest first: each includes what the ones before it may do. */
@@ -325,6 +430,20 @@ export const ADMIN_OPERATION_ROLES = {
   getAdminSession: 'viewer',
   signIn: 'none',
   signOut: 'none',
+  getSignInOptions: 'none',
+  startSsoSignIn: 'none',
+  finishSsoSignIn: 'none',
+  listMyTokens: 'viewer',
+  createMyToken: 'viewer',
+  revokeMyToken: 'viewer',
+  listUsers: 'admin',
+  createUser: 'admin',
+  updateUser: 'admin',
+  deleteUser: 'admin',
+  listAdminTokens: 'admin',
+  createServiceToken: 'admin',
+  revokeAdminToken: 'admin',
+  listAuditEvents: 'admin',
   listHosts: 'viewer',
   getHost: 'viewer',
   acceptHostIdentity: 'operator',
@@ -366,4 +485,5 @@ export const ADMIN_OPERATION_ROLES = {
   exportHosts: 'viewer',
   exportFindings: 'viewer',
   exportHostHistory: 'viewer',
+  exportAuditEvents: 'admin',
 } as const satisfies Record<string, (typeof ADMIN_ROLES)[number] | 'none'>;

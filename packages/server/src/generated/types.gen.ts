@@ -83,6 +83,11 @@ export type AdminSession = {
      * The token's first characters, `adm_` included (`kind: token`).
      */
     prefix?: string;
+    /**
+     * The person's account id (`kind: user`), or a personal token's owner.
+     */
+    userId?: Id;
+    scope?: AccessScope;
 };
 
 export type SignInRequest = {
@@ -1036,10 +1041,11 @@ export type WaiverList = {
  * than its last one (stored, or refused in strict identity mode; once per change, see `Host.identityChange`).
  * `key.quota_reached`: an upload from a host new to a key was refused by the key's quota of hosts (once per
  * key and UTC day). `policy.quarantined`: the evaluator disabled a policy whose rules overran their budget
- * (`data`: `policyId`, `policyName`, `ruleId`, `reason`; see `Policy.quarantine`).
+ * (`data`: `policyId`, `policyName`, `ruleId`, `reason`; see `Policy.quarantine`). `audit.event`: an entry
+ * was added to the audit trail (`data`: the `AuditEvent`), so that a SIEM can take the trail as it grows.
  *
  */
-export type WebhookEventType = 'report.stored' | 'host.regressed' | 'host.noncompliant' | 'host.compliant' | 'host.stale' | 'uploads.refused' | 'key.expiring' | 'host.identity_changed' | 'key.quota_reached' | 'policy.quarantined';
+export type WebhookEventType = 'report.stored' | 'host.regressed' | 'host.noncompliant' | 'host.compliant' | 'host.stale' | 'uploads.refused' | 'key.expiring' | 'host.identity_changed' | 'key.quota_reached' | 'policy.quarantined' | 'audit.event';
 
 export type WebhookInput = {
     url: string;
@@ -1250,6 +1256,206 @@ export type HistoryExport = {
 export type AdminRole = 'viewer' | 'operator' | 'admin';
 
 /**
+ * Which hosts a person or token may see: those whose newest report names one of `customers`
+ * (`system-customer-name=`) or belongs to one of `groups` (system groups). Both empty: every host. A scoped
+ * actor's lists, counts, charts, compliance figures and exports cover its hosts only, and a host outside
+ * them answers 404 as if it did not exist.
+ *
+ */
+export type AccessScope = {
+    customers: Array<string>;
+    groups: Array<string>;
+};
+
+export type SignInOptions = {
+    sso: {
+        /**
+         * Whether "Sign in with SSO" works here (OpenID Connect is configured).
+         */
+        enabled: boolean;
+        /**
+         * The identity provider's name for the button (`--oidc-label`), or null.
+         */
+        label: string | null;
+    };
+};
+
+/**
+ * A person's account; never its password or its hash.
+ */
+export type User = {
+    id: Id;
+    email: string;
+    displayName: string | null;
+    role: AdminRole;
+    scope: AccessScope;
+    disabled: boolean;
+    /**
+     * How the person can sign in (`password`, `sso`).
+     */
+    signIn: Array<'password' | 'sso'>;
+    createdAt: string;
+    lastSignInAt: string | null;
+};
+
+export type UserList = {
+    items: Array<User>;
+};
+
+export type NewUserRequest = {
+    email: string;
+    displayName?: string;
+    role: AdminRole;
+    /**
+     * At least 12 characters; never logged nor stored (argon2id hash only). Omit for single sign-on only.
+     */
+    password?: string;
+    scope?: AccessScope;
+};
+
+export type UserChange = {
+    displayName?: string | null;
+    role?: AdminRole;
+    scope?: AccessScope;
+    disabled?: boolean;
+};
+
+/**
+ * An admin API token; never the token itself.
+ */
+export type AdminTokenInfo = {
+    id: Id;
+    label: string | null;
+    /**
+     * The token's first characters, `adm_` included.
+     */
+    prefix: string;
+    /**
+     * `personal`: a person's (at most its role, within its scope); `service`: a named service account's.
+     */
+    kind: 'personal' | 'service';
+    /**
+     * The person a personal token belongs to (`kind: personal`).
+     */
+    owner: {
+        id: Id;
+        email: string;
+    } | null;
+    /**
+     * The service account's name (`kind: service`).
+     */
+    serviceAccount: string | null;
+    role: AdminRole;
+    scope: AccessScope;
+    createdAt: string;
+    lastUsedAt: string | null;
+    expiresAt: string | null;
+    revokedAt: string | null;
+};
+
+export type AdminTokenList = {
+    items: Array<AdminTokenInfo>;
+};
+
+export type NewPersonalTokenRequest = {
+    label: string;
+    role?: AdminRole;
+    /**
+     * When the token stops working; null or absent for never.
+     */
+    expiresAt?: string | null;
+};
+
+export type NewServiceTokenRequest = {
+    /**
+     * The service account's name.
+     */
+    serviceAccount: string;
+    label?: string;
+    role: AdminRole;
+    scope?: AccessScope;
+    expiresAt?: string | null;
+};
+
+export type NewAdminToken = {
+    token: AdminTokenInfo;
+    /**
+     * The token itself, shown this once.
+     */
+    adminToken: string;
+};
+
+/**
+ * `success`: done; `failure`: refused for its input or the state (4xx other than 401/403, or 5xx); `denied`: refused for who asked (401, 403, a lockout).
+ */
+export type AuditOutcome = 'success' | 'failure' | 'denied';
+
+/**
+ * One entry of the audit trail. Never holds a secret, key, token or password.
+ */
+export type AuditEvent = {
+    /**
+     * The entry's place in the chain, from 1.
+     */
+    sequence: number;
+    id: Id;
+    at: string;
+    actor: {
+        kind: 'user' | 'token' | 'anonymous';
+        /**
+         * The person's or token's id.
+         */
+        id: string | null;
+        /**
+         * The person's email, or the token's service account or label; for a failed sign-in, the email tried.
+         */
+        name: string | null;
+        /**
+         * The role it acted with; null for an anonymous request.
+         */
+        role: 'viewer' | 'operator' | 'admin';
+    };
+    /**
+     * The operationId, such as `createWaiver` or `signIn`.
+     */
+    operation: string;
+    target: {
+        type: string;
+        id: string | null;
+    } | null;
+    /**
+     * What changed, field by field: `{ "role": { "before": "viewer", "after": "operator" } }`; an export's filters.
+     */
+    changes: {
+        [key: string]: unknown;
+    } | null;
+    outcome: AuditOutcome;
+    /**
+     * The HTTP status answered.
+     */
+    status: number;
+    sourceAddress: string | null;
+    userAgent: string | null;
+    requestId: string | null;
+    /**
+     * The `hash` of the entry before (64 zeros for the first).
+     */
+    previousHash: string;
+    /**
+     * SHA-256 (hex) over `previousHash` and this entry's fields.
+     */
+    hash: string;
+};
+
+export type AuditEventPage = {
+    items: Array<AuditEvent>;
+    /**
+     * `before` for the next page; null on the last one.
+     */
+    nextBefore: number | null;
+};
+
+/**
  * A request refused because the token's role is below the one the operation requires.
  */
 export type ForbiddenProblem = Problem & {
@@ -1370,6 +1576,16 @@ export type Offset = number;
  * The report's id, as the upload's `OK <id>` answer gave it.
  */
 export type ReportId = Id;
+
+/**
+ * The token's id (`AdminTokenInfo.id`), never the token itself.
+ */
+export type TokenId = Id;
+
+/**
+ * The account's id (`User.id`).
+ */
+export type UserId = Id;
 
 /**
  * The license key's id (`LicenseKeyInfo.id`), never the key itself.
@@ -1764,6 +1980,704 @@ export type SignInResponses = {
 };
 
 export type SignInResponse = SignInResponses[keyof SignInResponses];
+
+export type GetSignInOptionsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/admin/session/options';
+};
+
+export type GetSignInOptionsErrors = {
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+};
+
+export type GetSignInOptionsError = GetSignInOptionsErrors[keyof GetSignInOptionsErrors];
+
+export type GetSignInOptionsResponses = {
+    /**
+     * The ways to sign in.
+     */
+    200: SignInOptions;
+};
+
+export type GetSignInOptionsResponse = GetSignInOptionsResponses[keyof GetSignInOptionsResponses];
+
+export type StartSsoSignInData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/admin/session/sso';
+};
+
+export type StartSsoSignInErrors = {
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type StartSsoSignInError = StartSsoSignInErrors[keyof StartSsoSignInErrors];
+
+export type FinishSsoSignInData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * The authorization code.
+         */
+        code?: string;
+        /**
+         * The `state` sent to the provider.
+         */
+        state?: string;
+        /**
+         * The provider's error code, when it refused.
+         */
+        error?: string;
+    };
+    url: '/api/admin/session/sso/callback';
+};
+
+export type FinishSsoSignInErrors = {
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+};
+
+export type FinishSsoSignInError = FinishSsoSignInErrors[keyof FinishSsoSignInErrors];
+
+export type ListMyTokensData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/admin/session/tokens';
+};
+
+export type ListMyTokensErrors = {
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The request conflicts with the current state, e.g. rotating a key that is revoked.
+     */
+    409: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ListMyTokensError = ListMyTokensErrors[keyof ListMyTokensErrors];
+
+export type ListMyTokensResponses = {
+    /**
+     * The person's tokens.
+     */
+    200: AdminTokenList;
+};
+
+export type ListMyTokensResponse = ListMyTokensResponses[keyof ListMyTokensResponses];
+
+export type CreateMyTokenData = {
+    body: NewPersonalTokenRequest;
+    path?: never;
+    query?: never;
+    url: '/api/admin/session/tokens';
+};
+
+export type CreateMyTokenErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The request conflicts with the current state, e.g. rotating a key that is revoked.
+     */
+    409: Problem;
+    /**
+     * The JSON body is larger than the admin API accepts.
+     */
+    413: Problem;
+    /**
+     * The body is not `application/json`.
+     */
+    415: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type CreateMyTokenError = CreateMyTokenErrors[keyof CreateMyTokenErrors];
+
+export type CreateMyTokenResponses = {
+    /**
+     * The new token.
+     */
+    201: NewAdminToken;
+};
+
+export type CreateMyTokenResponse = CreateMyTokenResponses[keyof CreateMyTokenResponses];
+
+export type RevokeMyTokenData = {
+    body?: never;
+    path: {
+        /**
+         * The token's id (`AdminTokenInfo.id`), never the token itself.
+         */
+        tokenId: Id;
+    };
+    query?: never;
+    url: '/api/admin/session/tokens/{tokenId}/revoke';
+};
+
+export type RevokeMyTokenErrors = {
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * The request conflicts with the current state, e.g. rotating a key that is revoked.
+     */
+    409: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type RevokeMyTokenError = RevokeMyTokenErrors[keyof RevokeMyTokenErrors];
+
+export type RevokeMyTokenResponses = {
+    /**
+     * Revoked (or revoked already).
+     */
+    204: void;
+};
+
+export type RevokeMyTokenResponse = RevokeMyTokenResponses[keyof RevokeMyTokenResponses];
+
+export type ListUsersData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/admin/users';
+};
+
+export type ListUsersErrors = {
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ListUsersError = ListUsersErrors[keyof ListUsersErrors];
+
+export type ListUsersResponses = {
+    /**
+     * The accounts.
+     */
+    200: UserList;
+};
+
+export type ListUsersResponse = ListUsersResponses[keyof ListUsersResponses];
+
+export type CreateUserData = {
+    body: NewUserRequest;
+    path?: never;
+    query?: never;
+    url: '/api/admin/users';
+};
+
+export type CreateUserErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * The request conflicts with the current state, e.g. rotating a key that is revoked.
+     */
+    409: Problem;
+    /**
+     * The JSON body is larger than the admin API accepts.
+     */
+    413: Problem;
+    /**
+     * The body is not `application/json`.
+     */
+    415: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type CreateUserError = CreateUserErrors[keyof CreateUserErrors];
+
+export type CreateUserResponses = {
+    /**
+     * The new account.
+     */
+    201: User;
+};
+
+export type CreateUserResponse = CreateUserResponses[keyof CreateUserResponses];
+
+export type DeleteUserData = {
+    body?: never;
+    path: {
+        /**
+         * The account's id (`User.id`).
+         */
+        userId: Id;
+    };
+    query?: never;
+    url: '/api/admin/users/{userId}';
+};
+
+export type DeleteUserErrors = {
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * The request conflicts with the current state, e.g. rotating a key that is revoked.
+     */
+    409: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type DeleteUserError = DeleteUserErrors[keyof DeleteUserErrors];
+
+export type DeleteUserResponses = {
+    /**
+     * Deleted.
+     */
+    204: void;
+};
+
+export type DeleteUserResponse = DeleteUserResponses[keyof DeleteUserResponses];
+
+export type UpdateUserData = {
+    body: UserChange;
+    path: {
+        /**
+         * The account's id (`User.id`).
+         */
+        userId: Id;
+    };
+    query?: never;
+    url: '/api/admin/users/{userId}';
+};
+
+export type UpdateUserErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * The request conflicts with the current state, e.g. rotating a key that is revoked.
+     */
+    409: Problem;
+    /**
+     * The JSON body is larger than the admin API accepts.
+     */
+    413: Problem;
+    /**
+     * The body is not `application/json`.
+     */
+    415: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type UpdateUserError = UpdateUserErrors[keyof UpdateUserErrors];
+
+export type UpdateUserResponses = {
+    /**
+     * The account as it is now.
+     */
+    200: User;
+};
+
+export type UpdateUserResponse = UpdateUserResponses[keyof UpdateUserResponses];
+
+export type ListAdminTokensData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/admin/tokens';
+};
+
+export type ListAdminTokensErrors = {
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ListAdminTokensError = ListAdminTokensErrors[keyof ListAdminTokensErrors];
+
+export type ListAdminTokensResponses = {
+    /**
+     * The tokens.
+     */
+    200: AdminTokenList;
+};
+
+export type ListAdminTokensResponse = ListAdminTokensResponses[keyof ListAdminTokensResponses];
+
+export type CreateServiceTokenData = {
+    body: NewServiceTokenRequest;
+    path?: never;
+    query?: never;
+    url: '/api/admin/tokens';
+};
+
+export type CreateServiceTokenErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * The JSON body is larger than the admin API accepts.
+     */
+    413: Problem;
+    /**
+     * The body is not `application/json`.
+     */
+    415: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type CreateServiceTokenError = CreateServiceTokenErrors[keyof CreateServiceTokenErrors];
+
+export type CreateServiceTokenResponses = {
+    /**
+     * The new token.
+     */
+    201: NewAdminToken;
+};
+
+export type CreateServiceTokenResponse = CreateServiceTokenResponses[keyof CreateServiceTokenResponses];
+
+export type RevokeAdminTokenData = {
+    body?: never;
+    path: {
+        /**
+         * The token's id (`AdminTokenInfo.id`), never the token itself.
+         */
+        tokenId: Id;
+    };
+    query?: never;
+    url: '/api/admin/tokens/{tokenId}/revoke';
+};
+
+export type RevokeAdminTokenErrors = {
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type RevokeAdminTokenError = RevokeAdminTokenErrors[keyof RevokeAdminTokenErrors];
+
+export type RevokeAdminTokenResponses = {
+    /**
+     * Revoked (or revoked already).
+     */
+    204: void;
+};
+
+export type RevokeAdminTokenResponse = RevokeAdminTokenResponses[keyof RevokeAdminTokenResponses];
+
+export type ListAuditEventsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Most items on the page.
+         */
+        limit?: number;
+        /**
+         * Only entries older than this `sequence` (the next page).
+         */
+        before?: number;
+        /**
+         * Only entries by this actor (a person's email, or a token's or service account's id or label).
+         */
+        actor?: string;
+        /**
+         * Only entries of this operation (an operationId such as `createWaiver`).
+         */
+        operation?: string;
+        /**
+         * Only entries about this kind of thing (`user`, `license-key`, `waiver`, …).
+         */
+        targetType?: string;
+        /**
+         * Only entries about the thing with this id.
+         */
+        targetId?: string;
+        /**
+         * Only entries with this outcome.
+         */
+        outcome?: AuditOutcome;
+        /**
+         * Only entries at or after this time.
+         */
+        since?: string;
+        /**
+         * Only entries before this time.
+         */
+        until?: string;
+    };
+    url: '/api/admin/audit-events';
+};
+
+export type ListAuditEventsErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ListAuditEventsError = ListAuditEventsErrors[keyof ListAuditEventsErrors];
+
+export type ListAuditEventsResponses = {
+    /**
+     * One page of entries.
+     */
+    200: AuditEventPage;
+};
+
+export type ListAuditEventsResponse = ListAuditEventsResponses[keyof ListAuditEventsResponses];
 
 export type ListHostsData = {
     body?: never;
@@ -4213,3 +5127,76 @@ export type ExportHostHistoryResponses = {
 };
 
 export type ExportHostHistoryResponse = ExportHostHistoryResponses[keyof ExportHostHistoryResponses];
+
+export type ExportAuditEventsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Only entries by this actor.
+         */
+        actor?: string;
+        /**
+         * Only entries of this operation.
+         */
+        operation?: string;
+        /**
+         * Only entries with this outcome.
+         */
+        outcome?: AuditOutcome;
+        /**
+         * Only entries at or after this time.
+         */
+        since?: string;
+        /**
+         * Only entries before this time.
+         */
+        until?: string;
+        /**
+         * `csv` (a header row, then one row per entry) or `jsonl` (one JSON object per line).
+         */
+        format?: 'csv' | 'jsonl';
+    };
+    url: '/api/admin/exports/audit-events';
+};
+
+export type ExportAuditEventsErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ExportAuditEventsError = ExportAuditEventsErrors[keyof ExportAuditEventsErrors];
+
+export type ExportAuditEventsResponses = {
+    /**
+     * The export, streamed (`content-disposition` names a file).
+     */
+    200: string;
+};
+
+export type ExportAuditEventsResponse = ExportAuditEventsResponses[keyof ExportAuditEventsResponses];

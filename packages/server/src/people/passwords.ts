@@ -32,7 +32,7 @@ export const ARGON2ID_OPTIONS: Options = {
 export const DUMMY_PASSWORD_HASH = '$argon2id$v=19$m=19456,t=2,p=1$4jILRo0TTJmKxNIrBOewng$1ZrRmiD0sk3xO6mqP28YepJ6Mo/7OOnkFp7KXOycMVo';
 
 /** Why a sign-in failed, for the audit trail; the person signing in hears only that it failed. */
-export type SignInFailure = 'unknown_user' | 'disabled' | 'wrong_password';
+export type SignInFailure = 'unknown_user' | 'disabled' | 'wrong_password' | 'no_password';
 
 export type CredentialCheck = { ok: true; user: UserSummary } | { ok: false; reason: SignInFailure };
 
@@ -71,10 +71,11 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
  */
 export async function verifyCredentials(database: Database, email: string, password: string): Promise<CredentialCheck> {
   const found = await findUserForSignIn(database, email);
-  const usable = found !== undefined && found.user.disabledAt === null;
+  const usable = found !== undefined && found.user.disabledAt === null && found.passwordHash !== null;
   const candidate = password.length > PASSWORD_MAX_LENGTH * 2 ? '' : password; // 2 UTF-16 units per character at most
-  const matches = await verifyPassword(usable ? found.passwordHash : DUMMY_PASSWORD_HASH, candidate);
+  const matches = await verifyPassword(usable ? (found.passwordHash ?? DUMMY_PASSWORD_HASH) : DUMMY_PASSWORD_HASH, candidate);
   if (!found) return { ok: false, reason: 'unknown_user' };
-  if (!usable) return { ok: false, reason: 'disabled' };
+  if (found.user.disabledAt !== null) return { ok: false, reason: 'disabled' };
+  if (!usable) return { ok: false, reason: 'no_password' };
   return matches ? { ok: true, user: found.user } : { ok: false, reason: 'wrong_password' };
 }

@@ -4,6 +4,7 @@ import type { Database } from '../database/dialect.js';
 import { SessionRecord, UserRecord } from '../database/entities.js';
 import { DomainError } from '../errors/domain-error.js';
 import { parseRole, type AdminRole } from './roles.js';
+import { scopeColumns, scopeFromColumns, UNSCOPED, type AccessScope } from './scope.js';
 
 /** Longest email accepted (RFC 5321's limit of a path). */
 const EMAIL_MAX_LENGTH = 254;
@@ -26,6 +27,13 @@ export interface UserSummary {
   createdAt: Date;
   updatedAt: Date;
   passwordChangedAt: Date;
+  /** Which hosts the person may see (see `scope.ts`). */
+  scope: AccessScope;
+  /** Whether the person has a password (else it signs in through single sign-on only). */
+  hasPassword: boolean;
+  /** Whether the person has signed in through single sign-on. */
+  hasSso: boolean;
+  lastSignInAt: Date | null;
 }
 
 /** A new account: the password already hashed (see `passwords.ts`). */
@@ -33,7 +41,11 @@ export interface NewUser {
   email: string;
   role: AdminRole;
   displayName?: string;
-  passwordHash: string;
+  /** Null for single sign-on only. */
+  passwordHash: string | null;
+  scope?: AccessScope;
+  /** The single sign-on identity of an account made at its first sign-in there. */
+  oidc?: { issuer: string; subject: string };
 }
 
 /** `text` as the stored form of an email (trimmed, lowercased), or an `invalid` {@link DomainError}. */
@@ -67,6 +79,10 @@ export async function addUser(database: Database, user: NewUser): Promise<UserSu
     createdAt: now,
     updatedAt: now,
     passwordChangedAt: now,
+    lastSignInAt: null,
+    ...scopeColumns(user.scope ?? UNSCOPED),
+    oidcIssuer: user.oidc?.issuer ?? null,
+    oidcSubject: user.oidc?.subject ?? null,
   };
   try {
     await database.em.fork().insert(UserRecord, record);
@@ -89,7 +105,7 @@ export async function findUser(database: Database, email: string): Promise<UserS
 }
 
 /** The account of this email with its password hash, for the password check alone; undefined for no account or a malformed email. */
-export async function findUserForSignIn(database: Database, email: string): Promise<{ user: UserSummary; passwordHash: string } | undefined> {
+export async function findUserForSignIn(database: Database, email: string): Promise<{ user: UserSummary; passwordHash: string | null } | undefined> {
   let normalized: string;
   try {
     normalized = normalizeEmail(email);
@@ -97,7 +113,7 @@ export async function findUserForSignIn(database: Database, email: string): Prom
     return undefined;
   }
   const record = await database.em.fork().findOne(UserRecord, { email: normalized });
-  return record ? { user: summaryOf(record), passwordHash: record.passwordHash } : undefined;
+  return record ? { user: summaryOf(record), passwordHash: record.passwordHash ?? null } : undefined;
 }
 
 /** The account of this id, or undefined. */
@@ -141,7 +157,7 @@ async function updateUser(database: Database, email: string, changes: Partial<Om
   return summaryOf(await em.findOneOrFail(UserRecord, { id }));
 }
 
-function summaryOf(record: Omit<UserRecord, 'passwordHash'> & { passwordHash?: string }): UserSummary {
+function summaryOf(record: UserRecord): UserSummary {
   return {
     id: record.id,
     email: record.email,
@@ -151,5 +167,9 @@ function summaryOf(record: Omit<UserRecord, 'passwordHash'> & { passwordHash?: s
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
     passwordChangedAt: record.passwordChangedAt,
+    scope: scopeFromColumns(record.scopeCustomers, record.scopeGroups),
+    hasPassword: record.passwordHash !== null && record.passwordHash !== undefined,
+    hasSso: record.oidcSubject !== null && record.oidcSubject !== undefined,
+    lastSignInAt: record.lastSignInAt ?? null,
   };
 }

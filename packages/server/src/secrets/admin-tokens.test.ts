@@ -47,10 +47,10 @@ describe.each(DIALECTS)('admin tokens on %s', (dialect) => {
   it('authenticates a valid token, not a revoked, unknown or malformed one', async () => {
     const { id, token } = await createAdminToken(database);
     const authenticator = new AdminTokenAuthenticator(database);
-    expect(await authenticator.authenticate(`Bearer ${token}`)).toEqual({ tokenId: id, role: 'admin' });
-    expect(await authenticator.authenticate(`bearer ${token}`)).toEqual({ tokenId: id, role: 'admin' });
-    const viewer = await createAdminToken(database, { role: 'viewer' });
-    expect(await authenticator.authenticate(`Bearer ${viewer.token}`)).toEqual({ tokenId: viewer.id, role: 'viewer' });
+    expect(await authenticator.authenticate(`Bearer ${token}`)).toEqual({ tokenId: id, role: 'admin', scope: { customers: [], groups: [] } });
+    expect(await authenticator.authenticate(`bearer ${token}`)).toEqual({ tokenId: id, role: 'admin', scope: { customers: [], groups: [] } });
+    const viewer = await createAdminToken(database, { role: 'viewer', scope: { customers: [], groups: [] } });
+    expect(await authenticator.authenticate(`Bearer ${viewer.token}`)).toEqual({ tokenId: viewer.id, role: 'viewer', scope: { customers: [], groups: [] } });
     for (const header of [undefined, '', token, `Basic ${token}`, `Bearer ${token}x`, `Bearer adm_${'0'.repeat(64)}`]) {
       expect(await authenticator.authenticate(header), String(header)).toBeUndefined();
     }

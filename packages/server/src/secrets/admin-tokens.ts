@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Database } from '../database/dialect.js';
 import { AdminTokenRecord, isRecordId } from '../database/entities.js';
 import { DEFAULT_ADMIN_ROLE, isAdminRole, type AdminRole } from '../people/roles.js';
+import { scopeFromColumns, type AccessScope } from '../people/scope.js';
 import { falseIfNotFound, secretFailure, recordLastUse, secretPrefix } from './secret-records.js';
 
 /** How often, at most, one server writes a token's last-use time: an admin request costs one read, not a write. */
@@ -28,6 +29,8 @@ export interface AdminTokenSummary {
 export interface AdminTokenIdentity {
   tokenId: string;
   role: AdminRole;
+  /** Which hosts the token may see. */
+  scope: AccessScope;
 }
 
 /** SHA-256 (hex) of an admin token: the only form in which the database keeps it. */
@@ -110,10 +113,14 @@ export class AdminTokenVerifier {
   /** The id and role of a valid token, or undefined when the token is unknown or revoked. */
   async verify(token: string): Promise<AdminTokenIdentity | undefined> {
     const em = this.database.em.fork();
-    const record = await em.findOne(AdminTokenRecord, { tokenHash: hashAdminToken(token), revokedAt: null }, { fields: ['id', 'role'] });
+    const record = await em.findOne(
+      AdminTokenRecord,
+      { tokenHash: hashAdminToken(token), revokedAt: null },
+      { fields: ['id', 'role', 'scopeCustomers', 'scopeGroups'] },
+    );
     if (!record) return undefined;
     await this.#noteUse(record.id);
-    return { tokenId: record.id, role: storedRole(record.role) };
+    return { tokenId: record.id, role: storedRole(record.role), scope: scopeFromColumns(record.scopeCustomers, record.scopeGroups) };
   }
 
   /** Writes the last-use time at most once a minute per token; a failed write never fails the check. */

@@ -43,6 +43,10 @@ function slackText(type: DeliveryEventType, data: Record<string, unknown>): stri
       return `Test event for the webhook ${escape(textOf(data['description'] ?? data['receiver']))}: its receiver is reached`;
     case 'policy.quarantined':
       return `Policy ${escape(String(data['policyName']))} was quarantined (disabled): ${escape(String(data['reason']))}`;
+    case 'audit.event': {
+      const actor = data['actor'] as { name: string | null } | null;
+      return `Audit: ${escape(String(actor?.name ?? 'someone'))} ${escape(String(data['operation']))} (${escape(String(data['outcome']))})`;
+    }
   }
 }
 

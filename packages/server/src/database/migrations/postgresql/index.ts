@@ -18,6 +18,7 @@ import { WebhookDeliveryHost } from './0016-webhook-delivery-host.js';
 import { AdminTokenRole } from './0017-admin-token-role.js';
 import { Users } from './0018-users.js';
 import { Sessions } from './0019-sessions.js';
+import { PeopleOwnershipAndScope } from './0020-people-ownership-and-scope.js';
 
 /**
  * Every PostgreSQL schema migration, oldest first. PostgreSQL support came after SQLite's 0003, so its list starts
@@ -43,4 +44,5 @@ export const POSTGRESQL_MIGRATIONS: MigrationObject[] = [
   { name: '0017-admin-token-role', class: AdminTokenRole },
   { name: '0018-users', class: Users },
   { name: '0019-sessions', class: Sessions },
+  { name: '0020-people-ownership-and-scope', class: PeopleOwnershipAndScope },
 ];

@@ -20,6 +20,7 @@ import { WebhookDeliveryHost } from './0018-webhook-delivery-host.js';
 import { AdminTokenRole } from './0019-admin-token-role.js';
 import { Users } from './0020-users.js';
 import { Sessions } from './0021-sessions.js';
+import { PeopleOwnershipAndScope } from './0022-people-ownership-and-scope.js';
 
 /**
  * Every SQLite schema migration, oldest first, listed so that they run from compiled output without file globbing.
@@ -47,4 +48,5 @@ export const SQLITE_MIGRATIONS: MigrationObject[] = [
   { name: '0019-admin-token-role', class: AdminTokenRole },
   { name: '0020-users', class: Users },
   { name: '0021-sessions', class: Sessions },
+  { name: '0022-people-ownership-and-scope', class: PeopleOwnershipAndScope },
 ];
