@@ -5,6 +5,9 @@ export const ADMIN_ROLES = ['viewer', 'operator', 'admin'] as const;
 
 /** The role each admin operation requires (its `x-required-role`); `none` for those anyone may call. */
 export const ADMIN_OPERATION_ROLES = {
+  listEnrollments: 'viewer',
+  createEnrollment: 'operator',
+  revokeEnrollment: 'operator',
   getAdminSession: 'viewer',
   signIn: 'none',
   signOut: 'none',

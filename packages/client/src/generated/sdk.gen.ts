@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, type Options as Options2, type TDataShape, urlSearchParamsBodySerializer } from './client/index.js';
-import type { AcceptHostIdentityData, AcceptHostIdentityErrors, AcceptHostIdentityResponses, CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, CreateMyTokenData, CreateMyTokenErrors, CreateMyTokenResponses, CreatePolicyData, CreatePolicyErrors, CreatePolicyResponses, CreateServiceTokenData, CreateServiceTokenErrors, CreateServiceTokenResponses, CreateUserData, CreateUserErrors, CreateUserResponses, CreateWaiverData, CreateWaiverErrors, CreateWaiverResponses, CreateWaiversData, CreateWaiversErrors, CreateWaiversResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeletePolicyData, DeletePolicyErrors, DeletePolicyResponses, DeleteUserData, DeleteUserErrors, DeleteUserResponses, DeleteWaiverData, DeleteWaiverErrors, DeleteWaiverResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, EnableBaselinePolicyData, EnableBaselinePolicyErrors, EnableBaselinePolicyResponses, ExportAuditEventsData, ExportAuditEventsErrors, ExportAuditEventsResponses, ExportFindingsData, ExportFindingsErrors, ExportFindingsResponses, ExportHostHistoryData, ExportHostHistoryErrors, ExportHostHistoryResponses, ExportHostsData, ExportHostsErrors, ExportHostsResponses, FinishSsoSignInData, FinishSsoSignInErrors, GetAdminSessionData, GetAdminSessionErrors, GetAdminSessionResponses, GetHostComplianceData, GetHostComplianceErrors, GetHostComplianceResponses, GetHostData, GetHostErrors, GetHostResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetPolicyData, GetPolicyErrors, GetPolicyResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, GetSignInOptionsData, GetSignInOptionsErrors, GetSignInOptionsResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListAdminTokensData, ListAdminTokensErrors, ListAdminTokensResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListFacetsData, ListFacetsErrors, ListFacetsResponses, ListFindingsData, ListFindingsErrors, ListFindingsResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListMyTokensData, ListMyTokensErrors, ListMyTokensResponses, ListPoliciesData, ListPoliciesErrors, ListPoliciesResponses, ListPolicyResultsData, ListPolicyResultsErrors, ListPolicyResultsResponses, ListRejectionsData, ListRejectionsErrors, ListRejectionsResponses, ListReportsData, ListReportsErrors, ListReportsResponses, ListUsersData, ListUsersErrors, ListUsersResponses, ListWaiversData, ListWaiversErrors, ListWaiversResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, PreviewBaselinePolicyData, PreviewBaselinePolicyErrors, PreviewBaselinePolicyResponses, PreviewPolicyData, PreviewPolicyErrors, PreviewPolicyResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RevokeAdminTokenData, RevokeAdminTokenErrors, RevokeAdminTokenResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RevokeMyTokenData, RevokeMyTokenErrors, RevokeMyTokenResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, SendTestWebhookEventData, SendTestWebhookEventErrors, SendTestWebhookEventResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, StartSsoSignInData, StartSsoSignInErrors, UpdateLicenseKeyData, UpdateLicenseKeyErrors, UpdateLicenseKeyResponses, UpdatePolicyData, UpdatePolicyErrors, UpdatePolicyResponses, UpdateUserData, UpdateUserErrors, UpdateUserResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
+import type { AcceptHostIdentityData, AcceptHostIdentityErrors, AcceptHostIdentityResponses, CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateEnrollmentData, CreateEnrollmentErrors, CreateEnrollmentResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, CreateMyTokenData, CreateMyTokenErrors, CreateMyTokenResponses, CreatePolicyData, CreatePolicyErrors, CreatePolicyResponses, CreateServiceTokenData, CreateServiceTokenErrors, CreateServiceTokenResponses, CreateUserData, CreateUserErrors, CreateUserResponses, CreateWaiverData, CreateWaiverErrors, CreateWaiverResponses, CreateWaiversData, CreateWaiversErrors, CreateWaiversResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeletePolicyData, DeletePolicyErrors, DeletePolicyResponses, DeleteUserData, DeleteUserErrors, DeleteUserResponses, DeleteWaiverData, DeleteWaiverErrors, DeleteWaiverResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, EnableBaselinePolicyData, EnableBaselinePolicyErrors, EnableBaselinePolicyResponses, ExportAuditEventsData, ExportAuditEventsErrors, ExportAuditEventsResponses, ExportFindingsData, ExportFindingsErrors, ExportFindingsResponses, ExportHostHistoryData, ExportHostHistoryErrors, ExportHostHistoryResponses, ExportHostsData, ExportHostsErrors, ExportHostsResponses, FinishSsoSignInData, FinishSsoSignInErrors, GetAdminSessionData, GetAdminSessionErrors, GetAdminSessionResponses, GetEnrollScriptData, GetEnrollScriptErrors, GetEnrollScriptResponses, GetHostComplianceData, GetHostComplianceErrors, GetHostComplianceResponses, GetHostData, GetHostErrors, GetHostResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetPolicyData, GetPolicyErrors, GetPolicyResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, GetSignInOptionsData, GetSignInOptionsErrors, GetSignInOptionsResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListAdminTokensData, ListAdminTokensErrors, ListAdminTokensResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListEnrollmentsData, ListEnrollmentsErrors, ListEnrollmentsResponses, ListFacetsData, ListFacetsErrors, ListFacetsResponses, ListFindingsData, ListFindingsErrors, ListFindingsResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListMyTokensData, ListMyTokensErrors, ListMyTokensResponses, ListPoliciesData, ListPoliciesErrors, ListPoliciesResponses, ListPolicyResultsData, ListPolicyResultsErrors, ListPolicyResultsResponses, ListRejectionsData, ListRejectionsErrors, ListRejectionsResponses, ListReportsData, ListReportsErrors, ListReportsResponses, ListUsersData, ListUsersErrors, ListUsersResponses, ListWaiversData, ListWaiversErrors, ListWaiversResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, PreviewBaselinePolicyData, PreviewBaselinePolicyErrors, PreviewBaselinePolicyResponses, PreviewPolicyData, PreviewPolicyErrors, PreviewPolicyResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RevokeAdminTokenData, RevokeAdminTokenErrors, RevokeAdminTokenResponses, RevokeEnrollmentData, RevokeEnrollmentErrors, RevokeEnrollmentResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RevokeMyTokenData, RevokeMyTokenErrors, RevokeMyTokenResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, SendTestWebhookEventData, SendTestWebhookEventErrors, SendTestWebhookEventResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, StartSsoSignInData, StartSsoSignInErrors, UpdateLicenseKeyData, UpdateLicenseKeyErrors, UpdateLicenseKeyResponses, UpdatePolicyData, UpdatePolicyErrors, UpdatePolicyResponses, UpdateUserData, UpdateUserErrors, UpdateUserResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -93,6 +93,87 @@ export const uploadReportLegacy = <ThrowOnError extends boolean = false>(options
         'Content-Type': 'application/x-www-form-urlencoded',
         ...options.headers
     }
+});
+
+/**
+ * The enroll script of an enrollment
+ *
+ * A POSIX `sh` script, made for the enrollment whose secret the request carries, that installs Lynis where it
+ * is missing, points it at this server (certificate, license key, groups, tags, customer in a managed block of
+ * `/etc/lynis/custom.prf`), schedules a daily audit with upload, and runs the first one. Run it as root:
+ * `curl -fsS --pinnedpubkey 'sha256//…' -k -H 'Authorization: Bearer <secret>' https://SERVER:PORT/enroll.sh | sudo sh`
+ * (`sh -s -- --no-run` skips the first audit, `--uninstall` removes what it added). Served on the intake
+ * listener. A missing, unknown, revoked or expired secret, or an enrollment that holds its maximum of hosts,
+ * is answered 401 without a script. The secret is never logged.
+ *
+ */
+export const getEnrollScript = <ThrowOnError extends boolean = false>(options?: Options<GetEnrollScriptData, ThrowOnError>) => (options?.client ?? client).get<GetEnrollScriptResponses, GetEnrollScriptErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/enroll.sh',
+    ...options
+});
+
+/**
+ * List enrollments
+ *
+ * Every enrollment, newest first: its license key, groups, tags, customer, expiry, maximum and number of
+ * hosts, and state. Never its secret.
+ *
+ * Requires the `viewer` role.
+ *
+ */
+export const listEnrollments = <ThrowOnError extends boolean = false>(options?: Options<ListEnrollmentsData, ThrowOnError>) => (options?.client ?? client).get<ListEnrollmentsResponses, ListEnrollmentsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/enrollments',
+    ...options
+});
+
+/**
+ * Create an enrollment and its one-line command
+ *
+ * An enrollment lets hosts join with one command: the answer carries its `secret` and the `command` to run on
+ * each host, shown this once (the server keeps a hash of the secret). The command pins this server's TLS
+ * public key, so it is safe on the default self-signed certificate. Hosts that enroll report under the
+ * license key `licenseKeyId` with the enrollment's groups, tags and customer.
+ *
+ * Requires the `operator` role.
+ *
+ */
+export const createEnrollment = <ThrowOnError extends boolean = false>(options: Options<CreateEnrollmentData, ThrowOnError>) => (options.client ?? client).post<CreateEnrollmentResponses, CreateEnrollmentErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/enrollments',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Revoke an enrollment
+ *
+ * Its command stops working at once (401 without a script); hosts that enrolled keep reporting under their
+ * license key. Revoking twice changes nothing.
+ *
+ * Requires the `operator` role.
+ *
+ */
+export const revokeEnrollment = <ThrowOnError extends boolean = false>(options: Options<RevokeEnrollmentData, ThrowOnError>) => (options.client ?? client).post<RevokeEnrollmentResponses, RevokeEnrollmentErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/enrollments/{enrollmentId}/revoke',
+    ...options
 });
 
 /**

@@ -1456,6 +1456,63 @@ export type AuditEventPage = {
 };
 
 /**
+ * A way for hosts to join with one command; never its secret.
+ */
+export type Enrollment = {
+    id: Id;
+    licenseKeyId: Id;
+    keyLabel: string | null;
+    systemGroups: Array<string>;
+    tags: Array<string>;
+    customer: string | null;
+    expiresAt: string;
+    maxHosts: number | null;
+    /**
+     * Hosts that have enrolled with it (their first report arrived).
+     */
+    hostCount: number;
+    state: 'active' | 'expired' | 'revoked' | 'full';
+    createdAt: string;
+    /**
+     * Who created it (an email, or a token's service account or label).
+     */
+    createdBy: string | null;
+    revokedAt: string | null;
+    /**
+     * When its script was last fetched.
+     */
+    lastUsedAt: string | null;
+};
+
+export type EnrollmentList = {
+    items: Array<Enrollment>;
+};
+
+export type NewEnrollmentRequest = {
+    licenseKeyId: Id;
+    systemGroups?: Array<string>;
+    tags?: Array<string>;
+    customer?: string | null;
+    /**
+     * When the command stops working; at most 90 days ahead.
+     */
+    expiresAt: string;
+    maxHosts?: number | null;
+};
+
+export type NewEnrollment = {
+    enrollment: Enrollment;
+    /**
+     * The enrollment secret, shown this once.
+     */
+    secret: string;
+    /**
+     * The one-line command to run on each host (it carries the secret), shown this once.
+     */
+    command: string;
+};
+
+/**
  * A request refused because the token's role is below the one the operation requires.
  */
 export type ForbiddenProblem = Problem & {
@@ -1855,6 +1912,200 @@ export type UploadReportLegacyResponses = {
 };
 
 export type UploadReportLegacyResponse = UploadReportLegacyResponses[keyof UploadReportLegacyResponses];
+
+export type GetEnrollScriptData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/enroll.sh';
+};
+
+export type GetEnrollScriptErrors = {
+    /**
+     * No script for this secret.
+     */
+    401: string;
+    /**
+     * This client (its address, or its license key) sent too many requests, or too many with a wrong key; or,
+     * for an upload from a host new to its license key, the key's quota of new hosts for the day (UTC) or of
+     * hosts is reached. Wait for the number of seconds in `Retry-After` (for the daily quota: until the next
+     * UTC day).
+     *
+     */
+    429: string;
+    /**
+     * The server cannot take the request now, and the client is not at fault: the request bodies it is
+     * receiving already fill its memory budget, or its database or key store is unavailable. Nothing was
+     * stored. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: string;
+};
+
+export type GetEnrollScriptError = GetEnrollScriptErrors[keyof GetEnrollScriptErrors];
+
+export type GetEnrollScriptResponses = {
+    /**
+     * The script.
+     */
+    200: string;
+};
+
+export type GetEnrollScriptResponse = GetEnrollScriptResponses[keyof GetEnrollScriptResponses];
+
+export type ListEnrollmentsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/admin/enrollments';
+};
+
+export type ListEnrollmentsErrors = {
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ListEnrollmentsError = ListEnrollmentsErrors[keyof ListEnrollmentsErrors];
+
+export type ListEnrollmentsResponses = {
+    /**
+     * The enrollments.
+     */
+    200: EnrollmentList;
+};
+
+export type ListEnrollmentsResponse = ListEnrollmentsResponses[keyof ListEnrollmentsResponses];
+
+export type CreateEnrollmentData = {
+    body: NewEnrollmentRequest;
+    path?: never;
+    query?: never;
+    url: '/api/admin/enrollments';
+};
+
+export type CreateEnrollmentErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * The request conflicts with the current state, e.g. rotating a key that is revoked.
+     */
+    409: Problem;
+    /**
+     * The JSON body is larger than the admin API accepts.
+     */
+    413: Problem;
+    /**
+     * The body is not `application/json`.
+     */
+    415: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type CreateEnrollmentError = CreateEnrollmentErrors[keyof CreateEnrollmentErrors];
+
+export type CreateEnrollmentResponses = {
+    /**
+     * The enrollment, its secret and its command.
+     */
+    201: NewEnrollment;
+};
+
+export type CreateEnrollmentResponse = CreateEnrollmentResponses[keyof CreateEnrollmentResponses];
+
+export type RevokeEnrollmentData = {
+    body?: never;
+    path: {
+        /**
+         * The enrollment's id.
+         */
+        enrollmentId: Id;
+    };
+    query?: never;
+    url: '/api/admin/enrollments/{enrollmentId}/revoke';
+};
+
+export type RevokeEnrollmentErrors = {
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type RevokeEnrollmentError = RevokeEnrollmentErrors[keyof RevokeEnrollmentErrors];
+
+export type RevokeEnrollmentResponses = {
+    /**
+     * Revoked (or revoked already).
+     */
+    204: void;
+};
+
+export type RevokeEnrollmentResponse = RevokeEnrollmentResponses[keyof RevokeEnrollmentResponses];
 
 export type SignOutData = {
     body?: never;

@@ -34,6 +34,10 @@ export const openApiDocument = {
       "description": "What audit collectors call. The `/api/v1/` paths are legacy twins with the same behaviour."
     },
     {
+      "name": "enroll",
+      "description": "What a host fetches once to enroll itself (the enroll script), on the intake listener."
+    },
+    {
       "name": "admin",
       "description": "What operators and their tooling call: hosts, their reports and hardening index, license keys, and\nrefused uploads and license checks.\nEvery admin request carries an admin token (`Authorization: Bearer <token>`; the reference server creates\nthem with `audit-server admin-tokens create` and stores only their SHA-256 hash) or a person's session\ncookie (`POST /api/admin/session`). Answers are JSON;\nerrors are `application/problem+json` (RFC 9457).\n"
     }
@@ -187,6 +191,218 @@ export const openApiDocument = {
           },
           "503": {
             "$ref": "#/components/responses/ServerBusy"
+          }
+        }
+      }
+    },
+    "/enroll.sh": {
+      "get": {
+        "operationId": "getEnrollScript",
+        "tags": [
+          "enroll"
+        ],
+        "summary": "The enroll script of an enrollment",
+        "description": "A POSIX `sh` script, made for the enrollment whose secret the request carries, that installs Lynis where it\nis missing, points it at this server (certificate, license key, groups, tags, customer in a managed block of\n`/etc/lynis/custom.prf`), schedules a daily audit with upload, and runs the first one. Run it as root:\n`curl -fsS --pinnedpubkey 'sha256//…' -k -H 'Authorization: Bearer <secret>' https://SERVER:PORT/enroll.sh | sudo sh`\n(`sh -s -- --no-run` skips the first audit, `--uninstall` removes what it added). Served on the intake\nlistener. A missing, unknown, revoked or expired secret, or an enrollment that holds its maximum of hosts,\nis answered 401 without a script. The secret is never logged.\n",
+        "security": [
+          {
+            "enrollmentSecret": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The script.",
+            "content": {
+              "text/x-shellscript": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No script for this secret.",
+            "content": {
+              "text/plain": {
+                "schema": {
+                  "type": "string"
+                },
+                "example": "Unknown, revoked or expired enrollment"
+              }
+            }
+          },
+          "429": {
+            "$ref": "#/components/responses/RateLimited"
+          },
+          "503": {
+            "$ref": "#/components/responses/ServerBusy"
+          }
+        }
+      }
+    },
+    "/api/admin/enrollments": {
+      "get": {
+        "operationId": "listEnrollments",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "viewer",
+        "summary": "List enrollments",
+        "description": "Every enrollment, newest first: its license key, groups, tags, customer, expiry, maximum and number of\nhosts, and state. Never its secret.\n\nRequires the `viewer` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The enrollments.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/EnrollmentList"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      },
+      "post": {
+        "operationId": "createEnrollment",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "operator",
+        "summary": "Create an enrollment and its one-line command",
+        "description": "An enrollment lets hosts join with one command: the answer carries its `secret` and the `command` to run on\neach host, shown this once (the server keeps a hash of the secret). The command pins this server's TLS\npublic key, so it is safe on the default self-signed certificate. Hosts that enroll report under the\nlicense key `licenseKeyId` with the enrollment's groups, tags and customer.\n\nRequires the `operator` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/NewEnrollmentRequest"
+              },
+              "example": {
+                "licenseKeyId": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                "systemGroups": [
+                  "webservers"
+                ],
+                "tags": [
+                  "production"
+                ],
+                "customer": "acme",
+                "expiresAt": "2026-12-31T00:00:00.000Z",
+                "maxHosts": 50
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "The enrollment, its secret and its command.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/NewEnrollment"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProblemConflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/ProblemTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/ProblemUnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/enrollments/{enrollmentId}/revoke": {
+      "post": {
+        "operationId": "revokeEnrollment",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "operator",
+        "summary": "Revoke an enrollment",
+        "description": "Its command stops working at once (401 without a script); hosts that enrolled keep reporting under their\nlicense key. Revoking twice changes nothing.\n\nRequires the `operator` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "enrollmentId",
+            "in": "path",
+            "required": true,
+            "description": "The enrollment's id.",
+            "schema": {
+              "$ref": "#/components/schemas/Id"
+            }
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Revoked (or revoked already)."
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
           }
         }
       }
@@ -4106,6 +4322,11 @@ export const openApiDocument = {
         "scheme": "bearer",
         "description": "An admin token, created with `audit-server admin-tokens create` on the reference server."
       },
+      "enrollmentSecret": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "An enrollment's secret (`POST /api/admin/enrollments`), sent only in this header, never in a URL."
+      },
       "sessionCookie": {
         "type": "apiKey",
         "in": "cookie",
@@ -7714,6 +7935,179 @@ export const openApiDocument = {
             "type": "integer",
             "nullable": true,
             "description": "`before` for the next page; null on the last one."
+          }
+        }
+      },
+      "Enrollment": {
+        "type": "object",
+        "description": "A way for hosts to join with one command; never its secret.",
+        "required": [
+          "id",
+          "licenseKeyId",
+          "keyLabel",
+          "systemGroups",
+          "tags",
+          "customer",
+          "expiresAt",
+          "maxHosts",
+          "hostCount",
+          "state",
+          "createdAt",
+          "createdBy",
+          "revokedAt",
+          "lastUsedAt"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "licenseKeyId": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "keyLabel": {
+            "type": "string",
+            "nullable": true
+          },
+          "systemGroups": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "tags": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "customer": {
+            "type": "string",
+            "nullable": true
+          },
+          "expiresAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "maxHosts": {
+            "type": "integer",
+            "nullable": true
+          },
+          "hostCount": {
+            "type": "integer",
+            "description": "Hosts that have enrolled with it (their first report arrived)."
+          },
+          "state": {
+            "type": "string",
+            "enum": [
+              "active",
+              "expired",
+              "revoked",
+              "full"
+            ]
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "createdBy": {
+            "type": "string",
+            "nullable": true,
+            "description": "Who created it (an email, or a token's service account or label)."
+          },
+          "revokedAt": {
+            "type": "string",
+            "format": "date-time",
+            "nullable": true
+          },
+          "lastUsedAt": {
+            "type": "string",
+            "format": "date-time",
+            "nullable": true,
+            "description": "When its script was last fetched."
+          }
+        }
+      },
+      "EnrollmentList": {
+        "type": "object",
+        "required": [
+          "items"
+        ],
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Enrollment"
+            }
+          }
+        }
+      },
+      "NewEnrollmentRequest": {
+        "type": "object",
+        "required": [
+          "licenseKeyId",
+          "expiresAt"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "licenseKeyId": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "systemGroups": {
+            "type": "array",
+            "maxItems": 50,
+            "items": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9._-]{1,64}$"
+            },
+            "default": []
+          },
+          "tags": {
+            "type": "array",
+            "maxItems": 50,
+            "items": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9._-]{1,64}$"
+            },
+            "default": []
+          },
+          "customer": {
+            "type": "string",
+            "nullable": true,
+            "pattern": "^[A-Za-z0-9._ -]{1,128}$"
+          },
+          "expiresAt": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When the command stops working; at most 90 days ahead."
+          },
+          "maxHosts": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 100000,
+            "nullable": true
+          }
+        }
+      },
+      "NewEnrollment": {
+        "type": "object",
+        "required": [
+          "enrollment",
+          "secret",
+          "command"
+        ],
+        "properties": {
+          "enrollment": {
+            "$ref": "#/components/schemas/Enrollment"
+          },
+          "secret": {
+            "type": "string",
+            "format": "password",
+            "description": "The enrollment secret, shown this once."
+          },
+          "command": {
+            "type": "string",
+            "description": "The one-line command to run on each host (it carries the secret), shown this once.",
+            "example": "curl -fsS -k --pinnedpubkey 'sha256//Qm9…=' -H 'Authorization: Bearer enr_…' https://collector.example.org:8443/enroll.sh | sudo sh"
           }
         }
       },

@@ -9,6 +9,7 @@ import { DEFAULT_WAIVER_MAX_DAYS } from '../policies/waiver-limits.js';
 import { DamagedReportError } from '../reports/report-content.js';
 import { AdminTokenAuthenticator } from './auth.js';
 import { auditRoutes } from './audit-routes.js';
+import { enrollmentRoutes } from './enrollment-routes.js';
 import { exportRoutes } from './export-routes.js';
 import { fleetRoutes } from './fleet-routes.js';
 import { hostRoutes } from './host-routes.js';
@@ -40,6 +41,7 @@ const HANDLERS = {
   ...userRoutes,
   ...tokenRoutes,
   ...auditRoutes,
+  ...enrollmentRoutes,
   ...hostRoutes,
   ...reportRoutes,
   ...keyRoutes,

@@ -7,6 +7,27 @@ import type * as Contract from './types.gen.js';
  * `application/json` or declares headers.
  */
 export interface AdminOperations {
+  /** `GET /api/admin/enrollments` */
+  listEnrollments: {
+    data: Contract.ListEnrollmentsData;
+    responses: Contract.ListEnrollmentsResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `POST /api/admin/enrollments` */
+  createEnrollment: {
+    data: Contract.CreateEnrollmentData;
+    responses: Contract.CreateEnrollmentResponses;
+    defaulted: 'systemGroups' | 'tags';
+    raw: false;
+  };
+  /** `POST /api/admin/enrollments/{enrollmentId}/revoke` */
+  revokeEnrollment: {
+    data: Contract.RevokeEnrollmentData;
+    responses: Contract.RevokeEnrollmentResponses;
+    defaulted: never;
+    raw: false;
+  };
   /** `GET /api/admin/session` */
   getAdminSession: {
     data: Contract.GetAdminSessionData;
@@ -427,6 +448,9 @@ export const ADMIN_ROLES = ['viewer', 'operator', 'admin'] as const;
 
 /** The role each admin operation requires (its `x-required-role`); `none` for those anyone may call. */
 export const ADMIN_OPERATION_ROLES = {
+  listEnrollments: 'viewer',
+  createEnrollment: 'operator',
+  revokeEnrollment: 'operator',
   getAdminSession: 'viewer',
   signIn: 'none',
   signOut: 'none',
