@@ -2303,6 +2303,22 @@ export type FinishSsoSignInData = {
          * The provider's error code, when it refused.
          */
         error?: string;
+        /**
+         * The provider's words on its error (logged at most, never shown).
+         */
+        error_description?: string;
+        /**
+         * A page of the provider on its error.
+         */
+        error_uri?: string;
+        /**
+         * The provider's issuer identifier (RFC 9207), checked against the configured issuer when sent.
+         */
+        iss?: string;
+        /**
+         * The provider's session state (OpenID Connect Session Management), sent by some providers; unused.
+         */
+        session_state?: string;
     };
     url: '/api/admin/session/sso/callback';
 };

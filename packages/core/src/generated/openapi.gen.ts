@@ -641,6 +641,42 @@ export const openApiDocument = {
               "type": "string",
               "maxLength": 1024
             }
+          },
+          {
+            "name": "error_description",
+            "in": "query",
+            "description": "The provider's words on its error (logged at most, never shown).",
+            "schema": {
+              "type": "string",
+              "maxLength": 4096
+            }
+          },
+          {
+            "name": "error_uri",
+            "in": "query",
+            "description": "A page of the provider on its error.",
+            "schema": {
+              "type": "string",
+              "maxLength": 4096
+            }
+          },
+          {
+            "name": "iss",
+            "in": "query",
+            "description": "The provider's issuer identifier (RFC 9207), checked against the configured issuer when sent.",
+            "schema": {
+              "type": "string",
+              "maxLength": 1024
+            }
+          },
+          {
+            "name": "session_state",
+            "in": "query",
+            "description": "The provider's session state (OpenID Connect Session Management), sent by some providers; unused.",
+            "schema": {
+              "type": "string",
+              "maxLength": 1024
+            }
           }
         ],
         "responses": {
