@@ -167,6 +167,37 @@ program
       'SESSION_MAX_HOURS',
     ),
   )
+  .addOption(new Option('--oidc-issuer <url>', 'single sign-on: the https:// URL of the OpenID provider (default: no single sign-on)').env('OIDC_ISSUER'))
+  .addOption(new Option('--oidc-client-id <id>', "single sign-on: this server's client id at the provider").env('OIDC_CLIENT_ID'))
+  .addOption(
+    new Option('--oidc-client-secret <secret>', 'single sign-on: the client secret (prefer the environment variable: flags show in ps)').env(
+      'OIDC_CLIENT_SECRET',
+    ),
+  )
+  .addOption(
+    new Option(
+      '--oidc-redirect-url <url>',
+      "single sign-on: the callback URL registered at the provider (default: the admin API's own origin + /api/admin/session/sso/callback)",
+    ).env('OIDC_REDIRECT_URL'),
+  )
+  .addOption(
+    new Option('--oidc-role-claim <claim>', `single sign-on: the claim whose value(s) give the role (default: ${DEFAULTS.oidcRoleClaim})`).env(
+      'OIDC_ROLE_CLAIM',
+    ),
+  )
+  .addOption(
+    new Option('--oidc-role-map <pairs>', 'single sign-on: claim values to roles, e.g. sec-admins=admin,sec-ops=operator; the highest wins').env(
+      'OIDC_ROLE_MAP',
+    ),
+  )
+  .addOption(
+    new Option(
+      '--oidc-default-role <role>',
+      `single sign-on: the role of people whose claim maps to none, or "none" to refuse them (default: ${DEFAULTS.oidcDefaultRole})`,
+    ).env('OIDC_DEFAULT_ROLE'),
+  )
+  .addOption(new Option('--oidc-label <text>', "single sign-on: the provider's name on the sign-in button (default: SSO)").env('OIDC_LABEL'))
+  .addOption(new Option('--oidc-scopes <scopes>', `single sign-on: the scopes asked for (default: ${DEFAULTS.oidcScopes})`).env('OIDC_SCOPES'))
   .action(async (_options, command: Command) => {
     const config = await loadConfig(command);
     const logger = createLogger(config.logLevel);

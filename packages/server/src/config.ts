@@ -12,6 +12,8 @@ import { z } from 'zod';
 import { DATABASE_URL_SCHEMES } from './database/dialects.js';
 import { DEFAULT_NEW_HOSTS_PER_DAY } from './hosts/host-admission.js';
 import { DEFAULT_SESSION_LIMITS } from './people/session-limits.js';
+import { ROLES } from './people/roles.js';
+import { parseRoleMap } from './sso/role-mapping.js';
 import { DEFAULT_WAIVER_MAX_DAYS } from './policies/waiver-limits.js';
 
 /** `host:port`, an IPv6 host in brackets: `127.0.0.1:8444`, `[::1]:8444`, `mgmt.example.org:8444`. */
@@ -39,6 +41,12 @@ const ServerSettings = z.object({
   tlsCert: z.string().min(1).optional(),
   tlsKey: z.string().min(1).optional(),
   plainHttp: z.boolean().default(false),
+  // The name hosts reach the server by, for the enroll command and script; unset: the admin request's host name.
+  publicHost: z
+    .string()
+    .regex(/^([A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\]|[0-9A-Fa-f:.]{2,45})$/, 'must be a host name or an IP address')
+    .transform((host) => host.replace(/^\[(.*)\]$/, '$1'))
+    .optional(),
   toolSegment: z
     .string()
     .regex(TOOL_SEGMENT_PATTERN, 'must be one URL path segment, e.g. audit or lynis')
@@ -116,7 +124,34 @@ const ServerSettings = z.object({
     .min(1)
     .max(30 * 24)
     .default(DEFAULT_SESSION_LIMITS.maxHours),
+  // Single sign-on (OpenID Connect): off unless an issuer is given (docs/single-sign-on.md). The secret is never logged.
+  oidcIssuer: z.url({ protocol: /^https$/, error: 'must be the https:// URL of the OpenID provider' }).optional(),
+  oidcClientId: z.string().min(1).optional(),
+  oidcClientSecret: z.string().min(1).optional(),
+  oidcRedirectUrl: z.url({ protocol: /^https?$/, error: 'must be an https:// URL (http:// for localhost)' }).optional(),
+  oidcRoleClaim: z.string().min(1).default('groups'),
+  oidcRoleMap: z
+    .string()
+    .default('')
+    .superRefine((text, context) => {
+      try {
+        parseRoleMap(text);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: `must be value=role pairs separated by commas: ${(error as Error).message}` });
+      }
+    }),
+  oidcDefaultRole: z.enum(['none', ...ROLES], { error: `must be none or a role: ${ROLES.join(', ')}` }).default('none'),
+  oidcLabel: z.string().trim().min(1).max(64).optional(),
+  oidcScopes: z
+    .string()
+    .default('openid email profile')
+    .refine((scopes) => scopes.split(/\s+/).includes('openid'), 'must include openid'),
 });
+
+/** What single sign-on cannot work without: given one, the others are needed too. */
+const OIDC_REQUIRED = ['oidcIssuer', 'oidcClientId', 'oidcClientSecret'] as const;
+/** Settings that mean something only with single sign-on on. */
+const OIDC_OPTIONAL = ['oidcRedirectUrl', 'oidcLabel'] as const;
 
 /** Everything the reference server can be told, with its defaults. Parsed once at start. */
 export const ServerConfigSchema = ServerSettings.refine((c) => Boolean(c.tlsCert) === Boolean(c.tlsKey), {
@@ -135,6 +170,17 @@ export const ServerConfigSchema = ServerSettings.refine((c) => Boolean(c.tlsCert
   .refine((c) => typeof c.adminListen !== 'object' || c.adminListen.port === 0 || (c.adminListen.port !== c.port && c.adminListen.port !== c.opsPort), {
     message: "the admin port must differ from the collectors' port and the operations port",
     path: ['adminListen'],
+  })
+  .superRefine((c, context) => {
+    const given = [...OIDC_REQUIRED, ...OIDC_OPTIONAL].filter((name) => c[name] !== undefined);
+    const missing = OIDC_REQUIRED.filter((name) => c[name] === undefined);
+    if (given.length > 0 && missing.length > 0) {
+      context.addIssue({
+        code: 'custom',
+        message: `single sign-on needs ${OIDC_REQUIRED.join(', ')} together (given: ${given.join(', ')}); missing: ${missing.join(', ')}`,
+        path: [missing[0]!],
+      });
+    }
   });
 
 /** Validated server configuration. */

@@ -20,6 +20,7 @@ import { reclaimMemoryWhenIdle } from './ops/memory-reclaim.js';
 import type { ServerMetrics } from './ops/metrics.js';
 import { WriteHealth } from './ops/write-health.js';
 import { OrmKeyStore } from './secrets/license-key-store.js';
+import { singleSignOnOf } from './sso/single-sign-on.js';
 
 /** A started server. */
 export interface RunningServer {
@@ -114,6 +115,7 @@ function adminApiUnlessOff(
     waiverMaxDays: config.waiverMaxDays,
     sessionLimits: { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours },
     signInLockout: createSignInLockout(rateLimiter),
+    sso: singleSignOnOf(config, database),
   });
 }
 

@@ -27,6 +27,7 @@ import { createRateLimiter } from '../http/rate-limiter-store.js';
 import { operationsWithoutARole, requiredRole } from './roles.js';
 import { changesSomething, isCrossSite, isSameOrigin } from './same-origin.js';
 import { sessionRoutes } from './session-routes.js';
+import type { SingleSignOn } from '../sso/single-sign-on.js';
 import { ssoRoutes } from './sso-routes.js';
 import { tokenRoutes } from './token-routes.js';
 import { userRoutes } from './user-routes.js';
@@ -94,6 +95,8 @@ export interface AdminApiOptions {
   signInLockout?: SignInLockout;
   /** The clock of sessions (tests move it); default: the system's. */
   now?: () => Date;
+  /** Single sign-on through an OpenID provider; default: not offered. */
+  sso?: SingleSignOn;
 }
 
 /** The request body as the adapter read it. */
@@ -153,6 +156,7 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
     signInLockout:
       options.signInLockout ??
       createSignInLockout(await createRateLimiter({ perAddressPerMinute: 0, perKeyPerMinute: 0, failuresPer10Minutes: 0, redisPrefix: '' })),
+    sso: options.sso,
   });
   // The server builds the admin API on its first request (server.ts), so a start does not wait for this.
   await backend.init();
@@ -260,7 +264,8 @@ function adminInput<Op extends AdminOperationId>({ request, security }: Context<
   // What the security handler that passed resolved; neither ran for an operation anyone may call.
   const actor = [security['adminToken'], security['sessionCookie']].find((resolved) => resolved && !(resolved as { error?: unknown }).error) as
     AdminActor | undefined;
-  const client = { address: adminRequest.remoteAddress, sessionId: sessionIdFromCookies(headerValue(adminRequest.headers.cookie)) };
+  const cookies = headerValue(adminRequest.headers.cookie);
+  const client = { address: adminRequest.remoteAddress, sessionId: sessionIdFromCookies(cookies), origin: adminRequest.origin, cookies };
   return { path: request.params, query: request.query, body: request.requestBody, actor, client } as AdminInput<Op>;
 }
 

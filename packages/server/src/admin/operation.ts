@@ -3,6 +3,7 @@ import type { Database } from '../database/dialect.js';
 import type { ADMIN_OPERATION_ROLES, AdminOperations } from '../generated/admin-operations.gen.js';
 import type { SignInLockout } from '../people/sign-in-lockout.js';
 import type { SessionStore } from '../people/sessions.js';
+import type { SingleSignOn } from '../sso/single-sign-on.js';
 import type { AdminRole } from '../people/roles.js';
 import type { AccessScope } from '../people/scope.js';
 import type { UserSummary } from '../people/user-records.js';
@@ -25,6 +26,8 @@ export interface AdminContext {
   sessions: SessionStore;
   /** The lockout against guessing passwords. */
   signInLockout: SignInLockout;
+  /** Single sign-on through an OpenID provider; undefined when not configured. */
+  sso?: SingleSignOn;
 }
 
 /** Who made a request: an admin token, or a person signed in with the session cookie; each with the role it has. */
@@ -81,8 +84,11 @@ export interface AdminInput<Op extends AdminOperationId> {
   body: RequestPart<AdminContract[Op]['data']['body'], AdminContract[Op]['defaulted']>;
   /** Who made the request; none for the operations anyone may call. */
   actor: Op extends OpenOperation ? undefined : AdminActor;
-  /** What signing in and out need of the request itself: the client's address and the session cookie's id. */
-  client: { address?: string; sessionId?: string };
+  /**
+   * What signing in and out need of the request itself: the client's address, the session cookie's id, the
+   * request's own origin (`https://host:port`, as the browser addressed the server) and its `Cookie` header.
+   */
+  client: { address?: string; sessionId?: string; origin?: string; cookies?: string };
 }
 
 /** What `JSON.stringify` makes into `T`: a `Date` is written as its ISO 8601 string, as the contract's `date-time` fields want. */

@@ -7,7 +7,8 @@ import type { AdminRole } from '../people/roles.js';
 /** An answer of the admin API, independent of the HTTP framework that sends it. */
 export interface AdminResponse {
   status: number;
-  headers: Record<string, string>;
+  /** Several values only for `set-cookie`, which cannot be joined into one. */
+  headers: Record<string, string | string[]>;
   /** The body whole, or streamed (exports): a stream that fails part way cuts the connection, so no client takes a truncated export for a whole one. */
   body: string | Uint8Array | Readable;
 }

@@ -593,6 +593,26 @@ export const SessionRecord = defineEntity({
 });
 export type SessionRecord = InferEntity<typeof SessionRecord>;
 
+/**
+ * A single sign-on attempt between its start and the provider's answer: what the callback checks it against.
+ * The cookie carries a random id; this row only its SHA-256 hash. Deleted when used or ten minutes old.
+ */
+export const SsoAttemptRecord = defineEntity({
+  name: 'SsoAttemptRecord',
+  tableName: 'sso_attempt',
+  properties: {
+    /** SHA-256 of the cookie's random id, hex. */
+    id: p.string().length(64).primary(),
+    state: p.string().length(128),
+    nonce: p.string().length(128),
+    /** The PKCE code verifier. */
+    codeVerifier: p.string().length(128),
+    redirectUrl: p.string().length(2048),
+    createdAt: p.datetime().index(),
+  },
+});
+export type SsoAttemptRecord = InferEntity<typeof SsoAttemptRecord>;
+
 /** Every entity, for opening the database. */
 export const ENTITIES = [
   LicenseKeyRecord,
@@ -620,4 +640,5 @@ export const ENTITIES = [
   KeyHostQuotaRecord,
   UserRecord,
   SessionRecord,
+  SsoAttemptRecord,
 ];

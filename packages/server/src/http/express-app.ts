@@ -27,6 +27,8 @@ export function createExpressApp(logger: Logger, options: ExpressAppOptions): Re
 function serveAdmin(app: Express, admin: AdminApi): void {
   app.use('/api/admin', adminMiddleware(admin));
   app.use('/dashboard', dashboardRouter());
+  // Where single sign-on ends (`/`, `/?sso_error=…`): the dashboard, with the query it reads.
+  app.get('/', (req, res) => res.redirect(302, `/dashboard/${req.originalUrl.slice(1)}`));
 }
 
 /** Plain-text 404 for every other path, and 500 for an unexpected error, which is logged. */

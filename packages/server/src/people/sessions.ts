@@ -73,10 +73,13 @@ export class SessionStore {
 export const CLEARED_SESSION_COOKIE = `${SESSION_COOKIE}=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax`;
 
 /** The session id a `Cookie` header carries, if any. */
-export function sessionIdFromCookies(cookieHeader: string | undefined): string | undefined {
+export const sessionIdFromCookies = (cookieHeader: string | undefined): string | undefined => cookieValue(cookieHeader, SESSION_COOKIE);
+
+/** The value of the cookie `cookieName` in a `Cookie` header, if it has one. */
+export function cookieValue(cookieHeader: string | undefined, cookieName: string): string | undefined {
   for (const pair of (cookieHeader ?? '').split(';')) {
     const [name, ...value] = pair.trim().split('=');
-    if (name === SESSION_COOKIE) return value.join('=');
+    if (name === cookieName) return value.join('=');
   }
   return undefined;
 }

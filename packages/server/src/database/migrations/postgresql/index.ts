@@ -19,6 +19,7 @@ import { AdminTokenRole } from './0017-admin-token-role.js';
 import { Users } from './0018-users.js';
 import { Sessions } from './0019-sessions.js';
 import { PeopleOwnershipAndScope } from './0020-people-ownership-and-scope.js';
+import { SsoAttempts } from './0022-sso-attempts.js';
 
 /**
  * Every PostgreSQL schema migration, oldest first. PostgreSQL support came after SQLite's 0003, so its list starts
@@ -45,4 +46,5 @@ export const POSTGRESQL_MIGRATIONS: MigrationObject[] = [
   { name: '0018-users', class: Users },
   { name: '0019-sessions', class: Sessions },
   { name: '0020-people-ownership-and-scope', class: PeopleOwnershipAndScope },
+  { name: '0022-sso-attempts', class: SsoAttempts },
 ];

@@ -21,6 +21,7 @@ import { AdminTokenRole } from './0019-admin-token-role.js';
 import { Users } from './0020-users.js';
 import { Sessions } from './0021-sessions.js';
 import { PeopleOwnershipAndScope } from './0022-people-ownership-and-scope.js';
+import { SsoAttempts } from './0024-sso-attempts.js';
 
 /**
  * Every SQLite schema migration, oldest first, listed so that they run from compiled output without file globbing.
@@ -49,4 +50,5 @@ export const SQLITE_MIGRATIONS: MigrationObject[] = [
   { name: '0020-users', class: Users },
   { name: '0021-sessions', class: Sessions },
   { name: '0022-people-ownership-and-scope', class: PeopleOwnershipAndScope },
+  { name: '0024-sso-attempts', class: SsoAttempts },
 ];
