@@ -1,4 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import type { SignInOptions } from '@org/audit-client/sdk';
+import { SSO_START_PATH, signInOptions, takeSsoError } from '../sso.js';
 
 interface SignInProps {
   notice?: string;
@@ -11,20 +13,53 @@ interface SignInProps {
 
 /**
  * Asks for an email and password (an account made with `audit-server users add`); an admin token (made with
- * `audit-server admin-tokens create`, kept for this tab only) is the other way in, behind a disclosure.
+ * `audit-server admin-tokens create`, kept for this tab only) is the other way in, behind a disclosure. When the
+ * server has single sign-on, "Sign in with …" comes first; why it failed, when the server sent the browser back
+ * with `?sso_error=…`, is said at the top.
  */
 export function SignIn({ notice, tokenFirst, onPasswordSignIn, onTokenSignIn }: SignInProps) {
   const [failure, setFailure] = useState<string>();
+  const [ssoFailure] = useState(takeSsoError);
   const shown = failure ?? notice;
   return (
     <main className="sign-in">
       <h1>Audit collector</h1>
+      {ssoFailure && (
+        <p role="alert" className="error sso-error">
+          {ssoFailure}
+        </p>
+      )}
+      <SsoSignIn />
       <PasswordForm notice={shown} onSignIn={onPasswordSignIn} onFailure={setFailure} />
       <details className="token-sign-in" open={tokenFirst}>
         <summary>Use an admin token instead</summary>
         <TokenForm onSignIn={onTokenSignIn} />
       </details>
     </main>
+  );
+}
+
+/** "Sign in with <provider>": a plain link, as the browser must go to the server, which sends it on to the provider. */
+function SsoSignIn() {
+  const [sso, setSso] = useState<SignInOptions['sso']>();
+  useEffect(() => {
+    let current = true;
+    signInOptions().then(
+      (options) => current && setSso(options),
+      () => current && setSso(undefined),
+    );
+    return () => {
+      current = false;
+    };
+  }, []);
+  if (!sso?.enabled) return null;
+  return (
+    <div className="sso-sign-in">
+      <a className="button" href={SSO_START_PATH}>
+        Sign in with {sso.label ?? 'SSO'}
+      </a>
+      <p className="hint">or with your email and password:</p>
+    </div>
   );
 }
 
