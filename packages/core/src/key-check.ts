@@ -11,7 +11,10 @@ export interface KeyCheckContext {
 }
 
 /** The outcome of checking a request's key, with the failure and per-key limits applied. */
-export type KeyCheck = { state: 'valid'; keyId: string } | { state: 'refused'; keyId: string } | { state: 'limited'; keyId: string; retryAfterSeconds: number };
+export type KeyCheck =
+  | { state: 'valid'; keyId: string; enrollmentId?: string }
+  | { state: 'refused'; keyId: string }
+  | { state: 'limited'; keyId: string; retryAfterSeconds: number };
 
 /**
  * Looks a key up (none when missing or malformed), counts a failure against the client, or the request against
@@ -26,7 +29,9 @@ export async function checkKey(context: KeyCheckContext, licenseKey: string | un
   }
   const decision = rateLimiter ? await callDependency('rate limiter', () => rateLimiter.consumeKey(lookup.keyId)) : ALLOWED;
   if (!decision.allowed) return { state: 'limited', keyId: lookup.keyId, retryAfterSeconds: decision.retryAfterSeconds };
-  return { state: 'valid', keyId: lookup.keyId };
+  return lookup.enrollmentId === undefined
+    ? { state: 'valid', keyId: lookup.keyId }
+    : { state: 'valid', keyId: lookup.keyId, enrollmentId: lookup.enrollmentId };
 }
 
 /** Counts a failed key check against the client, for the brute-force limit; only when its address is known. */

@@ -3,7 +3,15 @@ import type { RejectionReason } from './rejection-reason.js';
 import type { HostLabels } from './lynis-report.js';
 
 /** What a {@link KeyStore} knows about a license key. Expired keys count as `revoked`. */
-export type KeyLookup = { state: 'valid'; keyId: string } | { state: 'revoked'; keyId: string } | { state: 'unknown' };
+export type KeyLookup =
+  | {
+      state: 'valid';
+      keyId: string;
+      /** Set when the key presented was an enrollment's alias of the key rather than the key itself: that enrollment's id. */
+      enrollmentId?: string;
+    }
+  | { state: 'revoked'; keyId: string }
+  | { state: 'unknown' };
 
 /** Looks license keys up. Implementations should store keys hashed (see `hashLicenseKey`). */
 export interface KeyStore {
@@ -29,6 +37,8 @@ export function uploadFieldsOf(form: ReportUploadForm): UploadFields {
 export interface ReportToStore extends UploadFields {
   /** The key record the upload authenticated with (from {@link KeyLookup}). */
   keyId: string;
+  /** The enrollment whose alias of the key the upload presented (from {@link KeyLookup}); absent for the key itself. */
+  enrollmentId?: string;
   receivedAt: Date;
   encoding: ReportEncoding;
   /** Size in bytes of the report as the client sent it (after base64 decoding, before redaction). */

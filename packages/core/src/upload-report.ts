@@ -35,6 +35,7 @@ export async function uploadReport(context: UploadReportContext, validated: Oper
   // holds only the report's bytes (32 uploads of 8 MB waiting held 256 MiB of text besides).
   form.data = '';
   const report = reportToStore(key.keyId, fields, decoded, form.licensekey);
+  if (key.enrollmentId !== undefined) report.enrollmentId = key.enrollmentId;
   const saved = await storeReport(reportStore, report);
   if (saved instanceof ReportRefusedError) {
     const headers: Record<string, string> =

@@ -71,6 +71,11 @@ program
       '--max-bodies-per-address <count>',
       `request bodies one client address may send at once; more get 429 (default: ${DEFAULTS.maxBodiesPerAddress})`,
     ).env('MAX_BODIES_PER_ADDRESS'),
+  .addOption(
+    new Option('--public-host <name>', "host name enrolled hosts reach the server by, in the enroll command (default: the admin request's host name)").env(
+      'PUBLIC_HOST',
+    ),
+  )
   )
   .addOption(
     new Option(

@@ -9,7 +9,10 @@ import type { Database } from './database/dialect.js';
 import { dialectOf } from './database/dialects.js';
 import { openDatabase } from './database/open.js';
 import { startHostBackfill, type HostBackfill } from './hosts/host-backfill.js';
-import { adminApiOnFirstUse, createAdminApp, createApp } from './http/app.js';
+import { adminApiOnFirstUse, createAdminApp, createApp, type AppOptions } from './http/app.js';
+import { enrollScriptRoute } from './enrollment/enroll-script-route.js';
+import { enrollmentSettings, type EnrollmentSettings } from './enrollment/enrollment-settings.js';
+import { recordScriptFetch } from './enrollment/script-fetch-record.js';
 import { createCollectorApi } from './http/collector-api.js';
 import { baseUrl, createListener, drainListener, listen, portOf } from './http/listeners.js';
 import { createRateLimiter, rateLimitSettingsOf, type ClosableRateLimiter } from './http/rate-limiter-store.js';
@@ -72,11 +75,24 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     await keyStore.close();
     await database.close();
   };
-  const admin = adminApiUnlessOff(config, logger, { database, rateLimiter, work });
   const tls = await tlsIdentityFor(config);
+  // The ports are known once the listeners listen, before any request can ask for them.
+  const listening: { current?: Listeners } = {};
+  const intakePort = () => portOf(listening.current!.collectors);
+  const enrollment = enrollmentSettings({
+    publicHost: config.publicHost,
+    scheme: tls ? 'https' : 'http',
+    certificate: tls?.cert,
+    toolSegment: config.toolSegment,
+    intakePort,
+    dashboardPort: () => (listening.current?.admin ? portOf(listening.current.admin.server) : intakePort()),
+  });
+  const admin = adminApiUnlessOff(config, logger, { database, rateLimiter, work, enrollment });
+  const enrollScript = enrollScriptRoute({ database, settings: enrollment, rateLimiter, onFetch: recordScriptFetch(logger) });
   let shuttingDown = false;
   const isShuttingDown = () => shuttingDown;
-  const listeners = createListeners(config, logger, { api, admin, metrics, database, writeHealth, rateLimiter, tls }, isShuttingDown);
+  const listeners = createListeners(config, logger, { api, admin, metrics, database, writeHealth, rateLimiter, tls, enrollScript }, isShuttingDown);
+  listening.current = listeners;
   await listenAll(listeners, config).catch(async (error: unknown) => {
     listeners.collectors.close();
     listeners.admin?.server.close();
@@ -101,10 +117,10 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
 function adminApiUnlessOff(
   config: ServerConfig,
   logger: Logger,
-  parts: { database: Database; rateLimiter: ClosableRateLimiter; work: BackgroundWork },
+  parts: { database: Database; rateLimiter: ClosableRateLimiter; work: BackgroundWork; enrollment: EnrollmentSettings },
 ): AdminApi | undefined {
   if (config.adminListen === 'off') return undefined;
-  const { database, rateLimiter, work } = parts;
+  const { database, rateLimiter, work, enrollment } = parts;
   return adminApiOnFirstUse({
     database,
     rateLimiter,
@@ -115,6 +131,7 @@ function adminApiUnlessOff(
     waiverMaxDays: config.waiverMaxDays,
     sessionLimits: { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours },
     signInLockout: createSignInLockout(rateLimiter),
+    enrollment,
     sso: singleSignOnOf(config, database),
   });
 }
@@ -135,13 +152,20 @@ interface ListenerParts {
   writeHealth: WriteHealth;
   rateLimiter: ClosableRateLimiter;
   tls: TlsIdentity | undefined;
+  /** `GET /enroll.sh`, on the collectors' listener. */
+  enrollScript: AppOptions['enrollScript'];
 }
 
 /** The listeners the settings ask for, not yet listening; the admin API is served on the collectors' port unless it has its own. */
 function createListeners(config: ServerConfig, logger: Logger, parts: ListenerParts, isShuttingDown: () => boolean): Listeners {
   const { api, admin, metrics, tls } = parts;
   const adminApart = typeof config.adminListen === 'object' ? config.adminListen : undefined;
-  const app = createApp(api, logger, { inFlight: metrics.inFlight, trustProxy: config.trustProxy, admin: adminApart ? undefined : admin });
+  const app = createApp(api, logger, {
+    inFlight: metrics.inFlight,
+    trustProxy: config.trustProxy,
+    admin: adminApart ? undefined : admin,
+    enrollScript: parts.enrollScript,
+  });
   const collectors = createListener(app, config, tls, isShuttingDown);
   const adminServer = adminApart && admin && createListener(createAdminApp(admin, logger, { trustProxy: config.trustProxy }), config, tls, isShuttingDown);
   const ops =

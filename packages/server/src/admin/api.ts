@@ -29,6 +29,7 @@ import { changesSomething, isCrossSite, isSameOrigin } from './same-origin.js';
 import { sessionRoutes } from './session-routes.js';
 import type { SingleSignOn } from '../sso/single-sign-on.js';
 import { ssoRoutes } from './sso-routes.js';
+import type { EnrollmentSettings } from '../enrollment/enrollment-settings.js';
 import { tokenRoutes } from './token-routes.js';
 import { userRoutes } from './user-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
@@ -100,6 +101,8 @@ export interface AdminApiOptions {
 }
 
 /** The request body as the adapter read it. */
+  /** Where enrolled hosts reach the intake (the one-line command's address and pin); default: enrollments cannot be made. */
+  enrollment?: EnrollmentSettings;
 export type AdminRequestBody =
   | { kind: 'none' }
   | { kind: 'json'; value: unknown }
@@ -161,6 +164,7 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
   // The server builds the admin API on its first request (server.ts), so a start does not wait for this.
   await backend.init();
   checkEveryOperationHandled(backend);
+    enrollment: options.enrollment,
   checkEveryOperationHasARole(backend);
   return {
     handle: async (request) => withAdminHeaders(await answer(backend, request, options.rateLimiter, logger)),

@@ -5,6 +5,7 @@ import type { SignInLockout } from '../people/sign-in-lockout.js';
 import type { SessionStore } from '../people/sessions.js';
 import type { SingleSignOn } from '../sso/single-sign-on.js';
 import type { AdminRole } from '../people/roles.js';
+import type { EnrollmentSettings } from '../enrollment/enrollment-settings.js';
 import type { AccessScope } from '../people/scope.js';
 import type { UserSummary } from '../people/user-records.js';
 import type { AdminResponse } from './responses.js';
@@ -29,6 +30,8 @@ export interface AdminContext {
   /** Single sign-on through an OpenID provider; undefined when not configured. */
   sso?: SingleSignOn;
 }
+  /** Where enrolled hosts reach the intake; undefined when the server has not said (enrollments cannot be made). */
+  enrollment?: EnrollmentSettings;
 
 /** Who made a request: an admin token, or a person signed in with the session cookie; each with the role it has. */
 export type AdminActor = ({ kind: 'token'; tokenId: string } | { kind: 'user'; user: UserSummary }) & {

@@ -80,10 +80,13 @@ export const HostRecord = defineEntity({
     identityFrom: p.string().length(255).nullable(),
     identityTo: p.string().length(255).nullable(),
     identityRefused: p.boolean().default(false),
+    /** The enrollment whose alias of the key the host's first report came with (see `enrollment/`); null: the key itself. */
+    enrollmentId: p.uuid().nullable(),
   },
   uniques: [{ properties: ['key', 'hostId'] }],
   indexes: [
     { properties: ['hostname'] },
+    { properties: ['enrollmentId'] },
     { properties: ['lastSeen'] },
     // The host list's OS filter compares case-insensitively.
     { name: 'host_lower_os_name_index', expression: 'create index host_lower_os_name_index on host (lower(os_name))' },
@@ -642,3 +645,35 @@ export const ENTITIES = [
   SessionRecord,
   SsoAttemptRecord,
 ];
+/**
+ * A way for hosts to join with one command (see `enrollment/`): its secret and its alias of the license key, both
+ * known only by their SHA-256 hashes, and what enrolled hosts are labelled with. Revoking it stops its script only.
+ */
+export const EnrollmentRecord = defineEntity({
+  name: 'EnrollmentRecord',
+  tableName: 'enrollment',
+  properties: {
+    id: p.uuid().primary(),
+    secretHash: p.string().length(64).unique(),
+    /** SHA-256 of the key-shaped alias derived from the secret, which enrolled hosts send as their license key. */
+    aliasHash: p.string().length(64).unique(),
+    licenseKeyId: p.uuid().index(),
+    /** JSON arrays of the system groups and tags written into enrolled hosts' profiles. */
+    systemGroups: p.text(),
+    tags: p.text(),
+    customer: p.string().length(255).nullable(),
+    /** After this time the script is no longer served (the alias keeps working). */
+    expiresAt: p.datetime(),
+    /** Most hosts that may enroll with it; null: no maximum. */
+    maxHosts: p.integer().nullable(),
+    createdAt: p.datetime(),
+    /** Who created it: a person's email, or a token's label. */
+    createdBy: p.string().length(255).nullable(),
+    revokedAt: p.datetime().nullable(),
+    /** When its script was last fetched. */
+    lastUsedAt: p.datetime().nullable(),
+  },
+});
+export type EnrollmentRecord = InferEntity<typeof EnrollmentRecord>;
+
+  EnrollmentRecord,

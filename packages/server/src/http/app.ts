@@ -17,6 +17,8 @@ export interface AppOptions {
   trustProxy?: string;
   /** The admin API, served under `/api/admin`, and the dashboard on it under `/dashboard/`. Unset: both answer 404. */
   admin?: AdminApi;
+  /** `GET /enroll.sh`, the enroll script of an enrollment. Unset: 404. */
+  enrollScript?: ExpressAppOptions['enrollScript'];
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { RequestListener } from 'node:http';
-import express, { type ErrorRequestHandler, type Express } from 'express';
+import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { describeFailure } from '@org/audit-server-core';
 import type { AdminApi } from '../admin/api.js';
@@ -13,6 +13,8 @@ export interface ExpressAppOptions {
   trustProxy?: string;
   /** The admin API under `/api/admin`, and the dashboard, which calls it, under `/dashboard/`. Unset: both answer 404. */
   admin?: AdminApi;
+  /** `GET /enroll.sh`, the enroll script: on the collectors' listener only. */
+  enrollScript?: (req: Request, res: Response) => Promise<void>;
 }
 
 /** The Express app of everything but the collector endpoints: the admin API, the dashboard, plain-text 404 and 500. */
@@ -20,6 +22,7 @@ export function createExpressApp(logger: Logger, options: ExpressAppOptions): Re
   const app = express();
   app.disable('x-powered-by');
   if (options.trustProxy) app.set('trust proxy', compileProxyTrust(options.trustProxy));
+  if (options.enrollScript) app.get('/enroll.sh', options.enrollScript);
   if (options.admin) serveAdmin(app, options.admin);
   return withFallbacks(app, logger);
 }

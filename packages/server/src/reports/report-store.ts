@@ -245,6 +245,8 @@ export function reportRowsOf(
     identity_from: null,
     identity_to: null,
     identity_refused: false,
+    // Kept from the host's first report: the upsert never changes it on a known host.
+    enrollment_id: report.enrollmentId ?? null,
     reportId: row.id,
     receivedAt: report.receivedAt,
   };

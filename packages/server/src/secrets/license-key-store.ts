@@ -1,6 +1,7 @@
 import { hashLicenseKey, type KeyLookup, type KeyStore } from '@org/audit-server-core';
 import type { Database } from '../database/dialect.js';
 import { LicenseKeyRecord } from '../database/entities.js';
+import { findAlias } from '../enrollment/enrollments.js';
 import { recordLastUse } from './secret-records.js';
 
 /** How often a key store rereads key changes, and writes last-use times. */
@@ -9,6 +10,12 @@ export interface KeySnapshotOptions {
   refreshIntervalMs?: number;
   /** Milliseconds between writes of last-use times. Default 30 000. */
   lastUsedFlushMs?: number;
+}
+
+/** What an enrollment's alias of a key stands for: never changes once made, so it is cached for good. */
+interface AliasEntry {
+  keyId: string;
+  enrollmentId: string;
 }
 
 interface KeyEntry {
@@ -24,10 +31,13 @@ interface KeyEntry {
  * wait for the database and every server sees a revocation within the interval. A key not in the snapshot waits
  * for a refresh begun after it was asked for, so a key created a moment ago works at once; misses share that
  * refresh, and one fails (core answers 503) when the database cannot say. Last-use times are kept in memory
- * and written in one batch per flush interval and on close.
+ * and written in one batch per flush interval and on close. A key it does not know may be an enrollment's alias of
+ * a key (`enrollment/`): looked up by its hash once, after the refresh, then answered from memory with its key's state.
  */
 export class OrmKeyStore implements KeyStore {
   #keys = new Map<string, KeyEntry>();
+  #keysById = new Map<string, KeyEntry>();
+  #aliases = new Map<string, AliasEntry>();
   #revision = -1;
   #lastUsed = new Map<string, Date>();
   #refreshing: Promise<void> | undefined;
@@ -55,15 +65,31 @@ export class OrmKeyStore implements KeyStore {
     // Found by SHA-256 digest: a lookup's timing can only tell about the digest of the caller's own guess,
     // which reveals nothing about stored keys, so no secret is ever compared byte by byte.
     const hash = hashLicenseKey(licenseKey);
-    let entry = this.#keys.get(hash);
-    if (!entry) {
-      await this.#refreshStartingNow(); // throws when the database cannot say whether the key exists
-      entry = this.#keys.get(hash);
-      if (!entry) return { state: 'unknown' };
-    }
+    const entry = this.#keys.get(hash);
+    if (entry) return this.#answer(entry);
+    const alias = this.#aliases.get(hash);
+    if (alias) return this.#answerAlias(alias);
+    await this.#refreshStartingNow(); // throws when the database cannot say whether the key exists
+    const fresh = this.#keys.get(hash);
+    if (fresh) return this.#answer(fresh);
+    const found = await findAlias(this.orm, hash);
+    if (!found) return { state: 'unknown' };
+    this.#aliases.set(hash, found);
+    return this.#answerAlias(found);
+  }
+
+  #answer(entry: KeyEntry): KeyLookup {
     if (entry.revoked || (entry.expiresAt !== null && entry.expiresAt <= Date.now())) return { state: 'revoked', keyId: entry.keyId };
     this.#lastUsed.set(entry.keyId, new Date());
     return { state: 'valid', keyId: entry.keyId };
+  }
+
+  /** An alias is valid while its key is; a key gone from the snapshot counts as revoked. */
+  #answerAlias(alias: AliasEntry): KeyLookup {
+    const entry = this.#keysById.get(alias.keyId);
+    if (!entry) return { state: 'revoked', keyId: alias.keyId };
+    const answer = this.#answer(entry);
+    return answer.state === 'valid' ? { ...answer, enrollmentId: alias.enrollmentId } : answer;
   }
 
   /** Rereads the keys if any changed since the last read. */
@@ -93,6 +119,7 @@ export class OrmKeyStore implements KeyStore {
     if (revision === this.#revision) return;
     const records = await em.find(LicenseKeyRecord, {}, { fields: ['id', 'keyHash', 'revokedAt', 'expiresAt'] });
     this.#keys = new Map(records.map((r) => [r.keyHash, { keyId: r.id, revoked: r.revokedAt != null, expiresAt: r.expiresAt ? r.expiresAt.getTime() : null }]));
+    this.#keysById = new Map([...this.#keys.values()].map((entry) => [entry.keyId, entry]));
     this.#revision = revision;
   }
 

@@ -21,6 +21,8 @@ import { Sessions } from './0019-sessions.js';
 import { PeopleOwnershipAndScope } from './0020-people-ownership-and-scope.js';
 import { SsoAttempts } from './0022-sso-attempts.js';
 
+import { HostScopeIndex } from './0023-host-scope-index.js';
+import { Enrollments } from './0024-enrollments.js';
 /**
  * Every PostgreSQL schema migration, oldest first. PostgreSQL support came after SQLite's 0003, so its list starts
  * at that schema. Migrations are frozen history: they import nothing from the live code.
@@ -48,3 +50,5 @@ export const POSTGRESQL_MIGRATIONS: MigrationObject[] = [
   { name: '0020-people-ownership-and-scope', class: PeopleOwnershipAndScope },
   { name: '0022-sso-attempts', class: SsoAttempts },
 ];
+  { name: '0023-host-scope-index', class: HostScopeIndex },
+  { name: '0024-enrollments', class: Enrollments },
