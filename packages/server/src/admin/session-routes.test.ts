@@ -78,7 +78,14 @@ describe.each(DIALECTS)('people signing in on %s', (dialect) => {
     const sessionId = COOKIE_PATTERN.exec(response.headers.get('set-cookie')!)![1]!;
     const session = await whoAmI(sessionId);
     expect(session.status).toBe(200);
-    expect(await session.json()).toEqual({ kind: 'user', email: EMAIL, displayName: 'Ada Lovelace', role: 'admin' });
+    expect(await session.json()).toEqual({
+      kind: 'user',
+      userId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      email: EMAIL,
+      displayName: 'Ada Lovelace',
+      role: 'admin',
+      scope: { customers: [], groups: [] },
+    });
   });
 
   it('stores only the hash of the session id, and logs neither it nor the password', async () => {
@@ -136,6 +143,8 @@ describe.each(DIALECTS)('people signing in on %s', (dialect) => {
 
   it("ends the account's sessions when its role changes or it is disabled", async () => {
     const first = await signedIn();
+    // Another admin first: the last one cannot be demoted.
+    await addUserWithPassword(database, { email: 'grace@example.org', role: 'admin' }, PASSWORD);
     await setUserRole(database, EMAIL, 'viewer');
     expect((await whoAmI(first)).status).toBe(401);
     const second = await signedIn();

@@ -1,13 +1,45 @@
+import { hashPassword } from '../people/passwords.js';
+import { normalizeScope } from '../people/scope.js';
+import { addUser, changeUser, deleteUserById, listUsers as readUsers, type UserSummary } from '../people/user-records.js';
+import { actorLogFields } from './actor.js';
 import type { AdminHandler, AdminHandlers } from './operation.js';
 
-// Placeholder while the operations are built: answers 500 until replaced.
-const notBuilt = (): never => {
-  throw new Error('not built yet');
+/** An account as the contract gives it: how it signs in, never its password hash. */
+export const userBody = (user: UserSummary) => ({
+  id: user.id,
+  email: user.email,
+  displayName: user.displayName,
+  role: user.role,
+  scope: user.scope,
+  disabled: user.disabledAt !== null,
+  signIn: [...(user.hasPassword ? (['password'] as const) : []), ...(user.hasSso ? (['sso'] as const) : [])],
+  createdAt: user.createdAt,
+  lastSignInAt: user.lastSignInAt,
+});
+
+/** `GET /api/admin/users`: every account, by email. */
+const listUsers: AdminHandler<'listUsers'> = async (_input, { database }) => ({ status: 200, body: { items: (await readUsers(database)).map(userBody) } });
+
+/** `POST /api/admin/users`: with a password (hashed with argon2id here) or, without one, for single sign-on only. */
+const createUser: AdminHandler<'createUser'> = async ({ body, actor }, { database, logger }) => {
+  const passwordHash = body.password === undefined ? null : await hashPassword(body.password);
+  const user = await addUser(database, { email: body.email, role: body.role, displayName: body.displayName, passwordHash, scope: normalizeScope(body.scope) });
+  logger.info({ targetUserId: user.id, role: user.role, ...actorLogFields(actor) }, 'user created');
+  return { status: 201, body: userBody(user) };
 };
 
-const listUsers: AdminHandler<'listUsers'> = async () => notBuilt();
-const createUser: AdminHandler<'createUser'> = async () => notBuilt();
-const updateUser: AdminHandler<'updateUser'> = async () => notBuilt();
-const deleteUser: AdminHandler<'deleteUser'> = async () => notBuilt();
+/** `PATCH /api/admin/users/{userId}`: the fields given; the last enabled admin stays one (409). */
+const updateUser: AdminHandler<'updateUser'> = async ({ path, body, actor }, { database, logger }) => {
+  const user = await changeUser(database, path.userId, body);
+  logger.info({ targetUserId: user.id, changed: Object.keys(body), ...actorLogFields(actor) }, 'user changed');
+  return { status: 200, body: userBody(user) };
+};
+
+/** `DELETE /api/admin/users/{userId}`: with its sessions and personal tokens; never the last enabled admin (409). */
+const deleteUser: AdminHandler<'deleteUser'> = async ({ path, actor }, { database, logger }) => {
+  await deleteUserById(database, path.userId);
+  logger.info({ targetUserId: path.userId, ...actorLogFields(actor) }, 'user deleted');
+  return { status: 204 };
+};
 
 export const userRoutes = { listUsers, createUser, updateUser, deleteUser } satisfies AdminHandlers<'listUsers' | 'createUser' | 'updateUser' | 'deleteUser'>;

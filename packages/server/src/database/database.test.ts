@@ -323,3 +323,52 @@ describe.each(DIALECTS)('upgrade to admin token roles on %s', (dialect) => {
     }
   });
 });
+
+describe.each(DIALECTS)('upgrade to tokens that belong to someone on %s', (dialect) => {
+  const database = useTestDatabase(dialect);
+  /** The last migration before tokens had a kind, an owner or a service account, per dialect. */
+  const before = { sqlite: '0021-sessions', postgresql: '0019-sessions' }[dialect];
+
+  it('makes every token stored before an admin service token named after its label, still accepted', async () => {
+    const { location } = database;
+    const old = await openMigratedTo(location, before);
+    const time = (iso: string) => dialectForUrl(location.databaseUrl).toDatabaseTime(new Date(iso));
+    const labelled = `adm_${'8'.repeat(64)}`;
+    const unlabelled = `adm_${'9'.repeat(64)}`;
+    await old.em
+      .getKnex()('admin_token')
+      .insert([
+        {
+          id: UNKNOWN_ID,
+          token_hash: hashAdminToken(labelled),
+          prefix: '88888888',
+          label: 'siem export',
+          role: 'admin',
+          created_at: time('2026-10-01T00:00:00Z'),
+        },
+        {
+          id: '00000000-0000-4000-8000-000000000002',
+          token_hash: hashAdminToken(unlabelled),
+          prefix: '99999999',
+          label: null,
+          role: 'viewer',
+          created_at: time('2026-10-02T00:00:00Z'),
+        },
+      ]);
+    await old.close();
+
+    const orm = await openDatabase(location);
+    try {
+      expect(await orm.schema.getUpdateSchemaSQL({ wrap: false })).toBe('');
+      expect(await listAdminTokens(orm)).toMatchObject([
+        { id: UNKNOWN_ID, kind: 'service', serviceAccount: 'siem export', owner: null, role: 'admin', expiresAt: null, scope: { customers: [], groups: [] } },
+        { kind: 'service', serviceAccount: 'admin token', owner: null, role: 'viewer', expiresAt: null },
+      ]);
+      const verifier = new AdminTokenVerifier(orm);
+      expect(await verifier.verify(labelled)).toEqual({ tokenId: UNKNOWN_ID, role: 'admin', scope: { customers: [], groups: [] } });
+      expect(await verifier.verify(unlabelled)).toMatchObject({ role: 'viewer' });
+    } finally {
+      await orm.close();
+    }
+  });
+});

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Database } from '../database/dialect.js';
-import { SessionRecord, UserRecord } from '../database/entities.js';
+import { AdminTokenRecord, isRecordId, SessionRecord, UserRecord } from '../database/entities.js';
 import { DomainError } from '../errors/domain-error.js';
 import { parseRole, type AdminRole } from './roles.js';
-import { scopeColumns, scopeFromColumns, UNSCOPED, type AccessScope } from './scope.js';
+import { normalizeScope, scopeColumns, scopeFromColumns, UNSCOPED, type AccessScope } from './scope.js';
 
 /** Longest email accepted (RFC 5321's limit of a path). */
 const EMAIL_MAX_LENGTH = 254;
@@ -122,22 +122,32 @@ export async function findUserById(database: Database, id: string): Promise<User
   return record ? summaryOf(record) : undefined;
 }
 
+/** What may change of an account through the admin API: the fields given change, the others stay. */
+export interface UserChange {
+  displayName?: string | null;
+  role?: AdminRole;
+  scope?: Partial<AccessScope>;
+  disabled?: boolean;
+}
+
 /** Gives the account of `email` another role; its sessions end, so that no one keeps a role given up. */
-export const setUserRole = (database: Database, email: string, role: AdminRole): Promise<UserSummary> => updateUser(database, email, { role: parseRole(role) });
+export const setUserRole = async (database: Database, email: string, role: AdminRole): Promise<UserSummary> =>
+  changeUser(database, (await findUserOrFail(database, email)).id, { role: parseRole(role) });
+
+/** Gives the account of `email` another scope (empty: every host); its sessions end. */
+export const setUserScope = async (database: Database, email: string, scope: Partial<AccessScope>): Promise<UserSummary> =>
+  changeUser(database, (await findUserOrFail(database, email)).id, { scope });
 
 /**
  * Disables the account of `email` (it can no longer sign in and its sessions end; disabling twice keeps the first
  * time) or enables it again.
  */
-export async function setUserDisabled(database: Database, email: string, disabled: boolean): Promise<UserSummary> {
-  const current = await findUserOrFail(database, email);
-  if (disabled === (current.disabledAt !== null)) return current;
-  return updateUser(database, email, { disabledAt: disabled ? new Date() : null });
-}
+export const setUserDisabled = async (database: Database, email: string, disabled: boolean): Promise<UserSummary> =>
+  changeUser(database, (await findUserOrFail(database, email)).id, { disabled });
 
 /** Replaces the password hash of the account of `email`; its sessions end, as someone may have learnt the old one. */
-export const setUserPasswordHash = (database: Database, email: string, passwordHash: string): Promise<UserSummary> =>
-  updateUser(database, email, { passwordHash, passwordChangedAt: new Date() });
+export const setUserPasswordHash = async (database: Database, email: string, passwordHash: string): Promise<UserSummary> =>
+  writeUser(database, (await findUserOrFail(database, email)).id, { passwordHash, passwordChangedAt: new Date() }, { endSessions: true });
 
 /** The account of this email, or a `not_found` {@link DomainError}. */
 export async function findUserOrFail(database: Database, email: string): Promise<UserSummary> {
@@ -146,14 +156,81 @@ export async function findUserOrFail(database: Database, email: string): Promise
   return user;
 }
 
-/** Every change (role, disabled, password) is one a signed-in session must not outlive: the account's sessions end with it. */
-async function updateUser(database: Database, email: string, changes: Partial<Omit<UserRecord, 'id' | 'email' | 'createdAt'>>): Promise<UserSummary> {
-  const { id } = await findUserOrFail(database, email);
-  const em = database.em.fork();
-  await em.transactional(async (tx) => {
-    await tx.nativeUpdate(UserRecord, { id }, { ...changes, updatedAt: new Date() });
+/** The account of this id, or a `not_found` {@link DomainError} (also for an id that is no id). */
+export async function findUserByIdOrFail(database: Database, id: string): Promise<UserSummary> {
+  const user = isRecordId(id) ? await findUserById(database, id) : undefined;
+  if (!user) throw new DomainError('not_found', `No user with id ${id}`);
+  return user;
+}
+
+/**
+ * Changes the account of `id`. A change of role or scope, or disabling, ends its sessions (its personal tokens
+ * follow from their next request, see `admin-tokens.ts`); a new name alone does not. The last enabled admin can be
+ * neither demoted nor disabled: a `conflict` {@link DomainError}.
+ */
+export async function changeUser(database: Database, id: string, change: UserChange): Promise<UserSummary> {
+  const current = await findUserByIdOrFail(database, id);
+  const columns: Partial<UserRecord> = {};
+  if (change.displayName !== undefined) columns.displayName = normalizeDisplayName(change.displayName ?? undefined);
+  if (change.role !== undefined && change.role !== current.role) columns.role = parseRole(change.role);
+  if (change.scope !== undefined) Object.assign(columns, scopeColumns(normalizeScope(change.scope)));
+  if (change.disabled !== undefined && change.disabled !== (current.disabledAt !== null)) columns.disabledAt = change.disabled ? new Date() : null;
+  const endSessions = 'role' in columns || 'scopeCustomers' in columns || 'disabledAt' in columns;
+  const leavesAdmins = current.role === 'admin' && current.disabledAt === null && ('role' in columns || columns.disabledAt instanceof Date);
+  return writeUser(database, id, columns, { endSessions, leavesAdmins });
+}
+
+/**
+ * Deletes the account of `id` with its sessions and personal tokens; the last enabled admin cannot be deleted (a
+ * `conflict` {@link DomainError}).
+ */
+export async function deleteUserById(database: Database, id: string): Promise<UserSummary> {
+  const current = await findUserByIdOrFail(database, id);
+  await database.em.fork().transactional(async (tx) => {
+    if (current.role === 'admin' && current.disabledAt === null) await keepAnotherAdmin(tx, id, 'deleted');
     await tx.nativeDelete(SessionRecord, { userId: id });
+    await tx.nativeDelete(AdminTokenRecord, { ownerUserId: id });
+    await tx.nativeDelete(UserRecord, { id });
   });
+  return current;
+}
+
+/** `users delete`: {@link deleteUserById} by email. */
+export const deleteUser = async (database: Database, email: string): Promise<UserSummary> =>
+  deleteUserById(database, (await findUserOrFail(database, email)).id);
+
+/** Notes a successful sign-in's time; the account's sessions stay. */
+export async function recordSignIn(database: Database, id: string, at = new Date()): Promise<void> {
+  await database.em.fork().nativeUpdate(UserRecord, { id }, { lastSignInAt: at });
+}
+
+type Transaction = Parameters<Parameters<Database['em']['transactional']>[0]>[0];
+
+/**
+ * Refuses, with a `conflict` {@link DomainError}, to leave no enabled admin but `id`: someone must always be able to
+ * manage the server. Read in the writing transaction, so that two admins demoting each other at once are caught
+ * on PostgreSQL by the second's write waiting for the first's (SQLite writes one transaction at a time).
+ */
+async function keepAnotherAdmin(tx: Transaction, id: string, what: string): Promise<void> {
+  const others = await tx.count(UserRecord, { role: 'admin', disabledAt: null, id: { $ne: id } });
+  if (others === 0) throw new DomainError('conflict', `The last enabled admin cannot be ${what}: make another person admin first`);
+}
+
+/** Writes `columns` to the account of `id` (with `updatedAt`), ending its sessions when asked, in one transaction. */
+async function writeUser(
+  database: Database,
+  id: string,
+  columns: Partial<UserRecord>,
+  options: { endSessions: boolean; leavesAdmins?: boolean },
+): Promise<UserSummary> {
+  const em = database.em.fork();
+  if (Object.keys(columns).length > 0) {
+    await em.transactional(async (tx) => {
+      if (options.leavesAdmins) await keepAnotherAdmin(tx, id, columns.disabledAt ? 'disabled' : 'demoted');
+      await tx.nativeUpdate(UserRecord, { id }, { ...columns, updatedAt: new Date() });
+      if (options.endSessions) await tx.nativeDelete(SessionRecord, { userId: id });
+    });
+  }
   return summaryOf(await em.findOneOrFail(UserRecord, { id }));
 }
 
