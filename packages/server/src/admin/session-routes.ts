@@ -1,4 +1,3 @@
-import { anonymousActor, userActor } from '../audit/audit-entry.js';
 import { CLEARED_SESSION_COOKIE } from '../people/sessions.js';
 import { verifyCredentials } from '../people/passwords.js';
 import { recordSignIn } from '../people/user-records.js';
@@ -30,8 +29,7 @@ const getAdminSession: AdminHandler<'getAdminSession'> = async ({ actor }, { dat
  * is locked out the password is not even checked, so the right one does not get in either; every failure answers
  * the same, whether the email is unknown, the password wrong or the account disabled.
  */
-const signIn: AdminHandler<'signIn'> = async ({ body, client, audit }, { database, logger, sessions, signInLockout }) => {
-  audit.actor = anonymousActor(body.email);
+const signIn: AdminHandler<'signIn'> = async ({ body, client }, { database, logger, sessions, signInLockout }) => {
   const attempt = { email: body.email, address: client.address ?? 'unknown' };
   const allowed = await signInLockout.checkSignInAllowed(attempt);
   if (!allowed.allowed) return { raw: tooManySignIns(allowed.retryAfterSeconds) };
@@ -42,7 +40,6 @@ const signIn: AdminHandler<'signIn'> = async ({ body, client, audit }, { databas
     return { raw: after.allowed ? problemResponse(401, 'Invalid credentials') : tooManySignIns(after.retryAfterSeconds) };
   }
   await signInLockout.recordSignInSuccess(attempt);
-  audit.actor = userActor(checked.user);
   const sessionId = await sessions.start(checked.user.id);
   await recordSignIn(database, checked.user.id);
   logger.info({ userId: checked.user.id, remoteAddress: client.address }, 'signed in');
@@ -50,9 +47,7 @@ const signIn: AdminHandler<'signIn'> = async ({ body, client, audit }, { databas
 };
 
 /** `DELETE /api/admin/session`: ends the cookie's session, if any, and clears the cookie. */
-const signOut: AdminHandler<'signOut'> = async ({ client, audit }, { sessions }) => {
-  const user = client.sessionId ? await sessions.resume(client.sessionId) : undefined;
-  if (user) audit.actor = userActor(user);
+const signOut: AdminHandler<'signOut'> = async ({ client }, { sessions }) => {
   if (client.sessionId) await sessions.end(client.sessionId);
   return { raw: { status: 204, headers: { 'set-cookie': CLEARED_SESSION_COOKIE }, body: '' } };
 };
