@@ -8,6 +8,7 @@ import { DomainError } from '../errors/domain-error.js';
 import { DEFAULT_WAIVER_MAX_DAYS } from '../policies/waiver-limits.js';
 import { DamagedReportError } from '../reports/report-content.js';
 import { AdminTokenAuthenticator } from './auth.js';
+import { isAudited, recordAdminRequest, type AuditRecording, type RequestTrail, type RoutedOperation } from './audit-recording.js';
 import { auditRoutes } from './audit-routes.js';
 import { enrollmentRoutes } from './enrollment-routes.js';
 import { exportRoutes } from './export-routes.js';
@@ -28,8 +29,8 @@ import { operationsWithoutARole, requiredRole } from './roles.js';
 import { changesSomething, isCrossSite, isSameOrigin } from './same-origin.js';
 import { sessionRoutes } from './session-routes.js';
 import type { SingleSignOn } from '../sso/single-sign-on.js';
-import { ssoRoutes } from './sso-routes.js';
 import type { EnrollmentSettings } from '../enrollment/enrollment-settings.js';
+import { ssoRoutes } from './sso-routes.js';
 import { tokenRoutes } from './token-routes.js';
 import { userRoutes } from './user-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
@@ -66,12 +67,14 @@ class RoleRefusal {
   constructor(
     readonly role: AdminRole,
     readonly requiredRole: AdminRole,
-    readonly who: AdminActor['kind'],
+    readonly actor: AdminActor,
   ) {}
 }
 
 /** A valid session on a request that changes something without proof that it comes from the server's own pages: answered 403. */
-class CrossSiteRefusal {}
+class CrossSiteRefusal {
+  constructor(readonly actor: AdminActor) {}
+}
 
 /** How to build an {@link AdminApi}. */
 export interface AdminApiOptions {
@@ -98,11 +101,11 @@ export interface AdminApiOptions {
   now?: () => Date;
   /** Single sign-on through an OpenID provider; default: not offered. */
   sso?: SingleSignOn;
+  /** Where enrolled hosts reach the intake (the one-line command's address and pin); default: enrollments cannot be made. */
+  enrollment?: EnrollmentSettings;
 }
 
 /** The request body as the adapter read it. */
-  /** Where enrolled hosts reach the intake (the one-line command's address and pin); default: enrollments cannot be made. */
-  enrollment?: EnrollmentSettings;
 export type AdminRequestBody =
   | { kind: 'none' }
   | { kind: 'json'; value: unknown }
@@ -146,6 +149,7 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
     customizeAjv: (ajv) => addFormats.default(addFormats.default(ajv, ['uuid', 'date', 'date-time']), { mode: 'fast', formats: ['uri'], keywords: false }),
   });
   const sessions = new SessionStore(options.database, options.sessionLimits, options.now);
+  const recording: AuditRecording = { database: options.database, logger, webhookDispatcher: options.webhookDispatcher };
   registerAuthentication(backend, options, sessions, logger);
   registerRefusals(backend, options.rateLimiter, logger);
   registerOperations(backend, {
@@ -160,14 +164,14 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
       options.signInLockout ??
       createSignInLockout(await createRateLimiter({ perAddressPerMinute: 0, perKeyPerMinute: 0, failuresPer10Minutes: 0, redisPrefix: '' })),
     sso: options.sso,
+    enrollment: options.enrollment,
   });
   // The server builds the admin API on its first request (server.ts), so a start does not wait for this.
   await backend.init();
   checkEveryOperationHandled(backend);
-    enrollment: options.enrollment,
   checkEveryOperationHasARole(backend);
   return {
-    handle: async (request) => withAdminHeaders(await answer(backend, request, options.rateLimiter, logger)),
+    handle: async (request) => withAdminHeaders(await answer(backend, request, options.rateLimiter, logger, recording)),
   };
 }
 
@@ -192,8 +196,9 @@ function registerAuthentication(backend: OpenAPIBackend, options: AdminApiOption
     const sessionId = sessionIdFromCookies(headerValue(request.headers.cookie));
     const user = sessionId ? await sessions.resume(sessionId) : undefined;
     if (!user) return false;
-    if (changesSomething(request.method) && !isSameOrigin(request.headers, request.origin)) return { error: new CrossSiteRefusal() };
-    return withRoleChecked(c, { kind: 'user', user, role: user.role, scope: user.scope });
+    const actor: AdminActor = { kind: 'user', user, role: user.role, scope: user.scope };
+    if (changesSomething(request.method) && !isSameOrigin(request.headers, request.origin)) return { error: new CrossSiteRefusal(actor) };
+    return withRoleChecked(c, actor);
   });
 }
 
@@ -202,7 +207,7 @@ function withRoleChecked(c: Context, actor: AdminActor): AdminActor | { error: R
   const required = requiredRole(c.operation.operationId ?? '');
   // Unreachable, as the API is not built with an operation that has no role, and the open ones run no security handler.
   if (!required || required === NO_ROLE) throw new Error(`admin operation ${c.operation.operationId} has no required role`);
-  return roleAllows(actor.role, required) ? actor : { error: new RoleRefusal(actor.role, required, actor.kind) };
+  return roleAllows(actor.role, required) ? actor : { error: new RoleRefusal(actor.role, required, actor) };
 }
 
 /** The answers to requests no operation serves: unknown paths, wrong methods, missing or wrong tokens, invalid input. */
@@ -213,16 +218,19 @@ function registerRefusals(backend: OpenAPIBackend, rateLimiter: AuditRateLimiter
       const allowed = METHODS.filter((method) => backend.router.matchOperation({ method, path: request.path, headers: {} }));
       return problemResponse(405, `Method ${request.method} not allowed here: use ${allowed.join(' or ')}`, { allow: allowed.join(', ') });
     },
-    unauthorizedHandler: async (c: Context, request: AdminRequest) => {
+    unauthorizedHandler: async (c: Context, request: TracedRequest) => {
       // openapi-backend turns a security handler that threw into `{ error }` and calls this handler, as for a wrong token.
       const errors = ['adminToken', 'sessionCookie'].map((scheme) => ((c.security[scheme] || undefined) as { error?: unknown } | undefined)?.error);
       const refusal = errors.find((error) => error instanceof RoleRefusal);
       if (refusal) {
-        const { role, requiredRole, who } = refusal;
+        const { role, requiredRole, actor } = refusal;
+        request.trail.actor = actor;
         logger.warn({ operation: c.operation.operationId, remoteAddress: request.remoteAddress, role, requiredRole }, 'admin request forbidden');
-        return forbiddenProblem(role, requiredRole, who);
+        return forbiddenProblem(role, requiredRole, actor.kind);
       }
-      if (errors.some((error) => error instanceof CrossSiteRefusal)) {
+      const crossSite = errors.find((error) => error instanceof CrossSiteRefusal);
+      if (crossSite) {
+        request.trail.actor = crossSite.actor;
         logger.warn({ operation: c.operation.operationId, remoteAddress: request.remoteAddress }, "admin request forbidden: not from the server's own pages");
         return crossSiteProblem();
       }
@@ -246,10 +254,12 @@ function registerRefusals(backend: OpenAPIBackend, rateLimiter: AuditRateLimiter
 /** Every operation's handler, its typed input made from the validated request and its reply made an answer. */
 function registerOperations(backend: OpenAPIBackend, context: AdminContext, handlers: AdminHandlers<AdminOperationId> = HANDLERS): void {
   const register = <Op extends AdminOperationId>(operationId: Op) =>
-    backend.register(operationId, async (c: Context, request: AdminRequest) => {
+    backend.register(operationId, async (c: Context, request: TracedRequest) => {
       if (requiredRole(operationId) === NO_ROLE && changesSomething(request.method) && isCrossSite(request.headers, request.origin)) return crossSiteProblem();
+      const input = adminInput<Op>(c, request);
+      request.trail.actor = input.actor;
       if (request.body.kind === 'unreadable') return problemResponse(request.body.status, request.body.detail);
-      return replyResponse(await handlers[operationId](adminInput<Op>(c, request), context));
+      return replyResponse(await handlers[operationId](input, context));
     });
   for (const operationId of Object.keys(handlers)) if (isHandled(operationId)) register(operationId);
 }
@@ -264,13 +274,13 @@ const isHandled = (operationId: string): operationId is AdminOperationId => Obje
  * request has been validated against the operation's contract (parameters coerced, defaults filled in), which is
  * what {@link AdminInput} says: this is the one place the request's type is asserted.
  */
-function adminInput<Op extends AdminOperationId>({ request, security }: Context<unknown, unknown, unknown>, adminRequest: AdminRequest): AdminInput<Op> {
+function adminInput<Op extends AdminOperationId>({ request, security }: Context<unknown, unknown, unknown>, adminRequest: TracedRequest): AdminInput<Op> {
   // What the security handler that passed resolved; neither ran for an operation anyone may call.
   const actor = [security['adminToken'], security['sessionCookie']].find((resolved) => resolved && !(resolved as { error?: unknown }).error) as
     AdminActor | undefined;
   const cookies = headerValue(adminRequest.headers.cookie);
   const client = { address: adminRequest.remoteAddress, sessionId: sessionIdFromCookies(cookies), origin: adminRequest.origin, cookies };
-  return { path: request.params, query: request.query, body: request.requestBody, actor, client } as AdminInput<Op>;
+  return { path: request.params, query: request.query, body: request.requestBody, actor, client, audit: adminRequest.trail.note } as AdminInput<Op>;
 }
 
 /** A handler's reply as an answer: raw ones as they are, others as JSON (or no body when the contract has none). */
@@ -291,8 +301,39 @@ function checkEveryOperationHasARole(backend: OpenAPIBackend): void {
   if (missing.length > 0) throw new Error(`admin operations without a required role: ${missing.join(', ')}`);
 }
 
+/** A request as the operations' handlers get it: with what it tells its audit entry. */
+type TracedRequest = AdminRequest & { trail: RequestTrail };
+
+/**
+ * The answer to one request, and its entry in the audit trail when its operation is audited: the one place every
+ * admin request ends, whether served, refused or failed, so none escapes the trail.
+ */
+async function answer(
+  backend: OpenAPIBackend,
+  request: AdminRequest,
+  rateLimiter: AuditRateLimiter | undefined,
+  logger: AuditLogger,
+  recording: AuditRecording,
+): Promise<AdminResponse> {
+  const traced: TracedRequest = { ...request, trail: { note: {} } };
+  const response = await served(backend, traced, rateLimiter, logger);
+  const operation = routedOperation(backend, request);
+  if (operation && isAudited(operation.operationId, request.method)) await recordAdminRequest(recording, request, operation, traced.trail, response);
+  return response;
+}
+
+/** The operation a request names, with its path parameters and query; none for a path no operation serves. */
+function routedOperation(backend: OpenAPIBackend, request: AdminRequest): RoutedOperation | undefined {
+  if (!isDecodable(request.path)) return undefined;
+  const routed = { method: request.method, path: request.path, query: request.query, headers: {} };
+  const operation = backend.router.matchOperation(routed);
+  if (!operation?.operationId) return undefined;
+  const params = backend.router.parseRequest(routed, operation).params as Record<string, unknown>;
+  return { operationId: operation.operationId, open: requiredRole(operation.operationId) === NO_ROLE, params, query: request.query };
+}
+
 /** The answer to one request: rate-limited, routed, authenticated, validated and served, or the failure's answer. */
-async function answer(backend: OpenAPIBackend, request: AdminRequest, rateLimiter: AuditRateLimiter | undefined, logger: AuditLogger): Promise<AdminResponse> {
+async function served(backend: OpenAPIBackend, request: TracedRequest, rateLimiter: AuditRateLimiter | undefined, logger: AuditLogger): Promise<AdminResponse> {
   try {
     if (rateLimiter && request.remoteAddress) {
       const decision = await rateLimiter.consumeRequest(request.remoteAddress);

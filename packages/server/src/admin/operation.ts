@@ -1,11 +1,12 @@
 import type { AuditLogger } from '@org/audit-server-core';
+import type { AuditNote } from '../audit/audit-entry.js';
 import type { Database } from '../database/dialect.js';
 import type { ADMIN_OPERATION_ROLES, AdminOperations } from '../generated/admin-operations.gen.js';
 import type { SignInLockout } from '../people/sign-in-lockout.js';
 import type { SessionStore } from '../people/sessions.js';
 import type { SingleSignOn } from '../sso/single-sign-on.js';
-import type { AdminRole } from '../people/roles.js';
 import type { EnrollmentSettings } from '../enrollment/enrollment-settings.js';
+import type { AdminRole } from '../people/roles.js';
 import type { AccessScope } from '../people/scope.js';
 import type { UserSummary } from '../people/user-records.js';
 import type { AdminResponse } from './responses.js';
@@ -29,9 +30,9 @@ export interface AdminContext {
   signInLockout: SignInLockout;
   /** Single sign-on through an OpenID provider; undefined when not configured. */
   sso?: SingleSignOn;
-}
   /** Where enrolled hosts reach the intake; undefined when the server has not said (enrollments cannot be made). */
   enrollment?: EnrollmentSettings;
+}
 
 /** Who made a request: an admin token, or a person signed in with the session cookie; each with the role it has. */
 export type AdminActor = ({ kind: 'token'; tokenId: string } | { kind: 'user'; user: UserSummary }) & {
@@ -92,6 +93,12 @@ export interface AdminInput<Op extends AdminOperationId> {
    * request's own origin (`https://host:port`, as the browser addressed the server) and its `Cookie` header.
    */
   client: { address?: string; sessionId?: string; origin?: string; cookies?: string };
+  /**
+   * The request's note for the audit trail, which the handler may fill: what it acted on (`target`), what changed
+   * (`changes`, field by field `{ before, after }`), who signed in (`actor`). Read once the handler is done; fields
+   * named like secrets are dropped.
+   */
+  audit: AuditNote;
 }
 
 /** What `JSON.stringify` makes into `T`: a `Date` is written as its ISO 8601 string, as the contract's `date-time` fields want. */

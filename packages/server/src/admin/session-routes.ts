@@ -1,3 +1,4 @@
+import { anonymousActor, userActor } from '../audit/audit-entry.js';
 import { CLEARED_SESSION_COOKIE } from '../people/sessions.js';
 import { verifyCredentials } from '../people/passwords.js';
 import { recordSignIn } from '../people/user-records.js';
@@ -29,7 +30,8 @@ const getAdminSession: AdminHandler<'getAdminSession'> = async ({ actor }, { dat
  * is locked out the password is not even checked, so the right one does not get in either; every failure answers
  * the same, whether the email is unknown, the password wrong or the account disabled.
  */
-const signIn: AdminHandler<'signIn'> = async ({ body, client }, { database, logger, sessions, signInLockout }) => {
+const signIn: AdminHandler<'signIn'> = async ({ body, client, audit }, { database, logger, sessions, signInLockout }) => {
+  audit.actor = anonymousActor(body.email);
   const attempt = { email: body.email, address: client.address ?? 'unknown' };
   const allowed = await signInLockout.checkSignInAllowed(attempt);
   if (!allowed.allowed) return { raw: tooManySignIns(allowed.retryAfterSeconds) };
@@ -40,6 +42,7 @@ const signIn: AdminHandler<'signIn'> = async ({ body, client }, { database, logg
     return { raw: after.allowed ? problemResponse(401, 'Invalid credentials') : tooManySignIns(after.retryAfterSeconds) };
   }
   await signInLockout.recordSignInSuccess(attempt);
+  audit.actor = userActor(checked.user);
   const sessionId = await sessions.start(checked.user.id);
   await recordSignIn(database, checked.user.id);
   logger.info({ userId: checked.user.id, remoteAddress: client.address }, 'signed in');
@@ -47,7 +50,9 @@ const signIn: AdminHandler<'signIn'> = async ({ body, client }, { database, logg
 };
 
 /** `DELETE /api/admin/session`: ends the cookie's session, if any, and clears the cookie. */
-const signOut: AdminHandler<'signOut'> = async ({ client }, { sessions }) => {
+const signOut: AdminHandler<'signOut'> = async ({ client, audit }, { sessions }) => {
+  const user = client.sessionId ? await sessions.resume(client.sessionId) : undefined;
+  if (user) audit.actor = userActor(user);
   if (client.sessionId) await sessions.end(client.sessionId);
   return { raw: { status: 204, headers: { 'set-cookie': CLEARED_SESSION_COOKIE }, body: '' } };
 };

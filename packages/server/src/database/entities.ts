@@ -90,6 +90,8 @@ export const HostRecord = defineEntity({
     { properties: ['lastSeen'] },
     // The host list's OS filter compares case-insensitively.
     { name: 'host_lower_os_name_index', expression: 'create index host_lower_os_name_index on host (lower(os_name))' },
+    // The hosts of a scope's customers (`hosts/host-scope.ts`).
+    { properties: ['customerName'] },
   ],
 });
 export type HostRecord = InferEntity<typeof HostRecord>;
@@ -597,6 +599,57 @@ export const SessionRecord = defineEntity({
 export type SessionRecord = InferEntity<typeof SessionRecord>;
 
 /**
+ * One entry of the audit trail (`audit/`): who did what, when, from where, and how it ended. Each carries the hash
+ * of the one before it, so an entry altered or removed breaks the chain. Never edited; retention removes the oldest.
+ */
+export const AuditEventRecord = defineEntity({
+  name: 'AuditEventRecord',
+  tableName: 'audit_event',
+  properties: {
+    /** The entry's place in the chain, from 1. */
+    sequence: p.integer().primary().autoincrement(false),
+    id: p.uuid().unique(),
+    at: p.datetime().index(),
+    /** `user`, `token` or `anonymous`. */
+    actorKind: p.string().length(16),
+    actorId: p.string().length(255).nullable(),
+    /** The person's email, or the token's service account or label; a failed sign-in's email tried. */
+    actorName: p.string().length(255).nullable().index(),
+    actorRole: p.string().length(16).nullable(),
+    /** The operationId. */
+    operation: p.string().length(64).index(),
+    targetType: p.string().length(64).nullable(),
+    targetId: p.string().length(255).nullable(),
+    /** JSON text: field by field before and after, or an export's filters; null for none. */
+    changes: p.text().nullable(),
+    /** `success`, `failure` or `denied`. */
+    outcome: p.string().length(16),
+    status: p.integer(),
+    sourceAddress: p.string().length(64).nullable(),
+    userAgent: p.string().length(512).nullable(),
+    requestId: p.string().length(64).nullable(),
+    previousHash: p.string().length(64),
+    hash: p.string().length(64),
+  },
+});
+export type AuditEventRecord = InferEntity<typeof AuditEventRecord>;
+
+/**
+ * The audit trail's head (one row, id 1): the last entry's sequence and hash. Appending locks it first, so servers
+ * sharing a database append one at a time, each after the other's entry.
+ */
+export const AuditChainHeadRecord = defineEntity({
+  name: 'AuditChainHeadRecord',
+  tableName: 'audit_chain_head',
+  properties: {
+    id: p.integer().primary().autoincrement(false),
+    sequence: p.integer(),
+    hash: p.string().length(64),
+  },
+});
+export type AuditChainHeadRecord = InferEntity<typeof AuditChainHeadRecord>;
+
+/**
  * A single sign-on attempt between its start and the provider's answer: what the callback checks it against.
  * The cookie carries a random id; this row only its SHA-256 hash. Deleted when used or ten minutes old.
  */
@@ -616,35 +669,6 @@ export const SsoAttemptRecord = defineEntity({
 });
 export type SsoAttemptRecord = InferEntity<typeof SsoAttemptRecord>;
 
-/** Every entity, for opening the database. */
-export const ENTITIES = [
-  LicenseKeyRecord,
-  HostRecord,
-  ReportRecord,
-  HostLabelRecord,
-  HostFindingRecord,
-  FindingCountRecord,
-  AdminTokenRecord,
-  WriteProbeRecord,
-  RejectionRecord,
-  PolicyRecord,
-  PolicyRunRecord,
-  PolicyResultRecord,
-  PolicyStatusCountRecord,
-  PolicyResultChangeRecord,
-  PolicyEvaluationRecord,
-  WaiverRecord,
-  ComplianceDayRecord,
-  WebhookRecord,
-  WebhookEventRecord,
-  WebhookDeliveryRecord,
-  WebhookFoldRecord,
-  WebhookNoticeRecord,
-  KeyHostQuotaRecord,
-  UserRecord,
-  SessionRecord,
-  SsoAttemptRecord,
-];
 /**
  * A way for hosts to join with one command (see `enrollment/`): its secret and its alias of the license key, both
  * known only by their SHA-256 hashes, and what enrolled hosts are labelled with. Revoking it stops its script only.
@@ -676,4 +700,35 @@ export const EnrollmentRecord = defineEntity({
 });
 export type EnrollmentRecord = InferEntity<typeof EnrollmentRecord>;
 
+/** Every entity, for opening the database. */
+export const ENTITIES = [
+  LicenseKeyRecord,
+  HostRecord,
+  ReportRecord,
+  HostLabelRecord,
+  HostFindingRecord,
+  FindingCountRecord,
+  AdminTokenRecord,
+  WriteProbeRecord,
+  RejectionRecord,
+  PolicyRecord,
+  PolicyRunRecord,
+  PolicyResultRecord,
+  PolicyStatusCountRecord,
+  PolicyResultChangeRecord,
+  PolicyEvaluationRecord,
+  WaiverRecord,
+  ComplianceDayRecord,
+  WebhookRecord,
+  WebhookEventRecord,
+  WebhookDeliveryRecord,
+  WebhookFoldRecord,
+  WebhookNoticeRecord,
+  KeyHostQuotaRecord,
+  UserRecord,
+  SessionRecord,
   EnrollmentRecord,
+  SsoAttemptRecord,
+  AuditEventRecord,
+  AuditChainHeadRecord,
+];

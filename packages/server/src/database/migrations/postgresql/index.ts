@@ -19,10 +19,11 @@ import { AdminTokenRole } from './0017-admin-token-role.js';
 import { Users } from './0018-users.js';
 import { Sessions } from './0019-sessions.js';
 import { PeopleOwnershipAndScope } from './0020-people-ownership-and-scope.js';
+import { AuditTrail } from './0021-audit-trail.js';
 import { SsoAttempts } from './0022-sso-attempts.js';
-
 import { HostScopeIndex } from './0023-host-scope-index.js';
 import { Enrollments } from './0024-enrollments.js';
+
 /**
  * Every PostgreSQL schema migration, oldest first. PostgreSQL support came after SQLite's 0003, so its list starts
  * at that schema. Migrations are frozen history: they import nothing from the live code.
@@ -48,7 +49,8 @@ export const POSTGRESQL_MIGRATIONS: MigrationObject[] = [
   { name: '0018-users', class: Users },
   { name: '0019-sessions', class: Sessions },
   { name: '0020-people-ownership-and-scope', class: PeopleOwnershipAndScope },
+  { name: '0021-audit-trail', class: AuditTrail },
   { name: '0022-sso-attempts', class: SsoAttempts },
-];
   { name: '0023-host-scope-index', class: HostScopeIndex },
   { name: '0024-enrollments', class: Enrollments },
+];

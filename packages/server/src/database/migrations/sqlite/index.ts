@@ -21,10 +21,11 @@ import { AdminTokenRole } from './0019-admin-token-role.js';
 import { Users } from './0020-users.js';
 import { Sessions } from './0021-sessions.js';
 import { PeopleOwnershipAndScope } from './0022-people-ownership-and-scope.js';
+import { AuditTrail } from './0023-audit-trail.js';
 import { SsoAttempts } from './0024-sso-attempts.js';
-
 import { HostScopeIndex } from './0025-host-scope-index.js';
 import { Enrollments } from './0026-enrollments.js';
+
 /**
  * Every SQLite schema migration, oldest first, listed so that they run from compiled output without file globbing.
  * Migrations are frozen history: they import nothing from the live code, which may change after them.
@@ -52,7 +53,8 @@ export const SQLITE_MIGRATIONS: MigrationObject[] = [
   { name: '0020-users', class: Users },
   { name: '0021-sessions', class: Sessions },
   { name: '0022-people-ownership-and-scope', class: PeopleOwnershipAndScope },
+  { name: '0023-audit-trail', class: AuditTrail },
   { name: '0024-sso-attempts', class: SsoAttempts },
-];
   { name: '0025-host-scope-index', class: HostScopeIndex },
   { name: '0026-enrollments', class: Enrollments },
+];
