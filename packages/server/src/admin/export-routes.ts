@@ -5,17 +5,17 @@ import { hostExists } from '../hosts/host-queries.js';
 import type { AdminHandler, AdminHandlers, RawReply } from './operation.js';
 
 /** `GET /api/admin/exports/hosts`: the hosts the list shows with the same filters, in its order, streamed as CSV or JSON. */
-const exportHosts: AdminHandler<'exportHosts'> = async ({ query: { format, ...filters } }, { database }) =>
-  streamed(exportStream(format, 'hosts', HOST_COLUMNS, hostRows(database, filters)));
+const exportHosts: AdminHandler<'exportHosts'> = async ({ query: { format, ...filters }, actor }, { database }) =>
+  streamed(exportStream(format, 'hosts', HOST_COLUMNS, hostRows(database, actor.scope, filters)));
 
 /** `GET /api/admin/exports/findings`: every finding of the latest report of the hosts the list shows with the same filters. */
-const exportFindings: AdminHandler<'exportFindings'> = async ({ query: { format, ...filters } }, { database }) =>
-  streamed(exportStream(format, 'findings', FINDING_COLUMNS, findingRows(database, filters)));
+const exportFindings: AdminHandler<'exportFindings'> = async ({ query: { format, ...filters }, actor }, { database }) =>
+  streamed(exportStream(format, 'findings', FINDING_COLUMNS, findingRows(database, actor.scope, filters)));
 
 /** `GET /api/admin/exports/hosts/{hostRecordId}/history`: one host's reports, newest first. */
-const exportHostHistory: AdminHandler<'exportHostHistory'> = async ({ path, query }, { database }) => {
+const exportHostHistory: AdminHandler<'exportHostHistory'> = async ({ path, query, actor }, { database }) => {
   const id = path.hostRecordId;
-  if (!(await hostExists(database, id))) throw notFound('host', id);
+  if (!(await hostExists(database, actor.scope, id))) throw notFound('host', id);
   return streamed(exportStream(query.format, `host-${id}-history`, HISTORY_COLUMNS, historyRows(database, id)));
 };
 

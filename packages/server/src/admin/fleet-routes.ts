@@ -3,9 +3,15 @@ import { fleetOverview } from '../fleet/overview.js';
 import type { AdminHandler, AdminHandlers } from './operation.js';
 
 /** `GET /api/admin/overview`: the fleet at a glance. */
-const getOverview: AdminHandler<'getOverview'> = async ({ query }, { database }) => ({ status: 200, body: await fleetOverview(database, query.staleDays) });
+const getOverview: AdminHandler<'getOverview'> = async ({ query, actor }, { database }) => ({
+  status: 200,
+  body: await fleetOverview(database, actor.scope, query.staleDays),
+});
 
 /** `GET /api/admin/findings`: one page of the findings of every host's newest report, grouped by kind and test id. */
-const listFindings: AdminHandler<'listFindings'> = async ({ query }, { database }) => ({ status: 200, body: await findingGroups(database, query) });
+const listFindings: AdminHandler<'listFindings'> = async ({ query, actor }, { database }) => ({
+  status: 200,
+  body: await findingGroups(database, actor.scope, query),
+});
 
 export const fleetRoutes = { getOverview, listFindings } satisfies AdminHandlers<'getOverview' | 'listFindings'>;

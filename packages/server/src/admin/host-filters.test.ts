@@ -14,6 +14,7 @@ import { OrmReportStore } from '../reports/report-store.js';
 import { createAdminToken } from '../secrets/admin-tokens.js';
 import { createKey } from '../secrets/license-keys.js';
 import { createAdminApi, type AdminApi } from './api.js';
+import { UNSCOPED } from '../people/scope.js';
 
 const DAY_MS = 86_400_000;
 const DEBIAN = 'Debian GNU/Linux 12';
@@ -119,8 +120,8 @@ describe.each(DIALECTS)('host filters, facets and policy result search on %s', (
       await evaluator.stop();
     }
     const expiresAt = new Date(Date.now() + DAY_MS).toISOString();
-    await createWaiver(database, { policyId: hardening, ruleId: 'warnings', hostRecordId: ids.db1, reason: 'known', expiresAt }, null);
-    await createWaiver(database, { policyId: firewall, group: 'db', reason: 'replacing the firewall', expiresAt }, null);
+    await createWaiver(database, UNSCOPED, { policyId: hardening, ruleId: 'warnings', hostRecordId: ids.db1, reason: 'known', expiresAt }, null);
+    await createWaiver(database, UNSCOPED, { policyId: firewall, group: 'db', reason: 'replacing the firewall', expiresAt }, null);
   });
   afterEach(() => database.close());
 
@@ -174,11 +175,11 @@ describe.each(DIALECTS)('host filters, facets and policy result search on %s', (
     expect(await listed('sort=compliance&order=asc')).toEqual(asc);
     expect(await listed('sort=compliance&order=asc&compliance=noncompliant')).toEqual(byId('broken', 'db2', 'web2'));
     // A page in the middle of a part, and one across two.
-    const middle = await hostPage(database, { sort: 'compliance', order: 'asc', limit: 3, offset: 1 });
+    const middle = await hostPage(database, UNSCOPED, { sort: 'compliance', order: 'asc', limit: 3, offset: 1 });
     expect([names(middle.items.map((host) => host.id)), middle.total]).toEqual([asc.slice(1, 4), 7]);
     for (const order of ['asc', 'desc'] as const) {
       const keyset: string[] = [];
-      for await (const { records } of hostRecordPages(database, { sort: 'compliance', order }, 2)) keyset.push(...records.map((record) => record.id));
+      for await (const { records } of hostRecordPages(database, UNSCOPED, { sort: 'compliance', order }, 2)) keyset.push(...records.map((record) => record.id));
       expect(names(keyset), order).toEqual(order === 'asc' ? asc : desc);
     }
   });

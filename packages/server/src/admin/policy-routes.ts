@@ -18,8 +18,8 @@ import { actorLabel, actorLogFields } from './actor.js';
 import type { AdminActor, AdminContext, AdminHandler, AdminHandlers } from './operation.js';
 
 /** `GET /api/admin/policies`: every policy with its hosts' statuses. */
-const listPolicies: AdminHandler<'listPolicies'> = async (_input, { database }) => {
-  const [policies, counts] = await Promise.all([readPolicies(database), statusCounts(database)]);
+const listPolicies: AdminHandler<'listPolicies'> = async ({ actor }, { database }) => {
+  const [policies, counts] = await Promise.all([readPolicies(database), statusCounts(database, actor.scope)]);
   return { status: 200, body: { items: policies.map((policy) => toPolicy(policy, counts)) } };
 };
 
@@ -39,22 +39,22 @@ const enableBaselinePolicy: AdminHandler<'enableBaselinePolicy'> = async ({ acto
 let previewRunner: RuleRunner | undefined;
 
 /** `GET /api/admin/policies/baseline/preview`: each baseline rule's counts, nothing stored. */
-const previewBaselinePolicy: AdminHandler<'previewBaselinePolicy'> = async (_input, { database }) => {
+const previewBaselinePolicy: AdminHandler<'previewBaselinePolicy'> = async ({ actor }, { database }) => {
   previewRunner ??= new RuleRunner();
-  return { status: 200, body: await preview(database, BASELINE_POLICY, { runner: previewRunner }) };
+  return { status: 200, body: await preview(database, actor.scope, BASELINE_POLICY, { runner: previewRunner }) };
 };
 
 /** `POST /api/admin/policies/preview`: the hosts a policy would cover and fail, its rules checked first; nothing stored. */
-const previewPolicy: AdminHandler<'previewPolicy'> = async ({ body }, { database }) => {
+const previewPolicy: AdminHandler<'previewPolicy'> = async ({ body, actor }, { database }) => {
   previewRunner ??= new RuleRunner();
-  return { status: 200, body: await preview(database, body, { runner: previewRunner }) };
+  return { status: 200, body: await preview(database, actor.scope, body, { runner: previewRunner }) };
 };
 
 /** `GET /api/admin/policies/{policyId}`. */
-const getPolicy: AdminHandler<'getPolicy'> = async ({ path }, { database }) => {
+const getPolicy: AdminHandler<'getPolicy'> = async ({ path, actor }, { database }) => {
   const policy = await findPolicy(database, path.policyId);
   if (!policy) throw notFound('policy', path.policyId);
-  return { status: 200, body: toPolicy(policy, await statusCounts(database)) };
+  return { status: 200, body: toPolicy(policy, await statusCounts(database, actor.scope)) };
 };
 
 /** `PUT /api/admin/policies/{policyId}`: replaced; hosts are evaluated again. */
@@ -75,42 +75,42 @@ const deletePolicy: AdminHandler<'deletePolicy'> = async ({ path, actor }, { dat
  * `GET /api/admin/policies/{policyId}/results`: one page of the hosts' results, failures first unless `sort` says
  * otherwise. Validation fills in `sort` and `order` (`asc` here, unlike the host list's `desc`) when absent.
  */
-const listPolicyResults: AdminHandler<'listPolicyResults'> = async ({ path, query }, { database }) => {
+const listPolicyResults: AdminHandler<'listPolicyResults'> = async ({ path, query, actor }, { database }) => {
   if (!(await findPolicy(database, path.policyId))) throw notFound('policy', path.policyId);
-  const page = await resultPage(database, path.policyId, query);
+  const page = await resultPage(database, actor.scope, path.policyId, query);
   return { status: 200, body: { ...page, limit: query.limit, offset: query.offset } };
 };
 
 /** `GET /api/admin/hosts/{hostRecordId}/compliance`. */
-const getHostCompliance: AdminHandler<'getHostCompliance'> = async ({ path }, { database }) => {
-  const compliance = await hostCompliance(database, path.hostRecordId);
+const getHostCompliance: AdminHandler<'getHostCompliance'> = async ({ path, actor }, { database }) => {
+  const compliance = await hostCompliance(database, actor.scope, path.hostRecordId);
   if (!compliance) throw notFound('host', path.hostRecordId);
   return { status: 200, body: compliance };
 };
 
 /** `GET /api/admin/waivers`: with the server's maximum, which forms offer as the latest expiry. */
-const listWaivers: AdminHandler<'listWaivers'> = async ({ query }, { database, waiverMaxDays }) => ({
+const listWaivers: AdminHandler<'listWaivers'> = async ({ query, actor }, { database, waiverMaxDays }) => ({
   status: 200,
-  body: { maxDays: waiverMaxDays, items: await readWaivers(database, { policyId: query.policyId, includeExpired: query.includeExpired }) },
+  body: { maxDays: waiverMaxDays, items: await readWaivers(database, actor.scope, { policyId: query.policyId, includeExpired: query.includeExpired }) },
 });
 
 /** `POST /api/admin/waivers`: recorded with the label of the token that created it. */
 const createWaiver: AdminHandler<'createWaiver'> = async ({ body, actor }, { database, logger, waiverMaxDays }) => {
-  const waiver = await saveWaiver(database, body, await actorLabel(database, actor), new Date(), { maxDays: waiverMaxDays });
+  const waiver = await saveWaiver(database, actor.scope, body, await actorLabel(database, actor), new Date(), { maxDays: waiverMaxDays });
   logger.info({ waiverId: waiver.id, policyId: waiver.policyId, ...actorLogFields(actor) }, 'waiver created');
   return { status: 201, body: waiver };
 };
 
 /** `POST /api/admin/waivers/bulk`: one waiver per host selected, all or none. */
 const createWaivers: AdminHandler<'createWaivers'> = async ({ body, actor }, { database, logger, waiverMaxDays }) => {
-  const result = await saveWaivers(database, body, await actorLabel(database, actor), new Date(), { maxDays: waiverMaxDays });
+  const result = await saveWaivers(database, actor.scope, body, await actorLabel(database, actor), new Date(), { maxDays: waiverMaxDays });
   logger.info({ policyId: body.policyId, ruleId: body.ruleId ?? null, waivers: result.created, ...actorLogFields(actor) }, 'waivers created');
   return { status: 201, body: result };
 };
 
 /** `DELETE /api/admin/waivers/{waiverId}`. */
 const deleteWaiver: AdminHandler<'deleteWaiver'> = async ({ path, actor }, { database, logger }) => {
-  await removeWaiver(database, path.waiverId);
+  await removeWaiver(database, actor.scope, path.waiverId);
   logger.info({ waiverId: path.waiverId, ...actorLogFields(actor) }, 'waiver deleted');
   return { status: 204 };
 };
@@ -151,7 +151,7 @@ export const policyRoutes = {
 async function changed(policy: StoredPolicy, message: string, actor: AdminActor, { database, logger, policyEvaluator }: AdminContext): Promise<Policy> {
   logger.info({ policyId: policy.id, revision: policy.revision, ...actorLogFields(actor) }, message);
   policyEvaluator?.wake();
-  return toPolicy(policy, await statusCounts(database));
+  return toPolicy(policy, await statusCounts(database, actor.scope));
 }
 
 function toPolicy(policy: StoredPolicy, counts: Awaited<ReturnType<typeof statusCounts>>): Policy {

@@ -13,6 +13,7 @@ import { listResults, ruleCounts, statusCounts } from '../policies/policy-result
 import { groupedCounts } from '../policies/grouped-counts.test-kit.js';
 import { createWaivers } from '../policies/waivers.js';
 import { createAdminApi, type AdminApi } from './api.js';
+import { UNSCOPED } from '../people/scope.js';
 
 const DAY_MS = 86_400_000;
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
@@ -83,7 +84,7 @@ describe.each(DIALECTS)('waivers through the admin API on %s', (dialect) => {
   const statuses = async () =>
     (await listResults(database, policyId, { limit: 100, offset: 0 })).items.map((result) => `${result.hostname} ${result.ruleId} ${result.status}`).sort();
   const expectCountsExact = async () => {
-    const kept = await statusCounts(database);
+    const kept = await statusCounts(database, UNSCOPED);
     const grouped = await groupedCounts(database, new Date());
     expect(Object.fromEntries(kept.byRule)).toEqual(Object.fromEntries(grouped.byRule));
     expect(Object.fromEntries(kept.byPolicy)).toEqual(Object.fromEntries(grouped.byPolicy));
@@ -104,13 +105,13 @@ describe.each(DIALECTS)('waivers through the admin API on %s', (dialect) => {
       'web-02 firewall waived',
       'web-02 index fail',
     ]);
-    const { byRule, byPolicy } = await statusCounts(database);
+    const { byRule, byPolicy } = await statusCounts(database, UNSCOPED);
     expect(byRule.get(`${policyId}\nfirewall`)).toEqual({ pass: 1, fail: 0, error: 0, waived: 3 });
     expect(byPolicy.get(policyId)).toEqual({ pass: 1, fail: 2, error: 0, waived: 1 });
     await expectCountsExact();
     // The whole policy for the fleet: nothing fails any more.
     await call('POST', '/api/admin/waivers', { policyId, reason: 'Audit postponed', expiresAt: inDays(10) });
-    expect((await statusCounts(database)).byPolicy.get(policyId)).toEqual({ pass: 1, fail: 0, error: 0, waived: 3 });
+    expect((await statusCounts(database, UNSCOPED)).byPolicy.get(policyId)).toEqual({ pass: 1, fail: 0, error: 0, waived: 3 });
     await expectCountsExact();
   });
 
@@ -204,7 +205,7 @@ describe.each(DIALECTS)('waivers through the admin API on %s', (dialect) => {
     expect((await statuses()).filter((line) => line.startsWith('db-01 firewall'))).toEqual(['db-01 firewall waived']);
     await expectCountsExact();
     // Past the limit (lowered here from 10,000): refused, nothing created.
-    const refused = await createWaivers(database, { ...body, hosts: { filters: {} } }, null, new Date(), { maxDays: 30, maxHosts: 3 }).catch(
+    const refused = await createWaivers(database, UNSCOPED, { ...body, hosts: { filters: {} } }, null, new Date(), { maxDays: 30, maxHosts: 3 }).catch(
       (error: unknown) => error,
     );
     expect(refused).toMatchObject({

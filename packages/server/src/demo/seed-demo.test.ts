@@ -12,6 +12,7 @@ import { readReportBytes } from '@org/audit-server-core';
 import { planFleet } from './demo-fleet.js';
 import { DEMO_REPORT_URL, demoReport, findingIndexes, findingLines } from './demo-report.js';
 import { seedDemo } from './seed-demo.js';
+import { UNSCOPED } from '../people/scope.js';
 
 const NOW = new Date();
 const HOSTS = 60;
@@ -42,14 +43,15 @@ describe.each(DIALECTS)('seed-demo on %s', (dialect) => {
     await orm.close();
   });
 
-  const hostsOfKey = async (keyId: string): Promise<Host[]> => (await hostPage(orm, { keyId, limit: 1000, offset: 0, sort: 'hostname', order: 'asc' })).items;
+  const hostsOfKey = async (keyId: string): Promise<Host[]> =>
+    (await hostPage(orm, UNSCOPED, { keyId, limit: 1000, offset: 0, sort: 'hostname', order: 'asc' })).items;
 
   it('stores a fleet the admin queries read back: hosts, stale ones, labels, history, findings, refusals and a demo key', async () => {
     const seeded = await seedDemo(orm, { hosts: HOSTS, now: NOW });
     expect(seeded).toMatchObject({ hosts: HOSTS, keyLabel: 'demo' });
     expect(seeded.staleHosts).toBeGreaterThan(0);
 
-    const overview = await fleetOverview(orm, 7);
+    const overview = await fleetOverview(orm, UNSCOPED, 7);
     expect(overview.hosts.total).toBe(HOSTS);
     expect(overview.hosts.stale).toBe(seeded.staleHosts);
     expect(overview.hosts.seenLast24h).toBeGreaterThan(0);
@@ -74,12 +76,12 @@ describe.each(DIALECTS)('seed-demo on %s', (dialect) => {
     expect(new Set(hosts.map((host) => host.latestSuggestionCount)).size).toBeGreaterThan(5);
 
     // A host filter the dashboard uses, and one host's history as the host page reads it.
-    expect((await hostPage(orm, { group: 'databases', limit: 100, offset: 0 })).total).toBeGreaterThan(0);
+    expect((await hostPage(orm, UNSCOPED, { group: 'databases', limit: 100, offset: 0 })).total).toBeGreaterThan(0);
     const withHistory = hosts.find((host) => host.reportCount >= 3)!;
-    const detail = await hostDetail(orm, withHistory.id, 10);
+    const detail = await hostDetail(orm, UNSCOPED, withHistory.id, 10);
     expect(detail?.hardeningHistory).toHaveLength(withHistory.reportCount);
 
-    const refusals = await rejectionPage(orm, { limit: 100, offset: 0 });
+    const refusals = await rejectionPage(orm, UNSCOPED, { limit: 100, offset: 0 });
     expect(refusals.items.reduce((sum, item) => sum + item.count, 0)).toBe(seeded.refusals);
     const refusedUploads = refusals.items.filter((item) => item.operation === 'uploadReport').reduce((sum, item) => sum + item.count, 0);
     expect(refusedUploads).toBeGreaterThan(0);

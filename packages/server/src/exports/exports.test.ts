@@ -11,6 +11,7 @@ import { createKey } from '../secrets/license-keys.js';
 import { exportStream } from './export-body.js';
 import { FINDING_COLUMNS, findingRows, HISTORY_COLUMNS, historyRows, HOST_COLUMNS, hostRows } from './fleet-exports.js';
 import { hostPage, hostRecordPages, type HostFilters } from '../hosts/host-queries.js';
+import { UNSCOPED } from '../people/scope.js';
 
 const report = (hostname: string, index: number, extra: string[] = []) =>
   ['report_version_major=1', 'report_version_minor=0', 'lynis_version=3.0.8', `hostname=${hostname}`, `hardening_index=${index}`, ...extra, ''].join('\n');
@@ -50,7 +51,7 @@ describe.each(DIALECTS)('exports on %s', (dialect) => {
     await evaluator.settle();
     await evaluator.stop();
 
-    const csv = await text(exportStream('csv', 'hosts', HOST_COLUMNS, hostRows(orm)).body);
+    const csv = await text(exportStream('csv', 'hosts', HOST_COLUMNS, hostRows(orm, UNSCOPED)).body);
     const lines = csv.trim().split('\n');
     expect(lines[0]).toBe(HOST_COLUMNS.join(','));
     expect(lines).toHaveLength(3);
@@ -60,7 +61,7 @@ describe.each(DIALECTS)('exports on %s', (dialect) => {
     expect(web.endsWith(',70,1,0,compliant,')).toBe(true);
     expect(lines.find((line) => line.includes('db-01'))!.endsWith(',40,0,0,noncompliant,Index/index')).toBe(true);
 
-    const json = JSON.parse(await text(exportStream('json', 'hosts', HOST_COLUMNS, hostRows(orm)).body)) as Record<string, unknown>[];
+    const json = JSON.parse(await text(exportStream('json', 'hosts', HOST_COLUMNS, hostRows(orm, UNSCOPED)).body)) as Record<string, unknown>[];
     expect(json.map((host) => [host['hostname'], host['groups'], host['compliance']]).sort()).toEqual([
       ['=HYPERLINK("http://evil")', ['web', 'prod'], 'compliant'],
       ['db-01', [], 'noncompliant'],
@@ -71,14 +72,14 @@ describe.each(DIALECTS)('exports on %s', (dialect) => {
     const warnings = Array.from({ length: 30 }, (_, i) => `warning[]=TEST-${String(i).padStart(4, '0')}|Warning ${i}|-|-|`);
     for (let host = 0; host < 40; host++) await upload(String(host).padStart(40, '0'), report(`h-${host}`, 50, warnings));
     const findings = [];
-    for await (const row of findingRows(orm)) findings.push(row);
+    for await (const row of findingRows(orm, UNSCOPED)) findings.push(row);
     expect(findings).toHaveLength(1200);
     // Every row once, in key order, across the page boundary (which falls inside a host's findings: 1000 = 33 × 30 + 10).
     const expected = Array.from({ length: 40 }, (_, host) => hostRecordId(keyId, String(host).padStart(40, '0')))
       .sort()
       .flatMap((id) => warnings.map((_, i) => `${id} warning TEST-${String(i).padStart(4, '0')}`));
     expect(findings.map((row) => `${String(row['hostRecordId'])} ${String(row['kind'])} ${String(row['testId'])}`)).toEqual(expected);
-    const csv = await text(exportStream('csv', 'findings', FINDING_COLUMNS, findingRows(orm)).body);
+    const csv = await text(exportStream('csv', 'findings', FINDING_COLUMNS, findingRows(orm, UNSCOPED)).body);
     expect(csv.trim().split('\n')).toHaveLength(1201);
 
     const host = '7'.padStart(40, '0');
@@ -126,23 +127,23 @@ describe.each(DIALECTS)('exports on %s', (dialect) => {
   it("exports exactly the list's hosts for its filters, in its order, across pages of any size", async () => {
     const otherKey = await seedFleet();
     for (const filters of [...FILTERS, { keyId: otherKey, sort: 'warnings' as const }]) {
-      const list = await hostPage(orm, { ...filters, limit: 500, offset: 0 });
+      const list = await hostPage(orm, UNSCOPED, { ...filters, limit: 500, offset: 0 });
       const exported = [];
-      for await (const row of hostRows(orm, filters)) exported.push(row['id']);
+      for await (const row of hostRows(orm, UNSCOPED, filters)) exported.push(row['id']);
       expect(exported, JSON.stringify(filters)).toHaveLength(list.total);
       expect(exported, JSON.stringify(filters)).toEqual(list.items.map((host) => host.id));
       for (const sort of ['lastSeen', 'hostname', 'hardeningIndex', 'warnings'] as const) {
         for (const order of ['asc', 'desc'] as const) {
           const sorted = { ...filters, sort, order };
           const paged = [];
-          for await (const { records } of hostRecordPages(orm, sorted, 2)) paged.push(...records.map((record) => record.id));
-          const whole = await hostPage(orm, { ...sorted, limit: 500, offset: 0 });
+          for await (const { records } of hostRecordPages(orm, UNSCOPED, sorted, 2)) paged.push(...records.map((record) => record.id));
+          const whole = await hostPage(orm, UNSCOPED, { ...sorted, limit: 500, offset: 0 });
           expect(paged, JSON.stringify(sorted)).toEqual(whole.items.map((host) => host.id));
         }
       }
     }
     const findings = [];
-    for await (const row of findingRows(orm, { group: 'web' })) findings.push(`${String(row['hostname'])} ${String(row['testId'])}`);
+    for await (const row of findingRows(orm, UNSCOPED, { group: 'web' })) findings.push(`${String(row['hostname'])} ${String(row['testId'])}`);
     expect(findings.sort()).toEqual(['host-00 AUTH-9262', 'host-00 AUTH-9262', 'host-00 SSH-7408']); // web: hosts 0, 3, 6 and 9, of which only 0 has findings
   });
 
@@ -159,7 +160,7 @@ describe.each(DIALECTS)('exports on %s', (dialect) => {
     await evaluator.settle();
     await evaluator.stop();
     const json = JSON.parse(
-      await text(exportStream('json', 'hosts', HOST_COLUMNS, hostRows(orm, { tag: 'eu', sort: 'hostname', order: 'asc' })).body),
+      await text(exportStream('json', 'hosts', HOST_COLUMNS, hostRows(orm, UNSCOPED, { tag: 'eu', sort: 'hostname', order: 'asc' })).body),
     ) as Record<string, unknown>[];
     expect(json.map((host) => [host['hostname'], host['keyLabel'], host['failingRules']])).toEqual([
       ['host-00', '=cmd|calc', ['@ops/warnings']],
@@ -169,7 +170,7 @@ describe.each(DIALECTS)('exports on %s', (dialect) => {
       ['host-04', null, ['@ops/=index', '@ops/warnings']],
       ['host-06', null, []],
     ]);
-    const csv = await text(exportStream('csv', 'hosts', HOST_COLUMNS, hostRows(orm, { tag: 'eu', sort: 'hostname', order: 'asc' })).body);
+    const csv = await text(exportStream('csv', 'hosts', HOST_COLUMNS, hostRows(orm, UNSCOPED, { tag: 'eu', sort: 'hostname', order: 'asc' })).body);
     const line = (hostname: string) => csv.split('\n').find((row) => row.includes(`,${hostname},`))!;
     expect(line('host-02')).toContain(",'=cmd|calc,");
     expect(line('host-02').endsWith(",'@ops/=index")).toBe(true);

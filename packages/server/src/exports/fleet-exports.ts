@@ -2,6 +2,7 @@ import type { Database } from '../database/dialect.js';
 import type { ReportRecord } from '../database/entities.js';
 import { filteredHostIds, hostRecordPages, hostsOf, type HostFilters } from '../hosts/host-queries.js';
 import type { ReadRowOf } from '../database/rows.js';
+import { isScoped, type AccessScope } from '../people/scope.js';
 import { failingRules } from '../policies/policy-results.js';
 import { receivedBefore } from '../reports/report-queries.js';
 import { pagesOf } from './export-body.js';
@@ -33,12 +34,12 @@ export const FINDING_COLUMNS = ['kind', 'testId', 'text', 'hostRecordId', 'hostn
 export const HISTORY_COLUMNS = ['reportId', 'receivedAt', 'lynisVersion', 'hardeningIndex', 'warnings', 'suggestions'];
 
 /**
- * The hosts the list shows with these filters, in its order (the same query), with their labels, counts, key label,
- * compliance and failing rules.
+ * The hosts in `scope` the list shows with these filters, in its order (the same query), with their labels, counts,
+ * key label, compliance and failing rules.
  */
-export async function* hostRows(database: Database, filters: HostFilters = {}, now = new Date()): AsyncGenerator<Record<string, unknown>> {
+export async function* hostRows(database: Database, scope: AccessScope, filters: HostFilters = {}, now = new Date()): AsyncGenerator<Record<string, unknown>> {
   const knex = database.em.getKnex();
-  for await (const { em, records } of hostRecordPages(database, filters, PAGE)) {
+  for await (const { em, records } of hostRecordPages(database, scope, filters, PAGE)) {
     const ids = records.map((record) => record.id);
     const keyIds = [...new Set(records.map((record) => record.key.id))];
     const [hosts, failing, keys] = await Promise.all([
@@ -72,9 +73,10 @@ export async function* hostRows(database: Database, filters: HostFilters = {}, n
   }
 }
 
-/** Every finding of the latest report of every host the list shows with these filters, by host id, kind and test id. */
-export async function* findingRows(database: Database, filters: HostFilters = {}): AsyncGenerator<Record<string, unknown>> {
-  const hosts = Object.values(filters).some((value) => value !== undefined) ? filteredHostIds(database, filters) : undefined;
+/** Every finding of the latest report of every host in `scope` the list shows with these filters, by host id, kind and test id. */
+export async function* findingRows(database: Database, scope: AccessScope, filters: HostFilters = {}): AsyncGenerator<Record<string, unknown>> {
+  const narrowed = isScoped(scope) || Object.values(filters).some((value) => value !== undefined);
+  const hosts = narrowed ? filteredHostIds(database, scope, filters) : undefined;
   const knex = database.em.getKnex();
   type Row = { host_record_id: string; kind: string; test_id: string; text: string; hostname: string | null; host_id: string };
   const readPage = (after: Row | undefined) => {
@@ -98,7 +100,7 @@ export async function* findingRows(database: Database, filters: HostFilters = {}
   }
 }
 
-/** A host's reports, newest first. */
+/** A host's reports, newest first (its caller has found the host in the reader's scope). */
 export async function* historyRows(database: Database, hostRecordId: string): AsyncGenerator<Record<string, unknown>> {
   const knex = database.em.getKnex();
   type Row = Pick<ReadRowOf<ReportRecord>, 'id' | 'received_at' | 'lynis_version' | 'hardening_index' | 'warning_count' | 'suggestion_count'>;

@@ -1,6 +1,8 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { FindingCount, FindingGroupPage, FindingKind } from '../generated/types.gen.js';
 import type { Database } from '../database/dialect.js';
+import { scopeCondition, scopedHostIds } from '../hosts/host-scope.js';
+import type { AccessScope } from '../people/scope.js';
 import type { ListFindingsData } from '../generated/types.gen.js';
 
 /** Findings of each kind the overview names. */
@@ -11,13 +13,14 @@ export type FindingGroupQuery = NonNullable<ListFindingsData['query']> & { limit
 
 /**
  * The warnings and suggestions of every host's newest report, one item per kind and test id with the hosts that
- * have it, most hosts first (ties by test id, then kind); `text` is the smallest of its texts.
+ * have it, most hosts first (ties by test id, then kind); `text` is the smallest of its texts. Of the hosts in
+ * `scope` only.
  */
-export async function findingGroups(database: Database, query: FindingGroupQuery): Promise<FindingGroupPage> {
+export async function findingGroups(database: Database, scope: AccessScope, query: FindingGroupQuery): Promise<FindingGroupPage> {
   const { limit, offset } = query;
   const knex = database.em.getKnex();
   const matching = () => {
-    const qb = knex('finding_count as c');
+    const qb = findingCounts(knex, scope);
     if (query.kind !== undefined) qb.where('c.kind', query.kind);
     if (query.testId !== undefined) qb.where('c.test_id', query.testId);
     return qb;
@@ -25,6 +28,7 @@ export async function findingGroups(database: Database, query: FindingGroupQuery
   const [rows, [{ total }]] = await Promise.all([
     withText(
       knex,
+      scope,
       matching()
         .select('c.kind', 'c.test_id', 'c.hosts')
         .orderBy([{ column: 'c.hosts', order: 'desc' }, 'c.test_id', 'c.kind'])
@@ -45,13 +49,14 @@ interface FindingRow {
 
 const toFindingCount = (row: FindingRow): FindingCount => ({ kind: row.kind, testId: row.test_id, text: row.text, hosts: Number(row.hosts) });
 
-/** The ten warnings and the ten suggestions on the most hosts (ties by test id), from the findings' counts. */
-export async function topFindings(database: Database): Promise<FindingCount[]> {
+/** The ten warnings and the ten suggestions on the most hosts in `scope` (ties by test id), from the findings' counts. */
+export async function topFindings(database: Database, scope: AccessScope): Promise<FindingCount[]> {
   const knex = database.em.getKnex();
   const top = (kind: FindingKind) =>
     withText(
       knex,
-      knex('finding_count as c')
+      scope,
+      findingCounts(knex, scope)
         .select('c.kind', 'c.test_id', 'c.hosts')
         .where('c.kind', kind)
         .orderBy([{ column: 'c.hosts', order: 'desc' }, 'c.test_id'])
@@ -62,10 +67,23 @@ export async function topFindings(database: Database): Promise<FindingCount[]> {
 }
 
 /**
- * Counted findings with their smallest text, which a count cannot keep (the host holding it may drop it): one seek
- * per finding shown into the findings' index on test id, kind and text.
+ * The hosts of each finding (`c`: `kind`, `test_id`, `hosts`): the counts kept for the fleet, or for a scope its
+ * hosts' findings counted (one row per host, kind and test id).
  */
-async function withText(knex: Knex, counts: Knex.QueryBuilder): Promise<FindingCount[]> {
-  const rows = await counts.select<FindingRow[]>(knex.raw('(select min(f.text) from host_finding f where f.test_id = c.test_id and f.kind = c.kind) as text'));
+function findingCounts(knex: Knex, scope: AccessScope): Knex.QueryBuilder {
+  const hosts = scopedHostIds(knex, scope);
+  if (!hosts) return knex('finding_count as c');
+  const counted = knex('host_finding').select('kind', 'test_id').count({ hosts: '*' }).whereIn('host_record_id', hosts).groupBy('kind', 'test_id');
+  return knex.from(counted.as('c'));
+}
+
+/**
+ * Counted findings with their smallest text, which a count cannot keep (the host holding it may drop it): one seek
+ * per finding shown into the findings' index on test id, kind and text. A scope's text is the smallest its hosts have.
+ */
+async function withText(knex: Knex, scope: AccessScope, counts: Knex.QueryBuilder): Promise<FindingCount[]> {
+  const inScope = scopeCondition(knex, scope, 'f.host_record_id');
+  const text = 'select min(f.text) from host_finding f where f.test_id = c.test_id and f.kind = c.kind';
+  const rows = await counts.select<FindingRow[]>(inScope ? knex.raw(`(${text} and ${inScope.sql}) as text`, inScope.bindings) : knex.raw(`(${text}) as text`));
   return rows.map(toFindingCount);
 }

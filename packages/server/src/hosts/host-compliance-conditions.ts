@@ -5,7 +5,7 @@
 import type { Knex, SqlEntityManager } from '@mikro-orm/knex';
 import type { HostComplianceState } from '../generated/types.gen.js';
 import { sqlDialectOf } from '../database/dialects.js';
-import { effectiveResults } from '../policies/policy-results.js';
+import { effectiveResults } from '../policies/effective-results.js';
 
 /** A condition in SQL on the host `h`, its values bound. */
 export interface HostCondition {

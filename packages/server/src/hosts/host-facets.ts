@@ -4,6 +4,8 @@ import type { Knex } from '@mikro-orm/knex';
 import type { FacetField, Facets, FacetValue } from '../generated/types.gen.js';
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
+import type { AccessScope } from '../people/scope.js';
+import { limitToScope } from './host-scope.js';
 
 /** What a facet query asks: one field or all, values containing `q`, at most `limit` per field. */
 export interface FacetQuery {
@@ -14,19 +16,19 @@ export interface FacetQuery {
 
 const FIELDS: FacetField[] = ['group', 'tag', 'os', 'key', 'customer'];
 
-/** The values of each field (only of `field` when given; the others empty), with their host counts. */
-export async function hostFacets(database: Database, query: FacetQuery): Promise<Facets> {
+/** The values of each field (only of `field` when given; the others empty), with their counts of the hosts in `scope`. */
+export async function hostFacets(database: Database, scope: AccessScope, query: FacetQuery): Promise<Facets> {
   const fields = FIELDS.filter((field) => query.field === undefined || query.field === field);
-  const values = await Promise.all(fields.map((field) => facetValues(database, field, query)));
+  const values = await Promise.all(fields.map((field) => facetValues(database, scope, field, query)));
   const facets: Facets = { group: [], tag: [], os: [], key: [], customer: [] };
   fields.forEach((field, index) => (facets[field] = values[index]!));
   return facets;
 }
 
 /** One field's values: grouped by the column that holds it (case kept: values differing in case count apart). */
-async function facetValues(database: Database, field: FacetField, { q, limit }: FacetQuery): Promise<FacetValue[]> {
+async function facetValues(database: Database, scope: AccessScope, field: FacetField, { q, limit }: FacetQuery): Promise<FacetValue[]> {
   const knex = database.em.getKnex();
-  const { table, column } = SOURCES[field];
+  const { table, column, host } = SOURCES[field];
   const query = knex(table)
     .select({ value: column })
     .count({ hosts: '*' })
@@ -38,6 +40,7 @@ async function facetValues(database: Database, field: FacetField, { q, limit }: 
     ])
     .limit(limit);
   if (field === 'group' || field === 'tag') query.where('kind', field);
+  limitToScope(knex, query, host, scope);
   if (q !== undefined) {
     // A key is looked for by its label, what an operator knows it by (its id is what the filter takes).
     const { sql, bindings } = sqlDialectOf(database.em).containsIgnoringCase(field === 'key' ? 'k.label' : column, q);
@@ -56,12 +59,12 @@ async function facetValues(database: Database, field: FacetField, { q, limit }: 
 }
 
 /** Where each field's values are: groups and tags one label row per host, the rest a column of the host. */
-const SOURCES: Record<FacetField, { table: string; column: string }> = {
-  group: { table: 'host_label', column: 'value' },
-  tag: { table: 'host_label', column: 'value' },
-  os: { table: 'host', column: 'os_name' },
-  key: { table: 'host', column: 'key_id' },
-  customer: { table: 'host', column: 'customer_name' },
+const SOURCES: Record<FacetField, { table: string; column: string; host: string }> = {
+  group: { table: 'host_label', column: 'value', host: 'host_record_id' },
+  tag: { table: 'host_label', column: 'value', host: 'host_record_id' },
+  os: { table: 'host', column: 'os_name', host: 'id' },
+  key: { table: 'host', column: 'key_id', host: 'id' },
+  customer: { table: 'host', column: 'customer_name', host: 'id' },
 };
 
 /** The labels of these license keys, by id. */

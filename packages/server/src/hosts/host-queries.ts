@@ -7,6 +7,8 @@ import { HostRecord, ReportRecord } from '../database/entities.js';
 import { fleetCompliance, hostCompliances } from '../policies/policy-results.js';
 import { complianceCondition, failingCondition, type HostCondition } from './host-compliance-conditions.js';
 import type { LabelKind } from './host-derivation.js';
+import { hostInScope, scopeCondition } from './host-scope.js';
+import { isScoped, UNSCOPED, type AccessScope } from '../people/scope.js';
 import type { ListHostsData } from '../generated/types.gen.js';
 
 /** The host property each `sort` of the contract orders by. */
@@ -56,32 +58,32 @@ function hostListParts(query: HostFilters): HostListPart[] {
 /**
  * One page of hosts, most recently seen first unless `sort` says otherwise, filtered by host name, key, `hostid`,
  * ids, group, tag, OS, a finding of the newest report, last seen, compliance and failing rules. Every value is a
- * bound parameter.
+ * bound parameter. Only the hosts in `scope`, and counted among them alone.
  */
-export async function hostPage(database: Database, query: HostQuery, now = new Date()): Promise<HostPage> {
+export async function hostPage(database: Database, scope: AccessScope, query: HostQuery, now = new Date()): Promise<HostPage> {
   const { limit, offset } = query;
   const em = database.em.fork();
   const parts = hostListParts(query);
-  const sizes = await keptSizes(em, query, parts, now);
+  const sizes = isScoped(scope) ? undefined : await keptSizes(em, query, parts, now);
   if (parts.length === 1 && !sizes) {
     const [{ filters, order }] = parts as [HostListPart];
-    const qb = filteredHosts(em, filters, now);
+    const qb = filteredHosts(em, scope, filters, now);
     const page = qb.clone().orderBy(order).limit(limit).offset(offset);
     const [records, total] = await Promise.all([findBound(em, HostRecord, page), countBound(qb)]);
     return { items: await hostsOf(em, records, now), total, limit, offset };
   }
   // A part the page starts in is read without being counted (a slice that comes back short says where it ends);
   // one the page starts after is counted, unless it is the last or its size is known.
-  const total = sizes ? sizes.reduce((sum, size) => sum + size, 0) : await countBound(filteredHosts(em, query, now));
+  const total = sizes ? sizes.reduce((sum, size) => sum + size, 0) : await countBound(filteredHosts(em, scope, query, now));
   const records: HostRecord[] = [];
   for (let index = 0, start = 0; index < parts.length && start < Math.min(offset + limit, total); index++) {
     const part = parts[index]!;
     const from = Math.max(offset - start, 0);
     const wanted = offset + limit - start - from;
-    const size = sizes?.[index] ?? (from === 0 || index === parts.length - 1 ? undefined : await countBound(filteredHosts(em, part.filters, now)));
+    const size = sizes?.[index] ?? (from === 0 || index === parts.length - 1 ? undefined : await countBound(filteredHosts(em, scope, part.filters, now)));
     const found =
       size === undefined || from < size
-        ? await findBound(em, HostRecord, filteredHosts(em, part.filters, now).orderBy(part.order).limit(wanted).offset(from))
+        ? await findBound(em, HostRecord, filteredHosts(em, scope, part.filters, now).orderBy(part.order).limit(wanted).offset(from))
         : [];
     records.push(...found);
     if (found.length === wanted) break;
@@ -93,12 +95,13 @@ export async function hostPage(database: Database, query: HostQuery, now = new D
 /**
  * The size of each part when the list is filtered by nothing but compliance: how many hosts have each compliance,
  * from the counts the evaluator keeps (waivers applied), so that no page counts the fleet's results and waivers.
- * Undefined when another filter narrows the list, or no part is of one compliance.
+ * Undefined when another filter narrows the list, or no part is of one compliance. The counts are the fleet's: a
+ * scoped list never uses them.
  */
 async function keptSizes(em: SqlEntityManager, query: HostFilters, parts: HostListPart[], now: Date): Promise<number[] | undefined> {
   const others = Object.entries(query).some(([name, value]) => value !== undefined && !['compliance', 'sort', 'order', 'limit', 'offset'].includes(name));
   if (others || parts.some((part) => part.filters.compliance === undefined)) return undefined;
-  const [{ hosts, evaluatedHosts }, all] = await Promise.all([fleetCompliance({ em }, now), countBound(em.createQueryBuilder(HostRecord, 'h'))]);
+  const [{ hosts, evaluatedHosts }, all] = await Promise.all([fleetCompliance({ em }, UNSCOPED, now), countBound(em.createQueryBuilder(HostRecord, 'h'))]);
   const kept: Record<HostComplianceState, number> = {
     noncompliant: hosts.fail + hosts.error,
     waived: hosts.waived,
@@ -111,10 +114,11 @@ async function keptSizes(em: SqlEntityManager, query: HostFilters, parts: HostLi
 /**
  * Every host the list shows with these filters, in its order, a page of records at a time: keyset paging on the
  * order's column and the id (flat memory, no offsets), part after part ({@link HostListPart}), each page read with
- * a fresh entity manager so none piles up.
+ * a fresh entity manager so none piles up. Only the hosts in `scope`.
  */
 export async function* hostRecordPages(
   database: Database,
+  scope: AccessScope,
   filters: HostFilters,
   pageSize: number,
   now = new Date(),
@@ -123,7 +127,7 @@ export async function* hostRecordPages(
     let after: HostRecord | undefined;
     for (;;) {
       const em = database.em.fork();
-      const qb = filteredHosts(em, part.filters, now);
+      const qb = filteredHosts(em, scope, part.filters, now);
       if (after) qb.andWhere(part.after(after));
       const records = await findBound(em, HostRecord, qb.orderBy(part.order).limit(pageSize));
       if (records.length > 0) yield { em, records };
@@ -133,18 +137,20 @@ export async function* hostRecordPages(
   }
 }
 
-/** The ids of the hosts the list shows with these filters, as a subquery (for the rows of those hosts only). */
-export function filteredHostIds(database: Database, filters: HostFilters, now = new Date()): Knex.QueryBuilder {
-  return filteredHosts(database.em.fork(), filters, now).select('h.id').getKnexQuery();
+/** The ids of the hosts in `scope` the list shows with these filters, as a subquery (for the rows of those hosts only). */
+export function filteredHostIds(database: Database, scope: AccessScope, filters: HostFilters, now = new Date()): Knex.QueryBuilder {
+  return filteredHosts(database.em.fork(), scope, filters, now).select('h.id').getKnexQuery();
 }
 
 /**
- * Hosts (`h`) matching the list's filters: the one where-clause the list, its count and the exports share. Groups,
- * tags and the OS compare lowered on both sides, as the indexes on their lowered values hold them.
+ * Hosts (`h`) in `scope` matching the list's filters: the one where-clause the list, its count and the exports share.
+ * Groups, tags and the OS compare lowered on both sides, as the indexes on their lowered values hold them.
  */
-function filteredHosts(em: SqlEntityManager, query: HostFilters, now: Date): QueryBuilder<HostRecord> {
+function filteredHosts(em: SqlEntityManager, scope: AccessScope, query: HostFilters, now: Date): QueryBuilder<HostRecord> {
   const qb = em.createQueryBuilder(HostRecord, 'h');
   const where = (condition: HostCondition) => qb.andWhere(condition.sql, condition.bindings);
+  const inScope = scopeCondition(em.getKnex(), scope, 'h.id');
+  if (inScope) where(inScope);
   if (query.ids !== undefined) qb.andWhere({ id: { $in: query.ids } });
   if (query.keyId !== undefined) qb.andWhere({ key: query.keyId });
   if (query.hostId !== undefined) qb.andWhere({ hostId: query.hostId });
@@ -189,17 +195,17 @@ function afterHost(sort: ColumnSort, order: 'asc' | 'desc' = 'desc', last: HostR
   return { $or: NEVER_NULL.has(sort) ? [further, level] : [further, level, { [property]: null }] };
 }
 
-/** A host as the contract shows it, or undefined when there is none with this id. */
-export async function hostById(database: Database, id: string): Promise<Host | undefined> {
+/** A host as the contract shows it, or undefined when there is none with this id in `scope`. */
+export async function hostById(database: Database, scope: AccessScope, id: string): Promise<Host | undefined> {
   const em = database.em.fork();
-  const [record] = await findBound(em, HostRecord, em.createQueryBuilder(HostRecord, 'h').where({ id }).limit(1));
+  const record = await recordById(em, scope, id);
   return record ? (await hostsOf(em, [record]))[0] : undefined;
 }
 
-/** A host with the hardening index of its newest `historyLimit` reports, or undefined when there is none. */
-export async function hostDetail(database: Database, id: string, historyLimit: number): Promise<HostDetail | undefined> {
+/** A host with the hardening index of its newest `historyLimit` reports, or undefined when there is none in `scope`. */
+export async function hostDetail(database: Database, scope: AccessScope, id: string, historyLimit: number): Promise<HostDetail | undefined> {
   const em = database.em.fork();
-  const [record] = await findBound(em, HostRecord, em.createQueryBuilder(HostRecord, 'h').where({ id }).limit(1));
+  const record = await recordById(em, scope, id);
   if (!record) return undefined;
   const history = em
     .createQueryBuilder(ReportRecord, 'r')
@@ -218,9 +224,18 @@ export async function hostDetail(database: Database, id: string, historyLimit: n
   };
 }
 
-/** Whether a host with this id exists. */
-export async function hostExists(database: Database, id: string): Promise<boolean> {
-  return (await database.em.getKnex()('host').select('id').where('id', id)).length > 0;
+/** Whether a host with this id exists in `scope`. */
+export async function hostExists(database: Database, scope: AccessScope, id: string): Promise<boolean> {
+  return hostInScope(database.em.getKnex(), scope, id);
+}
+
+/** The host record with this id in `scope`, if any. */
+async function recordById(em: SqlEntityManager, scope: AccessScope, id: string): Promise<HostRecord | undefined> {
+  const qb = em.createQueryBuilder(HostRecord, 'h').where({ id });
+  const inScope = scopeCondition(em.getKnex(), scope, 'h.id');
+  if (inScope) qb.andWhere(inScope.sql, inScope.bindings);
+  const [record] = await findBound(em, HostRecord, qb.limit(1));
+  return record;
 }
 
 /** Hosts as the contract shows them, in the order given, with the groups and tags of each (one query for all). */

@@ -14,6 +14,7 @@ import { PolicyEvaluator } from './policy-evaluator.js';
 import { createPolicy } from './policy-records.js';
 import { previewPolicy } from './policy-preview.js';
 import { fleetCompliance, statusCounts } from './policy-results.js';
+import { UNSCOPED } from '../people/scope.js';
 
 const FLEET_HOSTS = 300;
 
@@ -35,24 +36,24 @@ describe.each(DIALECTS)('the shipped baseline on %s', (dialect) => {
   async function evaluateBaseline() {
     const policy = await createPolicy(orm, BASELINE_POLICY);
     await evaluator.settle();
-    const { byRule } = await statusCounts(orm, now);
+    const { byRule } = await statusCounts(orm, UNSCOPED, now);
     const rules = BASELINE_POLICY.rules.map(({ id }) => {
       const counts = byRule.get(`${policy.id}\n${id}`)!;
       return { rule: id, evaluated: counts.pass + counts.fail + counts.error, pass: counts.pass, fail: counts.fail, error: counts.error };
     });
-    return { rules, fleet: (await fleetCompliance(orm, now)).hosts };
+    return { rules, fleet: (await fleetCompliance(orm, UNSCOPED, now)).hosts };
   }
 
   it(`passes most of a ${FLEET_HOSTS}-host demo fleet on every rule but the vulnerable packages, and a fair share of hosts on all of them`, async () => {
     await seedDemo(orm, { hosts: FLEET_HOSTS, now });
     // The preview, before the policy exists, counts what evaluating it then finds.
-    const preview = await previewPolicy(orm, BASELINE_POLICY, { now });
+    const preview = await previewPolicy(orm, UNSCOPED, BASELINE_POLICY, { now });
     const { rules, fleet } = await evaluateBaseline();
     expect(preview).toMatchObject({ hostsWithReports: FLEET_HOSTS, evaluatedHosts: FLEET_HOSTS });
     expect(preview.rules.map((rule) => [rule.ruleId, rule.passing, rule.failing, rule.errors])).toEqual(
       rules.map((rule) => [rule.rule, rule.pass, rule.fail, 0]),
     );
-    expect((await previewPolicy(orm, BASELINE_POLICY, { now, maxHosts: 10 })).evaluatedHosts).toBe(10);
+    expect((await previewPolicy(orm, UNSCOPED, BASELINE_POLICY, { now, maxHosts: 10 })).evaluatedHosts).toBe(10);
     console.log(
       `The baseline on the demo fleet (${FLEET_HOSTS} hosts, ${dialect}):\n` +
         rules
@@ -84,7 +85,7 @@ describe.each(DIALECTS)('the shipped baseline on %s', (dialect) => {
       summary: reading.summary,
       labels: reading.labels,
     });
-    const preview = await previewPolicy(orm, BASELINE_POLICY, { now });
+    const preview = await previewPolicy(orm, UNSCOPED, BASELINE_POLICY, { now });
     expect(preview).toMatchObject({ hostsWithReports: 1, evaluatedHosts: 1 });
     const { rules, fleet } = await evaluateBaseline();
     expect(preview.rules.map((rule) => rule.passing)).toEqual(rules.map((rule) => rule.pass));

@@ -1,5 +1,5 @@
 import type { Database } from '../database/open.js';
-import { effectiveResults } from './policy-results.js';
+import { effectiveResults } from './effective-results.js';
 
 /** Status counts grouped from every result as read (waivers applied): what the kept counts must equal. */
 export async function groupedCounts(orm: Database, now: Date) {

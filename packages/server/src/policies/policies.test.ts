@@ -14,6 +14,7 @@ import { createPolicy, deletePolicy, setPolicyEnabled, updatePolicy } from './po
 import { fleetCompliance, hostCompliance, listResults, recordComplianceDay, statusCounts } from './policy-results.js';
 import { createWaiver, listWaivers } from './waivers.js';
 import { groupedCounts } from './grouped-counts.test-kit.js';
+import { UNSCOPED } from '../people/scope.js';
 
 const DAY_MS = 86_400_000;
 
@@ -107,7 +108,7 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
     expect(results.items.slice(3).every((result) => result.status === 'pass')).toBe(true);
     const webResults = await listResults(orm, web.id, { limit: 50, offset: 0 });
     expect(webResults.items.map((result) => [result.hostname, result.status])).toEqual([['web-01', 'pass']]);
-    let counts = await statusCounts(orm, clock);
+    let counts = await statusCounts(orm, UNSCOPED, clock);
     expect(counts.byPolicy.get(baseline.id)).toEqual({ pass: 1, fail: 1, error: 0, waived: 0 });
     expect(counts.byRule.get(`${baseline.id}\nhardening-index`)).toEqual({ pass: 1, fail: 1, error: 0, waived: 0 });
 
@@ -115,25 +116,31 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
     clock = new Date(clock.getTime() + 1000);
     await upload(DB, lynisReport('db-01', { index: 65, vulnerable: ['openssl'], warnings: DB_WARNINGS }));
     await evaluator.settle();
-    const compliance = (await hostCompliance(orm, dbHost, clock))!;
+    const compliance = (await hostCompliance(orm, UNSCOPED, dbHost, clock))!;
     expect(compliance.status).toBe('fail');
     expect(compliance.results.find((result) => result.ruleId === 'hardening-index')).toMatchObject({ status: 'pass', value: '65', since: clock.toISOString() });
     expect(compliance.history.filter((change) => change.ruleId === 'hardening-index').map((change) => change.status)).toEqual(['pass', 'fail']);
 
     // Waive the warnings rule for the host, then the whole policy: waived, not passed.
     const expiresAt = new Date(clock.getTime() + DAY_MS).toISOString();
-    const waiver = await createWaiver(orm, { policyId: baseline.id, ruleId: 'no-warnings', hostRecordId: dbHost, reason: 'known', expiresAt }, 'ops', clock);
+    const waiver = await createWaiver(
+      orm,
+      UNSCOPED,
+      { policyId: baseline.id, ruleId: 'no-warnings', hostRecordId: dbHost, reason: 'known', expiresAt },
+      'ops',
+      clock,
+    );
     expect(waiver).toMatchObject({ ruleId: 'no-warnings', hostRecordId: dbHost, group: null, createdBy: 'ops' });
     const waived = await listResults(orm, baseline.id, { status: 'waived', limit: 50, offset: 0 }, clock);
     expect(waived.items.map((result) => [result.ruleId, result.waiverId])).toEqual([['no-warnings', waiver.id]]);
-    expect((await statusCounts(orm, clock)).byPolicy.get(baseline.id)).toEqual({ pass: 1, fail: 1, error: 0, waived: 0 });
-    await createWaiver(orm, { policyId: baseline.id, hostRecordId: dbHost, reason: 'decommissioning', expiresAt }, null, clock);
-    expect((await statusCounts(orm, clock)).byPolicy.get(baseline.id)).toEqual({ pass: 1, fail: 0, error: 0, waived: 1 });
+    expect((await statusCounts(orm, UNSCOPED, clock)).byPolicy.get(baseline.id)).toEqual({ pass: 1, fail: 1, error: 0, waived: 0 });
+    await createWaiver(orm, UNSCOPED, { policyId: baseline.id, hostRecordId: dbHost, reason: 'decommissioning', expiresAt }, null, clock);
+    expect((await statusCounts(orm, UNSCOPED, clock)).byPolicy.get(baseline.id)).toEqual({ pass: 1, fail: 0, error: 0, waived: 1 });
     // Once expired, the failures count again.
     const later = new Date(clock.getTime() + 2 * DAY_MS);
-    expect((await statusCounts(orm, later)).byPolicy.get(baseline.id)).toEqual({ pass: 1, fail: 1, error: 0, waived: 0 });
-    expect(await listWaivers(orm, {}, later)).toEqual([]);
-    expect(await listWaivers(orm, { includeExpired: true }, later)).toHaveLength(2);
+    expect((await statusCounts(orm, UNSCOPED, later)).byPolicy.get(baseline.id)).toEqual({ pass: 1, fail: 1, error: 0, waived: 0 });
+    expect(await listWaivers(orm, UNSCOPED, {}, later)).toEqual([]);
+    expect(await listWaivers(orm, UNSCOPED, { includeExpired: true }, later)).toHaveLength(2);
 
     // A rule removed from the policy loses its results; a deleted policy loses results and waivers.
     await updatePolicy(orm, baseline.id, { ...BASELINE_POLICY, rules: BASELINE_POLICY.rules.filter((rule) => rule.id !== 'no-warnings') });
@@ -143,7 +150,7 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
     const knex = orm.em.getKnex();
     expect(Number((await knex('policy_result').where('policy_id', baseline.id).count({ n: '*' }))[0]!['n'])).toBe(0);
     expect(Number((await knex('waiver').count({ n: '*' }))[0]!['n'])).toBe(0);
-    counts = await statusCounts(orm, clock);
+    counts = await statusCounts(orm, UNSCOPED, clock);
     expect(counts.byPolicy.has(baseline.id)).toBe(false);
   });
 
@@ -224,8 +231,8 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
         report_id: before.find((row: { host_record_id: string }) => row.host_record_id === hostRecordId(keyId, '0'.repeat(40)))!.report_id,
       }),
     ]);
-    expect((await statusCounts(orm)).byPolicy.get(policy.id)).toEqual({ pass: 3, fail: 2, error: 0, waived: 0 });
-    expect(await fleetCompliance(orm)).toEqual({ hosts: { pass: 3, fail: 2, error: 0, waived: 0 }, evaluatedHosts: 5 });
+    expect((await statusCounts(orm, UNSCOPED)).byPolicy.get(policy.id)).toEqual({ pass: 3, fail: 2, error: 0, waived: 0 });
+    expect(await fleetCompliance(orm, UNSCOPED)).toEqual({ hosts: { pass: 3, fail: 2, error: 0, waived: 0 }, evaluatedHosts: 5 });
     await recordComplianceDay(orm, clock);
     expect(await knex('compliance_day').select('day', 'pass', 'fail')).toEqual([{ day: clock.toISOString().slice(0, 10), pass: 3, fail: 2 }]);
   });
@@ -257,25 +264,37 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
       await evaluator.settle();
     };
     const expectExact = async (now: Date) => {
-      const kept = await statusCounts(orm, now);
+      const kept = await statusCounts(orm, UNSCOPED, now);
       const grouped = await groupedCounts(orm, now);
       expect(Object.fromEntries(kept.byRule)).toEqual(Object.fromEntries(grouped.byRule));
       expect(Object.fromEntries(kept.byPolicy)).toEqual(Object.fromEntries(grouped.byPolicy));
-      expect((await fleetCompliance(orm, now)).hosts).toEqual(grouped.fleet);
+      expect((await fleetCompliance(orm, UNSCOPED, now)).hosts).toEqual(grouped.fleet);
     };
     await uploadAll(0);
     await expectExact(clock);
-    expect((await statusCounts(orm, clock)).byPolicy.get(web.id)).toEqual({ pass: 1, fail: 2, error: 0, waived: 0 });
+    expect((await statusCounts(orm, UNSCOPED, clock)).byPolicy.get(web.id)).toEqual({ pass: 1, fail: 2, error: 0, waived: 0 });
     const expiresAt = new Date(clock.getTime() + DAY_MS).toISOString();
     // A host waiver and a group waiver (named in other case) cover some of the same results; another waiver covers a
     // whole policy for one host, and a fleet-wide one a rule for every host.
-    await createWaiver(orm, { policyId: web.id, ruleId: 'index', hostRecordId: hostRecordId(keyId, hosts[1]!), reason: 'known', expiresAt }, null, clock);
-    await createWaiver(orm, { policyId: web.id, group: 'EU', ruleId: 'index', reason: 'migration', expiresAt }, null, clock);
-    await createWaiver(orm, { policyId: baseline.id, hostRecordId: hostRecordId(keyId, hosts[2]!), reason: 'decommissioning', expiresAt }, null, clock);
+    await createWaiver(
+      orm,
+      UNSCOPED,
+      { policyId: web.id, ruleId: 'index', hostRecordId: hostRecordId(keyId, hosts[1]!), reason: 'known', expiresAt },
+      null,
+      clock,
+    );
+    await createWaiver(orm, UNSCOPED, { policyId: web.id, group: 'EU', ruleId: 'index', reason: 'migration', expiresAt }, null, clock);
+    await createWaiver(
+      orm,
+      UNSCOPED,
+      { policyId: baseline.id, hostRecordId: hostRecordId(keyId, hosts[2]!), reason: 'decommissioning', expiresAt },
+      null,
+      clock,
+    );
     await expectExact(clock);
-    await createWaiver(orm, { policyId: web.id, ruleId: 'firewall', reason: 'firewalled upstream', expiresAt }, null, clock);
+    await createWaiver(orm, UNSCOPED, { policyId: web.id, ruleId: 'firewall', reason: 'firewalled upstream', expiresAt }, null, clock);
     await expectExact(clock);
-    expect((await statusCounts(orm, clock)).byRule.get(`${web.id}\nfirewall`)).toMatchObject({ fail: 0, error: 0 });
+    expect((await statusCounts(orm, UNSCOPED, clock)).byRule.get(`${web.id}\nfirewall`)).toMatchObject({ fail: 0, error: 0 });
     for (const round of [1, 2]) {
       clock = new Date(clock.getTime() + 1000);
       await uploadAll(round);
@@ -287,7 +306,7 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
     await expectExact(clock);
     await deletePolicy(orm, web.id);
     await expectExact(clock);
-    expect((await statusCounts(orm, clock)).byPolicy.has(web.id)).toBe(false);
+    expect((await statusCounts(orm, UNSCOPED, clock)).byPolicy.has(web.id)).toBe(false);
   });
 
   it('scopes a policy to a group of the latest report, and waives it for a whole group', async () => {
@@ -297,7 +316,7 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
     await evaluator.settle();
     expect((await listResults(orm, policy.id, { limit: 10, offset: 0 })).items.map((result) => [result.hostname, result.status])).toEqual([['web-01', 'fail']]);
     const expiresAt = new Date(clock.getTime() + DAY_MS).toISOString();
-    await createWaiver(orm, { policyId: policy.id, group: 'eu', reason: 'migration', expiresAt }, null, clock);
+    await createWaiver(orm, UNSCOPED, { policyId: policy.id, group: 'eu', reason: 'migration', expiresAt }, null, clock);
     expect((await listResults(orm, policy.id, { limit: 10, offset: 0 }, clock)).items.map((result) => result.status)).toEqual(['waived']);
     // The host leaves the group with its next report: out of scope, its results gone.
     clock = new Date(clock.getTime() + 1000);
@@ -311,7 +330,7 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
     await upload(WEB, lynisReport('web-01', { index: 40 }));
     await evaluator.settle();
     const expiresAt = new Date(clock.getTime() + DAY_MS).toISOString();
-    await createWaiver(orm, { policyId: policy.id, group: 'g0', reason: 'migration', expiresAt }, null, clock);
+    await createWaiver(orm, UNSCOPED, { policyId: policy.id, group: 'g0', reason: 'migration', expiresAt }, null, clock);
     // 10,001 groups of the one host, each waived: more members than are named by value.
     const knex = orm.em.getKnex();
     const host = hostRecordId(keyId, WEB);
@@ -350,12 +369,14 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
     const expiresAt = (ms: number) => new Date(clock.getTime() + ms).toISOString();
     const legacy = await createWaiver(
       orm,
+      UNSCOPED,
       { policyId: policy.id, group: 'legacy', ruleId: 'index', reason: 'migration', expiresAt: expiresAt(DAY_MS) },
       null,
       clock,
     );
     const echo = await createWaiver(
       orm,
+      UNSCOPED,
       { policyId: policy.id, hostRecordId: id('echo'), reason: 'decommissioning', expiresAt: expiresAt(3_600_000) },
       null,
       clock,
@@ -457,12 +478,14 @@ describe.each(DIALECTS)('compliance policies on %s', (dialect) => {
     const [policy] = await orm.em.getKnex()('policy').select('id');
     const expiresAt = new Date(Date.now() + DAY_MS).toISOString();
     await expect(
-      createWaiver(orm, { policyId: policy.id, group: 'web', hostRecordId: hostRecordId(keyId, WEB), reason: 'x', expiresAt }, null),
+      createWaiver(orm, UNSCOPED, { policyId: policy.id, group: 'web', hostRecordId: hostRecordId(keyId, WEB), reason: 'x', expiresAt }, null),
     ).rejects.toMatchObject({ code: 'invalid' });
-    await expect(createWaiver(orm, { policyId: policy.id, group: 'web', ruleId: 'nope', reason: 'x', expiresAt }, null)).rejects.toMatchObject({
+    await expect(createWaiver(orm, UNSCOPED, { policyId: policy.id, group: 'web', ruleId: 'nope', reason: 'x', expiresAt }, null)).rejects.toMatchObject({
       code: 'not_found',
     });
-    await expect(createWaiver(orm, { policyId: policy.id, hostRecordId: hostRecordId(keyId, WEB), reason: 'x', expiresAt }, null)).rejects.toMatchObject({
+    await expect(
+      createWaiver(orm, UNSCOPED, { policyId: policy.id, hostRecordId: hostRecordId(keyId, WEB), reason: 'x', expiresAt }, null),
+    ).rejects.toMatchObject({
       code: 'not_found',
     });
   });

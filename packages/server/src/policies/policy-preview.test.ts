@@ -11,6 +11,7 @@ import { OrmReportStore } from '../reports/report-store.js';
 import { createAdminToken } from '../secrets/admin-tokens.js';
 import { createKey } from '../secrets/license-keys.js';
 import { previewPolicy } from './policy-preview.js';
+import { UNSCOPED } from '../people/scope.js';
 
 /** A Lynis report with a host name, hardening index, groups and tags, and the firewall line only when given. */
 function report(hostname: string, index: number, { groups = '', tags = '', firewall }: { groups?: string; tags?: string; firewall?: string } = {}) {
@@ -113,10 +114,10 @@ describe.each(DIALECTS)('the policy preview on %s', (dialect) => {
   });
 
   it('evaluates the most recently seen hosts in scope when there are more than it takes, counting them all', async () => {
-    const result = await previewPolicy(database, { rules: RULES, scope: { hostname: 'web-*' } }, { maxHosts: 1 });
+    const result = await previewPolicy(database, UNSCOPED, { rules: RULES, scope: { hostname: 'web-*' } }, { maxHosts: 1 });
     expect(counts(result)).toEqual([4, 3, 1, 0]);
     // Read a host at a time (in id order, which is not the order of recency): still the two most recent, web-1 and web-2.
-    const paged = await previewPolicy(database, { rules: RULES, scope: { hostname: 'web-*' } }, { maxHosts: 2, scanPage: 1 });
+    const paged = await previewPolicy(database, UNSCOPED, { rules: RULES, scope: { hostname: 'web-*' } }, { maxHosts: 2, scanPage: 1 });
     expect(counts(paged)).toEqual([4, 3, 2, 1]);
     expect(paged.rules[0]).toMatchObject({ passing: 1, failing: 1 });
   });

@@ -3,6 +3,8 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { PolicyInput, PolicyPreview, Rule, RulePreview } from '../generated/types.gen.js';
 import type { Database } from '../database/dialect.js';
+import { limitToScope } from '../hosts/host-scope.js';
+import type { AccessScope } from '../people/scope.js';
 import { hostFactsOf, inScope, latestReportText, MAX_CHUNK_CHARACTERS, type HostRow } from './policy-evaluator.js';
 import { checkRulesAndBudgets, scopeOf, type StoredPolicy } from './policy-records.js';
 import { RuleRunner, type HostJob } from './rule-runner.js';
@@ -31,15 +33,17 @@ export interface PreviewOptions {
 
 /**
  * Checks a policy's rules as saving it would (a {@link DomainError} with every rule's error), then runs them on the
- * latest reports of up to `maxHosts` hosts in its scope, most recently seen first.
+ * latest reports of up to `maxHosts` hosts in its scope, most recently seen first. Only the hosts the reader may see
+ * (`access`) are read and counted.
  */
-export async function previewPolicy(database: Database, policy: PreviewedPolicy, options: PreviewOptions = {}): Promise<PolicyPreview> {
+export async function previewPolicy(database: Database, access: AccessScope, policy: PreviewedPolicy, options: PreviewOptions = {}): Promise<PolicyPreview> {
   await checkRulesAndBudgets(policy.rules.map(({ id, expression, description }) => ({ id, expression, description })));
   const knex = database.em.getKnex();
-  const [{ n }] = (await withReports(knex).count({ n: '*' })) as [{ n: number | string }];
+  const [{ n }] = (await withReports(knex, access).count({ n: '*' })) as [{ n: number | string }];
   const hostsWithReports = Number(n);
   const scoped = await hostsInScope(
     knex,
+    access,
     { scope: scopeOf(policy.scope) },
     { maxHosts: options.maxHosts ?? PREVIEW_MAX_HOSTS, scanPage: options.scanPage ?? SCAN_PAGE, hostsWithReports },
   );
@@ -66,13 +70,18 @@ export async function previewPolicy(database: Database, policy: PreviewedPolicy,
   return { hostsWithReports, hostsInScope: scoped.total, evaluatedHosts: scoped.hosts.length, failingHosts, rules: [...counts.values()] };
 }
 
-const withReports = (knex: Knex) => knex('host').whereNotNull('latest_report_id');
+/** The hosts with a report that the reader may see. */
+function withReports(knex: Knex, access: AccessScope): Knex.QueryBuilder {
+  const hosts = knex('host').whereNotNull('latest_report_id');
+  limitToScope(knex, hosts, 'id', access);
+  return hosts;
+}
 
 const HOST_COLUMNS = ['id', 'key_id', 'host_id', 'hostname', 'last_seen', 'latest_report_id'];
 
 /** The hosts with a report, most recently seen first. */
-const newestFirst = (knex: Knex) =>
-  withReports(knex)
+const newestFirst = (knex: Knex, access: AccessScope) =>
+  withReports(knex, access)
     .select(HOST_COLUMNS)
     .orderBy([
       { column: 'last_seen', order: 'desc' },
@@ -87,17 +96,18 @@ const newestFirst = (knex: Knex) =>
  */
 async function hostsInScope(
   knex: Knex,
+  access: AccessScope,
   policy: Pick<StoredPolicy, 'scope'>,
   { maxHosts, scanPage, hostsWithReports }: { maxHosts: number; scanPage: number; hostsWithReports: number },
 ) {
   if (Object.values(policy.scope).every((condition) => !condition)) {
-    const hosts = (await newestFirst(knex).limit(maxHosts)) as HostRow[];
+    const hosts = (await newestFirst(knex, access).limit(maxHosts)) as HostRow[];
     return { total: hostsWithReports, hosts, facts: await hostFactsOf(knex, hosts) };
   }
   let newest: { host: HostRow; facts: HostFacts }[] = [];
   let total = 0;
   for (let after: string | undefined; ;) {
-    const query = withReports(knex).select(HOST_COLUMNS).orderBy('id').limit(scanPage);
+    const query = withReports(knex, access).select(HOST_COLUMNS).orderBy('id').limit(scanPage);
     const page = (await (after === undefined ? query : query.where('id', '>', after))) as HostRow[];
     const facts = await hostFactsOf(knex, page);
     const scoped = page.flatMap((host, index) => (inScope(policy, facts[index]!) ? [{ host, facts: facts[index]! }] : []));

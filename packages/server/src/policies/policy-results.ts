@@ -12,76 +12,35 @@ import type { Database as OpenDatabase } from '../database/dialect.js';
 
 /** What these queries need of an open database: its entity manager (or a fork of it). */
 type Database = Pick<OpenDatabase, 'em'>;
-import type { PolicyResultRecord } from '../database/entities.js';
-import type { ReadRowOf } from '../database/rows.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { FLEET, WHOLE_POLICY } from './policy-counts.js';
+import { hostInScope } from '../hosts/host-scope.js';
+import { isScoped, UNSCOPED, type AccessScope } from '../people/scope.js';
+import { scopedStatusCounts } from './scoped-counts.js';
+import { coveringWaivers, effectiveResults, type EffectiveRow } from './effective-results.js';
 import { RANK, RANK_SQL, STATUS_OF_RANK, worse } from './rule-status.js';
 
 const HISTORY_SHOWN = 100;
 
-/** A result with its waiver applied, and its host's `hostid` (`effectiveResults`). */
-export type EffectiveRow = Omit<ReadRowOf<PolicyResultRecord>, 'status' | 'nameless'> & { status: RuleStatus; waiver_id: string | null; host_id: string };
-
-/**
- * Results as operators see them: a `fail` or `error` that an unexpired waiver covers (for the host, or for a group
- * its latest report names) reads `waived`. Waivers apply when read, so creating, deleting or outliving one changes
- * results at once, without evaluating anything again. The host name is the one in the report evaluated.
- */
-export function effectiveResults(database: Database, now: Date): Knex.QueryBuilder {
-  const knex = database.em.getKnex();
-  const waiver = coveringWaivers(database, now).orderBy('w.id').limit(1);
-  const withWaiver = knex('policy_result as r')
-    .join('host as h', 'h.id', 'r.host_record_id')
-    .select('r.policy_id', 'r.rule_id', 'r.host_record_id', 'r.value', 'r.message', 'r.report_id', 'r.evaluated_at', 'r.since', 'r.hostname', 'h.host_id')
-    .select({ raw_status: 'r.status' })
-    .select(knex.raw('(?) as waiver_id', [waiver]));
-  return knex
-    .from(withWaiver.as('x'))
-    .select('x.*')
-    .select(knex.raw("case when x.raw_status <> 'pass' and x.waiver_id is not null then 'waived' else x.raw_status end as status"));
-}
-
-/**
- * The unexpired waivers (`w`) that cover the result `r` of an outer query: for its host, for a group its latest
- * report names (compared case-insensitively), or for every host (neither named); of one policy when given.
- */
-function coveringWaivers(database: Database, now: Date, policyId?: string): Knex.QueryBuilder {
-  const knex = database.em.getKnex();
-  const query = knex('waiver as w')
-    .select('w.id')
-    .whereRaw('w.policy_id = r.policy_id')
-    .andWhere((rule) => {
-      rule.whereNull('w.rule_id').orWhereRaw('w.rule_id = r.rule_id');
-    })
-    .andWhere('w.expires_at', '>', sqlDialectOf(database.em).toDatabaseTime(now))
-    .andWhere((who) => {
-      who
-        .whereRaw('w.host_record_id is null and w.group_name is null')
-        .orWhereRaw('w.host_record_id = r.host_record_id')
-        .orWhereExists(
-          knex('host_label as l')
-            .select(knex.raw('1'))
-            .whereRaw("l.host_record_id = r.host_record_id and l.kind = 'group' and lower(l.value) = lower(w.group_name)"),
-        );
-    });
-  if (policyId !== undefined) query.andWhere('w.policy_id', policyId);
-  return query;
-}
-
 /**
  * How many hosts have each status on each rule of each policy, and on each policy as a whole: the counts the
- * evaluator keeps (`policy_status_count`), with the results an unexpired waiver covers moved to `waived`.
+ * evaluator keeps (`policy_status_count`), with the results an unexpired waiver covers moved to `waived`. Those
+ * counts are the fleet's: a scope's are counted from its hosts' results instead.
  */
-export async function statusCounts(database: Database, now = new Date()): Promise<{ byRule: Map<string, StatusCounts>; byPolicy: Map<string, StatusCounts> }> {
-  const { byRule, byPolicy } = await keptCounts(database, now);
+export async function statusCounts(
+  database: Database,
+  scope: AccessScope,
+  now = new Date(),
+): Promise<{ byRule: Map<string, StatusCounts>; byPolicy: Map<string, StatusCounts> }> {
+  const { byRule, byPolicy } = isScoped(scope) ? await scopedStatusCounts(database, scope, now) : await keptCounts(database, now);
   byPolicy.delete(FLEET);
   return { byRule, byPolicy };
 }
 
 /**
  * How many hosts have each status on each rule of each policy, waivers applied: what a policy's results pages need,
- * without {@link statusCounts}' reading of which hosts' worst status a waiver changes.
+ * without {@link statusCounts}' reading of which hosts' worst status a waiver changes. The fleet's: for unscoped
+ * readers only ({@link listResults}).
  */
 export async function ruleCounts(database: Database, now = new Date()): Promise<Map<string, StatusCounts>> {
   return (await keptCounts(database, now, { policies: false })).byRule;
@@ -341,6 +300,7 @@ const WITHIN_STATUS = ['nameless', 'hostname', 'host_record_id', 'rule_id'];
  * One page of a policy's results: failures first, then errors, waived and passes; within those by host name. Each
  * status's part of the page is read in order from an index, its size known from the kept counts, so that no page
  * sorts every result: the few waived results are read, and left out of the stored failures and errors, on their own.
+ * Every host's results, from the fleet's counts: a scoped page is read by `resultPage` from its hosts' rows instead.
  */
 export async function listResults(
   database: Database,
@@ -457,11 +417,10 @@ export async function resultsOf(database: Database, policyId: string, keys: Resu
   });
 }
 
-/** A host's results on every policy and the latest changes of its status; null when there is no such host. */
-export async function hostCompliance(database: Database, hostRecordId: string, now = new Date()): Promise<HostCompliance | null> {
+/** A host's results on every policy and the latest changes of its status; null when there is no such host in `scope`. */
+export async function hostCompliance(database: Database, scope: AccessScope, hostRecordId: string, now = new Date()): Promise<HostCompliance | null> {
   const knex = database.em.getKnex();
-  const [host] = (await knex('host').select('id').where('id', hostRecordId)) as { id: string }[];
-  if (!host) return null;
+  if (!(await hostInScope(knex, scope, hostRecordId))) return null;
   const [rows, history] = await Promise.all([
     knex.from(effectiveResults(database, now).as('e')).select('*').where('host_record_id', hostRecordId).orderBy(['policy_id', 'rule_id']) as Promise<
       EffectiveRow[]
@@ -494,15 +453,16 @@ export async function hostCompliance(database: Database, hostRecordId: string, n
   };
 }
 
-/** How many hosts have each status over every enabled policy that applies to them (a host counts with its worst). */
-export async function fleetCompliance(database: Database, now = new Date()): Promise<{ hosts: StatusCounts; evaluatedHosts: number }> {
-  const hosts = (await keptCounts(database, now)).byPolicy.get(FLEET) ?? emptyCounts();
+/** How many hosts in `scope` have each status over every enabled policy that applies to them (a host counts with its worst). */
+export async function fleetCompliance(database: Database, scope: AccessScope, now = new Date()): Promise<{ hosts: StatusCounts; evaluatedHosts: number }> {
+  const counts = isScoped(scope) ? await scopedStatusCounts(database, scope, now) : await keptCounts(database, now);
+  const hosts = counts.byPolicy.get(FLEET) ?? emptyCounts();
   return { hosts, evaluatedHosts: hosts.pass + hosts.fail + hosts.error + hosts.waived };
 }
 
 /** Writes today's measure of the fleet's compliance (the last one of a day stands for it in the trend). */
 export async function recordComplianceDay(database: Database, now = new Date()): Promise<void> {
-  const { hosts } = await fleetCompliance(database, now);
+  const { hosts } = await fleetCompliance(database, UNSCOPED, now);
   const row = { day: now.toISOString().slice(0, 10), ...hosts, measured_at: sqlDialectOf(database.em).toDatabaseTime(now) };
   await database.em.getKnex()('compliance_day').insert(row).onConflict('day').merge();
 }

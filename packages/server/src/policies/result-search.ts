@@ -5,7 +5,10 @@ import type { Knex } from '@mikro-orm/knex';
 import type { ListPolicyResultsData, PolicyResult, RuleStatus } from '../generated/types.gen.js';
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
-import { effectiveResults, listResults, resultsOf, type ResultKey } from './policy-results.js';
+import { limitToScope } from '../hosts/host-scope.js';
+import { isScoped, type AccessScope } from '../people/scope.js';
+import { effectiveResults } from './effective-results.js';
+import { listResults, resultsOf, type ResultKey } from './policy-results.js';
 import { RANK_SQL } from './rule-status.js';
 
 /** The query of a results page, its defaults filled in. */
@@ -22,20 +25,24 @@ const STORED: Record<RuleStatus, RuleStatus[]> = { fail: ['fail'], error: ['erro
 /**
  * One page of a policy's results, with the total over all pages. The page's keys are read first and its results
  * as read (waivers applied) then: unless the status filters or orders them, the keys and the total come from the
- * stored results alone, so that no waiver is looked up for a result the page does not show.
+ * stored results alone, so that no waiver is looked up for a result the page does not show. Only the results of the
+ * hosts in `scope`: a scoped page is always counted from its rows, as the kept counts are the fleet's.
  */
 export async function resultPage(
   database: Database,
+  scope: AccessScope,
   policyId: string,
   query: ResultQuery,
   now = new Date(),
 ): Promise<{ items: PolicyResult[]; total: number }> {
   const { ruleId, status, hostname, sort, order, limit, offset } = query;
-  if (hostname === undefined && sort === 'status' && order === 'asc') return listResults(database, policyId, { ruleId, status, limit, offset }, now);
+  if (!isScoped(scope) && hostname === undefined && sort === 'status' && order === 'asc')
+    return listResults(database, policyId, { ruleId, status, limit, offset }, now);
   const knex = database.em.getKnex();
   const results: Knex.QueryBuilder =
     status === undefined && sort !== 'status' ? knex('policy_result as e') : knex.from(effectiveResults(database, now).as('e'));
   results.where('e.policy_id', policyId);
+  limitToScope(knex, results, 'e.host_record_id', scope);
   if (ruleId !== undefined) results.andWhere('e.rule_id', ruleId);
   if (status !== undefined) results.whereIn('e.raw_status', STORED[status]).andWhere('e.status', status);
   if (hostname !== undefined) {

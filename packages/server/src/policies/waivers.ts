@@ -8,6 +8,8 @@ import { chunks, MAX_PARAMETERS } from '../database/batches.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { DomainError, notFound } from '../errors/domain-error.js';
 import { filteredHostIds } from '../hosts/host-queries.js';
+import { hostInScope, limitToScope, scopedHostIds } from '../hosts/host-scope.js';
+import { isScoped, type AccessScope } from '../people/scope.js';
 import { findPolicy } from './policy-records.js';
 import { DEFAULT_WAIVER_MAX_DAYS, MAX_BULK_WAIVER_HOSTS, type WaiverLimits } from './waiver-limits.js';
 
@@ -17,10 +19,11 @@ type WaiverRow = ReadRowOf<WaiverRecord> & { policy_name: string; hostname: stri
 
 /**
  * Saves a waiver after checking that its policy, rule and host exist, that it names a host, a group or neither (the
- * fleet), not both, and that it expires within the server's maximum.
+ * fleet), not both, and that it expires within the server's maximum. A host out of `scope` is not found.
  */
 export async function createWaiver(
   database: Database,
+  scope: AccessScope,
   input: WaiverInput,
   createdBy: string | null,
   now = new Date(),
@@ -32,18 +35,20 @@ export async function createWaiver(
     throw new DomainError('invalid', 'name at most one of hostRecordId and group (neither: every host the policy covers)');
   const { policyId, ruleId, expiresAt } = await checkedTerms(database, input, now, limits, 'not_found');
   const knex = database.em.getKnex();
-  if (hostRecordId !== null && (await knex('host').select('id').where('id', hostRecordId)).length === 0) throw notFound('host', hostRecordId);
+  if (hostRecordId !== null && !(await hostInScope(knex, scope, hostRecordId))) throw notFound('host', hostRecordId);
   const id = randomUUID();
   await knex('waiver').insert(waiverRow(database, { id, policyId, ruleId, hostRecordId, group, reason: input.reason, expiresAt, createdBy }, now));
-  return (await listWaivers(database, { id }, now))[0]!;
+  return (await listWaivers(database, scope, { id }, now))[0]!;
 }
 
 /**
  * One waiver per host selected (by id, or by the host list's filters), all in one transaction: all or none. A
- * selection of more than `maxHosts` hosts is refused (a group's or the fleet's waiver does that in one row).
+ * selection of more than `maxHosts` hosts is refused (a group's or the fleet's waiver does that in one row). Only
+ * hosts in `scope`: an id out of it is not found, filters select among its hosts.
  */
 export async function createWaivers(
   database: Database,
+  scope: AccessScope,
   input: WaiverBulkInput,
   createdBy: string | null,
   now = new Date(),
@@ -54,7 +59,7 @@ export async function createWaivers(
   if ((ids === undefined) === (filters === undefined)) throw new DomainError('invalid', 'hosts: give exactly one of ids and filters');
   const { policyId, ruleId, expiresAt } = await checkedTerms(database, input, now, limits, 'invalid');
   const knex = database.em.getKnex();
-  const selected = ids !== undefined ? await knownHosts(knex, ids) : await filteredIds(database, filters!, maxHosts, now);
+  const selected = ids !== undefined ? await knownHosts(knex, scope, ids) : await filteredIds(database, scope, filters!, maxHosts, now);
   if (selected.length > maxHosts)
     throw new DomainError('invalid', `hosts: more than ${maxHosts} hosts selected; waive the rule for a group or for every host (the fleet) instead`);
   const rows = selected.map((hostRecordId) =>
@@ -67,9 +72,13 @@ export async function createWaivers(
   return { created: rows.length, hosts: selected.length };
 }
 
-/** Waivers, soonest expiry first, with their policy's name and their host's current name; expired ones only when asked. */
+/**
+ * Waivers, soonest expiry first, with their policy's name and their host's current name; expired ones only when asked.
+ * A scoped reader sees the waivers of its hosts and those of a group or of the fleet.
+ */
 export async function listWaivers(
   database: Database,
+  scope: AccessScope,
   filter: { id?: string; policyId?: string; includeExpired?: boolean },
   now = new Date(),
 ): Promise<Waiver[]> {
@@ -79,15 +88,21 @@ export async function listWaivers(
     .leftJoin('host as h', 'h.id', 'w.host_record_id')
     .select('w.*', { policy_name: 'p.name', hostname: 'h.hostname' })
     .orderBy(['w.expires_at', 'w.id']);
+  const hosts = scopedHostIds(database.em.getKnex(), scope);
+  if (hosts) query.where((visible) => void visible.whereNull('w.host_record_id').orWhereIn('w.host_record_id', hosts));
   if (filter.id !== undefined) query.where('w.id', filter.id);
   if (filter.policyId !== undefined) query.where('w.policy_id', filter.policyId);
   if (!filter.includeExpired && filter.id === undefined) query.where('w.expires_at', '>', sqlDialectOf(database.em).toDatabaseTime(now));
   return ((await query) as WaiverRow[]).map(toWaiver);
 }
 
-/** Deletes a waiver; a `not_found` {@link DomainError} when there is none. */
-export async function deleteWaiver(database: Database, id: string): Promise<void> {
-  if ((await database.em.getKnex()('waiver').where('id', id).delete()) === 0) throw notFound('waiver', id);
+/** Deletes a waiver; a `not_found` {@link DomainError} when there is none, or it names a host out of `scope`. */
+export async function deleteWaiver(database: Database, scope: AccessScope, id: string): Promise<void> {
+  const knex = database.em.getKnex();
+  const hosts = scopedHostIds(knex, scope);
+  const waiver = knex('waiver').where('id', id);
+  if (hosts) waiver.where((visible) => void visible.whereNull('host_record_id').orWhereIn('host_record_id', hosts));
+  if ((await waiver.delete()) === 0) throw notFound('waiver', id);
 }
 
 /**
@@ -115,20 +130,30 @@ async function checkedTerms(
   return { policyId: policy.id, ruleId, expiresAt };
 }
 
-/** `ids` when every one is a host's; a `not_found` {@link DomainError} naming the first that is not. */
-async function knownHosts(knex: Knex, ids: string[]): Promise<string[]> {
+/** `ids` when every one is a host's in `scope`; a `not_found` {@link DomainError} naming the first that is not. */
+async function knownHosts(knex: Knex, scope: AccessScope, ids: string[]): Promise<string[]> {
   const unique = [...new Set(ids)];
   const found = new Set<string>();
-  for (const batch of chunks(unique, MAX_PARAMETERS))
-    for (const row of (await knex('host').select('id').whereIn('id', batch)) as { id: string }[]) found.add(row.id);
+  // A scope's own parameters (at most 200 entries) need room in each batch.
+  for (const batch of chunks(unique, isScoped(scope) ? MAX_PARAMETERS - 200 : MAX_PARAMETERS)) {
+    const query = knex('host').select('id').whereIn('id', batch);
+    limitToScope(knex, query, 'id', scope);
+    for (const row of (await query) as { id: string }[]) found.add(row.id);
+  }
   const unknown = unique.find((id) => !found.has(id));
   if (unknown !== undefined) throw notFound('host', unknown);
   return unique;
 }
 
 /** The hosts the host list shows with these filters; one more than `maxHosts` at most, which is enough to refuse. */
-async function filteredIds(database: Database, filters: NonNullable<WaiverBulkInput['hosts']['filters']>, maxHosts: number, now: Date): Promise<string[]> {
-  const rows = (await filteredHostIds(database, filters, now).limit(maxHosts + 1)) as { id: string }[];
+async function filteredIds(
+  database: Database,
+  scope: AccessScope,
+  filters: NonNullable<WaiverBulkInput['hosts']['filters']>,
+  maxHosts: number,
+  now: Date,
+): Promise<string[]> {
+  const rows = (await filteredHostIds(database, scope, filters, now).limit(maxHosts + 1)) as { id: string }[];
   return rows.map((row) => row.id);
 }
 

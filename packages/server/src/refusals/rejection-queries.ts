@@ -2,6 +2,8 @@ import type { Knex } from '@mikro-orm/knex';
 import type { RejectedOperation, RejectionGroup, RejectionPage } from '../generated/types.gen.js';
 import type { Database } from '../database/dialect.js';
 import type { ListRejectionsData } from '../generated/types.gen.js';
+import { scopedHostIdValues } from '../hosts/host-scope.js';
+import type { AccessScope } from '../people/scope.js';
 
 /** Most addresses an item names; `addressCount` tells how many there were. */
 const ADDRESSES_SHOWN = 20;
@@ -26,13 +28,15 @@ interface GroupRow {
 
 /**
  * One page of refused uploads and license checks, newest day first, then most recently refused first, each item
- * with the client addresses that sent them. Every filter is a bound parameter.
+ * with the client addresses that sent them. Every filter is a bound parameter. A scoped reader sees only the refusals
+ * whose `hostid` is a host's in its scope: the others name hosts it may not know of.
  */
-export async function rejectionPage(database: Database, query: RejectionQuery): Promise<RejectionPage> {
+export async function rejectionPage(database: Database, scope: AccessScope, query: RejectionQuery): Promise<RejectionPage> {
   const { limit, offset } = query;
   const knex = database.em.getKnex();
   const matching = () => {
     const qb = knex('rejection');
+    limitToHostIds(knex, qb, scope);
     if (query.since !== undefined) qb.where('day', '>=', query.since);
     if (query.operation !== undefined) qb.where('operation', query.operation);
     if (query.reason !== undefined) qb.where('reason', query.reason);
@@ -109,14 +113,17 @@ function toGroup(row: GroupRow, remoteAddresses: string[]): RejectionGroup {
   };
 }
 
-/** Uploads refused per day (`YYYY-MM-DD`) since `firstDay`, from the rejection log. */
-export async function refusalsByDay(database: Database, firstDay: string): Promise<Map<string, number>> {
-  const rows = await database.em
-    .getKnex()('rejection')
-    .select('day')
-    .sum({ refused: 'count' })
-    .where('operation', 'uploadReport')
-    .andWhere('day', '>=', firstDay)
-    .groupBy<{ day: string; refused: number | string }[]>('day');
+/** Uploads refused per day (`YYYY-MM-DD`) since `firstDay`, from the rejection log; of the hosts in `scope` only. */
+export async function refusalsByDay(database: Database, scope: AccessScope, firstDay: string): Promise<Map<string, number>> {
+  const knex = database.em.getKnex();
+  const query = knex('rejection').select('day').sum({ refused: 'count' }).where('operation', 'uploadReport').andWhere('day', '>=', firstDay).groupBy('day');
+  limitToHostIds(knex, query, scope);
+  const rows = (await query) as { day: string; refused: number | string }[];
   return new Map(rows.map((row) => [row.day, Number(row.refused)]));
+}
+
+/** Narrows refusals to those naming the `hostid` of a host in `scope` (nothing to narrow unscoped). */
+function limitToHostIds(knex: Knex, query: Knex.QueryBuilder, scope: AccessScope): void {
+  const hostIds = scopedHostIdValues(knex, scope);
+  if (hostIds) query.whereIn('host_id', hostIds);
 }

@@ -4,6 +4,8 @@ import { countBound, findBound } from '../database/bound-query.js';
 import type { Database } from '../database/dialect.js';
 import { ReportRecord } from '../database/entities.js';
 import type { ListReportsData } from '../generated/types.gen.js';
+import { limitToScope, scopeCondition } from '../hosts/host-scope.js';
+import { isScoped, type AccessScope } from '../people/scope.js';
 
 /** Every property but the stored report, read from the entity so that none is forgotten: what lists need. */
 const META_FIELDS = Object.keys(ReportRecord.meta.properties).filter((name) => name !== 'content') as Exclude<keyof ReportRecord, 'content'>[];
@@ -14,11 +16,13 @@ type ReportRecordMeta = Omit<ReportRecord, 'content' | 'contentEncoding' | 'cont
 /** The filters and page of a report list: the contract's `listReports` query, its page given. */
 export type ReportQuery = NonNullable<ListReportsData['query']> & { limit: number; offset: number };
 
-/** One page of reports, newest first, without their content. */
-export async function reportPage(database: Database, query: ReportQuery): Promise<ReportPage> {
+/** One page of the reports of the hosts in `scope`, newest first, without their content. */
+export async function reportPage(database: Database, scope: AccessScope, query: ReportQuery): Promise<ReportPage> {
   const { limit, offset } = query;
   const em = database.em.fork();
   const qb = em.createQueryBuilder(ReportRecord, 'r');
+  const inScope = scopeCondition(em.getKnex(), scope, 'r.host_record_id');
+  if (inScope) qb.andWhere(inScope.sql, inScope.bindings);
   if (query.hostRecordId !== undefined) qb.andWhere({ hostRecord: query.hostRecordId });
   if (query.keyId !== undefined) qb.andWhere({ key: query.keyId });
   const page = qb.clone().select(META_FIELDS).orderBy({ receivedAt: 'desc', id: 'desc' }).limit(limit).offset(offset);
@@ -26,14 +30,25 @@ export async function reportPage(database: Database, query: ReportQuery): Promis
   return { items: records.map(reportMetaOf), total, limit, offset };
 }
 
-/** The report with this id, or null. */
-export async function findReport(database: Database, id: string): Promise<ReportRecord | null> {
-  return database.em.fork().findOne(ReportRecord, { id });
+/** The report with this id, or null; null too when its host is not in `scope`. */
+export async function findReport(database: Database, scope: AccessScope, id: string): Promise<ReportRecord | null> {
+  const report = await database.em.fork().findOne(ReportRecord, { id });
+  return report && (await reportInScope(database, scope, id)) ? report : null;
 }
 
-/** Only the stored bytes of the report with this id (and how they are stored), or null. */
-export function findReportContent(database: Database, id: string) {
+/** Only the stored bytes of the report with this id (and how they are stored), or null; null too when its host is not in `scope`. */
+export async function findReportContent(database: Database, scope: AccessScope, id: string) {
+  if (!(await reportInScope(database, scope, id))) return null;
   return database.em.fork().findOne(ReportRecord, { id }, { fields: ['content', 'contentEncoding', 'contentSha256'] });
+}
+
+/** Whether the report's host is in `scope` (always, unscoped: nothing is read): a report of a host out of scope does not exist for its reader. */
+async function reportInScope(database: Database, scope: AccessScope, id: string): Promise<boolean> {
+  if (!isScoped(scope)) return true;
+  const knex = database.em.getKnex();
+  const query = knex('report').select('id').where('id', id);
+  limitToScope(knex, query, 'host_record_id', scope);
+  return ((await query) as unknown[]).length > 0;
 }
 
 /** The report its host sent just before `report` (ties broken by id, as the report lists order them), or null. */
