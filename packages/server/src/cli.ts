@@ -10,6 +10,8 @@ import { createKey, importKeys, listKeys, parseKeyList, parseQuota, revokeKeyOrF
 import { createLogger } from './ops/logger.js';
 import { createAdminToken, listAdminTokens, revokeAdminTokenOrFail } from './secrets/admin-tokens.js';
 import { DEFAULT_ADMIN_ROLE, parseRole, ROLES, type AdminRole } from './people/roles.js';
+// The command line reads the database as its operator, who sees every host.
+import { UNSCOPED } from './people/scope.js';
 import { listUsers, setUserDisabled, setUserRole } from './people/user-records.js';
 import { addUserWithPassword, readPasswordFrom, resetUserPassword, USER_LIST_HEADER, userListRows, type UserAddFlags } from './people/user-commands.js';
 import { ADMIN_ROLES } from './generated/admin-operations.gen.js';
@@ -481,7 +483,7 @@ hosts
   .action(async (options: HostListFlags & { json?: boolean }, command: Command) => {
     const query = hostListQuery(options);
     await withDatabase(command, async (orm) => {
-      const page = await hostPage(orm, query);
+      const page = await hostPage(orm, UNSCOPED, query);
       if (options.json) return void process.stdout.write(`${JSON.stringify(page, null, 2)}\n`);
       if (page.items.length > 0) printTable(HOST_LIST_HEADER, hostListRows(page.items));
       process.stdout.write(hostPageLine(page));
@@ -497,7 +499,7 @@ hosts
   .action(async (id: string, options: { history: string; json?: boolean }, command: Command) => {
     const history = historyLimit(options.history);
     await withDatabase(command, async (orm) => {
-      const host = await hostDetail(orm, checkHostId(id), history);
+      const host = await hostDetail(orm, UNSCOPED, checkHostId(id), history);
       if (!host) throw notFound('host', id);
       process.stdout.write(options.json ? `${JSON.stringify(host, null, 2)}\n` : describeHost(host));
     });
@@ -524,7 +526,7 @@ policies
   )
   .action(async (_options, command: Command) => {
     await withDatabase(command, async (orm) => {
-      const preview = await previewPolicy(orm, BASELINE_POLICY);
+      const preview = await previewPolicy(orm, UNSCOPED, BASELINE_POLICY);
       const share = (count: number, of: number) => (of === 0 ? '-' : `${Math.round((100 * count) / of)}%`);
       printTable(
         ['RULE', 'EVALUATED', 'PASS', 'FAIL', 'ERROR', 'PASSING'],
