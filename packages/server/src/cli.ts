@@ -19,6 +19,7 @@ import { BASELINE_POLICY } from './policies/baseline.js';
 import { createPolicy, deletePolicy, listPolicies, setPolicyEnabled } from './policies/policy-records.js';
 import { PREVIEW_MAX_HOSTS, previewPolicy } from './policies/policy-preview.js';
 import { hasRetentionRule, pruneReports } from './reports/retention.js';
+import { verifyAuditChain } from './audit/audit-verify.js';
 import { hostDetail, hostPage } from './hosts/host-queries.js';
 import {
   checkHostId,
@@ -59,6 +60,11 @@ program
     '--webhook-allow-private',
     'let webhooks reach loopback, private and link-local addresses (refused by default; environment: WEBHOOK_ALLOW_PRIVATE=true)',
   )
+  .addOption(
+    new Option('--public-host <name>', "host name enrolled hosts reach the server by, in the enroll command (default: the admin request's host name)").env(
+      'PUBLIC_HOST',
+    ),
+  )
   .addOption(new Option('--tool-segment <name>', `path segment in /api/<name>/upload/ (default: ${DEFAULTS.toolSegment})`).env('TOOL_SEGMENT'))
   .addOption(new Option('--max-body-bytes <bytes>', `largest request body accepted (default: ${DEFAULTS.maxBodyBytes / 2 ** 20} MiB)`).env('MAX_BODY_BYTES'))
   .addOption(new Option('--max-fields <count>', `most form fields in one request (default: ${DEFAULTS.maxFields})`).env('MAX_FIELDS'))
@@ -73,11 +79,6 @@ program
       '--max-bodies-per-address <count>',
       `request bodies one client address may send at once; more get 429 (default: ${DEFAULTS.maxBodiesPerAddress})`,
     ).env('MAX_BODIES_PER_ADDRESS'),
-  .addOption(
-    new Option('--public-host <name>', "host name enrolled hosts reach the server by, in the enroll command (default: the admin request's host name)").env(
-      'PUBLIC_HOST',
-    ),
-  )
   )
   .addOption(
     new Option(
@@ -139,6 +140,12 @@ program
       '--prune-interval-minutes <minutes>',
       `how often to delete what no retention rule keeps; 0: never (default: ${DEFAULTS.pruneIntervalMinutes})`,
     ).env('PRUNE_INTERVAL_MINUTES'),
+  )
+  .addOption(
+    new Option(
+      '--audit-retention-days <days>',
+      `days the audit trail keeps its entries, the oldest deleted first (default: ${DEFAULTS.auditRetentionDays})`,
+    ).env('AUDIT_RETENTION_DAYS'),
   )
   .addOption(
     new Option(
@@ -598,6 +605,20 @@ program
     await withDatabase(command, async (orm) => {
       const count = await pruneReports(orm, rules, { dryRun: options.dryRun });
       process.stdout.write(`${options.dryRun ? 'Would delete' : 'Deleted'} ${count} report${count === 1 ? '' : 's'}\n`);
+    });
+  });
+
+const audit = program.command('audit').description('check the audit trail (works with the server down)');
+
+audit
+  .command('verify')
+  .description("walk the audit trail's hash chain from its oldest entry; exit non-zero naming the first entry altered or whose predecessor was removed")
+  .action(async (_options: unknown, command: Command) => {
+    await withDatabase(command, async (orm) => {
+      const verdict = await verifyAuditChain(orm);
+      process.stdout.write(`Checked ${verdict.checked} audit entr${verdict.checked === 1 ? 'y' : 'ies'}\n`);
+      if (!verdict.intact) throw new Error(`the audit trail is broken at entry ${verdict.sequence}: ${verdict.problem}`);
+      process.stdout.write('The audit trail is intact\n');
     });
   });
 

@@ -9,6 +9,7 @@ import {
   TOOL_SEGMENT_PATTERN,
 } from '@org/audit-server-core';
 import { z } from 'zod';
+import { DEFAULT_AUDIT_RETENTION_DAYS } from './audit/audit-retention.js';
 import { DATABASE_URL_SCHEMES } from './database/dialects.js';
 import { DEFAULT_NEW_HOSTS_PER_DAY } from './hosts/host-admission.js';
 import { DEFAULT_SESSION_LIMITS } from './people/session-limits.js';
@@ -102,6 +103,8 @@ const ServerSettings = z.object({
   // Refused uploads and license checks: written in batches, kept for some days.
   rejectionsKeepDays: z.coerce.number().int().min(1).default(30),
   rejectionsFlushMs: z.coerce.number().int().min(100).max(600_000).default(5000),
+  // The audit trail: entries older than this are deleted, the oldest first, so the rest stays one chain.
+  auditRetentionDays: z.coerce.number().int().min(1).default(DEFAULT_AUDIT_RETENTION_DAYS),
   // The intake: what a changed hostid2 does, and how many hosts new to a key may enroll per UTC day (a first
   // enrollment of thousands of hosts in a day fits; a flood of made-up host ids stops there).
   hostIdentity: z.enum(['record', 'strict']).default('record'),

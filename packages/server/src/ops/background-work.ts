@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { AuditRetention } from '../audit/audit-retention.js';
 import type { ServerConfig } from '../config.js';
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
@@ -19,6 +20,8 @@ export interface BackgroundWork {
   policyEvaluator: PolicyEvaluator;
   /** Not started here: the caller starts it once `isBusy` can be asked. */
   compactor: ReportCompactor;
+  /** Deletes the audit trail's entries older than `--audit-retention-days`. */
+  auditRetention: AuditRetention;
 }
 
 /**
@@ -40,7 +43,8 @@ export function startBackgroundWork(database: Database, config: ServerConfig, lo
   const webhookDispatcher = new WebhookDispatcher(database, { logger, allowPrivate: config.webhookAllowPrivate }).start();
   const policyEvaluator = new PolicyEvaluator(database, { logger, onEvents: () => webhookDispatcher.wake() }).start();
   const compactor = new ReportCompactor(database, { logger, isBusy });
-  return { pruning, rejections, webhookDispatcher, policyEvaluator, compactor };
+  const auditRetention = new AuditRetention(database, config.auditRetentionDays, logger).start();
+  return { pruning, rejections, webhookDispatcher, policyEvaluator, compactor, auditRetention };
 }
 
 /** Wakes what follows a committed upload: policy evaluation, webhook delivery and compaction. */
@@ -56,5 +60,6 @@ export async function stopBackgroundWork(work: BackgroundWork): Promise<void> {
   await work.policyEvaluator.stop();
   await work.webhookDispatcher.stop();
   await work.compactor.stop();
+  await work.auditRetention.stop();
   await work.rejections.close();
 }
