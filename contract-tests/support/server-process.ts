@@ -58,9 +58,9 @@ export async function makeDataDir(): Promise<{ dataDir: string; remove: () => Pr
  * `DATABASE_URL`), so that a child uses SQLite in `dataDir` and counts rate limits in memory unless its arguments
  * or `databaseUrl` say otherwise, and servers of different tests never share state.
  */
-function childEnv(dataDir: string, databaseUrl?: string): NodeJS.ProcessEnv {
+function childEnv(dataDir: string, databaseUrl?: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const { REDIS_URL: _redis, DATABASE_URL: _database, ...env } = process.env;
-  return { ...env, DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
+  return { ...env, DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...extra };
 }
 
 /** Runs `audit-server <args>` to completion, with `stdin` as its input when given; on SQLite in `dataDir` unless `databaseUrl`. */
@@ -71,11 +71,15 @@ export function runCli(args: string[], dataDir: string, stdin?: string, database
 /**
  * Starts `audit-server start` on free ports of 127.0.0.1 (collectors' and operations') and waits until it listens.
  * It uses SQLite in `dataDir` unless `options.databaseUrl` names a PostgreSQL database, and counts rate limits in
- * memory unless `extraArgs` name a Redis.
+ * memory unless `extraArgs` name a Redis. `options.env`: environment variables of its own (a secret, a CA to trust).
  */
-export async function startServerProcess(dataDir: string, extraArgs: string[] = [], options: { databaseUrl?: string } = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  dataDir: string,
+  extraArgs: string[] = [],
+  options: { databaseUrl?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<ServerProcess> {
   const child = spawn(process.execPath, [CLI, 'start', '--host', '127.0.0.1', '--port', '0', '--ops-port', '0', ...extraArgs], {
-    env: childEnv(dataDir, options.databaseUrl),
+    env: childEnv(dataDir, options.databaseUrl, options.env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
