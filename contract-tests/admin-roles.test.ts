@@ -92,7 +92,7 @@ describe('a running server enforces the roles', () => {
 
   it('lists each token with its role, and refuses a role that does not exist', async () => {
     const listed = await cli(['admin-tokens', 'list']);
-    expect(listed.stdout.split('\n')[0]).toMatch(/^ID\s+LABEL\s+ROLE\s/);
+    expect(listed.stdout.split('\n')[0]).toMatch(/^ID\s+KIND\s+OWNER\/ACCOUNT\s+LABEL\s+ROLE\s/);
     for (const role of ROLES) expect(listed.stdout).toMatch(new RegExp(`${role} token\\s+${role}\\s`));
     const refused = await cli(['admin-tokens', 'create', '--role', 'owner']);
     expect(refused.code).not.toBe(0);
