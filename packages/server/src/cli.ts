@@ -12,8 +12,20 @@ import { createAdminToken, listAdminTokens, revokeAdminTokenOrFail } from './sec
 import { DEFAULT_ADMIN_ROLE, parseRole, ROLES, type AdminRole } from './people/roles.js';
 // The command line reads the database as its operator, who sees every host.
 import { UNSCOPED } from './people/scope.js';
-import { listUsers, setUserDisabled, setUserRole } from './people/user-records.js';
-import { addUserWithPassword, readPasswordFrom, resetUserPassword, USER_LIST_HEADER, userListRows, type UserAddFlags } from './people/user-commands.js';
+import { deleteUser, listUsers, setUserDisabled, setUserRole, setUserScope } from './people/user-records.js';
+import {
+  addUserWithPassword,
+  collectRepeated,
+  readPasswordFrom,
+  resetUserPassword,
+  scopeOfFlags,
+  scopeText,
+  USER_LIST_HEADER,
+  userListRows,
+  type ScopeFlags,
+  type UserAddFlags,
+} from './people/user-commands.js';
+import { ADMIN_TOKEN_LIST_HEADER, adminTokenListRows } from './secrets/admin-token-commands.js';
 import { ADMIN_ROLES } from './generated/admin-operations.gen.js';
 import { BASELINE_POLICY } from './policies/baseline.js';
 import { createPolicy, deletePolicy, listPolicies, setPolicyEnabled } from './policies/policy-records.js';
@@ -359,15 +371,26 @@ const adminTokens = program.command('admin-tokens').description('manage the bear
 adminTokens
   .command('create')
   .description('create an admin token and print it, and only it, on stdout: it cannot be shown again')
-  .option('--label <label>', 'a name for the token, e.g. who or what uses it')
+  .option('--label <label>', 'a name for the token, e.g. what it is for')
+  .option('--service-account <name>', 'the service account that uses it, e.g. siem (default: the label, else "cli")')
   .addOption(
     new Option('--role <role>', 'what the token may do: viewer reads and exports, operator also takes day-to-day actions, admin does everything')
       .choices(ADMIN_ROLES)
       .default(DEFAULT_ADMIN_ROLE, `${DEFAULT_ADMIN_ROLE}, as every token made before roles existed`),
   )
-  .action(async (options: { label?: string; role: AdminRole }, command: Command) => {
+  .option('--expires <date>', 'when it stops working: an ISO date (2027-01-31) or a duration (90d); default: never')
+  .option('--customer <name>', 'let it see only hosts of this customer (system-customer-name=); repeatable', collectRepeated)
+  .option('--group <name>', 'let it see only hosts of this system group; repeatable', collectRepeated)
+  .action(async (options: { label?: string; serviceAccount?: string; role: AdminRole; expires?: string } & ScopeFlags, command: Command) => {
+    const expiresAt = options.expires === undefined ? null : parseExpiry(options.expires);
     await withDatabase(command, async (orm) => {
-      const { id, token } = await createAdminToken(orm, { label: options.label, role: options.role });
+      const { id, token } = await createAdminToken(orm, {
+        label: options.label,
+        role: options.role,
+        serviceAccount: options.serviceAccount ?? options.label ?? 'cli',
+        expiresAt,
+        scope: scopeOfFlags(options),
+      });
       process.stderr.write(`Created admin token ${id}\n`);
       process.stdout.write(`${token}\n`);
     });
@@ -375,20 +398,9 @@ adminTokens
 
 adminTokens
   .command('list')
-  .description('list admin tokens: id, label, role, prefix, created, revoked, last use (never the token)')
+  .description('list admin tokens: id, kind, owner or service account, label, role, scope, prefix, created, last use, expiry, revoked (never the token)')
   .action(async (_options, command: Command) => {
-    await withDatabase(command, async (orm) => {
-      const rows = (await listAdminTokens(orm)).map((t) => [
-        t.id,
-        t.label ?? '-',
-        t.role,
-        `${t.prefix}…`,
-        t.createdAt.toISOString(),
-        t.revokedAt?.toISOString() ?? '-',
-        t.lastUsedAt?.toISOString() ?? 'never',
-      ]);
-      printTable(['ID', 'LABEL', 'ROLE', 'PREFIX', 'CREATED', 'REVOKED', 'LAST USED'], rows);
-    });
+    await withDatabase(command, async (orm) => printTable(ADMIN_TOKEN_LIST_HEADER, adminTokenListRows(await listAdminTokens(orm))));
   });
 
 adminTokens
@@ -410,6 +422,8 @@ users
   .requiredOption('--email <email>', 'the email the person signs in with (case does not matter)')
   .requiredOption('--role <role>', `what the person may do: ${ROLES.join(' < ')}`)
   .option('--name <name>', 'the name shown for the person')
+  .option('--customer <name>', 'let the person see only hosts of this customer (system-customer-name=); repeatable', collectRepeated)
+  .option('--group <name>', 'let the person see only hosts of this system group; repeatable', collectRepeated)
   .requiredOption('--password-stdin', 'read the password (at least 12 characters) from stdin: never give it on the command line')
   .action(async (options: UserAddFlags, command: Command) => {
     const password = await readPasswordFrom(process.stdin);
@@ -422,14 +436,14 @@ users
 
 users
   .command('list')
-  .description('list accounts: id, email, name, role, state, created (never a password or its hash)')
+  .description('list accounts: id, email, name, role, scope, state, created, last sign-in (never a password or its hash)')
   .action(async (_options, command: Command) => {
     await withDatabase(command, async (orm) => printTable(USER_LIST_HEADER, userListRows(await listUsers(orm))));
   });
 
 users
   .command('set-role')
-  .description('give an account another role')
+  .description('give an account another role (the last enabled admin keeps theirs)')
   .argument('<email>', 'the email of the account')
   .argument('<role>', ROLES.join(', '))
   .action(async (email: string, role: string, _options, command: Command) => {
@@ -453,6 +467,30 @@ for (const [name, disabled] of [
       });
     });
 }
+
+users
+  .command('set-scope')
+  .description('limit which hosts an account sees (its sessions end); no --customer nor --group: every host')
+  .requiredOption('--email <email>', 'the email of the account')
+  .option('--customer <name>', 'hosts of this customer (system-customer-name=); repeatable', collectRepeated)
+  .option('--group <name>', 'hosts of this system group; repeatable', collectRepeated)
+  .action(async (options: { email: string } & ScopeFlags, command: Command) => {
+    await withDatabase(command, async (orm) => {
+      const user = await setUserScope(orm, options.email, scopeOfFlags(options));
+      process.stderr.write(`User ${user.email} now sees ${scopeText(user.scope)}\n`);
+    });
+  });
+
+users
+  .command('delete')
+  .description('delete an account with its sessions and personal tokens (never the last enabled admin)')
+  .argument('<email>', 'the email of the account')
+  .action(async (email: string, _options, command: Command) => {
+    await withDatabase(command, async (orm) => {
+      const user = await deleteUser(orm, email);
+      process.stderr.write(`Deleted user ${user.email}\n`);
+    });
+  });
 
 users
   .command('reset-password')
