@@ -3,7 +3,18 @@ import { text } from 'node:stream/consumers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openApiDocument, readReportBytes } from '@org/audit-server-core';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
-import type { FindingGroupPage, HostPage, Overview, PolicyList, PolicyResultPage, RejectionPage, ReportPage, WaiverList } from '../generated/types.gen.js';
+import type {
+  FindingGroupPage,
+  HostCompliance,
+  HostPage,
+  Overview,
+  PolicyList,
+  PolicyResultPage,
+  RejectionPage,
+  ReportPage,
+  StatusCounts,
+  WaiverList,
+} from '../generated/types.gen.js';
 import { openDatabase, type Database } from '../database/open.js';
 import { AdminTokenRecord } from '../database/entities.js';
 import { hostRecordId } from '../hosts/host-records.js';
@@ -222,6 +233,21 @@ describe.each(DIALECTS)('scoped access on %s', (dialect) => {
       const { pass, fail, error, waived } = policy!.hosts;
       expect(pass + fail + error + waived).toBe(visible.length);
       for (const rule of policy!.rules) expect(Object.values(rule.results).reduce((sum, count) => sum + count, 0)).toBe(visible.length);
+      // The same figures as the unscoped admin reads them host by host (waivers applied): by rule, and each host's worst.
+      const byRule = new Map<string, StatusCounts>();
+      const worst: StatusCounts = { pass: 0, fail: 0, error: 0, waived: 0 };
+      for (const name of visible) {
+        const compliance = await ok<HostCompliance>(admin, `/api/admin/hosts/${ids[name]}/compliance`);
+        for (const result of compliance.results) {
+          const counts = byRule.get(result.ruleId) ?? { pass: 0, fail: 0, error: 0, waived: 0 };
+          counts[result.status] += 1;
+          byRule.set(result.ruleId, counts);
+        }
+        worst[compliance.status!] += 1;
+      }
+      expect(Object.fromEntries(policy!.rules.map((rule) => [rule.id, rule.results]))).toEqual(Object.fromEntries(byRule));
+      expect(policy!.hosts).toEqual(worst);
+      expect(overview.compliance.hosts).toEqual(worst);
       for (const query of ['', '&sort=hostname', '&status=fail']) {
         const results = await ok<PolicyResultPage>(token, `/api/admin/policies/${policyId}/results?limit=100${query}`);
         expect(results.items.every((result) => visible.some((name) => ids[name] === result.hostRecordId))).toBe(true);
