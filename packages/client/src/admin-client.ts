@@ -41,8 +41,26 @@ import {
   revokeLicenseKey,
   rotateLicenseKey,
   updateLicenseKey,
+  listUsers,
+  createUser,
+  updateUser,
+  deleteUser,
+  listAdminTokens,
+  createServiceToken,
+  revokeAdminToken,
+  listMyTokens,
+  createMyToken,
+  revokeMyToken,
 } from './generated/sdk.gen.js';
 import type {
+  AdminTokenList,
+  NewAdminToken,
+  NewPersonalTokenRequest,
+  NewServiceTokenRequest,
+  NewUserRequest,
+  User,
+  UserChange,
+  UserList,
   AdminSession,
   HostCompliance,
   ListPolicyResultsData,
@@ -207,6 +225,26 @@ export interface AdminClient {
   redeliverWebhookDelivery(webhookId: string, deliveryId: string): Promise<WebhookDelivery>;
   /** Queues a `webhook.test` event for this subscription alone (even when it is disabled); resolves with its delivery. */
   sendTestWebhookEvent(webhookId: string): Promise<WebhookDelivery>;
+  /** `GET /api/admin/users`: every person's account. */
+  listUsers(): Promise<UserList>;
+  /** `POST /api/admin/users`. */
+  createUser(user: NewUserRequest): Promise<User>;
+  /** `PATCH /api/admin/users/{userId}`: the fields given. */
+  updateUser(userId: string, change: UserChange): Promise<User>;
+  /** `DELETE /api/admin/users/{userId}`: with its sessions and personal tokens. */
+  deleteUser(userId: string): Promise<void>;
+  /** `GET /api/admin/tokens`: every API token (never a token itself). */
+  listAdminTokens(): Promise<AdminTokenList>;
+  /** `POST /api/admin/tokens`: a service account's token, shown this once. */
+  createServiceToken(request: NewServiceTokenRequest): Promise<NewAdminToken>;
+  /** `POST /api/admin/tokens/{tokenId}/revoke`: any token. */
+  revokeAdminToken(tokenId: string): Promise<void>;
+  /** `GET /api/admin/session/tokens`: the signed-in person's own tokens. */
+  listMyTokens(): Promise<AdminTokenList>;
+  /** `POST /api/admin/session/tokens`: a personal token, shown this once. */
+  createMyToken(request: NewPersonalTokenRequest): Promise<NewAdminToken>;
+  /** `POST /api/admin/session/tokens/{tokenId}/revoke`. */
+  revokeMyToken(tokenId: string): Promise<void>;
   /**
    * An export's text: the hosts or the findings (of the hosts `filters` select, every one without), or one host's
    * history, as CSV or JSON.
@@ -275,6 +313,16 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     redeliverWebhookDelivery: (webhookId, deliveryId) =>
       json<WebhookDelivery>(() => redeliverWebhookDelivery({ ...transport.call(), path: { webhookId, deliveryId } }), 200),
     sendTestWebhookEvent: (webhookId) => json<WebhookDelivery>(() => sendTestWebhookEvent({ ...transport.call(), path: { webhookId } }), 202),
+    listUsers: () => json<UserList>(() => listUsers({ ...transport.call() }), 200),
+    createUser: (user) => json<User>(() => createUser({ ...transport.call(), body: user }), 201),
+    updateUser: (userId, change) => json<User>(() => updateUser({ ...transport.call(), path: { userId }, body: change }), 200),
+    deleteUser: async (userId) => void (await answerOf(() => deleteUser({ ...transport.call(), path: { userId } }), 204)),
+    listAdminTokens: () => json<AdminTokenList>(() => listAdminTokens({ ...transport.call() }), 200),
+    createServiceToken: (request) => json<NewAdminToken>(() => createServiceToken({ ...transport.call(), body: request }), 201),
+    revokeAdminToken: async (tokenId) => void (await answerOf(() => revokeAdminToken({ ...transport.call(), path: { tokenId } }), 204)),
+    listMyTokens: () => json<AdminTokenList>(() => listMyTokens({ ...transport.call() }), 200),
+    createMyToken: (request) => json<NewAdminToken>(() => createMyToken({ ...transport.call(), body: request }), 201),
+    revokeMyToken: async (tokenId) => void (await answerOf(() => revokeMyToken({ ...transport.call(), path: { tokenId } }), 204)),
     exportText: async (what, format, filters = {}) => {
       const { sort, order, ...selection } = filters;
       const send =

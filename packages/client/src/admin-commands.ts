@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { addComplianceCommands } from './compliance-commands.js';
+import { addPeopleCommands } from './people-commands.js';
 import {
   describeNewKey,
   formatFacets,
@@ -34,6 +35,7 @@ interface QuotaFlags {
 /** Adds the admin commands (hosts, host, reports, report, keys …) to `audit-client`. */
 export function addAdminCommands(program: Command): void {
   addComplianceCommands(program);
+  addPeopleCommands(program);
   adminCommand(program, 'overview', 'show the fleet at a glance: hosts, hardening index, top findings, OS and Lynis mix, uploads, stale hosts')
     .addOption(
       new Option('--stale-days <n>', 'a host is stale when its last report is older than this many days (server default 7)').argParser(positiveInteger),
