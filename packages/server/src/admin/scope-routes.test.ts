@@ -308,6 +308,14 @@ describe.each(DIALECTS)('scoped access on %s', (dialect) => {
     for (const name of GLOBEX) expect((await get(api, admin, `/api/admin/hosts/${ids[name]}`)).status).toBe(200);
   });
 
+  it('sees no host at all through a stored scope it cannot read, never every host', async () => {
+    const { id, token } = await createAdminToken(database, { label: 'damaged scope', role: 'viewer' });
+    await database.em.fork().nativeUpdate(AdminTokenRecord, { id }, { scopeCustomers: 'not a JSON list', scopeGroups: null });
+    expect((await ok<HostPage>(token, '/api/admin/hosts?limit=100')).total).toBe(0);
+    expect((await ok<Overview>(token, '/api/admin/overview')).hosts.total).toBe(0);
+    expect((await get(api, token, `/api/admin/hosts/${ids.acmeWeb}`)).status).toBe(404);
+  });
+
   it("follows a host's newest report: a host that moves to another customer leaves the scope", async () => {
     const token = await scopedToken({ customers: ['acme'], groups: [] });
     expect((await get(api, token, `/api/admin/hosts/${ids.acmeWeb}`)).status).toBe(200);

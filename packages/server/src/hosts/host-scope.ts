@@ -12,16 +12,23 @@ export interface ScopeCondition {
   bindings: Knex.Value[];
 }
 
+/** Whether a scope's entry can name a host: none holds a NUL character (an unreadable stored scope reads as one that does). */
+const matchable = (entry: string) => !entry.includes('\u0000');
+
 /** The ids of the hosts in `scope`, as a subquery; undefined when the scope limits nothing (every host). */
 export function scopedHostIds(knex: Knex, scope: AccessScope): Knex.QueryBuilder | undefined {
   if (!isScoped(scope)) return undefined;
+  // An entry that cannot name a host matches nothing (and PostgreSQL would refuse its NUL as a parameter).
+  const customers = scope.customers.filter(matchable);
+  const groups = scope.groups.filter(matchable);
   const parts: Knex.QueryBuilder[] = [];
-  if (scope.customers.length > 0) parts.push(knex('host').select('id').whereIn('customer_name', scope.customers));
-  if (scope.groups.length > 0) {
+  if (customers.length > 0) parts.push(knex('host').select('id').whereIn('customer_name', customers));
+  if (groups.length > 0) {
     // Lowered on both sides, as the index on the labels' lowered values holds them.
-    const lowered = scope.groups.map(() => 'lower(?)').join(', ');
-    parts.push(knex('host_label').select({ id: 'host_record_id' }).where('kind', 'group').whereRaw(`lower(value) in (${lowered})`, scope.groups));
+    const lowered = groups.map(() => 'lower(?)').join(', ');
+    parts.push(knex('host_label').select({ id: 'host_record_id' }).where('kind', 'group').whereRaw(`lower(value) in (${lowered})`, groups));
   }
+  if (parts.length === 0) return knex('host').select('id').whereRaw('1 = 0');
   const [first, ...others] = parts as [Knex.QueryBuilder, ...Knex.QueryBuilder[]];
   // Not wrapped in parentheses: SQLite takes no parenthesised members of a compound select.
   return others.length === 0 ? first : first.union(others, false);
