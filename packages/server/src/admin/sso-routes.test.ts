@@ -8,12 +8,13 @@ import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { createAdminApp } from '../http/app.js';
 import { openDatabase, type Database } from '../database/open.js';
 import { addUserWithPassword } from '../people/user-commands.js';
-import { findUser, setUserDisabled } from '../people/user-records.js';
+import { findUser, setUserDisabled, setUserRole } from '../people/user-records.js';
 import { ProviderRefusedError, ProviderUnreachableError, type IdentityProvider, type ProviderIdentity } from '../sso/identity-provider.js';
 import { parseRoleMap, type DefaultRole } from '../sso/role-mapping.js';
 import type { SsoAttempt } from '../sso/sso-attempts.js';
 import type { SsoSettings } from '../sso/sso-settings.js';
 import { SingleSignOn } from '../sso/single-sign-on.js';
+import { listAuditEvents } from '../audit/audit-query.js';
 import { createAdminApi } from './api.js';
 
 const ISSUER = 'https://id.example.org/realms/ops';
@@ -155,9 +156,15 @@ describe.each(DIALECTS)('single sign-on through the admin API on %s', (dialect) 
     expect(response.headers.get('location')).toBe('/');
     expect(response.headers.get('set-cookie')).toContain(CLEARED_SSO_COOKIE);
     const sessionId = sessionOf(response)!;
-    expect(await (await whoAmI(url, sessionId)).json()).toMatchObject({ kind: 'user', email: 'grace@example.org', displayName: 'Grace Hopper', role: 'operator' });
+    expect(await (await whoAmI(url, sessionId)).json()).toMatchObject({
+      kind: 'user',
+      email: 'grace@example.org',
+      displayName: 'Grace Hopper',
+      role: 'operator',
+    });
     const user = await findUser(database, 'grace@example.org');
     expect(user).toMatchObject({ role: 'operator', hasPassword: false, hasSso: true });
+    expect(user!.lastSignInAt).toBeInstanceOf(Date);
     // Every parameter the provider sent reaches the check (openid-client checks `iss`).
     expect(provider.seen[0]!.parameters).toBe(`code=good-code&state=state-1&iss=${encodeURIComponent(ISSUER)}&session_state=abc`);
     expect(provider.seen[0]!.attempt).toMatchObject({ state: 'state-1', nonce: 'nonce-1', codeVerifier: 'verifier-1' });
@@ -185,6 +192,18 @@ describe.each(DIALECTS)('single sign-on through the admin API on %s', (dialect) 
     expect(sessionOf(replayed)).toBeUndefined();
     expect(provider.seen).toHaveLength(1);
     expect(logs.join('')).toContain('"reason":"state"');
+    // The audit trail has each try, the refused ones with their reason, the one that signed in with its person.
+    await expect
+      .poll(async () =>
+        (await listAuditEvents(database, { operation: 'finishSsoSignIn' }, { limit: 10 })).items.map((event) => [event.actor.name, event.changes]),
+      )
+      .toEqual([
+        [null, { ssoError: 'state' }],
+        ['grace@example.org', { accountCreated: true, role: 'operator' }],
+        [null, { ssoError: 'state' }],
+        [null, { ssoError: 'state' }],
+        [null, { ssoError: 'state' }],
+      ]);
   });
 
   it("refuses the provider's error and a code it does not accept", async () => {
@@ -209,6 +228,20 @@ describe.each(DIALECTS)('single sign-on through the admin API on %s', (dialect) 
     const lenient = await signInThroughProvider(await serve({}, 'viewer'));
     expect(lenient.headers.get('location')).toBe('/');
     expect((await findUser(database, 'mallory@example.org'))?.role).toBe('viewer');
+  });
+
+  it('without a role map, gives new people the default role and keeps the role given here to the others', async () => {
+    const url = await serve({ roleMap: new Map() }, 'viewer');
+    expect((await signInThroughProvider(url)).headers.get('location')).toBe('/');
+    expect((await findUser(database, 'grace@example.org'))?.role).toBe('viewer');
+    await setUserRole(database, 'grace@example.org', 'admin');
+    expect((await signInThroughProvider(url)).headers.get('location')).toBe('/');
+    expect((await findUser(database, 'grace@example.org'))?.role).toBe('admin');
+    // With no default either, only people who have an account here get in.
+    const closed = await serve({ roleMap: new Map() }, 'none');
+    expect((await signInThroughProvider(closed)).headers.get('location')).toBe('/');
+    provider.person = { ...provider.person, subject: 'sub-ada', claims: { email: 'ada@example.org', groups: ['sec-admins'] } };
+    expect((await signInThroughProvider(closed)).headers.get('location')).toBe('/?sso_error=no_role');
   });
 
   it('refuses a missing or unverified email', async () => {

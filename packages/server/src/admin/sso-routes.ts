@@ -1,5 +1,7 @@
+import { anonymousActor, userActor } from '../audit/audit-entry.js';
 import { DomainError } from '../errors/domain-error.js';
 import { cookieValue } from '../people/sessions.js';
+import { recordSignIn } from '../people/user-records.js';
 import { ProviderUnreachableError } from '../sso/identity-provider.js';
 import { CLEARED_SSO_COOKIE, SSO_COOKIE, ssoAttemptCookie } from '../sso/sso-attempts.js';
 import type { SsoFailureReason } from '../sso/single-sign-on.js';
@@ -34,17 +36,23 @@ const startSsoSignIn: AdminHandler<'startSsoSignIn'> = async ({ client }, { sso,
  * `GET /api/admin/session/sso/callback`: signs in the person the provider sends back and goes on to the dashboard;
  * any failure goes there with `?sso_error=<reason>` and no session. The attempt's cookie is cleared either way.
  */
-const finishSsoSignIn: AdminHandler<'finishSsoSignIn'> = async ({ query, client }, { sso, sessions, logger }) => {
+const finishSsoSignIn: AdminHandler<'finishSsoSignIn'> = async ({ query, client, audit }, { database, sso, sessions, logger }) => {
   if (!sso) return { raw: redirect('/?sso_error=provider', CLEARED_SSO_COOKIE) };
   // Every parameter the provider sent, not only the contract's: openid-client checks `iss` when the provider adds it.
   const outcome = await sso.finish(query, cookieValue(client.cookies, SSO_COOKIE));
   if (!outcome.ok) {
     const { reason, email, detail } = outcome;
     logger.warn({ remoteAddress: client.address, reason, email, detail }, 'single sign-on refused');
+    // The answer is a redirect either way: the audit trail learns the refusal and its reason from the note.
+    audit.actor = anonymousActor(email ?? null);
+    audit.changes = { ssoError: reason };
     return { raw: redirect(`/?sso_error=${encodeURIComponent(reason satisfies SsoFailureReason)}`, CLEARED_SSO_COOKIE) };
   }
   const { user, created, roleChanged } = outcome;
+  audit.actor = userActor(user);
+  if (created || roleChanged) audit.changes = created ? { accountCreated: true, role: user.role } : { role: { after: user.role } };
   const sessionId = await sessions.start(user.id);
+  await recordSignIn(database, user.id);
   logger.info({ userId: user.id, role: user.role, created, roleChanged, remoteAddress: client.address }, 'signed in through single sign-on');
   return { raw: redirect('/', [sessions.setCookie(sessionId), CLEARED_SSO_COOKIE]) };
 };

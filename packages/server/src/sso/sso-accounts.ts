@@ -27,17 +27,20 @@ const NAME_MAX_LENGTH = 255;
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /**
- * The account of the person the provider vouched for, with the role its claim maps to (set at every sign-in).
- * Found by the provider's identity (issuer, subject), else by email (and linked to that identity), else made
- * just in time without a password. A changed role ends the account's other sessions (`setUserRole`).
+ * The account of the person the provider vouched for. Found by the provider's identity (issuer, subject), else by
+ * email (and linked to that identity), else made just in time without a password. With a role map, the claim
+ * decides the role at every sign-in (the default role when nothing maps); without one, roles are given here
+ * (People page, `users set-role`): an account keeps its role, a new one gets the default role. A changed role ends
+ * the account's other sessions (`setUserRole`).
  */
 export async function accountForIdentity(database: Database, identity: ProviderIdentity, settings: SsoSettings): Promise<AccountOutcome> {
   const email = verifiedEmail(identity.claims);
   if (email === undefined) return { ok: false, reason: 'email' };
-  const role = roleFromClaim(identity.claims[settings.roleClaim], settings.roleMap, settings.defaultRole);
   const found = await findLinkedOrByEmail(database, identity, email);
   if (found === 'linked') return { ok: false, reason: 'linked', email };
   if (found?.disabledAt) return { ok: false, reason: 'disabled', email: found.email };
+  const rolesGivenHere = settings.roleMap.size === 0;
+  const role = found && rolesGivenHere ? found.role : roleFromClaim(identity.claims[settings.roleClaim], settings.roleMap, settings.defaultRole);
   if (role === undefined) return { ok: false, reason: 'no_role', email: found?.email ?? email };
   if (!found) {
     const oidc = { issuer: identity.issuer, subject: identity.subject };
