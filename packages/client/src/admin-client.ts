@@ -1,5 +1,7 @@
 import {
   acceptHostIdentity,
+  exportAuditEvents,
+  listAuditEvents,
   createLicenseKey,
   getAdminSession,
   getHost,
@@ -57,6 +59,9 @@ import type {
   NewAdminToken,
   NewPersonalTokenRequest,
   NewServiceTokenRequest,
+  AuditEventPage,
+  ExportAuditEventsData,
+  ListAuditEventsData,
   NewUserRequest,
   User,
   UserChange,
@@ -144,6 +149,10 @@ export type PolicyResultQuery = NonNullable<ListPolicyResultsData['query']>;
 export type WaiverQuery = NonNullable<ListWaiversData['query']>;
 /** Query of `listWebhookDeliveries`. */
 export type DeliveryQuery = NonNullable<ListWebhookDeliveriesData['query']>;
+/** The audit trail's filters and paging. */
+export type AuditEventQuery = NonNullable<ListAuditEventsData['query']>;
+/** The audit trail export's filters and format. */
+export type AuditExportQuery = NonNullable<ExportAuditEventsData['query']>;
 
 /** A client of one server's admin API (`/api/admin/`); every method resolves with the contract's type or throws. */
 export interface AdminClient {
@@ -250,6 +259,10 @@ export interface AdminClient {
    * history, as CSV or JSON.
    */
   exportText(what: { hosts: true } | { findings: true } | { hostHistory: string }, format: 'csv' | 'json', filters?: HostFilters): Promise<string>;
+  /** `GET /api/admin/audit-events`: one page of the audit trail, newest first. */
+  listAuditEvents(query?: AuditEventQuery): Promise<AuditEventPage>;
+  /** `GET /api/admin/exports/audit-events`: the audit trail's entries the filters select, oldest first, as CSV or JSON Lines. */
+  exportAuditEvents(query: AuditExportQuery): Promise<string>;
   /** Closes the client's connections. */
   close(): Promise<void>;
 }
@@ -333,6 +346,8 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
             : () => exportFindings({ ...transport.call(), query: { ...selection, format } });
       return (await answerOf(send, 200)).text;
     },
+    listAuditEvents: (query) => json<AuditEventPage>(() => listAuditEvents({ ...transport.call(), query }), 200),
+    exportAuditEvents: async (query) => (await answerOf(() => exportAuditEvents({ ...transport.call(), query }), 200)).text,
     close: () => transport.close(),
   };
 }

@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { addAuditEventCommands } from './audit-event-commands.js';
 import { addComplianceCommands } from './compliance-commands.js';
 import { addPeopleCommands } from './people-commands.js';
 import {
@@ -36,6 +37,7 @@ interface QuotaFlags {
 export function addAdminCommands(program: Command): void {
   addComplianceCommands(program);
   addPeopleCommands(program);
+  addAuditEventCommands(program);
   adminCommand(program, 'overview', 'show the fleet at a glance: hosts, hardening index, top findings, OS and Lynis mix, uploads, stale hosts')
     .addOption(
       new Option('--stale-days <n>', 'a host is stale when its last report is older than this many days (server default 7)').argParser(positiveInteger),
