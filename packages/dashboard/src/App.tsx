@@ -49,6 +49,9 @@ export function App() {
         <span className="session">
           Signed in as <strong>{session?.name ?? '…'}</strong>
           {session?.role && <span className="role"> ({session.role})</span>}{' '}
+          <a href={hrefOf({ page: 'tokens' })} aria-current={route.page === 'tokens' ? 'page' : undefined}>
+            Tokens
+          </a>{' '}
           <button type="button" onClick={() => signOut()}>
             Sign out
           </button>

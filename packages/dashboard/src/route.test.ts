@@ -135,6 +135,7 @@ describe('routes', () => {
       'Exceptions',
       'Webhooks',
       'Keys',
+      'People',
       'Refused uploads',
     ]);
     for (const [, entry] of entries) if (entry.under) expect(ROUTES[entry.under as Page].nav).toBeDefined();

@@ -163,6 +163,9 @@ export const ROUTES = {
     page: 'WebhooksPage',
   }),
   keys: entry({ path: 'keys', title: 'Keys', nav: {}, parse: (): object => ({}), page: 'KeysPage' }),
+  people: entry({ path: 'people', title: 'People', nav: {}, parse: (): object => ({}), page: 'PeoplePage' }),
+  // Linked from the signed-in person's name in the header (everyone has tokens), not from the navigation.
+  tokens: entry({ path: 'tokens', title: 'Tokens', parse: (): object => ({}), page: 'TokensPage' }),
   refused: entry({
     path: 'refused',
     title: 'Refused uploads',
