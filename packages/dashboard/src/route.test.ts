@@ -135,6 +135,7 @@ describe('routes', () => {
       'Exceptions',
       'Webhooks',
       'Keys',
+      'Add hosts',
       'People',
       'Refused uploads',
     ]);

@@ -174,6 +174,7 @@ export const ROUTES = {
     query: (r) => ({ reason: r.reason, hostId: r.hostId, offset: r.offset || undefined }),
     page: 'RefusedPage',
   }),
+  addHosts: entry({ path: 'add-hosts', title: 'Add hosts', nav: {}, parse: (): object => ({}), page: 'AddHostsPage' }),
   host: entry({
     path: 'hosts/:id',
     title: 'Host',
