@@ -6,7 +6,7 @@ import { PageOf } from './pages.js';
 import { focusById, useFocusHeadingOnNavigation } from './focus.js';
 import { useDocumentTitle } from './page-title.js';
 import { entryOf, hrefOf, ROUTES, type Page, type Route } from './route.js';
-import { RoleContext } from './permissions.js';
+import { can, RoleContext, type AdminOperationId } from './permissions.js';
 import { sessionName } from './session.js';
 import { useSignIn } from './use-sign-in.js';
 import { useRoute } from './use-route.js';
@@ -41,7 +41,7 @@ export function App() {
           Audit collector
         </a>
         <nav aria-label="Pages">
-          {NAV.map(([page, params]) => (
+          {NAV.filter(([page]) => mayOpen(page, session?.role)).map(([page, params]) => (
             // Each page's `nav` holds its own parameters.
             <NavLink key={page} route={{ page, ...params } as Route} current={route} label={ROUTES[page].title} />
           ))}
@@ -84,6 +84,12 @@ function useSession(client: Client | undefined): { name?: string; role?: AdminRo
 
 /** The pages with a navigation link, in the table's order, each with the parameters its link opens it with. */
 const NAV = (Object.entries(ROUTES) as Array<[Page, { nav?: object }]>).flatMap(([page, entry]) => (entry.nav ? [[page, entry.nav] as const] : []));
+
+/** Whether `role` may open a page: one that reads an operation not every role may call is linked only for those who may. */
+function mayOpen(page: Page, role: AdminRole | undefined): boolean {
+  const entry: { requires?: AdminOperationId } = ROUTES[page];
+  return entry.requires === undefined || can(role, entry.requires);
+}
 
 /** A link of the navigation; it is current on its page and on the pages under it (a host's pages under Hosts). */
 function NavLink({ route, current, label }: { route: Route; current: Route; label: string }) {

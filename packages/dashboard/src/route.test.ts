@@ -137,6 +137,7 @@ describe('routes', () => {
       'Keys',
       'Add hosts',
       'People',
+      'Audit trail',
       'Refused uploads',
     ]);
     for (const [, entry] of entries) if (entry.under) expect(ROUTES[entry.under as Page].nav).toBeDefined();

@@ -1,4 +1,5 @@
-import type { Client, DeliveryStatus, HostComplianceState } from '@org/audit-client/sdk';
+import type { AuditOutcome, Client, DeliveryStatus, HostComplianceState } from '@org/audit-client/sdk';
+import type { AdminOperationId } from './permissions.js';
 
 /** Columns the hosts list can be sorted by, as the contract names them. */
 export const HOST_SORTS = ['lastSeen', 'hostname', 'hardeningIndex', 'warnings', 'compliance'] as const;
@@ -21,6 +22,14 @@ export type PolicyResultStatus = (typeof POLICY_RESULT_STATUSES)[number];
 /** Page sizes of a policy's results; 25 unless the URL names another. */
 export const POLICY_RESULT_PAGE_SIZES = [25, 50, 100] as const;
 export const DEFAULT_POLICY_RESULT_PAGE_SIZE = 25;
+/** The outcomes the audit trail can be filtered by, as the contract names them. */
+export const AUDIT_OUTCOMES: readonly AuditOutcome[] = ['success', 'failure', 'denied'];
+/** The audit trail's filters; each lives in the URL. */
+export interface AuditFilters {
+  actor?: string;
+  operation?: string;
+  outcome?: AuditOutcome;
+}
 /** Statuses a webhook's delivery log can be filtered by, as the contract names them. */
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
 
@@ -57,6 +66,8 @@ interface RouteEntry<Params> {
   /** The page's title; with `nav`, its link in the navigation, which opens the page with those parameters. */
   title: string;
   nav?: NoInfer<Params>;
+  /** The operation the page reads, when not every role may: its navigation link shows only to roles that may call it. */
+  requires?: AdminOperationId;
   /** The navigation link this page is highlighted under (a host's pages under Hosts). */
   under?: string;
   /**
@@ -163,9 +174,24 @@ export const ROUTES = {
     page: 'WebhooksPage',
   }),
   keys: entry({ path: 'keys', title: 'Keys', nav: {}, parse: (): object => ({}), page: 'KeysPage' }),
+  addHosts: entry({ path: 'add-hosts', title: 'Add hosts', nav: {}, parse: (): object => ({}), page: 'AddHostsPage' }),
   people: entry({ path: 'people', title: 'People', nav: {}, parse: (): object => ({}), page: 'PeoplePage' }),
   // Linked from the signed-in person's name in the header (everyone has tokens), not from the navigation.
   tokens: entry({ path: 'tokens', title: 'Tokens', parse: (): object => ({}), page: 'TokensPage' }),
+  audit: entry({
+    path: 'audit',
+    title: 'Audit trail',
+    nav: {},
+    requires: 'listAuditEvents',
+    parse: (q): AuditFilters & { before?: number } => ({
+      actor: q.text('actor'),
+      operation: q.text('operation'),
+      outcome: q.oneOf('outcome', AUDIT_OUTCOMES),
+      before: q.sequence('before'),
+    }),
+    query: (r) => ({ actor: r.actor, operation: r.operation, outcome: r.outcome, before: r.before }),
+    page: 'AuditPage',
+  }),
   refused: entry({
     path: 'refused',
     title: 'Refused uploads',
@@ -174,7 +200,6 @@ export const ROUTES = {
     query: (r) => ({ reason: r.reason, hostId: r.hostId, offset: r.offset || undefined }),
     page: 'RefusedPage',
   }),
-  addHosts: entry({ path: 'add-hosts', title: 'Add hosts', nav: {}, parse: (): object => ({}), page: 'AddHostsPage' }),
   host: entry({
     path: 'hosts/:id',
     title: 'Host',
@@ -298,6 +323,11 @@ export class QueryReader {
   pageSize(sizes: readonly number[]): number | undefined {
     const size = wholeNumber(this.params.get('size'));
     return sizes.find((offered) => offered === size);
+  }
+  /** A sequence of the audit trail (a whole number from 1), or none. */
+  sequence(name: string): number | undefined {
+    const sequence = wholeNumber(this.params.get(name));
+    return sequence !== undefined && sequence >= 1 ? sequence : undefined;
   }
   /** The `stale` days, when within the contract's bounds. */
   staleDays(): number | undefined {
