@@ -493,7 +493,14 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
       const response = await call('/api/admin/session');
       expect(response.status).toBe(200);
       const body = await response.text();
-      expect(JSON.parse(body)).toEqual({ kind: 'token', tokenId, label: 'tests', prefix: token.slice(0, 12), role: 'admin' });
+      expect(JSON.parse(body)).toEqual({
+        kind: 'token',
+        tokenId,
+        label: 'tests',
+        prefix: token.slice(0, 12),
+        role: 'admin',
+        scope: { customers: [], groups: [] },
+      });
       const operator = await createAdminToken(database, { role: 'operator' });
       expect(await (await call('/api/admin/session', { token: operator.token })).json()).toMatchObject({ tokenId: operator.id, role: 'operator' });
       expect(body).not.toContain(token);
