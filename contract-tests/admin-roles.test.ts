@@ -27,9 +27,9 @@ const OPEN = 'none';
 const roled = operations.filter((operation) => operation.requiredRole !== OPEN);
 
 describe('the contract states the role of every admin operation', () => {
-  it('lets anyone call signing in and out, and nothing else, and says so twice: no role and no security', () => {
+  it('lets anyone call signing in and out (with a password or single sign-on), and nothing else, and says so twice: no role and no security', () => {
     const open = operations.filter((operation) => operation.requiredRole === OPEN);
-    expect(open.map((operation) => operation.operationId).sort()).toEqual(['signIn', 'signOut']);
+    expect(open.map((operation) => operation.operationId).sort()).toEqual(['finishSsoSignIn', 'getSignInOptions', 'signIn', 'signOut', 'startSsoSignIn']);
     for (const operation of open) {
       expect(operation.security).toEqual([]);
       expect(operation.description.trimEnd().split('\n').at(-1)).toMatch(/^Requires no role: /);
