@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -27,6 +28,9 @@ import { OrmReportStore } from '../reports/report-store.js';
 import { createAdminToken } from '../secrets/admin-tokens.js';
 import { createKey } from '../secrets/license-keys.js';
 import { createAdminApi, type AdminApi } from './api.js';
+import { sqlDialectOf } from '../database/dialects.js';
+import { hostColumnsOf } from '../webhooks/deliveries.js';
+import { createWebhook } from '../webhooks/webhook-records.js';
 
 const DAY_MS = 86_400_000;
 
@@ -86,7 +90,7 @@ const GET_OPERATIONS = Object.entries(openApiDocument.paths ?? {}).flatMap(([pat
 });
 
 /** The paths of the operations that read hosts or what they sent (with their ids filled, each answers the scope's host). */
-const HOST_READS = /^\/api\/admin\/(hosts|reports|findings|overview|facets|rejections|policies|waivers|exports\/(hosts|findings))/;
+const HOST_READS = /^\/api\/admin\/(hosts|reports|findings|overview|facets|rejections|policies|waivers|webhooks|exports\/(hosts|findings))/;
 
 describe.each(DIALECTS)('scoped access on %s', (dialect) => {
   const location = useTestDatabase(dialect);
@@ -95,6 +99,7 @@ describe.each(DIALECTS)('scoped access on %s', (dialect) => {
   let admin: string;
   let policyId: string;
   let keyId: string;
+  let webhookId: string;
   const ids = {} as Record<HostName, string>;
   const reports = {} as Record<HostName, string[]>;
 
@@ -142,6 +147,28 @@ describe.each(DIALECTS)('scoped access on %s', (dialect) => {
     for (const hostId of [...(Object.keys(HOSTS) as HostName[]).map(hostIdOf), 'unknown-hostid'])
       log.record({ operation: 'uploadReport', reason: 'invalid-data', status: 400, keyId, hostId, remoteAddress: '192.0.2.7' });
     await log.flush();
+    // A subscription whose log holds a delivery about every host, and one about no one host that names them all.
+    webhookId = (await createWebhook(database, { url: 'https://receiver.example.org/hook', events: ['report.stored', 'uploads.refused'] })).webhook.id;
+    const time = sqlDialectOf(database.em).toDatabaseTime(new Date());
+    const delivery = (eventType: string, data: Record<string, unknown>) => ({
+      ...{
+        id: randomUUID(),
+        webhook_id: webhookId,
+        event_id: `evt_${randomUUID()}`,
+        event_type: eventType,
+        payload: JSON.stringify({ type: eventType, data }),
+      },
+      ...hostColumnsOf(data),
+      ...{ status: 'delivered', attempts: 1, last_status_code: 200, created_at: time, delivered_at: time },
+    });
+    await database.em
+      .getKnex()('webhook_delivery')
+      .insert([
+        ...(Object.keys(HOSTS) as HostName[]).map((name) =>
+          delivery('report.stored', { hostRecordId: ids[name], hostname: HOSTS[name].name, hostId: hostIdOf(name) }),
+        ),
+        delivery('uploads.refused', { keyId, hostIds: (Object.keys(HOSTS) as HostName[]).map(hostIdOf) }),
+      ]);
   });
   afterEach(() => database.close());
 
@@ -173,7 +200,9 @@ describe.each(DIALECTS)('scoped access on %s', (dialect) => {
           ? reports[host].at(-1)!
           : name === 'policyId'
             ? policyId
-            : '00000000-0000-4000-8000-000000000000',
+            : name === 'webhookId'
+              ? webhookId
+              : '00000000-0000-4000-8000-000000000000',
     );
 
   describe.each(SCOPES)('a token scoped to $name', ({ scope, visible }) => {
@@ -296,6 +325,28 @@ describe.each(DIALECTS)('scoped access on %s', (dialect) => {
         body: { kind: 'none' },
       });
       expect(deleted.status).toBe(404);
+    });
+
+    it('cannot make or delete a waiver of a group or of the fleet, which would reach hosts beyond its scope: 400 saying why', async () => {
+      const token = await scopedToken(scope);
+      const call = (method: string, path: string, body?: unknown) =>
+        api.handle({
+          method,
+          path,
+          query: {},
+          headers: { authorization: `Bearer ${token}` },
+          body: body === undefined ? { kind: 'none' } : { kind: 'json', value: body },
+        });
+      const expiresAt = new Date(Date.now() + DAY_MS).toISOString();
+      for (const terms of [{}, { group: 'finance' }]) {
+        const refused = await call('POST', '/api/admin/waivers', { policyId, reason: 'x', expiresAt, ...terms });
+        expect(refused.status).toBe(400);
+        expect(JSON.parse(refused.body as string)).toMatchObject({ detail: expect.stringMatching(/only waivers of its own hosts/) });
+      }
+      const fleetWide = (await ok<WaiverList>(token, '/api/admin/waivers')).items.filter((waiver) => waiver.hostRecordId === null);
+      expect(fleetWide.length).toBeGreaterThan(0);
+      for (const waiver of fleetWide) expect((await call('DELETE', `/api/admin/waivers/${waiver.id}`)).status).toBe(400);
+      expect((await ok<WaiverList>(admin, '/api/admin/waivers')).items.filter((waiver) => waiver.hostRecordId === null)).toHaveLength(fleetWide.length);
     });
   });
 

@@ -47,10 +47,10 @@ const deleteWebhook: AdminHandler<'deleteWebhook'> = async ({ path, actor }, { d
 };
 
 /** `GET /api/admin/webhooks/{webhookId}/deliveries`. */
-const listWebhookDeliveries: AdminHandler<'listWebhookDeliveries'> = async ({ path, query }, { database }) => {
+const listWebhookDeliveries: AdminHandler<'listWebhookDeliveries'> = async ({ path, query, actor }, { database }) => {
   await existingWebhook(database, path.webhookId);
   const { status, limit, offset } = query;
-  const page = await listDeliveries(database, path.webhookId, { status, limit, offset });
+  const page = await listDeliveries(database, actor.scope, path.webhookId, { status, limit, offset });
   return { status: 200, body: { ...page, limit, offset } };
 };
 

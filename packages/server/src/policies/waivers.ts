@@ -33,6 +33,7 @@ export async function createWaiver(
   const group = input.group ?? null;
   if (hostRecordId !== null && group !== null)
     throw new DomainError('invalid', 'name at most one of hostRecordId and group (neither: every host the policy covers)');
+  if (hostRecordId === null && isScoped(scope)) throw beyondScope();
   const { policyId, ruleId, expiresAt } = await checkedTerms(database, input, now, limits, 'not_found');
   const knex = database.em.getKnex();
   if (hostRecordId !== null && !(await hostInScope(knex, scope, hostRecordId))) throw notFound('host', hostRecordId);
@@ -101,9 +102,21 @@ export async function deleteWaiver(database: Database, scope: AccessScope, id: s
   const knex = database.em.getKnex();
   const hosts = scopedHostIds(knex, scope);
   const waiver = knex('waiver').where('id', id);
-  if (hosts) waiver.where((visible) => void visible.whereNull('host_record_id').orWhereIn('host_record_id', hosts));
+  if (hosts) {
+    // A scoped reader sees group and fleet waivers, but they reach hosts beyond its scope: not its to delete.
+    const covers = (await waiver.clone().first('host_record_id')) as { host_record_id: string | null } | undefined;
+    if (covers && covers.host_record_id === null) throw beyondScope();
+    waiver.whereIn('host_record_id', hosts);
+  }
   if ((await waiver.delete()) === 0) throw notFound('waiver', id);
 }
+
+/** A group's or the fleet's waiver asked of a scoped actor: it would reach hosts it may not see. */
+const beyondScope = () =>
+  new DomainError(
+    'invalid',
+    'A person or token limited to some hosts may make and delete only waivers of its own hosts (name a hostRecordId); waivers of a group or of the fleet need an unscoped one',
+  );
 
 /**
  * The checked terms every waiver shares: an expiry in the future within `maxDays`, a policy that exists (else

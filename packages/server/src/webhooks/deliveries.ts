@@ -4,19 +4,27 @@ import type { ReadRowOf } from '../database/rows.js';
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { DomainError } from '../errors/domain-error.js';
+import { limitToScope } from '../hosts/host-scope.js';
+import type { AccessScope } from '../people/scope.js';
 
 export type DeliveryRow = Omit<ReadRowOf<WebhookDeliveryRecord>, 'event_type' | 'status'> & {
   event_type: WebhookDelivery['eventType'];
   status: DeliveryStatus;
 };
 
-/** One page of a subscription's delivery log, newest first. */
+/**
+ * One page of a subscription's delivery log, newest first. A scoped reader sees the deliveries of events about its
+ * own hosts only: those about no one host (refused uploads, folded events) name hosts of any scope.
+ */
 export async function listDeliveries(
   database: Database,
+  scope: AccessScope,
   webhookId: string,
   filter: NonNullable<ListWebhookDeliveriesData['query']> & { limit: number; offset: number },
 ) {
-  const matching = database.em.getKnex()('webhook_delivery').where('webhook_id', webhookId);
+  const knex = database.em.getKnex();
+  const matching = knex('webhook_delivery').where('webhook_id', webhookId);
+  limitToScope(knex, matching, 'host_record_id', scope);
   if (filter.status !== undefined) matching.andWhere('status', filter.status);
   const [rows, [{ total }]] = await Promise.all([
     matching

@@ -16,6 +16,7 @@ import { listDeliveries, redeliver } from './deliveries.js';
 import { WebhookDispatcher } from './dispatcher.js';
 import { writeRefusedUploadEvents } from './refused-uploads.js';
 import { createWebhook, deleteWebhook, listWebhooks, updateWebhook } from './webhook-records.js';
+import { UNSCOPED } from '../people/scope.js';
 
 const DAY_MS = 86_400_000;
 const silent = { info() {}, warn() {}, error() {} };
@@ -89,7 +90,7 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     const verified = new Webhook(secret).verify(request!.body.toString(), headers) as { type: string; data: Record<string, unknown> };
     expect(verified).toMatchObject({ type: 'report.stored', data: { reportId, hostId: 'a'.repeat(40), hostname: 'web-01', hardeningIndex: 70, keyId } });
     expect(() => new Webhook(`whsec_${Buffer.alloc(24, 1).toString('base64')}`).verify(request!.body.toString(), headers)).toThrow();
-    const log = await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 });
+    const log = await listDeliveries(orm, UNSCOPED, webhook.id, { limit: 10, offset: 0 });
     expect(log.items).toEqual([
       expect.objectContaining({ status: 'delivered', attempts: 1, lastStatusCode: 204, lastError: null, eventId: headers['webhook-id'] }),
     ]);
@@ -126,7 +127,7 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     const after = await upload('b'.repeat(40), lynisReport('web-02', 70));
     await dispatcher().settle();
     expect(receiver.requests.map((request) => (JSON.parse(request.body.toString()) as { data: { reportId: string } }).data.reportId)).toEqual([after]);
-    expect((await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 })).items).toEqual([expect.objectContaining({ status: 'delivered' })]);
+    expect((await listDeliveries(orm, UNSCOPED, webhook.id, { limit: 10, offset: 0 })).items).toEqual([expect.objectContaining({ status: 'delivered' })]);
     expect(await outboxSize()).toBe(0);
   });
 
@@ -136,7 +137,7 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     await upload('a'.repeat(40), lynisReport('web-01', 70));
     const sender = dispatcher({ maxAttempts: 3 });
     await sender.settle();
-    let [delivery] = (await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 })).items;
+    let [delivery] = (await listDeliveries(orm, UNSCOPED, webhook.id, { limit: 10, offset: 0 })).items;
     expect(delivery).toMatchObject({
       status: 'pending',
       attempts: 1,
@@ -148,18 +149,18 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     expect(receiver.requests).toHaveLength(1);
     clock = new Date(clock.getTime() + 1000);
     await sender.settle();
-    [delivery] = (await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 })).items;
+    [delivery] = (await listDeliveries(orm, UNSCOPED, webhook.id, { limit: 10, offset: 0 })).items;
     expect(delivery).toMatchObject({ status: 'pending', attempts: 2, nextAttemptAt: new Date(clock.getTime() + 2000).toISOString() });
     clock = new Date(clock.getTime() + 2000);
     await sender.settle();
-    [delivery] = (await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 })).items;
+    [delivery] = (await listDeliveries(orm, UNSCOPED, webhook.id, { limit: 10, offset: 0 })).items;
     expect(delivery).toMatchObject({ status: 'failed', attempts: 3, nextAttemptAt: null });
     expect((await listWebhooks(orm))[0]).toMatchObject({ pending: 0, failed: 1 });
 
     reply = () => ({ status: 200, body: 'ok' });
     expect(await redeliver(orm, webhook.id, delivery!.id, clock)).toMatchObject({ status: 'pending', attempts: 0 });
     await sender.settle();
-    expect((await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 })).items[0]).toMatchObject({ status: 'delivered', attempts: 1 });
+    expect((await listDeliveries(orm, UNSCOPED, webhook.id, { limit: 10, offset: 0 })).items[0]).toMatchObject({ status: 'delivered', attempts: 1 });
     const ids = receiver.requests.map((request) => request.headers['webhook-id']);
     expect(new Set(ids).size).toBe(1);
     expect(ids).toHaveLength(4);
@@ -170,7 +171,7 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     reply = () => ({ status: 302, body: '', headers: { location: 'http://169.254.169.254/latest/meta-data' } });
     await upload('a'.repeat(40), lynisReport('web-01', 70));
     await dispatcher({ maxAttempts: 1 }).settle();
-    expect((await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 })).items[0]).toMatchObject({
+    expect((await listDeliveries(orm, UNSCOPED, webhook.id, { limit: 10, offset: 0 })).items[0]).toMatchObject({
       status: 'failed',
       lastError: 'answered 302: redirects are not followed',
     });
@@ -179,7 +180,7 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     clock = new Date(clock.getTime() + 1000);
     await upload('b'.repeat(40), lynisReport('web-02', 70));
     await dispatcher({ maxAttempts: 1, allowPrivate: false }).settle();
-    const refused = (await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 })).items[0];
+    const refused = (await listDeliveries(orm, UNSCOPED, webhook.id, { limit: 10, offset: 0 })).items[0];
     expect(refused).toMatchObject({ status: 'failed', lastStatusCode: null, lastError: '127.0.0.1 is not a public address (loopback)' });
     expect(receiver.requests).toHaveLength(1);
   });
@@ -194,7 +195,7 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     await upload('a'.repeat(40), lynisReport('web-<!channel>', 65, ['FIRE-4512']));
     await dispatcher().settle();
     const payloads = (id: string) =>
-      listDeliveries(orm, id, { limit: 10, offset: 0 }).then((page) => page.items.map((item) => JSON.parse(item.payload) as Record<string, unknown>));
+      listDeliveries(orm, UNSCOPED, id, { limit: 10, offset: 0 }).then((page) => page.items.map((item) => JSON.parse(item.payload) as Record<string, unknown>));
     const strictPayloads = await payloads(strict.webhook.id);
     // Fanned out together, so in no particular order.
     const byIndexBefore = strictPayloads
@@ -226,7 +227,9 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     await log.flush();
     await dispatcher().settle();
     const told = async () =>
-      (await listDeliveries(orm, webhook.id, { limit: 100, offset: 0 })).items.map((item) => JSON.parse(item.payload).data as Record<string, unknown>);
+      (await listDeliveries(orm, UNSCOPED, webhook.id, { limit: 100, offset: 0 })).items.map(
+        (item) => JSON.parse(item.payload).data as Record<string, unknown>,
+      );
     let events = await told();
     expect(events).toHaveLength(2);
     const invalidKey = events.find((event) => event['reason'] === 'invalid-key')!;
@@ -287,7 +290,7 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     if (dialect === 'postgresql') await Promise.all([write(refusals()), write(refusals())]);
     else for (let server = 0; server < 2; server++) await orm.em.getKnex().transaction((trx) => writeRefusedUploadEvents(trx, refusals(), clock, toTime));
     await dispatcher().settle();
-    const items = (await listDeliveries(orm, webhook.id, { limit: 10, offset: 0 })).items;
+    const items = (await listDeliveries(orm, UNSCOPED, webhook.id, { limit: 10, offset: 0 })).items;
     expect(items.map((item) => JSON.parse(item.payload).data)).toEqual([
       expect.objectContaining({ keyId, reason: 'invalid-key', count: 100, hostIdCount: 100 }),
     ]);
@@ -332,7 +335,7 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     expect(bodies.at(-1)).toMatchObject({ type: 'events.folded', data: { count: 6, counts: { 'report.stored': 6 } } });
     expect(accountedFor(bodies)).toBe(50);
     // Each is in the log, the summaries too; nothing is left folded.
-    const log = await listDeliveries(orm, webhook.id, { limit: 100, offset: 0 });
+    const log = await listDeliveries(orm, UNSCOPED, webhook.id, { limit: 100, offset: 0 });
     expect(log.items.filter((item) => item.eventType === 'events.folded')).toHaveLength(2);
     expect(log.total).toBe(21);
     expect(Number(((await orm.em.getKnex()('webhook_fold').count({ n: '*' })) as [{ n: number | string }])[0].n)).toBe(0);
@@ -399,15 +402,15 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     await createKey(orm, { label: 'later', expiresAt: new Date(clock.getTime() + 30 * DAY_MS) });
     const sender = dispatcher();
     await sender.settle();
-    expect((await listDeliveries(orm, stale.webhook.id, { limit: 10, offset: 0 })).total).toBe(0);
+    expect((await listDeliveries(orm, UNSCOPED, stale.webhook.id, { limit: 10, offset: 0 })).total).toBe(0);
     clock = new Date(clock.getTime() + 3 * DAY_MS);
     await sender.settle();
     await sender.settle();
-    const staleItems = (await listDeliveries(orm, stale.webhook.id, { limit: 10, offset: 0 })).items;
+    const staleItems = (await listDeliveries(orm, UNSCOPED, stale.webhook.id, { limit: 10, offset: 0 })).items;
     expect(staleItems.map((item) => JSON.parse(item.payload).data)).toEqual([
       expect.objectContaining({ hostRecordId: hostRecordId(keyId, 'a'.repeat(40)), staleDays: 2 }),
     ]);
-    const expiringItems = (await listDeliveries(orm, expiring.webhook.id, { limit: 10, offset: 0 })).items;
+    const expiringItems = (await listDeliveries(orm, UNSCOPED, expiring.webhook.id, { limit: 10, offset: 0 })).items;
     expect(expiringItems.map((item) => JSON.parse(item.payload).data.label)).toEqual(['soon']);
   });
 
@@ -418,7 +421,7 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     const told = async () => {
       await sender.settle();
       await sender.settle();
-      return (await listDeliveries(orm, expiring.webhook.id, { limit: 10, offset: 0 })).items.map((item) => JSON.parse(item.payload).data.expiresAt);
+      return (await listDeliveries(orm, UNSCOPED, expiring.webhook.id, { limit: 10, offset: 0 })).items.map((item) => JSON.parse(item.payload).data.expiresAt);
     };
     const first = new Date(clock.getTime() + 3 * DAY_MS).toISOString();
     expect(await told()).toEqual([first]);
