@@ -26,7 +26,7 @@ describe.each(DIALECTS)(
     const storedHashes = async () => {
       const orm = await openDatabase(scratch ? { dataDir: dataDir.dataDir, databaseUrl: scratch.url } : dataDir.dataDir);
       try {
-        return await orm.em.getConnection().execute<{ email: string; password_hash: string }[]>('select email, password_hash from app_user');
+        return await orm.em.getConnection().execute<{ email: string; password_hash: string }[]>('select email, password_hash from app_user order by email');
       } finally {
         await orm.close();
       }
