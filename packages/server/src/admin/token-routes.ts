@@ -1,3 +1,4 @@
+import { fieldChanges } from '../audit/audit-changes.js';
 import { DomainError } from '../errors/domain-error.js';
 import {
   createPersonalToken,
@@ -34,7 +35,8 @@ const listMyTokens: AdminHandler<'listMyTokens'> = async ({ actor }, { database 
 });
 
 /** `POST /api/admin/session/tokens`: a personal token, at most the person's role. */
-const createMyToken: AdminHandler<'createMyToken'> = async ({ actor, body }, { database, logger }) => {
+const createMyToken: AdminHandler<'createMyToken'> = async ({ actor, body, audit }, { database, logger }) => {
+  audit.changes = fieldChanges(undefined, body, ['label', 'role', 'expiresAt']);
   const ownerUserId = signedInPerson(actor);
   const created = await createPersonalToken(database, { ownerUserId, label: body.label, role: body.role, expiresAt: expiryOf(body.expiresAt) });
   logger.info({ createdTokenId: created.id, kind: 'personal', ...actorLogFields(actor) }, 'admin token created');
@@ -52,7 +54,8 @@ const revokeMyToken: AdminHandler<'revokeMyToken'> = async ({ actor, path }, { d
 const listAdminTokens: AdminHandler<'listAdminTokens'> = async (_input, { database }) => ({ status: 200, body: { items: await readAdminTokens(database) } });
 
 /** `POST /api/admin/tokens`: a service account's token with its own role and scope. */
-const createServiceToken: AdminHandler<'createServiceToken'> = async ({ actor, body }, { database, logger }) => {
+const createServiceToken: AdminHandler<'createServiceToken'> = async ({ actor, body, audit }, { database, logger }) => {
+  audit.changes = fieldChanges(undefined, body, ['serviceAccount', 'label', 'role', 'scope', 'expiresAt']);
   const created = await saveServiceToken(database, { ...body, expiresAt: expiryOf(body.expiresAt) });
   logger.info({ createdTokenId: created.id, kind: 'service', ...actorLogFields(actor) }, 'admin token created');
   return newTokenBody(database, created);

@@ -142,6 +142,19 @@ describe.each(DIALECTS)('the audit trail on %s', (dialect) => {
     expect(JSON.stringify(await rawRows())).not.toContain(cookie.split('=')[1]);
   });
 
+  it('says what changed of an account: its role and disabled, never its password', async () => {
+    const created = await call('POST', '/api/admin/users', { email: 'grace@example.org', role: 'viewer', password: 'a long enough passphrase' });
+    expect(created.status).toBe(201);
+    const userId = ((await created.json()) as { id: string }).id;
+    expect((await call('PATCH', `/api/admin/users/${userId}`, { role: 'operator', disabled: true })).status).toBe(200);
+    const [update, create] = (await page()).items as [AuditEvent, AuditEvent];
+    expect(update).toMatchObject({ operation: 'updateUser', target: { type: 'user', id: userId } });
+    expect(update.changes).toEqual({ role: { before: 'viewer', after: 'operator' }, disabled: { before: false, after: true } });
+    expect(create).toMatchObject({ operation: 'createUser', target: { type: 'user', id: userId } });
+    expect(create.changes).toMatchObject({ email: { before: null, after: 'grace@example.org' }, role: { before: null, after: 'viewer' } });
+    expect(JSON.stringify(await rawRows())).not.toContain('a long enough passphrase');
+  });
+
   it('records refusals as denied: no token, a wrong one, a role too low', async () => {
     const viewer = await createAdminToken(database, { label: 'viewer', role: 'viewer' });
     expect((await call('POST', '/api/admin/keys', { label: 'x' }, { authorization: '' })).status).toBe(401);
