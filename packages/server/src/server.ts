@@ -88,7 +88,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     dashboardPort: () => (listening.current?.admin ? portOf(listening.current.admin.server) : intakePort()),
   });
   const admin = adminApiUnlessOff(config, logger, { database, rateLimiter, work, enrollment });
-  const enrollScript = enrollScriptRoute({ database, settings: enrollment, rateLimiter, onFetch: recordScriptFetch(logger) });
+  const enrollScript = enrollScriptRoute({ database, settings: enrollment, rateLimiter, onFetch: recordScriptFetch(database, logger, work.webhookDispatcher) });
   let shuttingDown = false;
   const isShuttingDown = () => shuttingDown;
   const listeners = createListeners(config, logger, { api, admin, metrics, database, writeHealth, rateLimiter, tls, enrollScript }, isShuttingDown);
