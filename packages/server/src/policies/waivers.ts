@@ -104,7 +104,7 @@ export async function deleteWaiver(database: Database, scope: AccessScope, id: s
   const waiver = knex('waiver').where('id', id);
   if (hosts) {
     // A scoped reader sees group and fleet waivers, but they reach hosts beyond its scope: not its to delete.
-    const covers = (await waiver.clone().first('host_record_id')) as { host_record_id: string | null } | undefined;
+    const [covers] = await waiver.clone().select<{ host_record_id: string | null }[]>('host_record_id');
     if (covers && covers.host_record_id === null) throw beyondScope();
     waiver.whereIn('host_record_id', hosts);
   }
