@@ -269,6 +269,13 @@ describe.each(DIALECTS)('single sign-on through the admin API on %s', (dialect) 
     expect(sessionOf(disabled)).toBeUndefined();
   });
 
+  it('lets the last enabled admin keep the role when the claim maps to a lower one, and sign in', async () => {
+    await addUserWithPassword(database, { email: 'grace@example.org', role: 'admin' }, 'correct horse battery staple');
+    const response = await signInThroughProvider(await serve());
+    expect(response.headers.get('location')).toBe('/');
+    expect((await findUser(database, 'grace@example.org'))?.role).toBe('admin');
+  });
+
   it("refuses to link an email whose account is another identity's", async () => {
     const url = await serve();
     await signInThroughProvider(url);
