@@ -1,7 +1,7 @@
 import { notFound } from '../errors/domain-error.js';
 import { acceptHostIdentity as acceptIdentity } from '../hosts/host-admission.js';
 import { hostFacets } from '../hosts/host-facets.js';
-import { hostById, hostDetail, hostExists, hostPage } from '../hosts/host-queries.js';
+import { hostById, hostDetail, hostPage } from '../hosts/host-queries.js';
 import { actorLogFields } from './actor.js';
 import type { AdminHandler, AdminHandlers } from './operation.js';
 
@@ -16,10 +16,12 @@ const getHost: AdminHandler<'getHost'> = async ({ path, query, actor }, { databa
 };
 
 /** `POST /api/admin/hosts/{hostRecordId}/identity/accept`: the host, its flagged `hostid2` change accepted. */
-const acceptHostIdentity: AdminHandler<'acceptHostIdentity'> = async ({ path, body, actor }, { database, logger }) => {
+const acceptHostIdentity: AdminHandler<'acceptHostIdentity'> = async ({ path, body, actor, audit }, { database, logger }) => {
   const id = path.hostRecordId;
-  if (!(await hostExists(database, actor.scope, id))) throw notFound('host', id);
+  const before = await hostById(database, actor.scope, id);
+  if (!before) throw notFound('host', id);
   await acceptIdentity(database, id, body.hostId2);
+  audit.changes = { hostId2: { before: before.hostId2, after: body.hostId2 } };
   logger.info({ hostRecordId: id, ...actorLogFields(actor) }, 'host identity accepted');
   const host = await hostById(database, actor.scope, id);
   if (!host) throw notFound('host', id);

@@ -1,3 +1,4 @@
+import { fieldChanges } from '../audit/audit-changes.js';
 import type { Policy } from '../generated/types.gen.js';
 import { notFound } from '../errors/domain-error.js';
 import { BASELINE_POLICY } from '../policies/baseline.js';
@@ -24,14 +25,17 @@ const listPolicies: AdminHandler<'listPolicies'> = async ({ actor }, { database 
 };
 
 /** `POST /api/admin/policies`: a new policy, its rules checked first. */
-const createPolicy: AdminHandler<'createPolicy'> = async ({ body, actor }, context) => {
+const createPolicy: AdminHandler<'createPolicy'> = async ({ body, actor, audit }, context) => {
   const policy = await savePolicy(context.database, body);
+  audit.changes = fieldChanges(undefined, policy, AUDITED_POLICY_FIELDS);
   return { status: 201, body: await changed(policy, 'policy created', actor, context) };
 };
 
 /** `POST /api/admin/policies/baseline`: the shipped baseline policy. */
-const enableBaselinePolicy: AdminHandler<'enableBaselinePolicy'> = async ({ actor }, context) => {
+const enableBaselinePolicy: AdminHandler<'enableBaselinePolicy'> = async ({ actor, audit }, context) => {
   const policy = await savePolicy(context.database, BASELINE_POLICY);
+  audit.target = { type: 'policy', id: policy.id };
+  audit.changes = fieldChanges(undefined, policy, AUDITED_POLICY_FIELDS);
   return { status: 201, body: await changed(policy, 'baseline policy created', actor, context) };
 };
 
@@ -58,14 +62,18 @@ const getPolicy: AdminHandler<'getPolicy'> = async ({ path, actor }, { database 
 };
 
 /** `PUT /api/admin/policies/{policyId}`: replaced; hosts are evaluated again. */
-const updatePolicy: AdminHandler<'updatePolicy'> = async ({ path, body, actor }, context) => {
+const updatePolicy: AdminHandler<'updatePolicy'> = async ({ path, body, actor, audit }, context) => {
+  const before = await findPolicy(context.database, path.policyId);
   const policy = await replacePolicy(context.database, path.policyId, body);
+  audit.changes = fieldChanges(before, policy, AUDITED_POLICY_FIELDS);
   return { status: 200, body: await changed(policy, 'policy updated', actor, context) };
 };
 
 /** `DELETE /api/admin/policies/{policyId}`: with its results and waivers. */
-const deletePolicy: AdminHandler<'deletePolicy'> = async ({ path, actor }, { database, logger, policyEvaluator }) => {
+const deletePolicy: AdminHandler<'deletePolicy'> = async ({ path, actor, audit }, { database, logger, policyEvaluator }) => {
+  const before = await findPolicy(database, path.policyId);
   await removePolicy(database, path.policyId);
+  audit.changes = fieldChanges(before, undefined, ['name', 'enabled']);
   logger.info({ policyId: path.policyId, ...actorLogFields(actor) }, 'policy deleted');
   policyEvaluator?.wake();
   return { status: 204 };
@@ -95,15 +103,18 @@ const listWaivers: AdminHandler<'listWaivers'> = async ({ query, actor }, { data
 });
 
 /** `POST /api/admin/waivers`: recorded with the label of the token that created it. */
-const createWaiver: AdminHandler<'createWaiver'> = async ({ body, actor }, { database, logger, waiverMaxDays }) => {
+const createWaiver: AdminHandler<'createWaiver'> = async ({ body, actor, audit }, { database, logger, waiverMaxDays }) => {
   const waiver = await saveWaiver(database, actor.scope, body, await actorLabel(database, actor), new Date(), { maxDays: waiverMaxDays });
+  audit.changes = fieldChanges(undefined, waiver, AUDITED_WAIVER_FIELDS);
   logger.info({ waiverId: waiver.id, policyId: waiver.policyId, ...actorLogFields(actor) }, 'waiver created');
   return { status: 201, body: waiver };
 };
 
 /** `POST /api/admin/waivers/bulk`: one waiver per host selected, all or none. */
-const createWaivers: AdminHandler<'createWaivers'> = async ({ body, actor }, { database, logger, waiverMaxDays }) => {
+const createWaivers: AdminHandler<'createWaivers'> = async ({ body, actor, audit }, { database, logger, waiverMaxDays }) => {
   const result = await saveWaivers(database, actor.scope, body, await actorLabel(database, actor), new Date(), { maxDays: waiverMaxDays });
+  audit.target = { type: 'policy', id: body.policyId };
+  audit.changes = { ...fieldChanges(undefined, body, ['ruleId', 'reason', 'expiresAt', 'hosts']), waivers: { before: 0, after: result.created } };
   logger.info({ policyId: body.policyId, ruleId: body.ruleId ?? null, waivers: result.created, ...actorLogFields(actor) }, 'waivers created');
   return { status: 201, body: result };
 };
@@ -114,6 +125,10 @@ const deleteWaiver: AdminHandler<'deleteWaiver'> = async ({ path, actor }, { dat
   logger.info({ waiverId: path.waiverId, ...actorLogFields(actor) }, 'waiver deleted');
   return { status: 204 };
 };
+
+/** What the audit trail says changed of a policy and of a waiver. */
+const AUDITED_POLICY_FIELDS = ['name', 'description', 'enabled', 'scope', 'rules'] as const;
+const AUDITED_WAIVER_FIELDS = ['policyId', 'ruleId', 'hostRecordId', 'group', 'reason', 'expiresAt'] as const;
 
 export const policyRoutes = {
   listPolicies,

@@ -155,6 +155,15 @@ describe.each(DIALECTS)('the audit trail on %s', (dialect) => {
     expect(JSON.stringify(await rawRows())).not.toContain('a long enough passphrase');
   });
 
+  it('says which policy enabling the baseline made, with its name and rules', async () => {
+    const enabled = await call('POST', '/api/admin/policies/baseline');
+    expect(enabled.status).toBe(201);
+    const policyId = ((await enabled.json()) as { id: string }).id;
+    const [entry] = (await page()).items as [AuditEvent];
+    expect(entry).toMatchObject({ operation: 'enableBaselinePolicy', target: { type: 'policy', id: policyId }, outcome: 'success' });
+    expect(entry.changes).toMatchObject({ name: { before: null, after: 'Baseline' }, enabled: { before: null, after: true } });
+  });
+
   it('records refusals as denied: no token, a wrong one, a role too low', async () => {
     const viewer = await createAdminToken(database, { label: 'viewer', role: 'viewer' });
     expect((await call('POST', '/api/admin/keys', { label: 'x' }, { authorization: '' })).status).toBe(401);
