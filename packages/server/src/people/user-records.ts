@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { Knex } from '@mikro-orm/knex';
 import type { Database } from '../database/dialect.js';
+import { sqlDialectOf } from '../database/dialects.js';
 import { AdminTokenRecord, isRecordId, SessionRecord, UserRecord } from '../database/entities.js';
 import { DomainError } from '../errors/domain-error.js';
 import { parseRole, type AdminRole } from './roles.js';
@@ -208,12 +210,16 @@ type Transaction = Parameters<Parameters<Database['em']['transactional']>[0]>[0]
 
 /**
  * Refuses, with a `conflict` {@link DomainError}, to leave no enabled admin but `id`: someone must always be able to
- * manage the server. Read in the writing transaction, so that two admins demoting each other at once are caught
- * on PostgreSQL by the second's write waiting for the first's (SQLite writes one transaction at a time).
+ * manage the server. The enabled admins' rows are locked until the writing transaction ends, so that two admins
+ * demoting each other at once cannot both pass: the second waits for the first and then sees it gone (SQLite lets
+ * one writer in at a time anyway).
  */
 async function keepAnotherAdmin(tx: Transaction, id: string, what: string): Promise<void> {
-  const others = await tx.count(UserRecord, { role: 'admin', disabledAt: null, id: { $ne: id } });
-  if (others === 0) throw new DomainError('conflict', `The last enabled admin cannot be ${what}: make another person admin first`);
+  const trx = tx.getTransactionContext<Knex.Transaction>()!;
+  const admins = (await sqlDialectOf(tx).lockRows(trx('app_user').select('id').where('role', 'admin').whereNull('disabled_at').orderBy('id'))) as {
+    id: string;
+  }[];
+  if (!admins.some((admin) => admin.id !== id)) throw new DomainError('conflict', `The last enabled admin cannot be ${what}: make another person admin first`);
 }
 
 /** Writes `columns` to the account of `id` (with `updatedAt`), ending its sessions when asked, in one transaction. */
