@@ -103,6 +103,7 @@ it('signs in through the provider as a person made just in time, with the role o
   await expect.poll(() => page.locator('header .session').textContent()).toContain('Signed in as Grace Hopper (operator)');
   const cookies = await serverCookies(context);
   expect(cookies.map((cookie) => cookie.name)).toEqual(['__Host-audit_session']); // the attempt's cookie is gone
+  await page.getByText('Loading…').waitFor({ state: 'detached' }); // the overview came, through the cookie alone
   await page.screenshot({ path: `${ARTIFACTS}/dashboard-signed-in-sso.png` });
 
   expect(await userRows()).toMatch(new RegExp(`${EMAIL}\\s+Grace Hopper\\s+operator\\s`));
