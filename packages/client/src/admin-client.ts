@@ -2,6 +2,9 @@ import {
   acceptHostIdentity,
   exportAuditEvents,
   listAuditEvents,
+  createEnrollment,
+  listEnrollments,
+  revokeEnrollment,
   createLicenseKey,
   getAdminSession,
   getHost,
@@ -56,6 +59,9 @@ import {
 } from './generated/sdk.gen.js';
 import type {
   AdminTokenList,
+  EnrollmentList,
+  NewEnrollment,
+  NewEnrollmentRequest,
   NewAdminToken,
   NewPersonalTokenRequest,
   NewServiceTokenRequest,
@@ -263,6 +269,12 @@ export interface AdminClient {
   listAuditEvents(query?: AuditEventQuery): Promise<AuditEventPage>;
   /** `GET /api/admin/exports/audit-events`: the audit trail's entries the filters select, oldest first, as CSV or JSON Lines. */
   exportAuditEvents(query: AuditExportQuery): Promise<string>;
+  /** `GET /api/admin/enrollments`: every enrollment, newest first (never a secret). */
+  listEnrollments(): Promise<EnrollmentList>;
+  /** `POST /api/admin/enrollments`: a new enrollment, with its secret and one-line command (shown this once). */
+  createEnrollment(request: NewEnrollmentRequest): Promise<NewEnrollment>;
+  /** `POST /api/admin/enrollments/{enrollmentId}/revoke`: its command stops working; enrolled hosts keep reporting. */
+  revokeEnrollment(enrollmentId: string): Promise<void>;
   /** Closes the client's connections. */
   close(): Promise<void>;
 }
@@ -348,6 +360,9 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     },
     listAuditEvents: (query) => json<AuditEventPage>(() => listAuditEvents({ ...transport.call(), query }), 200),
     exportAuditEvents: async (query) => (await answerOf(() => exportAuditEvents({ ...transport.call(), query }), 200)).text,
+    listEnrollments: () => json<EnrollmentList>(() => listEnrollments({ ...transport.call() }), 200),
+    createEnrollment: (body) => json<NewEnrollment>(() => createEnrollment({ ...transport.call(), body }), 201),
+    revokeEnrollment: async (enrollmentId) => void (await answerOf(() => revokeEnrollment({ ...transport.call(), path: { enrollmentId } }), 204)),
     close: () => transport.close(),
   };
 }

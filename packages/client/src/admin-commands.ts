@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { addAuditEventCommands } from './audit-event-commands.js';
+import { addEnrollmentCommands } from './enrollment-commands.js';
 import { addComplianceCommands } from './compliance-commands.js';
 import { addPeopleCommands } from './people-commands.js';
 import {
@@ -51,6 +52,7 @@ export function addAdminCommands(program: Command): void {
   addReportCommands(program);
   addRejectionCommands(program);
   addKeyCommands(program);
+  addEnrollmentCommands(program);
   adminCommand(program, 'whoami', 'show which admin token the commands sign in with: its id, label and first characters, never the token').action(
     admin<[OutputFlags]>(async (client, options) =>
       show(options, await client.getSession(), (session) =>
