@@ -1,5 +1,6 @@
+import { fieldChanges } from '../audit/audit-changes.js';
 import { DomainError, notFound } from '../errors/domain-error.js';
-import type { WebhookInput } from '../generated/types.gen.js';
+import type { Webhook, WebhookInput } from '../generated/types.gen.js';
 import { listDeliveries, redeliver } from '../webhooks/deliveries.js';
 import { refusedReceiver } from '../webhooks/safe-request.js';
 import { queueTestEvent } from '../webhooks/test-events.js';
@@ -17,7 +18,7 @@ import type { AdminHandler, AdminHandlers } from './operation.js';
 const listWebhooks: AdminHandler<'listWebhooks'> = async (_input, { database }) => ({ status: 200, body: { items: await readWebhooks(database) } });
 
 /** `POST /api/admin/webhooks`: the subscription and, this once, its signing secret. */
-const createWebhook: AdminHandler<'createWebhook'> = async ({ body, actor }, { database, logger, webhookAllowPrivate }) => {
+const createWebhook: AdminHandler<'createWebhook'> = async ({ body, actor, audit }, { database, logger, webhookAllowPrivate }) => {
   checkReceiver(body, webhookAllowPrivate);
   const created = await saveWebhook(database, body);
   // The URL may carry credentials of the receiver: only its origin is logged.
@@ -25,6 +26,7 @@ const createWebhook: AdminHandler<'createWebhook'> = async ({ body, actor }, { d
     { webhookId: created.webhook.id, origin: new URL(created.webhook.url).origin, events: created.webhook.events, ...actorLogFields(actor) },
     'webhook created',
   );
+  audit.changes = fieldChanges(undefined, audited(created.webhook), AUDITED_WEBHOOK_FIELDS);
   return { status: 201, body: created };
 };
 
@@ -32,12 +34,19 @@ const createWebhook: AdminHandler<'createWebhook'> = async ({ body, actor }, { d
 const getWebhook: AdminHandler<'getWebhook'> = async ({ path }, { database }) => ({ status: 200, body: await existingWebhook(database, path.webhookId) });
 
 /** `PUT /api/admin/webhooks/{webhookId}`: new settings, the same secret. */
-const updateWebhook: AdminHandler<'updateWebhook'> = async ({ path, body, actor }, { database, logger, webhookAllowPrivate }) => {
+const updateWebhook: AdminHandler<'updateWebhook'> = async ({ path, body, actor, audit }, { database, logger, webhookAllowPrivate }) => {
   checkReceiver(body, webhookAllowPrivate);
+  const before = await existingWebhook(database, path.webhookId);
   await replaceWebhook(database, path.webhookId, body);
   logger.info({ webhookId: path.webhookId, ...actorLogFields(actor) }, 'webhook updated');
-  return { status: 200, body: await existingWebhook(database, path.webhookId) };
+  const after = await existingWebhook(database, path.webhookId);
+  audit.changes = fieldChanges(audited(before), audited(after), AUDITED_WEBHOOK_FIELDS);
+  return { status: 200, body: after };
 };
+
+/** What the audit trail says changed of a subscription: its URL only as its origin (the rest may carry the receiver's credentials). */
+const AUDITED_WEBHOOK_FIELDS = ['url', 'events', 'enabled', 'format', 'description', 'maxDeliveriesPerMinute', 'staleDays', 'regressionThreshold'] as const;
+const audited = (webhook: Webhook) => ({ ...webhook, url: new URL(webhook.url).origin });
 
 /** `DELETE /api/admin/webhooks/{webhookId}`: with its delivery log. */
 const deleteWebhook: AdminHandler<'deleteWebhook'> = async ({ path, actor }, { database, logger }) => {

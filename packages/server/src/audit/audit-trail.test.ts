@@ -181,17 +181,21 @@ describe.each(DIALECTS)('the audit trail on %s', (dialect) => {
   it('keeps no secret: keys, tokens, passwords and webhook secrets never reach a row', async () => {
     const key = (await (await call('POST', '/api/admin/keys', { label: 'k' })).json()) as { key: { id: string }; licenseKey: string };
     const rotated = (await (await call('POST', `/api/admin/keys/${key.key.id}/rotate`, {})).json()) as { licenseKey: string };
-    const hook = (await (await call('POST', '/api/admin/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['audit.event'] })).json()) as {
+    const hook = (await (
+      await call('POST', '/api/admin/webhooks', { url: 'http://receiver:s3cret-in-url@127.0.0.1:9/hook', events: ['audit.event'] })
+    ).json()) as {
       webhook: { id: string };
       secret: string;
     };
     expect((await signIn('not-the-password')).status).toBe(401);
     const stored = JSON.stringify(await rawRows());
-    for (const secret of [key.licenseKey, rotated.licenseKey, hook.secret, token, PASSWORD, 'not-the-password']) {
+    for (const secret of [key.licenseKey, rotated.licenseKey, hook.secret, token, PASSWORD, 'not-the-password', 's3cret-in-url']) {
       expect(secret).toBeTruthy();
       expect(stored).not.toContain(secret);
     }
     expect(stored).toContain(hook.webhook.id);
+    const [created] = (await page('?operation=createWebhook')).items as [AuditEvent];
+    expect(created.changes).toMatchObject({ url: { before: null, after: 'http://127.0.0.1:9' }, events: { before: null, after: ['audit.event'] } });
   });
 
   it('offers every entry to webhooks as audit.event', async () => {
