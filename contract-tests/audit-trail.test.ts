@@ -2,12 +2,17 @@
 // operation whose method changes something, and every export, leaves exactly one entry of its operationId, whatever
 // its answer (the example ids exist nowhere, so many are 404s: a failure, still recorded); then `audit-server audit
 // verify` finds the chain intact, and names the entry when a row is altered or one in the middle is deleted in SQL.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runNodeScript } from '@org/test-support/node-script';
 import { openDatabase } from '@org/audit-server';
 import { createScratchDatabase, DIALECTS } from '@org/test-support/postgres';
 import { adminOperations, type AdminOperation } from './support/admin-operations.js';
 import { makeDataDir, runCli, startServerProcess, type ServerProcess } from './support/server-process.js';
 
+const CLIENT_CLI = fileURLToPath(new URL('../packages/client/bin/audit-client.js', import.meta.url));
 const operations = adminOperations();
 /** What the trail records: changes, exports, and single sign-on's callback (a GET that signs someone in, or not). */
 const audited = operations.filter(
@@ -68,6 +73,26 @@ describe.each(DIALECTS)(
       }
       // Reading the trail is not itself recorded.
       expect(await entriesOf('listAuditEvents')).toBe(0);
+    });
+
+    it('audit-client lists the entries, filtered, and exports them as JSON Lines to a file', async () => {
+      const client = (...args: string[]) => runNodeScript(CLIENT_CLI, args, { PATH: process.env.PATH!, AUDIT_URL: server.adminUrl, AUDIT_ADMIN_TOKEN: token });
+      const listed = await client('audit-events', 'list', '--operation', 'createLicenseKey', '--outcome', 'success', '--actor', 'auditor');
+      expect(listed.code, listed.stderr).toBe(0);
+      const [heading, row, ...rest] = listed.stdout.trimEnd().split('\n');
+      expect(heading!.split(/\s{2,}/)).toEqual(['SEQ', 'WHEN', 'ACTOR', 'ROLE', 'OPERATION', 'TARGET', 'OUTCOME', 'ADDRESS']);
+      expect(row).toMatch(/auditor\s+admin\s+createLicenseKey\s+license-key [0-9a-f-]{36}\s+success \(201\)\s+127\.0\.0\.1$/);
+      expect(rest).toEqual([]);
+      expect((await client('audit-events', 'list', '--outcome', 'sometimes')).code).not.toBe(0);
+
+      const file = join(dataDir.dataDir, 'trail.jsonl');
+      const exported = await client('audit-events', 'export', '--format', 'jsonl', '--operation', 'signIn', '--output', file);
+      expect(exported.code, exported.stderr).toBe(0);
+      const lines = (await readFile(file, 'utf8'))
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { operation: string; outcome: string });
+      expect(lines).toEqual([expect.objectContaining({ operation: 'signIn', outcome: 'failure' })]);
     });
 
     it('audit verify passes, then names the entry altered, then the one whose predecessor was deleted', async () => {
