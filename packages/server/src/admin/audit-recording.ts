@@ -90,7 +90,7 @@ export async function recordAdminRequest(
       operation: operation.operationId,
       target: trail.note.target ?? targetOf(request.path, operation, response),
       changes: changesOf(operation, trail.note),
-      outcome: auditOutcome(response.status, operation.open),
+      outcome: trail.note.outcome ?? auditOutcome(response.status, operation.open),
       status: response.status,
       sourceAddress: request.remoteAddress ?? null,
       userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'] : null,

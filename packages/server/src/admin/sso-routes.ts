@@ -46,6 +46,7 @@ const finishSsoSignIn: AdminHandler<'finishSsoSignIn'> = async ({ query, client,
     // The answer is a redirect either way: the audit trail learns the refusal and its reason from the note.
     audit.actor = anonymousActor(email ?? null);
     audit.changes = { ssoError: reason };
+    audit.outcome = 'failure';
     return { raw: redirect(`/?sso_error=${encodeURIComponent(reason satisfies SsoFailureReason)}`, CLEARED_SSO_COOKIE) };
   }
   const { user, created, roleChanged } = outcome;

@@ -55,6 +55,8 @@ export function toAuditEvent(record: AuditEventRecord): AuditEvent {
  */
 export interface AuditNote {
   target?: { type: string; id: string | null };
+  /** The outcome when the status does not tell it: a refusal answered with a redirect, as single sign-on's are. */
+  outcome?: AuditOutcome;
   changes?: Record<string, unknown>;
   actor?: AuditActor;
 }
