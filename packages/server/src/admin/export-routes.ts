@@ -1,32 +1,23 @@
 import { notFound } from '../errors/domain-error.js';
-import { exportStream, type ExportStream } from '../exports/export-body.js';
+import { exportStream } from '../exports/export-body.js';
 import { FINDING_COLUMNS, findingRows, HISTORY_COLUMNS, historyRows, HOST_COLUMNS, hostRows } from '../exports/fleet-exports.js';
 import { hostExists } from '../hosts/host-queries.js';
-import type { AdminHandler, AdminHandlers, RawReply } from './operation.js';
+import type { AdminHandler, AdminHandlers } from './operation.js';
+import { streamedExport } from './streamed-export.js';
 
 /** `GET /api/admin/exports/hosts`: the hosts the list shows with the same filters, in its order, streamed as CSV or JSON. */
 const exportHosts: AdminHandler<'exportHosts'> = async ({ query: { format, ...filters }, actor }, { database }) =>
-  streamed(exportStream(format, 'hosts', HOST_COLUMNS, hostRows(database, actor.scope, filters)));
+  streamedExport(exportStream(format, 'hosts', HOST_COLUMNS, hostRows(database, actor.scope, filters)));
 
 /** `GET /api/admin/exports/findings`: every finding of the latest report of the hosts the list shows with the same filters. */
 const exportFindings: AdminHandler<'exportFindings'> = async ({ query: { format, ...filters }, actor }, { database }) =>
-  streamed(exportStream(format, 'findings', FINDING_COLUMNS, findingRows(database, actor.scope, filters)));
+  streamedExport(exportStream(format, 'findings', FINDING_COLUMNS, findingRows(database, actor.scope, filters)));
 
 /** `GET /api/admin/exports/hosts/{hostRecordId}/history`: one host's reports, newest first. */
 const exportHostHistory: AdminHandler<'exportHostHistory'> = async ({ path, query, actor }, { database }) => {
   const id = path.hostRecordId;
   if (!(await hostExists(database, actor.scope, id))) throw notFound('host', id);
-  return streamed(exportStream(query.format, `host-${id}-history`, HISTORY_COLUMNS, historyRows(database, id)));
+  return streamedExport(exportStream(query.format, `host-${id}-history`, HISTORY_COLUMNS, historyRows(database, id)));
 };
 
 export const exportRoutes = { exportHosts, exportFindings, exportHostHistory } satisfies AdminHandlers<'exportHosts' | 'exportFindings' | 'exportHostHistory'>;
-
-function streamed(stream: ExportStream): RawReply {
-  return {
-    raw: {
-      status: 200,
-      headers: { 'content-type': stream.contentType, 'content-disposition': `attachment; filename="${stream.fileName}"`, 'cache-control': 'no-store' },
-      body: stream.body,
-    },
-  };
-}
