@@ -16,7 +16,7 @@ const listEnrollments: AdminHandler<'listEnrollments'> = async (_input, { databa
  * `POST /api/admin/enrollments`: a new enrollment, its secret and its one-line command, shown this once. The
  * command names the intake by `--public-host`, else by the host name this request was sent to.
  */
-const createEnrollment: AdminHandler<'createEnrollment'> = async ({ body, actor, client }, { database, logger, enrollment: settings }) => {
+const createEnrollment: AdminHandler<'createEnrollment'> = async ({ body, actor, client, audit }, { database, logger, enrollment: settings }) => {
   if (!settings) throw new DomainError('conflict', 'This server does not say where hosts reach its intake: enrollments cannot be made here');
   const requestHost = client.origin ? new URL(client.origin).hostname : '';
   const intake = settings.intakeAddress(requestHost);
@@ -29,12 +29,14 @@ const createEnrollment: AdminHandler<'createEnrollment'> = async ({ body, actor,
     maxHosts: body.maxHosts,
     createdBy: await actorLabel(database, actor),
   });
+  audit.target = { type: 'enrollment', id };
   logger.info({ enrollmentId: id, licenseKeyId: body.licenseKeyId, ...actorLogFields(actor) }, 'enrollment created');
   return { status: 201, body: { enrollment: await findEnrollmentOrFail(database, id), secret, command: enrollCommand(intake, secret) } };
 };
 
 /** `POST /api/admin/enrollments/{enrollmentId}/revoke`: its script is refused from now on; enrolled hosts keep reporting. */
-const revokeEnrollment: AdminHandler<'revokeEnrollment'> = async ({ path, actor }, { database, logger }) => {
+const revokeEnrollment: AdminHandler<'revokeEnrollment'> = async ({ path, actor, audit }, { database, logger }) => {
+  audit.target = { type: 'enrollment', id: path.enrollmentId };
   await revokeEnrollmentOrFail(database, path.enrollmentId);
   logger.info({ enrollmentId: path.enrollmentId, ...actorLogFields(actor) }, 'enrollment revoked');
   return { status: 204 };

@@ -171,6 +171,19 @@ describe.each(DIALECTS)('enrollments on %s', (dialect) => {
 
     expect((await call('POST', `/api/admin/enrollments/${enrollment.id}/revoke`)).status).toBe(204);
     expect((await call('POST', `/api/admin/enrollments/${enrollment.id}/revoke`)).status).toBe(204);
+    const trail = (await database.em
+      .getKnex()('audit_event')
+      .select('operation', 'target_type', 'target_id')
+      .whereIn('operation', ['createEnrollment', 'revokeEnrollment'])) as {
+      operation: string;
+      target_type: string;
+      target_id: string;
+    }[];
+    expect(trail.map((entry) => `${entry.operation} ${entry.target_type} ${entry.target_id}`).sort()).toEqual([
+      `createEnrollment enrollment ${enrollment.id}`,
+      `revokeEnrollment enrollment ${enrollment.id}`,
+      `revokeEnrollment enrollment ${enrollment.id}`,
+    ]);
     expect((await call('POST', '/api/admin/enrollments/7c9e6679-7425-40de-944b-e07fc1f90ae7/revoke')).status).toBe(404);
     listed = (await call<{ items: Enrollment[] }>('GET', '/api/admin/enrollments')).body.items[0]!;
     expect(listed).toMatchObject({ state: 'revoked', revokedAt: expect.any(String) });
