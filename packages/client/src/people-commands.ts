@@ -196,13 +196,14 @@ function addMyTokenCommands(program: Command): void {
     admin<[OutputFlags]>(async (client, options) => show(options, (await client.listMyTokens()).items, formatTokens)),
   );
   withTokenOptions(
-    adminCommand(mine, 'create', 'create a personal token (at most your role, your scope) and print it: it cannot be shown again')
-      .requiredOption('--label <label>', 'what the token is for')
-      .addOption(roleOption('what the token may do, at most your role (default: yours)')),
-  ).action(
-    admin<[OutputFlags & { label: string; role?: AdminRole; expires?: string }]>(async (client, options) =>
-      printNewToken(options, await client.createMyToken({ label: options.label, role: options.role, expiresAt: options.expires ?? null })),
+    adminCommand(mine, 'create', 'create a personal token (at most your role, your scope) and print it: it cannot be shown again').addOption(
+      roleOption('what the token may do, at most your role (default: yours)'),
     ),
+  ).action(
+    admin<[OutputFlags & { label?: string; role?: AdminRole; expires?: string }]>(async (client, options) => {
+      if (options.label === undefined) throw new UsageError('give the token a --label: what it is for');
+      return printNewToken(options, await client.createMyToken({ label: options.label, role: options.role, expiresAt: options.expires ?? null }));
+    }),
   );
   adminCommand(mine, 'revoke', 'revoke one of your personal tokens')
     .argument('<token-id>', "the token's id, from my-tokens list", recordId)
