@@ -53,7 +53,7 @@ const rowTexts = (page: Page) => page.locator('section[aria-labelledby="audit-ti
 describe('the Audit trail page', () => {
   it('shows the entries newest first, as text, filters them and pages to older ones', async () => {
     const { page, errors } = await signedIn(fleet.adminToken);
-    await openFromNav(page, 'Audit trail');
+    await openFromNav(page, 'Audit', 'Audit trail');
     await page.locator('section[aria-labelledby="audit-title"] tbody tr').first().waitFor();
     const rows = await rowTexts(page);
     expect(rows[0]).toMatch(/fleet tests\s+admin\s+exportHosts\s+—\s+success \(200\)\s+127\.0\.0\.1/);
@@ -78,7 +78,7 @@ describe('the Audit trail page', () => {
   it('pages with Older entries when there are more than a page', async () => {
     for (let n = 0; n < 50; n++) expect((await fleet.admin('POST', '/api/admin/keys', { label: `bulk ${n}` })).status).toBe(201);
     const { page } = await signedIn(fleet.adminToken);
-    await openFromNav(page, 'Audit trail');
+    await openFromNav(page, 'Audit', 'Audit trail');
     await page.getByRole('link', { name: 'Older entries' }).click();
     await page.getByRole('link', { name: 'Newest entries' }).waitFor();
     await expect.poll(async () => (await rowTexts(page)).at(-1)).toMatch(/^1\s/);
@@ -87,6 +87,6 @@ describe('the Audit trail page', () => {
   it('is not in a viewer’s navigation', async () => {
     const { page } = await signedIn(viewerToken);
     await expect.poll(() => page.locator('header .session').innerText()).toContain('(viewer)');
-    expect(await page.locator('nav[aria-label="Pages"]').innerText()).not.toContain('Audit trail');
+    expect(await page.locator('nav[aria-label="Pages"]').innerText()).not.toContain('Audit');
   });
 });

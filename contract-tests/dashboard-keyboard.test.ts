@@ -84,7 +84,7 @@ describe('the dashboard by keyboard', () => {
     await page.getByRole('link', { name: hostName(60), exact: true }).click();
     await expect.poll(() => page.title()).toBe(`${hostName(60)} · Host · Audit collector`);
     await expect.poll(() => focused(page)).toMatchObject({ tag: 'H1', text: hostName(60) });
-    await openFromNav(page, 'Refused uploads');
+    await openFromNav(page, 'Refused', 'Refused uploads');
     await expect.poll(() => page.title()).toBe('Refused uploads · Audit collector');
     await expect.poll(() => focused(page)).toMatchObject({ tag: 'H1', text: 'Refused uploads' });
     // A first load leaves focus at the top of the page, where the skip link is the first stop.

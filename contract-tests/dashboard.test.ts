@@ -576,7 +576,7 @@ describe('the dashboard', () => {
 
     const { page, dialogs, errors, foreign } = await openPage();
     await signIn(page);
-    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Refused uploads' }).click();
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Refused' }).click();
     await page.getByRole('heading', { name: 'Refused uploads', exact: true }).waitFor();
     const hostile = page.getByRole('row').filter({ has: page.getByRole('cell', { name: HOSTILE_HOST_ID, exact: true }) });
     await expect

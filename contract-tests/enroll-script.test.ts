@@ -10,6 +10,7 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { holdMachineLynis } from './support/machine-lynis.js';
 import { logLine, makeDataDir, runCli, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 /** What the script may touch, saved before and put back after, whatever happens. */
@@ -95,11 +96,6 @@ function shell(command: string, timeoutMs = 600_000) {
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
-/** Lynis keeps one PID file: waits while another Lynis (another test file's) runs. */
-async function lynisIdle(): Promise<void> {
-  for (let waited = 0; existsSync('/var/run/lynis.pid') && waited < 300_000; waited += 1000) await new Promise((resolve) => setTimeout(resolve, 1000));
-}
-
 /** Content digest and modification time of each managed file that exists. */
 async function snapshot(paths: string[]): Promise<Record<string, { sha256: string; mtimeMs: number } | null>> {
   const entries = await Promise.all(
@@ -134,18 +130,22 @@ async function tree(dir: string): Promise<Record<string, string>> {
   return files;
 }
 
+let releaseLynis: (() => Promise<void>) | undefined;
+
 beforeAll(async () => {
   requireRootAndLynis();
+  releaseLynis = await holdMachineLynis();
   await saveMachine();
   const data = await makeDataDir();
   removeDataDir = data.remove;
   adminToken = (await runCli(['admin-tokens', 'create', '--label', 'enroll test'], data.dataDir)).stdout.trim();
   server = await startServerProcess(data.dataDir);
   ca = await readFile(join(data.dataDir, 'tls-cert.pem'), 'utf8');
-}, 60_000);
+}, 960_000);
 
 afterAll(async () => {
   await restoreMachine();
+  await releaseLynis?.();
   await server?.stop();
   await removeDataDir?.();
 });
@@ -216,7 +216,6 @@ describe('the one-line enroll command on a real Debian host', () => {
       ? schedule.match(/^ExecStart=(.*)$/m)![1]!
       : schedule.match(/^\d{1,2} \d{1,2} \* \* \* root (lynis audit system --cronjob --upload) >\/dev\/null 2>&1$/m)![1]!;
 
-    await lynisIdle();
     const audit = shell(`${scheduled} --no-plugins --tests 'BOOT-5122 LOGG-2130 LOGG-2138'`, 400_000);
     expect(audit.status, audit.output).toBe(0);
     const hosts = await admin<{ items: { keyId: string; groups: string[]; tags: string[]; customerName: string | null }[] }>(

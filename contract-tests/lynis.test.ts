@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createAdminClient, lynisKeyAsSent, parseLynisProfiles } from '@org/audit-client';
 import { launchChromium, signIn } from './support/dashboard.js';
+import { holdMachineLynis } from './support/machine-lynis.js';
 import { makeDataDir, runCli, startServerProcess, type ServerProcess } from './support/server-process.js';
 import { storedReports } from './support/reports.js';
 
@@ -28,7 +29,10 @@ let adminToken: string;
 /** The first upload: what Lynis wrote, and the id the server stored it under. */
 let firstUpload: { reportFile: string; reportId: string } | undefined;
 
+let releaseLynis: (() => Promise<void>) | undefined;
+
 beforeAll(async () => {
+  releaseLynis = await holdMachineLynis();
   const data = await makeDataDir();
   removeDataDir = data.remove;
   const created = await runCli(['keys', 'create', '--label', 'lynis test'], data.dataDir);
@@ -37,8 +41,9 @@ beforeAll(async () => {
   keyId = created.stderr.match(/Created key (\S+)/)![1]!;
   adminToken = (await runCli(['admin-tokens', 'create', '--label', 'lynis test'], data.dataDir)).stdout.trim();
   server = await startServerProcess(data.dataDir);
-});
+}, 960_000);
 afterAll(async () => {
+  await releaseLynis?.();
   await server?.stop();
   await removeDataDir?.();
 });

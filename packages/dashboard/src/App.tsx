@@ -43,11 +43,11 @@ export function App() {
         <nav aria-label="Pages">
           {NAV.filter(([page]) => mayOpen(page, session?.role)).map(([page, params]) => (
             // Each page's `nav` holds its own parameters.
-            <NavLink key={page} route={{ page, ...params } as Route} current={route} label={ROUTES[page].title} />
+            <NavLink key={page} route={{ page, ...params } as Route} current={route} label={navLabelOf(page)} />
           ))}
         </nav>
         <span className="session">
-          Signed in as <strong>{session?.name ?? '…'}</strong>
+          Signed in as <strong title={session?.name}>{session?.name ?? '…'}</strong>
           {session?.role && <span className="role"> ({session.role})</span>}{' '}
           <a href={hrefOf({ page: 'tokens' })} aria-current={route.page === 'tokens' ? 'page' : undefined}>
             Tokens
@@ -84,6 +84,12 @@ function useSession(client: Client | undefined): { name?: string; role?: AdminRo
 
 /** The pages with a navigation link, in the table's order, each with the parameters its link opens it with. */
 const NAV = (Object.entries(ROUTES) as Array<[Page, { nav?: object }]>).flatMap(([page, entry]) => (entry.nav ? [[page, entry.nav] as const] : []));
+
+/** A page's words in the navigation: its short label, else its title. */
+function navLabelOf(page: Page): string {
+  const entry: { title: string; navLabel?: string } = ROUTES[page];
+  return entry.navLabel ?? entry.title;
+}
 
 /** Whether `role` may open a page: one that reads an operation not every role may call is linked only for those who may. */
 function mayOpen(page: Page, role: AdminRole | undefined): boolean {

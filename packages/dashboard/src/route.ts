@@ -66,6 +66,8 @@ interface RouteEntry<Params> {
   /** The page's title; with `nav`, its link in the navigation, which opens the page with those parameters. */
   title: string;
   nav?: NoInfer<Params>;
+  /** The link's words in the navigation, where they are shorter than the title (so that the header holds on one line). */
+  navLabel?: string;
   /** The operation the page reads, when not every role may: its navigation link shows only to roles that may call it. */
   requires?: AdminOperationId;
   /** The navigation link this page is highlighted under (a host's pages under Hosts). */
@@ -175,13 +177,14 @@ export const ROUTES = {
   }),
   keys: entry({ path: 'keys', title: 'Keys', nav: {}, parse: (): object => ({}), page: 'KeysPage' }),
   addHosts: entry({ path: 'add-hosts', title: 'Add hosts', nav: {}, parse: (): object => ({}), page: 'AddHostsPage' }),
-  people: entry({ path: 'people', title: 'People', nav: {}, parse: (): object => ({}), page: 'PeoplePage' }),
+  people: entry({ path: 'people', title: 'People', nav: {}, requires: 'listUsers', parse: (): object => ({}), page: 'PeoplePage' }),
   // Linked from the signed-in person's name in the header (everyone has tokens), not from the navigation.
   tokens: entry({ path: 'tokens', title: 'Tokens', parse: (): object => ({}), page: 'TokensPage' }),
   audit: entry({
     path: 'audit',
     title: 'Audit trail',
     nav: {},
+    navLabel: 'Audit',
     requires: 'listAuditEvents',
     parse: (q): AuditFilters & { before?: number } => ({
       actor: q.text('actor'),
@@ -196,6 +199,7 @@ export const ROUTES = {
     path: 'refused',
     title: 'Refused uploads',
     nav: { offset: 0 },
+    navLabel: 'Refused',
     parse: (q): { reason?: string; hostId?: string; offset: number } => ({ reason: q.text('reason'), hostId: q.text('hostId'), offset: q.offset() }),
     query: (r) => ({ reason: r.reason, hostId: r.hostId, offset: r.offset || undefined }),
     page: 'RefusedPage',
