@@ -1,9 +1,8 @@
 // Roles, derived from the contract: every admin operation declares the role it requires (`x-required-role`, and a
 // line saying so in its description), and a running server refuses it to each token below that role with a 403
-// `forbidden` before anything happens, and never refuses it to a token at or above it. The check is the same code
-// on every database (it runs before any query of the operation), so this runs on SQLite; the migration that gives
-// tokens their role is tested on both dialects in the server's database tests.
+// `forbidden` before anything happens, and never refuses it to a token at or above it, on each database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScratchDatabase, DIALECTS } from '@org/test-support/postgres';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -58,23 +57,28 @@ describe('docs/roles.md', () => {
   });
 });
 
-describe('a running server enforces the roles', () => {
+describe.each(DIALECTS)('a running server on %s enforces the roles', (dialect) => {
   let server: ServerProcess;
   let dataDir: { dataDir: string; remove: () => Promise<void> };
+  let scratch: { url: string; drop: () => Promise<void> } | undefined;
   const tokens = {} as Record<Role, string>;
-  const cli = (args: string[]) => runCli(args, dataDir.dataDir);
+  const cli = (args: string[]) => runCli(args, dataDir.dataDir, undefined, scratch?.url);
 
   beforeAll(async () => {
     dataDir = await makeDataDir();
+    if (dialect === 'postgresql') scratch = await createScratchDatabase();
     for (const role of ROLES) {
       const created = await cli(['admin-tokens', 'create', '--label', `${role} token`, '--role', role]);
       expect(created.code, created.stderr).toBe(0);
       tokens[role] = created.stdout.trim();
     }
-    server = await startServerProcess(dataDir.dataDir, ['--plain-http', '--rate-limit-address', '0', '--rate-limit-key', '0', '--rate-limit-failures', '0']);
-  });
+    server = await startServerProcess(dataDir.dataDir, ['--plain-http', '--rate-limit-address', '0', '--rate-limit-key', '0', '--rate-limit-failures', '0'], {
+      databaseUrl: scratch?.url,
+    });
+  }, 120_000);
   afterAll(async () => {
     await server?.stop();
+    await scratch?.drop();
     await dataDir?.remove();
   });
 
