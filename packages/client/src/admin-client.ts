@@ -338,16 +338,6 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     redeliverWebhookDelivery: (webhookId, deliveryId) =>
       json<WebhookDelivery>(() => redeliverWebhookDelivery({ ...transport.call(), path: { webhookId, deliveryId } }), 200),
     sendTestWebhookEvent: (webhookId) => json<WebhookDelivery>(() => sendTestWebhookEvent({ ...transport.call(), path: { webhookId } }), 202),
-    listUsers: () => json<UserList>(() => listUsers({ ...transport.call() }), 200),
-    createUser: (user) => json<User>(() => createUser({ ...transport.call(), body: user }), 201),
-    updateUser: (userId, change) => json<User>(() => updateUser({ ...transport.call(), path: { userId }, body: change }), 200),
-    deleteUser: async (userId) => void (await answerOf(() => deleteUser({ ...transport.call(), path: { userId } }), 204)),
-    listAdminTokens: () => json<AdminTokenList>(() => listAdminTokens({ ...transport.call() }), 200),
-    createServiceToken: (request) => json<NewAdminToken>(() => createServiceToken({ ...transport.call(), body: request }), 201),
-    revokeAdminToken: async (tokenId) => void (await answerOf(() => revokeAdminToken({ ...transport.call(), path: { tokenId } }), 204)),
-    listMyTokens: () => json<AdminTokenList>(() => listMyTokens({ ...transport.call() }), 200),
-    createMyToken: (request) => json<NewAdminToken>(() => createMyToken({ ...transport.call(), body: request }), 201),
-    revokeMyToken: async (tokenId) => void (await answerOf(() => revokeMyToken({ ...transport.call(), path: { tokenId } }), 204)),
     exportText: async (what, format, filters = {}) => {
       const { sort, order, ...selection } = filters;
       const send =
@@ -358,12 +348,53 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
             : () => exportFindings({ ...transport.call(), query: { ...selection, format } });
       return (await answerOf(send, 200)).text;
     },
+    ...accessOperations({ json, answerOf, transport }),
+    close: () => transport.close(),
+  };
+}
+
+/** How the operations send a request and read its answer: as JSON, or as the answer itself, at a success status. */
+interface Exchanges {
+  json<T>(send: () => Promise<SdkResult>, successStatus: number): Promise<T>;
+  answerOf(send: () => Promise<SdkResult>, successStatus: number): Promise<Answer>;
+  transport: ReturnType<typeof createTransport>;
+}
+
+/** Who may do what and who did what: people, tokens, the audit trail, and the enrollments that let hosts in. */
+type AccessOperations =
+  | 'listUsers'
+  | 'createUser'
+  | 'updateUser'
+  | 'deleteUser'
+  | 'listAdminTokens'
+  | 'createServiceToken'
+  | 'revokeAdminToken'
+  | 'listMyTokens'
+  | 'createMyToken'
+  | 'revokeMyToken'
+  | 'listAuditEvents'
+  | 'exportAuditEvents'
+  | 'listEnrollments'
+  | 'createEnrollment'
+  | 'revokeEnrollment';
+
+function accessOperations({ json, answerOf, transport }: Exchanges): Pick<AdminClient, AccessOperations> {
+  return {
+    listUsers: () => json<UserList>(() => listUsers({ ...transport.call() }), 200),
+    createUser: (user) => json<User>(() => createUser({ ...transport.call(), body: user }), 201),
+    updateUser: (userId, change) => json<User>(() => updateUser({ ...transport.call(), path: { userId }, body: change }), 200),
+    deleteUser: async (userId) => void (await answerOf(() => deleteUser({ ...transport.call(), path: { userId } }), 204)),
+    listAdminTokens: () => json<AdminTokenList>(() => listAdminTokens({ ...transport.call() }), 200),
+    createServiceToken: (request) => json<NewAdminToken>(() => createServiceToken({ ...transport.call(), body: request }), 201),
+    revokeAdminToken: async (tokenId) => void (await answerOf(() => revokeAdminToken({ ...transport.call(), path: { tokenId } }), 204)),
+    listMyTokens: () => json<AdminTokenList>(() => listMyTokens({ ...transport.call() }), 200),
+    createMyToken: (request) => json<NewAdminToken>(() => createMyToken({ ...transport.call(), body: request }), 201),
+    revokeMyToken: async (tokenId) => void (await answerOf(() => revokeMyToken({ ...transport.call(), path: { tokenId } }), 204)),
     listAuditEvents: (query) => json<AuditEventPage>(() => listAuditEvents({ ...transport.call(), query }), 200),
     exportAuditEvents: async (query) => (await answerOf(() => exportAuditEvents({ ...transport.call(), query }), 200)).text,
     listEnrollments: () => json<EnrollmentList>(() => listEnrollments({ ...transport.call() }), 200),
     createEnrollment: (body) => json<NewEnrollment>(() => createEnrollment({ ...transport.call(), body }), 201),
     revokeEnrollment: async (enrollmentId) => void (await answerOf(() => revokeEnrollment({ ...transport.call(), path: { enrollmentId } }), 204)),
-    close: () => transport.close(),
   };
 }
 

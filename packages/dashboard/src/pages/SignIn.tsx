@@ -35,6 +35,13 @@ export function SignIn({ notice, tokenFirst, onPasswordSignIn, onTokenSignIn }: 
         <summary>Use an admin token instead</summary>
         <TokenForm onSignIn={onTokenSignIn} />
       </details>
+      <details className="first-use">
+        <summary>First time here?</summary>
+        <p className="hint">
+          An admin adds people on the People page. On a new server, create the first admin on the server itself (the password is read from stdin, never from the
+          command line): <code>audit-server users add --email you@example.org --role admin --password-stdin</code>
+        </p>
+      </details>
     </main>
   );
 }

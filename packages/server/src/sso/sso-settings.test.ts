@@ -13,7 +13,13 @@ describe('single sign-on settings', () => {
 
   it('are on with an issuer, a client id and a secret', () => {
     const settings = ssoSettingsOf(
-      parseServerConfig({ ...COMPLETE, oidcRoleMap: 'sec-ops=operator', oidcDefaultRole: 'viewer', oidcLabel: ' Keycloak ', oidcScopes: 'openid  email groups' }),
+      parseServerConfig({
+        ...COMPLETE,
+        oidcRoleMap: 'sec-ops=operator',
+        oidcDefaultRole: 'viewer',
+        oidcLabel: ' Keycloak ',
+        oidcScopes: 'openid  email groups',
+      }),
     );
     expect(settings).toMatchObject({ clientId: 'audit', roleClaim: 'groups', defaultRole: 'viewer', label: 'Keycloak', scopes: 'openid email groups' });
     expect(settings!.issuer.href).toBe('https://id.example.org/realms/ops');
@@ -35,7 +41,9 @@ describe('single sign-on settings', () => {
   });
 
   it('refuse a plain-http issuer, a bad role map, an unknown default role and scopes without openid', () => {
-    expect(() => parseServerConfig({ ...COMPLETE, oidcIssuer: 'http://id.example.org' })).toThrow('oidcIssuer: must be the https:// URL of the OpenID provider');
+    expect(() => parseServerConfig({ ...COMPLETE, oidcIssuer: 'http://id.example.org' })).toThrow(
+      'oidcIssuer: must be the https:// URL of the OpenID provider',
+    );
     expect(() => parseServerConfig({ ...COMPLETE, oidcRoleMap: 'sec-ops=root' })).toThrow('oidcRoleMap: must be value=role pairs separated by commas');
     expect(() => parseServerConfig({ ...COMPLETE, oidcDefaultRole: 'root' })).toThrow('oidcDefaultRole: must be none or a role: viewer, operator, admin');
     expect(() => parseServerConfig({ ...COMPLETE, oidcScopes: 'email profile' })).toThrow('oidcScopes: must include openid');
