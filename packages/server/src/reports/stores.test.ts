@@ -355,6 +355,8 @@ describe.each(DIALECTS)('stores on %s', (dialect) => {
         identityFrom: 'second-2',
         identityTo: 'late-2',
         identityRefused: false,
+        // Reported under its key itself, not an enrollment's alias of it.
+        enrollmentId: null,
       });
       // Each report keeps its own hostid2.
       const reports = await observer.em.fork().find(ReportRecord, {}, { orderBy: { receivedAt: 'asc' } });
