@@ -173,7 +173,14 @@ it("accepts a person's session on both servers: signed in on one, known and sign
   expect(signedIn.status).toBe(204);
   const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
   const session = await fetch(`${second.url}/api/admin/session`, { headers: { cookie } });
-  expect(await session.json()).toEqual({ kind: 'user', email, displayName: null, role: 'viewer' });
+  expect(await session.json()).toEqual({
+    kind: 'user',
+    email,
+    displayName: null,
+    role: 'viewer',
+    userId: expect.any(String),
+    scope: { customers: [], groups: [] },
+  });
   expect((await fetch(`${second.url}/api/admin/session`, { method: 'DELETE', headers: { cookie, origin: second.url } })).status).toBe(204);
   expect((await fetch(`${first.url}/api/admin/session`, { headers: { cookie } })).status).toBe(401);
   for (const server of servers) expect(server.logs.join('\n')).not.toContain(cookie.split('=')[1]);
