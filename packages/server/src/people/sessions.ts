@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Database } from '../database/dialect.js';
+import { secretDigest } from '../secrets/secret-digest.js';
 import { SessionRecord } from '../database/entities.js';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './session-limits.js';
 import { findUserById, type UserSummary } from './user-records.js';
@@ -10,9 +11,6 @@ export const SESSION_COOKIE = '__Host-audit_session';
 /** `last_seen_at` is written at most this often, so that a busy dashboard does not write on every request. */
 const TOUCH_INTERVAL_MS = 60_000;
 const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-
-/** The database keeps only this: a stolen copy of the table signs no one in. */
-const hashOf = (sessionId: string) => createHash('sha256').update(sessionId).digest('hex');
 
 /** People's sessions in the database, so that every instance sharing it accepts them. `now` is injectable for tests. */
 export class SessionStore {
@@ -33,7 +31,7 @@ export class SessionStore {
     const em = this.database.em.fork();
     const idleSince = new Date(now.getTime() - this.limits.idleMinutes * 60_000);
     await em.nativeDelete(SessionRecord, { $or: [{ expiresAt: { $lte: now } }, { lastSeenAt: { $lte: idleSince } }] });
-    await em.insert(SessionRecord, { id: hashOf(sessionId), userId, createdAt: now, lastSeenAt: now, expiresAt });
+    await em.insert(SessionRecord, { id: secretDigest(sessionId), userId, createdAt: now, lastSeenAt: now, expiresAt });
     return sessionId;
   }
 
@@ -44,7 +42,7 @@ export class SessionStore {
   async resume(sessionId: string): Promise<UserSummary | undefined> {
     if (!SESSION_ID_PATTERN.test(sessionId)) return undefined;
     const em = this.database.em.fork();
-    const id = hashOf(sessionId);
+    const id = secretDigest(sessionId);
     const session = await em.findOne(SessionRecord, { id });
     if (!session) return undefined;
     const now = this.now().getTime();
@@ -60,7 +58,7 @@ export class SessionStore {
 
   /** Ends the session of this id, if there is one. */
   async end(sessionId: string): Promise<void> {
-    await this.database.em.fork().nativeDelete(SessionRecord, { id: hashOf(sessionId) });
+    await this.database.em.fork().nativeDelete(SessionRecord, { id: secretDigest(sessionId) });
   }
 
   /** The `Set-Cookie` value that hands a new session's id to the browser, for its whole lifetime. */

@@ -1,4 +1,5 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { secretDigest } from './secret-digest.js';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
@@ -51,7 +52,7 @@ export interface AdminTokenIdentity {
 
 /** SHA-256 (hex) of an admin token: the only form in which the database keeps it. */
 export function hashAdminToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return secretDigest(token);
 }
 
 /** What every new token is given. */

@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Database } from '../database/dialect.js';
+import { secretDigest } from '../secrets/secret-digest.js';
 import { SsoAttemptRecord } from '../database/entities.js';
 
 /** The cookie that binds a sign-in attempt to the browser that started it; `__Host-`: Secure, Path=/, no Domain. */
@@ -19,9 +20,6 @@ export interface SsoAttempt {
   redirectUrl: string;
 }
 
-/** The database keeps only this: a copy of the table finishes no one's sign-in. */
-const hashOf = (attemptId: string) => createHash('sha256').update(attemptId).digest('hex');
-
 /**
  * Pending single sign-on attempts in the database, so that the provider may send the browser back to any instance
  * sharing it. Each is used once, and only for {@link SSO_ATTEMPT_SECONDS}. `now` is injectable for tests.
@@ -38,7 +36,7 @@ export class SsoAttemptStore {
     const now = this.now();
     const em = this.database.em.fork();
     await em.nativeDelete(SsoAttemptRecord, { createdAt: { $lte: this.oldestLive(now) } });
-    await em.insert(SsoAttemptRecord, { id: hashOf(attemptId), ...attempt, createdAt: now });
+    await em.insert(SsoAttemptRecord, { id: secretDigest(attemptId), ...attempt, createdAt: now });
     return attemptId;
   }
 
@@ -49,7 +47,7 @@ export class SsoAttemptStore {
   async take(attemptId: string | undefined): Promise<SsoAttempt | undefined> {
     if (attemptId === undefined || !ATTEMPT_ID_PATTERN.test(attemptId)) return undefined;
     const em = this.database.em.fork();
-    const id = hashOf(attemptId);
+    const id = secretDigest(attemptId);
     const record = await em.findOne(SsoAttemptRecord, { id });
     if (!record) return undefined;
     const deleted = await em.nativeDelete(SsoAttemptRecord, { id });
