@@ -91,6 +91,11 @@ const HOST: Host = {
   hostnameAlias: 'web-01.example.org',
   compliance: 'unknown',
   identityChange: null,
+  state: 'active',
+  stateSince: '2026-11-01T08:00:02.000Z',
+  stateReason: 'reporting',
+  machineId: null,
+  autoPurge: false,
 };
 
 describe('hosts and findings', () => {
@@ -148,7 +153,7 @@ describe('formatOverview', () => {
   const overview: Overview = {
     generatedAt: '2026-11-23T10:00:00.000Z',
     staleDays: 7,
-    hosts: { total: 12, seenLast24h: 9, seenLast7d: 10, stale: 2 },
+    hosts: { total: 12, seenLast24h: 9, seenLast7d: 10, stale: 2, decommissioned: 0 },
     hardeningIndex: { average: 58.333333, median: 57.5, unknown: 1, distribution },
     hardeningTrend: Array.from({ length: 20 }, (_, i) => ({ day: `2026-11-${String(i + 1).padStart(2, '0')}`, average: 50 + i / 3, reports: 9 })),
     topWarnings: [{ kind: 'warning', testId: 'PKGS-7392', text: 'Found one or more vulnerable packages.', hosts: 11 }],
@@ -193,7 +198,7 @@ describe('formatOverview', () => {
   it('copes with a fleet without hosts', () => {
     const empty: Overview = {
       ...overview,
-      hosts: { total: 0, seenLast24h: 0, seenLast7d: 0, stale: 0 },
+      hosts: { total: 0, seenLast24h: 0, seenLast7d: 0, stale: 0, decommissioned: 0 },
       hardeningIndex: { average: null, median: null, unknown: 0, distribution: distribution.map((b) => ({ ...b, hosts: 0 })) as Distribution },
       hardeningTrend: [],
       topWarnings: [],

@@ -20,6 +20,11 @@ const EVENTS: Record<WebhookEventType, true> = {
   'key.quota_reached': true,
   'policy.quarantined': true,
   'audit.event': true,
+  'host.enrolled': true,
+  'host.decommissioned': true,
+  'host.reactivated': true,
+  'host.merged': true,
+  'host.deleted': true,
 };
 const EVENT_TYPES = Object.keys(EVENTS) as WebhookEventType[];
 

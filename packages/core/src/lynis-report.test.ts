@@ -286,7 +286,7 @@ describe('readReportBytes: the summary and the host labels of the Lynis profile'
   it('reads the summary exactly as summarizeReportBytes does, and no labels from a report without them', () => {
     const reading = readReportBytes(fixture);
     expect(reading!.summary).toEqual(summarizeReportBytes(fixture));
-    expect(reading!.labels).toEqual({ groups: [], tags: [], customerName: null, hostnameAlias: null });
+    expect(reading!.labels).toEqual({ groups: [], tags: [], customerName: null, hostnameAlias: null, machineId: null, autoPurge: false });
   });
 
   it("splits groups and tags at commas, trims them, drops empty ones and repeats, in the report's order", () => {
@@ -301,7 +301,18 @@ describe('readReportBytes: the summary and the host labels of the Lynis profile'
       tags: ['production', 'Production', 'eu-west'],
       customerName: 'Acme Corp',
       hostnameAlias: 'web-01.example.org',
+      machineId: null,
+      autoPurge: false,
     });
+  });
+
+  it("reads the machine's id and whether it allows auto-purge (only `1` does)", () => {
+    expect(read('machineid=4c4c4544004a4d10804cb2c04f4e3232', 'allow-auto-purge=1')!.labels).toMatchObject({
+      machineId: '4c4c4544004a4d10804cb2c04f4e3232',
+      autoPurge: true,
+    });
+    expect(read('machineid=', 'allow-auto-purge=0')!.labels).toMatchObject({ machineId: null, autoPurge: false });
+    expect(read('allow-auto-purge=yes')!.labels).toMatchObject({ autoPurge: false });
   });
 
   it('takes the last line of a key, and reads empty or blank values as none', () => {
@@ -310,6 +321,8 @@ describe('readReportBytes: the summary and the host labels of the Lynis profile'
       tags: ['new'],
       customerName: null,
       hostnameAlias: null,
+      machineId: null,
+      autoPurge: false,
     });
   });
 

@@ -48,8 +48,10 @@ type SummaryKey = (typeof SUMMARY_KEYS)[number];
 /** The profile options Lynis copies into the report (`include/profiles`), which label the host. */
 const LABEL_KEYS = ['system-groups', 'tags', 'system-customer-name', 'hostname_alias'] as const;
 type LabelKey = (typeof LABEL_KEYS)[number];
-/** The keys read on every upload: the summary's and the labels'. */
-const IS_UPLOAD_KEY: ReadonlySet<string> = new Set([...SUMMARY_KEYS, ...LABEL_KEYS]);
+/** What the report says of the machine itself: `/etc/machine-id`, and whether it may be purged when it stops reporting. */
+const MACHINE_KEYS = ['machineid', 'allow-auto-purge'] as const;
+/** The keys read on every upload: the summary's, the labels' and the machine's. */
+const IS_UPLOAD_KEY: ReadonlySet<string> = new Set([...SUMMARY_KEYS, ...LABEL_KEYS, ...MACHINE_KEYS]);
 
 /** Most groups, and most tags, kept of one report; further ones are dropped. */
 export const MAX_HOST_LABELS = 32;
@@ -67,6 +69,9 @@ export interface HostLabels {
   tags: string[];
   customerName: string | null;
   hostnameAlias: string | null;
+  /** `machineid=` (null when absent or empty) and `allow-auto-purge=1`; absent from labels read before core read them. */
+  machineId?: string | null;
+  autoPurge?: boolean;
 }
 
 /** What the upload path reads from a Lynis report: its summary and its host's labels. */
@@ -126,7 +131,7 @@ export function readReportBytes(report: Buffer): ReportReading | null {
 
 /** The labels of a report's values (the last line of each key wins, as for every `key=value` line). */
 function hostLabels(values: Values): HostLabels {
-  const single = (key: LabelKey): string | null => {
+  const single = (key: LabelKey | (typeof MACHINE_KEYS)[number]): string | null => {
     const value = values[key];
     if (typeof value !== 'string') return null;
     const trimmed = value.trim();
@@ -137,6 +142,8 @@ function hostLabels(values: Values): HostLabels {
     tags: labelList(values['tags' satisfies LabelKey]),
     customerName: single('system-customer-name'),
     hostnameAlias: single('hostname_alias'),
+    machineId: single('machineid'),
+    autoPurge: values['allow-auto-purge'] === '1',
   };
 }
 

@@ -182,6 +182,30 @@ program
       `hosts new to a license key that may enroll per UTC day, unless the key sets its own (default: ${DEFAULTS.keyNewHostsPerDay})`,
     ).env('KEY_NEW_HOSTS_PER_DAY'),
   )
+  .addOption(new Option('--stale-days <n>', `a host without a report this many days is stale (default: ${DEFAULTS.staleDays})`).env('STALE_DAYS'))
+  .addOption(
+    new Option('--group-stale-days <pairs>', "system groups' own stale thresholds in days, e.g. laptops=30,lab=2 (the largest of a host's groups wins)").env(
+      'GROUP_STALE_DAYS',
+    ),
+  )
+  .addOption(
+    new Option(
+      '--group-expire-after <pairs>',
+      'hosts of these system groups are decommissioned after this long without a report, e.g. ci-runners=12h,autoscale=2d',
+    ).env('GROUP_EXPIRE_AFTER'),
+  )
+  .addOption(
+    new Option(
+      '--auto-purge-after <duration>',
+      `hosts whose report says allow-auto-purge=1 are decommissioned after this long without a report (default: ${DEFAULTS.autoPurgeAfter})`,
+    ).env('AUTO_PURGE_AFTER'),
+  )
+  .addOption(
+    new Option(
+      '--lynis-own-findings <mode>',
+      `"hide" or "show" findings about Lynis itself (test LYNIS) in fleet lists (default: ${DEFAULTS.lynisOwnFindings})`,
+    ).env('LYNIS_OWN_FINDINGS'),
+  )
   .addOption(
     new Option('--waiver-max-days <n>', `the longest a waiver may run, in days from its creation (default: ${DEFAULTS.waiverMaxDays})`).env('WAIVER_MAX_DAYS'),
   )

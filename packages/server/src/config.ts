@@ -12,6 +12,8 @@ import { z } from 'zod';
 import { DEFAULT_AUDIT_RETENTION_DAYS } from './audit/audit-retention.js';
 import { DATABASE_URL_SCHEMES } from './database/dialects.js';
 import { DEFAULT_NEW_HOSTS_PER_DAY } from './hosts/host-admission.js';
+import { DEFAULT_AUTO_PURGE_AFTER, DEFAULT_STALE_DAYS, parseDays, parseGroupValues } from './hosts/lifecycle-settings.js';
+import { parseDuration } from './duration.js';
 import { DEFAULT_SESSION_LIMITS } from './people/session-limits.js';
 import { ROLES } from './people/roles.js';
 import { parseRoleMap } from './sso/role-mapping.js';
@@ -34,6 +36,15 @@ const ListenAddress = z
     return { host: ipv6 ?? host!, port: Number(port) };
   })
   .refine((address) => address.port <= 65535, ADMIN_LISTEN_ERROR);
+
+/** A refinement that reports the message `parse` throws on the text. */
+const checkedBy = (parse: (text: string) => unknown) => (text: string, context: z.RefinementCtx) => {
+  try {
+    parse(text);
+  } catch (error) {
+    context.addIssue({ code: 'custom', message: (error as Error).message });
+  }
+};
 
 const ServerSettings = z.object({
   dataDir: z.string().min(1).default('data'),
@@ -109,6 +120,20 @@ const ServerSettings = z.object({
   // enrollment of thousands of hosts in a day fits; a flood of made-up host ids stops there).
   hostIdentity: z.enum(['record', 'strict']).default('record'),
   keyNewHostsPerDay: z.coerce.number().int().min(0).default(DEFAULT_NEW_HOSTS_PER_DAY),
+  // Host lifecycle (docs/hosts.md): stale after days without a report (system groups may have their own), and
+  // decommissioned after a group's expiry, or after the auto-purge window for hosts that allow it.
+  staleDays: z.coerce.number().int().min(1).max(3650).default(DEFAULT_STALE_DAYS),
+  groupStaleDays: z
+    .string()
+    .default('')
+    .superRefine(checkedBy((text) => parseGroupValues(text, parseDays))),
+  groupExpireAfter: z
+    .string()
+    .default('')
+    .superRefine(checkedBy((text) => parseGroupValues(text, parseDuration))),
+  autoPurgeAfter: z.string().default(DEFAULT_AUTO_PURGE_AFTER).superRefine(checkedBy(parseDuration)),
+  // Findings about Lynis itself (test LYNIS: "this release is old") are kept; `hide` leaves them out of fleet lists.
+  lynisOwnFindings: z.enum(['hide', 'show']).default('hide'),
   // Webhooks: receivers on loopback, private and link-local addresses only when allowed. The flag gives a boolean,
   // the environment a string (`true`/`false`, `1`/`0`, `yes`/`no`, `on`/`off`).
   webhookAllowPrivate: z.union([z.boolean(), z.stringbool()], { error: 'must be true or false' }).default(false),

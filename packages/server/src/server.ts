@@ -9,6 +9,7 @@ import type { Database } from './database/dialect.js';
 import { dialectOf } from './database/dialects.js';
 import { openDatabase } from './database/open.js';
 import { startHostBackfill, type HostBackfill } from './hosts/host-backfill.js';
+import { lifecycleSettings } from './hosts/lifecycle-settings.js';
 import { adminApiOnFirstUse, createAdminApp, createApp, type AppOptions } from './http/app.js';
 import { enrollScriptRoute } from './enrollment/enroll-script-route.js';
 import { enrollmentSettings, type EnrollmentSettings } from './enrollment/enrollment-settings.js';
@@ -133,6 +134,8 @@ function adminApiUnlessOff(
     signInLockout: createSignInLockout(rateLimiter),
     enrollment,
     sso: singleSignOnOf(config, database),
+    lifecycle: lifecycleSettings(config),
+    hideLynisFindings: config.lynisOwnFindings === 'hide',
   });
 }
 

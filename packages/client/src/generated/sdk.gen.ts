@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, type Options as Options2, type TDataShape, urlSearchParamsBodySerializer } from './client/index.js';
-import type { AcceptHostIdentityData, AcceptHostIdentityErrors, AcceptHostIdentityResponses, CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateEnrollmentData, CreateEnrollmentErrors, CreateEnrollmentResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, CreateMyTokenData, CreateMyTokenErrors, CreateMyTokenResponses, CreatePolicyData, CreatePolicyErrors, CreatePolicyResponses, CreateServiceTokenData, CreateServiceTokenErrors, CreateServiceTokenResponses, CreateUserData, CreateUserErrors, CreateUserResponses, CreateWaiverData, CreateWaiverErrors, CreateWaiverResponses, CreateWaiversData, CreateWaiversErrors, CreateWaiversResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeletePolicyData, DeletePolicyErrors, DeletePolicyResponses, DeleteUserData, DeleteUserErrors, DeleteUserResponses, DeleteWaiverData, DeleteWaiverErrors, DeleteWaiverResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, EnableBaselinePolicyData, EnableBaselinePolicyErrors, EnableBaselinePolicyResponses, ExportAuditEventsData, ExportAuditEventsErrors, ExportAuditEventsResponses, ExportFindingsData, ExportFindingsErrors, ExportFindingsResponses, ExportHostHistoryData, ExportHostHistoryErrors, ExportHostHistoryResponses, ExportHostsData, ExportHostsErrors, ExportHostsResponses, FinishSsoSignInData, FinishSsoSignInErrors, GetAdminSessionData, GetAdminSessionErrors, GetAdminSessionResponses, GetEnrollScriptData, GetEnrollScriptErrors, GetEnrollScriptResponses, GetHostComplianceData, GetHostComplianceErrors, GetHostComplianceResponses, GetHostData, GetHostErrors, GetHostResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetPolicyData, GetPolicyErrors, GetPolicyResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, GetSignInOptionsData, GetSignInOptionsErrors, GetSignInOptionsResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListAdminTokensData, ListAdminTokensErrors, ListAdminTokensResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListEnrollmentsData, ListEnrollmentsErrors, ListEnrollmentsResponses, ListFacetsData, ListFacetsErrors, ListFacetsResponses, ListFindingsData, ListFindingsErrors, ListFindingsResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListMyTokensData, ListMyTokensErrors, ListMyTokensResponses, ListPoliciesData, ListPoliciesErrors, ListPoliciesResponses, ListPolicyResultsData, ListPolicyResultsErrors, ListPolicyResultsResponses, ListRejectionsData, ListRejectionsErrors, ListRejectionsResponses, ListReportsData, ListReportsErrors, ListReportsResponses, ListUsersData, ListUsersErrors, ListUsersResponses, ListWaiversData, ListWaiversErrors, ListWaiversResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, PreviewBaselinePolicyData, PreviewBaselinePolicyErrors, PreviewBaselinePolicyResponses, PreviewPolicyData, PreviewPolicyErrors, PreviewPolicyResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RevokeAdminTokenData, RevokeAdminTokenErrors, RevokeAdminTokenResponses, RevokeEnrollmentData, RevokeEnrollmentErrors, RevokeEnrollmentResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RevokeMyTokenData, RevokeMyTokenErrors, RevokeMyTokenResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, SendTestWebhookEventData, SendTestWebhookEventErrors, SendTestWebhookEventResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, StartSsoSignInData, StartSsoSignInErrors, UpdateLicenseKeyData, UpdateLicenseKeyErrors, UpdateLicenseKeyResponses, UpdatePolicyData, UpdatePolicyErrors, UpdatePolicyResponses, UpdateUserData, UpdateUserErrors, UpdateUserResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
+import type { AcceptHostIdentityData, AcceptHostIdentityErrors, AcceptHostIdentityResponses, ChangeHostStatesData, ChangeHostStatesErrors, ChangeHostStatesResponses, CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateEnrollmentData, CreateEnrollmentErrors, CreateEnrollmentResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, CreateMyTokenData, CreateMyTokenErrors, CreateMyTokenResponses, CreatePolicyData, CreatePolicyErrors, CreatePolicyResponses, CreateServiceTokenData, CreateServiceTokenErrors, CreateServiceTokenResponses, CreateUserData, CreateUserErrors, CreateUserResponses, CreateWaiverData, CreateWaiverErrors, CreateWaiverResponses, CreateWaiversData, CreateWaiversErrors, CreateWaiversResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecommissionHostData, DecommissionHostErrors, DecommissionHostResponses, DeleteHostData, DeleteHostErrors, DeleteHostResponses, DeletePolicyData, DeletePolicyErrors, DeletePolicyResponses, DeleteUserData, DeleteUserErrors, DeleteUserResponses, DeleteWaiverData, DeleteWaiverErrors, DeleteWaiverResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, EnableBaselinePolicyData, EnableBaselinePolicyErrors, EnableBaselinePolicyResponses, ExportAuditEventsData, ExportAuditEventsErrors, ExportAuditEventsResponses, ExportFindingsData, ExportFindingsErrors, ExportFindingsResponses, ExportHostHistoryData, ExportHostHistoryErrors, ExportHostHistoryResponses, ExportHostsData, ExportHostsErrors, ExportHostsResponses, FinishSsoSignInData, FinishSsoSignInErrors, GetAdminSessionData, GetAdminSessionErrors, GetAdminSessionResponses, GetEnrollScriptData, GetEnrollScriptErrors, GetEnrollScriptResponses, GetHostComplianceData, GetHostComplianceErrors, GetHostComplianceResponses, GetHostData, GetHostErrors, GetHostResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetPolicyData, GetPolicyErrors, GetPolicyResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, GetSignInOptionsData, GetSignInOptionsErrors, GetSignInOptionsResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListAdminTokensData, ListAdminTokensErrors, ListAdminTokensResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListEnrollmentsData, ListEnrollmentsErrors, ListEnrollmentsResponses, ListFacetsData, ListFacetsErrors, ListFacetsResponses, ListFindingsData, ListFindingsErrors, ListFindingsResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListMyTokensData, ListMyTokensErrors, ListMyTokensResponses, ListPoliciesData, ListPoliciesErrors, ListPoliciesResponses, ListPolicyResultsData, ListPolicyResultsErrors, ListPolicyResultsResponses, ListRejectionsData, ListRejectionsErrors, ListRejectionsResponses, ListReportsData, ListReportsErrors, ListReportsResponses, ListUsersData, ListUsersErrors, ListUsersResponses, ListWaiversData, ListWaiversErrors, ListWaiversResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, MergeHostsData, MergeHostsErrors, MergeHostsResponses, PreviewBaselinePolicyData, PreviewBaselinePolicyErrors, PreviewBaselinePolicyResponses, PreviewPolicyData, PreviewPolicyErrors, PreviewPolicyResponses, ReactivateHostData, ReactivateHostErrors, ReactivateHostResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RevokeAdminTokenData, RevokeAdminTokenErrors, RevokeAdminTokenResponses, RevokeEnrollmentData, RevokeEnrollmentErrors, RevokeEnrollmentResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RevokeMyTokenData, RevokeMyTokenErrors, RevokeMyTokenResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, SendTestWebhookEventData, SendTestWebhookEventErrors, SendTestWebhookEventResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, StartSsoSignInData, StartSsoSignInErrors, UpdateLicenseKeyData, UpdateLicenseKeyErrors, UpdateLicenseKeyResponses, UpdatePolicyData, UpdatePolicyErrors, UpdatePolicyResponses, UpdateUserData, UpdateUserErrors, UpdateUserResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -520,6 +520,26 @@ export const listHosts = <ThrowOnError extends boolean = false>(options?: Option
 });
 
 /**
+ * Delete a host and all its reports
+ *
+ * Purges the host: its reports, findings, labels, policy results and their history, and its host waivers.
+ * The audit trail keeps who deleted which host and when (`host.deleted` event). A later report under its
+ * `hostid` makes a new host. Cannot be undone.
+ *
+ * Requires the `admin` role.
+ *
+ */
+export const deleteHost = <ThrowOnError extends boolean = false>(options: Options<DeleteHostData, ThrowOnError>) => (options.client ?? client).delete<DeleteHostResponses, DeleteHostErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/hosts/{hostRecordId}',
+    ...options
+});
+
+/**
  * Get a host and the history of its hardening index
  *
  * Requires the `viewer` role.
@@ -551,6 +571,97 @@ export const acceptHostIdentity = <ThrowOnError extends boolean = false>(options
             type: 'apiKey'
         }],
     url: '/api/admin/hosts/{hostRecordId}/identity/accept',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Decommission a host
+ *
+ * Takes the host out of every fleet figure, compliance percentage, chart and default list (the host list's
+ * `state` filter still shows it), keeping its reports: its findings and policy results stop counting until it
+ * reports again or is reactivated. A host already decommissioned is answered as it is. A report from a
+ * decommissioned host makes it active again (`host.reactivated`).
+ *
+ *
+ * Requires the `operator` role.
+ *
+ */
+export const decommissionHost = <ThrowOnError extends boolean = false>(options: Options<DecommissionHostData, ThrowOnError>) => (options.client ?? client).post<DecommissionHostResponses, DecommissionHostErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/hosts/{hostRecordId}/decommission',
+    ...options
+});
+
+/**
+ * Reactivate a decommissioned host
+ *
+ * Makes a decommissioned host active again (stale when its last report is older than the stale threshold):
+ * its newest report's findings and policy results count again. A host not decommissioned is answered as it is.
+ *
+ *
+ * Requires the `operator` role.
+ *
+ */
+export const reactivateHost = <ThrowOnError extends boolean = false>(options: Options<ReactivateHostData, ThrowOnError>) => (options.client ?? client).post<ReactivateHostResponses, ReactivateHostErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/hosts/{hostRecordId}/reactivate',
+    ...options
+});
+
+/**
+ * Merge another host into this one
+ *
+ * The same machine under two host records (a new `hostid` after a reinstall or a Lynis upgrade): the other
+ * host's reports, policy result history and host waivers move to this host, which takes the newest report's
+ * host name, labels and findings; the other host disappears, and later reports under its `hostid` join this
+ * host. Recorded in the audit trail, with a `host.merged` event. 400 when both ids name the same host.
+ *
+ *
+ * Requires the `operator` role.
+ *
+ */
+export const mergeHosts = <ThrowOnError extends boolean = false>(options: Options<MergeHostsData, ThrowOnError>) => (options.client ?? client).post<MergeHostsResponses, MergeHostsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/hosts/{hostRecordId}/merge',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Decommission or reactivate many hosts at once
+ *
+ * `decommissionHost` or `reactivateHost` for each host selected (at most 10,000; 400 beyond), in one
+ * transaction. Hosts already in the state asked for are left as they are.
+ *
+ * Requires the `operator` role.
+ *
+ */
+export const changeHostStates = <ThrowOnError extends boolean = false>(options: Options<ChangeHostStatesData, ThrowOnError>) => (options.client ?? client).post<ChangeHostStatesResponses, ChangeHostStatesErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/hosts/bulk-state',
     ...options,
     headers: {
         'Content-Type': 'application/json',

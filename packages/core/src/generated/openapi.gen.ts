@@ -1434,6 +1434,9 @@ export const openApiDocument = {
             "$ref": "#/components/parameters/HostRecordIdsFilter"
           },
           {
+            "$ref": "#/components/parameters/HostStateFilter"
+          },
+          {
             "$ref": "#/components/parameters/HostSort"
           },
           {
@@ -1532,6 +1535,57 @@ export const openApiDocument = {
             "$ref": "#/components/responses/ProblemUnavailable"
           }
         }
+      },
+      "delete": {
+        "operationId": "deleteHost",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "admin",
+        "summary": "Delete a host and all its reports",
+        "description": "Purges the host: its reports, findings, labels, policy results and their history, and its host waivers.\nThe audit trail keeps who deleted which host and when (`host.deleted` event). A later report under its\n`hostid` makes a new host. Cannot be undone.\n\nRequires the `admin` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "hostRecordId",
+            "in": "path",
+            "required": true,
+            "description": "The host's id (`Host.id`).",
+            "schema": {
+              "$ref": "#/components/schemas/Id"
+            }
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "The host and its reports are gone."
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
       }
     },
     "/api/admin/hosts/{hostRecordId}/identity/accept": {
@@ -1600,6 +1654,272 @@ export const openApiDocument = {
           },
           "409": {
             "$ref": "#/components/responses/ProblemConflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/ProblemTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/ProblemUnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/hosts/{hostRecordId}/decommission": {
+      "post": {
+        "operationId": "decommissionHost",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "operator",
+        "summary": "Decommission a host",
+        "description": "Takes the host out of every fleet figure, compliance percentage, chart and default list (the host list's\n`state` filter still shows it), keeping its reports: its findings and policy results stop counting until it\nreports again or is reactivated. A host already decommissioned is answered as it is. A report from a\ndecommissioned host makes it active again (`host.reactivated`).\n\n\nRequires the `operator` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "hostRecordId",
+            "in": "path",
+            "required": true,
+            "description": "The host's id (`Host.id`).",
+            "schema": {
+              "$ref": "#/components/schemas/Id"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The host, decommissioned.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Host"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/hosts/{hostRecordId}/reactivate": {
+      "post": {
+        "operationId": "reactivateHost",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "operator",
+        "summary": "Reactivate a decommissioned host",
+        "description": "Makes a decommissioned host active again (stale when its last report is older than the stale threshold):\nits newest report's findings and policy results count again. A host not decommissioned is answered as it is.\n\n\nRequires the `operator` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "hostRecordId",
+            "in": "path",
+            "required": true,
+            "description": "The host's id (`Host.id`).",
+            "schema": {
+              "$ref": "#/components/schemas/Id"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The host, active again.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Host"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/hosts/{hostRecordId}/merge": {
+      "post": {
+        "operationId": "mergeHosts",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "operator",
+        "summary": "Merge another host into this one",
+        "description": "The same machine under two host records (a new `hostid` after a reinstall or a Lynis upgrade): the other\nhost's reports, policy result history and host waivers move to this host, which takes the newest report's\nhost name, labels and findings; the other host disappears, and later reports under its `hostid` join this\nhost. Recorded in the audit trail, with a `host.merged` event. 400 when both ids name the same host.\n\n\nRequires the `operator` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "hostRecordId",
+            "in": "path",
+            "required": true,
+            "description": "The host's id (`Host.id`).",
+            "schema": {
+              "$ref": "#/components/schemas/Id"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/HostMergeInput"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "This host, with the other one merged into it.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Host"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/ProblemTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/ProblemUnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/hosts/bulk-state": {
+      "post": {
+        "operationId": "changeHostStates",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "operator",
+        "summary": "Decommission or reactivate many hosts at once",
+        "description": "`decommissionHost` or `reactivateHost` for each host selected (at most 10,000; 400 beyond), in one\ntransaction. Hosts already in the state asked for are left as they are.\n\nRequires the `operator` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/HostStateChangeInput"
+              },
+              "example": {
+                "action": "decommission",
+                "hosts": {
+                  "ids": [
+                    "0f8fad5b-d9cb-469f-a165-70867728950e"
+                  ]
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "How many hosts changed state.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/HostStateChangeResult"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
           },
           "413": {
             "$ref": "#/components/responses/ProblemTooLarge"
@@ -2361,7 +2681,8 @@ export const openApiDocument = {
           {
             "name": "staleDays",
             "in": "query",
-            "description": "A host is stale when its last report is older than this many days.",
+            "deprecated": true,
+            "description": "Ignored: a host's staleness is its lifecycle state (`Host.state`), from the server's stale threshold\nand its groups' own. Kept so that older clients still get an answer.\n",
             "schema": {
               "type": "integer",
               "minimum": 1,
@@ -3973,6 +4294,9 @@ export const openApiDocument = {
             "$ref": "#/components/parameters/HostRecordIdsFilter"
           },
           {
+            "$ref": "#/components/parameters/HostStateFilter"
+          },
+          {
             "$ref": "#/components/parameters/HostSort"
           },
           {
@@ -4928,7 +5252,12 @@ export const openApiDocument = {
           "customerName",
           "hostnameAlias",
           "compliance",
-          "identityChange"
+          "identityChange",
+          "state",
+          "stateSince",
+          "stateReason",
+          "machineId",
+          "autoPurge"
         ],
         "properties": {
           "id": {
@@ -5031,6 +5360,103 @@ export const openApiDocument = {
           },
           "identityChange": {
             "$ref": "#/components/schemas/HostIdentityChange"
+          },
+          "state": {
+            "$ref": "#/components/schemas/HostState"
+          },
+          "stateSince": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When the host entered its state (its first report, for a host always active).",
+            "example": "2026-11-01T08:00:02.000Z"
+          },
+          "stateReason": {
+            "$ref": "#/components/schemas/HostStateReason"
+          },
+          "machineId": {
+            "type": "string",
+            "nullable": true,
+            "description": "The newest report's `machineid=` (from `/etc/machine-id`), which identity merge compares.",
+            "example": "4c4c4544004a4d10804cb2c04f4e3232"
+          },
+          "autoPurge": {
+            "type": "boolean",
+            "description": "The newest report says `allow-auto-purge=1` (a short-lived system, from the Lynis profile's\n`allow-auto-purge=yes`): the host is decommissioned after a short time without a report.\n",
+            "example": false
+          }
+        }
+      },
+      "HostState": {
+        "type": "string",
+        "enum": [
+          "active",
+          "stale",
+          "decommissioned"
+        ],
+        "description": "`active`: reporting. `stale`: no report for longer than the stale threshold (7 days by default, or its\nsystem group's); still counted in every figure. `decommissioned`: taken out of every fleet figure,\ncompliance percentage, chart and default list, by an operator or automatically (its group's\n`expireAfter`, or `allow-auto-purge=1` and no report within the auto-purge window); a report makes it\nactive again. A deleted host is gone: only the audit trail remembers it.\n",
+        "example": "active"
+      },
+      "HostStateReason": {
+        "type": "string",
+        "enum": [
+          "reporting",
+          "no-report",
+          "operator",
+          "group-expiry",
+          "auto-purge"
+        ],
+        "description": "Why the host is in its state: `reporting` (a report arrived), `no-report` (stale), `operator` (an\noperator decommissioned or reactivated it), `group-expiry` (its group's `expireAfter` passed without a\nreport), `auto-purge` (`allow-auto-purge=1` and no report within the auto-purge window).\n",
+        "example": "reporting"
+      },
+      "HostMergeInput": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "hostRecordId"
+        ],
+        "description": "`hostRecordId`: the host to merge into this one; it disappears.",
+        "properties": {
+          "hostRecordId": {
+            "$ref": "#/components/schemas/Id"
+          }
+        }
+      },
+      "HostStateChangeInput": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "action",
+          "hosts"
+        ],
+        "properties": {
+          "action": {
+            "type": "string",
+            "enum": [
+              "decommission",
+              "reactivate"
+            ]
+          },
+          "hosts": {
+            "$ref": "#/components/schemas/HostSelection"
+          }
+        }
+      },
+      "HostStateChangeResult": {
+        "type": "object",
+        "required": [
+          "changed",
+          "hosts"
+        ],
+        "properties": {
+          "changed": {
+            "type": "integer",
+            "description": "Hosts whose state changed.",
+            "example": 12
+          },
+          "hosts": {
+            "type": "integer",
+            "description": "Hosts selected.",
+            "example": 14
           }
         }
       },
@@ -5712,6 +6138,7 @@ export const openApiDocument = {
           },
           "staleDays": {
             "type": "integer",
+            "description": "The server's default stale threshold in days (system groups may have their own).",
             "example": 7
           },
           "hosts": {
@@ -5720,11 +6147,13 @@ export const openApiDocument = {
               "total",
               "seenLast24h",
               "seenLast7d",
-              "stale"
+              "stale",
+              "decommissioned"
             ],
             "properties": {
               "total": {
                 "type": "integer",
+                "description": "Hosts not decommissioned (every other figure leaves decommissioned hosts out too).",
                 "example": 512
               },
               "seenLast24h": {
@@ -5737,8 +6166,13 @@ export const openApiDocument = {
               },
               "stale": {
                 "type": "integer",
-                "description": "Hosts whose last report is older than `staleDays`.",
+                "description": "Hosts in the `stale` state.",
                 "example": 7
+              },
+              "decommissioned": {
+                "type": "integer",
+                "description": "Decommissioned hosts, left out of every other figure.",
+                "example": 3
               }
             }
           },
@@ -6015,7 +6449,7 @@ export const openApiDocument = {
           "staleHosts": {
             "type": "array",
             "maxItems": 10,
-            "description": "The ten stale hosts seen longest ago (`GET /api/admin/hosts?seenBefore=` lists all).",
+            "description": "The ten stale hosts seen longest ago (`GET /api/admin/hosts?state=stale` lists all).",
             "items": {
               "$ref": "#/components/schemas/Host"
             }
@@ -6831,6 +7265,16 @@ export const openApiDocument = {
           },
           "failingRule": {
             "$ref": "#/components/schemas/RuleId"
+          },
+          "state": {
+            "type": "string",
+            "enum": [
+              "current",
+              "active",
+              "stale",
+              "decommissioned",
+              "all"
+            ]
           }
         }
       },
@@ -6886,9 +7330,14 @@ export const openApiDocument = {
           "host.identity_changed",
           "key.quota_reached",
           "policy.quarantined",
-          "audit.event"
+          "audit.event",
+          "host.enrolled",
+          "host.decommissioned",
+          "host.reactivated",
+          "host.merged",
+          "host.deleted"
         ],
-        "description": "`report.stored`: a report was stored. `host.regressed`: a host's new report has a hardening index lower by at\nleast `regressionThreshold` than its previous one, or a warning the previous one did not have.\n`host.noncompliant` / `host.compliant`: a host's status on a policy became `fail` / `pass`. `host.stale`: a\nhost sent no report for `staleDays` days (once, until it reports again). `uploads.refused`: uploads under a\nlicense key are being refused (at most one event per key and reason per hour, however many `hostid`s the\nrefused uploads name; `data` is an `UploadsRefusedEventData`). `key.expiring`: a license key expires\nwithin 7 days (once per key). `host.identity_changed`: a report for a known host carried another `hostid2`\nthan its last one (stored, or refused in strict identity mode; once per change, see `Host.identityChange`).\n`key.quota_reached`: an upload from a host new to a key was refused by the key's quota of hosts (once per\nkey and UTC day). `policy.quarantined`: the evaluator disabled a policy whose rules overran their budget\n(`data`: `policyId`, `policyName`, `ruleId`, `reason`; see `Policy.quarantine`). `audit.event`: an entry\nwas added to the audit trail (`data`: the `AuditEvent`), so that a SIEM can take the trail as it grows.\n",
+        "description": "`report.stored`: a report was stored. `host.regressed`: a host's new report has a hardening index lower by at\nleast `regressionThreshold` than its previous one, or a warning the previous one did not have.\n`host.noncompliant` / `host.compliant`: a host's status on a policy became `fail` / `pass`. `host.stale`: a\nhost became `stale` (no report for its stale threshold; once, until it reports again). `uploads.refused`: uploads under a\nlicense key are being refused (at most one event per key and reason per hour, however many `hostid`s the\nrefused uploads name; `data` is an `UploadsRefusedEventData`). `key.expiring`: a license key expires\nwithin 7 days (once per key). `host.identity_changed`: a report for a known host carried another `hostid2`\nthan its last one (stored, or refused in strict identity mode; once per change, see `Host.identityChange`).\n`key.quota_reached`: an upload from a host new to a key was refused by the key's quota of hosts (once per\nkey and UTC day). `policy.quarantined`: the evaluator disabled a policy whose rules overran their budget\n(`data`: `policyId`, `policyName`, `ruleId`, `reason`; see `Policy.quarantine`). `audit.event`: an entry\nwas added to the audit trail (`data`: the `AuditEvent`), so that a SIEM can take the trail as it grows.\nHost lifecycle, each once per transition (`data`: `hostRecordId`, `keyId`, `hostId`, `hostname`, and\n`reason` or `previousState` where they apply): `host.enrolled` (a host's first report), `host.stale`\n(see above), `host.decommissioned`, `host.reactivated` (by an operator, or by a report after\ndecommission), `host.merged` (`data` also `mergedHostRecordId`, `mergedHostId` and `automatic`),\n`host.deleted`.\n",
         "example": "host.regressed"
       },
       "WebhookInput": {
@@ -6935,7 +7384,9 @@ export const openApiDocument = {
             "type": "integer",
             "minimum": 1,
             "maximum": 365,
-            "default": 7
+            "default": 7,
+            "deprecated": true,
+            "description": "Ignored: `host.stale` follows the host's lifecycle state (the server's stale threshold and its groups'\nown). Kept so that older clients' subscriptions are still accepted.\n"
           },
           "regressionThreshold": {
             "type": "integer",
@@ -7868,8 +8319,10 @@ export const openApiDocument = {
                 "enum": [
                   "user",
                   "token",
-                  "anonymous"
-                ]
+                  "anonymous",
+                  "system"
+                ],
+                "description": "`system`: the server itself, for what it does on its own (a host decommissioned by its group's\nexpiry or by auto-purge, two host records merged by identity merge); `name` says which rule.\n"
               },
               "id": {
                 "type": "string",
@@ -8393,6 +8846,22 @@ export const openApiDocument = {
           "items": {
             "$ref": "#/components/schemas/Id"
           }
+        }
+      },
+      "HostStateFilter": {
+        "name": "state",
+        "in": "query",
+        "description": "Hosts in this lifecycle state (`Host.state`); `current` (default): active and stale hosts, leaving out\ndecommissioned ones; `all`: every host.\n",
+        "schema": {
+          "type": "string",
+          "enum": [
+            "current",
+            "active",
+            "stale",
+            "decommissioned",
+            "all"
+          ],
+          "default": "current"
         }
       },
       "HostOrder": {

@@ -250,6 +250,63 @@ export type Host = {
     hostnameAlias: string | null;
     compliance: HostComplianceState;
     identityChange: HostIdentityChange;
+    state: HostState;
+    /**
+     * When the host entered its state (its first report, for a host always active).
+     */
+    stateSince: string;
+    stateReason: HostStateReason;
+    /**
+     * The newest report's `machineid=` (from `/etc/machine-id`), which identity merge compares.
+     */
+    machineId: string | null;
+    /**
+     * The newest report says `allow-auto-purge=1` (a short-lived system, from the Lynis profile's
+     * `allow-auto-purge=yes`): the host is decommissioned after a short time without a report.
+     *
+     */
+    autoPurge: boolean;
+};
+
+/**
+ * `active`: reporting. `stale`: no report for longer than the stale threshold (7 days by default, or its
+ * system group's); still counted in every figure. `decommissioned`: taken out of every fleet figure,
+ * compliance percentage, chart and default list, by an operator or automatically (its group's
+ * `expireAfter`, or `allow-auto-purge=1` and no report within the auto-purge window); a report makes it
+ * active again. A deleted host is gone: only the audit trail remembers it.
+ *
+ */
+export type HostState = 'active' | 'stale' | 'decommissioned';
+
+/**
+ * Why the host is in its state: `reporting` (a report arrived), `no-report` (stale), `operator` (an
+ * operator decommissioned or reactivated it), `group-expiry` (its group's `expireAfter` passed without a
+ * report), `auto-purge` (`allow-auto-purge=1` and no report within the auto-purge window).
+ *
+ */
+export type HostStateReason = 'reporting' | 'no-report' | 'operator' | 'group-expiry' | 'auto-purge';
+
+/**
+ * `hostRecordId`: the host to merge into this one; it disappears.
+ */
+export type HostMergeInput = {
+    hostRecordId: Id;
+};
+
+export type HostStateChangeInput = {
+    action: 'decommission' | 'reactivate';
+    hosts: HostSelection;
+};
+
+export type HostStateChangeResult = {
+    /**
+     * Hosts whose state changed.
+     */
+    changed: number;
+    /**
+     * Hosts selected.
+     */
+    hosts: number;
 };
 
 /**
@@ -505,15 +562,25 @@ export type LabelCount = {
 
 export type Overview = {
     generatedAt: string;
+    /**
+     * The server's default stale threshold in days (system groups may have their own).
+     */
     staleDays: number;
     hosts: {
+        /**
+         * Hosts not decommissioned (every other figure leaves decommissioned hosts out too).
+         */
         total: number;
         seenLast24h: number;
         seenLast7d: number;
         /**
-         * Hosts whose last report is older than `staleDays`.
+         * Hosts in the `stale` state.
          */
         stale: number;
+        /**
+         * Decommissioned hosts, left out of every other figure.
+         */
+        decommissioned: number;
     };
     /**
      * Over the hosts' latest hardening index; hosts without one are counted in `unknown` only.
@@ -663,7 +730,7 @@ export type Overview = {
         }>;
     };
     /**
-     * The ten stale hosts seen longest ago (`GET /api/admin/hosts?seenBefore=` lists all).
+     * The ten stale hosts seen longest ago (`GET /api/admin/hosts?state=stale` lists all).
      */
     staleHosts: Array<Host>;
 };
@@ -1009,6 +1076,7 @@ export type HostFilterValues = {
     compliance?: HostComplianceState;
     failingPolicy?: Id;
     failingRule?: RuleId;
+    state?: 'current' | 'active' | 'stale' | 'decommissioned' | 'all';
 };
 
 export type WaiverBulkResult = {
@@ -1034,7 +1102,7 @@ export type WaiverList = {
  * `report.stored`: a report was stored. `host.regressed`: a host's new report has a hardening index lower by at
  * least `regressionThreshold` than its previous one, or a warning the previous one did not have.
  * `host.noncompliant` / `host.compliant`: a host's status on a policy became `fail` / `pass`. `host.stale`: a
- * host sent no report for `staleDays` days (once, until it reports again). `uploads.refused`: uploads under a
+ * host became `stale` (no report for its stale threshold; once, until it reports again). `uploads.refused`: uploads under a
  * license key are being refused (at most one event per key and reason per hour, however many `hostid`s the
  * refused uploads name; `data` is an `UploadsRefusedEventData`). `key.expiring`: a license key expires
  * within 7 days (once per key). `host.identity_changed`: a report for a known host carried another `hostid2`
@@ -1043,9 +1111,14 @@ export type WaiverList = {
  * key and UTC day). `policy.quarantined`: the evaluator disabled a policy whose rules overran their budget
  * (`data`: `policyId`, `policyName`, `ruleId`, `reason`; see `Policy.quarantine`). `audit.event`: an entry
  * was added to the audit trail (`data`: the `AuditEvent`), so that a SIEM can take the trail as it grows.
+ * Host lifecycle, each once per transition (`data`: `hostRecordId`, `keyId`, `hostId`, `hostname`, and
+ * `reason` or `previousState` where they apply): `host.enrolled` (a host's first report), `host.stale`
+ * (see above), `host.decommissioned`, `host.reactivated` (by an operator, or by a report after
+ * decommission), `host.merged` (`data` also `mergedHostRecordId`, `mergedHostId` and `automatic`),
+ * `host.deleted`.
  *
  */
-export type WebhookEventType = 'report.stored' | 'host.regressed' | 'host.noncompliant' | 'host.compliant' | 'host.stale' | 'uploads.refused' | 'key.expiring' | 'host.identity_changed' | 'key.quota_reached' | 'policy.quarantined' | 'audit.event';
+export type WebhookEventType = 'report.stored' | 'host.regressed' | 'host.noncompliant' | 'host.compliant' | 'host.stale' | 'uploads.refused' | 'key.expiring' | 'host.identity_changed' | 'key.quota_reached' | 'policy.quarantined' | 'audit.event' | 'host.enrolled' | 'host.decommissioned' | 'host.reactivated' | 'host.merged' | 'host.deleted';
 
 export type WebhookInput = {
     url: string;
@@ -1056,6 +1129,13 @@ export type WebhookInput = {
      */
     format?: 'standard' | 'slack';
     enabled?: boolean;
+    /**
+     * Ignored: `host.stale` follows the host's lifecycle state (the server's stale threshold and its groups'
+     * own). Kept so that older clients' subscriptions are still accepted.
+     *
+     *
+     * @deprecated
+     */
     staleDays?: number;
     regressionThreshold?: number;
     /**
@@ -1401,7 +1481,12 @@ export type AuditEvent = {
     id: Id;
     at: string;
     actor: {
-        kind: 'user' | 'token' | 'anonymous';
+        /**
+         * `system`: the server itself, for what it does on its own (a host decommissioned by its group's
+         * expiry or by auto-purge, two host records merged by identity merge); `name` says which rule.
+         *
+         */
+        kind: 'user' | 'token' | 'anonymous' | 'system';
         /**
          * The person's or token's id.
          */
@@ -1609,6 +1694,13 @@ export type FailingRuleFilter = RuleId;
  * Only these hosts (`Host.id`), comma-separated, at most 500: the hosts an operator selected.
  */
 export type HostRecordIdsFilter = Array<Id>;
+
+/**
+ * Hosts in this lifecycle state (`Host.state`); `current` (default): active and stale hosts, leaving out
+ * decommissioned ones; `all`: every host.
+ *
+ */
+export type HostStateFilter = 'current' | 'active' | 'stale' | 'decommissioned' | 'all';
 
 /**
  * `desc` (default) or `asc`.
@@ -3017,6 +3109,12 @@ export type ListHostsData = {
          */
         ids?: Array<Id>;
         /**
+         * Hosts in this lifecycle state (`Host.state`); `current` (default): active and stale hosts, leaving out
+         * decommissioned ones; `all`: every host.
+         *
+         */
+        state?: 'current' | 'active' | 'stale' | 'decommissioned' | 'all';
+        /**
          * Order of the hosts: `lastSeen` (default), `hostname`, `hardeningIndex`, `warnings` (the latest
          * report's warning count) or `compliance` (`desc`: `noncompliant`, `waived`, `compliant`, then `unknown`;
          * `asc` the other way round, `unknown` still last). Hosts without a value come last either way; ties by id.
@@ -3064,6 +3162,63 @@ export type ListHostsResponses = {
 };
 
 export type ListHostsResponse = ListHostsResponses[keyof ListHostsResponses];
+
+export type DeleteHostData = {
+    body?: never;
+    path: {
+        /**
+         * The host's id (`Host.id`).
+         */
+        hostRecordId: Id;
+    };
+    query?: never;
+    url: '/api/admin/hosts/{hostRecordId}';
+};
+
+export type DeleteHostErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type DeleteHostError = DeleteHostErrors[keyof DeleteHostErrors];
+
+export type DeleteHostResponses = {
+    /**
+     * The host and its reports are gone.
+     */
+    204: void;
+};
+
+export type DeleteHostResponse = DeleteHostResponses[keyof DeleteHostResponses];
 
 export type GetHostData = {
     body?: never;
@@ -3188,6 +3343,241 @@ export type AcceptHostIdentityResponses = {
 };
 
 export type AcceptHostIdentityResponse = AcceptHostIdentityResponses[keyof AcceptHostIdentityResponses];
+
+export type DecommissionHostData = {
+    body?: never;
+    path: {
+        /**
+         * The host's id (`Host.id`).
+         */
+        hostRecordId: Id;
+    };
+    query?: never;
+    url: '/api/admin/hosts/{hostRecordId}/decommission';
+};
+
+export type DecommissionHostErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type DecommissionHostError = DecommissionHostErrors[keyof DecommissionHostErrors];
+
+export type DecommissionHostResponses = {
+    /**
+     * The host, decommissioned.
+     */
+    200: Host;
+};
+
+export type DecommissionHostResponse = DecommissionHostResponses[keyof DecommissionHostResponses];
+
+export type ReactivateHostData = {
+    body?: never;
+    path: {
+        /**
+         * The host's id (`Host.id`).
+         */
+        hostRecordId: Id;
+    };
+    query?: never;
+    url: '/api/admin/hosts/{hostRecordId}/reactivate';
+};
+
+export type ReactivateHostErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ReactivateHostError = ReactivateHostErrors[keyof ReactivateHostErrors];
+
+export type ReactivateHostResponses = {
+    /**
+     * The host, active again.
+     */
+    200: Host;
+};
+
+export type ReactivateHostResponse = ReactivateHostResponses[keyof ReactivateHostResponses];
+
+export type MergeHostsData = {
+    body: HostMergeInput;
+    path: {
+        /**
+         * The host's id (`Host.id`).
+         */
+        hostRecordId: Id;
+    };
+    query?: never;
+    url: '/api/admin/hosts/{hostRecordId}/merge';
+};
+
+export type MergeHostsErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * The JSON body is larger than the admin API accepts.
+     */
+    413: Problem;
+    /**
+     * The body is not `application/json`.
+     */
+    415: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type MergeHostsError = MergeHostsErrors[keyof MergeHostsErrors];
+
+export type MergeHostsResponses = {
+    /**
+     * This host, with the other one merged into it.
+     */
+    200: Host;
+};
+
+export type MergeHostsResponse = MergeHostsResponses[keyof MergeHostsResponses];
+
+export type ChangeHostStatesData = {
+    body: HostStateChangeInput;
+    path?: never;
+    query?: never;
+    url: '/api/admin/hosts/bulk-state';
+};
+
+export type ChangeHostStatesErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * The JSON body is larger than the admin API accepts.
+     */
+    413: Problem;
+    /**
+     * The body is not `application/json`.
+     */
+    415: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ChangeHostStatesError = ChangeHostStatesErrors[keyof ChangeHostStatesErrors];
+
+export type ChangeHostStatesResponses = {
+    /**
+     * How many hosts changed state.
+     */
+    200: HostStateChangeResult;
+};
+
+export type ChangeHostStatesResponse = ChangeHostStatesResponses[keyof ChangeHostStatesResponses];
 
 export type ListReportsData = {
     body?: never;
@@ -3703,7 +4093,11 @@ export type GetOverviewData = {
     path?: never;
     query?: {
         /**
-         * A host is stale when its last report is older than this many days.
+         * Ignored: a host's staleness is its lifecycle state (`Host.state`), from the server's stale threshold
+         * and its groups' own. Kept so that older clients still get an answer.
+         *
+         *
+         * @deprecated
          */
         staleDays?: number;
     };
@@ -5186,6 +5580,12 @@ export type ExportHostsData = {
          * Only these hosts (`Host.id`), comma-separated, at most 500: the hosts an operator selected.
          */
         ids?: Array<Id>;
+        /**
+         * Hosts in this lifecycle state (`Host.state`); `current` (default): active and stale hosts, leaving out
+         * decommissioned ones; `all`: every host.
+         *
+         */
+        state?: 'current' | 'active' | 'stale' | 'decommissioned' | 'all';
         /**
          * Order of the hosts: `lastSeen` (default), `hostname`, `hardeningIndex`, `warnings` (the latest
          * report's warning count) or `compliance` (`desc`: `noncompliant`, `waived`, `compliant`, then `unknown`;

@@ -34,6 +34,8 @@ import { ssoRoutes } from './sso-routes.js';
 import { tokenRoutes } from './token-routes.js';
 import { userRoutes } from './user-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
+import { hostLifecycleRoutes } from './host-lifecycle-routes.js';
+import { DEFAULT_LIFECYCLE, type LifecycleSettings } from '../hosts/lifecycle-settings.js';
 
 /** What the contract's admin operations are tagged with. */
 const ADMIN_TAG = 'admin';
@@ -46,6 +48,7 @@ const HANDLERS = {
   ...auditRoutes,
   ...enrollmentRoutes,
   ...hostRoutes,
+  ...hostLifecycleRoutes,
   ...reportRoutes,
   ...keyRoutes,
   ...rejectionRoutes,
@@ -103,6 +106,10 @@ export interface AdminApiOptions {
   sso?: SingleSignOn;
   /** Where enrolled hosts reach the intake (the one-line command's address and pin); default: enrollments cannot be made. */
   enrollment?: EnrollmentSettings;
+  /** When hosts go stale and expire; default: stale after 7 days, no group expiry, auto-purge after 24 hours. */
+  lifecycle?: LifecycleSettings;
+  /** Whether fleet lists leave out findings about Lynis itself; default: they do. */
+  hideLynisFindings?: boolean;
 }
 
 /** The request body as the adapter read it. */
@@ -165,6 +172,8 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
       createSignInLockout(await createRateLimiter({ perAddressPerMinute: 0, perKeyPerMinute: 0, failuresPer10Minutes: 0, redisPrefix: '' })),
     sso: options.sso,
     enrollment: options.enrollment,
+    lifecycle: options.lifecycle ?? DEFAULT_LIFECYCLE,
+    hideLynisFindings: options.hideLynisFindings ?? true,
   });
   // The server builds the admin API on its first request (server.ts), so a start does not wait for this.
   await backend.init();

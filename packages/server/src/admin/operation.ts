@@ -6,6 +6,7 @@ import type { SignInLockout } from '../people/sign-in-lockout.js';
 import type { SessionStore } from '../people/sessions.js';
 import type { SingleSignOn } from '../sso/single-sign-on.js';
 import type { EnrollmentSettings } from '../enrollment/enrollment-settings.js';
+import type { LifecycleSettings } from '../hosts/lifecycle-settings.js';
 import type { AdminRole } from '../people/roles.js';
 import type { AccessScope } from '../people/scope.js';
 import type { UserSummary } from '../people/user-records.js';
@@ -32,6 +33,10 @@ export interface AdminContext {
   sso?: SingleSignOn;
   /** Where enrolled hosts reach the intake; undefined when the server has not said (enrollments cannot be made). */
   enrollment?: EnrollmentSettings;
+  /** When hosts go stale and expire (`--stale-days` and the rest). */
+  lifecycle: LifecycleSettings;
+  /** Whether fleet lists leave out findings about Lynis itself (`--lynis-own-findings hide`). */
+  hideLynisFindings: boolean;
 }
 
 /** Who made a request: an admin token, or a person signed in with the session cookie; each with the role it has. */

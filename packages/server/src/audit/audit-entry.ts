@@ -3,7 +3,7 @@ import type { AuditEventRecord } from '../database/entities.js';
 
 /** Who an entry says acted: a person, a token, or no one known (a sign-in that failed, a request without credentials). */
 export interface AuditActor {
-  kind: 'user' | 'token' | 'anonymous';
+  kind: 'user' | 'token' | 'anonymous' | 'system';
   id: string | null;
   name: string | null;
   role: 'viewer' | 'operator' | 'admin' | null;
@@ -71,3 +71,5 @@ export const userActor = (user: { id: string; email: string; role: AuditActor['r
 
 /** No one known, by the name they gave (a failed sign-in's email tried). */
 export const anonymousActor = (name: string | null = null): AuditActor => ({ kind: 'anonymous', id: null, name, role: null });
+/** The server itself acting on its own, `rule` naming why (`host lifecycle`, `identity merge`). */
+export const systemActor = (rule: string): AuditActor => ({ kind: 'system', id: null, name: rule, role: null });

@@ -82,6 +82,13 @@ export const HostRecord = defineEntity({
     identityRefused: p.boolean().default(false),
     /** The enrollment whose alias of the key the host's first report came with (see `enrollment/`); null: the key itself. */
     enrollmentId: p.uuid().nullable(),
+    /** The host's lifecycle state (`active`, `stale`, `decommissioned`; see `hosts/host-lifecycle.ts`), since when and why. */
+    state: p.string().length(16).default('active'),
+    stateSince: p.datetime().nullable(),
+    stateReason: p.string().length(16).default('reporting'),
+    /** The newest report's `machineid=` and whether it says `allow-auto-purge=1`. */
+    machineId: p.string().length(255).nullable(),
+    autoPurge: p.boolean().default(false),
   },
   uniques: [{ properties: ['key', 'hostId'] }],
   indexes: [
@@ -92,9 +99,25 @@ export const HostRecord = defineEntity({
     { name: 'host_lower_os_name_index', expression: 'create index host_lower_os_name_index on host (lower(os_name))' },
     // The hosts of a scope's customers (`hosts/host-scope.ts`).
     { properties: ['customerName'] },
+    // Hosts by lifecycle state; and a key's hosts by `hostid2`, which identity merge looks up.
+    { properties: ['state'] },
+    { properties: ['key', 'hostId2'] },
   ],
 });
 export type HostRecord = InferEntity<typeof HostRecord>;
+
+/** A `hostid` merged into another host (by hand or by identity merge): later reports under it join that host. */
+export const HostAliasRecord = defineEntity({
+  name: 'HostAliasRecord',
+  tableName: 'host_alias',
+  properties: {
+    keyId: p.uuid().primary(),
+    hostId: p.string().length(255).primary(),
+    hostRecordId: p.uuid().index(),
+    mergedAt: p.datetime(),
+  },
+});
+export type HostAliasRecord = InferEntity<typeof HostAliasRecord>;
 
 /** One uploaded report, its license key value redacted. */
 export const ReportRecord = defineEntity({
@@ -704,6 +727,7 @@ export type EnrollmentRecord = InferEntity<typeof EnrollmentRecord>;
 export const ENTITIES = [
   LicenseKeyRecord,
   HostRecord,
+  HostAliasRecord,
   ReportRecord,
   HostLabelRecord,
   HostFindingRecord,

@@ -51,7 +51,7 @@ describe.each(DIALECTS)('seed-demo on %s', (dialect) => {
     expect(seeded).toMatchObject({ hosts: HOSTS, keyLabel: 'demo' });
     expect(seeded.staleHosts).toBeGreaterThan(0);
 
-    const overview = await fleetOverview(orm, UNSCOPED, 7);
+    const overview = await fleetOverview(orm, UNSCOPED, { staleDays: 7, hideLynisFindings: false });
     expect(overview.hosts.total).toBe(HOSTS);
     expect(overview.hosts.stale).toBe(seeded.staleHosts);
     expect(overview.hosts.seenLast24h).toBeGreaterThan(0);

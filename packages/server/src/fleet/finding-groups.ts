@@ -11,19 +11,26 @@ const TOP_FINDINGS = 10;
 /** The filters and page of the finding list: the contract's `listFindings` query, its page given. */
 export type FindingGroupQuery = NonNullable<ListFindingsData['query']> & { limit: number; offset: number };
 
+/** Whether lists leave out the findings about Lynis itself (`--lynis-own-findings hide`), unless asked for by test id. */
+export interface FindingListOptions {
+  hideLynis: boolean;
+}
+
+/** The test id of Lynis' findings about itself ("this release is more than 4 months old"). */
+const LYNIS_OWN_TEST = 'LYNIS';
+
 /**
  * The warnings and suggestions of every host's newest report, one item per kind and test id with the hosts that
  * have it, most hosts first (ties by test id, then kind); `text` is the smallest of its texts. Of the hosts in
  * `scope` only.
  */
-export async function findingGroups(database: Database, scope: AccessScope, query: FindingGroupQuery): Promise<FindingGroupPage> {
+export async function findingGroups(database: Database, scope: AccessScope, query: FindingGroupQuery, options: FindingListOptions): Promise<FindingGroupPage> {
   const { limit, offset } = query;
   const knex = database.em.getKnex();
   const matching = () => {
     const qb = findingCounts(knex, scope);
     if (query.kind !== undefined) qb.where('c.kind', query.kind);
-    if (query.testId !== undefined) qb.where('c.test_id', query.testId);
-    return qb;
+    return query.testId !== undefined ? qb.where('c.test_id', query.testId) : withoutLynis(qb, options);
   };
   const [rows, [{ total }]] = await Promise.all([
     withText(
@@ -50,13 +57,13 @@ interface FindingRow {
 const toFindingCount = (row: FindingRow): FindingCount => ({ kind: row.kind, testId: row.test_id, text: row.text, hosts: Number(row.hosts) });
 
 /** The ten warnings and the ten suggestions on the most hosts in `scope` (ties by test id), from the findings' counts. */
-export async function topFindings(database: Database, scope: AccessScope): Promise<FindingCount[]> {
+export async function topFindings(database: Database, scope: AccessScope, options: FindingListOptions): Promise<FindingCount[]> {
   const knex = database.em.getKnex();
   const top = (kind: FindingKind) =>
     withText(
       knex,
       scope,
-      findingCounts(knex, scope)
+      withoutLynis(findingCounts(knex, scope), options)
         .select('c.kind', 'c.test_id', 'c.hosts')
         .where('c.kind', kind)
         .orderBy([{ column: 'c.hosts', order: 'desc' }, 'c.test_id'])
@@ -65,6 +72,9 @@ export async function topFindings(database: Database, scope: AccessScope): Promi
   const [warnings, suggestions] = await Promise.all([top('warning'), top('suggestion')]);
   return [...warnings, ...suggestions];
 }
+
+/** The finding counts `c` without Lynis' own when they are hidden. */
+const withoutLynis = (counts: Knex.QueryBuilder, options: FindingListOptions) => (options.hideLynis ? counts.whereNot('c.test_id', LYNIS_OWN_TEST) : counts);
 
 /**
  * The hosts of each finding (`c`: `kind`, `test_id`, `hosts`): the counts kept for the fleet, or for a scope its

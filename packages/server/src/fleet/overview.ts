@@ -21,32 +21,37 @@ const STALE_SHOWN = 10;
 
 type Count = number | string;
 
+/** What the overview follows: the server's stale threshold (hosts' states come from it), and whether Lynis' own findings are left out. */
+export interface OverviewSettings {
+  staleDays: number;
+  hideLynisFindings: boolean;
+}
+
 /**
- * The fleet at a glance, hosts unseen for `staleDays` counted stale. Every figure comes from grouped counts in the
- * database (hosts by latest hardening index, reports by day through the index on their time, findings by test
- * id), never from loading every host or report. Of the hosts in `scope` only: their hosts, reports, refusals,
- * findings and compliance.
+ * The fleet at a glance. Every figure comes from grouped counts in the database (hosts by latest hardening index,
+ * reports by day through the index on their time, findings by test id), never from loading every host or report.
+ * Of the hosts in `scope` only: their hosts, reports, refusals, findings and compliance. Decommissioned hosts are
+ * counted apart and left out of every other figure.
  */
-export async function fleetOverview(database: Database, scope: AccessScope, staleDays: number): Promise<Overview> {
+export async function fleetOverview(database: Database, scope: AccessScope, settings: OverviewSettings): Promise<Overview> {
   const now = new Date();
   const knex = database.em.getKnex();
   const dialect = sqlDialectOf(database.em);
   const today = Math.floor(now.getTime() / DAY_MS);
-  const staleBefore = new Date(now.getTime() - staleDays * DAY_MS);
   const [hosts, hardeningIndex, days, refusals, findings, operatingSystems, lynisVersions, staleHosts] = await Promise.all([
-    hostCounts(knex, scope, dialect.toDatabaseTime.bind(dialect), now, staleBefore),
+    hostCounts(knex, scope, dialect.toDatabaseTime.bind(dialect), now),
     hardeningOf(knex, scope),
     reportsByDay(database, scope, today - (TREND_DAYS - 1), today),
     refusalsByDay(database, scope, dayText(today - (UPLOAD_DAYS - 1))),
-    topFindings(database, scope),
+    topFindings(database, scope, { hideLynis: settings.hideLynisFindings }),
     labelCounts(knex, scope, dialect, 'os_name'),
     labelCounts(knex, scope, dialect, 'lynis_version'),
-    oldestHosts(database, scope, staleBefore),
+    staleHostsSeenLongestAgo(database, scope),
   ]);
   const compliance = await complianceOverview(database, scope, now, dayText(today - (TREND_DAYS - 1)));
   return {
     generatedAt: now.toISOString(),
-    staleDays,
+    staleDays: settings.staleDays,
     hosts,
     hardeningIndex,
     hardeningTrend: [...days].sort(([a], [b]) => a - b).map(([day, { reports, average }]) => ({ day: dayText(day), average, reports })),
@@ -63,28 +68,34 @@ export async function fleetOverview(database: Database, scope: AccessScope, stal
   };
 }
 
-/** Hosts in all, seen within a day and a week, and stale, in one pass over the host table. */
-async function hostCounts(
-  knex: Knex,
-  scope: AccessScope,
-  toDatabaseTime: (time: Date) => Date | number,
-  now: Date,
-  staleBefore: Date,
-): Promise<Overview['hosts']> {
+/** Hosts not decommissioned, those seen within a day and a week, the stale and the decommissioned ones, in one pass over the host table. */
+async function hostCounts(knex: Knex, scope: AccessScope, toDatabaseTime: (time: Date) => Date | number, now: Date): Promise<Overview['hosts']> {
+  const counted = "state <> 'decommissioned'";
   const query = knex('host').select(
-    knex.raw('count(*) as total'),
-    knex.raw('sum(case when last_seen >= ? then 1 else 0 end) as seen_day', [toDatabaseTime(new Date(now.getTime() - DAY_MS))]),
-    knex.raw('sum(case when last_seen >= ? then 1 else 0 end) as seen_week', [toDatabaseTime(new Date(now.getTime() - 7 * DAY_MS))]),
-    knex.raw('sum(case when last_seen < ? then 1 else 0 end) as stale', [toDatabaseTime(staleBefore)]),
+    knex.raw(`sum(case when ${counted} then 1 else 0 end) as total`),
+    knex.raw(`sum(case when ${counted} and last_seen >= ? then 1 else 0 end) as seen_day`, [toDatabaseTime(new Date(now.getTime() - DAY_MS))]),
+    knex.raw(`sum(case when ${counted} and last_seen >= ? then 1 else 0 end) as seen_week`, [toDatabaseTime(new Date(now.getTime() - 7 * DAY_MS))]),
+    knex.raw("sum(case when state = 'stale' then 1 else 0 end) as stale"),
+    knex.raw("sum(case when state = 'decommissioned' then 1 else 0 end) as decommissioned"),
   );
   limitToScope(knex, query, 'id', scope);
-  const [row] = (await query) as { total: Count; seen_day: Count | null; seen_week: Count | null; stale: Count | null }[];
-  return { total: Number(row!.total), seenLast24h: Number(row!.seen_day ?? 0), seenLast7d: Number(row!.seen_week ?? 0), stale: Number(row!.stale ?? 0) };
+  const [row] = (await query) as Record<'total' | 'seen_day' | 'seen_week' | 'stale' | 'decommissioned', Count | null>[];
+  return {
+    total: Number(row!.total ?? 0),
+    seenLast24h: Number(row!.seen_day ?? 0),
+    seenLast7d: Number(row!.seen_week ?? 0),
+    stale: Number(row!.stale ?? 0),
+    decommissioned: Number(row!.decommissioned ?? 0),
+  };
 }
 
 /** Average, median and distribution of the hosts' latest hardening index, from the hosts counted by index (0–100). */
 async function hardeningOf(knex: Knex, scope: AccessScope): Promise<Overview['hardeningIndex']> {
-  const query = knex('host').select({ value: 'latest_hardening_index' }).count({ hosts: '*' }).groupBy('latest_hardening_index');
+  const query = knex('host')
+    .select({ value: 'latest_hardening_index' })
+    .count({ hosts: '*' })
+    .whereNot('state', 'decommissioned')
+    .groupBy('latest_hardening_index');
   limitToScope(knex, query, 'id', scope);
   const rows = (await query) as { value: number | null; hosts: Count }[];
   let unknown = 0;
@@ -130,6 +141,7 @@ async function reportsByDay(
   const dialect = sqlDialectOf(database.em);
   const knex = database.em.getKnex();
   const inScope = scopeCondition(knex, scope, 'host_record_id');
+  const decommissioned = knex('host').select('id').where('state', 'decommissioned');
   const [first, ...others] = Array.from({ length: lastDay - firstDay + 1 }, (_, i) => {
     const day = firstDay + i;
     const reports = knex('report')
@@ -137,7 +149,8 @@ async function reportsByDay(
       .count({ reports: '*' })
       .avg({ average: 'hardening_index' })
       .where('received_at', '>=', dialect.toDatabaseTime(new Date(day * DAY_MS)))
-      .andWhere('received_at', '<', dialect.toDatabaseTime(new Date((day + 1) * DAY_MS)));
+      .andWhere('received_at', '<', dialect.toDatabaseTime(new Date((day + 1) * DAY_MS)))
+      .whereNotIn('host_record_id', decommissioned);
     return inScope ? reports.andWhereRaw(inScope.sql, inScope.bindings) : reports;
   });
   // Not wrapped in parentheses: SQLite takes no parenthesised members of a compound select.
@@ -151,20 +164,16 @@ async function reportsByDay(
 
 /** The twenty values of a host column on the most hosts, `null` counted as a value of its own (ties by name, null last). */
 async function labelCounts(knex: Knex, scope: AccessScope, dialect: SqlDialect, column: 'os_name' | 'lynis_version'): Promise<LabelCount[]> {
-  const byHosts = knex('host').select({ name: column }).count({ hosts: '*' }).groupBy(column).orderByRaw('count(*) desc');
+  const byHosts = knex('host').select({ name: column }).count({ hosts: '*' }).whereNot('state', 'decommissioned').groupBy(column).orderByRaw('count(*) desc');
   limitToScope(knex, byHosts, 'id', scope);
   const rows = (await dialect.orderNullsLast(byHosts, column, 'asc').limit(TOP_LABELS)) as { name: string | null; hosts: Count }[];
   return rows.map((row) => ({ name: row.name, hosts: Number(row.hosts) }));
 }
 
 /** The stale hosts seen longest ago. */
-async function oldestHosts(database: Database, scope: AccessScope, staleBefore: Date) {
+async function staleHostsSeenLongestAgo(database: Database, scope: AccessScope) {
   const em = database.em.fork();
-  const qb = em
-    .createQueryBuilder(HostRecord, 'h')
-    .where({ lastSeen: { $lt: staleBefore } })
-    .orderBy({ lastSeen: 'asc', id: 'asc' })
-    .limit(STALE_SHOWN);
+  const qb = em.createQueryBuilder(HostRecord, 'h').where({ state: 'stale' }).orderBy({ lastSeen: 'asc', id: 'asc' }).limit(STALE_SHOWN);
   const inScope = scopeCondition(em.getKnex(), scope, 'h.id');
   if (inScope) qb.andWhere(inScope.sql, inScope.bindings);
   return hostsOf(em, await findBound(em, HostRecord, qb));

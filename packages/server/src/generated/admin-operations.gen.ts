@@ -151,7 +151,7 @@ export interface AdminOperations {
   listHosts: {
     data: Contract.ListHostsData;
     responses: Contract.ListHostsResponses;
-    defaulted: 'limit' | 'offset' | 'sort' | 'order';
+    defaulted: 'limit' | 'offset' | 'state' | 'sort' | 'order';
     raw: false;
   };
   /** `GET /api/admin/hosts/{hostRecordId}` */
@@ -161,10 +161,45 @@ export interface AdminOperations {
     defaulted: 'historyLimit';
     raw: false;
   };
+  /** `DELETE /api/admin/hosts/{hostRecordId}` */
+  deleteHost: {
+    data: Contract.DeleteHostData;
+    responses: Contract.DeleteHostResponses;
+    defaulted: never;
+    raw: false;
+  };
   /** `POST /api/admin/hosts/{hostRecordId}/identity/accept` */
   acceptHostIdentity: {
     data: Contract.AcceptHostIdentityData;
     responses: Contract.AcceptHostIdentityResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `POST /api/admin/hosts/{hostRecordId}/decommission` */
+  decommissionHost: {
+    data: Contract.DecommissionHostData;
+    responses: Contract.DecommissionHostResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `POST /api/admin/hosts/{hostRecordId}/reactivate` */
+  reactivateHost: {
+    data: Contract.ReactivateHostData;
+    responses: Contract.ReactivateHostResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `POST /api/admin/hosts/{hostRecordId}/merge` */
+  mergeHosts: {
+    data: Contract.MergeHostsData;
+    responses: Contract.MergeHostsResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `POST /api/admin/hosts/bulk-state` */
+  changeHostStates: {
+    data: Contract.ChangeHostStatesData;
+    responses: Contract.ChangeHostStatesResponses;
     defaulted: never;
     raw: false;
   };
@@ -417,7 +452,7 @@ export interface AdminOperations {
   exportHosts: {
     data: Contract.ExportHostsData;
     responses: Contract.ExportHostsResponses;
-    defaulted: 'sort' | 'order' | 'format';
+    defaulted: 'state' | 'sort' | 'order' | 'format';
     raw: true;
   };
   /** `GET /api/admin/exports/findings` */
@@ -470,7 +505,12 @@ export const ADMIN_OPERATION_ROLES = {
   listAuditEvents: 'admin',
   listHosts: 'viewer',
   getHost: 'viewer',
+  deleteHost: 'admin',
   acceptHostIdentity: 'operator',
+  decommissionHost: 'operator',
+  reactivateHost: 'operator',
+  mergeHosts: 'operator',
+  changeHostStates: 'operator',
   listReports: 'viewer',
   getReport: 'viewer',
   getRawReport: 'viewer',

@@ -1,4 +1,5 @@
-// Which reports of a group commit the store takes: the host identity check and the quotas of new hosts per key.
+// Which reports of a group commit the store takes: the host identity check and the quotas of new hosts per key; and
+// the lifecycle events of the hosts it takes (first reports, hosts back from stale or decommissioned).
 // Run inside the group's transaction, on rows it locks, so that concurrent groups and servers decide exactly.
 import { ReportRefusedError } from '@org/audit-server-core';
 import type { Knex } from '@mikro-orm/knex';
@@ -9,6 +10,7 @@ import type { ReadRowOf, RowOf } from '../database/rows.js';
 import { DomainError, notFound } from '../errors/domain-error.js';
 import type { HostSighting } from './host-records.js';
 import { upsertNotices, type OutboxEvent } from '../webhooks/outbox.js';
+import { arrivalEvents, type HostState } from './host-lifecycle.js';
 
 /** What the store does with a report whose `hostid2` differs from its host's last one. */
 export type HostIdentityMode = 'record' | 'strict';
@@ -36,7 +38,7 @@ export interface Admission {
 export type IdentityFlag = Pick<KnownHost, 'id' | 'identity_changed_at' | 'identity_from' | 'identity_to' | 'identity_refused'>;
 
 /** The columns of a host's row the identity check reads. */
-const KNOWN_COLUMNS = ['id', 'key_id', 'host_id', 'host_id2', 'identity_changed_at', 'identity_from', 'identity_to', 'identity_refused'] as const;
+const KNOWN_COLUMNS = ['id', 'key_id', 'host_id', 'host_id2', 'identity_changed_at', 'identity_from', 'identity_to', 'identity_refused', 'state'] as const;
 
 /** A host's row as the identity check reads it. */
 type KnownHost = Pick<ReadRowOf<HostRecord>, (typeof KNOWN_COLUMNS)[number]>;
@@ -68,10 +70,18 @@ export async function admitReports(
   const known = new Map((await lockHosts(trx, dialect, ids)).map((host) => [host.id, host]));
   const newIds = ids.filter((id) => !known.has(id));
   if (newIds.length > 0) await admitNewHosts(trx, dialect, sightings, newIds, known, settings, now, admission);
+  const states = new Map([...known.values()].map((host) => [host.id, host.state as HostState]));
   sightings.forEach((sighting, index) => {
     if (!known.has(sighting.id) && !admission.refused.has(index)) known.set(sighting.id, newHost(sighting));
   });
   checkIdentities(dialect, sightings, known, settings.hostIdentity, now, admission);
+  admission.events.push(
+    ...arrivalEvents(
+      sightings.filter((_, index) => !admission.refused.has(index)),
+      states,
+      now,
+    ),
+  );
   return admission;
 }
 
@@ -85,6 +95,7 @@ const newHost = (sighting: HostSighting): KnownHost => ({
   identity_from: null,
   identity_to: null,
   identity_refused: false,
+  state: 'active',
 });
 
 /** Writes the identity flags admission changed, in the caller's transaction, after the group's hosts are upserted. */

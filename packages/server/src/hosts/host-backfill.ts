@@ -1,3 +1,4 @@
+import type { Knex } from '@mikro-orm/knex';
 import type { Logger } from 'pino';
 import { describeFailure, readReportBytes } from '@org/audit-server-core';
 import type { Database } from '../database/dialect.js';
@@ -33,23 +34,18 @@ export async function deriveStoredHosts(orm: Database, options: DeriveOptions = 
   let after: string | undefined;
   let derived = 0;
   while (!options.stopped?.()) {
-    const query = knex('host').select('id', 'latest_report_id').where('derived_version', '<', DERIVED_VERSION).orderBy('id').limit(batchSize);
+    // Decommissioned hosts hold no findings (see `host-lifecycle.ts`): they are derived when they are back.
+    const query = knex('host')
+      .select('id', 'latest_report_id')
+      .where('derived_version', '<', DERIVED_VERSION)
+      .andWhere('state', '<>', 'decommissioned')
+      .orderBy('id')
+      .limit(batchSize);
     if (after !== undefined) query.andWhere('id', '>', after);
     const hosts = (await query) as { id: string; latest_report_id: string | null }[];
     if (hosts.length === 0) break;
     after = hosts.at(-1)!.id;
-    // One report in memory at a time: reports can be megabytes each.
-    const readings: { id: string; reportId: string | null; derived: ReturnType<typeof deriveFromReport> }[] = [];
-    for (const host of hosts) {
-      const [report] =
-        host.latest_report_id === null
-          ? []
-          : ((await knex('report')
-              .select(...CONTENT_COLUMNS)
-              .where('id', host.latest_report_id)) as ContentColumns[]);
-      const reading = report ? readReportBytes(await reportBytesOf(report)) : null;
-      readings.push({ id: host.id, reportId: host.latest_report_id, derived: deriveFromReport(reading?.summary ?? null, reading?.labels ?? null) });
-    }
+    const readings = await deriveLatestReports(knex, hosts);
     await knex.transaction(async (trx) => {
       const derivations = new Map<string, HostDerivation>();
       for (const {
@@ -57,7 +53,7 @@ export async function deriveStoredHosts(orm: Database, options: DeriveOptions = 
         reportId,
         derived: { columns, derivation },
       } of readings) {
-        const newest = trx('host').where('id', id).andWhere('derived_version', '<', DERIVED_VERSION);
+        const newest = trx('host').where('id', id).andWhere('derived_version', '<', DERIVED_VERSION).andWhere('state', '<>', 'decommissioned');
         if (reportId === null) newest.whereNull('latest_report_id');
         else newest.andWhere('latest_report_id', reportId);
         if ((await newest.update(columns)) > 0) derivations.set(id, derivation);
@@ -80,6 +76,29 @@ export async function deriveStoredHosts(orm: Database, options: DeriveOptions = 
     if (options.pauseMs ?? PAUSE_MS) await new Promise((resolve) => setTimeout(resolve, options.pauseMs ?? PAUSE_MS));
   }
   return derived;
+}
+
+/** What a host's newest report gives it, read from that report (`reportId`: which one it was). */
+export interface LatestReading {
+  id: string;
+  reportId: string | null;
+  derived: ReturnType<typeof deriveFromReport>;
+}
+
+/** Reads each host's newest report and derives what it gives the host, one report in memory at a time (reports can be megabytes each). */
+export async function deriveLatestReports(knex: Knex, hosts: { id: string; latest_report_id: string | null }[]): Promise<LatestReading[]> {
+  const readings: LatestReading[] = [];
+  for (const host of hosts) {
+    const [report] =
+      host.latest_report_id === null
+        ? []
+        : ((await knex('report')
+            .select(...CONTENT_COLUMNS)
+            .where('id', host.latest_report_id)) as ContentColumns[]);
+    const reading = report ? readReportBytes(await reportBytesOf(report)) : null;
+    readings.push({ id: host.id, reportId: host.latest_report_id, derived: deriveFromReport(reading?.summary ?? null, reading?.labels ?? null) });
+  }
+  return readings;
 }
 
 /** A running background derivation. */

@@ -215,6 +215,16 @@ function difference<Row>(stored: Row[], wanted: Row[], keyOf: (row: Row) => stri
   return { gone: gone.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row), added };
 }
 
+/**
+ * Deletes the findings of hosts whose rows the caller's transaction holds, and their counts, and forgets the hosts'
+ * digests, so that their next derivation writes every row again (a decommissioned host's, when it is back).
+ */
+export async function withdrawFindings(trx: Knex.Transaction, dialect: SqlDialect, ids: readonly string[]): Promise<void> {
+  const gone = await dialect.deleteReturning<HostFindingRow>(trx('host_finding').whereIn('host_record_id', ids), ['host_record_id', 'kind', 'test_id', 'text']);
+  await countFindings(trx, dialect, { gone, added: [] });
+  await trx('host').whereIn('id', ids).update({ derived_digest: null });
+}
+
 /** Keeps `finding_count` equal to `host_finding` grouped by kind and test id: each finding's change in hosts. */
 async function countFindings(trx: Knex.Transaction, dialect: SqlDialect, findings: { gone: HostFindingRow[]; added: HostFindingRow[] }): Promise<void> {
   const deltas = new CountDeltas();

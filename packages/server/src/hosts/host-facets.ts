@@ -40,6 +40,8 @@ async function facetValues(database: Database, scope: AccessScope, field: FacetF
     ])
     .limit(limit);
   if (field === 'group' || field === 'tag') query.where('kind', field);
+  // Counted as the host list counts by default: without decommissioned hosts.
+  query.whereNotIn(host, knex('host').select('id').where('state', 'decommissioned'));
   limitToScope(knex, query, host, scope);
   if (q !== undefined) {
     // A key is looked for by its label, what an operator knows it by (its id is what the filter takes).

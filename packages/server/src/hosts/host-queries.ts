@@ -99,9 +99,15 @@ export async function hostPage(database: Database, scope: AccessScope, query: Ho
  * scoped list never uses them.
  */
 async function keptSizes(em: SqlEntityManager, query: HostFilters, parts: HostListPart[], now: Date): Promise<number[] | undefined> {
-  const others = Object.entries(query).some(([name, value]) => value !== undefined && !['compliance', 'sort', 'order', 'limit', 'offset'].includes(name));
+  // The kept counts are those of the hosts not decommissioned (`hosts/host-lifecycle.ts`): the default state filter's.
+  const others = Object.entries(query).some(
+    ([name, value]) => value !== undefined && !['compliance', 'sort', 'order', 'limit', 'offset'].includes(name) && !(name === 'state' && value === 'current'),
+  );
   if (others || parts.some((part) => part.filters.compliance === undefined)) return undefined;
-  const [{ hosts, evaluatedHosts }, all] = await Promise.all([fleetCompliance({ em }, UNSCOPED, now), countBound(em.createQueryBuilder(HostRecord, 'h'))]);
+  const [{ hosts, evaluatedHosts }, all] = await Promise.all([
+    fleetCompliance({ em }, UNSCOPED, now),
+    countBound(em.createQueryBuilder(HostRecord, 'h').where({ state: { $ne: 'decommissioned' } })),
+  ]);
   const kept: Record<HostComplianceState, number> = {
     noncompliant: hosts.fail + hosts.error,
     waived: hosts.waived,
@@ -152,6 +158,10 @@ function filteredHosts(em: SqlEntityManager, scope: AccessScope, query: HostFilt
   const inScope = scopeCondition(em.getKnex(), scope, 'h.id');
   if (inScope) where(inScope);
   if (query.ids !== undefined) qb.andWhere({ id: { $in: query.ids } });
+  // Decommissioned hosts are listed only when asked for (`Host.state`).
+  const state = query.state ?? 'current';
+  if (state === 'current') qb.andWhere({ state: { $ne: 'decommissioned' } });
+  else if (state !== 'all') qb.andWhere({ state });
   if (query.keyId !== undefined) qb.andWhere({ key: query.keyId });
   if (query.hostId !== undefined) qb.andWhere({ hostId: query.hostId });
   if (query.hostname !== undefined) {
@@ -289,6 +299,11 @@ function toHost(record: HostRecord, labels: { groups: string[]; tags: string[] }
     hostnameAlias: record.hostnameAlias ?? null,
     compliance,
     identityChange: identityChangeOf(record),
+    state: record.state as Host['state'],
+    stateSince: (record.stateSince ?? record.firstSeen).toISOString(),
+    stateReason: record.stateReason as Host['stateReason'],
+    machineId: record.machineId ?? null,
+    autoPurge: record.autoPurge,
   };
 }
 

@@ -65,6 +65,8 @@ const LATEST_COLUMNS = [
   'customer_name',
   'hostname_alias',
   'derived_version',
+  'machine_id',
+  'auto_purge',
 ] as const satisfies readonly (keyof HostRow)[];
 
 /**
@@ -85,6 +87,10 @@ export async function upsertHosts(trx: Knex.Transaction, dialect: SqlDialect, ro
     report_count: trx.raw(`host.report_count + ${dialect.proposed('report_count')}`),
     first_seen: trx.raw(dialect.least('host.first_seen', dialect.proposed('first_seen'))),
     last_seen: trx.raw(dialect.greatest('host.last_seen', dialect.proposed('last_seen'))),
+    // A report makes a stale or decommissioned host active again (admission raised its `host.reactivated`).
+    state: 'active',
+    state_reason: 'reporting',
+    state_since: trx.raw(`case when host.state = 'active' then host.state_since else ${dialect.proposed('state_since')} end`),
   };
   return await dialect.upsertReturning<UpsertedHost>(trx, { table: 'host', rows, conflict: ['key_id', 'host_id'], merge }, [
     'id',

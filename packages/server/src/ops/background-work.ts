@@ -3,6 +3,8 @@ import { AuditRetention } from '../audit/audit-retention.js';
 import type { ServerConfig } from '../config.js';
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
+import { HostLifecycleSweep } from '../hosts/host-lifecycle-sweep.js';
+import { lifecycleSettings } from '../hosts/lifecycle-settings.js';
 import { PolicyEvaluator } from '../policies/policy-evaluator.js';
 import { RejectionLog } from '../refusals/rejection-log.js';
 import { ReportCompactor } from '../reports/report-compaction.js';
@@ -22,10 +24,12 @@ export interface BackgroundWork {
   compactor: ReportCompactor;
   /** Deletes the audit trail's entries older than `--audit-retention-days`. */
   auditRetention: AuditRetention;
+  /** Marks hosts stale and decommissions expired ones (`--stale-days` and the rest). */
+  hostLifecycle: HostLifecycleSweep;
 }
 
 /**
- * Starts retention, the rejection log, webhook delivery and policy evaluation, and builds the report compactor,
+ * Starts retention, the rejection log, webhook delivery, policy evaluation and the host lifecycle, and builds the report compactor,
  * which yields while `isBusy` (uploads in flight).
  */
 export function startBackgroundWork(database: Database, config: ServerConfig, logger: Logger, isBusy: () => boolean): BackgroundWork {
@@ -44,7 +48,8 @@ export function startBackgroundWork(database: Database, config: ServerConfig, lo
   const policyEvaluator = new PolicyEvaluator(database, { logger, onEvents: () => webhookDispatcher.wake() }).start();
   const compactor = new ReportCompactor(database, { logger, isBusy });
   const auditRetention = new AuditRetention(database, config.auditRetentionDays, logger).start();
-  return { pruning, rejections, webhookDispatcher, policyEvaluator, compactor, auditRetention };
+  const hostLifecycle = new HostLifecycleSweep(database, lifecycleSettings(config), logger, { onChanged: () => webhookDispatcher.wake() }).start();
+  return { pruning, rejections, webhookDispatcher, policyEvaluator, compactor, auditRetention, hostLifecycle };
 }
 
 /** Wakes what follows a committed upload: policy evaluation, webhook delivery and compaction. */
@@ -61,5 +66,6 @@ export async function stopBackgroundWork(work: BackgroundWork): Promise<void> {
   await work.webhookDispatcher.stop();
   await work.compactor.stop();
   await work.auditRetention.stop();
+  await work.hostLifecycle.stop();
   await work.rejections.close();
 }

@@ -173,6 +173,8 @@ export class PolicyEvaluator extends BackgroundWorker {
       .leftJoin('policy_evaluation as e', 'e.host_record_id', 'h.id')
       .select('h.id', 'h.key_id', 'h.host_id', 'h.hostname', 'h.last_seen', 'h.latest_report_id')
       .whereNotNull('h.latest_report_id')
+      // Decommissioned hosts hold no results (`hosts/host-lifecycle.ts`): evaluated again when they are back.
+      .andWhere('h.state', '<>', 'decommissioned')
       .andWhere((outOfDate) => {
         outOfDate.whereNull('e.host_record_id').orWhereRaw('e.report_id <> h.latest_report_id').orWhere('e.policy_set', '<>', policySet);
         if (evaluatedBefore) outOfDate.orWhere('e.evaluated_at', '<', sqlDialectOf(this.database.em).toDatabaseTime(evaluatedBefore));
@@ -303,9 +305,23 @@ async function writeResults(
   database: Database,
   batch: { hosts: HostRow[]; policies: ReadyPolicy[]; policySet: string; results: ResultRow[]; time: DatabaseTime },
 ): Promise<boolean> {
-  const { hosts, policies, policySet, results, time } = batch;
+  const { policies, policySet, time } = batch;
   const dialect = sqlDialectOf(database.em);
   return database.em.getKnex().transaction(async (trx) => {
+    // A host decommissioned while its rules ran keeps no results: its counts were withdrawn.
+    const gone = new Set(
+      (
+        (await trx('host')
+          .select('id')
+          .whereIn(
+            'id',
+            batch.hosts.map((host) => host.id),
+          )
+          .andWhere('state', 'decommissioned')) as { id: string }[]
+      ).map((row) => row.id),
+    );
+    const hosts = gone.size === 0 ? batch.hosts : batch.hosts.filter((host) => !gone.has(host.id));
+    const results = gone.size === 0 ? batch.results : batch.results.filter((result) => !gone.has(result.host_record_id));
     const ids = hosts.map((host) => host.id);
     const previous = new Map<string, { status: string; since: DatabaseTime }>();
     const stored = await trx('policy_result').select<ResultRow[]>('policy_id', 'rule_id', 'host_record_id', 'status', 'since').whereIn('host_record_id', ids);

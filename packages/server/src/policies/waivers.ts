@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from '@mikro-orm/knex';
 import type { Waiver, WaiverBulkInput, WaiverBulkResult, WaiverInput } from '../generated/types.gen.js';
 import type { WaiverRecord } from '../database/entities.js';
 import type { ReadRowOf } from '../database/rows.js';
@@ -7,8 +6,8 @@ import type { Database } from '../database/dialect.js';
 import { chunks, MAX_PARAMETERS } from '../database/batches.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { DomainError, notFound } from '../errors/domain-error.js';
-import { filteredHostIds } from '../hosts/host-queries.js';
-import { hostInScope, limitToScope, scopedHostIds } from '../hosts/host-scope.js';
+import { selectHosts } from '../hosts/host-selection.js';
+import { hostInScope, scopedHostIds } from '../hosts/host-scope.js';
 import { isScoped, type AccessScope } from '../people/scope.js';
 import { findPolicy } from './policy-records.js';
 import { DEFAULT_WAIVER_MAX_DAYS, MAX_BULK_WAIVER_HOSTS, type WaiverLimits } from './waiver-limits.js';
@@ -56,13 +55,15 @@ export async function createWaivers(
   limits: WaiverLimits = { maxDays: DEFAULT_WAIVER_MAX_DAYS },
 ): Promise<WaiverBulkResult> {
   const maxHosts = limits.maxHosts ?? MAX_BULK_WAIVER_HOSTS;
-  const { ids, filters } = input.hosts;
-  if ((ids === undefined) === (filters === undefined)) throw new DomainError('invalid', 'hosts: give exactly one of ids and filters');
   const { policyId, ruleId, expiresAt } = await checkedTerms(database, input, now, limits, 'invalid');
   const knex = database.em.getKnex();
-  const selected = ids !== undefined ? await knownHosts(knex, scope, ids) : await filteredIds(database, scope, filters!, maxHosts, now);
-  if (selected.length > maxHosts)
-    throw new DomainError('invalid', `hosts: more than ${maxHosts} hosts selected; waive the rule for a group or for every host (the fleet) instead`);
+  const selected = await selectHosts(
+    database,
+    scope,
+    input.hosts,
+    { maxHosts, tooMany: 'waive the rule for a group or for every host (the fleet) instead' },
+    now,
+  );
   const rows = selected.map((hostRecordId) =>
     waiverRow(database, { id: randomUUID(), policyId, ruleId, hostRecordId, group: null, reason: input.reason, expiresAt, createdBy }, now),
   );
@@ -141,33 +142,6 @@ async function checkedTerms(
   const ruleId = input.ruleId ?? null;
   if (ruleId !== null && !policy.rules.some((rule) => rule.id === ruleId)) throw new DomainError(unknownRule, `The policy has no rule ${ruleId}`);
   return { policyId: policy.id, ruleId, expiresAt };
-}
-
-/** `ids` when every one is a host's in `scope`; a `not_found` {@link DomainError} naming the first that is not. */
-async function knownHosts(knex: Knex, scope: AccessScope, ids: string[]): Promise<string[]> {
-  const unique = [...new Set(ids)];
-  const found = new Set<string>();
-  // A scope's own parameters (at most 200 entries) need room in each batch.
-  for (const batch of chunks(unique, isScoped(scope) ? MAX_PARAMETERS - 200 : MAX_PARAMETERS)) {
-    const query = knex('host').select('id').whereIn('id', batch);
-    limitToScope(knex, query, 'id', scope);
-    for (const row of (await query) as { id: string }[]) found.add(row.id);
-  }
-  const unknown = unique.find((id) => !found.has(id));
-  if (unknown !== undefined) throw notFound('host', unknown);
-  return unique;
-}
-
-/** The hosts the host list shows with these filters; one more than `maxHosts` at most, which is enough to refuse. */
-async function filteredIds(
-  database: Database,
-  scope: AccessScope,
-  filters: NonNullable<WaiverBulkInput['hosts']['filters']>,
-  maxHosts: number,
-  now: Date,
-): Promise<string[]> {
-  const rows = (await filteredHostIds(database, scope, filters, now).limit(maxHosts + 1)) as { id: string }[];
-  return rows.map((row) => row.id);
 }
 
 /** A waiver's row as stored. */

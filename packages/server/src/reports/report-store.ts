@@ -247,6 +247,12 @@ export function reportRowsOf(
     identity_refused: false,
     // Kept from the host's first report: the upsert never changes it on a known host.
     enrollment_id: report.enrollmentId ?? null,
+    // A report makes its host active (`hosts/host-lifecycle.ts`), since now unless it already was.
+    state: 'active',
+    state_since: row.received_at,
+    state_reason: 'reporting',
+    machine_id: columnText(report.labels?.machineId),
+    auto_purge: report.labels?.autoPurge ?? false,
     reportId: row.id,
     receivedAt: report.receivedAt,
   };

@@ -112,7 +112,6 @@ export class WebhookDispatcher extends BackgroundWorker {
             }
           }
           if (!subscription.events.has(event.type)) continue;
-          if (event.type === 'host.stale' && data['staleDays'] !== subscription.staleDays) continue;
           add(subscription, event.type, event.id, data);
         }
       }
@@ -256,48 +255,11 @@ export class WebhookDispatcher extends BackgroundWorker {
     if (!force && now.getTime() - this.lastSweep < (this.options.sweepIntervalMs ?? 60_000)) return;
     this.lastSweep = now.getTime();
     const subscriptions = await enabledSubscriptions(this.database.em.getKnex());
-    const staleDays = new Set(subscriptions.filter((s) => s.events.has('host.stale')).map((s) => s.staleDays));
-    for (const days of staleDays) await this.noticeStaleHosts(days, now);
     if (subscriptions.some((s) => s.events.has('key.expiring'))) await this.noticeExpiringKeys(now);
     const cutoff = this.dialect.toDatabaseTime(new Date(now.getTime() - (this.options.keepDays ?? 30) * DAY_MS));
     const expired = this.database.em.getKnex()('webhook_delivery').whereIn('status', ['delivered', 'failed']).andWhere('created_at', '<', cutoff);
     if (await expired.clone().first('id')) await expired.delete();
     await pruneRefusedUploadNotices(this.database.em.getKnex(), now, this.dialect.toDatabaseTime);
-  }
-
-  /** Hosts without a report for `days` days, told once until they report again. */
-  private async noticeStaleHosts(days: number, now: Date): Promise<void> {
-    const knex = this.database.em.getKnex();
-    const cutoff = this.dialect.toDatabaseTime(new Date(now.getTime() - days * DAY_MS));
-    const prefix = `${days}:`;
-    const hosts = (await knex('host as h')
-      .select('h.id', 'h.key_id', 'h.host_id', 'h.hostname', 'h.last_seen')
-      .where('h.last_seen', '<', cutoff)
-      .whereNotExists(
-        knex('webhook_notice as n')
-          .select(knex.raw('1'))
-          .whereRaw(`n.kind = 'host.stale' and n.subject = ${this.dialect.concat('?', 'h.id')} and n.notified_at >= h.last_seen`, [prefix]),
-      )
-      .orderBy('h.id')
-      .limit(1000)) as { id: string; key_id: string; host_id: string; hostname: string | null; last_seen: Date | number }[];
-    if (hosts.length === 0) return;
-    const events = hosts.map((host): OutboxEvent => ({
-      type: 'host.stale',
-      data: {
-        hostRecordId: host.id,
-        keyId: host.key_id,
-        hostId: host.host_id,
-        hostname: host.hostname,
-        lastSeen: new Date(host.last_seen).toISOString(),
-        staleDays: days,
-      },
-    }));
-    await this.notice(
-      events,
-      hosts.map((host) => `${prefix}${host.id}`),
-      'host.stale',
-      now,
-    );
   }
 
   /** License keys that expire within a week, told once per expiry. */

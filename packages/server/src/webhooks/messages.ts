@@ -43,6 +43,16 @@ function slackText(type: DeliveryEventType, data: Record<string, unknown>): stri
       return `Test event for the webhook ${escape(textOf(data['description'] ?? data['receiver']))}: its receiver is reached`;
     case 'policy.quarantined':
       return `Policy ${escape(String(data['policyName']))} was quarantined (disabled): ${escape(String(data['reason']))}`;
+    case 'host.enrolled':
+      return `${host} sent its first report`;
+    case 'host.decommissioned':
+      return `${host} was decommissioned (${escape(String(data['reason']))}, last report ${String(data['lastSeen'])})`;
+    case 'host.reactivated':
+      return `${host} is back (was ${escape(String(data['previousState']))}; ${data['reason'] === 'operator' ? 'reactivated by an operator' : 'it reported'})`;
+    case 'host.merged':
+      return `${escape(textOf(data['mergedHostname'] ?? data['mergedHostId']))} was merged into ${host}${data['automatic'] ? ' (same machine, new hostid)' : ''}`;
+    case 'host.deleted':
+      return `${host} was deleted with all its reports`;
     case 'audit.event': {
       const actor = data['actor'] as { name: string | null } | null;
       return `Audit: ${escape(String(actor?.name ?? 'someone'))} ${escape(String(data['operation']))} (${escape(String(data['outcome']))})`;

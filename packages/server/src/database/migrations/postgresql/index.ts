@@ -23,6 +23,7 @@ import { AuditTrail } from './0021-audit-trail.js';
 import { SsoAttempts } from './0022-sso-attempts.js';
 import { HostScopeIndex } from './0023-host-scope-index.js';
 import { Enrollments } from './0024-enrollments.js';
+import { HostLifecycle } from './0025-host-lifecycle.js';
 
 /**
  * Every PostgreSQL schema migration, oldest first. PostgreSQL support came after SQLite's 0003, so its list starts
@@ -53,4 +54,5 @@ export const POSTGRESQL_MIGRATIONS: MigrationObject[] = [
   { name: '0022-sso-attempts', class: SsoAttempts },
   { name: '0023-host-scope-index', class: HostScopeIndex },
   { name: '0024-enrollments', class: Enrollments },
+  { name: '0025-host-lifecycle', class: HostLifecycle },
 ];

@@ -25,6 +25,7 @@ import { AuditTrail } from './0023-audit-trail.js';
 import { SsoAttempts } from './0024-sso-attempts.js';
 import { HostScopeIndex } from './0025-host-scope-index.js';
 import { Enrollments } from './0026-enrollments.js';
+import { HostLifecycle } from './0027-host-lifecycle.js';
 
 /**
  * Every SQLite schema migration, oldest first, listed so that they run from compiled output without file globbing.
@@ -57,4 +58,5 @@ export const SQLITE_MIGRATIONS: MigrationObject[] = [
   { name: '0024-sso-attempts', class: SsoAttempts },
   { name: '0025-host-scope-index', class: HostScopeIndex },
   { name: '0026-enrollments', class: Enrollments },
+  { name: '0027-host-lifecycle', class: HostLifecycle },
 ];
