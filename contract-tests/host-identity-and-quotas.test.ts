@@ -51,8 +51,15 @@ const refusedReasons = async () => {
 };
 
 it('refuses a fourth new host of the day with 429 until the next UTC day, and a poisoned host with 409, both under refused uploads', async () => {
-  for (const host of ['host-1', 'host-2', 'host-3']) expect((await upload(host, lynisCapture.hostId2)).status).toBe(200);
-  const over = await upload('host-4', lynisCapture.hostId2);
+  // One capture for every host: each its own hostid2, or identity merge would take hosts 2 and 3 for host 1 again.
+  for (const [host, hostId2] of [
+    ['host-1', lynisCapture.hostId2],
+    ['host-2', '2'.repeat(64)],
+    ['host-3', '3'.repeat(64)],
+  ]) {
+    expect((await upload(host!, hostId2!)).status).toBe(200);
+  }
+  const over = await upload('host-4', '4'.repeat(64));
   expect(over).toMatchObject({ status: 429, body: 'Host quota exceeded: this license key enrolled its 3 new hosts for today (UTC)' });
   expect(Number(over.retryAfter)).toBeGreaterThan(0);
   expect(await upload('host-1', OTHER_ID2)).toMatchObject({ status: 409, body: expect.stringMatching(/^Host identity changed/) });

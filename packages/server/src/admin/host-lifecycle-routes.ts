@@ -1,5 +1,6 @@
-import { notFound } from '../errors/domain-error.js';
+import { DomainError, notFound } from '../errors/domain-error.js';
 import { changeStates, deleteHostRecord, type StateAction } from '../hosts/host-lifecycle.js';
+import { mergeHostRecords } from '../hosts/host-merge.js';
 import { hostById } from '../hosts/host-queries.js';
 import { selectHosts } from '../hosts/host-selection.js';
 import { actorLogFields } from './actor.js';
@@ -48,12 +49,28 @@ const deleteHost: AdminHandler<'deleteHost'> = async ({ path, actor, audit }, { 
   return { status: 204 };
 };
 
+/**
+ * `POST /api/admin/hosts/{hostRecordId}/merge`: the body's host merged into the path's (both in the actor's scope),
+ * answered with the surviving host; the policy evaluator then evaluates it again.
+ */
+const mergeHosts: AdminHandler<'mergeHosts'> = async ({ path, body, actor, audit }, { database, logger, policyEvaluator }) => {
+  if (path.hostRecordId === body.hostRecordId) throw new DomainError('invalid', 'A host cannot be merged into itself: name another host');
+  const survivor = await hostById(database, actor.scope, path.hostRecordId);
+  if (!survivor) throw notFound('host', path.hostRecordId);
+  const other = await hostById(database, actor.scope, body.hostRecordId);
+  if (!other) throw notFound('host', body.hostRecordId);
+  const merge = await mergeHostRecords(database, survivor.id, other.id, { automatic: false });
+  if (!merge) throw notFound('host', survivor.id);
+  audit.changes = { merged: { id: other.id, hostId: other.hostId, hostname: other.hostname, reportsMoved: merge.reportsMoved } };
+  logger.info({ hostRecordId: survivor.id, mergedHostRecordId: other.id, reportsMoved: merge.reportsMoved, ...actorLogFields(actor) }, 'hosts merged');
+  policyEvaluator?.wake();
+  return { status: 200, body: (await hostById(database, actor.scope, survivor.id))! };
+};
+
 export const hostLifecycleRoutes = {
   decommissionHost: stateRoute('decommission'),
   reactivateHost: stateRoute('reactivate'),
   changeHostStates,
   deleteHost,
-  mergeHosts: async () => {
-    throw new Error('not built yet');
-  },
+  mergeHosts,
 } satisfies AdminHandlers<'decommissionHost' | 'reactivateHost' | 'changeHostStates' | 'deleteHost' | 'mergeHosts'>;

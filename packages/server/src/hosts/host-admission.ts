@@ -11,6 +11,8 @@ import { DomainError, notFound } from '../errors/domain-error.js';
 import type { HostSighting } from './host-records.js';
 import { upsertNotices, type OutboxEvent } from '../webhooks/outbox.js';
 import { arrivalEvents, type HostState } from './host-lifecycle.js';
+import { findSurvivors, writeAliases, type IdentityMerge } from './host-identity-merge.js';
+import { mergedEvent } from './host-merge.js';
 
 /** What the store does with a report whose `hostid2` differs from its host's last one. */
 export type HostIdentityMode = 'record' | 'strict';
@@ -32,6 +34,12 @@ export interface Admission {
   events: OutboxEvent[];
   /** Hosts whose identity flag changed: written by {@link writeIdentityFlags} once the group's hosts are upserted. */
   flagged: IdentityFlag[];
+  /** The group's sightings as admitted, by index: those that join another host name it (its id and `hostid`). */
+  sightings: HostSighting[];
+  /** The reports that join another host (by index in the group): the id of that host, their `host_record_id`. */
+  redirected: Map<number, string>;
+  /** The identity merges made, for the audit trail once the group committed (`recordIdentityMerges`). */
+  merges: IdentityMerge[];
 }
 
 /** A host's identity flag as admission leaves it. */
@@ -46,7 +54,9 @@ const DAY_MS = 86_400_000;
 
 /**
  * Decides which of a group's reports are stored, in the caller's transaction and before its hosts are upserted:
- * 1. the group's known hosts are locked in id order (the order the upsert locks them in);
+ * 1. the group's known hosts are locked in id order (the order the upsert locks them in); a report under a
+ *    `hostid` of no host joins the host that `hostid` was merged into, or the one host its identity names (an
+ *    identity merge: `host-identity-merge.ts`), from then on counted and checked as that host's;
  * 2. for each key the group brings new hosts to, its `key_host_quota` row is locked (in key order), the hosts
  *    looked up again (one another server added meanwhile is known now), and new hosts beyond the key's quotas
  *    refused (`host-quota-exceeded`, 429), with one `key.quota_reached` event per key and UTC day;
@@ -60,15 +70,16 @@ const DAY_MS = 86_400_000;
 export async function admitReports(
   trx: Knex.Transaction,
   dialect: SqlDialect,
-  sightings: HostSighting[],
+  offered: HostSighting[],
   settings: AdmissionSettings,
   now: Date,
 ): Promise<Admission> {
-  const admission: Admission = { refused: new Map(), events: [], flagged: [] };
+  const admission: Admission = { refused: new Map(), events: [], flagged: [], sightings: offered, redirected: new Map(), merges: [] };
   await dialect.startWriting(trx);
-  const ids = [...new Set(sightings.map((sighting) => sighting.id))].sort();
+  const ids = [...new Set(offered.map((sighting) => sighting.id))].sort();
   const known = new Map((await lockHosts(trx, dialect, ids)).map((host) => [host.id, host]));
-  const newIds = ids.filter((id) => !known.has(id));
+  const sightings = (admission.sightings = await joinSurvivors(trx, dialect, offered, known, admission, now));
+  const newIds = [...new Set(sightings.map((sighting) => sighting.id))].filter((id) => !known.has(id)).sort();
   if (newIds.length > 0) await admitNewHosts(trx, dialect, sightings, newIds, known, settings, now, admission);
   const states = new Map([...known.values()].map((host) => [host.id, host.state as HostState]));
   sightings.forEach((sighting, index) => {
@@ -83,6 +94,41 @@ export async function admitReports(
     ),
   );
   return admission;
+}
+
+/**
+ * Step 1's redirection: the sightings of `hostid`s of no host that join a survivor ({@link findSurvivors}) name it
+ * from now on; the survivors are locked (after the group's own hosts, so out of id order: the rare deadlock this
+ * can cause is run again by the store), and each identity merge's `hostid` becomes an alias, with its
+ * `host.merged` event. A survivor deleted meanwhile leaves its sightings a new host.
+ */
+async function joinSurvivors(
+  trx: Knex.Transaction,
+  dialect: SqlDialect,
+  sightings: HostSighting[],
+  known: Map<string, KnownHost>,
+  admission: Admission,
+  now: Date,
+): Promise<HostSighting[]> {
+  const redirects = await findSurvivors(trx, sightings, new Set(sightings.map((sighting) => sighting.id).filter((id) => !known.has(id))));
+  if (redirects.size === 0) return sightings;
+  const survivorIds = [...new Set([...redirects.values()].map(({ survivor }) => survivor.id))].filter((id) => !known.has(id)).sort();
+  for (const host of await lockHosts(trx, dialect, survivorIds)) known.set(host.id, host);
+  for (const [id, { survivor, automatic }] of redirects) {
+    if (!known.has(survivor.id)) redirects.delete(id);
+    else if (automatic) {
+      const merged = sightings.find((sighting) => sighting.id === id)!;
+      admission.merges.push({ survivor, hostId: merged.host_id, at: now });
+      admission.events.push(mergedEvent(survivor, merged, true, now));
+    }
+  }
+  await writeAliases(trx, admission.merges, dialect.toDatabaseTime(now));
+  return sightings.map((sighting, index) => {
+    const redirect = redirects.get(sighting.id);
+    if (!redirect) return sighting;
+    admission.redirected.set(index, redirect.survivor.id);
+    return { ...sighting, id: redirect.survivor.id, host_id: redirect.survivor.host_id };
+  });
 }
 
 /** A host the group adds, as the identity check starts from: no `hostid2` yet, no flag. */

@@ -53,7 +53,7 @@ export function hostRowsOf(sightings: HostSighting[], toDatabaseTime: (time: Dat
 export type UpsertedHost = Pick<HostRow, 'id' | 'latest_report_id' | 'derived_digest'>;
 
 /** Columns that follow a host's newest report. */
-const LATEST_COLUMNS = [
+export const LATEST_COLUMNS = [
   'host_id2',
   'hostname',
   'os_name',

@@ -33,6 +33,7 @@ export async function createCollectorApi(config: ServerConfig, logger: Logger, p
       writeHealth,
       admission: { hostIdentity: config.hostIdentity, newHostsPerDay: config.keyNewHostsPerDay },
       onCommitted,
+      logger,
     }),
     toolSegment: config.toolSegment,
     maxBodyBytes: config.maxBodyBytes,

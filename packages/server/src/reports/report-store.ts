@@ -11,6 +11,8 @@ import { writeEvents, type OutboxEvent } from '../webhooks/outbox.js';
 import { admitReports, DEFAULT_NEW_HOSTS_PER_DAY, writeIdentityFlags, type Admission, type AdmissionSettings } from '../hosts/host-admission.js';
 import { hasDriverCode } from '../database/unavailable.js';
 import type { WriteHealth } from '../ops/write-health.js';
+import type { Logger } from 'pino';
+import { recordIdentityMerges } from '../hosts/host-identity-merge.js';
 
 /** Most reports written in one transaction, well under SQLite's limits on bound parameters and compound selects. */
 const MAX_GROUP = 128;
@@ -31,6 +33,8 @@ export interface OrmReportStoreOptions {
   concurrentGroups?: number;
   /** The host identity mode and the default quota of new hosts per key (see `hosts/host-admission.ts`). */
   admission?: Partial<AdmissionSettings>;
+  /** Told when the audit trail's entry of an identity merge could not be written (the upload stands). */
+  logger?: Pick<Logger, 'error'>;
 }
 
 /** A `report` row by column name, as the group commit inserts it. */
@@ -69,6 +73,7 @@ export class OrmReportStore implements ReportStore {
   private readonly writeHealth: WriteHealth | undefined;
   private readonly onCommitted: (() => void) | undefined;
   private readonly admission: AdmissionSettings;
+  private readonly logger: Pick<Logger, 'error'> | undefined;
 
   constructor(
     private readonly orm: Database,
@@ -79,6 +84,7 @@ export class OrmReportStore implements ReportStore {
     this.writeHealth = options.writeHealth;
     this.onCommitted = options.onCommitted;
     this.concurrentGroups = options.concurrentGroups ?? this.dialect.concurrentGroups;
+    this.logger = options.logger;
     this.admission = { hostIdentity: 'record', newHostsPerDay: DEFAULT_NEW_HOSTS_PER_DAY, ...options.admission };
   }
 
@@ -147,7 +153,12 @@ export class OrmReportStore implements ReportStore {
             this.admission,
             now,
           );
-          const kept = group.filter((_, index) => !admission!.refused.has(index));
+          // A report that joins another host (an alias, an identity merge) keeps its own hostid, under that host's id.
+          const kept = group.flatMap((save, index) => {
+            if (admission!.refused.has(index)) return [];
+            const hostRecordId = admission!.redirected.get(index) ?? save.row.host_record_id;
+            return [{ ...save, row: { ...save.row, host_record_id: hostRecordId }, host: admission!.sightings[index]! }];
+          });
           if (kept.length > 0) {
             const upserted = await upsertHosts(
               trx,
@@ -177,6 +188,7 @@ export class OrmReportStore implements ReportStore {
       return;
     }
     this.writeHealth?.recordSuccess();
+    if (admission && admission.merges.length > 0) await recordIdentityMerges(this.orm, admission.merges, this.logger);
     group.forEach((save, index) => {
       const refusal = admission?.refused.get(index);
       if (refusal) save.reject(refusal);
