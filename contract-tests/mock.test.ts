@@ -73,6 +73,7 @@ describe('mock admin API', () => {
   it('covers every admin operation of the contract', () => {
     expect(operations.map((o) => o.operationId).sort()).toEqual([
       'acceptHostIdentity',
+      'changeHostStates',
       'createEnrollment',
       'createLicenseKey',
       'createMyToken',
@@ -82,6 +83,8 @@ describe('mock admin API', () => {
       'createWaiver',
       'createWaivers',
       'createWebhook',
+      'decommissionHost',
+      'deleteHost',
       'deletePolicy',
       'deleteUser',
       'deleteWaiver',
@@ -118,8 +121,10 @@ describe('mock admin API', () => {
       'listWaivers',
       'listWebhookDeliveries',
       'listWebhooks',
+      'mergeHosts',
       'previewBaselinePolicy',
       'previewPolicy',
+      'reactivateHost',
       'redeliverWebhookDelivery',
       'revokeAdminToken',
       'revokeEnrollment',

@@ -401,6 +401,12 @@ describe.each(DIALECTS)('admin API on %s', (dialect) => {
           hostnameAlias: null,
           compliance: 'unknown',
           identityChange: null,
+          // Active since its first report; no machineid in these reports.
+          state: 'active',
+          stateSince: items[0]!['firstSeen'],
+          stateReason: 'reporting',
+          machineId: null,
+          autoPurge: false,
         },
       ]);
       expect(Date.parse(items[0]!['lastSeen'] as string) - Date.parse(items[0]!['firstSeen'] as string)).toBeCloseTo(15 * 60_000, -3);

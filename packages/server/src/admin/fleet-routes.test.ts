@@ -9,6 +9,8 @@ import { OrmReportStore } from '../reports/report-store.js';
 import { createAdminToken } from '../secrets/admin-tokens.js';
 import { createKey } from '../secrets/license-keys.js';
 import { createAdminApi, type AdminApi } from './api.js';
+import { sweepHostLifecycle } from '../hosts/host-lifecycle-sweep.js';
+import { DEFAULT_LIFECYCLE, lifecycleSettings } from '../hosts/lifecycle-settings.js';
 
 /** The clock of every test here: the overview's days are UTC days before it. */
 const NOW = new Date('2026-11-23T12:00:00.000Z');
@@ -46,6 +48,11 @@ describe.each(DIALECTS)('fleet view of the admin API on %s', (dialect) => {
     // JSON answers (and problems) are written whole, as text.
     if (typeof response.body !== 'string') throw new Error(`GET ${path}: a body that is not text`);
     return { status: response.status, body: JSON.parse(response.body) as T };
+  }
+  /** POSTs a JSON body to an admin path; answers the status and the parsed body. */
+  async function post<T = Record<string, unknown>>(path: string, body: unknown = {}): Promise<{ status: number; body: T }> {
+    const response = await api.handle({ method: 'POST', path, query: {}, headers: { authorization: `Bearer ${token}` }, body: { kind: 'json', value: body } });
+    return { status: response.status, body: JSON.parse(response.body as string) as T };
   }
   const ok = async <T>(path: string): Promise<T> => {
     const { status, body } = await get<T>(path);
@@ -158,10 +165,12 @@ describe.each(DIALECTS)('fleet view of the admin API on %s', (dialect) => {
 
     it('gives the numbers of a small fleet, computed by hand', async () => {
       await seedFleet();
+      // h2, h4 and h5 sent nothing for more than the default 7 days: the sweep makes them stale.
+      expect(await sweepHostLifecycle(database, DEFAULT_LIFECYCLE, NOW)).toEqual({ stale: 3, decommissioned: 0 });
       const overview = await ok<Overview>('/api/admin/overview');
       expect(overview.generatedAt).toBe(NOW.toISOString());
       expect(overview.staleDays).toBe(7);
-      expect(overview.hosts).toEqual({ total: 5, seenLast24h: 2, seenLast7d: 2, stale: 3 });
+      expect(overview.hosts).toEqual({ total: 5, seenLast24h: 2, seenLast7d: 2, stale: 3, decommissioned: 0 });
       // Latest indexes 60, 70, 95 and 5; h3 has none.
       expect(overview.hardeningIndex).toEqual({
         average: 57.5,
@@ -230,9 +239,14 @@ describe.each(DIALECTS)('fleet view of the admin API on %s', (dialect) => {
       });
     });
 
-    it('counts stale hosts by staleDays, and names at most ten top findings of each kind', async () => {
+    it("counts stale hosts by their state, from the server's stale threshold (the deprecated staleDays is ignored), and names at most ten top findings of each kind", async () => {
+      const lifecycle = lifecycleSettings({ staleDays: 30, groupStaleDays: '', groupExpireAfter: '', autoPurgeAfter: '24h' });
+      api = await createAdminApi({ database, lifecycle });
       await seedFleet();
-      expect((await ok<Overview>('/api/admin/overview?staleDays=30')).hosts).toEqual({ total: 5, seenLast24h: 2, seenLast7d: 2, stale: 2 });
+      await sweepHostLifecycle(database, lifecycle, NOW);
+      const stale = await ok<Overview>('/api/admin/overview?staleDays=1');
+      expect(stale.staleDays).toBe(30);
+      expect(stale.hosts).toEqual({ total: 5, seenLast24h: 2, seenLast7d: 2, stale: 2, decommissioned: 0 });
       await store('h6', '2026-11-23T09:00:00Z', lynisSummary({ warnings: Array.from({ length: 12 }, (_, i) => finding(`X-${String(i).padStart(2, '0')}`)) }));
       const overview = await ok<Overview>('/api/admin/overview?staleDays=30');
       expect(overview.topWarnings.map((warning) => [warning.testId, warning.hosts])).toEqual([
@@ -248,6 +262,62 @@ describe.each(DIALECTS)('fleet view of the admin API on %s', (dialect) => {
         ['X-06', 1],
       ]);
       expect(overview.staleHosts.map((host) => host.id)).toEqual([id('h5'), id('h4')]);
+    });
+
+    it('leaves a decommissioned host out of every figure, and counts it again once reactivated', async () => {
+      await seedFleet();
+      const before = await ok<Overview>('/api/admin/overview');
+      const decommissioned = await post<Host>(`/api/admin/hosts/${id('h1')}/decommission`);
+      expect(decommissioned.status).toBe(200);
+      expect(decommissioned.body).toMatchObject({ state: 'decommissioned', stateReason: 'operator', stateSince: NOW.toISOString() });
+      const without = await ok<Overview>('/api/admin/overview');
+      expect(without.hosts).toEqual({ total: 4, seenLast24h: 1, seenLast7d: 1, stale: 0, decommissioned: 1 });
+      // h1's latest index (60) and its three reports leave the hardening figures and the trend.
+      expect(without.hardeningIndex).toMatchObject({ average: 56.7, median: 70, unknown: 1 });
+      expect(without.hardeningTrend).toEqual([
+        { day: '2026-10-14', average: 95, reports: 1 },
+        { day: '2026-11-13', average: 70, reports: 1 },
+        { day: '2026-11-22', average: null, reports: 1 },
+      ]);
+      // W-1 is then h2's alone; W-2 and S-2 were h1's only.
+      expect(without.topWarnings.map((warning) => [warning.testId, warning.hosts])).toEqual([
+        ['W-1', 1],
+        ['W-3', 1],
+      ]);
+      expect(without.topSuggestions.map((suggestion) => [suggestion.testId, suggestion.hosts])).toEqual([
+        ['S-1', 1],
+        ['W-3', 1],
+      ]);
+      expect(without.operatingSystems).toEqual([
+        { name: DEBIAN, hosts: 2 },
+        { name: UBUNTU, hosts: 1 },
+        { name: null, hosts: 1 },
+      ]);
+      expect((await ok<FindingGroupPage>('/api/admin/findings')).total).toBe(4);
+      // The default list leaves it out; the state filter shows it.
+      expect((await ok<HostPage>('/api/admin/hosts')).items.map((host) => host.id)).not.toContain(id('h1'));
+      expect((await ok<HostPage>('/api/admin/hosts?state=decommissioned')).items.map((host) => host.id)).toEqual([id('h1')]);
+      expect((await ok<HostPage>('/api/admin/hosts?state=all')).total).toBe(5);
+      // Decommissioning twice changes nothing.
+      expect((await post<Host>(`/api/admin/hosts/${id('h1')}/decommission`)).body.stateSince).toBe(NOW.toISOString());
+
+      // Back, it counts again (its findings come from its stored report, which is not a Lynis report here: the
+      // lifecycle tests check they come back from real reports).
+      const back = await post<Host>(`/api/admin/hosts/${id('h1')}/reactivate`);
+      expect(back.body).toMatchObject({ state: 'active', stateReason: 'operator' });
+      const again = await ok<Overview>('/api/admin/overview');
+      for (const figure of ['hosts', 'hardeningIndex', 'hardeningTrend', 'operatingSystems', 'lynisVersions', 'uploadsPerDay'] as const) {
+        expect(again[figure], figure).toEqual(before[figure]);
+      }
+    });
+
+    it("hides the findings about Lynis itself unless asked for by test id, or shown by the server's setting", async () => {
+      await store('h7', '2026-11-23T09:00:00Z', lynisSummary({ warnings: [], suggestions: [finding('LYNIS', 'This release is more than 4 months old')] }));
+      expect((await ok<Overview>('/api/admin/overview')).topSuggestions).toEqual([]);
+      expect((await ok<FindingGroupPage>('/api/admin/findings')).total).toBe(0);
+      expect((await ok<FindingGroupPage>('/api/admin/findings?testId=LYNIS')).items.map((item) => item.hosts)).toEqual([1]);
+      api = await createAdminApi({ database, hideLynisFindings: false });
+      expect((await ok<Overview>('/api/admin/overview')).topSuggestions.map((item) => item.testId)).toEqual(['LYNIS']);
     });
 
     it('refuses a staleDays out of bounds', async () => {

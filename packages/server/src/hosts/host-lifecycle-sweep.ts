@@ -104,16 +104,12 @@ async function markStale(database: Database, settings: LifecycleSettings, now: D
   const knex = database.em.getKnex();
   const dialect = sqlDialectOf(database.em);
   const cutoff = dialect.toDatabaseTime(new Date(now.getTime() - shortestStaleMs(settings)));
-  let after = '';
+  let after: string | undefined;
   let changed = 0;
   for (;;) {
-    const candidates = (await knex('host')
-      .select('id')
-      .where('state', 'active')
-      .andWhere('last_seen', '<', cutoff)
-      .andWhere('id', '>', after)
-      .orderBy('id')
-      .limit(BATCH)) as { id: string }[];
+    const query = knex('host').select('id').where('state', 'active').andWhere('last_seen', '<', cutoff).orderBy('id').limit(BATCH);
+    if (after !== undefined) query.andWhere('id', '>', after);
+    const candidates = (await query) as { id: string }[];
     if (candidates.length === 0) return changed;
     after = candidates.at(-1)!.id;
     const ids = candidates.map((row) => row.id);

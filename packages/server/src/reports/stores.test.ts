@@ -357,6 +357,12 @@ describe.each(DIALECTS)('stores on %s', (dialect) => {
         identityRefused: false,
         // Reported under its key itself, not an enrollment's alias of it.
         enrollmentId: null,
+        // Active since its first report, which named no machineid and did not allow auto-purge.
+        state: 'active',
+        stateSince: at('10:00:00'),
+        stateReason: 'reporting',
+        machineId: null,
+        autoPurge: false,
       });
       // Each report keeps its own hostid2.
       const reports = await observer.em.fork().find(ReportRecord, {}, { orderBy: { receivedAt: 'asc' } });

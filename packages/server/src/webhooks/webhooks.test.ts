@@ -9,6 +9,9 @@ import { startStubServer, type StubReply, type StubServer } from '@org/test-supp
 import { openDatabase, type Database } from '../database/open.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { hostRecordId } from '../hosts/host-records.js';
+import { changeStates, deleteHostRecord } from '../hosts/host-lifecycle.js';
+import { sweepHostLifecycle } from '../hosts/host-lifecycle-sweep.js';
+import { lifecycleSettings } from '../hosts/lifecycle-settings.js';
 import { dayOf, RejectionLog, type RefusalGroup } from '../refusals/rejection-log.js';
 import { OrmReportStore } from '../reports/report-store.js';
 import { createKey, setKeySettings } from '../secrets/license-keys.js';
@@ -394,22 +397,51 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     expect(new Set(receiver.requests.map((request) => request.headers['webhook-id'])).size).toBe(11);
   });
 
-  it('tells once of a host gone stale and of a key about to expire', async () => {
-    const stale = await subscribe(['host.stale'], { staleDays: 2 });
-    const expiring = await subscribe(['key.expiring']);
+  it("tells once of each change in a host's life: first report, stale, back, decommissioned, back, deleted", async () => {
+    const lifecycle = await subscribe(['host.enrolled', 'host.stale', 'host.decommissioned', 'host.reactivated', 'host.deleted']);
+    const settings = lifecycleSettings({ staleDays: 2, groupStaleDays: '', groupExpireAfter: '', autoPurgeAfter: '24h' });
+    const id = hostRecordId(keyId, 'a'.repeat(40));
+    const sender = dispatcher();
+    const told = async () => {
+      await sender.settle();
+      const items = (await listDeliveries(orm, UNSCOPED, lifecycle.webhook.id, { limit: 50, offset: 0 })).items;
+      return items.map((item) => JSON.parse(item.payload) as { type: string; data: Record<string, unknown> }).reverse();
+    };
     await upload('a'.repeat(40), lynisReport('web-01', 70));
+    await upload('a'.repeat(40), lynisReport('web-01', 71));
+    clock = new Date(clock.getTime() + 3 * DAY_MS);
+    expect(await sweepHostLifecycle(orm, settings, clock)).toEqual({ stale: 1, decommissioned: 0 });
+    expect(await sweepHostLifecycle(orm, settings, clock)).toEqual({ stale: 0, decommissioned: 0 });
+    await upload('a'.repeat(40), lynisReport('web-01', 72));
+    expect(await changeStates(orm, [id], 'decommission', settings, clock)).toEqual([id]);
+    expect(await changeStates(orm, [id], 'decommission', settings, clock)).toEqual([]);
+    await upload('a'.repeat(40), lynisReport('web-01', 73));
+    await deleteHostRecord(orm, id, clock);
+    const events = await told();
+    // Deliveries are listed newest first, several made at one time in no set order: compared as a set.
+    expect(events.map((event) => [event.type, event.data['previousState'] ?? null]).sort()).toEqual(
+      [
+        ['host.enrolled', null],
+        ['host.stale', null],
+        ['host.reactivated', 'stale'],
+        ['host.decommissioned', 'active'],
+        ['host.reactivated', 'decommissioned'],
+        ['host.deleted', null],
+      ].sort(),
+    );
+    expect(events.every((event) => event.data['hostRecordId'] === id && event.data['hostname'] === 'web-01')).toBe(true);
+    expect(events.find((event) => event.type === 'host.stale')!.data).toMatchObject({ staleDays: 2 });
+    expect(events.find((event) => event.type === 'host.decommissioned')!.data).toMatchObject({ reason: 'operator' });
+  });
+
+  it('tells once of a key about to expire', async () => {
+    const expiring = await subscribe(['key.expiring']);
     await createKey(orm, { label: 'soon', expiresAt: new Date(clock.getTime() + 3 * DAY_MS) });
     await createKey(orm, { label: 'later', expiresAt: new Date(clock.getTime() + 30 * DAY_MS) });
     const sender = dispatcher();
     await sender.settle();
-    expect((await listDeliveries(orm, UNSCOPED, stale.webhook.id, { limit: 10, offset: 0 })).total).toBe(0);
-    clock = new Date(clock.getTime() + 3 * DAY_MS);
+    clock = new Date(clock.getTime() + DAY_MS);
     await sender.settle();
-    await sender.settle();
-    const staleItems = (await listDeliveries(orm, UNSCOPED, stale.webhook.id, { limit: 10, offset: 0 })).items;
-    expect(staleItems.map((item) => JSON.parse(item.payload).data)).toEqual([
-      expect.objectContaining({ hostRecordId: hostRecordId(keyId, 'a'.repeat(40)), staleDays: 2 }),
-    ]);
     const expiringItems = (await listDeliveries(orm, UNSCOPED, expiring.webhook.id, { limit: 10, offset: 0 })).items;
     expect(expiringItems.map((item) => JSON.parse(item.payload).data.label)).toEqual(['soon']);
   });
