@@ -127,7 +127,8 @@ async function joinSurvivors(
     const redirect = redirects.get(sighting.id);
     if (!redirect) return sighting;
     admission.redirected.set(index, redirect.survivor.id);
-    return { ...sighting, id: redirect.survivor.id, host_id: redirect.survivor.host_id };
+    // The survivor's key and hostid, so that the upsert's conflict on them finds its row (merged from another key too).
+    return { ...sighting, id: redirect.survivor.id, key_id: redirect.survivor.key_id, host_id: redirect.survivor.host_id };
   });
 }
 

@@ -47,7 +47,10 @@ describe.each(DIALECTS)('host merge on %s', (dialect) => {
   const id = (digit: string) => hostRecordId(key.id, hostid(digit));
 
   async function upload(digit: string, id2: string, ...lines: string[]) {
-    const body = new URLSearchParams({ data: minimalReport(...lines), licensekey: key.key, hostid: hostid(digit), hostid2: id2 }).toString();
+    await uploadWith(key.key, digit, id2, ...lines);
+  }
+  async function uploadWith(licensekey: string, digit: string, id2: string, ...lines: string[]) {
+    const body = new URLSearchParams({ data: minimalReport(...lines), licensekey, hostid: hostid(digit), hostid2: id2 }).toString();
     const response = (await collector.handle({
       method: 'POST',
       path: '/api/audit/upload/',
@@ -129,6 +132,19 @@ describe.each(DIALECTS)('host merge on %s', (dialect) => {
       // Joining by an alias is no new enrollment, and no new merge.
       expect(await events('host.enrolled')).toHaveLength(2);
       expect(await events('host.merged')).toHaveLength(1);
+    });
+
+    it('merges a host of another license key, whose later reports under that key join the survivor too', async () => {
+      const other = await createKey(database, { label: 'moved' });
+      await uploadWith(other.key, 'c', hostid2('3'), 'hostname=web-moved');
+      const moved = hostRecordId(other.id, hostid('c'));
+      const before = await ok<Host>(`/api/admin/hosts/${id('a')}`);
+      const merged = await call<Host>('POST', `/api/admin/hosts/${id('a')}/merge`, { hostRecordId: moved });
+      expect(merged).toMatchObject({ status: 200, body: { keyId: key.id, hostname: 'web-moved', reportCount: 2, firstSeen: before.firstSeen } });
+      await uploadWith(other.key, 'c', hostid2('3'), 'hostname=web-moved');
+      expect((await ok<Host>(`/api/admin/hosts/${id('a')}`)).reportCount).toBe(3);
+      expect((await call('GET', `/api/admin/hosts/${moved}`)).status).toBe(404);
+      expect(await hostCount()).toBe(2);
     });
 
     it('refuses the same host twice (400), a host that does not exist (404) and a viewer (403)', async () => {
