@@ -5,10 +5,11 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holdMachineLynis } from './support/machine-lynis.js';
 import { logLine, makeDataDir, runCli, startServerProcess, type ServerProcess } from './support/server-process.js';
@@ -24,6 +25,7 @@ const SAVED_FILES = [
 /** The files the script manages on a host without systemd (this machine's case is checked below). */
 const MANAGED = ['/etc/lynis/custom.prf', '/etc/lynis/audit-collector.pem', '/etc/lynis/hostids', '/etc/lynis/audit-collector-enrollment.state'];
 const SYSTEMD = existsSync('/run/systemd/system');
+const ARTIFACTS = fileURLToPath(new URL('../test-artifacts', import.meta.url));
 const SCHEDULE = SYSTEMD
   ? ['/etc/systemd/system/audit-collector-lynis.service', '/etc/systemd/system/audit-collector-lynis.timer']
   : ['/etc/cron.d/audit-collector-lynis'];
@@ -130,6 +132,31 @@ async function tree(dir: string): Promise<Record<string, string>> {
   return files;
 }
 
+/**
+ * What an operator would see of an enrollment, for the record: the one-line command (its secret elided), the
+ * profile block the script wrote, and the schedule it installed. Written to test-artifacts/enroll-run.txt.
+ */
+async function recordEnrollment(command: string, profile: string, schedule: string): Promise<void> {
+  const end = '# END audit-collector enrollment';
+  const block = profile.slice(profile.indexOf('# BEGIN audit-collector enrollment'), profile.indexOf(end) + end.length);
+  const timers = SYSTEMD ? shell('systemctl list-timers audit-collector-lynis.timer --all --no-pager').output : '(no systemd here: the cron file above)';
+  await mkdir(ARTIFACTS, { recursive: true });
+  await writeFile(
+    join(ARTIFACTS, 'enroll-run.txt'),
+    [
+      `$ ${command.replace(/enr_[0-9a-f]{64}/, 'enr_…')}`,
+      '',
+      '/etc/lynis/custom.prf (managed block):',
+      block.replace(/^license-key=.*$/m, 'license-key=…'),
+      '',
+      `${SCHEDULE[0]}:`,
+      schedule,
+      timers,
+      '',
+    ].join('\n'),
+  );
+}
+
 let releaseLynis: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
@@ -223,7 +250,8 @@ describe('the one-line enroll command on a real Debian host', () => {
       `/api/admin/hosts?keyId=${keyId}`,
     );
     expect(hosts.body.items).toHaveLength(1);
-    expect(hosts.body.items[0]).toMatchObject({ keyId, tags: ['production'], customerName: 'Acme Corp' });
+    expect(hosts.body.items[0]).toMatchObject({ keyId, tags: ['production'], customerName: 'Acme Corp', state: 'active', stateReason: 'reporting' });
+    await recordEnrollment(command, profile, schedule);
     expect([...hosts.body.items[0]!.groups].sort()).toEqual(['enrolled', 'webservers']);
     const enrollments = await admin<{ items: { id: string; hostCount: number; state: string; lastUsedAt: string | null }[] }>('GET', '/api/admin/enrollments');
     expect(enrollments.body.items).toEqual([expect.objectContaining({ id: enrollmentId, hostCount: 1, state: 'active', lastUsedAt: expect.any(String) })]);

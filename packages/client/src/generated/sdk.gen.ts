@@ -1357,10 +1357,12 @@ export const redeliverWebhookDelivery = <ThrowOnError extends boolean = false>(o
  *
  * The hosts `listHosts` would list with the same filters and order, every page of them: the same query
  * parameters, read by the same query, so a filtered view exports exactly the hosts it counts (its `total`).
- * Without filters, every host. Streamed from the database a page at a time, so a fleet of any size costs the
+ * Without filters, every host the list shows. Streamed from the database a page at a time, so a fleet of any size costs the
  * server the same memory. Each host carries its license key's label (`keyLabel`, null when the key has none)
  * and the rules it fails (`failingRules`: `fail` or `error` results a waiver does not cover, as
- * `policyName/ruleId`, by policy name then rule id; an array in JSON, joined by `;` in CSV like groups and tags).
+ * `policyName/ruleId`, by policy name then rule id; an array in JSON, joined by `;` in CSV like groups and tags),
+ * and its lifecycle state (`state`, `stateSince`). Like the list, it leaves decommissioned hosts out unless the
+ * `state` filter asks for them.
  *
  * Requires the `viewer` role.
  *

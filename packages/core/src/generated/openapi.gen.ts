@@ -4244,7 +4244,7 @@ export const openApiDocument = {
         ],
         "x-required-role": "viewer",
         "summary": "The hosts of the list, filtered and sorted as the list is, with their latest index, findings counts, key label, compliance and failing rules",
-        "description": "The hosts `listHosts` would list with the same filters and order, every page of them: the same query\nparameters, read by the same query, so a filtered view exports exactly the hosts it counts (its `total`).\nWithout filters, every host. Streamed from the database a page at a time, so a fleet of any size costs the\nserver the same memory. Each host carries its license key's label (`keyLabel`, null when the key has none)\nand the rules it fails (`failingRules`: `fail` or `error` results a waiver does not cover, as\n`policyName/ruleId`, by policy name then rule id; an array in JSON, joined by `;` in CSV like groups and tags).\n\nRequires the `viewer` role.\n",
+        "description": "The hosts `listHosts` would list with the same filters and order, every page of them: the same query\nparameters, read by the same query, so a filtered view exports exactly the hosts it counts (its `total`).\nWithout filters, every host the list shows. Streamed from the database a page at a time, so a fleet of any size costs the\nserver the same memory. Each host carries its license key's label (`keyLabel`, null when the key has none)\nand the rules it fails (`failingRules`: `fail` or `error` results a waiver does not cover, as\n`policyName/ruleId`, by policy name then rule id; an array in JSON, joined by `;` in CSV like groups and tags),\nand its lifecycle state (`state`, `stateSince`). Like the list, it leaves decommissioned hosts out unless the\n`state` filter asks for them.\n\nRequires the `viewer` role.\n",
         "security": [
           {
             "adminToken": []
@@ -4324,7 +4324,7 @@ export const openApiDocument = {
                 "schema": {
                   "type": "string"
                 },
-                "example": "id,hostname,hostId,keyId,keyLabel,os,lynisVersion,groups,tags,customerName,firstSeen,lastSeen,reportCount,hardeningIndex,warnings,suggestions,compliance,failingRules\n0f8fad5b-d9cb-469f-a165-70867728950e,web-01,0123456789abcdef0123456789abcdef01234567,7c9e6679-7425-40de-944b-e07fc1f90ae7,Web servers,Debian GNU/Linux 12 (bookworm),3.0.8,webservers,production,acme,2026-11-01T08:00:02.000Z,2026-11-22T13:41:25.000Z,22,56,1,24,noncompliant,Baseline/firewall;Baseline/no-vulnerable-packages\n"
+                "example": "id,hostname,hostId,keyId,keyLabel,os,lynisVersion,groups,tags,customerName,firstSeen,lastSeen,state,stateSince,reportCount,hardeningIndex,warnings,suggestions,compliance,failingRules\n0f8fad5b-d9cb-469f-a165-70867728950e,web-01,0123456789abcdef0123456789abcdef01234567,7c9e6679-7425-40de-944b-e07fc1f90ae7,Web servers,Debian GNU/Linux 12 (bookworm),3.0.8,webservers,production,acme,2026-11-01T08:00:02.000Z,2026-11-22T13:41:25.000Z,active,2026-11-01T08:00:02.000Z,22,56,1,24,noncompliant,Baseline/firewall;Baseline/no-vulnerable-packages\n"
               },
               "application/json": {
                 "schema": {

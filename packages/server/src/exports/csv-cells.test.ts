@@ -25,6 +25,8 @@ const EXPORTS = {
       customerName: 'acme',
       firstSeen: '2026-01-01T00:00:00.000Z',
       lastSeen: '2026-01-02T00:00:00.000Z',
+      state: 'active',
+      stateSince: '2026-01-01T00:00:00.000Z',
       reportCount: 2,
       hardeningIndex: -1,
       warnings: 0,
