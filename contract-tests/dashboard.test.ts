@@ -206,7 +206,7 @@ describe('the dashboard', () => {
         '4Hosts',
         '3Seen in the last 24 hours',
         '3Seen in the last 7 days',
-        '1Stale (no report for 7 days)',
+        '1Stale (no report for 7 days)none decommissioned',
         // Latest hardening indexes 58, 41, 75 and 30.
         '51Average hardening index',
         '49.5Median hardening index',
@@ -282,16 +282,17 @@ describe('the dashboard', () => {
     await page.screenshot({ path: `${ARTIFACTS}/dashboard-overview-800.png`, fullPage: true });
     await page.setViewportSize({ width: 1280, height: 900 });
 
-    // Every stale host, on the hosts list filtered by the time of their last report.
+    // Every stale host, on the hosts list filtered by their lifecycle state.
     await panel('Stale hosts: no report for 7 days').getByRole('link', { name: 'All stale hosts (1)' }).click();
-    expect(page.url()).toMatch(/#\/hosts\?stale=7$/);
+    expect(page.url()).toMatch(/#\/hosts\?state=stale$/);
     await expect.poll(() => listedHosts(page)).toEqual(['old-01']);
     await page.goBack();
     await panel('Stale hosts: no report for 7 days').getByRole('link', { name: 'old-01' }).click();
     await page.getByRole('heading', { name: 'old-01' }).waitFor();
-    // Another threshold: nobody is 30 days quiet.
-    await page.goto(`${dashboardUrl}#/?stale=30`);
-    await expect.poll(() => cards.nth(3).textContent()).toBe('0Stale (no report for 30 days)');
+    await page.goBack();
+    // The stale figure links to the same list.
+    await cards.nth(3).getByRole('link', { name: '1', exact: true }).click();
+    expect(page.url()).toMatch(/#\/hosts\?state=stale$/);
     expect([errors, foreign]).toEqual([[], []]);
     await page.close();
   });
@@ -616,6 +617,67 @@ describe('the dashboard', () => {
     await expect.poll(() => listedHosts(page)).toEqual(['web-01']);
     await page.getByRole('list', { name: 'Filters in force' }).getByText(`host id ${WEB}`).waitFor();
     await page.screenshot({ path: `${ARTIFACTS}/dashboard-refused-host-link.png`, fullPage: true });
+    expect([dialogs, errors, foreign]).toEqual([[], [], []]);
+    await page.close();
+  });
+
+  it('decommissions a host from its page, lists it only under State=Decommissioned, and reactivates it by a bulk action', async () => {
+    const [db] = (await adminGet<{ items: { id: string; state: string }[] }>('/api/admin/hosts?hostname=db-01')).items;
+    expect(db!.state).toBe('active');
+    const { page, dialogs, errors, foreign } = await openPage();
+    await signIn(page);
+    await page.goto(`${dashboardUrl}#/hosts/${db!.id}`);
+    await page.getByRole('heading', { name: 'db-01', level: 1 }).waitFor();
+    await page.locator('.host-state').getByText('Active', { exact: true }).waitFor();
+    await page.getByRole('region', { name: 'Host actions' }).getByRole('button', { name: 'Decommission' }).click();
+
+    // The badge, since when and why, and what being decommissioned means.
+    await page.locator('.host-state').getByText('Decommissioned', { exact: true }).waitFor();
+    expect(await page.locator('.host-state').innerText()).toMatch(/^Decommissioned since \d{4}-\d{2}-\d{2} [\d:]+ \S+ \(changed by an operator\)$/);
+    expect(await page.locator('.notice.decommissioned').innerText()).toMatch(/left out of every fleet figure.*A new report from it makes it active again\./s);
+    await page.getByRole('region', { name: 'Host actions' }).getByRole('button', { name: 'Reactivate' }).waitFor();
+    expect((await adminGet<{ state: string; stateReason: string }>(`/api/admin/hosts/${db!.id}`)).state).toBe('decommissioned');
+    expect(await fitsWidth(page, 1280)).toBe(true);
+    // The header stays on one line: every page link of the navigation at the same height.
+    const tops = await page
+      .getByRole('navigation', { name: 'Pages' })
+      .getByRole('link')
+      .evaluateAll((links) => links.map((link) => link.getBoundingClientRect().top));
+    expect(new Set(tops).size).toBe(1);
+    await page.screenshot({ path: `${ARTIFACTS}/host-state-decommissioned.png` });
+
+    // The overview counts it apart, linking to the decommissioned hosts; the default hosts list leaves it out.
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Overview' }).click();
+    await page.getByRole('list', { name: 'Hosts' }).getByRole('link', { name: '1 decommissioned' }).click();
+    expect(page.url()).toMatch(/#\/hosts\?state=decommissioned$/);
+    await expect.poll(() => listedHosts(page)).toEqual(['db-01']);
+    await page.getByRole('link', { name: 'Clear filters' }).click();
+    await expect.poll(() => listedHosts(page)).not.toContain('db-01');
+    expect((await listedHosts(page)).length).toBe(3);
+
+    // State=Decommissioned from the filter form, kept in the URL; then All, and a bulk reactivation of the selection.
+    await page.getByLabel('State', { exact: true }).selectOption('decommissioned');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => listedHosts(page)).toEqual(['db-01']);
+    expect(page.url()).toMatch(/#\/hosts\?state=decommissioned$/);
+    await page.getByRole('list', { name: 'Filters in force' }).getByText('state decommissioned').waitFor();
+    await page.getByLabel('State', { exact: true }).selectOption('all');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => listedHosts(page)).toHaveLength(4);
+    const dbRow = page.locator('table.hosts tbody tr').filter({ has: page.getByRole('link', { name: 'db-01', exact: true }) });
+    expect(await dbRow.locator('.host-state-flag').innerText()).toBe('Decommissioned');
+    // Only hosts that are not active carry a state: old-01 is stale.
+    expect(await page.locator('table.hosts .host-state-flag').allInnerTexts()).toEqual(['Decommissioned', 'Stale']);
+    await page.getByRole('checkbox', { name: 'Select db-01' }).check();
+    const bulk = page.getByRole('region', { name: 'Selected hosts' });
+    await bulk.getByRole('button', { name: 'Reactivate…' }).click();
+    await bulk.getByRole('group', { name: 'Reactivate the selected host?' }).waitFor();
+    await bulk.getByRole('button', { name: 'Decommission…' }).waitFor();
+    await page.screenshot({ path: `${ARTIFACTS}/hosts-bulk-state.png` });
+    await bulk.getByRole('group', { name: 'Reactivate the selected host?' }).getByRole('button', { name: 'Reactivate' }).click();
+    await page.getByRole('status').filter({ hasText: '1 of 1 host reactivated.' }).waitFor();
+    await expect.poll(() => dbRow.locator('.host-state-flag').count()).toBe(0);
+    expect((await adminGet<{ state: string }>(`/api/admin/hosts/${db!.id}`)).state).toBe('active');
     expect([dialogs, errors, foreign]).toEqual([[], [], []]);
     await page.close();
   });

@@ -124,6 +124,35 @@ describe('requests', () => {
     expect(received()[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
   });
 
+  it("changes a host's life: decommission, reactivate, merge, bulk state change and delete, each as the contract says", async () => {
+    const OTHER = '1f8fad5b-d9cb-469f-a165-70867728950e';
+    reply = json(200, { id: ID, state: 'decommissioned' });
+    await expect(client().decommissionHost(ID)).resolves.toEqual({ id: ID, state: 'decommissioned' });
+    await client().reactivateHost(ID);
+    await client().mergeHosts(ID, OTHER);
+    reply = json(200, { changed: 1, hosts: 2 });
+    await expect(client().changeHostStates({ action: 'reactivate', hosts: { filters: { group: 'web', state: 'decommissioned' } } })).resolves.toEqual({
+      changed: 1,
+      hosts: 2,
+    });
+    reply = { status: 204, body: '' };
+    await expect(client().deleteHost(ID)).resolves.toBeUndefined();
+    expect(received().map(({ method, path, body }) => ({ method, path, body }))).toEqual([
+      { method: 'POST', path: `/api/admin/hosts/${ID}/decommission`, body: '' },
+      { method: 'POST', path: `/api/admin/hosts/${ID}/reactivate`, body: '' },
+      { method: 'POST', path: `/api/admin/hosts/${ID}/merge`, body: JSON.stringify({ hostRecordId: OTHER }) },
+      {
+        method: 'POST',
+        path: '/api/admin/hosts/bulk-state',
+        body: JSON.stringify({ action: 'reactivate', hosts: { filters: { group: 'web', state: 'decommissioned' } } }),
+      },
+      { method: 'DELETE', path: `/api/admin/hosts/${ID}`, body: '' },
+    ]);
+    // A delete the server refuses is not taken for done.
+    reply = problem(403, 'Forbidden', 'requires the admin role');
+    await expect(client().deleteHost(ID)).rejects.toThrow(/requires the admin role/);
+  });
+
   it('puts an id into the path encoded, so it cannot reach another route', async () => {
     reply = problem(404, 'Not Found');
     await client()

@@ -56,8 +56,15 @@ import {
   listMyTokens,
   createMyToken,
   revokeMyToken,
+  changeHostStates,
+  decommissionHost,
+  deleteHost,
+  mergeHosts,
+  reactivateHost,
 } from './generated/sdk.gen.js';
 import type {
+  HostStateChangeInput,
+  HostStateChangeResult,
   AdminTokenList,
   EnrollmentList,
   NewEnrollment,
@@ -275,6 +282,16 @@ export interface AdminClient {
   createEnrollment(request: NewEnrollmentRequest): Promise<NewEnrollment>;
   /** `POST /api/admin/enrollments/{enrollmentId}/revoke`: its command stops working; enrolled hosts keep reporting. */
   revokeEnrollment(enrollmentId: string): Promise<void>;
+  /** `POST /api/admin/hosts/{hostRecordId}/decommission`: out of every fleet figure until it reports or is reactivated. */
+  decommissionHost(hostRecordId: string): Promise<Host>;
+  /** `POST /api/admin/hosts/{hostRecordId}/reactivate`: a decommissioned host counted again. */
+  reactivateHost(hostRecordId: string): Promise<Host>;
+  /** `POST /api/admin/hosts/{hostRecordId}/merge`: another host's reports, history and waivers move to this one. */
+  mergeHosts(hostRecordId: string, otherHostRecordId: string): Promise<Host>;
+  /** `POST /api/admin/hosts/bulk-state`: the hosts selected (by ids or by the list's filters) decommissioned or reactivated. */
+  changeHostStates(change: HostStateChangeInput): Promise<HostStateChangeResult>;
+  /** `DELETE /api/admin/hosts/{hostRecordId}`: the host and all its reports, for good. */
+  deleteHost(hostRecordId: string): Promise<void>;
   /** Closes the client's connections. */
   close(): Promise<void>;
 }
@@ -349,6 +366,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
       return (await answerOf(send, 200)).text;
     },
     ...accessOperations({ json, answerOf, transport }),
+    ...hostLifecycleOperations({ json, answerOf, transport }),
     close: () => transport.close(),
   };
 }
@@ -395,6 +413,19 @@ function accessOperations({ json, answerOf, transport }: Exchanges): Pick<AdminC
     listEnrollments: () => json<EnrollmentList>(() => listEnrollments({ ...transport.call() }), 200),
     createEnrollment: (body) => json<NewEnrollment>(() => createEnrollment({ ...transport.call(), body }), 201),
     revokeEnrollment: async (enrollmentId) => void (await answerOf(() => revokeEnrollment({ ...transport.call(), path: { enrollmentId } }), 204)),
+  };
+}
+
+/** A host's life: its state changed one by one or in bulk, another host merged into it, or the host deleted. */
+type HostLifecycleOperations = 'decommissionHost' | 'reactivateHost' | 'mergeHosts' | 'changeHostStates' | 'deleteHost';
+
+function hostLifecycleOperations({ json, answerOf, transport }: Exchanges): Pick<AdminClient, HostLifecycleOperations> {
+  return {
+    decommissionHost: (hostRecordId) => json<Host>(() => decommissionHost({ ...transport.call(), path: { hostRecordId } }), 200),
+    reactivateHost: (hostRecordId) => json<Host>(() => reactivateHost({ ...transport.call(), path: { hostRecordId } }), 200),
+    mergeHosts: (hostRecordId, other) => json<Host>(() => mergeHosts({ ...transport.call(), path: { hostRecordId }, body: { hostRecordId: other } }), 200),
+    changeHostStates: (change) => json<HostStateChangeResult>(() => changeHostStates({ ...transport.call(), body: change }), 200),
+    deleteHost: async (hostRecordId) => void (await answerOf(() => deleteHost({ ...transport.call(), path: { hostRecordId } }), 204)),
   };
 }
 

@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, Option, type CommandOptions } from 'commander';
 import { createAdminClient, type AdminClient } from './admin-client.js';
 import { positiveInteger, wholeNumber } from './cli-arguments.js';
 import { EXIT, runWithClient } from './cli-exit-codes.js';
@@ -17,9 +17,9 @@ export const pageOptions = {
   offset: () => new Option('--offset <n>', 'items to skip, for the next page').argParser(wholeNumber),
 };
 
-/** A subcommand of `parent` that talks to the admin API: with `--json`, for tooling. */
-export function adminCommand(parent: Command, name: string, description: string): Command {
-  return parent.command(name).description(description).option('--json', "print the API's JSON answer instead of a table");
+/** A subcommand of `parent` that talks to the admin API: with `--json`, for tooling (`options`: e.g. the parent's default). */
+export function adminCommand(parent: Command, name: string, description: string, options?: CommandOptions): Command {
+  return parent.command(name, options).description(description).option('--json', "print the API's JSON answer instead of a table");
 }
 
 /** Prints `value` as JSON (`--json`) or as `format` shows it to people, and succeeds. */

@@ -24,6 +24,7 @@ import { EXIT } from './cli-exit-codes.js';
 import { UsageError } from './cli-settings.js';
 import { admin, adminCommand, pageOptions, printJson, show, type OutputFlags } from './admin-command-base.js';
 import { addHostFilterOptions, hostFilterQuery, type HostFilterFlags } from './host-filter-flags.js';
+import { addHostLifecycleCommands } from './host-lifecycle-commands.js';
 
 /** The fields `facets` lists, in the contract's order. */
 const FACET_FIELDS: FacetField[] = ['group', 'tag', 'os', 'key', 'customer'];
@@ -66,9 +67,16 @@ export function addAdminCommands(program: Command): void {
   );
 }
 
-/** `hosts`, `facets`, `findings`, `host` and `accept-identity`: the fleet's hosts and findings. */
+/** `hosts` (list, and a host's life), `facets`, `findings`, `host` and `accept-identity`: the fleet's hosts and findings. */
 function addHostCommands(program: Command): void {
-  addHostFilterOptions(adminCommand(program, 'hosts', 'list hosts, most recently seen first unless --sort says otherwise; filters combine'))
+  // `hosts` alone lists, as it did before it had subcommands: `list` is its default, and `hosts` has no flags of its own
+  // (commander would take them from the subcommand).
+  const hosts = program.command('hosts').description('list hosts (`hosts list`, the default), decommission, reactivate, merge or delete them');
+  addHostFilterOptions(
+    adminCommand(hosts, 'list', 'list hosts, most recently seen first unless --sort says otherwise; filters combine; decommissioned hosts only with --state', {
+      isDefault: true,
+    }),
+  )
     .addOption(pageOptions.limit())
     .addOption(pageOptions.offset())
     .action(
@@ -76,6 +84,7 @@ function addHostCommands(program: Command): void {
         show(options, await client.listHosts({ ...hostFilterQuery(options), limit: options.limit, offset: options.offset }), formatHostPage),
       ),
     );
+  addHostLifecycleCommands(hosts);
 
   adminCommand(program, 'facets', 'list the known groups, tags, operating systems, license keys and customers, with their host counts')
     .addOption(new Option('--field <field>', 'only this field').choices(FACET_FIELDS))

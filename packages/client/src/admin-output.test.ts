@@ -110,9 +110,9 @@ describe('hosts and findings', () => {
       offset: 0,
     });
     const [heading, first, second] = table.split('\n').map((line) => line.split(/\s{2,}/));
-    expect(heading).toEqual(['ID', 'HOSTNAME', 'HOST ID', 'OS', 'INDEX', 'WARNINGS', 'REPORTS', 'LAST SEEN', 'GROUPS', 'TAGS', 'IDENTITY']);
-    expect(first!.slice(4)).toEqual(['56', '2', '3', '2026-11-02 13:41:25 UTC', 'webservers,eu', 'bad?[2J', '-']);
-    expect(second!.slice(4)).toEqual(['56', '-', '3', '2026-11-02 13:41:25 UTC', '-', '-', '-']);
+    expect(heading).toEqual(['ID', 'HOSTNAME', 'HOST ID', 'OS', 'INDEX', 'WARNINGS', 'REPORTS', 'LAST SEEN', 'STATE', 'GROUPS', 'TAGS', 'IDENTITY']);
+    expect(first!.slice(4)).toEqual(['56', '2', '3', '2026-11-02 13:41:25 UTC', 'active', 'webservers,eu', 'bad?[2J', '-']);
+    expect(second!.slice(4)).toEqual(['56', '-', '3', '2026-11-02 13:41:25 UTC', 'active', '-', '-', '-']);
   });
 
   it('flags a host whose identity changed, on the list and the host, naming both hostid2 values', () => {
@@ -121,6 +121,18 @@ describe('hosts and findings', () => {
     expect(row!.split(/\s{2,}/).at(-1)).toBe('changed, refused');
     expect(formatHost({ ...HOST, identityChange, hardeningHistory: [] })).toContain(
       `\nIdentity change  hostid2 ${'a'.repeat(64)} → ${'b'.repeat(64)} at 2026-11-02 13:41:25 UTC, reports refused until accepted (audit-client accept-identity)\n`,
+    );
+  });
+
+  it("shows a host's lifecycle state, since when and why, on the list and the host", () => {
+    const decommissioned = { ...HOST, state: 'decommissioned', stateSince: '2026-11-20T08:00:00.000Z', stateReason: 'operator' } as const;
+    const [, row] = formatHostPage({ items: [decommissioned], total: 1, limit: 50, offset: 0 }).split('\n');
+    expect(row!.split(/\s{2,}/)[8]).toBe('decommissioned');
+    const text = formatHost({ ...decommissioned, machineId: '4c4c4544004a4d10', autoPurge: true, hardeningHistory: [] });
+    expect(text).toContain('\nState            decommissioned since 2026-11-20 08:00:00 UTC (by an operator)\n');
+    expect(text).toContain('\nMachine ID       4c4c4544004a4d10\nAuto-purge       yes: decommissioned soon after its reports stop\n');
+    expect(formatHost({ ...HOST, hardeningHistory: [] })).toContain(
+      '\nState            active since 2026-11-01 08:00:02 UTC (reporting)\nMachine ID       -\nAuto-purge       -\n',
     );
   });
 

@@ -82,6 +82,7 @@ const hostColumns: Columns<Host> = [
   ['WARNINGS', (h) => h.latestWarningCount],
   ['REPORTS', (h) => h.reportCount],
   ['LAST SEEN', (h) => formatTime(h.lastSeen)],
+  ['STATE', (h) => h.state],
   ['GROUPS', (h) => labels(h.groups)],
   ['TAGS', (h) => labels(h.tags)],
   ['IDENTITY', (h) => (h.identityChange ? (h.identityChange.refused ? 'changed, refused' : 'changed') : null)],
@@ -106,6 +107,9 @@ export function formatHost(host: HostDetail): string {
     ['Lynis', host.lynisVersion],
     ['First seen', formatTime(host.firstSeen)],
     ['Last seen', formatTime(host.lastSeen)],
+    ['State', `${host.state} since ${formatTime(host.stateSince)} (${STATE_REASONS[host.stateReason]})`],
+    ['Machine ID', host.machineId],
+    ['Auto-purge', host.autoPurge ? 'yes: decommissioned soon after its reports stop' : null],
     ['Reports', host.reportCount],
     ['Latest report', host.latestReportId],
     ['Hardening index', host.latestHardeningIndex],
@@ -124,6 +128,15 @@ export function formatHost(host: HostDetail): string {
   );
   return `${fields}\nHardening index, newest first:\n${history}`;
 }
+
+/** Why a host is in its state, in words. */
+const STATE_REASONS: Record<Host['stateReason'], string> = {
+  reporting: 'reporting',
+  'no-report': 'no report for longer than the stale threshold',
+  operator: 'by an operator',
+  'group-expiry': "no report within its group's expiry time",
+  'auto-purge': 'allow-auto-purge host that stopped reporting',
+};
 
 /** A host's unaccepted `hostid2` change in one line: old → new, when, and whether its reports are refused. */
 function identityChangeText(change: Host['identityChange']): string | null {

@@ -28,6 +28,12 @@ describe('host filter flags', () => {
     expect(hostFilterQuery(parse(['--stale-days', '2']), new Date('2026-11-26T00:00:00Z'))).toEqual({ seenBefore: '2026-11-24T00:00:00.000Z' });
   });
 
+  it('give a lifecycle state, and refuse one the contract does not name', () => {
+    expect(hostFilterQuery(parse(['--state', 'decommissioned', '--group', 'web']))).toEqual({ group: 'web', state: 'decommissioned' });
+    expect(hostFilterQuery(parse(['--state', 'all']))).toEqual({ state: 'all' });
+    expect(() => parse(['--state', 'deleted'])).toThrow(/Allowed choices are current, active, stale, decommissioned, all/);
+  });
+
   it('refuse a bad rule id, compliance or policy id as they are parsed', () => {
     expect(() => parse(['--failing-rule', 'Firewall'])).toThrow(/must be a rule id/);
     expect(() => parse(['--compliance', 'failing'])).toThrow(/Allowed choices are compliant, noncompliant, waived, unknown/);

@@ -23,11 +23,14 @@ export interface HostFilterFlags {
   compliance?: HostFilterQuery['compliance'];
   failingPolicy?: string;
   failingRule?: string;
+  state?: HostFilterQuery['state'];
   sort?: HostFilterQuery['sort'];
   order?: HostFilterQuery['order'];
 }
 
 const COMPLIANCE = ['compliant', 'noncompliant', 'waived', 'unknown'] as const;
+/** The contract's `HostStateFilter`: `current` (the server's default) leaves decommissioned hosts out. */
+const STATES = ['current', 'active', 'stale', 'decommissioned', 'all'] as const;
 const SORTS = ['lastSeen', 'hostname', 'hardeningIndex', 'warnings', 'compliance'] as const;
 /** The contract's `RuleId`. */
 const RULE_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -59,7 +62,10 @@ export function addHostFilterOptions(command: Command, { sorted = true } = {}): 
     .addOption(
       new Option('--failing-policy <id>', 'only hosts failing (or erring on) a rule of this policy that no waiver covers (its id)').argParser(recordId),
     )
-    .addOption(new Option('--failing-rule <rule-id>', 'only hosts failing this rule (of --failing-policy when given) that no waiver covers').argParser(ruleId));
+    .addOption(new Option('--failing-rule <rule-id>', 'only hosts failing this rule (of --failing-policy when given) that no waiver covers').argParser(ruleId))
+    .addOption(
+      new Option('--state <state>', 'only hosts in this lifecycle state (default current: active and stale, decommissioned hosts left out)').choices(STATES),
+    );
   if (!sorted) return command;
   return command
     .addOption(
@@ -73,7 +79,7 @@ export function addHostFilterOptions(command: Command, { sorted = true } = {}): 
  * by commander, whose message would quote what was given: a license key typed where its id belongs.
  */
 export function hostFilterQuery(flags: HostFilterFlags, now = new Date()): HostFilterQuery {
-  const { hostname, hostId, group, tag, os, finding, findingKind, staleDays, compliance, failingPolicy, failingRule, sort, order } = flags;
+  const { hostname, hostId, group, tag, os, finding, findingKind, staleDays, compliance, failingPolicy, failingRule, state, sort, order } = flags;
   if (findingKind && !finding) throw new UsageError('--finding-kind needs --finding');
   const keyId = flags.key ?? flags.keyId;
   if (keyId !== undefined && !ID_PATTERN.test(keyId)) {
@@ -93,6 +99,7 @@ export function hostFilterQuery(flags: HostFilterFlags, now = new Date()): HostF
     compliance,
     failingPolicy,
     failingRule,
+    state,
     sort,
     order,
   };

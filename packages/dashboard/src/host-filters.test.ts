@@ -72,6 +72,20 @@ describe('host filters', () => {
     expect(hostFilterValues({ page: 'hosts', offset: 0 }, NOW)).toEqual({});
   });
 
+  it('asks for a lifecycle state, shows its chip, and gives it to a bulk action; none is the API default (current)', () => {
+    const route = { page: 'hosts', offset: 0, state: 'decommissioned', group: 'web' } as const;
+    expect(hostsQuery(route, NOW)).toMatchObject({ state: 'decommissioned', group: 'web' });
+    expect(hostFilterValues(route, NOW)).toEqual({ group: 'web', state: 'decommissioned' });
+    expect(activeFilters(route, { keys: [] })).toEqual([
+      ['group', 'group web'],
+      ['state', 'state decommissioned'],
+    ]);
+    expect(activeFilters({ page: 'hosts', offset: 0, state: 'all' }, { keys: [] })).toEqual([['state', 'every state']]);
+    expect(hostsQuery({ page: 'hosts', offset: 0 }, NOW)).not.toHaveProperty('state');
+    // Another state is another set of hosts: a selection does not carry over.
+    expect(filterScopeOf({ ...route, state: 'all' })).not.toBe(filterScopeOf(route));
+  });
+
   it('keeps a selection through pages, order and page size, not through other filters', () => {
     const route = { page: 'hosts', offset: 0, group: 'web' } as const;
     expect(filterScopeOf({ ...route, offset: 50, sort: 'compliance', order: 'asc', size: 100 })).toBe(filterScopeOf(route));

@@ -34,6 +34,7 @@ export function hostFilterValues(route: HostsRoute, now: number): HostFilterValu
     compliance: route.compliance,
     failingPolicy: route.failingPolicy,
     failingRule: route.failingRule,
+    state: route.state,
   };
   // Only the filters in force: a bulk request's body names no filter it does not apply.
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
@@ -68,6 +69,7 @@ export function activeFilters(route: HostsRoute, { keys, policies = [] }: Filter
     ['hostId', route.hostId && `host id ${route.hostId}`],
     ['stale', route.stale !== undefined && `no report for ${route.stale === 1 ? 'a day' : `${route.stale} days`}`],
     ['compliance', route.compliance && `compliance ${route.compliance}`],
+    ['state', route.state && (route.state === 'all' ? 'every state' : `state ${route.state}`)],
     ['failingPolicy', route.failingPolicy && `failing policy ${policy}`],
     ['failingRule', route.failingRule && `failing rule ${route.failingRule}${route.failingPolicy ? ` of ${policy}` : ''}`],
   ];

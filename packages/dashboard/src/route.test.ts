@@ -65,6 +65,14 @@ describe('routes', () => {
     expect(parseRoute('#/hosts?compliance=evil')).toEqual({ page: 'hosts', offset: 0 });
   });
 
+  it("keeps the hosts list's State filter in the fragment, the default (current) left out", () => {
+    expect(hrefOf({ page: 'hosts', offset: 0, state: 'decommissioned' })).toBe('#/hosts?state=decommissioned');
+    expect(parseRoute('#/hosts?state=decommissioned&group=web')).toEqual({ page: 'hosts', offset: 0, state: 'decommissioned', group: 'web' });
+    expect(parseRoute('#/hosts?state=all')).toMatchObject({ state: 'all' });
+    // `current` is what the list shows without a state; anything else unknown is dropped too.
+    for (const state of ['current', 'deleted', '']) expect(parseRoute(`#/hosts?state=${state}`)).toEqual({ page: 'hosts', offset: 0 });
+  });
+
   it("keeps a webhook's delivery filter and page in the fragment, and reads them back", () => {
     const route: Route = { page: 'webhook', id: '6f1c0a52-58d4-4b5e-9d3f-2a7e1c9b8d40', status: 'pending', offset: 50 };
     expect(hrefOf(route)).toBe('#/webhooks/6f1c0a52-58d4-4b5e-9d3f-2a7e1c9b8d40?status=pending&offset=50');

@@ -1,4 +1,4 @@
-import type { AuditOutcome, Client, DeliveryStatus, HostComplianceState } from '@org/audit-client/sdk';
+import type { AuditOutcome, Client, DeliveryStatus, HostComplianceState, ListHostsData } from '@org/audit-client/sdk';
 import type { AdminOperationId } from './permissions.js';
 
 /** Columns the hosts list can be sorted by, as the contract names them. */
@@ -10,6 +10,13 @@ export const FINDING_KINDS = ['warning', 'suggestion'] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
 /** A host's compliance as the contract names it, which the hosts list filters by. */
 export const COMPLIANCE_STATES: readonly HostComplianceState[] = ['compliant', 'noncompliant', 'waived', 'unknown'];
+/**
+ * The lifecycle filters of the hosts list the URL can name, as the contract names them; without one the list shows
+ * the API's default, `current` (active and stale hosts, decommissioned ones left out).
+ */
+export const HOST_STATE_FILTERS = ['active', 'stale', 'decommissioned', 'all'] as const satisfies ReadonlyArray<HostStateQuery>;
+export type HostStateFilter = (typeof HOST_STATE_FILTERS)[number];
+type HostStateQuery = NonNullable<NonNullable<ListHostsData['query']>['state']>;
 /** Page sizes the hosts list offers (within the contract's `limit` of at most 500); 50 unless the URL names another. */
 export const HOST_PAGE_SIZES = [25, 50, 100, 200] as const;
 export const DEFAULT_HOST_PAGE_SIZE = 50;
@@ -47,6 +54,8 @@ export interface HostFilters {
   /** Only hosts without a report for this many days (the API's `seenBefore`, counted from when the page loads). */
   stale?: number;
   compliance?: HostComplianceState;
+  /** Only hosts in this lifecycle state (`all`: every host); none is the API's default, active and stale hosts. */
+  state?: HostStateFilter;
   /** Only hosts failing a rule of this policy (its id) that no waiver covers: where a policy's counts link. */
   failingPolicy?: string;
   /** Only hosts failing this rule (of `failingPolicy` when given) that no waiver covers. */
@@ -114,6 +123,7 @@ export const ROUTES = {
       findingKind: q.oneOf('kind', FINDING_KINDS),
       stale: q.staleDays(),
       compliance: q.oneOf('compliance', COMPLIANCE_STATES),
+      state: q.oneOf('state', HOST_STATE_FILTERS),
       failingPolicy: q.text('failingPolicy'),
       failingRule: q.text('failingRule'),
       sort: q.oneOf('sort', HOST_SORTS),
@@ -132,6 +142,7 @@ export const ROUTES = {
       kind: r.findingKind,
       stale: r.stale,
       compliance: r.compliance,
+      state: r.state,
       failingPolicy: r.failingPolicy,
       failingRule: r.failingRule,
       sort: r.sort,

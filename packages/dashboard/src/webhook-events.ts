@@ -17,6 +17,11 @@ export const EVENT_MEANINGS: Record<WebhookEventType, string> = {
   'key.quota_reached': 'a license key reached its quota of hosts: new hosts are refused (once a day)',
   'policy.quarantined': 'a policy was quarantined (disabled): its rules overran their budget of time or size',
   'audit.event': 'an entry was added to the audit trail (a sign-in, a change, an export), for a SIEM',
+  'host.enrolled': 'a host sent its first report',
+  'host.decommissioned': 'a host was decommissioned (by an operator, its group expiring it, or auto-purge)',
+  'host.reactivated': 'a decommissioned host is active again (reactivated, or it reported)',
+  'host.merged': 'another host was merged into a host (by an operator, or automatically)',
+  'host.deleted': 'a host was deleted with its reports',
 };
 
 /**
@@ -35,6 +40,11 @@ export const DELIVERY_EVENT_NAMES: Record<DeliveryEventType, string> = {
   'key.quota_reached': 'Key quota reached',
   'policy.quarantined': 'Policy quarantined',
   'audit.event': 'Audit event',
+  'host.enrolled': 'Host enrolled',
+  'host.decommissioned': 'Host decommissioned',
+  'host.reactivated': 'Host reactivated',
+  'host.merged': 'Hosts merged',
+  'host.deleted': 'Host deleted',
   'events.folded': 'Events folded (over the cap)',
   'webhook.test': 'Test event',
 };

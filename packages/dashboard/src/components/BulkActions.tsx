@@ -4,6 +4,7 @@ import { useCan } from '../permissions.js';
 import { hostFilterValues, hostsFilterQuery, type HostsRoute } from '../host-filters.js';
 import { MAX_SELECTED_IDS, NO_SELECTION, selectedCount, selectedHosts, type Selection } from '../host-selection.js';
 import { AcceptRule } from './AcceptRule.js';
+import { BulkStateActions } from './BulkStateActions.js';
 import { ExportButtons } from './ExportButtons.js';
 
 export interface BulkActionsProps {
@@ -68,6 +69,7 @@ export function BulkActions({ client, route, matching, selection, onSelect, poli
                 Accept a rule…
               </button>
             )}
+            <BulkStateActions client={client} state={route.state} count={count} hosts={hosts} onDone={onDone} onUnauthorized={onUnauthorized} />
           </div>
         )}
       </div>

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { Client, LicenseKeyInfo } from '@org/audit-client/sdk';
-import { COMPLIANCE_STATES, hostsRoute, hrefOf, type FindingKind } from '../route.js';
+import { COMPLIANCE_STATES, HOST_STATE_FILTERS, hostsRoute, hrefOf, type FindingKind } from '../route.js';
+import { HOST_STATE_FILTER_TEXT } from '../host-state.js';
 import { activeFilters, keyIdOf, keyText, type FilterNames, type HostsRoute } from '../host-filters.js';
 import { useStateFrom } from '../use-state-from.js';
 import { suggestionText } from '../suggestions.js';
@@ -26,6 +27,7 @@ function useFilterForm(route: HostsRoute, keys: Keys) {
       findingKind: route.findingKind ?? '',
       stale: route.stale ? String(route.stale) : '',
       compliance: route.compliance ?? '',
+      state: route.state ?? '',
     };
   };
   // Filled again when the route's key becomes known (its label replaces its id), not whenever the keys load.
@@ -55,6 +57,7 @@ function useFilterForm(route: HostsRoute, keys: Keys) {
         findingKind: given(form.finding) ? ((form.findingKind || undefined) as FindingKind | undefined) : undefined,
         stale: form.stale ? Number(form.stale) : undefined,
         compliance: COMPLIANCE_STATES.find((state) => state === form.compliance),
+        state: HOST_STATE_FILTERS.find((state) => state === form.state),
         // Not in the form: set by links (a refused upload's, a policy's failing hosts), dropped by their chips.
         hostId: route.hostId,
         failingPolicy: route.failingPolicy,
@@ -73,6 +76,22 @@ const native = ({ onChange, ...props }: { id: string; value: string; onChange(va
   ...props,
   onChange: (event: { target: { value: string } }) => onChange(event.target.value),
 });
+
+/** A labelled select of the form: each choice's value and text (the value `''`: the filter not set). */
+function ChoiceField({ label, choices, ...props }: { label: string; choices: ReadonlyArray<readonly [string, string]> } & Parameters<typeof native>[0]) {
+  return (
+    <div className="field">
+      <label htmlFor={props.id}>{label}</label>
+      <select {...native(props)}>
+        {choices.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
 
 /**
  * The filters as a form; submitting it moves to the first page of the filtered list (the order is kept). Group, tag,
@@ -140,17 +159,12 @@ export function HostFilterForm({ route, keys, client, onUnauthorized }: { route:
           ))}
         </select>
       </div>
-      <div className="field">
-        <label htmlFor="host-filter-compliance">Compliance</label>
-        <select {...native(field('compliance'))}>
-          <option value="">any</option>
-          {COMPLIANCE_STATES.map((state) => (
-            <option key={state} value={state}>
-              {state}
-            </option>
-          ))}
-        </select>
-      </div>
+      <ChoiceField label="Compliance" {...field('compliance')} choices={[['', 'any'], ...COMPLIANCE_STATES.map((state) => [state, state] as const)]} />
+      <ChoiceField
+        label="State"
+        {...field('state')}
+        choices={[['', HOST_STATE_FILTER_TEXT.current], ...HOST_STATE_FILTERS.map((state) => [state, HOST_STATE_FILTER_TEXT[state]] as const)]}
+      />
       <div className="field actions">
         <button type="submit">Search</button>
         {hrefOf(route) !== hrefOf(unfiltered) && <a href={hrefOf(unfiltered)}>Clear filters</a>}

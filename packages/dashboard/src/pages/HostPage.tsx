@@ -22,6 +22,8 @@ import { useChange } from '../use-change.js';
 import { useLoad } from '../use-load.js';
 import { ExportButtons } from '../components/ExportButtons.js';
 import { Findings } from '../components/Findings.js';
+import { HostLifecycle, type HostLifecycleProps } from '../components/HostLifecycle.js';
+import { DecommissionedNotice, HostStateSummary } from '../components/HostState.js';
 import { HostCompliance } from '../components/HostCompliance.js';
 import { Labels } from '../components/Labels.js';
 import { keyColumn, REFUSAL_COLUMNS, refusalKey } from '../components/RefusalColumns.js';
@@ -74,9 +76,7 @@ export function HostPage({ client, route, onUnauthorized }: PageProps<'host'>) {
       <p>
         <a href={hrefOf(hostsRoute())}>← All hosts</a>
       </p>
-      <h1 id="host-title" tabIndex={-1}>
-        {host.hostname ?? '(no host name)'}
-      </h1>
+      <HostHeading client={client} host={host} reload={reload} onUnauthorized={onUnauthorized} />
       <OnThisPage />
       <PageSection part="summary">
         {host.identityChange && (
@@ -119,6 +119,23 @@ export function HostPage({ client, route, onUnauthorized }: PageProps<'host'>) {
         <RawReport host={host} latest={latest} />
       </PageSection>
     </article>
+  );
+}
+
+/** The host's name and lifecycle state, what being decommissioned means when it is, and what may be done with its life. */
+function HostHeading(props: HostLifecycleProps) {
+  const { host } = props;
+  return (
+    <>
+      <div className="title-row host-title-row">
+        <h1 id="host-title" tabIndex={-1}>
+          {host.hostname ?? '(no host name)'}
+        </h1>
+        <HostStateSummary host={host} />
+      </div>
+      {host.state === 'decommissioned' && <DecommissionedNotice />}
+      <HostLifecycle {...props} />
+    </>
   );
 }
 

@@ -12,6 +12,7 @@ import { isSelected, NO_SELECTION, pageSelection, selectedCount, toggleHost, tog
 import { useLoad } from '../use-load.js';
 import { useStateFrom } from '../use-state-from.js';
 import { Labels } from '../components/Labels.js';
+import { HostStateBadge } from '../components/HostState.js';
 import { Status } from '../components/Status.js';
 import { Table, type Column } from '../components/Table.js';
 
@@ -173,7 +174,10 @@ function hostColumns(route: HostsRoute, selecting: Selecting): Column<Host>[] {
   ];
 }
 
-/** A host's name (a link to its page), alias, short hostid and a flag when its identity changed. */
+/**
+ * A host's name (a link to its page), alias, short hostid, its state when it is not active (a badge under the name
+ * rather than a column: the list has no room for another at 1280 px) and a flag when its identity changed.
+ */
 function HostName({ host }: { host: Host }) {
   return (
     <>
@@ -182,6 +186,11 @@ function HostName({ host }: { host: Host }) {
       <span className="sub mono" title={host.hostId}>
         {host.hostId.slice(0, 12)}…
       </span>
+      {host.state !== 'active' && (
+        <span className="host-state-flag">
+          <HostStateBadge host={host} />
+        </span>
+      )}
       {host.identityChange && (
         <span className="flag" title={`hostid2 ${host.identityChange.previousHostId2 ?? '(none)'} → ${host.identityChange.hostId2 ?? '(none)'}`}>
           Identity changed{host.identityChange.refused ? ', reports refused' : ''}

@@ -10,36 +10,17 @@ import { Status } from '../components/Status.js';
 import { hostsColumn, TEST_COLUMN } from '../components/FindingCounts.js';
 import { Table, type Column } from '../components/Table.js';
 
-/** Choices of when a host counts as stale, in days; a link may name any other number. */
-const STALE_CHOICES = [1, 3, 7, 14, 30, 90];
-
-/** The fleet at a glance: how many hosts report, how hardened they are, what they lack, and who went quiet. */
+/**
+ * The fleet at a glance: how many hosts report, how hardened they are, what they lack, and who went quiet. A host's
+ * staleness is its lifecycle state, from the server's threshold (and its groups' own), so the page asks none.
+ */
 export function OverviewPage({ client, route, onUnauthorized }: { client: Client; route: Extract<Route, { page: 'overview' }>; onUnauthorized(): void }) {
-  const [loaded] = useLoad(() => data(getOverview({ client, query: { staleDays: route.stale } })), hrefOf(route), onUnauthorized);
-  // The server's default until another is chosen.
-  const staleDays = route.stale ?? (loaded.state === 'ready' ? loaded.value.staleDays : 7);
-  const staleChoices = [...new Set([...STALE_CHOICES, staleDays])].sort((a, b) => a - b);
+  const [loaded] = useLoad(() => data(getOverview({ client })), hrefOf(route), onUnauthorized);
   return (
     <section aria-labelledby="overview-title">
-      <div className="title-row">
-        <h1 id="overview-title" tabIndex={-1}>
-          Overview
-        </h1>
-        <form className="filters" onSubmit={(event) => event.preventDefault()}>
-          <label htmlFor="stale-days">Stale after</label>
-          <select
-            id="stale-days"
-            value={String(staleDays)}
-            onChange={(event) => (window.location.hash = hrefOf({ page: 'overview', stale: Number(event.target.value) }))}
-          >
-            {staleChoices.map((days) => (
-              <option key={days} value={String(days)}>
-                {days === 1 ? 'a day' : `${days} days`} without a report
-              </option>
-            ))}
-          </select>
-        </form>
-      </div>
+      <h1 id="overview-title" tabIndex={-1}>
+        Overview
+      </h1>
       <Status loaded={loaded} />
       {loaded.state === 'ready' && <OverviewBody overview={loaded.value} />}
     </section>
@@ -128,8 +109,15 @@ function FleetCards({ overview }: { overview: Overview }) {
       <Card
         label={`Stale (no report for ${days})`}
         value={hosts.stale}
-        href={hosts.stale > 0 ? hrefOf(hostsRoute({ stale: staleDays })) : undefined}
+        href={hosts.stale > 0 ? hrefOf(hostsRoute({ state: 'stale' })) : undefined}
         bad={hosts.stale > 0}
+        more={
+          hosts.decommissioned > 0 ? (
+            <a href={hrefOf(hostsRoute({ state: 'decommissioned' }))}>{hosts.decommissioned.toLocaleString('en')} decommissioned</a>
+          ) : (
+            'none decommissioned'
+          )
+        }
       />
       <Card label="Average hardening index" value={index.average === null ? '—' : round(index.average)} />
       <Card label="Median hardening index" value={index.median === null ? '—' : round(index.median)} />
@@ -145,11 +133,13 @@ function FleetCards({ overview }: { overview: Overview }) {
   );
 }
 
-function Card({ label, value, href, bad }: { label: string; value: ReactNode; href?: string; bad?: boolean }) {
+/** One figure: its value (a link, with `href`), what it counts, and `more`, a smaller figure beside it. */
+function Card({ label, value, href, bad, more }: { label: string; value: ReactNode; href?: string; bad?: boolean; more?: ReactNode }) {
   return (
     <li className={bad ? 'card card-bad' : 'card'}>
       <span className="card-value">{href ? <a href={href}>{value}</a> : value}</span>
       <span className="card-label">{label}</span>
+      {more && <span className="card-more">{more}</span>}
     </li>
   );
 }
@@ -209,7 +199,7 @@ function StaleHosts({ overview }: { overview: Overview }) {
       />
       {staleHosts.length > 0 && (
         <p>
-          <a href={hrefOf(hostsRoute({ stale: staleDays }))}>All stale hosts ({hosts.stale})</a>
+          <a href={hrefOf(hostsRoute({ state: 'stale' }))}>All stale hosts ({hosts.stale})</a>
         </p>
       )}
     </Panel>
