@@ -31,12 +31,18 @@ export function curlEncode(bytes) {
   return out.subarray(0, n);
 }
 
+/**
+ * A host's `hostid2`: each machine has its own, as Lynis derives it from the machine's SSH host key (hosts sharing
+ * one, and a host name, would be one machine to the server's identity merge).
+ */
+const hostId2Of = (hostId) => (hostId === HOST_ID ? HOST_ID2 : createHash('sha256').update(`hostid2 of ${hostId}`).digest('hex'));
+
 /** An upload body with the fields in Lynis' order: data, licensekey, hostid, hostid2. */
 export function uploadBody(data, licenseKey, hostId = HOST_ID) {
   return Buffer.concat([
     Buffer.from('data='),
     curlEncode(data),
-    Buffer.from(`&licensekey=${curlEncode(Buffer.from(licenseKey))}&hostid=${hostId}&hostid2=${HOST_ID2}`),
+    Buffer.from(`&licensekey=${curlEncode(Buffer.from(licenseKey))}&hostid=${hostId}&hostid2=${hostId2Of(hostId)}`),
   ]);
 }
 
