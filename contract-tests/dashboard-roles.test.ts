@@ -99,4 +99,47 @@ describe('what the dashboard offers each role', () => {
     expect([...operator.errors, ...admin.errors]).toEqual([]);
     expect(baseline.name).toBe('Baseline');
   });
+
+  it("offers a host's lifecycle by role: nothing to a viewer, state and merge to an operator, deletion to an admin", async () => {
+    const [host] = (await fleet.admin<{ items: { id: string; hostname: string; reportCount: number }[] }>('GET', '/api/admin/hosts?limit=1')).body.items;
+    const openHost = async (page: Page) => {
+      await page.goto(`${fleet.dashboardUrl}#/hosts/${host!.id}`);
+      await page.getByRole('heading', { name: host!.hostname, level: 1 }).waitFor();
+      await page.locator('.host-state .badge').waitFor();
+    };
+    const viewer = await signedInAs('viewer');
+    await openHost(viewer.page);
+    expect(await viewer.page.getByRole('region', { name: 'Host actions' }).count()).toBe(0);
+    await openFromNav(viewer.page, 'Hosts');
+    await viewer.page.getByRole('checkbox', { name: `Select ${host!.hostname}` }).check();
+    expect(await buttons(viewer.page, 'Decommission…')).toBe(0);
+
+    const operator = await signedInAs('operator');
+    await openHost(operator.page);
+    const actions = operator.page.getByRole('region', { name: 'Host actions' });
+    expect(await actions.getByRole('button').allTextContents()).toEqual(['Decommission', 'Merge another host into this one…']);
+    // The merge form refuses the host's own id before asking the server.
+    await actions.getByRole('button', { name: 'Merge another host into this one…' }).click();
+    await actions.getByLabel(/^Id of the host to merge into this one/).fill(host!.id);
+    await actions.getByRole('button', { name: 'Continue' }).click();
+    await actions.getByRole('alert').filter({ hasText: "That is this host's own id" }).waitFor();
+
+    // An admin deletes it: the button waits for its name, then the hosts list opens without it.
+    const admin = await signedInAs('admin');
+    await openHost(admin.page);
+    const adminActions = admin.page.getByRole('region', { name: 'Host actions' });
+    await adminActions.getByRole('button', { name: 'Delete host…' }).click();
+    expect(await adminActions.innerText()).toContain('It cannot be undone.');
+    const confirm = adminActions.getByRole('button', { name: 'Delete host and its reports' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await adminActions.getByLabel(/^To confirm, type the host name/).fill(`${host!.hostname}x`);
+    expect(await confirm.isDisabled()).toBe(true);
+    await adminActions.getByLabel(/^To confirm, type the host name/).fill(host!.hostname);
+    await admin.page.screenshot({ path: `${ARTIFACTS}/host-delete-confirm.png` });
+    await confirm.click();
+    await admin.page.getByRole('heading', { name: 'Hosts', exact: true }).waitFor();
+    expect(new URL(admin.page.url()).hash).toBe('#/hosts');
+    expect((await fleet.admin('GET', `/api/admin/hosts/${host!.id}`)).status).toBe(404);
+    expect([...viewer.errors, ...operator.errors, ...admin.errors]).toEqual([]);
+  });
 });
