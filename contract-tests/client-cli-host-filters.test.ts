@@ -156,3 +156,46 @@ it('refuses ids, rule ids and a license key given for its id before sending anyt
   await new Promise((resolve) => setTimeout(resolve, 200)); // the request log arrives through a pipe
   expect(adminRequests()).toBe(before);
 }, 60_000);
+
+it('hosts decommission, reactivate, bulk-state and delete: the state each leaves, and a delete only with --yes', async () => {
+  const listed = JSON.parse((await client('hosts', '--json')).stdout) as { items: { id: string; hostname: string }[] };
+  const idOf = (name: string) => listed.items.find((host) => host.hostname === name)!.id;
+  const [db, web] = [idOf('db-01'), idOf('web-01')];
+  expect(await client('hosts', 'decommission', db)).toMatchObject({
+    code: 0,
+    stderr: '',
+    stdout: expect.stringMatching(new RegExp(`^Host db-01 \\(${db}\\) is decommissioned since \\d{4}-\\d{2}-\\d{2} [\\d:]+ UTC \\(by an operator\\)\\.\\n$`)),
+  });
+  // Out of the default list, in the decommissioned one; the host says since when and why.
+  expect(hostnames((await client('hosts', '--json')).stdout)).toEqual(['web-01']);
+  expect(hostnames((await client('hosts', 'list', '--state', 'decommissioned', '--json')).stdout)).toEqual(['db-01']);
+  expect((await client('host', db)).stdout).toMatch(/\nState +decommissioned since .+ UTC \(by an operator\)\n/);
+  expect(await client('hosts', 'bulk-state', 'reactivate', '--group', 'databases', '--state', 'decommissioned')).toEqual({
+    code: 0,
+    stdout: '1 of 1 host reactivated\n',
+    stderr: '',
+  });
+  expect(await client('hosts', 'bulk-state', 'decommission', '--ids', `${db},${web}`)).toEqual({
+    code: 0,
+    stdout: '2 of 2 hosts decommissioned\n',
+    stderr: '',
+  });
+  expect(hostnames((await client('hosts', '--json')).stdout)).toEqual([]);
+  expect((await client('hosts', 'reactivate', web, '--json')).stdout).toContain('"state": "active"');
+  expect(await client('hosts', 'bulk-state', 'reactivate', '--state', 'all')).toEqual({
+    code: 0,
+    stdout: '1 of 2 hosts reactivated; the others were not decommissioned\n',
+    stderr: '',
+  });
+  // A delete without --yes sends nothing; with it, the host is gone.
+  const before = adminRequests();
+  expect(await client('hosts', 'delete', db)).toEqual({
+    code: 1,
+    stdout: '',
+    stderr: `this deletes host ${db} and all its reports for good; add --yes to do it\n`,
+  });
+  expect(adminRequests()).toBe(before);
+  expect(await client('hosts', 'delete', db, '--yes')).toEqual({ code: 0, stdout: '', stderr: `Deleted host ${db}\n` });
+  expect((await client('host', db)).code).toBe(5);
+  expect(hostnames((await client('hosts', '--state', 'all', '--json')).stdout)).toEqual(['web-01']);
+}, 60_000);

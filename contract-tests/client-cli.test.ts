@@ -417,7 +417,20 @@ describe('audit-client admin commands against the Prism mock', () => {
     const result = await run(['hosts', '--hostname', 'web', '--limit', '10', '--offset', '0']);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     const [heading, row, paging] = result.stdout.split('\n');
-    expect(heading!.split(/\s{2,}/)).toEqual(['ID', 'HOSTNAME', 'HOST ID', 'OS', 'INDEX', 'WARNINGS', 'REPORTS', 'LAST SEEN', 'GROUPS', 'TAGS', 'IDENTITY']);
+    expect(heading!.split(/\s{2,}/)).toEqual([
+      'ID',
+      'HOSTNAME',
+      'HOST ID',
+      'OS',
+      'INDEX',
+      'WARNINGS',
+      'REPORTS',
+      'LAST SEEN',
+      'STATE',
+      'GROUPS',
+      'TAGS',
+      'IDENTITY',
+    ]);
     expect(row!.split(/\s{2,}/)).toEqual([
       EXAMPLE_ID,
       'web-01',
@@ -427,6 +440,7 @@ describe('audit-client admin commands against the Prism mock', () => {
       '1',
       '22',
       '2026-11-22 13:41:25 UTC',
+      'active',
       'webservers',
       'production',
       'changed',

@@ -107,7 +107,7 @@ export function formatHost(host: HostDetail): string {
     ['Lynis', host.lynisVersion],
     ['First seen', formatTime(host.firstSeen)],
     ['Last seen', formatTime(host.lastSeen)],
-    ['State', `${host.state} since ${formatTime(host.stateSince)} (${STATE_REASONS[host.stateReason]})`],
+    ['State', hostStateText(host)],
     ['Machine ID', host.machineId],
     ['Auto-purge', host.autoPurge ? 'yes: decommissioned soon after its reports stop' : null],
     ['Reports', host.reportCount],
@@ -137,6 +137,10 @@ const STATE_REASONS: Record<Host['stateReason'], string> = {
   'group-expiry': "no report within its group's expiry time",
   'auto-purge': 'allow-auto-purge host that stopped reporting',
 };
+
+/** A host's lifecycle state, since when and why: `decommissioned since 2026-11-20 08:00:00 UTC (by an operator)`. */
+export const hostStateText = (host: Pick<Host, 'state' | 'stateSince' | 'stateReason'>): string =>
+  `${host.state} since ${formatTime(host.stateSince)} (${STATE_REASONS[host.stateReason]})`;
 
 /** A host's unaccepted `hostid2` change in one line: old → new, when, and whether its reports are refused. */
 function identityChangeText(change: Host['identityChange']): string | null {

@@ -60,7 +60,7 @@ describe('hosts commands', () => {
       `POST /api/admin/hosts/${ID}/decommission`,
       `POST /api/admin/hosts/${ID}/reactivate`,
     ]);
-    expect(printed).toContain(`Host web-01 (${ID}) is decommissioned since 2026-11-20 08:00:00 UTC (operator).\n`);
+    expect(printed).toContain(`Host web-01 (${ID}) is decommissioned since 2026-11-20 08:00:00 UTC (by an operator).\n`);
     expect(JSON.parse(printed.slice(printed.indexOf('{')))).toEqual(HOST);
   });
 

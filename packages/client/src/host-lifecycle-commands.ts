@@ -2,7 +2,7 @@
 import { Command, Argument, Option } from 'commander';
 import type { Host } from './generated/types.gen.js';
 import { admin, adminCommand, deleted, show, type OutputFlags } from './admin-command-base.js';
-import { formatTime } from './admin-output.js';
+import { hostStateText } from './admin-output.js';
 import { recordId, recordIds } from './cli-arguments.js';
 import { UsageError } from './cli-settings.js';
 import { addHostFilterOptions, hostFilterQuery, type HostFilterFlags } from './host-filter-flags.js';
@@ -72,8 +72,7 @@ function addBulkStateCommand(hosts: Command): void {
 const nameOf = (host: Pick<Host, 'hostname' | 'id'>) => host.hostname ?? host.id;
 
 /** What a decommission or reactivation left the host as. */
-export const stateChanged = (host: Host): string =>
-  `Host ${nameOf(host)} (${host.id}) is ${host.state} since ${formatTime(host.stateSince)} (${host.stateReason}).\n`;
+export const stateChanged = (host: Host): string => `Host ${nameOf(host)} (${host.id}) is ${hostStateText(host)}.\n`;
 
 /** "2 of 3 hosts decommissioned": the others were in that state already. */
 export function stateChangesText(action: StateAction, changed: number, hosts: number): string {
