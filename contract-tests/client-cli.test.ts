@@ -485,7 +485,7 @@ describe('audit-client admin commands against the Prism mock', () => {
     const result = await run(['overview', '--stale-days', '14']);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout).toMatch(
-      /^Generated {8}2026-11-23 10:00:00 UTC\nHosts {12}512: 480 seen in the last 24 h, 505 in the last 7 days, 7 stale \(no report for 7 days\)\n/,
+      /^Generated {8}2026-11-23 10:00:00 UTC\nHosts {12}512: 480 seen in the last 24 h, 505 in the last 7 days, 7 stale \(no report for 7 days\); 3 decommissioned, not counted\n/,
     );
     expect(result.stdout).toContain('\nHardening index  average 64.2, median 65 (2 hosts without one)\n');
     expect(result.stdout).toContain('Top warnings (hosts affected):\n  HOSTS  TEST ID    TEXT\n  12     PKGS-7392  Found one or more vulnerable packages.\n');

@@ -312,16 +312,18 @@ describe('the dashboard', () => {
     ]);
     expect(page.url()).toMatch(/#\/findings\?kind=warning$/);
     await page.screenshot({ path: `${ARTIFACTS}/dashboard-findings.png`, fullPage: true });
-    // The fixture's 39 suggestions on every host and db-01's 20 of its own: two pages, the rarest on the second.
+    // The fixture's 39 suggestions on every host and db-01's 20 of its own, less Lynis' own (test LYNIS, "this
+    // release is old", hidden by default): two pages, the rarest on the second.
     await page.getByLabel('Kind').selectOption('suggestion');
     const caption = page.getByRole('table').getByRole('caption');
-    await expect.poll(() => caption.textContent()).toBe('Findings 1–50 of 59');
+    await expect.poll(() => caption.textContent()).toBe('Findings 1–50 of 58');
     await page.getByRole('navigation', { name: 'Pages of findings' }).getByRole('link', { name: 'Next page' }).click();
-    await expect.poll(() => caption.textContent()).toBe('Findings 51–59 of 59');
+    await expect.poll(() => caption.textContent()).toBe('Findings 51–58 of 58');
     expect(page.url()).toMatch(/#\/findings\?kind=suggestion&offset=50$/);
-    expect((await cellsOf(page.getByRole('table'))).map((cells) => cells[3])).toEqual(Array(9).fill('1'));
+    expect((await cellsOf(page.getByRole('table'))).map((cells) => cells[3])).toEqual(Array(8).fill('1'));
     await page.getByRole('navigation', { name: 'Pages of findings' }).getByRole('link', { name: 'Previous page' }).click();
-    await expect.poll(() => caption.textContent()).toBe('Findings 1–50 of 59');
+    await expect.poll(() => caption.textContent()).toBe('Findings 1–50 of 58');
+    expect((await cellsOf(page.getByRole('table'))).map((cells) => cells[1])).not.toContain('LYNIS');
     await page.getByLabel('Test id', { exact: true }).fill('DEB-0280');
     await page.getByRole('button', { name: 'Search' }).click();
     await expect

@@ -41,14 +41,9 @@ export function addAdminCommands(program: Command): void {
   addPeopleCommands(program);
   addAuditEventCommands(program);
   adminCommand(program, 'overview', 'show the fleet at a glance: hosts, hardening index, top findings, OS and Lynis mix, uploads, stale hosts')
-    .addOption(
-      new Option('--stale-days <n>', 'a host is stale when its last report is older than this many days (server default 7)').argParser(positiveInteger),
-    )
-    .action(
-      admin<[OutputFlags & { staleDays?: number }]>(async (client, options) =>
-        show(options, await client.getOverview({ staleDays: options.staleDays }), formatOverview),
-      ),
-    );
+    // Taken and ignored, as the server ignores it now: a host's state says whether it is stale (`--stale-days` there).
+    .addOption(new Option('--stale-days <n>', "ignored: hosts are stale by the server's threshold").argParser(positiveInteger).hideHelp())
+    .action(admin<[OutputFlags]>(async (client, options) => show(options, await client.getOverview(), formatOverview)));
   addHostCommands(program);
   addReportCommands(program);
   addRejectionCommands(program);

@@ -204,7 +204,7 @@ describe('formatOverview', () => {
     );
     expect(text).toContain('Fleet hardening index per day (newest 14 days with reports):\n  DAY         AVERAGE  REPORTS\n  2026-11-07  52       9\n');
     expect(text).not.toContain('2026-11-06  ');
-    expect(text).toContain(`  ${HOST.id}  web-01    2026-11-02 13:41:25 UTC\n  1 more: audit-client hosts --stale-days 7\n`);
+    expect(text).toContain(`  ${HOST.id}  web-01    2026-11-02 13:41:25 UTC\n  1 more: audit-client hosts --state stale\n`);
   });
 
   it('copes with a fleet without hosts', () => {

@@ -316,7 +316,7 @@ export function formatOverview(overview: Overview): string {
     formatHardeningTrend(overview.hardeningTrend.slice(-OVERVIEW_TREND_DAYS)),
     formatSection(`Stale hosts (no report for ${count(staleDays, 'day')}), seen longest ago`, staleHostColumns, overview.staleHosts) +
       (overview.staleHosts.length > 0 && hosts.stale > overview.staleHosts.length
-        ? `  ${hosts.stale - overview.staleHosts.length} more: audit-client hosts --stale-days ${staleDays}\n`
+        ? `  ${hosts.stale - overview.staleHosts.length} more: audit-client hosts --state stale\n`
         : ''),
   ];
   return sections.join('\n');
@@ -334,7 +334,8 @@ function formatOverviewHead({ generatedAt, hosts, hardeningIndex: index, staleDa
     ['Generated', formatTime(generatedAt)],
     [
       'Hosts',
-      `${hosts.total}: ${hosts.seenLast24h} seen in the last 24 h, ${hosts.seenLast7d} in the last 7 days, ${hosts.stale} stale (no report for ${count(staleDays, 'day')})`,
+      `${hosts.total}: ${hosts.seenLast24h} seen in the last 24 h, ${hosts.seenLast7d} in the last 7 days, ${hosts.stale} stale (no report for ${count(staleDays, 'day')})` +
+        (hosts.decommissioned > 0 ? `; ${hosts.decommissioned} decommissioned, not counted` : ''),
     ],
     ['Hardening index', index.average === null ? `none known${without}` : `average ${decimal(index.average)}, median ${decimal(index.median)}${without}`],
   ]);
