@@ -25,6 +25,11 @@ const EVENTS: Record<WebhookEventType, true> = {
   'host.reactivated': true,
   'host.merged': true,
   'host.deleted': true,
+  'finding.opened': true,
+  'finding.resolved': true,
+  'finding.regressed': true,
+  'finding.accepted': true,
+  'finding.acceptance_expired': true,
 };
 const EVENT_TYPES = Object.keys(EVENTS) as WebhookEventType[];
 

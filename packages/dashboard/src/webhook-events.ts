@@ -22,6 +22,11 @@ export const EVENT_MEANINGS: Record<WebhookEventType, string> = {
   'host.reactivated': 'a decommissioned host is active again (reactivated, or it reported)',
   'host.merged': 'another host was merged into a host (by an operator, or automatically)',
   'host.deleted': 'a host was deleted with its reports',
+  'finding.opened': 'a warning or suggestion is first seen on a host',
+  'finding.resolved': "a host's later report no longer has a finding",
+  'finding.regressed': 'a resolved finding is seen again',
+  'finding.accepted': "a finding's risk was accepted",
+  'finding.acceptance_expired': 'an accepted risk expired, and its finding is open again',
 };
 
 /**
@@ -45,6 +50,11 @@ export const DELIVERY_EVENT_NAMES: Record<DeliveryEventType, string> = {
   'host.reactivated': 'Host reactivated',
   'host.merged': 'Hosts merged',
   'host.deleted': 'Host deleted',
+  'finding.opened': 'Finding opened',
+  'finding.resolved': 'Finding resolved',
+  'finding.regressed': 'Finding regressed',
+  'finding.accepted': 'Risk accepted',
+  'finding.acceptance_expired': 'Accepted risk expired',
   'events.folded': 'Events folded (over the cap)',
   'webhook.test': 'Test event',
 };

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, type Options as Options2, type TDataShape, urlSearchParamsBodySerializer } from './client/index.js';
-import type { AcceptHostIdentityData, AcceptHostIdentityErrors, AcceptHostIdentityResponses, ChangeHostStatesData, ChangeHostStatesErrors, ChangeHostStatesResponses, CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateEnrollmentData, CreateEnrollmentErrors, CreateEnrollmentResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, CreateMyTokenData, CreateMyTokenErrors, CreateMyTokenResponses, CreatePolicyData, CreatePolicyErrors, CreatePolicyResponses, CreateServiceTokenData, CreateServiceTokenErrors, CreateServiceTokenResponses, CreateUserData, CreateUserErrors, CreateUserResponses, CreateWaiverData, CreateWaiverErrors, CreateWaiverResponses, CreateWaiversData, CreateWaiversErrors, CreateWaiversResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecommissionHostData, DecommissionHostErrors, DecommissionHostResponses, DeleteHostData, DeleteHostErrors, DeleteHostResponses, DeletePolicyData, DeletePolicyErrors, DeletePolicyResponses, DeleteUserData, DeleteUserErrors, DeleteUserResponses, DeleteWaiverData, DeleteWaiverErrors, DeleteWaiverResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, EnableBaselinePolicyData, EnableBaselinePolicyErrors, EnableBaselinePolicyResponses, ExportAuditEventsData, ExportAuditEventsErrors, ExportAuditEventsResponses, ExportFindingsData, ExportFindingsErrors, ExportFindingsResponses, ExportHostHistoryData, ExportHostHistoryErrors, ExportHostHistoryResponses, ExportHostsData, ExportHostsErrors, ExportHostsResponses, FinishSsoSignInData, FinishSsoSignInErrors, GetAdminSessionData, GetAdminSessionErrors, GetAdminSessionResponses, GetEnrollScriptData, GetEnrollScriptErrors, GetEnrollScriptResponses, GetHostComplianceData, GetHostComplianceErrors, GetHostComplianceResponses, GetHostData, GetHostErrors, GetHostResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetPolicyData, GetPolicyErrors, GetPolicyResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, GetSignInOptionsData, GetSignInOptionsErrors, GetSignInOptionsResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListAdminTokensData, ListAdminTokensErrors, ListAdminTokensResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListEnrollmentsData, ListEnrollmentsErrors, ListEnrollmentsResponses, ListFacetsData, ListFacetsErrors, ListFacetsResponses, ListFindingsData, ListFindingsErrors, ListFindingsResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListMyTokensData, ListMyTokensErrors, ListMyTokensResponses, ListPoliciesData, ListPoliciesErrors, ListPoliciesResponses, ListPolicyResultsData, ListPolicyResultsErrors, ListPolicyResultsResponses, ListRejectionsData, ListRejectionsErrors, ListRejectionsResponses, ListReportsData, ListReportsErrors, ListReportsResponses, ListUsersData, ListUsersErrors, ListUsersResponses, ListWaiversData, ListWaiversErrors, ListWaiversResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, MergeHostsData, MergeHostsErrors, MergeHostsResponses, PreviewBaselinePolicyData, PreviewBaselinePolicyErrors, PreviewBaselinePolicyResponses, PreviewPolicyData, PreviewPolicyErrors, PreviewPolicyResponses, ReactivateHostData, ReactivateHostErrors, ReactivateHostResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RevokeAdminTokenData, RevokeAdminTokenErrors, RevokeAdminTokenResponses, RevokeEnrollmentData, RevokeEnrollmentErrors, RevokeEnrollmentResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RevokeMyTokenData, RevokeMyTokenErrors, RevokeMyTokenResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, SendTestWebhookEventData, SendTestWebhookEventErrors, SendTestWebhookEventResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, StartSsoSignInData, StartSsoSignInErrors, UpdateLicenseKeyData, UpdateLicenseKeyErrors, UpdateLicenseKeyResponses, UpdatePolicyData, UpdatePolicyErrors, UpdatePolicyResponses, UpdateUserData, UpdateUserErrors, UpdateUserResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
+import type { AcceptHostIdentityData, AcceptHostIdentityErrors, AcceptHostIdentityResponses, ChangeHostStatesData, ChangeHostStatesErrors, ChangeHostStatesResponses, CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateEnrollmentData, CreateEnrollmentErrors, CreateEnrollmentResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, CreateMyTokenData, CreateMyTokenErrors, CreateMyTokenResponses, CreatePolicyData, CreatePolicyErrors, CreatePolicyResponses, CreateServiceTokenData, CreateServiceTokenErrors, CreateServiceTokenResponses, CreateUserData, CreateUserErrors, CreateUserResponses, CreateWaiverData, CreateWaiverErrors, CreateWaiverResponses, CreateWaiversData, CreateWaiversErrors, CreateWaiversResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecommissionHostData, DecommissionHostErrors, DecommissionHostResponses, DeleteHostData, DeleteHostErrors, DeleteHostResponses, DeletePolicyData, DeletePolicyErrors, DeletePolicyResponses, DeleteUserData, DeleteUserErrors, DeleteUserResponses, DeleteWaiverData, DeleteWaiverErrors, DeleteWaiverResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, EnableBaselinePolicyData, EnableBaselinePolicyErrors, EnableBaselinePolicyResponses, ExportAuditEventsData, ExportAuditEventsErrors, ExportAuditEventsResponses, ExportFindingsData, ExportFindingsErrors, ExportFindingsResponses, ExportHostHistoryData, ExportHostHistoryErrors, ExportHostHistoryResponses, ExportHostsData, ExportHostsErrors, ExportHostsResponses, FinishSsoSignInData, FinishSsoSignInErrors, GetAdminSessionData, GetAdminSessionErrors, GetAdminSessionResponses, GetEnrollScriptData, GetEnrollScriptErrors, GetEnrollScriptResponses, GetHostComplianceData, GetHostComplianceErrors, GetHostComplianceResponses, GetHostData, GetHostErrors, GetHostResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetPolicyData, GetPolicyErrors, GetPolicyResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, GetSignInOptionsData, GetSignInOptionsErrors, GetSignInOptionsResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListAdminTokensData, ListAdminTokensErrors, ListAdminTokensResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListEnrollmentsData, ListEnrollmentsErrors, ListEnrollmentsResponses, ListFacetsData, ListFacetsErrors, ListFacetsResponses, ListFindingsData, ListFindingsErrors, ListFindingsResponses, ListHostFindingsData, ListHostFindingsErrors, ListHostFindingsResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListMyTokensData, ListMyTokensErrors, ListMyTokensResponses, ListPoliciesData, ListPoliciesErrors, ListPoliciesResponses, ListPolicyResultsData, ListPolicyResultsErrors, ListPolicyResultsResponses, ListRejectionsData, ListRejectionsErrors, ListRejectionsResponses, ListReportsData, ListReportsErrors, ListReportsResponses, ListTrackedFindingsData, ListTrackedFindingsErrors, ListTrackedFindingsResponses, ListUsersData, ListUsersErrors, ListUsersResponses, ListWaiversData, ListWaiversErrors, ListWaiversResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, MergeHostsData, MergeHostsErrors, MergeHostsResponses, PreviewBaselinePolicyData, PreviewBaselinePolicyErrors, PreviewBaselinePolicyResponses, PreviewPolicyData, PreviewPolicyErrors, PreviewPolicyResponses, ReactivateHostData, ReactivateHostErrors, ReactivateHostResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RevokeAdminTokenData, RevokeAdminTokenErrors, RevokeAdminTokenResponses, RevokeEnrollmentData, RevokeEnrollmentErrors, RevokeEnrollmentResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RevokeMyTokenData, RevokeMyTokenErrors, RevokeMyTokenResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, SendTestWebhookEventData, SendTestWebhookEventErrors, SendTestWebhookEventResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, StartSsoSignInData, StartSsoSignInErrors, UpdateFindingData, UpdateFindingErrors, UpdateFindingResponses, UpdateLicenseKeyData, UpdateLicenseKeyErrors, UpdateLicenseKeyResponses, UpdatePolicyData, UpdatePolicyErrors, UpdatePolicyResponses, UpdateUserData, UpdateUserErrors, UpdateUserResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -869,6 +869,76 @@ export const getOverview = <ThrowOnError extends boolean = false>(options?: Opti
         }],
     url: '/api/admin/overview',
     ...options
+});
+
+/**
+ * A host's findings with their lifecycle
+ *
+ * Every warning and suggestion the host has had since the server kept finding lifecycles, one per kind and
+ * test id, with its state, owner, first and last seen and when it was resolved: open and regressed first,
+ * then acknowledged, accepted and resolved, each by test id.
+ *
+ * Requires the `viewer` role.
+ *
+ */
+export const listHostFindings = <ThrowOnError extends boolean = false>(options: Options<ListHostFindingsData, ThrowOnError>) => (options.client ?? client).get<ListHostFindingsResponses, ListHostFindingsErrors, ThrowOnError>({
+    querySerializer: { parameters: { state: { array: { explode: false } } } },
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/hosts/{hostRecordId}/findings',
+    ...options
+});
+
+/**
+ * Findings across the fleet with their lifecycle
+ *
+ * One item per host, kind and test id, filtered by state, owner, group, kind, test id and age (days since
+ * first seen), oldest first. `owner=me` is the signed-in person's (a token has no findings of its own: 400).
+ * Decommissioned hosts' findings are left out.
+ *
+ * Requires the `viewer` role.
+ *
+ */
+export const listTrackedFindings = <ThrowOnError extends boolean = false>(options?: Options<ListTrackedFindingsData, ThrowOnError>) => (options?.client ?? client).get<ListTrackedFindingsResponses, ListTrackedFindingsErrors, ThrowOnError>({
+    querySerializer: { parameters: { state: { array: { explode: false } } } },
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/findings/tracked',
+    ...options
+});
+
+/**
+ * Acknowledge, assign, accept or reopen a finding
+ *
+ * `state: acknowledged` takes ownership (`ownerUserId`, default the signed-in person; optional `dueAt`);
+ * `state: accepted` accepts the risk: `reason`, `expiresAt` and `approverUserId` are required, the approver
+ * must be another person than the one asking when the server says so (`--finding-approval distinct`), and
+ * accepting may need the `admin` role (`--finding-accept-role admin`, else 403); `state: open` reopens an
+ * acknowledged or accepted finding. `ownerUserId` and `dueAt` alone reassign it. A resolved finding cannot be
+ * changed (409): it reopens, as `regressed`, when a report has it again. Every change is kept with who,
+ * when and why, and recorded in the audit trail.
+ *
+ * Requires the `operator` role.
+ *
+ */
+export const updateFinding = <ThrowOnError extends boolean = false>(options: Options<UpdateFindingData, ThrowOnError>) => (options.client ?? client).patch<UpdateFindingResponses, UpdateFindingErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/findings/{findingId}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**

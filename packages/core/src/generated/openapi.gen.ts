@@ -2717,6 +2717,246 @@ export const openApiDocument = {
         }
       }
     },
+    "/api/admin/hosts/{hostRecordId}/findings": {
+      "get": {
+        "operationId": "listHostFindings",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "viewer",
+        "summary": "A host's findings with their lifecycle",
+        "description": "Every warning and suggestion the host has had since the server kept finding lifecycles, one per kind and\ntest id, with its state, owner, first and last seen and when it was resolved: open and regressed first,\nthen acknowledged, accepted and resolved, each by test id.\n\nRequires the `viewer` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "hostRecordId",
+            "in": "path",
+            "required": true,
+            "description": "The host's id (`Host.id`).",
+            "schema": {
+              "$ref": "#/components/schemas/Id"
+            }
+          },
+          {
+            "$ref": "#/components/parameters/FindingStateFilter"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The host's findings.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/TrackedFindingList"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/findings/tracked": {
+      "get": {
+        "operationId": "listTrackedFindings",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "viewer",
+        "summary": "Findings across the fleet with their lifecycle",
+        "description": "One item per host, kind and test id, filtered by state, owner, group, kind, test id and age (days since\nfirst seen), oldest first. `owner=me` is the signed-in person's (a token has no findings of its own: 400).\nDecommissioned hosts' findings are left out.\n\nRequires the `viewer` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Limit"
+          },
+          {
+            "$ref": "#/components/parameters/Offset"
+          },
+          {
+            "$ref": "#/components/parameters/FindingStateFilter"
+          },
+          {
+            "name": "owner",
+            "in": "query",
+            "description": "A user id, or `me`.",
+            "schema": {
+              "type": "string",
+              "maxLength": 64
+            }
+          },
+          {
+            "$ref": "#/components/parameters/GroupFilter"
+          },
+          {
+            "name": "kind",
+            "in": "query",
+            "schema": {
+              "$ref": "#/components/schemas/FindingKind"
+            }
+          },
+          {
+            "name": "testId",
+            "in": "query",
+            "schema": {
+              "$ref": "#/components/schemas/TestId"
+            }
+          },
+          {
+            "name": "minAgeDays",
+            "in": "query",
+            "description": "Only findings first seen at least this many days ago.",
+            "schema": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 3650
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "One page of findings.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/TrackedFindingPage"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/findings/{findingId}": {
+      "patch": {
+        "operationId": "updateFinding",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "operator",
+        "summary": "Acknowledge, assign, accept or reopen a finding",
+        "description": "`state: acknowledged` takes ownership (`ownerUserId`, default the signed-in person; optional `dueAt`);\n`state: accepted` accepts the risk: `reason`, `expiresAt` and `approverUserId` are required, the approver\nmust be another person than the one asking when the server says so (`--finding-approval distinct`), and\naccepting may need the `admin` role (`--finding-accept-role admin`, else 403); `state: open` reopens an\nacknowledged or accepted finding. `ownerUserId` and `dueAt` alone reassign it. A resolved finding cannot be\nchanged (409): it reopens, as `regressed`, when a report has it again. Every change is kept with who,\nwhen and why, and recorded in the audit trail.\n\nRequires the `operator` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "findingId",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "$ref": "#/components/schemas/Id"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/FindingUpdate"
+              },
+              "example": {
+                "state": "accepted",
+                "reason": "Legacy telnet kept until the migration (ticket SEC-88)",
+                "expiresAt": "2027-03-31T00:00:00.000Z",
+                "approverUserId": "0f8fad5b-d9cb-469f-a165-70867728950e"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The finding as changed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/TrackedFinding"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProblemConflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/ProblemTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/ProblemUnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
     "/api/admin/findings": {
       "get": {
         "operationId": "listFindings",
@@ -6036,6 +6276,220 @@ export const openApiDocument = {
         "description": "A Lynis test id, as a report's `warning[]` or `suggestion[]` line names it.",
         "example": "PKGS-7392"
       },
+      "FindingState": {
+        "type": "string",
+        "enum": [
+          "open",
+          "acknowledged",
+          "accepted",
+          "resolved",
+          "regressed"
+        ],
+        "description": "`open`: first seen and not yet handled. `acknowledged`: someone owns it (optionally by a due date).\n`accepted`: the risk is accepted, with a reason, an approver and an expiry; it reopens by itself when the\nexpiry passes. `resolved`: a later report of the host no longer has it (set by the server). `regressed`:\nseen again after being resolved.\n",
+        "example": "open"
+      },
+      "TrackedFinding": {
+        "type": "object",
+        "description": "A warning or suggestion of one host, by kind and test id, across its reports: its state and history.\n`text` is the host's, unchecked: show it only as text.\n",
+        "required": [
+          "id",
+          "hostRecordId",
+          "hostname",
+          "kind",
+          "testId",
+          "text",
+          "state",
+          "stateSince",
+          "ownerUserId",
+          "ownerEmail",
+          "dueAt",
+          "acceptance",
+          "firstSeen",
+          "lastSeen",
+          "resolvedAt",
+          "regressions"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "hostRecordId": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "hostname": {
+            "type": "string",
+            "nullable": true,
+            "example": "web-01"
+          },
+          "kind": {
+            "$ref": "#/components/schemas/FindingKind"
+          },
+          "testId": {
+            "type": "string",
+            "example": "SSH-7408"
+          },
+          "text": {
+            "type": "string",
+            "example": "Consider hardening SSH configuration"
+          },
+          "state": {
+            "$ref": "#/components/schemas/FindingState"
+          },
+          "stateSince": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "ownerUserId": {
+            "type": "string",
+            "format": "uuid",
+            "nullable": true
+          },
+          "ownerEmail": {
+            "type": "string",
+            "nullable": true,
+            "example": "grace@example.org"
+          },
+          "dueAt": {
+            "type": "string",
+            "format": "date-time",
+            "nullable": true
+          },
+          "acceptance": {
+            "$ref": "#/components/schemas/FindingAcceptance"
+          },
+          "firstSeen": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "lastSeen": {
+            "type": "string",
+            "format": "date-time",
+            "description": "The newest report of the host that had it."
+          },
+          "resolvedAt": {
+            "type": "string",
+            "format": "date-time",
+            "nullable": true
+          },
+          "regressions": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Times it came back after being resolved."
+          }
+        }
+      },
+      "FindingAcceptance": {
+        "type": "object",
+        "nullable": true,
+        "description": "The accepted risk while the finding is `accepted` (null otherwise).",
+        "required": [
+          "reason",
+          "requestedBy",
+          "approverUserId",
+          "approverEmail",
+          "expiresAt"
+        ],
+        "properties": {
+          "reason": {
+            "type": "string"
+          },
+          "requestedBy": {
+            "type": "string",
+            "nullable": true,
+            "description": "Who asked to accept it (a person's email, or a token's name)."
+          },
+          "approverUserId": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "approverEmail": {
+            "type": "string",
+            "nullable": true
+          },
+          "expiresAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "FindingUpdate": {
+        "type": "object",
+        "additionalProperties": false,
+        "minProperties": 1,
+        "properties": {
+          "state": {
+            "type": "string",
+            "enum": [
+              "acknowledged",
+              "accepted",
+              "open"
+            ]
+          },
+          "ownerUserId": {
+            "type": "string",
+            "format": "uuid",
+            "nullable": true
+          },
+          "dueAt": {
+            "type": "string",
+            "format": "date-time",
+            "nullable": true
+          },
+          "reason": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 1000
+          },
+          "expiresAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "approverUserId": {
+            "type": "string",
+            "format": "uuid"
+          }
+        }
+      },
+      "TrackedFindingList": {
+        "type": "object",
+        "required": [
+          "items"
+        ],
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/TrackedFinding"
+            }
+          }
+        }
+      },
+      "TrackedFindingPage": {
+        "type": "object",
+        "required": [
+          "items",
+          "total",
+          "limit",
+          "offset"
+        ],
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/TrackedFinding"
+            }
+          },
+          "total": {
+            "type": "integer"
+          },
+          "limit": {
+            "type": "integer"
+          },
+          "offset": {
+            "type": "integer"
+          }
+        }
+      },
       "FindingKind": {
         "type": "string",
         "enum": [
@@ -7335,9 +7789,14 @@ export const openApiDocument = {
           "host.decommissioned",
           "host.reactivated",
           "host.merged",
-          "host.deleted"
+          "host.deleted",
+          "finding.opened",
+          "finding.resolved",
+          "finding.regressed",
+          "finding.accepted",
+          "finding.acceptance_expired"
         ],
-        "description": "`report.stored`: a report was stored. `host.regressed`: a host's new report has a hardening index lower by at\nleast `regressionThreshold` than its previous one, or a warning the previous one did not have.\n`host.noncompliant` / `host.compliant`: a host's status on a policy became `fail` / `pass`. `host.stale`: a\nhost became `stale` (no report for its stale threshold; once, until it reports again). `uploads.refused`: uploads under a\nlicense key are being refused (at most one event per key and reason per hour, however many `hostid`s the\nrefused uploads name; `data` is an `UploadsRefusedEventData`). `key.expiring`: a license key expires\nwithin 7 days (once per key). `host.identity_changed`: a report for a known host carried another `hostid2`\nthan its last one (stored, or refused in strict identity mode; once per change, see `Host.identityChange`).\n`key.quota_reached`: an upload from a host new to a key was refused by the key's quota of hosts (once per\nkey and UTC day). `policy.quarantined`: the evaluator disabled a policy whose rules overran their budget\n(`data`: `policyId`, `policyName`, `ruleId`, `reason`; see `Policy.quarantine`). `audit.event`: an entry\nwas added to the audit trail (`data`: the `AuditEvent`), so that a SIEM can take the trail as it grows.\nHost lifecycle, each once per transition (`data`: `hostRecordId`, `keyId`, `hostId`, `hostname`, and\n`reason` or `previousState` where they apply): `host.enrolled` (a host's first report), `host.stale`\n(see above), `host.decommissioned`, `host.reactivated` (by an operator, or by a report after\ndecommission), `host.merged` (`data` also `mergedHostRecordId`, `mergedHostId` and `automatic`),\n`host.deleted`.\n",
+        "description": "`report.stored`: a report was stored. `host.regressed`: a host's new report has a hardening index lower by at\nleast `regressionThreshold` than its previous one, or a warning the previous one did not have.\n`host.noncompliant` / `host.compliant`: a host's status on a policy became `fail` / `pass`. `host.stale`: a\nhost became `stale` (no report for its stale threshold; once, until it reports again). `uploads.refused`: uploads under a\nlicense key are being refused (at most one event per key and reason per hour, however many `hostid`s the\nrefused uploads name; `data` is an `UploadsRefusedEventData`). `key.expiring`: a license key expires\nwithin 7 days (once per key). `host.identity_changed`: a report for a known host carried another `hostid2`\nthan its last one (stored, or refused in strict identity mode; once per change, see `Host.identityChange`).\n`key.quota_reached`: an upload from a host new to a key was refused by the key's quota of hosts (once per\nkey and UTC day). `policy.quarantined`: the evaluator disabled a policy whose rules overran their budget\n(`data`: `policyId`, `policyName`, `ruleId`, `reason`; see `Policy.quarantine`). `audit.event`: an entry\nwas added to the audit trail (`data`: the `AuditEvent`), so that a SIEM can take the trail as it grows.\nHost lifecycle, each once per transition (`data`: `hostRecordId`, `keyId`, `hostId`, `hostname`, and\n`reason` or `previousState` where they apply): `host.enrolled` (a host's first report), `host.stale`\n(see above), `host.decommissioned`, `host.reactivated` (by an operator, or by a report after\ndecommission), `host.merged` (`data` also `mergedHostRecordId`, `mergedHostId` and `automatic`),\n`host.deleted`. Findings (`data`: the `TrackedFinding`): `finding.opened` (first seen on a host),\n`finding.resolved` (a later report no longer has it), `finding.regressed` (seen again after being\nresolved), `finding.accepted` (its risk accepted), `finding.acceptance_expired` (the acceptance ran out; it\nis open again).\n",
         "example": "host.regressed"
       },
       "WebhookInput": {
@@ -8845,6 +9304,20 @@ export const openApiDocument = {
           "maxItems": 500,
           "items": {
             "$ref": "#/components/schemas/Id"
+          }
+        }
+      },
+      "FindingStateFilter": {
+        "name": "state",
+        "in": "query",
+        "description": "Only findings in these states, comma-separated (default all).",
+        "style": "form",
+        "explode": false,
+        "schema": {
+          "type": "array",
+          "maxItems": 5,
+          "items": {
+            "$ref": "#/components/schemas/FindingState"
           }
         }
       },

@@ -35,6 +35,7 @@ import { tokenRoutes } from './token-routes.js';
 import { userRoutes } from './user-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 import { hostLifecycleRoutes } from './host-lifecycle-routes.js';
+import { findingRoutes } from './finding-routes.js';
 import { DEFAULT_LIFECYCLE, type LifecycleSettings } from '../hosts/lifecycle-settings.js';
 
 /** What the contract's admin operations are tagged with. */
@@ -49,6 +50,7 @@ const HANDLERS = {
   ...enrollmentRoutes,
   ...hostRoutes,
   ...hostLifecycleRoutes,
+  ...findingRoutes,
   ...reportRoutes,
   ...keyRoutes,
   ...rejectionRoutes,

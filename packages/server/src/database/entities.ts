@@ -723,6 +723,56 @@ export const EnrollmentRecord = defineEntity({
 });
 export type EnrollmentRecord = InferEntity<typeof EnrollmentRecord>;
 
+/**
+ * A warning or suggestion of one host (by kind and test id) across its reports, with a lifecycle (see
+ * `findings/`): `open`, `acknowledged`, `accepted`, `resolved` or `regressed`, its owner, due date and accepted risk.
+ */
+export const FindingRecord = defineEntity({
+  name: 'FindingRecord',
+  tableName: 'finding',
+  properties: {
+    id: p.uuid().primary(),
+    hostRecordId: p.uuid(),
+    kind: p.string().length(16),
+    testId: p.string().length(64),
+    /** The text of the newest report that had it. */
+    text: p.string().length(255),
+    state: p.string().length(16),
+    stateSince: p.datetime(),
+    ownerUserId: p.uuid().nullable(),
+    dueAt: p.datetime().nullable(),
+    acceptReason: p.text().nullable(),
+    acceptRequestedBy: p.string().length(255).nullable(),
+    acceptApproverId: p.uuid().nullable(),
+    acceptExpiresAt: p.datetime().nullable(),
+    firstSeen: p.datetime(),
+    lastSeen: p.datetime(),
+    resolvedAt: p.datetime().nullable(),
+    regressions: p.integer().default(0),
+  },
+  uniques: [{ properties: ['hostRecordId', 'kind', 'testId'] }],
+  // The fleet's findings by state, oldest first; a person's findings; accepted risks by expiry.
+  indexes: [{ properties: ['state', 'firstSeen'] }, { properties: ['ownerUserId'] }, { properties: ['acceptExpiresAt'] }],
+});
+export type FindingRecord = InferEntity<typeof FindingRecord>;
+
+/** One change of a finding's state: who (a person's email, a token's name, or null for the server), when and why. */
+export const FindingTransitionRecord = defineEntity({
+  name: 'FindingTransitionRecord',
+  tableName: 'finding_transition',
+  properties: {
+    id: p.uuid().primary(),
+    findingId: p.uuid(),
+    fromState: p.string().length(16).nullable(),
+    toState: p.string().length(16),
+    at: p.datetime(),
+    actor: p.string().length(255).nullable(),
+    reason: p.text().nullable(),
+  },
+  indexes: [{ properties: ['findingId', 'at'] }, { properties: ['at'] }],
+});
+export type FindingTransitionRecord = InferEntity<typeof FindingTransitionRecord>;
+
 /** Every entity, for opening the database. */
 export const ENTITIES = [
   LicenseKeyRecord,
@@ -755,4 +805,6 @@ export const ENTITIES = [
   SsoAttemptRecord,
   AuditEventRecord,
   AuditChainHeadRecord,
+  FindingRecord,
+  FindingTransitionRecord,
 ];

@@ -273,6 +273,27 @@ export interface AdminOperations {
     defaulted: 'staleDays';
     raw: false;
   };
+  /** `GET /api/admin/hosts/{hostRecordId}/findings` */
+  listHostFindings: {
+    data: Contract.ListHostFindingsData;
+    responses: Contract.ListHostFindingsResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `GET /api/admin/findings/tracked` */
+  listTrackedFindings: {
+    data: Contract.ListTrackedFindingsData;
+    responses: Contract.ListTrackedFindingsResponses;
+    defaulted: 'limit' | 'offset';
+    raw: false;
+  };
+  /** `PATCH /api/admin/findings/{findingId}` */
+  updateFinding: {
+    data: Contract.UpdateFindingData;
+    responses: Contract.UpdateFindingResponses;
+    defaulted: never;
+    raw: false;
+  };
   /** `GET /api/admin/findings` */
   listFindings: {
     data: Contract.ListFindingsData;
@@ -521,6 +542,9 @@ export const ADMIN_OPERATION_ROLES = {
   revokeLicenseKey: 'admin',
   rotateLicenseKey: 'admin',
   getOverview: 'viewer',
+  listHostFindings: 'viewer',
+  listTrackedFindings: 'viewer',
+  updateFinding: 'operator',
   listFindings: 'viewer',
   listFacets: 'viewer',
   listRejections: 'viewer',

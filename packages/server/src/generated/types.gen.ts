@@ -533,6 +533,79 @@ export type LabelFilter = string;
  */
 export type TestId = string;
 
+/**
+ * `open`: first seen and not yet handled. `acknowledged`: someone owns it (optionally by a due date).
+ * `accepted`: the risk is accepted, with a reason, an approver and an expiry; it reopens by itself when the
+ * expiry passes. `resolved`: a later report of the host no longer has it (set by the server). `regressed`:
+ * seen again after being resolved.
+ *
+ */
+export type FindingState = 'open' | 'acknowledged' | 'accepted' | 'resolved' | 'regressed';
+
+/**
+ * A warning or suggestion of one host, by kind and test id, across its reports: its state and history.
+ * `text` is the host's, unchecked: show it only as text.
+ *
+ */
+export type TrackedFinding = {
+    id: Id;
+    hostRecordId: Id;
+    hostname: string | null;
+    kind: FindingKind;
+    testId: string;
+    text: string;
+    state: FindingState;
+    stateSince: string;
+    ownerUserId: string | null;
+    ownerEmail: string | null;
+    dueAt: string | null;
+    acceptance: FindingAcceptance;
+    firstSeen: string;
+    /**
+     * The newest report of the host that had it.
+     */
+    lastSeen: string;
+    resolvedAt: string | null;
+    /**
+     * Times it came back after being resolved.
+     */
+    regressions: number;
+};
+
+/**
+ * The accepted risk while the finding is `accepted` (null otherwise).
+ */
+export type FindingAcceptance = {
+    reason: string;
+    /**
+     * Who asked to accept it (a person's email, or a token's name).
+     */
+    requestedBy: string | null;
+    approverUserId: string;
+    approverEmail: string | null;
+    expiresAt: string;
+} | null;
+
+export type FindingUpdate = {
+    state?: 'acknowledged' | 'accepted' | 'open';
+    ownerUserId?: string | null;
+    dueAt?: string | null;
+    reason?: string;
+    expiresAt?: string;
+    approverUserId?: string;
+};
+
+export type TrackedFindingList = {
+    items: Array<TrackedFinding>;
+};
+
+export type TrackedFindingPage = {
+    items: Array<TrackedFinding>;
+    total: number;
+    limit: number;
+    offset: number;
+};
+
 export type FindingKind = 'warning' | 'suggestion';
 
 export type FindingCount = {
@@ -1115,10 +1188,13 @@ export type WaiverList = {
  * `reason` or `previousState` where they apply): `host.enrolled` (a host's first report), `host.stale`
  * (see above), `host.decommissioned`, `host.reactivated` (by an operator, or by a report after
  * decommission), `host.merged` (`data` also `mergedHostRecordId`, `mergedHostId` and `automatic`),
- * `host.deleted`.
+ * `host.deleted`. Findings (`data`: the `TrackedFinding`): `finding.opened` (first seen on a host),
+ * `finding.resolved` (a later report no longer has it), `finding.regressed` (seen again after being
+ * resolved), `finding.accepted` (its risk accepted), `finding.acceptance_expired` (the acceptance ran out; it
+ * is open again).
  *
  */
-export type WebhookEventType = 'report.stored' | 'host.regressed' | 'host.noncompliant' | 'host.compliant' | 'host.stale' | 'uploads.refused' | 'key.expiring' | 'host.identity_changed' | 'key.quota_reached' | 'policy.quarantined' | 'audit.event' | 'host.enrolled' | 'host.decommissioned' | 'host.reactivated' | 'host.merged' | 'host.deleted';
+export type WebhookEventType = 'report.stored' | 'host.regressed' | 'host.noncompliant' | 'host.compliant' | 'host.stale' | 'uploads.refused' | 'key.expiring' | 'host.identity_changed' | 'key.quota_reached' | 'policy.quarantined' | 'audit.event' | 'host.enrolled' | 'host.decommissioned' | 'host.reactivated' | 'host.merged' | 'host.deleted' | 'finding.opened' | 'finding.resolved' | 'finding.regressed' | 'finding.accepted' | 'finding.acceptance_expired';
 
 export type WebhookInput = {
     url: string;
@@ -1694,6 +1770,11 @@ export type FailingRuleFilter = RuleId;
  * Only these hosts (`Host.id`), comma-separated, at most 500: the hosts an operator selected.
  */
 export type HostRecordIdsFilter = Array<Id>;
+
+/**
+ * Only findings in these states, comma-separated (default all).
+ */
+export type FindingStateFilter = Array<FindingState>;
 
 /**
  * Hosts in this lifecycle state (`Host.state`); `current` (default): active and stale hosts, leaving out
@@ -4137,6 +4218,211 @@ export type GetOverviewResponses = {
 };
 
 export type GetOverviewResponse = GetOverviewResponses[keyof GetOverviewResponses];
+
+export type ListHostFindingsData = {
+    body?: never;
+    path: {
+        /**
+         * The host's id (`Host.id`).
+         */
+        hostRecordId: Id;
+    };
+    query?: {
+        /**
+         * Only findings in these states, comma-separated (default all).
+         */
+        state?: Array<FindingState>;
+    };
+    url: '/api/admin/hosts/{hostRecordId}/findings';
+};
+
+export type ListHostFindingsErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ListHostFindingsError = ListHostFindingsErrors[keyof ListHostFindingsErrors];
+
+export type ListHostFindingsResponses = {
+    /**
+     * The host's findings.
+     */
+    200: TrackedFindingList;
+};
+
+export type ListHostFindingsResponse = ListHostFindingsResponses[keyof ListHostFindingsResponses];
+
+export type ListTrackedFindingsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Most items on the page.
+         */
+        limit?: number;
+        /**
+         * Items to skip before the page starts.
+         */
+        offset?: number;
+        /**
+         * Only findings in these states, comma-separated (default all).
+         */
+        state?: Array<FindingState>;
+        /**
+         * A user id, or `me`.
+         */
+        owner?: string;
+        /**
+         * Only hosts whose latest report lists this group in `system-groups=`, compared case-insensitively
+         * (`WEBSERVERS` finds `webservers`); `GET /api/admin/facets` suggests the known ones.
+         *
+         */
+        group?: LabelFilter;
+        kind?: FindingKind;
+        testId?: TestId;
+        /**
+         * Only findings first seen at least this many days ago.
+         */
+        minAgeDays?: number;
+    };
+    url: '/api/admin/findings/tracked';
+};
+
+export type ListTrackedFindingsErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ListTrackedFindingsError = ListTrackedFindingsErrors[keyof ListTrackedFindingsErrors];
+
+export type ListTrackedFindingsResponses = {
+    /**
+     * One page of findings.
+     */
+    200: TrackedFindingPage;
+};
+
+export type ListTrackedFindingsResponse = ListTrackedFindingsResponses[keyof ListTrackedFindingsResponses];
+
+export type UpdateFindingData = {
+    body: FindingUpdate;
+    path: {
+        findingId: Id;
+    };
+    query?: never;
+    url: '/api/admin/findings/{findingId}';
+};
+
+export type UpdateFindingErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * The request conflicts with the current state, e.g. rotating a key that is revoked.
+     */
+    409: Problem;
+    /**
+     * The JSON body is larger than the admin API accepts.
+     */
+    413: Problem;
+    /**
+     * The body is not `application/json`.
+     */
+    415: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type UpdateFindingError = UpdateFindingErrors[keyof UpdateFindingErrors];
+
+export type UpdateFindingResponses = {
+    /**
+     * The finding as changed.
+     */
+    200: TrackedFinding;
+};
+
+export type UpdateFindingResponse = UpdateFindingResponses[keyof UpdateFindingResponses];
 
 export type ListFindingsData = {
     body?: never;

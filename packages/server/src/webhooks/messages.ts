@@ -53,12 +53,27 @@ function slackText(type: DeliveryEventType, data: Record<string, unknown>): stri
       return `${escape(textOf(data['mergedHostname'] ?? data['mergedHostId']))} was merged into ${host}${data['automatic'] ? ' (same machine, new hostid)' : ''}`;
     case 'host.deleted':
       return `${host} was deleted with all its reports`;
+    case 'finding.opened':
+    case 'finding.resolved':
+    case 'finding.regressed':
+    case 'finding.accepted':
+    case 'finding.acceptance_expired':
+      return `${FINDING_CHANGES[type]} on ${host}: ${escape(String(data['kind']))} ${escape(String(data['testId']))}`;
     case 'audit.event': {
       const actor = data['actor'] as { name: string | null } | null;
       return `Audit: ${escape(String(actor?.name ?? 'someone'))} ${escape(String(data['operation']))} (${escape(String(data['outcome']))})`;
     }
   }
 }
+
+/** What each finding event says happened. */
+const FINDING_CHANGES = {
+  'finding.opened': 'New finding',
+  'finding.resolved': 'Finding resolved',
+  'finding.regressed': 'Finding back',
+  'finding.accepted': 'Risk accepted',
+  'finding.acceptance_expired': 'Accepted risk expired',
+} as const;
 
 /** A value of an event's data (JSON the server wrote: a string or a number here) as text. */
 const textOf = (value: unknown): string =>

@@ -24,6 +24,7 @@ import { SsoAttempts } from './0022-sso-attempts.js';
 import { HostScopeIndex } from './0023-host-scope-index.js';
 import { Enrollments } from './0024-enrollments.js';
 import { HostLifecycle } from './0025-host-lifecycle.js';
+import { FindingLifecycle } from './0026-finding-lifecycle.js';
 
 /**
  * Every PostgreSQL schema migration, oldest first. PostgreSQL support came after SQLite's 0003, so its list starts
@@ -55,4 +56,5 @@ export const POSTGRESQL_MIGRATIONS: MigrationObject[] = [
   { name: '0023-host-scope-index', class: HostScopeIndex },
   { name: '0024-enrollments', class: Enrollments },
   { name: '0025-host-lifecycle', class: HostLifecycle },
+  { name: '0026-finding-lifecycle', class: FindingLifecycle },
 ];

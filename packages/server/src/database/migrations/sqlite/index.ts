@@ -26,6 +26,7 @@ import { SsoAttempts } from './0024-sso-attempts.js';
 import { HostScopeIndex } from './0025-host-scope-index.js';
 import { Enrollments } from './0026-enrollments.js';
 import { HostLifecycle } from './0027-host-lifecycle.js';
+import { FindingLifecycle } from './0028-finding-lifecycle.js';
 
 /**
  * Every SQLite schema migration, oldest first, listed so that they run from compiled output without file globbing.
@@ -59,4 +60,5 @@ export const SQLITE_MIGRATIONS: MigrationObject[] = [
   { name: '0025-host-scope-index', class: HostScopeIndex },
   { name: '0026-enrollments', class: Enrollments },
   { name: '0027-host-lifecycle', class: HostLifecycle },
+  { name: '0028-finding-lifecycle', class: FindingLifecycle },
 ];
