@@ -61,8 +61,17 @@ import {
   deleteHost,
   mergeHosts,
   reactivateHost,
+  listHostFindings,
+  listTrackedFindings,
+  updateFinding,
 } from './generated/sdk.gen.js';
 import type {
+  FindingUpdate,
+  ListHostFindingsData,
+  ListTrackedFindingsData,
+  TrackedFinding,
+  TrackedFindingList,
+  TrackedFindingPage,
   HostStateChangeInput,
   HostStateChangeResult,
   AdminTokenList,
@@ -163,6 +172,10 @@ export type WaiverQuery = NonNullable<ListWaiversData['query']>;
 /** Query of `listWebhookDeliveries`. */
 export type DeliveryQuery = NonNullable<ListWebhookDeliveriesData['query']>;
 /** The audit trail's filters and paging. */
+/** Query of `listTrackedFindings`: state, owner, group, kind, test id, age, and the page. */
+export type TrackedFindingQuery = NonNullable<ListTrackedFindingsData['query']>;
+/** Query of `listHostFindings`: its state filter. */
+export type HostFindingQuery = NonNullable<ListHostFindingsData['query']>;
 export type AuditEventQuery = NonNullable<ListAuditEventsData['query']>;
 /** The audit trail export's filters and format. */
 export type AuditExportQuery = NonNullable<ExportAuditEventsData['query']>;
@@ -292,6 +305,12 @@ export interface AdminClient {
   changeHostStates(change: HostStateChangeInput): Promise<HostStateChangeResult>;
   /** `DELETE /api/admin/hosts/{hostRecordId}`: the host and all its reports, for good. */
   deleteHost(hostRecordId: string): Promise<void>;
+  /** `GET /api/admin/hosts/{id}/findings`: a host's findings with their lifecycle. */
+  listHostFindings(hostRecordId: string, query?: HostFindingQuery): Promise<TrackedFindingList>;
+  /** `GET /api/admin/findings/tracked`: findings across the fleet with their lifecycle, oldest first. */
+  listTrackedFindings(query?: TrackedFindingQuery): Promise<TrackedFindingPage>;
+  /** `PATCH /api/admin/findings/{id}`: acknowledge, reassign, accept or reopen a finding. */
+  updateFinding(findingId: string, update: FindingUpdate): Promise<TrackedFinding>;
   /** Closes the client's connections. */
   close(): Promise<void>;
 }
@@ -367,6 +386,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     },
     ...accessOperations({ json, answerOf, transport }),
     ...hostLifecycleOperations({ json, answerOf, transport }),
+    ...findingOperations({ json, transport }),
     close: () => transport.close(),
   };
 }
@@ -426,6 +446,17 @@ function hostLifecycleOperations({ json, answerOf, transport }: Exchanges): Pick
     mergeHosts: (hostRecordId, other) => json<Host>(() => mergeHosts({ ...transport.call(), path: { hostRecordId }, body: { hostRecordId: other } }), 200),
     changeHostStates: (change) => json<HostStateChangeResult>(() => changeHostStates({ ...transport.call(), body: change }), 200),
     deleteHost: async (hostRecordId) => void (await answerOf(() => deleteHost({ ...transport.call(), path: { hostRecordId } }), 204)),
+  };
+}
+
+/** Findings with a lifecycle: a host's, the fleet's, and a change of one's state, owner or accepted risk. */
+type FindingOperations = 'listHostFindings' | 'listTrackedFindings' | 'updateFinding';
+
+function findingOperations({ json, transport }: Pick<Exchanges, 'json' | 'transport'>): Pick<AdminClient, FindingOperations> {
+  return {
+    listHostFindings: (hostRecordId, query) => json<TrackedFindingList>(() => listHostFindings({ ...transport.call(), path: { hostRecordId }, query }), 200),
+    listTrackedFindings: (query) => json<TrackedFindingPage>(() => listTrackedFindings({ ...transport.call(), query }), 200),
+    updateFinding: (findingId, update) => json<TrackedFinding>(() => updateFinding({ ...transport.call(), path: { findingId }, body: update }), 200),
   };
 }
 

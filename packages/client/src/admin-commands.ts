@@ -7,7 +7,6 @@ import {
   describeNewKey,
   formatFacets,
   formatFields,
-  formatFindingPage,
   formatHost,
   formatHostPage,
   formatKeys,
@@ -25,6 +24,7 @@ import { UsageError } from './cli-settings.js';
 import { admin, adminCommand, pageOptions, printJson, show, type OutputFlags } from './admin-command-base.js';
 import { addHostFilterOptions, hostFilterQuery, type HostFilterFlags } from './host-filter-flags.js';
 import { addHostLifecycleCommands } from './host-lifecycle-commands.js';
+import { addFindingCommands } from './finding-commands.js';
 
 /** The fields `facets` lists, in the contract's order. */
 const FACET_FIELDS: FacetField[] = ['group', 'tag', 'os', 'key', 'customer'];
@@ -62,7 +62,7 @@ export function addAdminCommands(program: Command): void {
   );
 }
 
-/** `hosts` (list, and a host's life), `facets`, `findings`, `host` and `accept-identity`: the fleet's hosts and findings. */
+/** `hosts` (list, and a host's life), `facets`, `findings` (grouped, and with their lifecycle), `host` and `accept-identity`: the fleet's hosts and findings. */
 function addHostCommands(program: Command): void {
   // `hosts` alone lists, as it did before it had subcommands: `list` is its default, and `hosts` has no flags of its own
   // (commander would take them from the subcommand).
@@ -80,6 +80,7 @@ function addHostCommands(program: Command): void {
       ),
     );
   addHostLifecycleCommands(hosts);
+  addFindingCommands(program, hosts);
 
   adminCommand(program, 'facets', 'list the known groups, tags, operating systems, license keys and customers, with their host counts')
     .addOption(new Option('--field <field>', 'only this field').choices(FACET_FIELDS))
@@ -89,18 +90,6 @@ function addHostCommands(program: Command): void {
       admin<[OutputFlags & { field?: FacetField; q?: string; limit?: number }]>(async (client, options) =>
         show(options, await client.listFacets({ field: options.field, q: options.q, limit: options.limit }), (facets) => formatFacets(facets, options.field)),
       ),
-    );
-
-  adminCommand(program, 'findings', "list the warnings and suggestions of every host's latest report, most hosts affected first")
-    .addOption(new Option('--kind <kind>', 'only warnings or only suggestions').choices(['warning', 'suggestion']))
-    .option('--test-id <id>', 'only this test id, e.g. PKGS-7392 (then `hosts --finding ID` lists its hosts)')
-    .addOption(pageOptions.limit())
-    .addOption(pageOptions.offset())
-    .action(
-      admin<[FindingsFlags]>(async (client, options) => {
-        const { kind, testId, limit, offset } = options;
-        return show(options, await client.listFindings({ kind, testId, limit, offset }), formatFindingPage);
-      }),
     );
 
   adminCommand(program, 'host', 'show a host and the hardening index of its newest reports')
@@ -258,13 +247,6 @@ function expirySetting(flags: ExpiryFlags): string | null | undefined {
 }
 
 interface HostsFlags extends OutputFlags, HostFilterFlags {
-  limit?: number;
-  offset?: number;
-}
-
-interface FindingsFlags extends OutputFlags {
-  kind?: 'warning' | 'suggestion';
-  testId?: string;
   limit?: number;
   offset?: number;
 }
