@@ -6,7 +6,7 @@ import { PageOf } from './pages.js';
 import { focusById, useFocusHeadingOnNavigation } from './focus.js';
 import { useDocumentTitle } from './page-title.js';
 import { entryOf, hrefOf, ROUTES, type Page, type Route } from './route.js';
-import { can, RoleContext, type AdminOperationId } from './permissions.js';
+import { can, RoleContext, SignedInContext, type AdminOperationId, type SignedIn } from './permissions.js';
 import { sessionName } from './session.js';
 import { useSignIn } from './use-sign-in.js';
 import { useRoute } from './use-route.js';
@@ -59,7 +59,9 @@ export function App() {
       </header>
       <main id="main" tabIndex={-1}>
         <RoleContext.Provider value={session?.role}>
-          <PageOf client={client} route={route} onUnauthorized={refused} />
+          <SignedInContext.Provider value={session?.signedIn}>
+            <PageOf client={client} route={route} onUnauthorized={refused} />
+          </SignedInContext.Provider>
         </RoleContext.Provider>
       </main>
     </>
@@ -68,14 +70,14 @@ export function App() {
 
 /**
  * Who is signed in with `client`: the person's name or email, or the token's label (or its first characters), never
- * the token; and the role. None until known.
+ * the token; the role; and whether a person or a token, with the person's id. None until known.
  */
-function useSession(client: Client | undefined): { name?: string; role?: AdminRole } | undefined {
-  const [session, setSession] = useState<{ client: Client; name?: string; role?: AdminRole }>();
+function useSession(client: Client | undefined): { name?: string; role?: AdminRole; signedIn?: SignedIn } | undefined {
+  const [session, setSession] = useState<{ client: Client; name?: string; role?: AdminRole; signedIn?: SignedIn }>();
   useEffect(() => {
     if (!client) return;
     data(getAdminSession({ client })).then(
-      (found) => setSession({ client, name: sessionName(found), role: found.role }),
+      (found) => setSession({ client, name: sessionName(found), role: found.role, signedIn: { kind: found.kind, userId: found.userId } }),
       () => setSession({ client }),
     );
   }, [client]);

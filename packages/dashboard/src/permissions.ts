@@ -17,5 +17,12 @@ export function can(role: AdminRole | undefined, operationId: AdminOperationId):
 /** The role of the signed-in token, for every page; undefined until the session says. */
 export const RoleContext = createContext<AdminRole | undefined>(undefined);
 
+/** Who is signed in, for what is theirs ("My findings"): a person (with their account id) or a token; undefined until known. */
+export interface SignedIn {
+  kind: 'user' | 'token';
+  userId?: string;
+}
+export const SignedInContext = createContext<SignedIn | undefined>(undefined);
+
 /** Whether the signed-in token may run `operationId`. */
 export const useCan = (operationId: AdminOperationId): boolean => can(useContext(RoleContext), operationId);

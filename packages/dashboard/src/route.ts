@@ -1,5 +1,6 @@
 import type { AuditOutcome, Client, DeliveryStatus, HostComplianceState, ListHostsData } from '@org/audit-client/sdk';
 import type { AdminOperationId } from './permissions.js';
+import { FINDING_STATES, type TrackedFilters } from './finding-lifecycle.js';
 
 /** Columns the hosts list can be sorted by, as the contract names them. */
 export const HOST_SORTS = ['lastSeen', 'hostname', 'hardeningIndex', 'warnings', 'compliance'] as const;
@@ -156,12 +157,25 @@ export const ROUTES = {
     path: 'findings',
     title: 'Findings',
     nav: { offset: 0 },
-    parse: (q): { kind?: FindingKind; testId?: string; offset: number } => ({
+    // The grouped list by default; `view=tracked` lists each host's findings with their lifecycle, by the filters.
+    parse: (q): { view?: 'tracked'; kind?: FindingKind; testId?: string; offset: number } & Omit<TrackedFilters, 'kind' | 'testId'> => ({
+      view: q.oneOf('view', ['tracked'] as const),
       kind: q.oneOf('kind', FINDING_KINDS),
       testId: q.text('test'),
+      states: q.listOf('state', FINDING_STATES),
+      owner: q.text('owner'),
+      group: q.text('group'),
+      minAgeDays: q.days('age', MAX_FINDING_AGE_DAYS),
       offset: q.offset(),
     }),
-    query: (r) => ({ kind: r.kind, test: r.testId, offset: r.offset || undefined }),
+    query: (r) => ({
+      view: r.view,
+      kind: r.kind,
+      test: r.testId,
+      // Only the tracked view has these filters: the grouped list's links leave them out.
+      ...(r.view === 'tracked' ? { state: r.states?.join(','), owner: r.owner, group: r.group, age: r.minAgeDays } : {}),
+      offset: r.offset || undefined,
+    }),
     page: 'FindingsPage',
   }),
   policies: entry({
@@ -314,6 +328,8 @@ export function entryOf<P extends Page>(route: RouteOf<P>): RouteEntry<ParamsOf<
 
 /** Most days a "stale" filter may name (the contract's bound of `staleDays`). */
 const MAX_STALE_DAYS = 3650;
+/** Most days the tracked findings' age filter may name (the contract's bound of `minAgeDays`). */
+const MAX_FINDING_AGE_DAYS = 3650;
 
 /** Reads the values of a fragment's query, dropping those it does not know. */
 export class QueryReader {
@@ -326,6 +342,16 @@ export class QueryReader {
   oneOf<T extends string>(name: string, values: readonly T[]): T | undefined {
     const value = this.params.get(name);
     return values.find((known) => known === value);
+  }
+  /** The known values of a comma-separated list, each once, in the order given; none when it has none. */
+  listOf<T extends string>(name: string, values: readonly T[]): T[] | undefined {
+    const known = (this.params.get(name) ?? '').split(',').flatMap((part) => values.filter((value) => value === part));
+    return known.length > 0 ? [...new Set(known)] : undefined;
+  }
+  /** A whole number of days from 0 to `max`, or none. */
+  days(name: string, max: number): number | undefined {
+    const days = wholeNumber(this.params.get(name));
+    return days !== undefined && days <= max ? days : undefined;
   }
   /** Items of a paged list to skip (0 unless a whole number). */
   offset(): number {

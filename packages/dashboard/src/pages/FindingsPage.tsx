@@ -9,13 +9,54 @@ import { ExportButtons } from '../components/ExportButtons.js';
 import { Status } from '../components/Status.js';
 import { hostsColumn, TEST_COLUMN } from '../components/FindingCounts.js';
 import { Table, type Column } from '../components/Table.js';
+import { MyFindingsLink, TrackedFindingList } from '../components/TrackedFindingList.js';
 
 const PAGE_SIZE = 50;
 
 type FindingsRoute = Extract<Route, { page: 'findings' }>;
+type FindingsProps = { client: Client; route: FindingsRoute; onUnauthorized(): void };
+
+/**
+ * Findings, two ways: the warnings and suggestions of every host's latest report, most hosts affected first (a test
+ * id lists its hosts); or each host's findings with their lifecycle (`view=tracked`), with the signed-in person's own
+ * a click away.
+ */
+export function FindingsPage(props: FindingsProps) {
+  const { route } = props;
+  const tracked = route.view === 'tracked';
+  return (
+    <section aria-labelledby="findings-title">
+      <h1 id="findings-title" tabIndex={-1}>
+        Findings
+      </h1>
+      <nav className="view-switch" aria-label="Findings views">
+        <a href={hrefOf({ page: 'findings', kind: route.kind, testId: route.testId, offset: 0 })} aria-current={tracked ? undefined : 'page'}>
+          By test, across hosts
+        </a>
+        <a
+          href={hrefOf({ page: 'findings', view: 'tracked', kind: route.kind, testId: route.testId, offset: 0 })}
+          aria-current={tracked && route.owner !== 'me' ? 'page' : undefined}
+        >
+          Each host's, with state and owner
+        </a>
+        <MyFindingsLink current={tracked && route.owner === 'me'} />
+      </nav>
+      {tracked ? (
+        <>
+          <p className="hint">
+            Each host's findings with their state, owner and due date, the oldest first. A row's host opens its page, where an operator acts on them.
+          </p>
+          <TrackedFindingList {...props} />
+        </>
+      ) : (
+        <GroupedFindings {...props} />
+      )}
+    </section>
+  );
+}
 
 /** The warnings and suggestions of every host's latest report, most hosts affected first; a test id lists its hosts. */
-export function FindingsPage({ client, route, onUnauthorized }: { client: Client; route: FindingsRoute; onUnauthorized(): void }) {
+function GroupedFindings({ client, route, onUnauthorized }: FindingsProps) {
   const [loaded] = useLoad(
     () => data(listFindings({ client, query: { limit: PAGE_SIZE, offset: route.offset, kind: route.kind, testId: route.testId } })),
     hrefOf(route),
@@ -28,10 +69,7 @@ export function FindingsPage({ client, route, onUnauthorized }: { client: Client
   };
   const kind = (value: string) => (window.location.hash = hrefOf({ ...route, kind: (value || undefined) as FindingKind | undefined, offset: 0 }));
   return (
-    <section aria-labelledby="findings-title">
-      <h1 id="findings-title" tabIndex={-1}>
-        Findings
-      </h1>
+    <>
       <p className="hint">
         The warnings and suggestions of every host's latest report, the ones on the most hosts first. A test id lists the hosts that have it.
       </p>
@@ -68,7 +106,7 @@ export function FindingsPage({ client, route, onUnauthorized }: { client: Client
           paging={{ route, pageSize: PAGE_SIZE, total: loaded.value.total, label: 'Pages of findings' }}
         />
       )}
-    </section>
+    </>
   );
 }
 

@@ -32,6 +32,7 @@ import { Table, type Column } from '../components/Table.js';
 import { When } from '../components/When.js';
 import { useDocumentTitle } from '../page-title.js';
 import { TrendChart } from '../components/TrendChart.js';
+import { TrackedFindings } from '../components/TrackedFindings.js';
 import { VulnerablePackages } from '../components/VulnerablePackages.js';
 
 /** Reports listed under a host (the newest); the hardening chart covers as many. */
@@ -41,9 +42,9 @@ const REFUSALS_SHOWN = 20;
 
 /**
  * One host, in parts that the "On this page" links at the top reach: its summary (who it is, its hardening trend),
- * its compliance, every warning and suggestion of its newest report with its vulnerable packages, its reports with
- * what changed between them, the uploads of its host id the server refused, and its newest report's raw text.
- * Report text is shown as text only.
+ * its compliance, its findings with their lifecycle (or, before any is tracked, every warning and suggestion of its
+ * newest report) and its vulnerable packages, its reports with what changed between them, the uploads of its host id
+ * the server refused, and its newest report's raw text. Report text is shown as text only.
  */
 export function HostPage({ client, route, onUnauthorized }: PageProps<'host'>) {
   const { id } = route;
@@ -99,14 +100,7 @@ export function HostPage({ client, route, onUnauthorized }: PageProps<'host'>) {
         <HostCompliance client={client} hostRecordId={host.id} onUnauthorized={onUnauthorized} />
       </section>
       <PageSection part="findings">
-        {summary && (
-          <>
-            <Findings title="Warnings" kind="warning" findings={summary.warnings} level={3} />
-            <Findings title="Suggestions" kind="suggestion" findings={summary.suggestions} level={3} />
-          </>
-        )}
-        {latest && !summary && <p>The newest report is not a Lynis report, so it has no findings to show.</p>}
-        {!latest && <p>No report yet.</p>}
+        <HostFindings client={client} host={host} latest={latest} onUnauthorized={onUnauthorized} />
         {vulnerable && summary && <VulnerablePackages names={vulnerable} level={3} />}
       </PageSection>
       <PageSection part="reports">
@@ -119,6 +113,33 @@ export function HostPage({ client, route, onUnauthorized }: PageProps<'host'>) {
         <RawReport host={host} latest={latest} />
       </PageSection>
     </article>
+  );
+}
+
+/**
+ * A host's findings with their lifecycle; before any is tracked, every warning and suggestion of its newest report
+ * (or why it has none).
+ */
+function HostFindings({ client, host, latest, onUnauthorized }: { client: Client; host: Host; latest: ReportDetail | undefined; onUnauthorized(): void }) {
+  const summary = latest?.summary;
+  return (
+    <TrackedFindings
+      client={client}
+      hostRecordId={host.id}
+      onUnauthorized={onUnauthorized}
+      untracked={
+        <>
+          {summary && (
+            <>
+              <Findings title="Warnings" kind="warning" findings={summary.warnings} level={3} />
+              <Findings title="Suggestions" kind="suggestion" findings={summary.suggestions} level={3} />
+            </>
+          )}
+          {latest && !summary && <p>The newest report is not a Lynis report, so it has no findings to show.</p>}
+          {!latest && <p>No report yet.</p>}
+        </>
+      }
+    />
   );
 }
 
