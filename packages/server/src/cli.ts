@@ -210,6 +210,17 @@ program
     new Option('--waiver-max-days <n>', `the longest a waiver may run, in days from its creation (default: ${DEFAULTS.waiverMaxDays})`).env('WAIVER_MAX_DAYS'),
   )
   .addOption(
+    new Option(
+      '--finding-approval <mode>',
+      `"distinct": an accepted finding's approver must be another person than the one asking; "any": anyone (default: ${DEFAULTS.findingApproval})`,
+    ).env('FINDING_APPROVAL'),
+  )
+  .addOption(
+    new Option('--finding-accept-role <role>', `"operator" or "admin": the role accepting a finding's risk needs (default: ${DEFAULTS.findingAcceptRole})`).env(
+      'FINDING_ACCEPT_ROLE',
+    ),
+  )
+  .addOption(
     new Option('--session-idle-minutes <n>', `a person's session unused this long ends (default: ${DEFAULTS.sessionIdleMinutes})`).env('SESSION_IDLE_MINUTES'),
   )
   .addOption(

@@ -18,6 +18,7 @@ import { DEFAULT_SESSION_LIMITS } from './people/session-limits.js';
 import { ROLES } from './people/roles.js';
 import { parseRoleMap } from './sso/role-mapping.js';
 import { DEFAULT_WAIVER_MAX_DAYS } from './policies/waiver-limits.js';
+import { DEFAULT_FINDING_ACCEPTANCE } from './findings/finding-settings.js';
 
 /** `host:port`, an IPv6 host in brackets: `127.0.0.1:8444`, `[::1]:8444`, `mgmt.example.org:8444`. */
 const LISTEN_ADDRESS = /^(?:\[([0-9A-Fa-f:.]+)\]|([^\s:[\]]+)):(\d{1,5})$/;
@@ -139,6 +140,9 @@ const ServerSettings = z.object({
   webhookAllowPrivate: z.union([z.boolean(), z.stringbool()], { error: 'must be true or false' }).default(false),
   // Compliance: the longest an exception to a rule (a waiver) may run, in days from its creation.
   waiverMaxDays: z.coerce.number().int().min(1).max(3650).default(DEFAULT_WAIVER_MAX_DAYS),
+  // Findings: whether an accepted risk's approver must be another person than the one asking, and the role accepting needs.
+  findingApproval: z.enum(['distinct', 'any']).default(DEFAULT_FINDING_ACCEPTANCE.approval),
+  findingAcceptRole: z.enum(['operator', 'admin']).default(DEFAULT_FINDING_ACCEPTANCE.acceptRole),
   // People's sessions: unused this long they end, and they end this long after sign-in however busy.
   sessionIdleMinutes: z.coerce
     .number()

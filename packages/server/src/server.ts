@@ -130,6 +130,7 @@ function adminApiUnlessOff(
     webhookDispatcher: work.webhookDispatcher,
     webhookAllowPrivate: config.webhookAllowPrivate,
     waiverMaxDays: config.waiverMaxDays,
+    findingAcceptance: { approval: config.findingApproval, acceptRole: config.findingAcceptRole },
     sessionLimits: { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours },
     signInLockout: createSignInLockout(rateLimiter),
     enrollment,

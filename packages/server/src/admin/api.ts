@@ -6,6 +6,7 @@ import type { Database } from '../database/dialect.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../database/unavailable.js';
 import { DomainError } from '../errors/domain-error.js';
 import { DEFAULT_WAIVER_MAX_DAYS } from '../policies/waiver-limits.js';
+import { DEFAULT_FINDING_ACCEPTANCE, type FindingAcceptanceSettings } from '../findings/finding-settings.js';
 import { DamagedReportError } from '../reports/report-content.js';
 import { AdminTokenAuthenticator } from './auth.js';
 import { isAudited, recordAdminRequest, type AuditRecording, type RequestTrail, type RoutedOperation } from './audit-recording.js';
@@ -98,6 +99,8 @@ export interface AdminApiOptions {
   webhookAllowPrivate?: boolean;
   /** The longest a waiver may run, in days (`--waiver-max-days`); default 365. */
   waiverMaxDays?: number;
+  /** Who may accept a finding's risk (`--finding-approval`, `--finding-accept-role`); default: another person, any operator. */
+  findingAcceptance?: FindingAcceptanceSettings;
   /** How long people's sessions last; default 30 minutes idle, 12 hours in all. */
   sessionLimits?: SessionLimits;
   /** The lockout against guessing passwords; default: counted in this process. */
@@ -168,6 +171,7 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
     webhookDispatcher: options.webhookDispatcher,
     webhookAllowPrivate: options.webhookAllowPrivate ?? false,
     waiverMaxDays: options.waiverMaxDays ?? DEFAULT_WAIVER_MAX_DAYS,
+    findingAcceptance: options.findingAcceptance ?? DEFAULT_FINDING_ACCEPTANCE,
     sessions,
     signInLockout:
       options.signInLockout ??

@@ -37,6 +37,7 @@ const TARGET_OF_PARAMETER: Record<string, string> = {
   userId: 'user',
   tokenId: 'token',
   enrollmentId: 'enrollment',
+  findingId: 'finding',
 };
 
 /** What a collection's create makes, by the path's segment after `/api/admin/`. */

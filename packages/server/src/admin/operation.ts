@@ -7,6 +7,7 @@ import type { SessionStore } from '../people/sessions.js';
 import type { SingleSignOn } from '../sso/single-sign-on.js';
 import type { EnrollmentSettings } from '../enrollment/enrollment-settings.js';
 import type { LifecycleSettings } from '../hosts/lifecycle-settings.js';
+import type { FindingAcceptanceSettings } from '../findings/finding-settings.js';
 import type { AdminRole } from '../people/roles.js';
 import type { AccessScope } from '../people/scope.js';
 import type { UserSummary } from '../people/user-records.js';
@@ -25,6 +26,8 @@ export interface AdminContext {
   webhookAllowPrivate: boolean;
   /** The longest a waiver may run, in days (`--waiver-max-days`). */
   waiverMaxDays: number;
+  /** Who may accept a finding's risk (`--finding-approval`, `--finding-accept-role`). */
+  findingAcceptance: FindingAcceptanceSettings;
   /** People's sessions. */
   sessions: SessionStore;
   /** The lockout against guessing passwords. */

@@ -42,7 +42,7 @@ export function forbiddenProblem(role: AdminRole, requiredRole: AdminRole, who: 
 }
 
 /** The HTTP status of each {@link DomainErrorCode}: the one place a domain's failure becomes an admin API status. */
-const STATUS_OF: Record<DomainErrorCode, number> = { invalid: 400, not_found: 404, conflict: 409 };
+const STATUS_OF: Record<DomainErrorCode, number> = { invalid: 400, not_found: 404, conflict: 409, forbidden: 403 };
 
 /** A domain's failure as the admin API answers it: its status, its detail, and the parts of the input that are wrong. */
 export function domainProblem(error: DomainError): AdminResponse {

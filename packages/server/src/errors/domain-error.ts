@@ -1,11 +1,11 @@
 import type { RuleError } from '../generated/types.gen.js';
 
 /**
- * What went wrong, in terms every caller understands: bad input (`invalid`), no such thing (`not_found`), or a
- * state that forbids the operation (`conflict`). The codes are stable: the admin API and the command line each
- * turn them into their answer in one place.
+ * What went wrong, in terms every caller understands: bad input (`invalid`), no such thing (`not_found`), a state
+ * that forbids the operation (`conflict`), or a server setting that keeps this caller from it (`forbidden`). The
+ * codes are stable: the admin API and the command line each turn them into their answer in one place.
  */
-export type DomainErrorCode = 'invalid' | 'not_found' | 'conflict';
+export type DomainErrorCode = 'invalid' | 'not_found' | 'conflict' | 'forbidden';
 
 /**
  * How every domain (keys and tokens, policies and waivers, webhooks, hosts) reports a failure its caller should

@@ -7,6 +7,7 @@ import type { SqlDialect } from '../database/dialect.js';
 import type { HostFindingRecord, HostLabelRecord, HostRecord } from '../database/entities.js';
 import type { RowOf } from '../database/rows.js';
 import type { FindingKind } from '../generated/types.gen.js';
+import { trackFindings } from '../findings/finding-tracking.js';
 
 /**
  * The version of what a host's row, labels and findings derive from its newest report. Uploads write it; hosts with
@@ -123,7 +124,8 @@ function findingRows(kind: FindingKind, findings: ReportSummary['warnings']): Ho
  * Gives hosts the labels and findings of their newest report, in the caller's transaction, which must hold the hosts'
  * rows (the upsert of their reports, or an update, locks them until commit). Hosts whose stored digest matches are
  * left alone; for the others, what they hold is read and only the difference written (rows gone deleted, new or
- * changed rows inserted: a row left alone costs its indexes nothing), then their digest. Hosts are taken in id
+ * changed rows inserted: a row left alone costs its indexes nothing), then their digest; their findings' lifecycles
+ * follow (`findings/finding-tracking.ts`). Hosts are taken in id
  * order (the order every writer locks them in), every value is a bound parameter, and statements are chunked under
  * SQLite's limit on parameters.
  */
@@ -187,12 +189,20 @@ export async function replaceDerivations(trx: Knex.Transaction, dialect: SqlDial
   await insertRows(trx, 'host_label', ['host_record_id', 'kind', 'value', 'position'], labels.added);
   await insertRows(trx, 'host_finding', ['host_record_id', 'kind', 'test_id', 'text'], findings.added);
   await countFindings(trx, dialect, findings);
+  await trackFindings(trx, trackedHosts(changed, storedFindings));
   for (const chunk of chunks(changed, Math.floor(MAX_PARAMETERS / 3))) {
     await trx.raw(
       `update host set derived_digest = case id ${chunk.map(() => 'when ? then ?').join(' ')} end where id in (${chunk.map(() => '?').join(', ')})`,
       [...chunk.flatMap((host) => [host.id, host.derivation.digest]), ...chunk.map((host) => host.id)],
     );
   }
+}
+
+/** The hosts whose findings' lifecycles follow: their newest report's findings, and the rows they held before. */
+function trackedHosts(changed: DerivedHost[], stored: HostFindingRow[]): Parameters<typeof trackFindings>[1] {
+  const held = new Map<string, HostFindingRow[]>();
+  for (const row of stored) held.set(row.host_record_id, [...(held.get(row.host_record_id) ?? []), row]);
+  return changed.map((host) => ({ id: host.id, findings: host.derivation.findings, held: held.get(host.id) ?? [] }));
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Knex } from '@mikro-orm/knex';
 import type { Database, DatabaseTime, SqlDialect } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import type { HostStateReason } from '../generated/types.gen.js';
+import { deleteHostFindings } from '../findings/finding-records.js';
 import { countResults, type CountedResult } from '../policies/policy-counts.js';
 import { writeEvents, type OutboxEvent } from '../webhooks/outbox.js';
 import { deriveLatestReports } from './host-backfill.js';
@@ -202,7 +203,7 @@ export async function changeStates(
 const HOST_TABLES = ['report', 'host_label', 'policy_result_change', 'waiver', 'host_alias'] as const;
 
 /**
- * Deletes a host and everything of it (reports, labels, findings, policy results and their history, host waivers,
+ * Deletes a host and everything of it (reports, labels, findings and their lifecycles, policy results and their history, host waivers,
  * merged `hostid`s), its counts withdrawn first, with a `host.deleted` event. Resolves with the host as it was, or
  * undefined when there is none.
  */
@@ -214,6 +215,7 @@ export async function deleteHostRecord(database: Database, id: string, now: Date
     if (!host) return undefined;
     await withdrawHosts(trx, dialect, [id]);
     for (const table of HOST_TABLES) await trx(table).where('host_record_id', id).delete();
+    await deleteHostFindings(trx, [id]);
     await trx('host').where('id', id).delete();
     await writeEvents(trx, [{ type: 'host.deleted', data: { ...hostData(host), at: now.toISOString() } }], dialect.toDatabaseTime(now));
     return host;

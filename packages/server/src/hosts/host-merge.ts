@@ -7,6 +7,7 @@ import type { Knex } from '@mikro-orm/knex';
 import type { Database, DatabaseTime, SqlDialect } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { DomainError } from '../errors/domain-error.js';
+import { mergeHostFindings } from '../findings/finding-records.js';
 import { writeEvents, type OutboxEvent } from '../webhooks/outbox.js';
 import { deriveLatestReports, type LatestReading } from './host-backfill.js';
 import { replaceDerivations } from './host-derivation.js';
@@ -132,6 +133,7 @@ async function mergeLocked(
   const time = dialect.toDatabaseTime(now);
   await withdrawHosts(trx, dialect, [survivorId, otherId].sort());
   const reportsMoved = await moveRows(trx, otherId, survivorId);
+  await mergeHostFindings(trx, otherId, survivorId);
   await trx('host_alias')
     .insert({ key_id: other.key_id, host_id: other.host_id, host_record_id: survivorId, merged_at: time })
     .onConflict(['key_id', 'host_id'])

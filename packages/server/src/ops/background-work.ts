@@ -3,6 +3,7 @@ import { AuditRetention } from '../audit/audit-retention.js';
 import type { ServerConfig } from '../config.js';
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
+import { FindingLifecycleWork } from '../findings/finding-expiry.js';
 import { HostLifecycleSweep } from '../hosts/host-lifecycle-sweep.js';
 import { lifecycleSettings } from '../hosts/lifecycle-settings.js';
 import { PolicyEvaluator } from '../policies/policy-evaluator.js';
@@ -26,10 +27,12 @@ export interface BackgroundWork {
   auditRetention: AuditRetention;
   /** Marks hosts stale and decommissions expired ones (`--stale-days` and the rest). */
   hostLifecycle: HostLifecycleSweep;
+  /** Reopens findings whose accepted risk expired; adopts the findings held before lifecycles were kept. */
+  findingLifecycle: FindingLifecycleWork;
 }
 
 /**
- * Starts retention, the rejection log, webhook delivery, policy evaluation and the host lifecycle, and builds the report compactor,
+ * Starts retention, the rejection log, webhook delivery, policy evaluation and the host and finding lifecycles, and builds the report compactor,
  * which yields while `isBusy` (uploads in flight).
  */
 export function startBackgroundWork(database: Database, config: ServerConfig, logger: Logger, isBusy: () => boolean): BackgroundWork {
@@ -49,7 +52,8 @@ export function startBackgroundWork(database: Database, config: ServerConfig, lo
   const compactor = new ReportCompactor(database, { logger, isBusy });
   const auditRetention = new AuditRetention(database, config.auditRetentionDays, logger).start();
   const hostLifecycle = new HostLifecycleSweep(database, lifecycleSettings(config), logger, { onChanged: () => webhookDispatcher.wake() }).start();
-  return { pruning, rejections, webhookDispatcher, policyEvaluator, compactor, auditRetention, hostLifecycle };
+  const findingLifecycle = new FindingLifecycleWork(database, logger, { onChanged: () => webhookDispatcher.wake() }).start();
+  return { pruning, rejections, webhookDispatcher, policyEvaluator, compactor, auditRetention, hostLifecycle, findingLifecycle };
 }
 
 /** Wakes what follows a committed upload: policy evaluation, webhook delivery and compaction. */
@@ -67,5 +71,6 @@ export async function stopBackgroundWork(work: BackgroundWork): Promise<void> {
   await work.compactor.stop();
   await work.auditRetention.stop();
   await work.hostLifecycle.stop();
+  await work.findingLifecycle.stop();
   await work.rejections.close();
 }
