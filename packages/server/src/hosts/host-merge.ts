@@ -2,7 +2,8 @@
 // reports, policy result history, host waivers and merged `hostid`s move to the survivor, its `hostid` becomes an
 // alias of the survivor (`host_alias`: later reports under it join the survivor, see `host-identity-merge.ts`), and
 // the survivor takes the newest report's columns, labels and findings. Both hosts' counts are withdrawn first and the
-// survivor's derived again, so that the fleet's counts hold the machine once.
+// survivor's derived again, so that the fleet's counts hold the machine once. The other host's tracked findings that
+// the survivor lacks move to it; those it has too are dropped, the survivor's lifecycle going on (`findings/`).
 import type { Knex } from '@mikro-orm/knex';
 import type { Database, DatabaseTime, SqlDialect } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
