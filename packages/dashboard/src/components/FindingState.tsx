@@ -1,5 +1,6 @@
 import type { TrackedFinding } from '@org/audit-client/sdk';
 import { FINDING_STATE_TEXT, findingStateLine } from '../finding-lifecycle.js';
+import { formatTime, formatUtc } from '../format.js';
 import { hostsRoute, hrefOf } from '../route.js';
 import type { Column } from './Table.js';
 import { When } from './When.js';
@@ -10,6 +11,15 @@ export function FindingStateBadge({ finding }: { finding: Pick<TrackedFinding, '
     <span className={`badge badge-finding-${finding.state}`} title={findingStateLine(finding)}>
       {FINDING_STATE_TEXT[finding.state]}
     </span>
+  );
+}
+
+/** The day of a time (a due day, an expiry, both picked as days) in the browser's time zone; the exact time on hover. */
+function Day({ time }: { time: string }) {
+  return (
+    <time dateTime={formatUtc(time)} title={formatTime(time)}>
+      {formatTime(time).split(' ')[0]}
+    </time>
   );
 }
 
@@ -28,7 +38,7 @@ function StateCell({ finding }: { finding: TrackedFinding }) {
           <dd>{acceptance.approverEmail ?? acceptance.approverUserId}</dd>
           <dt>Until</dt>
           <dd>
-            <When time={acceptance.expiresAt} />
+            <Day time={acceptance.expiresAt} />
           </dd>
         </dl>
       )}
@@ -44,7 +54,7 @@ function OwnerCell({ finding }: { finding: TrackedFinding }) {
       <span className="words">{finding.ownerEmail ?? finding.ownerUserId}</span>
       {finding.dueAt && (
         <span className="due">
-          due <When time={finding.dueAt} />
+          due <Day time={finding.dueAt} />
         </span>
       )}
     </>
@@ -65,7 +75,11 @@ export const TRACKED_COLUMNS: Record<'test' | 'kind' | 'text' | 'state' | 'owner
       </a>
     ),
   },
-  kind: { header: 'Kind', cell: (finding) => <span className={`kind kind-${finding.kind}`}>{finding.kind === 'warning' ? 'Warning' : 'Suggestion'}</span> },
+  kind: {
+    header: 'Kind',
+    cellClassName: 'nowrap',
+    cell: (finding) => <span className={`kind kind-${finding.kind}`}>{finding.kind === 'warning' ? 'Warning' : 'Suggestion'}</span>,
+  },
   text: { header: 'Finding', cellClassName: 'words', cell: (finding) => finding.text },
   state: { header: 'State', cellClassName: 'finding-state', cell: (finding) => <StateCell finding={finding} /> },
   owner: { header: 'Owner', cellClassName: 'finding-owner', cell: (finding) => <OwnerCell finding={finding} /> },
