@@ -1,4 +1,4 @@
-import { useContext, useId, type FormEvent } from 'react';
+import { useContext, useId, type FormEvent, type ReactNode } from 'react';
 import { listTrackedFindings, type Client, type FindingState, type TrackedFinding } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { FINDING_STATE_TEXT, FINDING_STATES, filtered, trackedQuery, type TrackedFilters } from '../finding-lifecycle.js';
@@ -92,34 +92,49 @@ function TrackedFilterForm({ client, route }: { client: Client; route: FindingsR
           </label>
         ))}
       </fieldset>
-      <label htmlFor={`${id}-owner`}>Owner</label>
-      {people ? (
-        <select id={`${id}-owner`} value={owner} onChange={(event) => go({ owner: event.target.value || undefined })}>
-          <option value="">Anyone</option>
-          <option value="me">Me</option>
-          {people.map((person) => (
-            <option key={person.id} value={person.id}>
-              {person.email}
-            </option>
-          ))}
+      <Pair id={`${id}-owner`} label="Owner">
+        {people ? (
+          <select id={`${id}-owner`} value={owner} onChange={(event) => go({ owner: event.target.value || undefined })}>
+            <option value="">Anyone</option>
+            <option value="me">Me</option>
+            {people.map((person) => (
+              <option key={person.id} value={person.id}>
+                {person.email}
+              </option>
+            ))}
+          </select>
+        ) : (
+          <input id={`${id}-owner`} className="mono" size={12} value={owner} onChange={(event) => setOwner(event.target.value)} placeholder="me or an id" />
+        )}
+      </Pair>
+      <Pair id={`${id}-group`} label="Group">
+        <input id={`${id}-group`} size={10} value={group} onChange={(event) => setGroup(event.target.value)} />
+      </Pair>
+      <Pair id={`${id}-kind`} label="Kind">
+        <select id={`${id}-kind`} value={route.kind ?? ''} onChange={(event) => go({ kind: (event.target.value || undefined) as FindingKind | undefined })}>
+          <option value="">Any</option>
+          <option value="warning">Warnings</option>
+          <option value="suggestion">Suggestions</option>
         </select>
-      ) : (
-        <input id={`${id}-owner`} className="mono" size={12} value={owner} onChange={(event) => setOwner(event.target.value)} placeholder="me or an id" />
-      )}
-      <label htmlFor={`${id}-group`}>Group</label>
-      <input id={`${id}-group`} size={10} value={group} onChange={(event) => setGroup(event.target.value)} />
-      <label htmlFor={`${id}-kind`}>Kind</label>
-      <select id={`${id}-kind`} value={route.kind ?? ''} onChange={(event) => go({ kind: (event.target.value || undefined) as FindingKind | undefined })}>
-        <option value="">Any</option>
-        <option value="warning">Warnings</option>
-        <option value="suggestion">Suggestions</option>
-      </select>
-      <label htmlFor={`${id}-test`}>Test id</label>
-      <input id={`${id}-test`} className="mono" size={10} value={testId} onChange={(event) => setTestId(event.target.value)} placeholder="e.g. SSH-7408" />
-      <label htmlFor={`${id}-age`}>Older than (days)</label>
-      <input id={`${id}-age`} type="number" min={0} max={3650} value={age} onChange={(event) => setAge(event.target.value)} className="days" />
+      </Pair>
+      <Pair id={`${id}-test`} label="Test id">
+        <input id={`${id}-test`} className="mono" size={10} value={testId} onChange={(event) => setTestId(event.target.value)} placeholder="e.g. SSH-7408" />
+      </Pair>
+      <Pair id={`${id}-age`} label="Older than (days)">
+        <input id={`${id}-age`} type="number" min={0} max={3650} value={age} onChange={(event) => setAge(event.target.value)} className="days" />
+      </Pair>
       <button type="submit">Search</button>
     </form>
+  );
+}
+
+/** A filter's label with its control, kept on one line as the form wraps. */
+function Pair({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <span className="filter-pair">
+      <label htmlFor={id}>{label}</label>
+      {children}
+    </span>
   );
 }
 
