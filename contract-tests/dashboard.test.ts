@@ -525,8 +525,9 @@ describe('the dashboard', () => {
     await openHosts(page);
     await page.getByRole('link', { name: HOSTILE_NAME }).click();
     await page.getByRole('heading', { name: HOSTILE_NAME }).waitFor();
-    await page.getByRole('cell', { name: '<script>alert("warning")</script>' }).waitFor();
-    await page.getByRole('cell', { name: '<b onmouseover=alert(2)>details</b>' }).hover();
+    // The host's findings, tracked: each text with the newest report's details under it.
+    await page.getByText('<script>alert("warning")</script>', { exact: true }).waitFor();
+    await page.getByText('Details: <b onmouseover=alert(2)>details</b>', { exact: true }).hover();
     expect(await page.locator('main img, main script, main b').count()).toBe(0);
     await page.screenshot({ path: `${ARTIFACTS}/dashboard-hostile-host.png`, fullPage: true });
     expect([dialogs, errors, foreign]).toEqual([[], [], []]);

@@ -3,6 +3,8 @@ import { startOfLocalDay } from './date-input.js';
 import {
   acceptanceOf,
   acknowledgementOf,
+  detailsKey,
+  reportedDetails,
   filtered,
   findingActions,
   findingStateLine,
@@ -106,5 +108,21 @@ describe('tracked findings filters', () => {
     expect(filtered({})).toBe(false);
     expect(filtered({ states: [] })).toBe(false);
     expect(filtered({ minAgeDays: 0 })).toBe(true);
+  });
+});
+
+describe("the newest report's details of tracked findings", () => {
+  it('finds them by kind and test id, the first where a report has two', () => {
+    const details = reportedDetails({
+      warnings: [
+        { testId: 'SSH-7408', text: 'a', details: 'PermitRootLogin', solution: null },
+        { testId: 'SSH-7408', text: 'b', details: 'second', solution: null },
+      ],
+      suggestions: [{ testId: 'SSH-7408', text: 'c', details: null, solution: 'Harden it' }],
+    });
+    expect(details.get(detailsKey({ kind: 'warning', testId: 'SSH-7408' }))?.details).toBe('PermitRootLogin');
+    expect(details.get(detailsKey({ kind: 'suggestion', testId: 'SSH-7408' }))?.solution).toBe('Harden it');
+    expect(details.get(detailsKey({ kind: 'warning', testId: 'PKGS-7392' }))).toBeUndefined();
+    expect(reportedDetails(null).size).toBe(0);
   });
 });

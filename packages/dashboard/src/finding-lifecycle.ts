@@ -1,6 +1,6 @@
 // A tracked finding's lifecycle in words and requests: its state's badge text, which findings are listed apart, what
 // the acknowledge and accept forms send, and the tracked findings' filters as the API takes them.
-import type { FindingState, FindingUpdate, ListTrackedFindingsData, TrackedFinding } from '@org/audit-client/sdk';
+import type { Finding, FindingState, FindingUpdate, ListTrackedFindingsData, ReportSummary, TrackedFinding } from '@org/audit-client/sdk';
 import { startOfLocalDay } from './date-input.js';
 import { formatTime } from './format.js';
 import type { FindingKind } from './route.js';
@@ -24,6 +24,19 @@ export const MAX_ACCEPT_REASON_LENGTH = 1000;
 export function splitResolved<T extends Pick<TrackedFinding, 'state'>>(findings: readonly T[]): { current: T[]; resolved: T[] } {
   return { current: findings.filter((finding) => finding.state !== 'resolved'), resolved: findings.filter((finding) => finding.state === 'resolved') };
 }
+
+/** The newest report's details and solution of each finding, by kind and test id (where a report has two, the first). */
+export function reportedDetails(summary: Pick<ReportSummary, 'warnings' | 'suggestions'> | null | undefined): Map<string, Finding> {
+  const details = new Map<string, Finding>();
+  const add = (kind: string, findings: Finding[]) =>
+    findings.forEach((finding) => details.has(`${kind}:${finding.testId}`) || details.set(`${kind}:${finding.testId}`, finding));
+  add('warning', summary?.warnings ?? []);
+  add('suggestion', summary?.suggestions ?? []);
+  return details;
+}
+
+/** The key of a finding in {@link reportedDetails}. */
+export const detailsKey = (finding: Pick<TrackedFinding, 'kind' | 'testId'>): string => `${finding.kind}:${finding.testId}`;
 
 /** What an operator may do with a finding in its state: a resolved one only comes back with a report (409 otherwise). */
 export function findingActions(state: FindingState): Array<'acknowledge' | 'accept' | 'reopen'> {

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
-import { listHostFindings, updateFinding, type Client, type FindingUpdate, type TrackedFinding } from '@org/audit-client/sdk';
+import { listHostFindings, updateFinding, type Client, type Finding, type FindingUpdate, type ReportSummary, type TrackedFinding } from '@org/audit-client/sdk';
 import { data } from '../api.js';
-import { splitResolved } from '../finding-lifecycle.js';
+import { detailsKey, reportedDetails, splitResolved } from '../finding-lifecycle.js';
 import { useCan } from '../permissions.js';
 import { useChange } from '../use-change.js';
 import { useLoad } from '../use-load.js';
@@ -13,17 +13,21 @@ import { Table, type Column } from './Table.js';
 
 /**
  * A host's findings with their lifecycle: those to handle first, each with its state, owner and due date, first seen,
- * and an accepted risk's reason, approver and expiry, with an operator's actions; the resolved ones listed apart,
- * folded. A host with no tracked finding yet (or a server that cannot say) shows `untracked`, the newest report's.
+ * and an accepted risk's reason, approver and expiry (the text with the newest report's details and solution), with
+ * an operator's actions; the resolved ones listed apart, folded. A host with no tracked finding yet (or a server
+ * that cannot say) shows `untracked`, the newest report's.
  */
 export function TrackedFindings({
   client,
   hostRecordId,
+  summary,
   onUnauthorized,
   untracked,
 }: {
   client: Client;
   hostRecordId: string;
+  /** The newest report's findings, whose details and solution the tracked ones show. */
+  summary: ReportSummary | null | undefined;
   onUnauthorized(): void;
   untracked: ReactNode;
 }) {
@@ -40,7 +44,8 @@ export function TrackedFindings({
   if (loaded.state === 'failed' || loaded.value.length === 0) return <>{untracked}</>;
   const send = (finding: TrackedFinding) => (update: FindingUpdate) =>
     void change(async () => void (await data(updateFinding({ client, path: { findingId: finding.id }, body: update }))));
-  const { test, kind, text, state, owner, firstSeen, resolvedAt } = TRACKED_COLUMNS;
+  const { test, kind, state, owner, firstSeen, resolvedAt } = TRACKED_COLUMNS;
+  const text = textWithDetails(reportedDetails(summary));
   const actions: Column<TrackedFinding> = {
     header: 'Actions',
     cell: (finding) => <FindingActions finding={finding} open={open} onOpen={setOpen} change={send(finding)} />,
@@ -90,4 +95,21 @@ export function TrackedFindings({
       )}
     </>
   );
+}
+
+/** A finding's text with the newest report's details and solution for it, when it has them: all as text only. */
+function textWithDetails(details: Map<string, Finding>): Column<TrackedFinding> {
+  return {
+    ...TRACKED_COLUMNS.text,
+    cell: (finding) => {
+      const reported = details.get(detailsKey(finding));
+      return (
+        <>
+          <span>{finding.text}</span>
+          {reported?.details && <span className="finding-detail">Details: {reported.details}</span>}
+          {reported?.solution && <span className="finding-detail">Solution: {reported.solution}</span>}
+        </>
+      );
+    },
+  };
 }

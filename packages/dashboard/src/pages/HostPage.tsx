@@ -126,6 +126,7 @@ function HostFindings({ client, host, latest, onUnauthorized }: { client: Client
     <TrackedFindings
       client={client}
       hostRecordId={host.id}
+      summary={summary}
       onUnauthorized={onUnauthorized}
       untracked={
         <>
