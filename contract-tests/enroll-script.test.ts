@@ -72,6 +72,9 @@ function admin<T>(method: string, path: string, body?: unknown, port = server.po
         host: '127.0.0.1',
         servername: 'localhost',
         port,
+        // A connection of its own: a kept-alive one the server closes as idle while Lynis runs could be reused
+        // just as it goes (socket hang up).
+        agent: false,
         method,
         path,
         ca,

@@ -180,7 +180,7 @@ describe('mock admin API', () => {
   });
 
   it('gives the fleet overview and the findings across the fleet, and lists hosts by group, tag, finding and last seen', async () => {
-    const overview = await admin.getOverview({ staleDays: 7 });
+    const overview = await admin.getOverview();
     expect(overview.hardeningIndex.distribution).toHaveLength(10);
     expect(overview.staleHosts[0]).toMatchObject({ id: EXAMPLE_ID, groups: ['webservers'], tags: ['production'] });
     const findings = await admin.listFindings({ kind: 'warning', testId: 'PKGS-7392', limit: 10 });
@@ -241,7 +241,7 @@ describe('mock admin API', () => {
       expect({ status: response.status, violations: response.headers.get('sl-violations') }).toEqual({ status: 200, violations: null });
       return (await response.json()) as T;
     };
-    const overview = await read<Overview>('/api/admin/overview?staleDays=14');
+    const overview = await read<Overview>('/api/admin/overview');
     expect(overview).toMatchObject({ hosts: { total: 512, stale: 7 }, hardeningIndex: { median: 65 }, uploadsPerDay: [{ accepted: 498, refused: 3 }] });
     expect(overview.hardeningIndex.distribution).toHaveLength(10);
     expect(overview.staleHosts[0]).toMatchObject({ groups: ['webservers'], tags: ['production'], customerName: 'acme', latestWarningCount: 1 });

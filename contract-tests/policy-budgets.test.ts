@@ -97,7 +97,7 @@ describe.each(['sqlite', 'postgresql'] as const)('on %s', (dialect) => {
       for (let host = 0; host < HOSTS; host++) {
         const upload = await fetch(`${servers[host % servers.length]!.url}/api/audit/upload/`, {
           method: 'POST',
-          body: new URLSearchParams({ data: report, licensekey: KEY, hostid: `budget-host-${host}`, hostid2: 'x' }),
+          body: new URLSearchParams({ data: report, licensekey: KEY, hostid: `budget-host-${host}`, hostid2: `x-${host}` }),
         });
         expect(upload.status).toBe(200);
       }

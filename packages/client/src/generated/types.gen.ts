@@ -4246,13 +4246,6 @@ export type ListHostFindingsErrors = {
      */
     401: Problem;
     /**
-     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
-     * request signed in with the session cookie changes something without an `Origin` of this server (nor
-     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
-     *
-     */
-    403: ForbiddenProblem | Problem;
-    /**
      * Nothing has this id.
      */
     404: Problem;
@@ -4326,13 +4319,6 @@ export type ListTrackedFindingsErrors = {
      * No admin token, or one that is unknown or revoked.
      */
     401: Problem;
-    /**
-     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
-     * request signed in with the session cookie changes something without an `Origin` of this server (nor
-     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
-     *
-     */
-    403: ForbiddenProblem | Problem;
     /**
      * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
      * count admin requests too). Wait for the number of seconds in `Retry-After`.

@@ -1824,6 +1824,9 @@ export const openApiDocument = {
             "application/json": {
               "schema": {
                 "$ref": "#/components/schemas/HostMergeInput"
+              },
+              "example": {
+                "hostRecordId": "7c9e6679-7425-40de-944b-e07fc1f90ae7"
               }
             }
           }
@@ -2765,9 +2768,6 @@ export const openApiDocument = {
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
           },
-          "403": {
-            "$ref": "#/components/responses/ProblemForbidden"
-          },
           "404": {
             "$ref": "#/components/responses/ProblemNotFound"
           },
@@ -2860,9 +2860,6 @@ export const openApiDocument = {
           },
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
-          },
-          "403": {
-            "$ref": "#/components/responses/ProblemForbidden"
           },
           "429": {
             "$ref": "#/components/responses/ProblemTooManyRequests"

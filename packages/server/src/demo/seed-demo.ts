@@ -1,5 +1,7 @@
 // `audit-server seed-demo`: fills a database with a demo fleet through the stores uploads use, so that the hosts,
 // labels, findings, counts and policy inputs are exactly what real uploads of those reports would have made.
+import { sweepHostLifecycle } from '../hosts/host-lifecycle-sweep.js';
+import { DEFAULT_LIFECYCLE } from '../hosts/lifecycle-settings.js';
 import { pino } from 'pino';
 import { incompleteReportReason, reportToStore, type ReportToStore } from '@org/audit-server-core';
 import type { Database } from '../database/dialect.js';
@@ -77,6 +79,8 @@ export async function seedDemo(database: Database, options: SeedDemoOptions = {}
     reports += saves.length;
   }
   const refusals = await recordRefusals(database, fleet, seed, now, keyId);
+  // The hosts back-dated past the stale threshold are stale at once, as the server's first sweep would make them.
+  await sweepHostLifecycle(database, DEFAULT_LIFECYCLE, now);
   return {
     hosts,
     staleHosts: fleet.filter((host) => host.stale).length,
