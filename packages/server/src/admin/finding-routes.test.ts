@@ -29,6 +29,23 @@ describe.each(DIALECTS)('finding lifecycle through the admin API on %s', (dialec
   let operatorToken: string;
   let ids: { ada: string; grace: string };
 
+  /** Stores a Lynis report of `hostId` made of `lines`, as an upload does. */
+  async function upload(hostId: string, ...lines: string[]): Promise<void> {
+    const content = Buffer.from(minimalReport(...lines));
+    const reading = readReportBytes(content);
+    await new OrmReportStore(database).save({
+      keyId,
+      hostId,
+      receivedAt: new Date(),
+      encoding: 'raw',
+      size: content.length,
+      sha256: 'a'.repeat(64),
+      content,
+      summary: reading?.summary ?? null,
+      labels: reading?.labels,
+    });
+  }
+
   beforeEach(async () => {
     database = await openDatabase(location.location);
     ({ id: keyId } = await createKey(database));
@@ -38,19 +55,7 @@ describe.each(DIALECTS)('finding lifecycle through the admin API on %s', (dialec
       grace: (await addUserWithPassword(database, { email: GRACE, role: 'operator' }, PASSWORD)).id,
     };
     await createWebhook(database, { url: 'https://hooks.example.org/findings', events: ['finding.accepted', 'finding.acceptance_expired'] });
-    const content = Buffer.from(minimalReport('hostname=web-01', 'warning[]=SSH-7408|Telnet is enabled|-|-|'));
-    const reading = readReportBytes(content);
-    await new OrmReportStore(database).save({
-      keyId,
-      hostId: 'web',
-      receivedAt: new Date(),
-      encoding: 'raw',
-      size: content.length,
-      sha256: 'a'.repeat(64),
-      content,
-      summary: reading?.summary ?? null,
-      labels: reading?.labels,
-    });
+    await upload('web', 'hostname=web-01', 'warning[]=SSH-7408|Telnet is enabled|-|-|');
   });
   afterEach(async () => {
     await database.close();
@@ -199,5 +204,15 @@ describe.each(DIALECTS)('finding lifecycle through the admin API on %s', (dialec
     expect(conflict.status).toBe(409);
     expect((await call(operatorToken, 'GET', '/api/admin/findings/tracked', undefined, { state: 'resolved' })).body).toMatchObject({ total: 1 });
     expect((await call(operatorToken, 'GET', '/api/admin/findings/tracked', undefined, { state: 'open,regressed' })).body).toMatchObject({ total: 0 });
+  });
+
+  it("leaves Lynis' own finding out of the fleet's tracked findings unless asked for by test id; the host keeps it", async () => {
+    await upload('old', 'hostname=old-01', 'warning[]=SSH-7408|Telnet is enabled|-|-|', 'suggestion[]=LYNIS|This release is more than 4 months old|-|-|');
+    const { call } = await client();
+    const tracked = (await call(operatorToken, 'GET', '/api/admin/findings/tracked')).body as unknown as { items: TrackedFinding[] };
+    expect(tracked.items.map((finding) => finding.testId)).toEqual(['SSH-7408', 'SSH-7408']);
+    expect((await call(operatorToken, 'GET', '/api/admin/findings/tracked', undefined, { testId: 'LYNIS' })).body).toMatchObject({ total: 1 });
+    const own = (await call(operatorToken, 'GET', `/api/admin/hosts/${hostRecordId(keyId, 'old')}/findings`)).body as unknown as { items: TrackedFinding[] };
+    expect(own.items.map((finding) => finding.testId).sort()).toEqual(['LYNIS', 'SSH-7408']);
   });
 });

@@ -12,7 +12,7 @@ const listHostFindings: AdminHandler<'listHostFindings'> = async ({ path, query,
 });
 
 /** `GET /api/admin/findings/tracked`: `owner=me` is the signed-in person (a token is none: 400). */
-const listTrackedFindings: AdminHandler<'listTrackedFindings'> = async ({ query, actor }, { database }) => {
+const listTrackedFindings: AdminHandler<'listTrackedFindings'> = async ({ query, actor }, { database, hideLynisFindings }) => {
   const page = await trackedFindingPage(database, actor.scope, {
     states: query.state,
     ownerUserId: query.owner === undefined ? undefined : ownerOf(query.owner, actor),
@@ -20,6 +20,7 @@ const listTrackedFindings: AdminHandler<'listTrackedFindings'> = async ({ query,
     kind: query.kind,
     testId: query.testId,
     minAgeDays: query.minAgeDays,
+    hideLynis: hideLynisFindings,
     limit: query.limit,
     offset: query.offset,
   });

@@ -1,4 +1,5 @@
 // The reads of findings' lifecycles: one host's, and the fleet's with filters, both within the reader's scope.
+import { LYNIS_OWN_TEST } from '../fleet/finding-groups.js';
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { isRecordId } from '../database/entities.js';
@@ -35,6 +36,8 @@ export interface TrackedFindingFilters {
   kind?: FindingKind;
   testId?: string;
   minAgeDays?: number;
+  /** Leave out Lynis' own findings unless a test id is asked for (`--lynis-own-findings hide`). */
+  hideLynis?: boolean;
   limit: number;
   offset: number;
 }
@@ -57,6 +60,7 @@ export async function trackedFindingPage(
   }
   if (filters.kind !== undefined) query.where('f.kind', filters.kind);
   if (filters.testId !== undefined) query.where('f.test_id', filters.testId);
+  else if (filters.hideLynis) query.whereNot('f.test_id', LYNIS_OWN_TEST);
   if (filters.minAgeDays !== undefined) query.where('f.first_seen', '<=', dialect.toDatabaseTime(new Date(now.getTime() - filters.minAgeDays * DAY_MS)));
   if (filters.group !== undefined) {
     query.whereIn('f.host_record_id', knex('host_label').select('host_record_id').where('kind', 'group').whereRaw('lower(value) = lower(?)', [filters.group]));

@@ -17,7 +17,7 @@ export interface FindingListOptions {
 }
 
 /** The test id of Lynis' findings about itself ("this release is more than 4 months old"). */
-const LYNIS_OWN_TEST = 'LYNIS';
+export const LYNIS_OWN_TEST = 'LYNIS';
 
 /**
  * The warnings and suggestions of every host's newest report, one item per kind and test id with the hosts that
