@@ -44,6 +44,8 @@ export const ADMIN_OPERATION_ROLES = {
   rotateLicenseKey: 'admin',
   getOverview: 'viewer',
   listHostFindings: 'viewer',
+  listPeople: 'operator',
+  getTimeToFix: 'viewer',
   listTrackedFindings: 'viewer',
   updateFinding: 'operator',
   listFindings: 'viewer',
@@ -74,5 +76,6 @@ export const ADMIN_OPERATION_ROLES = {
   exportHosts: 'viewer',
   exportFindings: 'viewer',
   exportHostHistory: 'viewer',
+  exportFindingStates: 'viewer',
   exportAuditEvents: 'admin',
 } as const satisfies Record<string, (typeof ADMIN_ROLES)[number] | 'none'>;

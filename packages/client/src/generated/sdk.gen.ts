@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, type Options as Options2, type TDataShape, urlSearchParamsBodySerializer } from './client/index.js';
-import type { AcceptHostIdentityData, AcceptHostIdentityErrors, AcceptHostIdentityResponses, ChangeHostStatesData, ChangeHostStatesErrors, ChangeHostStatesResponses, CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateEnrollmentData, CreateEnrollmentErrors, CreateEnrollmentResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, CreateMyTokenData, CreateMyTokenErrors, CreateMyTokenResponses, CreatePolicyData, CreatePolicyErrors, CreatePolicyResponses, CreateServiceTokenData, CreateServiceTokenErrors, CreateServiceTokenResponses, CreateUserData, CreateUserErrors, CreateUserResponses, CreateWaiverData, CreateWaiverErrors, CreateWaiverResponses, CreateWaiversData, CreateWaiversErrors, CreateWaiversResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecommissionHostData, DecommissionHostErrors, DecommissionHostResponses, DeleteHostData, DeleteHostErrors, DeleteHostResponses, DeletePolicyData, DeletePolicyErrors, DeletePolicyResponses, DeleteUserData, DeleteUserErrors, DeleteUserResponses, DeleteWaiverData, DeleteWaiverErrors, DeleteWaiverResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, EnableBaselinePolicyData, EnableBaselinePolicyErrors, EnableBaselinePolicyResponses, ExportAuditEventsData, ExportAuditEventsErrors, ExportAuditEventsResponses, ExportFindingsData, ExportFindingsErrors, ExportFindingsResponses, ExportHostHistoryData, ExportHostHistoryErrors, ExportHostHistoryResponses, ExportHostsData, ExportHostsErrors, ExportHostsResponses, FinishSsoSignInData, FinishSsoSignInErrors, GetAdminSessionData, GetAdminSessionErrors, GetAdminSessionResponses, GetEnrollScriptData, GetEnrollScriptErrors, GetEnrollScriptResponses, GetHostComplianceData, GetHostComplianceErrors, GetHostComplianceResponses, GetHostData, GetHostErrors, GetHostResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetPolicyData, GetPolicyErrors, GetPolicyResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, GetSignInOptionsData, GetSignInOptionsErrors, GetSignInOptionsResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListAdminTokensData, ListAdminTokensErrors, ListAdminTokensResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListEnrollmentsData, ListEnrollmentsErrors, ListEnrollmentsResponses, ListFacetsData, ListFacetsErrors, ListFacetsResponses, ListFindingsData, ListFindingsErrors, ListFindingsResponses, ListHostFindingsData, ListHostFindingsErrors, ListHostFindingsResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListMyTokensData, ListMyTokensErrors, ListMyTokensResponses, ListPoliciesData, ListPoliciesErrors, ListPoliciesResponses, ListPolicyResultsData, ListPolicyResultsErrors, ListPolicyResultsResponses, ListRejectionsData, ListRejectionsErrors, ListRejectionsResponses, ListReportsData, ListReportsErrors, ListReportsResponses, ListTrackedFindingsData, ListTrackedFindingsErrors, ListTrackedFindingsResponses, ListUsersData, ListUsersErrors, ListUsersResponses, ListWaiversData, ListWaiversErrors, ListWaiversResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, MergeHostsData, MergeHostsErrors, MergeHostsResponses, PreviewBaselinePolicyData, PreviewBaselinePolicyErrors, PreviewBaselinePolicyResponses, PreviewPolicyData, PreviewPolicyErrors, PreviewPolicyResponses, ReactivateHostData, ReactivateHostErrors, ReactivateHostResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RevokeAdminTokenData, RevokeAdminTokenErrors, RevokeAdminTokenResponses, RevokeEnrollmentData, RevokeEnrollmentErrors, RevokeEnrollmentResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RevokeMyTokenData, RevokeMyTokenErrors, RevokeMyTokenResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, SendTestWebhookEventData, SendTestWebhookEventErrors, SendTestWebhookEventResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, StartSsoSignInData, StartSsoSignInErrors, UpdateFindingData, UpdateFindingErrors, UpdateFindingResponses, UpdateLicenseKeyData, UpdateLicenseKeyErrors, UpdateLicenseKeyResponses, UpdatePolicyData, UpdatePolicyErrors, UpdatePolicyResponses, UpdateUserData, UpdateUserErrors, UpdateUserResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
+import type { AcceptHostIdentityData, AcceptHostIdentityErrors, AcceptHostIdentityResponses, ChangeHostStatesData, ChangeHostStatesErrors, ChangeHostStatesResponses, CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateEnrollmentData, CreateEnrollmentErrors, CreateEnrollmentResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, CreateMyTokenData, CreateMyTokenErrors, CreateMyTokenResponses, CreatePolicyData, CreatePolicyErrors, CreatePolicyResponses, CreateServiceTokenData, CreateServiceTokenErrors, CreateServiceTokenResponses, CreateUserData, CreateUserErrors, CreateUserResponses, CreateWaiverData, CreateWaiverErrors, CreateWaiverResponses, CreateWaiversData, CreateWaiversErrors, CreateWaiversResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecommissionHostData, DecommissionHostErrors, DecommissionHostResponses, DeleteHostData, DeleteHostErrors, DeleteHostResponses, DeletePolicyData, DeletePolicyErrors, DeletePolicyResponses, DeleteUserData, DeleteUserErrors, DeleteUserResponses, DeleteWaiverData, DeleteWaiverErrors, DeleteWaiverResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, EnableBaselinePolicyData, EnableBaselinePolicyErrors, EnableBaselinePolicyResponses, ExportAuditEventsData, ExportAuditEventsErrors, ExportAuditEventsResponses, ExportFindingsData, ExportFindingsErrors, ExportFindingsResponses, ExportFindingStatesData, ExportFindingStatesErrors, ExportFindingStatesResponses, ExportHostHistoryData, ExportHostHistoryErrors, ExportHostHistoryResponses, ExportHostsData, ExportHostsErrors, ExportHostsResponses, FinishSsoSignInData, FinishSsoSignInErrors, GetAdminSessionData, GetAdminSessionErrors, GetAdminSessionResponses, GetEnrollScriptData, GetEnrollScriptErrors, GetEnrollScriptResponses, GetHostComplianceData, GetHostComplianceErrors, GetHostComplianceResponses, GetHostData, GetHostErrors, GetHostResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetPolicyData, GetPolicyErrors, GetPolicyResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, GetSignInOptionsData, GetSignInOptionsErrors, GetSignInOptionsResponses, GetTimeToFixData, GetTimeToFixErrors, GetTimeToFixResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListAdminTokensData, ListAdminTokensErrors, ListAdminTokensResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListEnrollmentsData, ListEnrollmentsErrors, ListEnrollmentsResponses, ListFacetsData, ListFacetsErrors, ListFacetsResponses, ListFindingsData, ListFindingsErrors, ListFindingsResponses, ListHostFindingsData, ListHostFindingsErrors, ListHostFindingsResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListMyTokensData, ListMyTokensErrors, ListMyTokensResponses, ListPeopleData, ListPeopleErrors, ListPeopleResponses, ListPoliciesData, ListPoliciesErrors, ListPoliciesResponses, ListPolicyResultsData, ListPolicyResultsErrors, ListPolicyResultsResponses, ListRejectionsData, ListRejectionsErrors, ListRejectionsResponses, ListReportsData, ListReportsErrors, ListReportsResponses, ListTrackedFindingsData, ListTrackedFindingsErrors, ListTrackedFindingsResponses, ListUsersData, ListUsersErrors, ListUsersResponses, ListWaiversData, ListWaiversErrors, ListWaiversResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, MergeHostsData, MergeHostsErrors, MergeHostsResponses, PreviewBaselinePolicyData, PreviewBaselinePolicyErrors, PreviewBaselinePolicyResponses, PreviewPolicyData, PreviewPolicyErrors, PreviewPolicyResponses, ReactivateHostData, ReactivateHostErrors, ReactivateHostResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RevokeAdminTokenData, RevokeAdminTokenErrors, RevokeAdminTokenResponses, RevokeEnrollmentData, RevokeEnrollmentErrors, RevokeEnrollmentResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RevokeMyTokenData, RevokeMyTokenErrors, RevokeMyTokenResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, SendTestWebhookEventData, SendTestWebhookEventErrors, SendTestWebhookEventResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, StartSsoSignInData, StartSsoSignInErrors, UpdateFindingData, UpdateFindingErrors, UpdateFindingResponses, UpdateLicenseKeyData, UpdateLicenseKeyErrors, UpdateLicenseKeyResponses, UpdatePolicyData, UpdatePolicyErrors, UpdatePolicyResponses, UpdateUserData, UpdateUserErrors, UpdateUserResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -893,6 +893,46 @@ export const listHostFindings = <ThrowOnError extends boolean = false>(options: 
 });
 
 /**
+ * The people findings can be assigned to and approved by
+ *
+ * Every enabled account's id, email and name, by email: what an operator needs to pick a finding's owner or
+ * the approver of an accepted risk (managing accounts is `listUsers`, for admins).
+ *
+ * Requires the `operator` role.
+ *
+ */
+export const listPeople = <ThrowOnError extends boolean = false>(options?: Options<ListPeopleData, ThrowOnError>) => (options?.client ?? client).get<ListPeopleResponses, ListPeopleErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/people',
+    ...options
+});
+
+/**
+ * How long findings take to be fixed
+ *
+ * Over the findings resolved between `from` and `to` (default: the last 90 days): how many, and the mean and
+ * median time from first seen to resolved, overall, per kind, per test id (the 20 with most resolved), per
+ * system group and per customer; the findings opened, resolved and regressed in the last 7 days before `to`;
+ * and the ten oldest open findings. Of the hosts in the actor's scope, decommissioned hosts left out.
+ *
+ * Requires the `viewer` role.
+ *
+ */
+export const getTimeToFix = <ThrowOnError extends boolean = false>(options?: Options<GetTimeToFixData, ThrowOnError>) => (options?.client ?? client).get<GetTimeToFixResponses, GetTimeToFixErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/findings/time-to-fix',
+    ...options
+});
+
+/**
  * Findings across the fleet with their lifecycle
  *
  * One item per host, kind and test id, filtered by state, owner, group, kind, test id and age (days since
@@ -1484,6 +1524,28 @@ export const exportHostHistory = <ThrowOnError extends boolean = false>(options:
             type: 'apiKey'
         }],
     url: '/api/admin/exports/hosts/{hostRecordId}/history',
+    ...options
+});
+
+/**
+ * The findings with their lifecycle, for a spreadsheet or a data lake
+ *
+ * Every finding `listTrackedFindings` would list with the same filters (state, group, kind, test id), oldest
+ * first, streamed a page at a time: host, kind, test id, text, state and since when, owner, due date, accepted
+ * risk, first and last seen, resolved at, regressions. CSV (host text neutralised as in every export) or JSON
+ * Lines.
+ *
+ * Requires the `viewer` role.
+ *
+ */
+export const exportFindingStates = <ThrowOnError extends boolean = false>(options?: Options<ExportFindingStatesData, ThrowOnError>) => (options?.client ?? client).get<ExportFindingStatesResponses, ExportFindingStatesErrors, ThrowOnError>({
+    querySerializer: { parameters: { state: { array: { explode: false } } } },
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/exports/finding-states',
     ...options
 });
 

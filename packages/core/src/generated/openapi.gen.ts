@@ -2780,6 +2780,113 @@ export const openApiDocument = {
         }
       }
     },
+    "/api/admin/people": {
+      "get": {
+        "operationId": "listPeople",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "operator",
+        "summary": "The people findings can be assigned to and approved by",
+        "description": "Every enabled account's id, email and name, by email: what an operator needs to pick a finding's owner or\nthe approver of an accepted risk (managing accounts is `listUsers`, for admins).\n\nRequires the `operator` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The enabled people.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PersonList"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/findings/time-to-fix": {
+      "get": {
+        "operationId": "getTimeToFix",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "viewer",
+        "summary": "How long findings take to be fixed",
+        "description": "Over the findings resolved between `from` and `to` (default: the last 90 days): how many, and the mean and\nmedian time from first seen to resolved, overall, per kind, per test id (the 20 with most resolved), per\nsystem group and per customer; the findings opened, resolved and regressed in the last 7 days before `to`;\nand the ten oldest open findings. Of the hosts in the actor's scope, decommissioned hosts left out.\n\nRequires the `viewer` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "from",
+            "in": "query",
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          },
+          {
+            "name": "to",
+            "in": "query",
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The figures.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/TimeToFix"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
     "/api/admin/findings/tracked": {
       "get": {
         "operationId": "listTrackedFindings",
@@ -4801,6 +4908,89 @@ export const openApiDocument = {
         }
       }
     },
+    "/api/admin/exports/finding-states": {
+      "get": {
+        "operationId": "exportFindingStates",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "viewer",
+        "summary": "The findings with their lifecycle, for a spreadsheet or a data lake",
+        "description": "Every finding `listTrackedFindings` would list with the same filters (state, group, kind, test id), oldest\nfirst, streamed a page at a time: host, kind, test id, text, state and since when, owner, due date, accepted\nrisk, first and last seen, resolved at, regressions. CSV (host text neutralised as in every export) or JSON\nLines.\n\nRequires the `viewer` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/FindingStateFilter"
+          },
+          {
+            "$ref": "#/components/parameters/GroupFilter"
+          },
+          {
+            "name": "kind",
+            "in": "query",
+            "schema": {
+              "$ref": "#/components/schemas/FindingKind"
+            }
+          },
+          {
+            "name": "testId",
+            "in": "query",
+            "schema": {
+              "$ref": "#/components/schemas/TestId"
+            }
+          },
+          {
+            "name": "format",
+            "in": "query",
+            "description": "`csv` (a header row, then one row per finding) or `jsonl` (one JSON object per line).",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "csv",
+                "jsonl"
+              ],
+              "default": "csv"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The export, streamed (`content-disposition` names a file).",
+            "content": {
+              "text/csv": {
+                "schema": {
+                  "type": "string"
+                }
+              },
+              "application/jsonl": {
+                "schema": {
+                  "$ref": "#/components/schemas/TrackedFinding"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
     "/api/admin/exports/audit-events": {
       "get": {
         "operationId": "exportAuditEvents",
@@ -6444,6 +6634,171 @@ export const openApiDocument = {
           "approverUserId": {
             "type": "string",
             "format": "uuid"
+          }
+        }
+      },
+      "PersonList": {
+        "type": "object",
+        "required": [
+          "items"
+        ],
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Person"
+            }
+          }
+        }
+      },
+      "Person": {
+        "type": "object",
+        "required": [
+          "id",
+          "email",
+          "name"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "email": {
+            "type": "string",
+            "example": "grace@example.org"
+          },
+          "name": {
+            "type": "string",
+            "nullable": true,
+            "example": "Grace Hopper"
+          }
+        }
+      },
+      "FixTimes": {
+        "type": "object",
+        "required": [
+          "resolved",
+          "meanHours",
+          "medianHours"
+        ],
+        "properties": {
+          "resolved": {
+            "type": "integer",
+            "description": "Findings resolved in the window."
+          },
+          "meanHours": {
+            "type": "number",
+            "nullable": true,
+            "description": "Mean hours from first seen to resolved; null when none was resolved."
+          },
+          "medianHours": {
+            "type": "number",
+            "nullable": true
+          }
+        }
+      },
+      "FixTimesBy": {
+        "type": "object",
+        "required": [
+          "key",
+          "resolved",
+          "meanHours",
+          "medianHours"
+        ],
+        "properties": {
+          "key": {
+            "type": "string",
+            "description": "The kind, test id, group or customer the figures are of."
+          },
+          "resolved": {
+            "type": "integer"
+          },
+          "meanHours": {
+            "type": "number",
+            "nullable": true
+          },
+          "medianHours": {
+            "type": "number",
+            "nullable": true
+          }
+        }
+      },
+      "TimeToFix": {
+        "type": "object",
+        "required": [
+          "from",
+          "to",
+          "overall",
+          "byKind",
+          "byTestId",
+          "byGroup",
+          "byCustomer",
+          "lastWeek",
+          "oldestOpen"
+        ],
+        "properties": {
+          "from": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "to": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "overall": {
+            "$ref": "#/components/schemas/FixTimes"
+          },
+          "byKind": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/FixTimesBy"
+            }
+          },
+          "byTestId": {
+            "type": "array",
+            "maxItems": 20,
+            "items": {
+              "$ref": "#/components/schemas/FixTimesBy"
+            }
+          },
+          "byGroup": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/FixTimesBy"
+            }
+          },
+          "byCustomer": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/FixTimesBy"
+            }
+          },
+          "lastWeek": {
+            "type": "object",
+            "description": "Findings that changed in the 7 days before `to`.",
+            "required": [
+              "opened",
+              "resolved",
+              "regressed"
+            ],
+            "properties": {
+              "opened": {
+                "type": "integer"
+              },
+              "resolved": {
+                "type": "integer"
+              },
+              "regressed": {
+                "type": "integer"
+              }
+            }
+          },
+          "oldestOpen": {
+            "type": "array",
+            "maxItems": 10,
+            "description": "The open, acknowledged and regressed findings first seen longest ago.",
+            "items": {
+              "$ref": "#/components/schemas/TrackedFinding"
+            }
           }
         }
       },

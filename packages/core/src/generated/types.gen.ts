@@ -595,6 +595,60 @@ export type FindingUpdate = {
     approverUserId?: string;
 };
 
+export type PersonList = {
+    items: Array<Person>;
+};
+
+export type Person = {
+    id: Id;
+    email: string;
+    name: string | null;
+};
+
+export type FixTimes = {
+    /**
+     * Findings resolved in the window.
+     */
+    resolved: number;
+    /**
+     * Mean hours from first seen to resolved; null when none was resolved.
+     */
+    meanHours: number | null;
+    medianHours: number | null;
+};
+
+export type FixTimesBy = {
+    /**
+     * The kind, test id, group or customer the figures are of.
+     */
+    key: string;
+    resolved: number;
+    meanHours: number | null;
+    medianHours: number | null;
+};
+
+export type TimeToFix = {
+    from: string;
+    to: string;
+    overall: FixTimes;
+    byKind: Array<FixTimesBy>;
+    byTestId: Array<FixTimesBy>;
+    byGroup: Array<FixTimesBy>;
+    byCustomer: Array<FixTimesBy>;
+    /**
+     * Findings that changed in the 7 days before `to`.
+     */
+    lastWeek: {
+        opened: number;
+        resolved: number;
+        regressed: number;
+    };
+    /**
+     * The open, acknowledged and regressed findings first seen longest ago.
+     */
+    oldestOpen: Array<TrackedFinding>;
+};
+
 export type TrackedFindingList = {
     items: Array<TrackedFinding>;
 };
@@ -4274,6 +4328,98 @@ export type ListHostFindingsResponses = {
 
 export type ListHostFindingsResponse = ListHostFindingsResponses[keyof ListHostFindingsResponses];
 
+export type ListPeopleData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/admin/people';
+};
+
+export type ListPeopleErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ListPeopleError = ListPeopleErrors[keyof ListPeopleErrors];
+
+export type ListPeopleResponses = {
+    /**
+     * The enabled people.
+     */
+    200: PersonList;
+};
+
+export type ListPeopleResponse = ListPeopleResponses[keyof ListPeopleResponses];
+
+export type GetTimeToFixData = {
+    body?: never;
+    path?: never;
+    query?: {
+        from?: string;
+        to?: string;
+    };
+    url: '/api/admin/findings/time-to-fix';
+};
+
+export type GetTimeToFixErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type GetTimeToFixError = GetTimeToFixErrors[keyof GetTimeToFixErrors];
+
+export type GetTimeToFixResponses = {
+    /**
+     * The figures.
+     */
+    200: TimeToFix;
+};
+
+export type GetTimeToFixResponse = GetTimeToFixResponses[keyof GetTimeToFixResponses];
+
 export type ListTrackedFindingsData = {
     body?: never;
     path?: never;
@@ -6066,6 +6212,64 @@ export type ExportHostHistoryResponses = {
 };
 
 export type ExportHostHistoryResponse = ExportHostHistoryResponses[keyof ExportHostHistoryResponses];
+
+export type ExportFindingStatesData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Only findings in these states, comma-separated (default all).
+         */
+        state?: Array<FindingState>;
+        /**
+         * Only hosts whose latest report lists this group in `system-groups=`, compared case-insensitively
+         * (`WEBSERVERS` finds `webservers`); `GET /api/admin/facets` suggests the known ones.
+         *
+         */
+        group?: LabelFilter;
+        kind?: FindingKind;
+        testId?: TestId;
+        /**
+         * `csv` (a header row, then one row per finding) or `jsonl` (one JSON object per line).
+         */
+        format?: 'csv' | 'jsonl';
+    };
+    url: '/api/admin/exports/finding-states';
+};
+
+export type ExportFindingStatesErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ExportFindingStatesError = ExportFindingStatesErrors[keyof ExportFindingStatesErrors];
+
+export type ExportFindingStatesResponses = {
+    /**
+     * The export, streamed (`content-disposition` names a file).
+     */
+    200: string;
+};
+
+export type ExportFindingStatesResponse = ExportFindingStatesResponses[keyof ExportFindingStatesResponses];
 
 export type ExportAuditEventsData = {
     body?: never;

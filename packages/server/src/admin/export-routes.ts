@@ -20,4 +20,11 @@ const exportHostHistory: AdminHandler<'exportHostHistory'> = async ({ path, quer
   return streamedExport(exportStream(query.format, `host-${id}-history`, HISTORY_COLUMNS, historyRows(database, id)));
 };
 
-export const exportRoutes = { exportHosts, exportFindings, exportHostHistory } satisfies AdminHandlers<'exportHosts' | 'exportFindings' | 'exportHostHistory'>;
+export const exportRoutes = {
+  exportHosts,
+  exportFindings,
+  exportHostHistory,
+  exportFindingStates: async () => {
+    throw new Error('not built yet');
+  },
+} satisfies AdminHandlers<'exportHosts' | 'exportFindings' | 'exportHostHistory' | 'exportFindingStates'>;

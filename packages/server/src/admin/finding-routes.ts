@@ -50,4 +50,7 @@ export const findingRoutes = {
   listHostFindings,
   listTrackedFindings,
   updateFinding,
-} satisfies AdminHandlers<'listHostFindings' | 'listTrackedFindings' | 'updateFinding'>;
+  getTimeToFix: async () => {
+    throw new Error('not built yet');
+  },
+} satisfies AdminHandlers<'listHostFindings' | 'listTrackedFindings' | 'updateFinding' | 'getTimeToFix'>;

@@ -50,4 +50,12 @@ const deleteUser: AdminHandler<'deleteUser'> = async ({ path, actor, audit }, { 
 /** What the audit trail says changed of an account: never its password nor its hash. */
 const AUDITED_USER_FIELDS = ['email', 'displayName', 'role', 'scope', 'disabled'] as const;
 
-export const userRoutes = { listUsers, createUser, updateUser, deleteUser } satisfies AdminHandlers<'listUsers' | 'createUser' | 'updateUser' | 'deleteUser'>;
+export const userRoutes = {
+  listUsers,
+  createUser,
+  updateUser,
+  deleteUser,
+  listPeople: async () => {
+    throw new Error('not built yet');
+  },
+} satisfies AdminHandlers<'listUsers' | 'createUser' | 'updateUser' | 'deleteUser' | 'listPeople'>;

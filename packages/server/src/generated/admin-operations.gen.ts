@@ -280,6 +280,20 @@ export interface AdminOperations {
     defaulted: never;
     raw: false;
   };
+  /** `GET /api/admin/people` */
+  listPeople: {
+    data: Contract.ListPeopleData;
+    responses: Contract.ListPeopleResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `GET /api/admin/findings/time-to-fix` */
+  getTimeToFix: {
+    data: Contract.GetTimeToFixData;
+    responses: Contract.GetTimeToFixResponses;
+    defaulted: never;
+    raw: false;
+  };
   /** `GET /api/admin/findings/tracked` */
   listTrackedFindings: {
     data: Contract.ListTrackedFindingsData;
@@ -490,6 +504,13 @@ export interface AdminOperations {
     defaulted: 'format';
     raw: true;
   };
+  /** `GET /api/admin/exports/finding-states` */
+  exportFindingStates: {
+    data: Contract.ExportFindingStatesData;
+    responses: Contract.ExportFindingStatesResponses;
+    defaulted: 'format';
+    raw: true;
+  };
   /** `GET /api/admin/exports/audit-events` */
   exportAuditEvents: {
     data: Contract.ExportAuditEventsData;
@@ -543,6 +564,8 @@ export const ADMIN_OPERATION_ROLES = {
   rotateLicenseKey: 'admin',
   getOverview: 'viewer',
   listHostFindings: 'viewer',
+  listPeople: 'operator',
+  getTimeToFix: 'viewer',
   listTrackedFindings: 'viewer',
   updateFinding: 'operator',
   listFindings: 'viewer',
@@ -573,5 +596,6 @@ export const ADMIN_OPERATION_ROLES = {
   exportHosts: 'viewer',
   exportFindings: 'viewer',
   exportHostHistory: 'viewer',
+  exportFindingStates: 'viewer',
   exportAuditEvents: 'admin',
 } as const satisfies Record<string, (typeof ADMIN_ROLES)[number] | 'none'>;
