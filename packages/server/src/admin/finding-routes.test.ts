@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readReportBytes } from '@org/audit-server-core';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { minimalReport } from '@org/test-support/lynis-report';
 import { openDatabase, type Database } from '../database/open.js';
@@ -10,6 +9,7 @@ import type { TrackedFinding } from '../generated/types.gen.js';
 import { hostRecordId } from '../hosts/host-records.js';
 import { scopeColumns } from '../people/scope.js';
 import { addUserWithPassword } from '../people/user-commands.js';
+import { storeLynisText } from '../reports/lynis-upload.test-kit.js';
 import { OrmReportStore } from '../reports/report-store.js';
 import { createAdminToken } from '../secrets/admin-tokens.js';
 import { createKey } from '../secrets/license-keys.js';
@@ -30,21 +30,8 @@ describe.each(DIALECTS)('finding lifecycle through the admin API on %s', (dialec
   let ids: { ada: string; grace: string };
 
   /** Stores a Lynis report of `hostId` made of `lines`, as an upload does. */
-  async function upload(hostId: string, ...lines: string[]): Promise<void> {
-    const content = Buffer.from(minimalReport(...lines));
-    const reading = readReportBytes(content);
-    await new OrmReportStore(database).save({
-      keyId,
-      hostId,
-      receivedAt: new Date(),
-      encoding: 'raw',
-      size: content.length,
-      sha256: 'a'.repeat(64),
-      content,
-      summary: reading?.summary ?? null,
-      labels: reading?.labels,
-    });
-  }
+  const upload = (hostId: string, ...lines: string[]) =>
+    storeLynisText(new OrmReportStore(database), { keyId, hostId, text: minimalReport(...lines), receivedAt: new Date() });
 
   beforeEach(async () => {
     database = await openDatabase(location.location);

@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readReportBytes, type ReportToStore } from '@org/audit-server-core';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { openDatabase, type Database } from '../database/open.js';
 import { changeStates, deleteHostRecord } from '../hosts/host-lifecycle.js';
@@ -7,6 +6,7 @@ import { mergeHostRecords } from '../hosts/host-merge.js';
 import { hostRecordId } from '../hosts/host-records.js';
 import { lifecycleSettings } from '../hosts/lifecycle-settings.js';
 import { UNSCOPED } from '../people/scope.js';
+import { storeLynisText } from '../reports/lynis-upload.test-kit.js';
 import { OrmReportStore } from '../reports/report-store.js';
 import { createKey } from '../secrets/license-keys.js';
 import { createWebhook } from '../webhooks/webhook-records.js';
@@ -50,22 +50,7 @@ describe.each(DIALECTS)('finding lifecycle from uploads on %s', (dialect) => {
     await orm.close();
   });
 
-  async function upload(hostId: string, text: string): Promise<void> {
-    const content = Buffer.from(text);
-    const reading = readReportBytes(content);
-    const report: ReportToStore = {
-      keyId,
-      hostId,
-      receivedAt: clock,
-      encoding: 'raw',
-      size: content.length,
-      sha256: 'a'.repeat(64),
-      content,
-      summary: reading?.summary ?? null,
-      labels: reading?.labels,
-    };
-    await store.save(report);
-  }
+  const upload = (hostId: string, text: string) => storeLynisText(store, { keyId, hostId, text, receivedAt: clock });
   const later = (hours: number) => (clock = new Date(clock.getTime() + hours * HOUR_MS));
   const knex = () => orm.em.getKnex();
   /** The outbox's finding events, oldest first: type and test id. */

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readReportBytes, type ReportToStore } from '@org/audit-server-core';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { openDatabase, type Database } from '../database/open.js';
 import { UNSCOPED } from '../people/scope.js';
 import { PolicyEvaluator } from '../policies/policy-evaluator.js';
 import { createPolicy } from '../policies/policy-records.js';
 import { fleetCompliance, statusCounts } from '../policies/policy-results.js';
+import { storeLynisText } from '../reports/lynis-upload.test-kit.js';
 import { OrmReportStore } from '../reports/report-store.js';
 import { createKey } from '../secrets/license-keys.js';
 import { changeStates, deleteHostRecord } from './host-lifecycle.js';
@@ -48,22 +48,7 @@ describe.each(DIALECTS)('host lifecycle on %s', (dialect) => {
     await orm.close();
   });
 
-  async function upload(hostId: string, text: string): Promise<void> {
-    const content = Buffer.from(text);
-    const reading = readReportBytes(content);
-    const report: ReportToStore = {
-      keyId,
-      hostId,
-      receivedAt: clock,
-      encoding: 'raw',
-      size: content.length,
-      sha256: 'a'.repeat(64),
-      content,
-      summary: reading?.summary ?? null,
-      labels: reading?.labels,
-    };
-    await store.save(report);
-  }
+  const upload = (hostId: string, text: string) => storeLynisText(store, { keyId, hostId, text, receivedAt: clock });
   const knex = () => orm.em.getKnex();
   const findingCounts = async () =>
     ((await knex()('finding_count').select('kind', 'test_id', 'hosts').orderBy(['kind', 'test_id'])) as { hosts: number | string }[]).map((row) => ({
