@@ -12,7 +12,7 @@ import { createRateLimiter, type ClosableRateLimiter } from '../http/rate-limite
 import { addUserWithPassword } from '../people/user-commands.js';
 import { createSignInLockout } from '../people/sign-in-lockout.js';
 import { createAdminToken } from '../secrets/admin-tokens.js';
-import type { AdminSession, AdminTokenList, NewAdminToken, User, UserList } from '../generated/types.gen.js';
+import type { AdminSession, AdminTokenList, NewAdminToken, PersonList, User, UserList } from '../generated/types.gen.js';
 import { createAdminApi } from './api.js';
 
 type Problem = { status: number; detail: string };
@@ -122,6 +122,31 @@ describe.each(DIALECTS)('people and their tokens through the admin API on %s', (
 
     const everything = [JSON.stringify(listed), JSON.stringify(grace), logs.join('\n')].join('\n');
     for (const secret of ['argon2', 'passwordHash', 'a long passphrase', PASSWORD]) expect(everything).not.toContain(secret);
+  });
+
+  it('lists the enabled people by email, with their id, email and name alone, to operators and not to viewers', async () => {
+    const password = 'a long passphrase';
+    const grace = await json<User>(await addPerson({ email: 'grace@example.org', displayName: 'Grace Hopper', role: 'operator', password }), 201);
+    const vera = await json<User>(await addPerson({ email: 'vera@example.org', role: 'viewer', password, scope: { customers: ['acme'], groups: [] } }), 201);
+    const gone = await json<User>(await addPerson({ email: 'bob@example.org', displayName: 'Bob', role: 'operator', password }), 201);
+    await json<User>(await call(adminCookie, 'PATCH', `/api/admin/users/${gone.id}`, { disabled: true }), 200);
+
+    const operatorCookie = await signIn('grace@example.org', password);
+    const people = await json<PersonList>(await call(operatorCookie, 'GET', '/api/admin/people'), 200);
+    expect(people).toEqual({
+      items: [
+        { id: await idOf(ADMIN), email: ADMIN, name: 'Ada Lovelace' },
+        { id: grace.id, email: 'grace@example.org', name: 'Grace Hopper' },
+        { id: vera.id, email: 'vera@example.org', name: null },
+      ],
+    });
+    expect(JSON.stringify(people)).not.toMatch(/role|scope|signIn|disabled|password|argon2|acme/);
+    // An operator's personal token reads the list as its owner does.
+    const token = (await json<NewAdminToken>(await call(operatorCookie, 'POST', '/api/admin/session/tokens', { label: 'picker' }), 201)).adminToken;
+    expect(await json<PersonList>(await call(token, 'GET', '/api/admin/people'), 200)).toEqual(people);
+
+    const viewerCookie = await signIn('vera@example.org', password);
+    expect(await json(await call(viewerCookie, 'GET', '/api/admin/people'), 403)).toMatchObject({ status: 403 });
   });
 
   it('refuses a duplicate email (any case) with 409 and a short password with 400', async () => {

@@ -1,7 +1,7 @@
 import { fieldChanges } from '../audit/audit-changes.js';
 import { hashPassword } from '../people/passwords.js';
 import { normalizeScope } from '../people/scope.js';
-import { addUser, changeUser, deleteUserById, findUserById, listUsers as readUsers, type UserSummary } from '../people/user-records.js';
+import { addUser, changeUser, deleteUserById, findUserById, listEnabledUsers, listUsers as readUsers, type UserSummary } from '../people/user-records.js';
 import { actorLogFields } from './actor.js';
 import type { AdminHandler, AdminHandlers } from './operation.js';
 
@@ -20,6 +20,15 @@ export const userBody = (user: UserSummary) => ({
 
 /** `GET /api/admin/users`: every account, by email. */
 const listUsers: AdminHandler<'listUsers'> = async (_input, { database }) => ({ status: 200, body: { items: (await readUsers(database)).map(userBody) } });
+
+/** A person as an operator sees them to assign work: who they are, never how they sign in, their role or scope. */
+const personBody = (user: UserSummary) => ({ id: user.id, email: user.email, name: user.displayName });
+
+/** `GET /api/admin/people`: every enabled account, by email, for picking a finding's owner or approver. */
+const listPeople: AdminHandler<'listPeople'> = async (_input, { database }) => ({
+  status: 200,
+  body: { items: (await listEnabledUsers(database)).map(personBody) },
+});
 
 /** `POST /api/admin/users`: with a password (hashed with argon2id here) or, without one, for single sign-on only. */
 const createUser: AdminHandler<'createUser'> = async ({ body, actor, audit }, { database, logger }) => {
@@ -55,7 +64,5 @@ export const userRoutes = {
   createUser,
   updateUser,
   deleteUser,
-  listPeople: async () => {
-    throw new Error('not built yet');
-  },
+  listPeople,
 } satisfies AdminHandlers<'listUsers' | 'createUser' | 'updateUser' | 'deleteUser' | 'listPeople'>;

@@ -101,6 +101,12 @@ export async function listUsers(database: Database): Promise<UserSummary[]> {
   return records.map(summaryOf);
 }
 
+/** The accounts that may sign in (not disabled), in the order of their emails: the people work can be given to. */
+export async function listEnabledUsers(database: Database): Promise<UserSummary[]> {
+  const records = await database.em.fork().find(UserRecord, { disabledAt: null }, { orderBy: { email: 'asc' } });
+  return records.map(summaryOf);
+}
+
 /** The account of this email (any case), or undefined. */
 export async function findUser(database: Database, email: string): Promise<UserSummary | undefined> {
   return (await findUserForSignIn(database, email))?.user;
