@@ -1,6 +1,7 @@
 import { notFound } from '../errors/domain-error.js';
 import { exportStream } from '../exports/export-body.js';
 import { FINDING_COLUMNS, findingRows, HISTORY_COLUMNS, historyRows, HOST_COLUMNS, hostRows } from '../exports/fleet-exports.js';
+import { findingStateExport } from '../exports/finding-state-export.js';
 import { hostExists } from '../hosts/host-queries.js';
 import type { AdminHandler, AdminHandlers } from './operation.js';
 import { streamedExport } from './streamed-export.js';
@@ -20,11 +21,13 @@ const exportHostHistory: AdminHandler<'exportHostHistory'> = async ({ path, quer
   return streamedExport(exportStream(query.format, `host-${id}-history`, HISTORY_COLUMNS, historyRows(database, id)));
 };
 
+/** `GET /api/admin/exports/finding-states`: the findings `listTrackedFindings` lists with the same filters, oldest first, as CSV or JSON Lines. */
+const exportFindingStates: AdminHandler<'exportFindingStates'> = async ({ query: { format, state, ...filters }, actor }, { database, hideLynisFindings }) =>
+  streamedExport(findingStateExport(database, actor.scope, format, { ...filters, states: state, hideLynis: hideLynisFindings }));
+
 export const exportRoutes = {
   exportHosts,
   exportFindings,
   exportHostHistory,
-  exportFindingStates: async () => {
-    throw new Error('not built yet');
-  },
+  exportFindingStates,
 } satisfies AdminHandlers<'exportHosts' | 'exportFindings' | 'exportHostHistory' | 'exportFindingStates'>;

@@ -1,6 +1,6 @@
-import { Readable } from 'node:stream';
 import type { Database } from '../database/dialect.js';
-import { exportStream, type ExportStream } from '../exports/export-body.js';
+import type { AuditEvent } from '../generated/types.gen.js';
+import { exportStream, jsonLinesStream, type ExportStream } from '../exports/export-body.js';
 import { toAuditEvent } from './audit-entry.js';
 import { auditEventsOldestFirst, type AuditFilters } from './audit-query.js';
 
@@ -28,19 +28,18 @@ const AUDIT_COLUMNS = [
 
 /** The trail's entries the filters select, oldest first, streamed a page at a time as CSV or JSON Lines. */
 export function auditExport(database: Database, format: 'csv' | 'jsonl', filters: AuditFilters): ExportStream {
-  if (format === 'jsonl')
-    return { contentType: 'application/jsonl; charset=utf-8', fileName: 'audit-events.jsonl', body: Readable.from(jsonLines(database, filters)) };
+  if (format === 'jsonl') return jsonLinesStream('audit-events', auditEvents(database, filters));
   return exportStream('csv', 'audit-events', AUDIT_COLUMNS, csvRows(database, filters));
 }
 
-async function* jsonLines(database: Database, filters: AuditFilters): AsyncGenerator<string> {
-  for await (const page of auditEventsOldestFirst(database, filters)) yield page.map((record) => `${JSON.stringify(toAuditEvent(record))}\n`).join('');
+async function* auditEvents(database: Database, filters: AuditFilters): AsyncGenerator<AuditEvent[]> {
+  for await (const page of auditEventsOldestFirst(database, filters)) yield page.map(toAuditEvent);
 }
 
 async function* csvRows(database: Database, filters: AuditFilters): AsyncGenerator<Record<string, unknown>> {
-  for await (const page of auditEventsOldestFirst(database, filters)) {
-    for (const record of page) {
-      const { actor, target, changes, ...rest } = toAuditEvent(record);
+  for await (const page of auditEvents(database, filters)) {
+    for (const event of page) {
+      const { actor, target, changes, ...rest } = event;
       yield {
         ...rest,
         actorKind: actor.kind,

@@ -1,5 +1,6 @@
 import { text } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
+import { parseCsv } from './csv-reader.test-kit.js';
 import { exportStream } from './export-body.js';
 import { FINDING_COLUMNS, HISTORY_COLUMNS, HOST_COLUMNS } from './fleet-exports.js';
 
@@ -51,34 +52,6 @@ async function csvOf(columns: string[], row: Record<string, unknown>): Promise<s
   }
   const csv = await text(exportStream('csv', 'x', columns, rows()).body);
   return parseCsv(csv);
-}
-
-/** A minimal RFC 4180 reader, so each cell is checked as a spreadsheet would receive it. */
-function parseCsv(csv: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < csv.length; i++) {
-    const char = csv[i]!;
-    if (quoted) {
-      if (char === '"' && csv[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (char === '"') quoted = false;
-      else cell += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (char === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else cell += char;
-  }
-  return rows;
 }
 
 /** Whether any piece of a cell, split on any separator, would start a formula. */

@@ -49,6 +49,15 @@ export function exportStream(format: ExportFormat, name: string, columns: string
   return { contentType: 'text/csv; charset=utf-8', fileName: `${name}.csv`, body: source.pipe(csv) };
 }
 
+/** JSON Lines, one object per line, written a page at a time as the pages come. */
+export function jsonLinesStream(name: string, pages: AsyncIterable<readonly unknown[]>): ExportStream {
+  return { contentType: 'application/jsonl; charset=utf-8', fileName: `${name}.jsonl`, body: Readable.from(jsonLines(pages)) };
+}
+
+async function* jsonLines(pages: AsyncIterable<readonly unknown[]>): AsyncGenerator<string> {
+  for await (const page of pages) yield page.map((item) => `${JSON.stringify(item)}\n`).join('');
+}
+
 async function* jsonArray(rows: AsyncIterable<Record<string, unknown>>): AsyncGenerator<string> {
   let first = true;
   yield '[';
