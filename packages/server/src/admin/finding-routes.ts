@@ -1,6 +1,7 @@
 import { DomainError } from '../errors/domain-error.js';
 import { changeFinding } from '../findings/finding-changes.js';
 import { hostFindings, trackedFindingPage } from '../findings/finding-queries.js';
+import { timeToFix } from '../findings/time-to-fix.js';
 import { fieldChanges } from '../audit/audit-changes.js';
 import { actorLabel, actorLogFields } from './actor.js';
 import type { AdminActor, AdminHandler, AdminHandlers } from './operation.js';
@@ -46,11 +47,15 @@ const updateFinding: AdminHandler<'updateFinding'> = async ({ path, body, actor,
   return { status: 200, body: after };
 };
 
+/** `GET /api/admin/findings/time-to-fix`: the window defaults to the last 90 days; `from` after `to` is 400. */
+const getTimeToFix: AdminHandler<'getTimeToFix'> = async ({ query, actor }, { database, hideLynisFindings }) => ({
+  status: 200,
+  body: await timeToFix(database, actor.scope, { from: query.from, to: query.to, hideLynis: hideLynisFindings }),
+});
+
 export const findingRoutes = {
   listHostFindings,
   listTrackedFindings,
   updateFinding,
-  getTimeToFix: async () => {
-    throw new Error('not built yet');
-  },
+  getTimeToFix,
 } satisfies AdminHandlers<'listHostFindings' | 'listTrackedFindings' | 'updateFinding' | 'getTimeToFix'>;

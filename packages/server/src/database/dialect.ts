@@ -51,6 +51,8 @@ export interface SqlDialect<Name extends string = string> {
   readonly knexClient: string;
   /** A time as this dialect's datetime columns hold it, for statements written without the ORM. */
   toDatabaseTime(time: Date): DatabaseTime;
+  /** In SQL, the hours from the datetime `start` to the datetime `end`, as a real number (negative when `end` is earlier). */
+  hoursBetween(start: string, end: string): string;
   /** In SQL, `expression` (a bound parameter, say) as an integer: a parameter in a select list has no type otherwise. */
   castToInteger(expression: string): string;
   /** In SQL, the text of `expressions` joined, as a condition compares it with a column (`||` where it means that). */

@@ -32,6 +32,7 @@ export const POSTGRESQL: SqlDialect<'postgresql'> = {
   knexClient: 'postgresql',
   // timestamptz: the driver converts a Date itself.
   toDatabaseTime: (time) => time,
+  hoursBetween: (start, end) => `extract(epoch from (${end}) - (${start})) / 3600.0`,
   castToInteger: castAsInteger,
   concat: concatByPipes,
   least: (a, b) => `least(${a}, ${b})`,

@@ -45,6 +45,7 @@ export const SQLITE: SqlDialect<'sqlite'> = {
   knexClient: 'sqlite3',
   // Epoch milliseconds: MikroORM's convention for SQLite datetimes.
   toDatabaseTime: (time) => time.getTime(),
+  hoursBetween: (start, end) => `((${end}) - (${start})) / 3600000.0`,
   castToInteger: castAsInteger,
   concat: concatByPipes,
   least: (a, b) => `min(${a}, ${b})`,

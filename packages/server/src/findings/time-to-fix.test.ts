@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readReportBytes } from '@org/audit-server-core';
+import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
+import { createAdminApi, type AdminApi } from '../admin/api.js';
+import { AdminTokenRecord } from '../database/entities.js';
+import { sqlDialectOf } from '../database/dialects.js';
+import { openDatabase, type Database } from '../database/open.js';
+import type { FindingState, TimeToFix } from '../generated/types.gen.js';
+import { hostRecordId } from '../hosts/host-records.js';
+import { scopeColumns, type AccessScope } from '../people/scope.js';
+import { OrmReportStore } from '../reports/report-store.js';
+import { createAdminToken } from '../secrets/admin-tokens.js';
+import { createKey } from '../secrets/license-keys.js';
+
+const HOUR_MS = 3_600_000;
+/** The window's start; every time below is counted in hours from it. */
+const W = Date.parse('2026-05-01T00:00:00.000Z');
+const at = (hours: number) => new Date(W + hours * HOUR_MS);
+/** The window's end: 31 days after its start. */
+const TO_HOURS = 744;
+
+/** Hosts with their customer and groups; `gone` is decommissioned once its findings are written. */
+const HOSTS = {
+  acmeWeb: { customer: 'acme', groups: 'web' },
+  acmeDb: { customer: 'acme', groups: 'db' },
+  globex: { customer: 'globex', groups: 'web' },
+  gone: { customer: 'acme', groups: 'web' },
+} as const;
+type HostName = keyof typeof HOSTS;
+
+/** A finding's history: first seen, then each change as [state, hours]; its state is the last one. */
+interface SeededFinding {
+  name: string;
+  host: HostName;
+  kind: 'warning' | 'suggestion';
+  testId: string;
+  firstSeen: number;
+  changes: [FindingState, number][];
+}
+
+/**
+ * Resolutions in the window [W, W + 744 h): F1 10 h, F2 24 h (first seen before the window), F3 2 h and, after its
+ * regression, 6 h, F4 48 h, F7 8 h (resolved at the window's very start). Left out: F5 (resolved an hour before the
+ * window), F6 (resolved at its end, which is not in it), F8 (its host decommissioned).
+ */
+const FINDINGS: SeededFinding[] = [
+  { name: 'F1', host: 'acmeWeb', kind: 'warning', testId: 'SSH-7408', firstSeen: 0, changes: [['resolved', 10]] },
+  { name: 'F2', host: 'acmeDb', kind: 'warning', testId: 'SSH-7408', firstSeen: -20, changes: [['resolved', 4]] },
+  {
+    name: 'F3',
+    host: 'acmeDb',
+    kind: 'suggestion',
+    testId: 'PKGS-7392',
+    firstSeen: 0,
+    changes: [
+      ['resolved', 2],
+      ['regressed', 100],
+      ['resolved', 106],
+    ],
+  },
+  { name: 'F4', host: 'globex', kind: 'suggestion', testId: 'PKGS-7392', firstSeen: 0, changes: [['resolved', 48]] },
+  { name: 'F5', host: 'acmeWeb', kind: 'warning', testId: 'AUTH-9262', firstSeen: -100, changes: [['resolved', -1]] },
+  { name: 'F6', host: 'acmeWeb', kind: 'suggestion', testId: 'AUTH-9286', firstSeen: 0, changes: [['resolved', TO_HOURS]] },
+  { name: 'F7', host: 'acmeWeb', kind: 'warning', testId: 'FILE-6310', firstSeen: -8, changes: [['resolved', 0]] },
+  { name: 'F8', host: 'gone', kind: 'warning', testId: 'SSH-7408', firstSeen: 0, changes: [['resolved', 1]] },
+  { name: 'O1', host: 'acmeWeb', kind: 'warning', testId: 'NETW-3032', firstSeen: -300, changes: [] },
+  { name: 'O2', host: 'globex', kind: 'warning', testId: 'NETW-3015', firstSeen: -500, changes: [['acknowledged', -400]] },
+  { name: 'O3', host: 'gone', kind: 'warning', testId: 'NETW-3001', firstSeen: -1000, changes: [] },
+  { name: 'O4', host: 'acmeDb', kind: 'suggestion', testId: 'HRDN-7230', firstSeen: -2000, changes: [['accepted', -1500]] },
+];
+
+describe.each(DIALECTS)('time to fix on %s', (dialect) => {
+  const location = useTestDatabase(dialect);
+  let database: Database;
+  let api: AdminApi;
+  let admin: string;
+  let keyId: string;
+  const findingIds = new Map<string, string>();
+
+  /** Makes the hosts with reports that have no findings, then writes the seeded findings and transitions. */
+  async function seed(): Promise<void> {
+    const store = new OrmReportStore(database);
+    for (const [name, host] of Object.entries(HOSTS)) {
+      const content = Buffer.from(
+        ['report_version_major=1', `hostname=${name}`, `system-groups=${host.groups}`, `system-customer-name=${host.customer}`, ''].join('\n'),
+      );
+      const reading = readReportBytes(content);
+      await store.save({
+        keyId,
+        hostId: name,
+        receivedAt: at(-3000),
+        encoding: 'raw',
+        size: content.length,
+        sha256: 'a'.repeat(64),
+        content,
+        summary: reading?.summary ?? null,
+        labels: reading?.labels,
+      });
+    }
+    const knex = database.em.getKnex();
+    const time = (hours: number) => sqlDialectOf(database.em).toDatabaseTime(at(hours));
+    await knex('finding_transition').delete();
+    await knex('finding').delete();
+    for (const finding of FINDINGS) {
+      const id = randomUUID();
+      findingIds.set(finding.name, id);
+      const last = finding.changes.at(-1);
+      const resolvedAt = finding.changes.filter(([state]) => state === 'resolved').at(-1)?.[1];
+      await knex('finding').insert({
+        id,
+        host_record_id: hostRecordId(keyId, finding.host),
+        kind: finding.kind,
+        test_id: finding.testId,
+        text: `${finding.name} text`,
+        state: last?.[0] ?? 'open',
+        state_since: time(last?.[1] ?? finding.firstSeen),
+        first_seen: time(finding.firstSeen),
+        last_seen: time(last?.[1] ?? finding.firstSeen),
+        resolved_at: last?.[0] === 'resolved' && resolvedAt !== undefined ? time(resolvedAt) : null,
+        regressions: finding.changes.filter(([state]) => state === 'regressed').length,
+      });
+      const states: [FindingState | null, FindingState, number][] = [[null, 'open', finding.firstSeen]];
+      for (const [state, hours] of finding.changes) states.push([states.at(-1)![1], state, hours]);
+      await knex('finding_transition').insert(
+        states.map(([from, to, hours]) => ({ id: randomUUID(), finding_id: id, from_state: from, to_state: to, at: time(hours), actor: null, reason: null })),
+      );
+    }
+    await knex('host').where('id', hostRecordId(keyId, 'gone')).update({ state: 'decommissioned' });
+  }
+
+  beforeEach(async () => {
+    database = await openDatabase(location.location);
+    ({ token: admin } = await createAdminToken(database, { label: 'reader', role: 'viewer' }));
+    keyId = (await createKey(database)).id;
+    api = await createAdminApi({ database });
+    await seed();
+  });
+  afterEach(() => database.close());
+
+  async function get(token: string, query: Record<string, string>): Promise<{ status: number; body: unknown }> {
+    const response = await api.handle({
+      method: 'GET',
+      path: '/api/admin/findings/time-to-fix',
+      query,
+      headers: { authorization: `Bearer ${token}` },
+      body: { kind: 'none' },
+    });
+    return { status: response.status, body: JSON.parse(response.body as string) as unknown };
+  }
+  async function figures(query: Record<string, string>, token = admin): Promise<TimeToFix> {
+    const { status, body } = await get(token, query);
+    expect(status, JSON.stringify(body)).toBe(200);
+    return body as TimeToFix;
+  }
+  const WINDOW = { from: at(0).toISOString(), to: at(TO_HOURS).toISOString() };
+
+  it('counts each resolution in the window, timed from its episode start, with mean and median', async () => {
+    const result = await figures(WINDOW);
+    expect(result.from).toBe(WINDOW.from);
+    expect(result.to).toBe(WINDOW.to);
+    // 2, 6, 8, 10, 24, 48: mean 98 / 6, median (8 + 10) / 2.
+    expect(result.overall).toEqual({ resolved: 6, meanHours: 16.33, medianHours: 9 });
+    expect(result.byKind).toEqual([
+      { key: 'suggestion', resolved: 3, meanHours: 18.67, medianHours: 6 },
+      { key: 'warning', resolved: 3, meanHours: 14, medianHours: 10 },
+    ]);
+    expect(result.byTestId).toEqual([
+      { key: 'PKGS-7392', resolved: 3, meanHours: 18.67, medianHours: 6 },
+      { key: 'SSH-7408', resolved: 2, meanHours: 17, medianHours: 17 },
+      { key: 'FILE-6310', resolved: 1, meanHours: 8, medianHours: 8 },
+    ]);
+    expect(result.byGroup).toEqual([
+      { key: 'db', resolved: 3, meanHours: 10.67, medianHours: 6 },
+      { key: 'web', resolved: 3, meanHours: 22, medianHours: 10 },
+    ]);
+    expect(result.byCustomer).toEqual([
+      { key: 'acme', resolved: 5, meanHours: 10, medianHours: 8 },
+      { key: 'globex', resolved: 1, meanHours: 48, medianHours: 48 },
+    ]);
+  });
+
+  it('lists the oldest findings still to handle, leaving out accepted ones and decommissioned hosts', async () => {
+    const result = await figures(WINDOW);
+    expect(result.oldestOpen.map((finding) => [finding.id, finding.state])).toEqual([
+      [findingIds.get('O2'), 'acknowledged'],
+      [findingIds.get('O1'), 'open'],
+    ]);
+  });
+
+  it("counts the week before the window's end: opened, resolved, regressed", async () => {
+    expect((await figures(WINDOW)).lastWeek).toEqual({ opened: 0, resolved: 0, regressed: 0 });
+    // [W, W + 168 h): F1, F3, F4 and F6 first seen; F1, F2, F3 twice, F4 and F7 resolved; F3 regressed.
+    expect((await figures({ to: at(168).toISOString() })).lastWeek).toEqual({ opened: 4, resolved: 6, regressed: 1 });
+  });
+
+  it('defaults the window to the 90 days before its end', async () => {
+    const result = await figures({ to: at(168).toISOString() });
+    expect(result.from).toBe(new Date(at(168).getTime() - 90 * 24 * HOUR_MS).toISOString());
+    // F5 (99 h, resolved an hour before W) now counts too; F6 (resolved at W + 744 h) does not.
+    expect(result.overall).toEqual({ resolved: 7, meanHours: 28.14, medianHours: 10 });
+    const unbounded = await figures({});
+    expect(Date.now() - Date.parse(unbounded.to)).toBeLessThan(60_000);
+    expect(Date.parse(unbounded.to) - Date.parse(unbounded.from)).toBe(90 * 24 * HOUR_MS);
+  });
+
+  it('answers 400 when from is after to, and empty figures for an empty window', async () => {
+    const refused = await get(admin, { from: at(10).toISOString(), to: at(0).toISOString() });
+    expect(refused.status).toBe(400);
+    const empty = await figures({ from: at(5000).toISOString(), to: at(6000).toISOString() });
+    expect(empty.overall).toEqual({ resolved: 0, meanHours: null, medianHours: null });
+    expect(empty.byKind).toEqual([]);
+  });
+
+  it("gives a scoped reader its hosts' figures only", async () => {
+    const scope: AccessScope = { customers: ['acme'], groups: [] };
+    const { id, token } = await createAdminToken(database, { label: 'acme reader', role: 'viewer' });
+    await database.em.fork().nativeUpdate(AdminTokenRecord, { id }, scopeColumns(scope));
+    const result = await figures(WINDOW, token);
+    // 2, 6, 8, 10, 24: mean 10, median 8.
+    expect(result.overall).toEqual({ resolved: 5, meanHours: 10, medianHours: 8 });
+    expect(result.byCustomer.map((row) => row.key)).toEqual(['acme']);
+    expect(result.byGroup).toEqual([
+      { key: 'db', resolved: 3, meanHours: 10.67, medianHours: 6 },
+      { key: 'web', resolved: 2, meanHours: 9, medianHours: 9 },
+    ]);
+    expect(result.oldestOpen.map((finding) => finding.id)).toEqual([findingIds.get('O1')]);
+  });
+});
