@@ -1,6 +1,7 @@
 import {
   acceptHostIdentity,
   exportAuditEvents,
+  exportFindingStates,
   listAuditEvents,
   createEnrollment,
   listEnrollments,
@@ -83,6 +84,7 @@ import type {
   NewServiceTokenRequest,
   AuditEventPage,
   ExportAuditEventsData,
+  ExportFindingStatesData,
   ListAuditEventsData,
   NewUserRequest,
   User,
@@ -174,6 +176,8 @@ export type DeliveryQuery = NonNullable<ListWebhookDeliveriesData['query']>;
 /** The audit trail's filters and paging. */
 /** Query of `listTrackedFindings`: state, owner, group, kind, test id, age, and the page. */
 export type TrackedFindingQuery = NonNullable<ListTrackedFindingsData['query']>;
+/** The export of findings with their lifecycle: state, group, kind, test id, and the format. */
+export type FindingStatesExportQuery = NonNullable<ExportFindingStatesData['query']>;
 /** Query of `listHostFindings`: its state filter. */
 export type HostFindingQuery = NonNullable<ListHostFindingsData['query']>;
 export type AuditEventQuery = NonNullable<ListAuditEventsData['query']>;
@@ -311,6 +315,8 @@ export interface AdminClient {
   listTrackedFindings(query?: TrackedFindingQuery): Promise<TrackedFindingPage>;
   /** `PATCH /api/admin/findings/{id}`: acknowledge, reassign, accept or reopen a finding. */
   updateFinding(findingId: string, update: FindingUpdate): Promise<TrackedFinding>;
+  /** `GET /api/admin/exports/finding-states`: the fleet's findings with their lifecycle, oldest first, as CSV or JSON Lines. */
+  exportFindingStates(query: FindingStatesExportQuery): Promise<string>;
   /** Closes the client's connections. */
   close(): Promise<void>;
 }
@@ -386,7 +392,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     },
     ...accessOperations({ json, answerOf, transport }),
     ...hostLifecycleOperations({ json, answerOf, transport }),
-    ...findingOperations({ json, transport }),
+    ...findingOperations({ json, answerOf, transport }),
     close: () => transport.close(),
   };
 }
@@ -450,13 +456,14 @@ function hostLifecycleOperations({ json, answerOf, transport }: Exchanges): Pick
 }
 
 /** Findings with a lifecycle: a host's, the fleet's, and a change of one's state, owner or accepted risk. */
-type FindingOperations = 'listHostFindings' | 'listTrackedFindings' | 'updateFinding';
+type FindingOperations = 'listHostFindings' | 'listTrackedFindings' | 'updateFinding' | 'exportFindingStates';
 
-function findingOperations({ json, transport }: Pick<Exchanges, 'json' | 'transport'>): Pick<AdminClient, FindingOperations> {
+function findingOperations({ json, answerOf, transport }: Exchanges): Pick<AdminClient, FindingOperations> {
   return {
     listHostFindings: (hostRecordId, query) => json<TrackedFindingList>(() => listHostFindings({ ...transport.call(), path: { hostRecordId }, query }), 200),
     listTrackedFindings: (query) => json<TrackedFindingPage>(() => listTrackedFindings({ ...transport.call(), query }), 200),
     updateFinding: (findingId, update) => json<TrackedFinding>(() => updateFinding({ ...transport.call(), path: { findingId }, body: update }), 200),
+    exportFindingStates: async (query) => (await answerOf(() => exportFindingStates({ ...transport.call(), query }), 200)).text,
   };
 }
 

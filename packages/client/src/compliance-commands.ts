@@ -1,12 +1,14 @@
 // The admin commands of compliance and alerts: policies (policy-commands.ts), waivers (waiver-commands.ts),
 // webhooks (webhook-commands.ts), and exports.
 import { writeFile } from 'node:fs/promises';
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
+import type { AdminClient } from './admin-client.js';
 import { admin } from './admin-command-base.js';
 import { recordId } from './cli-arguments.js';
 import { EXIT } from './cli-exit-codes.js';
+import { addExportStateAndFormatOptions, FINDING_STATES_EXPORT, findingStatesExport, hostExportFlags, type ExportFlags } from './finding-export-command.js';
 import { UsageError } from './cli-settings.js';
-import { addHostFilterOptions, hostFilterQuery, type HostFilterFlags } from './host-filter-flags.js';
+import { addHostFilterOptions, hostFilterQuery } from './host-filter-flags.js';
 import { addPolicyCommands } from './policy-commands.js';
 import { addWaiverCommands } from './waiver-commands.js';
 import { addWebhookCommands } from './webhook-commands.js';
@@ -19,34 +21,49 @@ export function addComplianceCommands(program: Command): void {
   addExportCommand(program);
 }
 
-/** `export`: hosts or findings (of the hosts the host list's filters select) or one host's history, as CSV or JSON. */
+/**
+ * `export`: hosts or findings (of the hosts the host list's filters select) or one host's history, as CSV or JSON;
+ * or the findings with their lifecycle (`finding-states`), as CSV or JSON Lines.
+ */
 function addExportCommand(program: Command): void {
-  addHostFilterOptions(
-    program
-      .command('export')
-      .description("export hosts (with compliance), findings, or one host's history, as CSV or JSON; hosts and findings take the host list's filters")
-      .argument('<what>', 'hosts, findings, or history')
-      .argument('[host-id]', "with history: the host's id (Host.id)", recordId)
-      .addOption(new Option('--format <format>', 'csv (default) or json').choices(['csv', 'json']).default('csv'))
-      .option('--output <file>', 'write to this file instead of stdout'),
-  ).action(
-    admin<[string, string | undefined, HostFilterFlags & { format: 'csv' | 'json'; output?: string }]>(async (client, what, hostId, options) => {
-      const target =
-        what === 'hosts'
-          ? { hosts: true as const }
-          : what === 'findings'
-            ? { findings: true as const }
-            : what === 'history' && hostId
-              ? { hostHistory: hostId }
-              : undefined;
-      if (!target) throw new UsageError('export hosts, export findings, or export history <host-id>');
-      const filters = hostFilterQuery(options);
-      if ('hostHistory' in target && Object.keys(filters).length > 0) throw new UsageError('export history takes no host filters');
-      if ('findings' in target && (filters.sort || filters.order)) throw new UsageError('--sort and --order order export hosts only');
-      const text = await client.exportText(target, options.format, filters);
-      if (options.output) await writeFile(options.output, text);
-      else process.stdout.write(text);
-      return EXIT.ok;
-    }),
-  );
+  addExportStateAndFormatOptions(
+    addHostFilterOptions(
+      program
+        .command('export')
+        .description(
+          "export hosts (with compliance), findings, or one host's history, as CSV or JSON, hosts and findings with the host list's filters; " +
+            'or finding-states: the findings with their lifecycle, as CSV or JSON Lines',
+        )
+        .argument('<what>', 'hosts, findings, history, or finding-states')
+        .argument('[host-id]', "with history: the host's id (Host.id)", recordId),
+      { state: false },
+    ),
+  )
+    .option('-o, --output <file>', 'write to this file instead of stdout')
+    .action(
+      admin<[string, string | undefined, ExportFlags]>(async (client, what, hostId, options) => {
+        const text = what === FINDING_STATES_EXPORT ? await findingStatesExport(client, hostId, options) : await hostExport(client, what, hostId, options);
+        if (options.output) await writeFile(options.output, text);
+        else process.stdout.write(text);
+        return EXIT.ok;
+      }),
+    );
+}
+
+/** `export hosts`, `export findings` or `export history <host-id>`. */
+async function hostExport(client: AdminClient, what: string, hostId: string | undefined, flags: ExportFlags): Promise<string> {
+  const target =
+    what === 'hosts'
+      ? { hosts: true as const }
+      : what === 'findings'
+        ? { findings: true as const }
+        : what === 'history' && hostId
+          ? { hostHistory: hostId }
+          : undefined;
+  if (!target) throw new UsageError('export hosts, export findings, export history <host-id>, or export finding-states');
+  const { format, ...hostFlags } = hostExportFlags(flags);
+  const filters = hostFilterQuery(hostFlags);
+  if ('hostHistory' in target && Object.keys(filters).length > 0) throw new UsageError('export history takes no host filters');
+  if ('findings' in target && (filters.sort || filters.order)) throw new UsageError('--sort and --order order export hosts only');
+  return client.exportText(target, format, filters);
 }

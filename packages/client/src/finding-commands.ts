@@ -10,7 +10,7 @@ import { UsageError } from './cli-settings.js';
 
 /** The contract's `FindingState`, in the order a finding lives through them. */
 const FINDING_STATES: readonly FindingState[] = ['open', 'acknowledged', 'accepted', 'resolved', 'regressed'];
-const KINDS = ['warning', 'suggestion'] as const;
+export const KINDS = ['warning', 'suggestion'] as const;
 /** The contract's bound of `minAgeDays`. */
 const MAX_AGE_DAYS = 3650;
 
@@ -32,7 +32,8 @@ const ageDays = (value: string): number => {
   return days;
 };
 
-const stateOption = () =>
+/** `--state open,regressed`, as the findings lists and their export take it. */
+export const stateOption = () =>
   new Option('--state <states>', `only findings in these states, comma-separated (${FINDING_STATES.join(', ')})`).argParser(findingStates);
 const findingArgument = () => new Argument('<id>', "the finding's id (the ID column of `findings tracked` or `hosts findings`)").argParser(recordId);
 

@@ -30,7 +30,7 @@ export interface HostFilterFlags {
 
 const COMPLIANCE = ['compliant', 'noncompliant', 'waived', 'unknown'] as const;
 /** The contract's `HostStateFilter`: `current` (the server's default) leaves decommissioned hosts out. */
-const STATES = ['current', 'active', 'stale', 'decommissioned', 'all'] as const;
+export const HOST_STATES = ['current', 'active', 'stale', 'decommissioned', 'all'] as const;
 const SORTS = ['lastSeen', 'hostname', 'hardeningIndex', 'warnings', 'compliance'] as const;
 /** The contract's `RuleId`. */
 const RULE_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -44,8 +44,11 @@ const ruleId = (value: string) => {
   throw new InvalidArgumentError('must be a rule id: lowercase letters, digits and "-", starting with a letter or digit, e.g. hardening-index');
 };
 
-/** Adds the host list's filter flags to `command`; `sorted` adds `--sort` and `--order` too. */
-export function addHostFilterOptions(command: Command, { sorted = true } = {}): Command {
+/**
+ * Adds the host list's filter flags to `command`; `sorted` adds `--sort` and `--order` too; without `state`, the
+ * command gives `--state` a meaning of its own.
+ */
+export function addHostFilterOptions(command: Command, { sorted = true, state = true } = {}): Command {
   command
     .option('--hostname <text>', 'only hosts whose host name contains this text (case-insensitive)')
     .addOption(new Option('--key <id>', 'only hosts that upload with this license key (its id, the ID column of `keys list`)').conflicts('keyId'))
@@ -62,10 +65,14 @@ export function addHostFilterOptions(command: Command, { sorted = true } = {}): 
     .addOption(
       new Option('--failing-policy <id>', 'only hosts failing (or erring on) a rule of this policy that no waiver covers (its id)').argParser(recordId),
     )
-    .addOption(new Option('--failing-rule <rule-id>', 'only hosts failing this rule (of --failing-policy when given) that no waiver covers').argParser(ruleId))
-    .addOption(
-      new Option('--state <state>', 'only hosts in this lifecycle state (default current: active and stale, decommissioned hosts left out)').choices(STATES),
+    .addOption(new Option('--failing-rule <rule-id>', 'only hosts failing this rule (of --failing-policy when given) that no waiver covers').argParser(ruleId));
+  if (state) {
+    command.addOption(
+      new Option('--state <state>', 'only hosts in this lifecycle state (default current: active and stale, decommissioned hosts left out)').choices(
+        HOST_STATES,
+      ),
     );
+  }
   if (!sorted) return command;
   return command
     .addOption(
