@@ -1,8 +1,9 @@
 // Findings with a lifecycle in a real browser (Debian's Chromium through playwright-core), against the reference
-// server: three reports of one host leave its findings open, resolved and regressed; a person signed in with a
+// server: three reports of one host leave its findings open, resolved and regressed; an operator signed in with a
 // password acknowledges one (with a due day), is refused as the approver of their own acceptance (the server's
-// words shown), accepts another's risk with a second person as approver, sees every state's badge in words, and opens
-// "My findings" on the Findings page. Host names and finding text a host wrote are shown as text.
+// words shown), accepts another's risk with a second person picked from the list of enabled people as approver, sees
+// every state's badge in words, and opens "My findings" on the Findings page. Host names and finding text a host
+// wrote are shown as text.
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
@@ -19,6 +20,8 @@ const HOSTNAME = 'web-<b>07</b>';
 const EMAIL = 'ada@example.org';
 const PASSWORD = 'correct horse battery staple';
 const APPROVER = 'grace@example.org';
+/** A disabled account: not offered as an owner or approver. */
+const DISABLED = 'bob@example.org';
 /** Warnings added to the captured report: one whose text is markup, one that goes and comes back, one that goes. */
 const HOSTILE = 'HOST-0001|Telnet enabled <img src=x onerror=alert(1)>|-|-|';
 const BACK = 'BACK-0001|Weak SSH cipher allowed|-|-|';
@@ -58,12 +61,15 @@ beforeAll(async () => {
   await importKey(orm, lynisCapture.key);
   ({ token: adminToken } = await createAdminToken(orm, { label: 'findings test' }));
   await orm.close();
-  const added = await runCli(['users', 'add', '--email', EMAIL, '--role', 'admin', '--name', 'Ada Lovelace', '--password-stdin'], data.dataDir, PASSWORD);
+  // An operator, not an admin: the people to pick from come from listPeople, which operators may read.
+  const added = await runCli(['users', 'add', '--email', EMAIL, '--role', 'operator', '--name', 'Ada Lovelace', '--password-stdin'], data.dataDir, PASSWORD);
   expect(added.code, added.stderr).toBe(0);
   server = await startServerProcess(data.dataDir, ['--plain-http', '--finding-approval', 'distinct']);
   // The second person, who approves an accepted risk.
   const grace = await api('/api/admin/users', { method: 'POST', body: JSON.stringify({ email: APPROVER, displayName: 'Grace Hopper', role: 'operator' }) });
   expect(grace.status, JSON.stringify(grace.body)).toBe(201);
+  const bob = await api('/api/admin/users', { method: 'POST', body: JSON.stringify({ email: DISABLED, displayName: 'Bob', role: 'operator' }) });
+  expect((await api(`/api/admin/users/${String(bob.body.id)}`, { method: 'PATCH', body: JSON.stringify({ disabled: true }) })).status).toBe(200);
 
   // Three reports: every warning, then BACK and GONE resolved, then BACK seen again (regressed).
   await upload([HOSTILE, BACK, GONE]);
@@ -110,9 +116,11 @@ it('acknowledges and accepts findings on the host page, shows every state in wor
   expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe(HOSTNAME);
   await expect.poll(() => row('BACK-0001').locator('.badge').innerText()).toBe('Regressed');
 
-  // Acknowledge: owned by the person signed in (no owner chosen), due on a day.
+  // Acknowledge: owned by the person signed in (no owner chosen), due on a day. The owner is picked from the
+  // enabled people, not typed as an id.
   await row('HOST-0001').getByRole('button', { name: 'Acknowledge…' }).click();
   const acknowledge = findings.getByRole('group', { name: 'Acknowledge HOST-0001' });
+  expect(await acknowledge.getByLabel('Owner').locator('option').allInnerTexts()).toEqual(['Me', `Ada Lovelace (${EMAIL})`, `Grace Hopper (${APPROVER})`]);
   await acknowledge.getByLabel('Due on (optional)').fill('2027-01-15');
   await acknowledge.getByRole('button', { name: 'Acknowledge', exact: true }).click();
   await expect.poll(() => row('HOST-0001').locator('.badge').innerText()).toBe('Acknowledged');
@@ -125,6 +133,7 @@ it('acknowledges and accepts findings on the host page, shows every state in wor
   await accept.getByLabel('Reason').fill('Kept until the migration (SEC-88)');
   await accept.getByLabel('Accepted until').fill('2027-03-31');
   const approver = accept.getByLabel('Approved by');
+  expect(await approver.evaluate((field) => field.tagName)).toBe('SELECT');
   expect(await approver.locator('option').allInnerTexts()).toEqual(['Choose a person', `Ada Lovelace (${EMAIL})`, `Grace Hopper (${APPROVER})`]);
   await approver.selectOption({ label: `Ada Lovelace (${EMAIL})` });
   await accept.getByRole('button', { name: 'Accept risk' }).click();
@@ -133,6 +142,7 @@ it('acknowledges and accepts findings on the host page, shows every state in wor
   expect(await refusal.innerText()).toContain('The approver must be another person than the one asking');
   expect(await row(suggestion.testId).locator('.badge').innerText()).toBe('Open');
   await approver.selectOption({ label: `Grace Hopper (${APPROVER})` });
+  await accept.screenshot({ path: `${ARTIFACTS}/accept-risk-approver.png` });
   await accept.getByRole('button', { name: 'Accept risk' }).click();
   await expect.poll(() => row(suggestion.testId).locator('.badge').innerText()).toBe('Accepted');
   const terms = await row(suggestion.testId).locator('dl.acceptance').innerText();

@@ -1,20 +1,20 @@
 import { useEffect, useState } from 'react';
-import { listUsers, type Client, type User } from '@org/audit-client/sdk';
+import { listPeople, type Client, type Person } from '@org/audit-client/sdk';
 import { data } from './api.js';
 import { useCan } from './permissions.js';
 
 /**
- * The people who may sign in, to pick an owner or approver from, for a role that may list them (admin); undefined
- * for the others (who give a person's id instead) and until loaded, or when the list could not be loaded.
+ * The enabled people, to pick a finding's owner or approver from, for a role that may list them (operator and
+ * admin); undefined for a viewer, until loaded, and when the list could not be read (the field then takes an id).
  */
-export function usePeople(client: Client): User[] | undefined {
-  const mayList = useCan('listUsers');
-  const [people, setPeople] = useState<User[]>();
+export function usePeople(client: Client): Person[] | undefined {
+  const mayList = useCan('listPeople');
+  const [people, setPeople] = useState<Person[]>();
   useEffect(() => {
     if (!mayList) return;
     let current = true;
-    data(listUsers({ client })).then(
-      (list) => current && setPeople(list.items.filter((user) => !user.disabled)),
+    data(listPeople({ client })).then(
+      (list) => current && setPeople(list.items),
       () => current && setPeople(undefined),
     );
     return () => {

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
-import { updateFinding, type Client, type FindingUpdate, type TrackedFinding, type User } from '@org/audit-client/sdk';
+import { updateFinding, type Client, type FindingUpdate, type Person, type TrackedFinding } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { dateInputValue } from '../date-input.js';
 import { acceptanceOf, acknowledgementOf, findingActions, MAX_ACCEPT_REASON_LENGTH } from '../finding-lifecycle.js';
@@ -12,7 +12,7 @@ export type OpenForm = { findingId: string; form: 'acknowledge' | 'accept' } | u
 /** What the actions and forms of a finding need: the API, the people to pick from, and what follows a change. */
 export interface FindingChangeProps {
   client: Client;
-  people: User[] | undefined;
+  people: Person[] | undefined;
   /** The finding changed: the list loads again (and the form closes). */
   changed(): void;
   onUnauthorized(): void;
@@ -70,7 +70,7 @@ export function FindingForm({
 
 interface FormProps {
   finding: TrackedFinding;
-  people: User[] | undefined;
+  people: Person[] | undefined;
   /** The server's refusal of the last try, as it words it. */
   problem: string | undefined;
   send(update: FindingUpdate): Promise<void>;

@@ -1,17 +1,18 @@
-import type { User } from '@org/audit-client/sdk';
+import type { Person } from '@org/audit-client/sdk';
+import { personLabel } from '../person-label.js';
 
 export interface PersonFieldProps {
   id: string;
   label: string;
-  /** The people to choose from; undefined for a role that may not list them, who types a person's id instead. */
-  people: User[] | undefined;
+  /** The people to choose from; undefined when the list could not be read, and a person's id is typed instead. */
+  people: Person[] | undefined;
   value: string;
   onChange(userId: string): void;
   /** The choice of no one in particular (e.g. "Me"), when the field may be left empty. */
   blank?: string;
 }
 
-/** A person, picked from the people list by email and name, or given by their account id where the list is not readable. */
+/** A person, picked from the people list by name and email, or given by their account id where the list could not be read. */
 export function PersonField({ id, label, people, value, onChange, blank }: PersonFieldProps) {
   if (!people)
     return (
@@ -28,7 +29,7 @@ export function PersonField({ id, label, people, value, onChange, blank }: Perso
           aria-describedby={`${id}-hint`}
         />
         <span id={`${id}-hint`} className="hint">
-          Their account id: an admin sees it on the People page.
+          The list of people could not be read: give their account id (an admin sees it on the People page).
         </span>
       </div>
     );
@@ -39,7 +40,7 @@ export function PersonField({ id, label, people, value, onChange, blank }: Perso
         <option value="">{blank ?? 'Choose a person'}</option>
         {people.map((person) => (
           <option key={person.id} value={person.id}>
-            {person.displayName ? `${person.displayName} (${person.email})` : person.email}
+            {personLabel(person)}
           </option>
         ))}
       </select>

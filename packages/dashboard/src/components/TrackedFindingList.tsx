@@ -3,6 +3,7 @@ import { listTrackedFindings, type Client, type FindingState, type TrackedFindin
 import { data } from '../api.js';
 import { FINDING_STATE_TEXT, FINDING_STATES, filtered, trackedQuery, type TrackedFilters } from '../finding-lifecycle.js';
 import { pageCaption } from '../format.js';
+import { personLabel } from '../person-label.js';
 import { SignedInContext } from '../permissions.js';
 import { hrefOf, type FindingKind, type RouteOf } from '../route.js';
 import { useLoad } from '../use-load.js';
@@ -99,7 +100,7 @@ function TrackedFilterForm({ client, route }: { client: Client; route: FindingsR
             <option value="me">Me</option>
             {people.map((person) => (
               <option key={person.id} value={person.id}>
-                {person.email}
+                {personLabel(person)}
               </option>
             ))}
           </select>
