@@ -48,6 +48,7 @@ import {
   rotateLicenseKey,
   updateLicenseKey,
   listUsers,
+  listPeople,
   createUser,
   updateUser,
   deleteUser,
@@ -90,6 +91,7 @@ import type {
   User,
   UserChange,
   UserList,
+  PersonList,
   AdminSession,
   HostCompliance,
   ListPolicyResultsData,
@@ -266,6 +268,8 @@ export interface AdminClient {
   sendTestWebhookEvent(webhookId: string): Promise<WebhookDelivery>;
   /** `GET /api/admin/users`: every person's account. */
   listUsers(): Promise<UserList>;
+  /** `GET /api/admin/people`: every enabled person's id, email and name, to give a finding's owner or approver (operator). */
+  listPeople(): Promise<PersonList>;
   /** `POST /api/admin/users`. */
   createUser(user: NewUserRequest): Promise<User>;
   /** `PATCH /api/admin/users/{userId}`: the fields given. */
@@ -407,6 +411,7 @@ interface Exchanges {
 /** Who may do what and who did what: people, tokens, the audit trail, and the enrollments that let hosts in. */
 type AccessOperations =
   | 'listUsers'
+  | 'listPeople'
   | 'createUser'
   | 'updateUser'
   | 'deleteUser'
@@ -425,6 +430,7 @@ type AccessOperations =
 function accessOperations({ json, answerOf, transport }: Exchanges): Pick<AdminClient, AccessOperations> {
   return {
     listUsers: () => json<UserList>(() => listUsers({ ...transport.call() }), 200),
+    listPeople: () => json<PersonList>(() => listPeople({ ...transport.call() }), 200),
     createUser: (user) => json<User>(() => createUser({ ...transport.call(), body: user }), 201),
     updateUser: (userId, change) => json<User>(() => updateUser({ ...transport.call(), path: { userId }, body: change }), 200),
     deleteUser: async (userId) => void (await answerOf(() => deleteUser({ ...transport.call(), path: { userId } }), 204)),

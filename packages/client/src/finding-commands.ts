@@ -96,14 +96,14 @@ function addFindingChangeCommands(findings: Command): void {
     admin<[string, OutputFlags & Flags]>(async (client, id, options) => show(options, await client.updateFinding(id, update(options)), formatTrackedFinding));
   adminCommand(findings, 'acknowledge', 'take a finding on: you own it (or --owner does), optionally by a due date; also reassigns one')
     .addArgument(findingArgument())
-    .addOption(new Option('--owner <id>', "who owns it: a person's id (default: you)").argParser(recordId))
+    .addOption(new Option('--owner <id>', "who owns it: a person's id, from `people` (default: you)").argParser(recordId))
     .addOption(new Option('--due <date>', 'when it should be handled: a date (midnight UTC) or an ISO 8601 date and time').argParser(dateTime))
     .action(change(acknowledgement));
   adminCommand(findings, 'accept', 'accept the risk of a finding until a date, approved by another person; it reopens by itself when that passes')
     .addArgument(findingArgument())
     .requiredOption('--reason <text>', 'why the risk is accepted, for the auditors')
     .addOption(new Option('--expires <date>', 'until when: a date (midnight UTC) or an ISO 8601 date and time').argParser(dateTime).makeOptionMandatory())
-    .addOption(new Option('--approver <id>', "who approves it: a person's id (`users list` shows them)").argParser(recordId).makeOptionMandatory())
+    .addOption(new Option('--approver <id>', "who approves it: a person's id (`people` lists them)").argParser(recordId).makeOptionMandatory())
     .action(change(acceptance));
   adminCommand(findings, 'reopen', 'reopen an acknowledged or accepted finding')
     .addArgument(findingArgument())

@@ -1,7 +1,7 @@
-// The admin commands of people and their API tokens: accounts (users), every token (tokens, for admins) and the
-// signed-in person's own (my-tokens).
+// The admin commands of people and their API tokens: the people findings can be given to (people), accounts
+// (users), every token (tokens, for admins) and the signed-in person's own (my-tokens).
 import { Command, Option } from 'commander';
-import type { AccessScope, AdminRole, AdminTokenInfo, NewAdminToken, User } from './generated/types.gen.js';
+import type { AccessScope, AdminRole, AdminTokenInfo, NewAdminToken, Person, User } from './generated/types.gen.js';
 import { admin, adminCommand, deleted, printJson, show, type OutputFlags } from './admin-command-base.js';
 import { formatTable, formatTime, printable } from './admin-output.js';
 import { dateTime, recordId } from './cli-arguments.js';
@@ -52,6 +52,19 @@ export const formatUsers = (users: User[]) =>
         users,
       );
 
+/** `audit-client people`: whose ids `findings acknowledge --owner` and `findings accept --approver` take. */
+export const formatPeople = (people: Person[]) =>
+  people.length === 0
+    ? 'No people.\n'
+    : formatTable<Person>(
+        [
+          ['ID', (p) => p.id],
+          ['EMAIL', (p) => p.email],
+          ['NAME', (p) => p.name],
+        ],
+        people,
+      );
+
 /** `audit-client tokens list` and `my-tokens list`: never a token itself. */
 export const formatTokens = (tokens: AdminTokenInfo[]) =>
   tokens.length === 0
@@ -81,8 +94,11 @@ function printNewToken(options: OutputFlags, created: NewAdminToken): number {
   return EXIT.ok;
 }
 
-/** Adds `users`, `tokens` and `my-tokens` to `audit-client`. */
+/** Adds `people`, `users`, `tokens` and `my-tokens` to `audit-client`. */
 export function addPeopleCommands(program: Command): void {
+  adminCommand(program, 'people', "list the enabled people by email: the ids a finding's owner and approver are given by (operator)").action(
+    admin<[OutputFlags]>(async (client, options) => show(options, (await client.listPeople()).items, formatPeople)),
+  );
   addUserCommands(program);
   addTokenCommands(program);
   addMyTokenCommands(program);
