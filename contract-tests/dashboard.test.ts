@@ -8,6 +8,7 @@ import type { Browser, ConsoleMessage, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminToken, importKey, openDatabase } from '@org/audit-server';
 import { lynisCapture } from '@org/test-support/lynis-fixtures';
+import type { TimeToFix } from '@org/audit-client/sdk';
 import { fitsWidth, launchChromium, reportAs as report, signIn as signInAs, signInWithToken, storeReport } from './support/dashboard.js';
 import { until } from './support/until.js';
 import { makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
@@ -136,6 +137,36 @@ async function openHosts(page: Page): Promise<void> {
 async function listedHosts(page: Page): Promise<string[]> {
   await page.getByRole('table').getByRole('caption').waitFor();
   return page.locator('table.hosts tbody tr td:first-child a').allTextContents();
+}
+
+/**
+ * The overview's "Time to fix" section shows the figures the API answers: nothing resolved yet (every upload only
+ * opened findings), the week's opened findings, and the oldest open findings, old-01's (first seen ten days ago),
+ * each linking to its host.
+ */
+async function seesTimeToFix(page: Page): Promise<void> {
+  const figures = await adminGet<TimeToFix>('/api/admin/findings/time-to-fix');
+  expect(figures.overall).toEqual({ resolved: 0, meanHours: null, medianHours: null });
+  expect(figures.lastWeek.opened).toBeGreaterThan(0);
+  const section = page.getByRole('region', { name: 'Time to fix, last 90 days', exact: true });
+  await expect
+    .poll(() => section.getByRole('list', { name: 'Time to fix' }).getByRole('listitem').allTextContents())
+    .toEqual([
+      '0Findings resolved',
+      '—Mean time to fix',
+      '—Median time to fix',
+      `${figures.lastWeek.opened} openedLast 7 days${figures.lastWeek.resolved} resolved, ${figures.lastWeek.regressed} regressed`,
+    ]);
+  await section.getByText('No finding was resolved in the window.').waitFor();
+  await section.getByText('No finding was resolved.').waitFor();
+  const oldest = section.getByRole('table', { name: 'Open, acknowledged and regressed, first seen longest ago' });
+  expect(await oldest.locator('tbody tr').count()).toBe(10);
+  expect(figures.oldestOpen.map((finding) => finding.hostname)).toEqual(Array(10).fill('old-01'));
+  const firstHost = oldest.locator('tbody tr').first().getByRole('link', { name: 'old-01' });
+  expect(await firstHost.getAttribute('href')).toBe(`#/hosts/${figures.oldestOpen[0]!.hostRecordId}`);
+  expect((await cellsOf(oldest)).map((row) => row[0])).toEqual(figures.oldestOpen.map((finding) => finding.testId));
+  await section.scrollIntoViewIfNeeded();
+  await section.screenshot({ path: `${ARTIFACTS}/overview-time-to-fix.png` });
 }
 
 /** The cells of a table's body rows, as text. */
@@ -276,6 +307,7 @@ describe('the dashboard', () => {
     for (const name of ['Hardening index of the hosts', 'Fleet hardening index, last 90 days', 'Uploads per day, last 30 days']) {
       await panel(name).getByText('The numbers').click(); // folded again for the picture
     }
+    await seesTimeToFix(page);
     expect(await fitsWidth(page, 1280)).toBe(true);
     await page.screenshot({ path: `${ARTIFACTS}/dashboard-overview.png`, fullPage: true });
     await page.setViewportSize({ width: 800, height: 900 });

@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import { getOverview, type Client, type FindingCount, type LabelCount, type Overview } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { formatTime } from '../format.js';
@@ -9,6 +8,8 @@ import { DistributionChart, FleetTrendChart, round, UploadsChart } from '../comp
 import { Status } from '../components/Status.js';
 import { hostsColumn, TEST_COLUMN } from '../components/FindingCounts.js';
 import { Table, type Column } from '../components/Table.js';
+import { Card, ChartData, Panel } from '../components/OverviewParts.js';
+import { TimeToFixSection } from '../components/TimeToFix.js';
 
 /**
  * The fleet at a glance: how many hosts report, how hardened they are, what they lack, and who went quiet. A host's
@@ -22,7 +23,12 @@ export function OverviewPage({ client, route, onUnauthorized }: { client: Client
         Overview
       </h1>
       <Status loaded={loaded} />
-      {loaded.state === 'ready' && <OverviewBody overview={loaded.value} />}
+      {loaded.state === 'ready' && (
+        <>
+          <OverviewBody overview={loaded.value} />
+          <TimeToFixSection client={client} onUnauthorized={onUnauthorized} />
+        </>
+      )}
     </section>
   );
 }
@@ -130,43 +136,6 @@ function FleetCards({ overview }: { overview: Overview }) {
         />
       )}
     </ul>
-  );
-}
-
-/** One figure: its value (a link, with `href`), what it counts, and `more`, a smaller figure beside it. */
-function Card({ label, value, href, bad, more }: { label: string; value: ReactNode; href?: string; bad?: boolean; more?: ReactNode }) {
-  return (
-    <li className={bad ? 'card card-bad' : 'card'}>
-      <span className="card-value">{href ? <a href={href}>{value}</a> : value}</span>
-      <span className="card-label">{label}</span>
-      {more && <span className="card-more">{more}</span>}
-    </li>
-  );
-}
-
-function Panel({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section className="panel" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>{title}</h2>
-      {children}
-    </section>
-  );
-}
-
-/** A chart's numbers as a table, folded away: for screen readers, and for anyone who wants the exact values. */
-function ChartData({ caption, headings, rows }: { caption: string; headings: string[]; rows: Array<Array<string | number>> }) {
-  // The first column names the row (a day, a range); the others are numbers.
-  const columns = headings.map((header, i): Column<Array<string | number>> => ({
-    header,
-    className: i > 0 ? 'number' : undefined,
-    cellClassName: i > 0 ? 'number' : 'nowrap',
-    cell: (row) => row[i],
-  }));
-  return (
-    <details className="chart-data">
-      <summary>The numbers</summary>
-      <Table caption={caption} empty={<p>None.</p>} columns={columns} rows={rows} rowKey={(_, index) => index} />
-    </details>
   );
 }
 
