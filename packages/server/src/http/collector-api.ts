@@ -3,6 +3,7 @@ import { createAuditApi, type AuditApi, type KeyStore } from '@org/audit-server-
 import type { ServerConfig } from '../config.js';
 import type { Database } from '../database/dialect.js';
 import { createMetrics, type ServerMetrics } from '../ops/metrics.js';
+import { registerPostureGauges } from '../ops/posture-metrics.js';
 import type { WriteHealth } from '../ops/write-health.js';
 import type { RejectionLog } from '../refusals/rejection-log.js';
 import { OrmReportStore } from '../reports/report-store.js';
@@ -27,6 +28,7 @@ export interface CollectorApiParts {
 export async function createCollectorApi(config: ServerConfig, logger: Logger, parts: CollectorApiParts): Promise<{ api: AuditApi; metrics: ServerMetrics }> {
   const { database, keyStore, rateLimiter, writeHealth, rejections, onCommitted } = parts;
   const metrics = createMetrics({ bodyBytesInFlight: () => api.bodyBytesInFlight(), rateLimitStoreReachable: rateLimiter.sharedStoreReachable });
+  registerPostureGauges(metrics.registry, { database, logger, hideLynisFindings: config.lynisOwnFindings === 'hide' });
   const api: AuditApi = await createAuditApi({
     keyStore,
     reportStore: new OrmReportStore(database, {
