@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react';
-import { exportFindings, listFindings, type Client, type FindingCount } from '@org/audit-client/sdk';
+import { exportFindings, exportFindingStates, listFindings, type Client, type FindingCount } from '@org/audit-client/sdk';
 import { data } from '../api.js';
 import { pageCaption } from '../format.js';
 import { hrefOf, type FindingKind, type Route } from '../route.js';
@@ -46,12 +46,29 @@ export function FindingsPage(props: FindingsProps) {
           <p className="hint">
             Each host's findings with their state, owner and due date, the oldest first. A row's host opens its page, where an operator acts on them.
           </p>
+          <TrackedFindingExport {...props} />
           <TrackedFindingList {...props} />
         </>
       ) : (
         <GroupedFindings {...props} />
       )}
     </section>
+  );
+}
+
+/** The tracked findings as CSV or JSON Lines, with the filters the export takes (state, group, kind, test id). */
+function TrackedFindingExport({ client, route, onUnauthorized }: FindingsProps) {
+  const { states, group, kind, testId } = route;
+  return (
+    <ExportButtons
+      label="These findings by state, group, kind and test id (not by owner or age), all pages, oldest first"
+      name="finding-states"
+      formats={['csv', 'jsonl'] as const}
+      request={(format) =>
+        exportFindingStates({ client, query: { format, state: states?.length ? states : undefined, group, kind, testId }, parseAs: 'stream' })
+      }
+      onUnauthorized={onUnauthorized}
+    />
   );
 }
 
