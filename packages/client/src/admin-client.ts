@@ -65,6 +65,7 @@ import {
   reactivateHost,
   listHostFindings,
   listTrackedFindings,
+  getTimeToFix,
   updateFinding,
 } from './generated/sdk.gen.js';
 import type {
@@ -74,6 +75,7 @@ import type {
   TrackedFinding,
   TrackedFindingList,
   TrackedFindingPage,
+  TimeToFix,
   HostStateChangeInput,
   HostStateChangeResult,
   AdminTokenList,
@@ -319,6 +321,8 @@ export interface AdminClient {
   listTrackedFindings(query?: TrackedFindingQuery): Promise<TrackedFindingPage>;
   /** `PATCH /api/admin/findings/{id}`: acknowledge, reassign, accept or reopen a finding. */
   updateFinding(findingId: string, update: FindingUpdate): Promise<TrackedFinding>;
+  /** `GET /api/admin/findings/time-to-fix`: how long findings take to be fixed, over a window (default the last 90 days). */
+  getTimeToFix(query?: { from?: string; to?: string }): Promise<TimeToFix>;
   /** `GET /api/admin/exports/finding-states`: the fleet's findings with their lifecycle, oldest first, as CSV or JSON Lines. */
   exportFindingStates(query: FindingStatesExportQuery): Promise<string>;
   /** Closes the client's connections. */
@@ -462,13 +466,14 @@ function hostLifecycleOperations({ json, answerOf, transport }: Exchanges): Pick
 }
 
 /** Findings with a lifecycle: a host's, the fleet's, and a change of one's state, owner or accepted risk. */
-type FindingOperations = 'listHostFindings' | 'listTrackedFindings' | 'updateFinding' | 'exportFindingStates';
+type FindingOperations = 'listHostFindings' | 'listTrackedFindings' | 'updateFinding' | 'getTimeToFix' | 'exportFindingStates';
 
 function findingOperations({ json, answerOf, transport }: Exchanges): Pick<AdminClient, FindingOperations> {
   return {
     listHostFindings: (hostRecordId, query) => json<TrackedFindingList>(() => listHostFindings({ ...transport.call(), path: { hostRecordId }, query }), 200),
     listTrackedFindings: (query) => json<TrackedFindingPage>(() => listTrackedFindings({ ...transport.call(), query }), 200),
     updateFinding: (findingId, update) => json<TrackedFinding>(() => updateFinding({ ...transport.call(), path: { findingId }, body: update }), 200),
+    getTimeToFix: (query) => json<TimeToFix>(() => getTimeToFix({ ...transport.call(), query }), 200),
     exportFindingStates: async (query) => (await answerOf(() => exportFindingStates({ ...transport.call(), query }), 200)).text,
   };
 }

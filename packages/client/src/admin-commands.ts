@@ -25,6 +25,7 @@ import { admin, adminCommand, pageOptions, printJson, show, type OutputFlags } f
 import { addHostFilterOptions, hostFilterQuery, type HostFilterFlags } from './host-filter-flags.js';
 import { addHostLifecycleCommands } from './host-lifecycle-commands.js';
 import { addFindingCommands } from './finding-commands.js';
+import { addTimeToFixCommand } from './time-to-fix-command.js';
 
 /** The fields `facets` lists, in the contract's order. */
 const FACET_FIELDS: FacetField[] = ['group', 'tag', 'os', 'key', 'customer'];
@@ -80,7 +81,7 @@ function addHostCommands(program: Command): void {
       ),
     );
   addHostLifecycleCommands(hosts);
-  addFindingCommands(program, hosts);
+  addTimeToFixCommand(addFindingCommands(program, hosts));
 
   adminCommand(program, 'facets', 'list the known groups, tags, operating systems, license keys and customers, with their host counts')
     .addOption(new Option('--field <field>', 'only this field').choices(FACET_FIELDS))

@@ -53,9 +53,9 @@ interface TrackedFlags extends FindingsFlags {
 
 /**
  * Adds `findings` (`list`, its default, as `findings` alone listed before it had subcommands; `tracked`,
- * `acknowledge`, `accept` and `reopen`) to the program, and `findings` under `hosts`.
+ * `acknowledge`, `accept` and `reopen`) to the program, and `findings` under `hosts`; returns `findings`.
  */
-export function addFindingCommands(program: Command, hosts: Command): void {
+export function addFindingCommands(program: Command, hosts: Command): Command {
   const findings = program
     .command('findings')
     .description("list findings (`findings list`, the default), or track each host's findings: who owns them, which risks are accepted");
@@ -88,6 +88,7 @@ export function addFindingCommands(program: Command, hosts: Command): void {
         show({ json }, await client.listHostFindings(id, { state }), formatHostFindings),
       ),
     );
+  return findings;
 }
 
 /** `findings acknowledge`, `accept` and `reopen`: each prints the finding as changed. */
@@ -149,9 +150,12 @@ const columns = ({ withHost }: { withHost: boolean }): Column[] => [
   ['FINDING', (finding) => finding.text],
 ];
 
+/** Findings of several hosts, one row each (with the host column). */
+export const formatTrackedFindings = (findings: TrackedFinding[]): string => formatTable(columns({ withHost: true }), findings);
+
 /** `findings tracked`: one row per host and finding, with the page line. */
 export const formatTrackedFindingPage = (page: TrackedFindingPage): string =>
-  (page.items.length > 0 ? formatTable(columns({ withHost: true }), page.items) : '') + formatPageLine(page, 'findings');
+  (page.items.length > 0 ? formatTrackedFindings(page.items) : '') + formatPageLine(page, 'findings');
 
 /** `hosts findings`: the host's findings, without the host column. */
 export const formatHostFindings = (list: TrackedFindingList): string =>
