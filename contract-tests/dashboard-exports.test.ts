@@ -112,7 +112,7 @@ async function openFromNavigation(page: Page, name: string): Promise<void> {
 }
 
 /** Clicks the download button of `format` in the export group whose label starts with `group`; the file saved. */
-async function download(page: Page, group: string, format: 'csv' | 'json'): Promise<{ name: string; text: string }> {
+async function download(page: Page, group: string, format: 'csv' | 'json' | 'jsonl'): Promise<{ name: string; text: string }> {
   const [saved] = await Promise.all([
     page.waitForEvent('download'),
     page
@@ -176,6 +176,40 @@ it("downloads every host, every finding and a host's history as CSV and JSON, na
   const historyJson = await download(page, 'Every report', 'json');
   expect(historyJson.name).toBe(`host-${hostRecordId}-history.json`);
   expect(JSON.parse(historyJson.text).map((row: { hardeningIndex: number }) => row.hardeningIndex)).toEqual([67, 61]);
+  expect(dialogs).toEqual([]);
+  expect(errors).toEqual([]);
+  await page.close();
+}, 60_000);
+
+it("downloads the tracked findings with their lifecycle as CSV and JSON Lines, with the view's filters", async () => {
+  const { page, dialogs, errors } = await openPage();
+  await signIn(page, dashboardUrl, adminToken);
+  await openFromNavigation(page, 'Findings');
+  await page.getByRole('link', { name: "Each host's, with state and owner" }).click();
+  await page.getByRole('table').waitFor();
+  const group = 'These findings by state';
+  const csv = await download(page, group, 'csv');
+  expect(csv.name).toBe('finding-states.csv');
+  const rows = csvRows(csv.text);
+  expect(rows).toContainEqual(expect.objectContaining({ hostname: HOSTNAME, kind: 'warning', testId: 'AUTH-0001', text: HOSTILE_TEXT, state: 'open' }));
+  expect(rows.filter((row) => row['kind'] === 'suggestion').length).toBeGreaterThan(10);
+  const jsonl = await download(page, group, 'jsonl');
+  expect(jsonl.name).toBe('finding-states.jsonl');
+  const lines = jsonl.text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { id: string; kind: string; acceptance: unknown });
+  expect(lines.map((finding) => finding.id)).toEqual(rows.map((row) => row['id']));
+  expect(lines[0]).toHaveProperty('acceptance', null);
+
+  // The view's filters go with the export: warnings only.
+  await page.goto(`${dashboardUrl}#/findings?view=tracked&state=open&kind=warning`);
+  await page.getByRole('table').waitFor();
+  const warnings = csvRows((await download(page, group, 'csv')).text);
+  expect(warnings.length).toBeGreaterThan(0);
+  expect(new Set(warnings.map((row) => `${row['kind']} ${row['state']}`))).toEqual(new Set(['warning open']));
+  expect(warnings.length).toBeLessThan(rows.length);
+  await page.screenshot({ path: `${ARTIFACTS}/dashboard-exports-finding-states.png` });
   expect(dialogs).toEqual([]);
   expect(errors).toEqual([]);
   await page.close();
