@@ -1,4 +1,5 @@
 // The reads of findings' lifecycles: one host's, and the fleet's with filters, both within the reader's scope.
+import type { Knex } from '@mikro-orm/knex';
 import { LYNIS_OWN_TEST } from '../fleet/finding-groups.js';
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
@@ -49,21 +50,10 @@ export async function trackedFindingPage(
   filters: TrackedFindingFilters,
   now: Date = new Date(),
 ): Promise<{ items: TrackedFinding[]; total: number }> {
-  const knex = database.em.getKnex();
-  const dialect = sqlDialectOf(database.em);
-  const query = trackedFindings(knex).where('h.state', '<>', 'decommissioned');
-  limitToScope(knex, query, 'f.host_record_id', scope);
-  if (filters.states && filters.states.length > 0) query.whereIn('f.state', filters.states);
+  const query = filteredFindings(database, scope, filters, now);
   if (filters.ownerUserId !== undefined) {
     if (!isRecordId(filters.ownerUserId)) throw new DomainError('invalid', 'owner must be a user id, or me');
     query.where('f.owner_user_id', filters.ownerUserId.toLowerCase());
-  }
-  if (filters.kind !== undefined) query.where('f.kind', filters.kind);
-  if (filters.testId !== undefined) query.where('f.test_id', filters.testId);
-  else if (filters.hideLynis) query.whereNot('f.test_id', LYNIS_OWN_TEST);
-  if (filters.minAgeDays !== undefined) query.where('f.first_seen', '<=', dialect.toDatabaseTime(new Date(now.getTime() - filters.minAgeDays * DAY_MS)));
-  if (filters.group !== undefined) {
-    query.whereIn('f.host_record_id', knex('host_label').select('host_record_id').where('kind', 'group').whereRaw('lower(value) = lower(?)', [filters.group]));
   }
   const counted: unknown = await query.clone().clearSelect().clearOrder().count({ total: '*' });
   const items = await readTracked(
@@ -73,4 +63,31 @@ export async function trackedFindingPage(
       .offset(filters.offset),
   );
   return { items, total: Number((counted as { total: number | string }[])[0]!.total) };
+}
+
+/**
+ * The fleet's findings (`f`, with their host `h`) in `scope` matching the filters every fleet read of findings shares
+ * (the list and the export): state, kind, test id (Lynis' own left out unless asked for, when hidden), group and
+ * age; decommissioned hosts' left out. The one where-clause of both, unordered.
+ */
+export function filteredFindings(
+  database: Database,
+  scope: AccessScope,
+  filters: Omit<TrackedFindingFilters, 'ownerUserId' | 'limit' | 'offset'>,
+  now: Date = new Date(),
+): Knex.QueryBuilder {
+  const knex = database.em.getKnex();
+  const query = trackedFindings(knex).where('h.state', '<>', 'decommissioned');
+  limitToScope(knex, query, 'f.host_record_id', scope);
+  if (filters.states && filters.states.length > 0) query.whereIn('f.state', filters.states);
+  if (filters.kind !== undefined) query.where('f.kind', filters.kind);
+  if (filters.testId !== undefined) query.where('f.test_id', filters.testId);
+  else if (filters.hideLynis) query.whereNot('f.test_id', LYNIS_OWN_TEST);
+  if (filters.minAgeDays !== undefined) {
+    query.where('f.first_seen', '<=', sqlDialectOf(database.em).toDatabaseTime(new Date(now.getTime() - filters.minAgeDays * DAY_MS)));
+  }
+  if (filters.group !== undefined) {
+    query.whereIn('f.host_record_id', knex('host_label').select('host_record_id').where('kind', 'group').whereRaw('lower(value) = lower(?)', [filters.group]));
+  }
+  return query;
 }

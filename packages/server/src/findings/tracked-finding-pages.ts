@@ -2,11 +2,9 @@
 // findings the fleet has.
 import type { Database } from '../database/dialect.js';
 import { pagesOf } from '../exports/export-body.js';
-import { LYNIS_OWN_TEST } from '../fleet/finding-groups.js';
-import { limitToScope } from '../hosts/host-scope.js';
 import type { AccessScope } from '../people/scope.js';
-import type { TrackedFindingFilters } from './finding-queries.js';
-import { toTrackedFinding, trackedFindings, type TrackedFinding } from './finding-records.js';
+import { filteredFindings, type TrackedFindingFilters } from './finding-queries.js';
+import { toTrackedFinding, type TrackedFinding } from './finding-records.js';
 
 /** Findings read per page. */
 const PAGE = 1000;
@@ -27,20 +25,8 @@ export async function* trackedFindingsOldestFirst(
   filters: TrackedFindingExportFilters,
   pageSize = PAGE,
 ): AsyncGenerator<TrackedFinding[]> {
-  const knex = database.em.getKnex();
   const readPage = (after: TrackedRow | undefined) => {
-    const query = trackedFindings(knex).where('h.state', '<>', 'decommissioned');
-    limitToScope(knex, query, 'f.host_record_id', scope);
-    if (filters.states && filters.states.length > 0) query.whereIn('f.state', filters.states);
-    if (filters.kind !== undefined) query.where('f.kind', filters.kind);
-    if (filters.testId !== undefined) query.where('f.test_id', filters.testId);
-    else if (filters.hideLynis) query.whereNot('f.test_id', LYNIS_OWN_TEST);
-    if (filters.group !== undefined) {
-      query.whereIn(
-        'f.host_record_id',
-        knex('host_label').select('host_record_id').where('kind', 'group').whereRaw('lower(value) = lower(?)', [filters.group]),
-      );
-    }
+    const query = filteredFindings(database, scope, filters);
     // The key as the database gave it: no conversion that could round the time and read a row twice.
     if (after) query.whereRaw('(f.first_seen, f.id) > (?, ?)', [after.first_seen, after.id]);
     return query.orderBy([{ column: 'f.first_seen' }, { column: 'f.id' }]).limit(pageSize) as Promise<TrackedRow[]>;
