@@ -42,6 +42,8 @@ export function hostRowsOf(sightings: HostSighting[], toDatabaseTime: (time: Dat
     .map(({ newest: { reportId, receivedAt, ...columns }, oldest, count }) => ({
       ...columns,
       first_seen: toDatabaseTime(oldest.receivedAt),
+      // Active since the group's first report of it (a host the group adds, or brings back).
+      state_since: toDatabaseTime(oldest.receivedAt),
       last_seen: toDatabaseTime(receivedAt),
       report_count: count,
       latest_report_id: reportId,

@@ -318,6 +318,18 @@ describe.each(DIALECTS)('stores on %s', (dialect) => {
   describe('hosts', () => {
     const at = (iso: string) => new Date(`2026-11-01T${iso}Z`);
 
+    it("dates a new host's state from its first report, when one group commit brings several", async () => {
+      const store = new OrmReportStore(orm);
+      // The first save commits alone; the two that wait meanwhile make one group, both of the new host `late`.
+      await Promise.all([
+        store.save(report('early', { receivedAt: at('09:00:00') })),
+        store.save(report('late', { receivedAt: at('10:00:00') })),
+        store.save(report('late', { receivedAt: at('11:00:00') })),
+      ]);
+      const late = (await hosts()).find((host) => host.hostId === 'late')!;
+      expect(late).toMatchObject({ reportCount: 2, firstSeen: at('10:00:00'), lastSeen: at('11:00:00'), state: 'active', stateSince: at('10:00:00') });
+    });
+
     it('keeps one host per key and hostid, counting its reports, its columns from the newest report', async () => {
       const store = new OrmReportStore(orm);
       const saved: string[] = [];
