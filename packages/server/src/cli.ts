@@ -178,6 +178,12 @@ program
   )
   .addOption(
     new Option(
+      '--identity-merge <mode>',
+      `a report under a new hostid whose hostid2 and machine id match one known host: "auto" joins that host, "off" makes a new one (default: ${DEFAULTS.identityMerge})`,
+    ).env('IDENTITY_MERGE'),
+  )
+  .addOption(
+    new Option(
       '--key-new-hosts-per-day <n>',
       `hosts new to a license key that may enroll per UTC day, unless the key sets its own (default: ${DEFAULTS.keyNewHostsPerDay})`,
     ).env('KEY_NEW_HOSTS_PER_DAY'),

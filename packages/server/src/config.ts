@@ -120,6 +120,8 @@ const ServerSettings = z.object({
   // The intake: what a changed hostid2 does, and how many hosts new to a key may enroll per UTC day (a first
   // enrollment of thousands of hosts in a day fits; a flood of made-up host ids stops there).
   hostIdentity: z.enum(['record', 'strict']).default('record'),
+  // A report under a new hostid with a known host's hostid2 and machine id joins that host (`off`: it is a new host).
+  identityMerge: z.enum(['auto', 'off']).default('auto'),
   keyNewHostsPerDay: z.coerce.number().int().min(0).default(DEFAULT_NEW_HOSTS_PER_DAY),
   // Host lifecycle (docs/hosts.md): stale after days without a report (system groups may have their own), and
   // decommissioned after a group's expiry, or after the auto-purge window for hosts that allow it.

@@ -23,6 +23,12 @@ export interface AdmissionSettings {
   hostIdentity: HostIdentityMode;
   /** Most hosts new to a key per UTC day, for keys without a setting of their own. */
   newHostsPerDay: number;
+  /**
+   * `auto` (default): a report under a new `hostid` joins the one host of its key with its `hostid2` and machine id
+   * (see `host-identity-merge.ts`); `off`: it stays a new host (fleets cloned from one image that kept its SSH host
+   * keys and machine id). Merged `hostid`s join their host either way.
+   */
+  identityMerge?: 'auto' | 'off';
 }
 
 /** Default of {@link AdmissionSettings.newHostsPerDay}: a first enrollment of thousands of hosts in one day fits. */
@@ -78,7 +84,7 @@ export async function admitReports(
   await dialect.startWriting(trx);
   const ids = [...new Set(offered.map((sighting) => sighting.id))].sort();
   const known = new Map((await lockHosts(trx, dialect, ids)).map((host) => [host.id, host]));
-  const sightings = (admission.sightings = await joinSurvivors(trx, dialect, offered, known, admission, now));
+  const sightings = (admission.sightings = await joinSurvivors(trx, dialect, offered, known, admission, now, settings.identityMerge !== 'off'));
   const newIds = [...new Set(sightings.map((sighting) => sighting.id))].filter((id) => !known.has(id)).sort();
   if (newIds.length > 0) await admitNewHosts(trx, dialect, sightings, newIds, known, settings, now, admission);
   const states = new Map([...known.values()].map((host) => [host.id, host.state as HostState]));
@@ -109,8 +115,10 @@ async function joinSurvivors(
   known: Map<string, KnownHost>,
   admission: Admission,
   now: Date,
+  automatic: boolean,
 ): Promise<HostSighting[]> {
-  const redirects = await findSurvivors(trx, sightings, new Set(sightings.map((sighting) => sighting.id).filter((id) => !known.has(id))));
+  const newIds = new Set(sightings.map((sighting) => sighting.id).filter((id) => !known.has(id)));
+  const redirects = await findSurvivors(trx, sightings, newIds, automatic);
   if (redirects.size === 0) return sightings;
   const survivorIds = [...new Set([...redirects.values()].map(({ survivor }) => survivor.id))].filter((id) => !known.has(id)).sort();
   for (const host of await lockHosts(trx, dialect, survivorIds)) known.set(host.id, host);

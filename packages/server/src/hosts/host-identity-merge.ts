@@ -33,14 +33,21 @@ type Candidate = Survivor & Pick<HostRow, 'host_id2' | 'machine_id'>;
  * The hosts the sightings of `newIds` (ids of no host) join, by id: first the host their `hostid` was merged into;
  * else the one host of the same key whose `hostid2` and machine id (`machineid=`, `/etc/machine-id`) both equal the
  * report's, or, for a report without a machine id, whose `hostid2` and host name do. Two sightings of an id take
- * the group's first one's identity. Rows are read, not locked: the caller locks the survivors.
+ * the group's first one's identity; only the first when `automatic` is false. Rows are read, not locked: the
+ * caller locks the survivors.
  */
-export async function findSurvivors(trx: Knex.Transaction, sightings: HostSighting[], newIds: ReadonlySet<string>): Promise<Map<string, Redirect>> {
+export async function findSurvivors(
+  trx: Knex.Transaction,
+  sightings: HostSighting[],
+  newIds: ReadonlySet<string>,
+  automatic = true,
+): Promise<Map<string, Redirect>> {
   const firstOf = new Map<string, HostSighting>();
   for (const sighting of sightings) if (newIds.has(sighting.id) && !firstOf.has(sighting.id)) firstOf.set(sighting.id, sighting);
   if (firstOf.size === 0) return new Map();
   const redirects = await aliasSurvivors(trx, [...firstOf.values()]);
-  const unmatched = [...firstOf.values()].filter((sighting) => !redirects.has(sighting.id) && sighting.host_id2 !== null);
+  // With automatic merge off (`--identity-merge off`), only merged `hostid`s join their host.
+  const unmatched = automatic ? [...firstOf.values()].filter((sighting) => !redirects.has(sighting.id) && sighting.host_id2 !== null) : [];
   if (unmatched.length === 0) return redirects;
   const candidates = (await trx('host')
     .select('id', 'key_id', 'host_id', 'hostname', 'host_id2', 'machine_id')

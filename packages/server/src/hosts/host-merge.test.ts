@@ -195,5 +195,18 @@ describe.each(DIALECTS)('host merge on %s', (dialect) => {
       expect(await hostCount()).toBe(4);
       expect(await events('host.merged')).toHaveLength(1);
     });
+
+    it('with identity merge off, a new hostid stays a new host, while a merged hostid still joins its host', async () => {
+      collector = await createAuditApi({ keyStore, reportStore: new OrmReportStore(database, { admission: { identityMerge: 'off' } }), logger: silent });
+      await upload('a', hostid2('1'), 'hostname=web-01', 'machineid=m-1');
+      await upload('b', hostid2('1'), 'hostname=web-01', 'machineid=m-1');
+      expect(await hostCount()).toBe(2);
+      expect(await events('host.merged')).toEqual([]);
+      // An operator merges them: the merged hostid's later reports join the survivor all the same.
+      expect((await call('POST', `/api/admin/hosts/${id('a')}/merge`, { hostRecordId: id('b') })).status).toBe(200);
+      await upload('b', hostid2('1'), 'hostname=web-01', 'machineid=m-1');
+      expect(await hostCount()).toBe(1);
+      expect((await ok<Host>(`/api/admin/hosts/${id('a')}`)).reportCount).toBe(3);
+    });
   });
 });

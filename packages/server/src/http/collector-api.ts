@@ -33,7 +33,7 @@ export async function createCollectorApi(config: ServerConfig, logger: Logger, p
     keyStore,
     reportStore: new OrmReportStore(database, {
       writeHealth,
-      admission: { hostIdentity: config.hostIdentity, newHostsPerDay: config.keyNewHostsPerDay },
+      admission: { hostIdentity: config.hostIdentity, newHostsPerDay: config.keyNewHostsPerDay, identityMerge: config.identityMerge },
       onCommitted,
       logger,
     }),
