@@ -1,9 +1,8 @@
 // A tracked finding's lifecycle in words and requests: its state's badge text, which findings are listed apart, what
 // the acknowledge and accept forms send, and the tracked findings' filters as the API takes them.
-import type { Finding, FindingState, FindingUpdate, ListTrackedFindingsData, ReportSummary, TrackedFinding } from '@org/audit-client/sdk';
+import type { Finding, FindingKind, FindingState, FindingUpdate, ListTrackedFindingsData, ReportSummary, TrackedFinding } from '@org/audit-client/sdk';
 import { startOfLocalDay } from './date-input.js';
 import { formatTime } from './format.js';
-import type { FindingKind } from './route.js';
 
 /** The contract's finding states, in the order a finding lives through them. */
 export const FINDING_STATES: readonly FindingState[] = ['open', 'acknowledged', 'accepted', 'resolved', 'regressed'];
