@@ -169,11 +169,16 @@ it('acknowledges and accepts findings on the host page, shows every state in wor
   // Every tracked finding, then only the regressed ones by the State filter.
   await page.getByRole('link', { name: "Each host's, with state and owner" }).click();
   await expect.poll(() => mine.count()).toBeGreaterThan(3);
-  await page.getByRole('checkbox', { name: 'Regressed' }).check();
+  // The box follows the URL, which the click changes a moment later: clicked, then the list and the box waited for
+  // (Playwright's check() looks at the box at once, and can see it before the URL has moved).
+  const regressed = page.getByRole('checkbox', { name: 'Regressed' });
+  await regressed.click();
   await expect.poll(() => mine.count()).toBe(1);
+  await expect.poll(() => regressed.isChecked()).toBe(true);
   expect(page.url()).toContain('state=regressed');
-  await page.getByRole('checkbox', { name: 'Regressed' }).uncheck();
+  await regressed.click();
   await expect.poll(() => mine.count()).toBeGreaterThan(3);
+  await expect.poll(() => regressed.isChecked()).toBe(false);
   await page.screenshot({ path: `${ARTIFACTS}/findings-tracked.png` });
 
   // The header stays on one line at 1280 px: every page link of the navigation at the same height.
