@@ -1,10 +1,8 @@
 // The `findings` and `hosts findings` commands against a tiny local server that records what it got: what each
 // sends, how its answer is shown, and what is refused before anything is sent.
-import { Command } from 'commander';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startStubServer, type StubServer } from '@org/test-support/stub-server';
+import { describe, expect, it } from 'vitest';
 import type { TrackedFinding } from './generated/types.gen.js';
-import { addAdminCommands } from './admin-commands.js';
+import { useAdminCliStub } from './admin-cli.test-kit.js';
 import { stateText } from './finding-commands.js';
 
 const TOKEN = 'adm_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
@@ -41,50 +39,23 @@ const ACCEPTED: TrackedFinding = {
   },
 };
 
-let stub: StubServer;
-let reply: { status: number; body: string };
-let printed: string;
-
-beforeAll(async () => {
-  stub = await startStubServer(() => ({ status: reply.status, body: reply.body, headers: { 'content-type': 'application/json' } }));
-});
-afterAll(() => stub.close());
-beforeEach(() => {
-  stub.requests.length = 0;
-  reply = { status: 200, body: JSON.stringify(FINDING) };
-  printed = '';
-  vi.stubEnv('AUDIT_ADMIN_TOKEN', TOKEN);
-  vi.spyOn(process.stdout, 'write').mockImplementation((text) => ((printed += String(text)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((text) => ((printed += String(text)), true));
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllEnvs();
-  process.exitCode = undefined;
-});
-
-/** Runs `audit-client <args>` with the admin commands alone (and the global --url and --timeout they read). */
-async function run(...args: string[]): Promise<void> {
-  const program = new Command('audit-client').option('--url <url>').option('--timeout <seconds>', 'request timeout', Number, 30).exitOverride();
-  program.configureOutput({ writeErr: () => {} });
-  addAdminCommands(program);
-  await program.parseAsync(['--url', stub.url, ...args], { from: 'user' });
-}
+const cli = useAdminCliStub(TOKEN, () => ({ status: 200, body: JSON.stringify(FINDING) }));
+const { run } = cli;
 
 /** What the stub got: method, path with query, and body. */
-const received = () => stub.requests.map((request) => ({ method: request.method, url: request.url, body: request.body.toString() }));
+const received = () => cli.stub.requests.map((request) => ({ method: request.method, url: request.url, body: request.body.toString() }));
 
 describe('findings commands', () => {
   it('list the grouped findings with `findings` alone as before, or `findings list`', async () => {
-    reply = { status: 200, body: JSON.stringify({ items: [], total: 0, limit: 50, offset: 0 }) };
+    cli.reply = { status: 200, body: JSON.stringify({ items: [], total: 0, limit: 50, offset: 0 }) };
     await run('findings', '--kind', 'warning');
     await run('findings', 'list', '--test-id', 'SSH-7408');
     expect(received().map((request) => request.url)).toEqual(['/api/admin/findings?kind=warning', '/api/admin/findings?testId=SSH-7408']);
-    expect(printed).toBe('No findings.\nNo findings.\n');
+    expect(cli.printed).toBe('No findings.\nNo findings.\n');
   });
 
   it('list tracked findings with every filter, as a table with STATE and OWNER and host text made printable', async () => {
-    reply = { status: 200, body: JSON.stringify({ items: [FINDING, ACCEPTED], total: 3, limit: 2, offset: 0 }) };
+    cli.reply = { status: 200, body: JSON.stringify({ items: [FINDING, ACCEPTED], total: 3, limit: 2, offset: 0 }) };
     await run(
       'findings',
       'tracked',
@@ -104,7 +75,7 @@ describe('findings commands', () => {
       '2',
     );
     expect(received()[0]!.url).toBe('/api/admin/findings/tracked?state=open,regressed&owner=me&group=web&kind=warning&testId=SSH-7408&minAgeDays=30&limit=2');
-    expect(printed).toBe(
+    expect(cli.printed).toBe(
       [
         'ID                                    HOST         KIND     TEST      STATE                      OWNER              DUE         FIRST SEEN  FINDING',
         `${FINDING_ID}  web-01?[31m  warning  SSH-7408  acknowledged               grace@example.org  2026-12-01  2026-11-01  Consider hardening SSH configuration`,
@@ -116,13 +87,13 @@ describe('findings commands', () => {
   });
 
   it("list a host's findings under `hosts findings`, with --state, or as the API's JSON", async () => {
-    reply = { status: 200, body: JSON.stringify({ items: [FINDING] }) };
+    cli.reply = { status: 200, body: JSON.stringify({ items: [FINDING] }) };
     await run('hosts', 'findings', HOST_ID, '--state', 'resolved');
     await run('hosts', 'findings', HOST_ID, '--json');
     expect(received().map((request) => request.url)).toEqual([`/api/admin/hosts/${HOST_ID}/findings?state=resolved`, `/api/admin/hosts/${HOST_ID}/findings`]);
-    expect(printed).toMatch(/^ID +KIND +TEST +STATE +OWNER +DUE +FIRST SEEN +FINDING\n/);
-    expect(printed).not.toContain('HOST');
-    expect(JSON.parse(printed.slice(printed.indexOf('{')))).toEqual({ items: [FINDING] });
+    expect(cli.printed).toMatch(/^ID +KIND +TEST +STATE +OWNER +DUE +FIRST SEEN +FINDING\n/);
+    expect(cli.printed).not.toContain('HOST');
+    expect(JSON.parse(cli.printed.slice(cli.printed.indexOf('{')))).toEqual({ items: [FINDING] });
   });
 
   it('acknowledge a finding, with or without an owner and due date', async () => {
@@ -136,12 +107,12 @@ describe('findings commands', () => {
         body: JSON.stringify({ state: 'acknowledged', ownerUserId: APPROVER, dueAt: '2026-12-01T00:00:00.000Z' }),
       },
     ]);
-    expect(printed).toContain('State       acknowledged since 2026-11-20 08:00:00 UTC\n');
-    expect(printed).toContain('Owner       grace@example.org\n');
+    expect(cli.printed).toContain('State       acknowledged since 2026-11-20 08:00:00 UTC\n');
+    expect(cli.printed).toContain('Owner       grace@example.org\n');
   });
 
   it("accept a finding's risk with reason, expiry and approver, showing them", async () => {
-    reply = { status: 200, body: JSON.stringify(ACCEPTED) };
+    cli.reply = { status: 200, body: JSON.stringify(ACCEPTED) };
     await run('findings', 'accept', FINDING_ID, '--reason', ' Legacy telnet kept until the migration ', '--expires', '2027-03-31', '--approver', APPROVER);
     expect(JSON.parse(received()[0]!.body)).toEqual({
       state: 'accepted',
@@ -149,16 +120,16 @@ describe('findings commands', () => {
       expiresAt: '2027-03-31T00:00:00.000Z',
       approverUserId: APPROVER,
     });
-    expect(printed).toContain('Accepted because  Legacy telnet kept until the migration\n');
-    expect(printed).toContain('Approved by       grace@example.org\n');
-    expect(printed).toContain('Accepted until    2027-03-31 00:00:00 UTC\n');
+    expect(cli.printed).toContain('Accepted because  Legacy telnet kept until the migration\n');
+    expect(cli.printed).toContain('Approved by       grace@example.org\n');
+    expect(cli.printed).toContain('Accepted until    2027-03-31 00:00:00 UTC\n');
   });
 
   it("reopen a finding, and say the server's refusal of a resolved one", async () => {
-    reply = { status: 409, body: JSON.stringify({ type: 'about:blank', title: 'Conflict', status: 409, detail: 'A resolved finding cannot be changed' }) };
+    cli.reply = { status: 409, body: JSON.stringify({ type: 'about:blank', title: 'Conflict', status: 409, detail: 'A resolved finding cannot be changed' }) };
     await expect(run('findings', 'reopen', FINDING_ID)).resolves.toBeUndefined();
     expect(received()).toEqual([{ method: 'PATCH', url: `/api/admin/findings/${FINDING_ID}`, body: JSON.stringify({ state: 'open' }) }]);
-    expect(printed).toContain('A resolved finding cannot be changed');
+    expect(cli.printed).toContain('A resolved finding cannot be changed');
     expect(process.exitCode).not.toBe(0);
   });
 

@@ -2,48 +2,22 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startStubServer, type StubServer } from '@org/test-support/stub-server';
-import { addAdminCommands } from './admin-commands.js';
+import { describe, expect, it } from 'vitest';
+import { useAdminCliStub } from './admin-cli.test-kit.js';
 
 const TOKEN = 'adm_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
 const CSV = 'id,hostRecordId,hostname\r\nf1,h1,web-01\r\n';
 
-let stub: StubServer;
-let printed: string;
+const cli = useAdminCliStub(TOKEN, () => ({ status: 200, body: CSV, contentType: 'text/csv; charset=utf-8' }));
+const { run } = cli;
 
-beforeAll(async () => {
-  stub = await startStubServer(() => ({ status: 200, body: CSV, headers: { 'content-type': 'text/csv; charset=utf-8' } }));
-});
-afterAll(() => stub.close());
-beforeEach(() => {
-  stub.requests.length = 0;
-  printed = '';
-  vi.stubEnv('AUDIT_ADMIN_TOKEN', TOKEN);
-  vi.spyOn(process.stdout, 'write').mockImplementation((text) => ((printed += String(text)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((text) => ((printed += String(text)), true));
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllEnvs();
-  process.exitCode = undefined;
-});
-
-async function run(...args: string[]): Promise<void> {
-  const program = new Command('audit-client').option('--url <url>').option('--timeout <seconds>', 'request timeout', Number, 30).exitOverride();
-  program.configureOutput({ writeErr: () => {} });
-  addAdminCommands(program);
-  await program.parseAsync(['--url', stub.url, ...args], { from: 'user' });
-}
-
-const urls = () => stub.requests.map((request) => request.url);
+const urls = () => cli.stub.requests.map((request) => request.url);
 
 describe('export finding-states', () => {
   it('sends every filter and the format, and prints the export as it came', async () => {
     await run('export', 'finding-states', '--state', 'open,regressed', '--group', 'web', '--kind', 'warning', '--test-id', 'SSH-7408', '--format', 'jsonl');
     expect(urls()).toEqual(['/api/admin/exports/finding-states?state=open,regressed&group=web&kind=warning&testId=SSH-7408&format=jsonl']);
-    expect(printed).toBe(CSV);
+    expect(cli.printed).toBe(CSV);
   });
 
   it('writes the export to a file with -o, CSV by default', async () => {
@@ -52,7 +26,7 @@ describe('export finding-states', () => {
       await run('export', 'finding-states', '-o', join(directory, 'findings.csv'));
       expect(urls()).toEqual(['/api/admin/exports/finding-states?format=csv']);
       expect(await readFile(join(directory, 'findings.csv'), 'utf8')).toBe(CSV);
-      expect(printed).toBe('');
+      expect(cli.printed).toBe('');
     } finally {
       await rm(directory, { recursive: true });
     }

@@ -1,9 +1,7 @@
 // The `hosts` commands against a tiny local server that records what it got: what each sends, and what is refused
 // before anything is sent.
-import { Command } from 'commander';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startStubServer, type StubServer } from '@org/test-support/stub-server';
-import { addAdminCommands } from './admin-commands.js';
+import { describe, expect, it } from 'vitest';
+import { useAdminCliStub } from './admin-cli.test-kit.js';
 import { stateChangesText } from './host-lifecycle-commands.js';
 
 const TOKEN = 'adm_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
@@ -11,46 +9,19 @@ const ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const OTHER = '1f8fad5b-d9cb-469f-a165-70867728950e';
 const HOST = { id: ID, hostname: 'web-01', state: 'decommissioned', stateSince: '2026-11-20T08:00:00.000Z', stateReason: 'operator' };
 
-let stub: StubServer;
-let reply: { status: number; body: string };
-let printed: string;
-
-beforeAll(async () => {
-  stub = await startStubServer(() => ({ status: reply.status, body: reply.body, headers: { 'content-type': 'application/json' } }));
-});
-afterAll(() => stub.close());
-beforeEach(() => {
-  stub.requests.length = 0;
-  reply = { status: 200, body: JSON.stringify(HOST) };
-  printed = '';
-  vi.stubEnv('AUDIT_ADMIN_TOKEN', TOKEN);
-  vi.spyOn(process.stdout, 'write').mockImplementation((text) => ((printed += String(text)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((text) => ((printed += String(text)), true));
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllEnvs();
-  process.exitCode = undefined;
-});
-
-/** Runs `audit-client <args>` with the admin commands alone (and the global --url and --timeout they read). */
-async function run(...args: string[]): Promise<void> {
-  const program = new Command('audit-client').option('--url <url>').option('--timeout <seconds>', 'request timeout', Number, 30).exitOverride();
-  program.configureOutput({ writeErr: () => {} });
-  addAdminCommands(program);
-  await program.parseAsync(['--url', stub.url, ...args], { from: 'user' });
-}
+const cli = useAdminCliStub(TOKEN, () => ({ status: 200, body: JSON.stringify(HOST) }));
+const { run } = cli;
 
 /** What the stub got: method, path with query, and body. */
-const received = () => stub.requests.map((request) => ({ method: request.method, url: request.url, body: request.body.toString() }));
+const received = () => cli.stub.requests.map((request) => ({ method: request.method, url: request.url, body: request.body.toString() }));
 
 describe('hosts commands', () => {
   it('list with `hosts` alone as before, or `hosts list`, passing --state', async () => {
-    reply = { status: 200, body: JSON.stringify({ items: [], total: 0, limit: 50, offset: 0 }) };
+    cli.reply = { status: 200, body: JSON.stringify({ items: [], total: 0, limit: 50, offset: 0 }) };
     await run('hosts', '--group', 'web', '--state', 'decommissioned');
     await run('hosts', 'list', '--state', 'all', '--json');
     expect(received().map((request) => request.url)).toEqual(['/api/admin/hosts?group=web&state=decommissioned', '/api/admin/hosts?state=all']);
-    expect(printed).toContain('No hosts.\n');
+    expect(cli.printed).toContain('No hosts.\n');
   });
 
   it('decommission and reactivate a host, saying its state, since when and why', async () => {
@@ -60,28 +31,30 @@ describe('hosts commands', () => {
       `POST /api/admin/hosts/${ID}/decommission`,
       `POST /api/admin/hosts/${ID}/reactivate`,
     ]);
-    expect(printed).toContain(`Host web-01 (${ID}) is decommissioned since 2026-11-20 08:00:00 UTC (by an operator).\n`);
-    expect(JSON.parse(printed.slice(printed.indexOf('{')))).toEqual(HOST);
+    expect(cli.printed).toContain(`Host web-01 (${ID}) is decommissioned since 2026-11-20 08:00:00 UTC (by an operator).\n`);
+    expect(JSON.parse(cli.printed.slice(cli.printed.indexOf('{')))).toEqual(HOST);
   });
 
   it('delete a host only with --yes', async () => {
     await expect(run('hosts', 'delete', ID)).rejects.toThrow(`this deletes host ${ID} and all its reports for good; add --yes to do it`);
     expect(received()).toEqual([]);
-    reply = { status: 204, body: '' };
+    cli.reply = { status: 204, body: '' };
     await run('hosts', 'delete', ID, '--yes');
     expect(received()).toEqual([{ method: 'DELETE', url: `/api/admin/hosts/${ID}`, body: '' }]);
-    expect(printed).toBe(`Deleted host ${ID}\n`);
+    expect(cli.printed).toBe(`Deleted host ${ID}\n`);
   });
 
   it('change the state of hosts selected by ids or by the filters, saying how many of them changed', async () => {
-    reply = { status: 200, body: JSON.stringify({ changed: 1, hosts: 2 }) };
+    cli.reply = { status: 200, body: JSON.stringify({ changed: 1, hosts: 2 }) };
     await run('hosts', 'bulk-state', 'decommission', '--ids', `${ID},${OTHER}`);
     await run('hosts', 'bulk-state', 'reactivate', '--group', 'web', '--state', 'decommissioned');
     expect(received().map((request) => JSON.parse(request.body) as unknown)).toEqual([
       { action: 'decommission', hosts: { ids: [ID, OTHER] } },
       { action: 'reactivate', hosts: { filters: { group: 'web', state: 'decommissioned' } } },
     ]);
-    expect(printed).toBe('1 of 2 hosts decommissioned; the others were decommissioned already\n1 of 2 hosts reactivated; the others were not decommissioned\n');
+    expect(cli.printed).toBe(
+      '1 of 2 hosts decommissioned; the others were decommissioned already\n1 of 2 hosts reactivated; the others were not decommissioned\n',
+    );
   });
 
   it('refuse a bulk change without a selection, with both kinds, or with another action, sending nothing', async () => {
@@ -95,7 +68,7 @@ describe('hosts commands', () => {
   it('merge another host into one', async () => {
     await run('hosts', 'merge', ID, OTHER);
     expect(received()).toEqual([{ method: 'POST', url: `/api/admin/hosts/${ID}/merge`, body: JSON.stringify({ hostRecordId: OTHER }) }]);
-    expect(printed).toBe(`Merged host ${OTHER} into web-01 (${ID}).\n`);
+    expect(cli.printed).toBe(`Merged host ${OTHER} into web-01 (${ID}).\n`);
   });
 
   it('word a bulk change: how many of how many, and why the others did not change', () => {

@@ -1,8 +1,6 @@
-import { Command } from 'commander';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startStubServer, type StubServer } from '@org/test-support/stub-server';
+import { describe, expect, it } from 'vitest';
 import type { AdminTokenInfo, PersonList, User } from './generated/types.gen.js';
-import { addAdminCommands } from './admin-commands.js';
+import { useAdminCliStub } from './admin-cli.test-kit.js';
 import { EXIT } from './cli-exit-codes.js';
 import { formatPeople, formatTokens, formatUsers, scopeText } from './people-commands.js';
 
@@ -73,41 +71,14 @@ describe('audit-client people, against a stub server', () => {
       { id: '00000000-0000-4000-8000-000000000004', email: 'ops@example.org', name: null },
     ],
   };
-  let stub: StubServer;
-  let reply: { status: number; body: string };
-  let printed: string;
-
-  beforeAll(async () => {
-    stub = await startStubServer(() => ({ status: reply.status, body: reply.body, headers: { 'content-type': 'application/json' } }));
-  });
-  afterAll(() => stub.close());
-  beforeEach(() => {
-    stub.requests.length = 0;
-    reply = { status: 200, body: JSON.stringify(PEOPLE) };
-    printed = '';
-    vi.stubEnv('AUDIT_ADMIN_TOKEN', ADMIN_TOKEN);
-    vi.spyOn(process.stdout, 'write').mockImplementation((text) => ((printed += String(text)), true));
-    vi.spyOn(process.stderr, 'write').mockImplementation((text) => ((printed += String(text)), true));
-  });
-  afterEach(() => {
-    vi.restoreAllMocks();
-    vi.unstubAllEnvs();
-    process.exitCode = undefined;
-  });
-
-  /** Runs `audit-client <args>` with the admin commands alone (and the global --url and --timeout they read). */
-  async function run(...args: string[]): Promise<void> {
-    const program = new Command('audit-client').option('--url <url>').option('--timeout <seconds>', 'request timeout', Number, 30).exitOverride();
-    program.configureOutput({ writeErr: () => {} });
-    addAdminCommands(program);
-    await program.parseAsync(['--url', stub.url, ...args], { from: 'user' });
-  }
+  const cli = useAdminCliStub(ADMIN_TOKEN, () => ({ status: 200, body: JSON.stringify(PEOPLE) }));
+  const { run } = cli;
 
   it('lists the people as ID, EMAIL and NAME, a name with a terminal escape shown harmless', async () => {
     await run('people');
-    expect(stub.requests.map((request) => `${request.method} ${request.url}`)).toEqual(['GET /api/admin/people']);
-    expect(stub.requests[0]!.headers.authorization).toBe(`Bearer ${ADMIN_TOKEN}`);
-    const [heading, grace, ops, end] = printed.split('\n');
+    expect(cli.stub.requests.map((request) => `${request.method} ${request.url}`)).toEqual(['GET /api/admin/people']);
+    expect(cli.stub.requests[0]!.headers.authorization).toBe(`Bearer ${ADMIN_TOKEN}`);
+    const [heading, grace, ops, end] = cli.printed.split('\n');
     expect(heading!.split(/\s{2,}/)).toEqual(['ID', 'EMAIL', 'NAME']);
     expect(grace!.split(/\s{2,}/)).toEqual([PEOPLE.items[0]!.id, 'grace@example.org', 'Grace?[31m Hopper']);
     expect(ops!.split(/\s{2,}/)).toEqual([PEOPLE.items[1]!.id, 'ops@example.org', '-']);
@@ -117,18 +88,18 @@ describe('audit-client people, against a stub server', () => {
 
   it('prints the people as JSON with --json, as `users list` does, and says so when there is no one', async () => {
     await run('people', '--json');
-    expect(JSON.parse(printed)).toEqual(PEOPLE.items);
-    printed = '';
-    reply = { status: 200, body: JSON.stringify({ items: [] }) };
+    expect(JSON.parse(cli.printed)).toEqual(PEOPLE.items);
+    cli.printed = '';
+    cli.reply = { status: 200, body: JSON.stringify({ items: [] }) };
     await run('people');
-    expect(printed).toBe('No people.\n');
+    expect(cli.printed).toBe('No people.\n');
     expect(formatPeople([])).toBe('No people.\n');
   });
 
   it("says the server's refusal of a viewer (403) and exits 1", async () => {
-    reply = { status: 403, body: JSON.stringify({ type: 'about:blank', title: 'Forbidden', status: 403, detail: 'This needs the operator role' }) };
+    cli.reply = { status: 403, body: JSON.stringify({ type: 'about:blank', title: 'Forbidden', status: 403, detail: 'This needs the operator role' }) };
     await run('people');
-    expect(printed).toContain('This needs the operator role');
+    expect(cli.printed).toContain('This needs the operator role');
     expect(process.exitCode).toBe(EXIT.failure); // a 403 is none of the other codes' cases (docs/client.md)
   });
 });

@@ -1,8 +1,6 @@
 // `audit-client findings time-to-fix` against a tiny local server that records what it got.
-import { Command } from 'commander';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startStubServer, type StubServer } from '@org/test-support/stub-server';
-import { addAdminCommands } from './admin-commands.js';
+import { describe, expect, it } from 'vitest';
+import { useAdminCliStub } from './admin-cli.test-kit.js';
 import type { TimeToFix } from './generated/types.gen.js';
 
 const TOKEN = 'adm_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
@@ -38,47 +36,21 @@ const FIGURES: TimeToFix = {
   ],
 };
 
-let stub: StubServer;
-let printed: string;
-let answer: { status: number; body: unknown };
+const cli = useAdminCliStub(TOKEN, () => ({ status: 200, body: JSON.stringify(FIGURES) }));
+const { run } = cli;
 
-beforeAll(async () => {
-  stub = await startStubServer(() => ({ status: answer.status, body: JSON.stringify(answer.body), headers: { 'content-type': 'application/json' } }));
-});
-afterAll(() => stub.close());
-beforeEach(() => {
-  stub.requests.length = 0;
-  printed = '';
-  answer = { status: 200, body: FIGURES };
-  vi.stubEnv('AUDIT_ADMIN_TOKEN', TOKEN);
-  vi.spyOn(process.stdout, 'write').mockImplementation((text) => ((printed += String(text)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((text) => ((printed += String(text)), true));
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllEnvs();
-  process.exitCode = undefined;
-});
-
-async function run(...args: string[]): Promise<void> {
-  const program = new Command('audit-client').option('--url <url>').option('--timeout <seconds>', 'request timeout', Number, 30).exitOverride();
-  program.configureOutput({ writeErr: () => {} });
-  addAdminCommands(program);
-  await program.parseAsync(['--url', stub.url, ...args], { from: 'user' });
-}
-
-const urls = () => stub.requests.map((request) => decodeURIComponent(request.url));
+const urls = () => cli.stub.requests.map((request) => decodeURIComponent(request.url));
 
 describe('findings time-to-fix', () => {
   it('asks for the default window and prints the figures, the groupings and the oldest open findings', async () => {
     await run('findings', 'time-to-fix');
     expect(urls()).toEqual(['/api/admin/findings/time-to-fix']);
-    expect(printed).toContain('Window              2026-02-01 00:00:00 UTC to 2026-05-02 00:00:00 UTC\n');
-    expect(printed).toContain('Mean time to fix    16.3 h\n');
-    expect(printed).toContain('Median time to fix  9 h\n');
-    expect(printed).toContain('Last 7 days         4 opened, 6 resolved, 1 regressed\n');
+    expect(cli.printed).toContain('Window              2026-02-01 00:00:00 UTC to 2026-05-02 00:00:00 UTC\n');
+    expect(cli.printed).toContain('Mean time to fix    16.3 h\n');
+    expect(cli.printed).toContain('Median time to fix  9 h\n');
+    expect(cli.printed).toContain('Last 7 days         4 opened, 6 resolved, 1 regressed\n');
     // A host's control characters are not written to the terminal; a median of none is a dash.
-    expect(printed).toContain(
+    expect(cli.printed).toContain(
       [
         '',
         'BY        KEY            RESOLVED  MEAN  MEDIAN',
@@ -88,22 +60,22 @@ describe('findings time-to-fix', () => {
         '',
       ].join('\n'),
     );
-    expect(printed).toMatch(/Oldest open findings:\nID .*HOST .*TEST/);
-    expect(printed).toMatch(/0b9e5c1e-4a9f-4f53-9d0c-3f6a1d2b7c11 {2}web-01 .*NETW-3032/);
+    expect(cli.printed).toMatch(/Oldest open findings:\nID .*HOST .*TEST/);
+    expect(cli.printed).toMatch(/0b9e5c1e-4a9f-4f53-9d0c-3f6a1d2b7c11 {2}web-01 .*NETW-3032/);
   });
 
   it('sends --from and --to as ISO 8601 times, and prints JSON with --json', async () => {
     await run('findings', 'time-to-fix', '--from', '2026-02-01', '--to', '2026-05-02T12:00:00Z', '--json');
     expect(urls()).toEqual(['/api/admin/findings/time-to-fix?from=2026-02-01T00:00:00.000Z&to=2026-05-02T12:00:00.000Z']);
-    expect(JSON.parse(printed)).toEqual(FIGURES);
+    expect(JSON.parse(cli.printed)).toEqual(FIGURES);
   });
 
   it('refuses a date it cannot read before sending anything, and shows the server refusing a window', async () => {
     await expect(run('findings', 'time-to-fix', '--from', 'last week')).rejects.toThrow(/must be a date/);
     expect(urls()).toEqual([]);
-    answer = { status: 400, body: { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'from must not be after to' } };
+    cli.reply = { status: 400, body: JSON.stringify({ type: 'about:blank', title: 'Bad Request', status: 400, detail: 'from must not be after to' }) };
     await run('findings', 'time-to-fix', '--from', '2026-05-02', '--to', '2026-02-01');
-    expect(printed).toContain('from must not be after to');
+    expect(cli.printed).toContain('from must not be after to');
     expect(process.exitCode).not.toBe(0);
   });
 });
