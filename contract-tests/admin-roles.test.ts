@@ -85,8 +85,8 @@ describe.each(DIALECTS)('a running server on %s enforces the roles', (dialect) =
   const send = (operation: AdminOperation, role: Role) =>
     fetch(`${server.url}${operation.path}`, {
       method: operation.method,
-      headers: { authorization: `Bearer ${tokens[role]}`, ...(operation.body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: operation.body === undefined ? undefined : JSON.stringify(operation.body),
+      headers: { authorization: `Bearer ${tokens[role]}`, ...(operation.body === undefined ? {} : { 'content-type': operation.body.contentType }) },
+      body: operation.body?.text,
     });
   /** What the admin operations that change something would show changed. */
   const state = async () => {

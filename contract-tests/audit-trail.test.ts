@@ -43,8 +43,8 @@ describe.each(DIALECTS)(
     const send = (operation: AdminOperation) =>
       fetch(`${server.url}${operation.path}`, {
         method: operation.method,
-        headers: { authorization: `Bearer ${token}`, ...(operation.body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: operation.body === undefined ? undefined : JSON.stringify(operation.body),
+        headers: { authorization: `Bearer ${token}`, ...(operation.body === undefined ? {} : { 'content-type': operation.body.contentType }) },
+        body: operation.body?.text,
         redirect: 'manual',
       });
 

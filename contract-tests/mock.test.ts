@@ -74,6 +74,7 @@ describe('mock admin API', () => {
     expect(operations.map((o) => o.operationId).sort()).toEqual([
       'acceptHostIdentity',
       'changeHostStates',
+      'createDigestSchedule',
       'createEnrollment',
       'createLicenseKey',
       'createMyToken',
@@ -84,6 +85,7 @@ describe('mock admin API', () => {
       'createWaivers',
       'createWebhook',
       'decommissionHost',
+      'deleteDigestSchedule',
       'deleteHost',
       'deletePolicy',
       'deleteUser',
@@ -91,12 +93,15 @@ describe('mock admin API', () => {
       'deleteWebhook',
       'enableBaselinePolicy',
       'exportAuditEvents',
+      'exportComplianceHistory',
       'exportFindingStates',
       'exportFindings',
       'exportHostHistory',
       'exportHosts',
       'finishSsoSignIn',
       'getAdminSession',
+      'getComplianceHistory',
+      'getDigest',
       'getHost',
       'getHostCompliance',
       'getOverview',
@@ -107,8 +112,13 @@ describe('mock admin API', () => {
       'getSignInOptions',
       'getTimeToFix',
       'getWebhook',
+      'importControls',
+      'issueDigest',
       'listAdminTokens',
       'listAuditEvents',
+      'listControls',
+      'listDigestSchedules',
+      'listDigests',
       'listEnrollments',
       'listFacets',
       'listFindings',
@@ -131,6 +141,7 @@ describe('mock admin API', () => {
       'previewPolicy',
       'reactivateHost',
       'redeliverWebhookDelivery',
+      'resendDigest',
       'revokeAdminToken',
       'revokeEnrollment',
       'revokeLicenseKey',
@@ -159,14 +170,14 @@ describe('mock admin API', () => {
   });
 
   it.each(operations)('$operationId with a token: its documented answer, matching its schema', async ({ method, path, successStatus, successType, body }) => {
-    const headers = { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+    const headers = { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': body.contentType }) };
     // A redirect (single sign-on's steps) is the documented answer: asked of the mock itself, as the checking proxy
     // follows redirects, and not followed here.
     const base = successStatus >= 300 && successStatus < 400 ? mock.url : checkedMock.url;
     const response = await fetch(`${base}${path}`, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body?.text,
       redirect: 'manual',
     });
     const answer = await response.text();

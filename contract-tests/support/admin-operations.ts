@@ -14,8 +14,8 @@ export interface AdminOperation {
   /** The documented success status and its media type (none for an answer without a body, such as 204). */
   successStatus: number;
   successType: string | undefined;
-  /** The example of the operation's JSON body, when it takes one. */
-  body?: unknown;
+  /** The example of the operation's body, when it takes one, ready to send: JSON, or text as it is (a CSV file). */
+  body?: { contentType: string; text: string };
   /** Its `x-required-role`, as the contract states it (checked, not trusted, by the roles test). */
   requiredRole: unknown;
   description: string;
@@ -45,7 +45,9 @@ export function adminOperations(): AdminOperation[] {
   const document = parse(readFileSync(OPENAPI, 'utf8')) as ContractDocument;
   const bodyExample = (operation: ContractOperation) => {
     const body = operation.requestBody?.$ref ? document.components.requestBodies?.[operation.requestBody.$ref.split('/').at(-1)!] : operation.requestBody;
-    return body?.content?.['application/json']?.example;
+    const [contentType, media] = Object.entries(body?.content ?? {})[0] ?? [];
+    if (contentType === undefined || media?.example === undefined) return undefined;
+    return { contentType, text: contentType === 'application/json' ? JSON.stringify(media.example) : String(media.example) };
   };
   return Object.entries(document.paths).flatMap(([path, item]) =>
     Object.entries(item)

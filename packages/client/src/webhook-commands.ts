@@ -30,6 +30,7 @@ const EVENTS: Record<WebhookEventType, true> = {
   'finding.regressed': true,
   'finding.accepted': true,
   'finding.acceptance_expired': true,
+  'digest.ready': true,
 };
 const EVENT_TYPES = Object.keys(EVENTS) as WebhookEventType[];
 

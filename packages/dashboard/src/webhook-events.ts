@@ -27,6 +27,7 @@ export const EVENT_MEANINGS: Record<WebhookEventType, string> = {
   'finding.regressed': 'a resolved finding is seen again',
   'finding.accepted': "a finding's risk was accepted",
   'finding.acceptance_expired': 'an accepted risk expired, and its finding is open again',
+  'digest.ready': 'a scheduled digest was issued (a link to its printable page)',
 };
 
 /**
@@ -55,6 +56,7 @@ export const DELIVERY_EVENT_NAMES: Record<DeliveryEventType, string> = {
   'finding.regressed': 'Finding regressed',
   'finding.accepted': 'Risk accepted',
   'finding.acceptance_expired': 'Accepted risk expired',
+  'digest.ready': 'Digest ready',
   'events.folded': 'Events folded (over the cap)',
   'webhook.test': 'Test event',
 };

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, type Options as Options2, type TDataShape, urlSearchParamsBodySerializer } from './client/index.js';
-import type { AcceptHostIdentityData, AcceptHostIdentityErrors, AcceptHostIdentityResponses, ChangeHostStatesData, ChangeHostStatesErrors, ChangeHostStatesResponses, CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateEnrollmentData, CreateEnrollmentErrors, CreateEnrollmentResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, CreateMyTokenData, CreateMyTokenErrors, CreateMyTokenResponses, CreatePolicyData, CreatePolicyErrors, CreatePolicyResponses, CreateServiceTokenData, CreateServiceTokenErrors, CreateServiceTokenResponses, CreateUserData, CreateUserErrors, CreateUserResponses, CreateWaiverData, CreateWaiverErrors, CreateWaiverResponses, CreateWaiversData, CreateWaiversErrors, CreateWaiversResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecommissionHostData, DecommissionHostErrors, DecommissionHostResponses, DeleteHostData, DeleteHostErrors, DeleteHostResponses, DeletePolicyData, DeletePolicyErrors, DeletePolicyResponses, DeleteUserData, DeleteUserErrors, DeleteUserResponses, DeleteWaiverData, DeleteWaiverErrors, DeleteWaiverResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, EnableBaselinePolicyData, EnableBaselinePolicyErrors, EnableBaselinePolicyResponses, ExportAuditEventsData, ExportAuditEventsErrors, ExportAuditEventsResponses, ExportFindingsData, ExportFindingsErrors, ExportFindingsResponses, ExportFindingStatesData, ExportFindingStatesErrors, ExportFindingStatesResponses, ExportHostHistoryData, ExportHostHistoryErrors, ExportHostHistoryResponses, ExportHostsData, ExportHostsErrors, ExportHostsResponses, FinishSsoSignInData, FinishSsoSignInErrors, GetAdminSessionData, GetAdminSessionErrors, GetAdminSessionResponses, GetEnrollScriptData, GetEnrollScriptErrors, GetEnrollScriptResponses, GetHostComplianceData, GetHostComplianceErrors, GetHostComplianceResponses, GetHostData, GetHostErrors, GetHostResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetPolicyData, GetPolicyErrors, GetPolicyResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, GetSignInOptionsData, GetSignInOptionsErrors, GetSignInOptionsResponses, GetTimeToFixData, GetTimeToFixErrors, GetTimeToFixResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListAdminTokensData, ListAdminTokensErrors, ListAdminTokensResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListEnrollmentsData, ListEnrollmentsErrors, ListEnrollmentsResponses, ListFacetsData, ListFacetsErrors, ListFacetsResponses, ListFindingsData, ListFindingsErrors, ListFindingsResponses, ListHostFindingsData, ListHostFindingsErrors, ListHostFindingsResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListMyTokensData, ListMyTokensErrors, ListMyTokensResponses, ListPeopleData, ListPeopleErrors, ListPeopleResponses, ListPoliciesData, ListPoliciesErrors, ListPoliciesResponses, ListPolicyResultsData, ListPolicyResultsErrors, ListPolicyResultsResponses, ListRejectionsData, ListRejectionsErrors, ListRejectionsResponses, ListReportsData, ListReportsErrors, ListReportsResponses, ListTrackedFindingsData, ListTrackedFindingsErrors, ListTrackedFindingsResponses, ListUsersData, ListUsersErrors, ListUsersResponses, ListWaiversData, ListWaiversErrors, ListWaiversResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, MergeHostsData, MergeHostsErrors, MergeHostsResponses, PreviewBaselinePolicyData, PreviewBaselinePolicyErrors, PreviewBaselinePolicyResponses, PreviewPolicyData, PreviewPolicyErrors, PreviewPolicyResponses, ReactivateHostData, ReactivateHostErrors, ReactivateHostResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, RevokeAdminTokenData, RevokeAdminTokenErrors, RevokeAdminTokenResponses, RevokeEnrollmentData, RevokeEnrollmentErrors, RevokeEnrollmentResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RevokeMyTokenData, RevokeMyTokenErrors, RevokeMyTokenResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, SendTestWebhookEventData, SendTestWebhookEventErrors, SendTestWebhookEventResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, StartSsoSignInData, StartSsoSignInErrors, UpdateFindingData, UpdateFindingErrors, UpdateFindingResponses, UpdateLicenseKeyData, UpdateLicenseKeyErrors, UpdateLicenseKeyResponses, UpdatePolicyData, UpdatePolicyErrors, UpdatePolicyResponses, UpdateUserData, UpdateUserErrors, UpdateUserResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
+import type { AcceptHostIdentityData, AcceptHostIdentityErrors, AcceptHostIdentityResponses, ChangeHostStatesData, ChangeHostStatesErrors, ChangeHostStatesResponses, CheckLicenseData, CheckLicenseErrors, CheckLicenseLegacyData, CheckLicenseLegacyErrors, CheckLicenseLegacyResponses, CheckLicenseResponses, CreateDigestScheduleData, CreateDigestScheduleErrors, CreateDigestScheduleResponses, CreateEnrollmentData, CreateEnrollmentErrors, CreateEnrollmentResponses, CreateLicenseKeyData, CreateLicenseKeyErrors, CreateLicenseKeyResponses, CreateMyTokenData, CreateMyTokenErrors, CreateMyTokenResponses, CreatePolicyData, CreatePolicyErrors, CreatePolicyResponses, CreateServiceTokenData, CreateServiceTokenErrors, CreateServiceTokenResponses, CreateUserData, CreateUserErrors, CreateUserResponses, CreateWaiverData, CreateWaiverErrors, CreateWaiverResponses, CreateWaiversData, CreateWaiversErrors, CreateWaiversResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecommissionHostData, DecommissionHostErrors, DecommissionHostResponses, DeleteDigestScheduleData, DeleteDigestScheduleErrors, DeleteDigestScheduleResponses, DeleteHostData, DeleteHostErrors, DeleteHostResponses, DeletePolicyData, DeletePolicyErrors, DeletePolicyResponses, DeleteUserData, DeleteUserErrors, DeleteUserResponses, DeleteWaiverData, DeleteWaiverErrors, DeleteWaiverResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, EnableBaselinePolicyData, EnableBaselinePolicyErrors, EnableBaselinePolicyResponses, ExportAuditEventsData, ExportAuditEventsErrors, ExportAuditEventsResponses, ExportComplianceHistoryData, ExportComplianceHistoryErrors, ExportComplianceHistoryResponses, ExportFindingsData, ExportFindingsErrors, ExportFindingsResponses, ExportFindingStatesData, ExportFindingStatesErrors, ExportFindingStatesResponses, ExportHostHistoryData, ExportHostHistoryErrors, ExportHostHistoryResponses, ExportHostsData, ExportHostsErrors, ExportHostsResponses, FinishSsoSignInData, FinishSsoSignInErrors, GetAdminSessionData, GetAdminSessionErrors, GetAdminSessionResponses, GetComplianceHistoryData, GetComplianceHistoryErrors, GetComplianceHistoryResponses, GetDigestData, GetDigestErrors, GetDigestResponses, GetEnrollScriptData, GetEnrollScriptErrors, GetEnrollScriptResponses, GetHostComplianceData, GetHostComplianceErrors, GetHostComplianceResponses, GetHostData, GetHostErrors, GetHostResponses, GetOverviewData, GetOverviewErrors, GetOverviewResponses, GetPolicyData, GetPolicyErrors, GetPolicyResponses, GetRawReportData, GetRawReportErrors, GetRawReportResponses, GetReportData, GetReportDiffData, GetReportDiffErrors, GetReportDiffResponses, GetReportErrors, GetReportResponses, GetSignInOptionsData, GetSignInOptionsErrors, GetSignInOptionsResponses, GetTimeToFixData, GetTimeToFixErrors, GetTimeToFixResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ImportControlsData, ImportControlsErrors, ImportControlsResponses, IssueDigestData, IssueDigestErrors, IssueDigestResponses, ListAdminTokensData, ListAdminTokensErrors, ListAdminTokensResponses, ListAuditEventsData, ListAuditEventsErrors, ListAuditEventsResponses, ListControlsData, ListControlsErrors, ListControlsResponses, ListDigestSchedulesData, ListDigestSchedulesErrors, ListDigestSchedulesResponses, ListDigestsData, ListDigestsErrors, ListDigestsResponses, ListEnrollmentsData, ListEnrollmentsErrors, ListEnrollmentsResponses, ListFacetsData, ListFacetsErrors, ListFacetsResponses, ListFindingsData, ListFindingsErrors, ListFindingsResponses, ListHostFindingsData, ListHostFindingsErrors, ListHostFindingsResponses, ListHostsData, ListHostsErrors, ListHostsResponses, ListLicenseKeysData, ListLicenseKeysErrors, ListLicenseKeysResponses, ListMyTokensData, ListMyTokensErrors, ListMyTokensResponses, ListPeopleData, ListPeopleErrors, ListPeopleResponses, ListPoliciesData, ListPoliciesErrors, ListPoliciesResponses, ListPolicyResultsData, ListPolicyResultsErrors, ListPolicyResultsResponses, ListRejectionsData, ListRejectionsErrors, ListRejectionsResponses, ListReportsData, ListReportsErrors, ListReportsResponses, ListTrackedFindingsData, ListTrackedFindingsErrors, ListTrackedFindingsResponses, ListUsersData, ListUsersErrors, ListUsersResponses, ListWaiversData, ListWaiversErrors, ListWaiversResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, MergeHostsData, MergeHostsErrors, MergeHostsResponses, PreviewBaselinePolicyData, PreviewBaselinePolicyErrors, PreviewBaselinePolicyResponses, PreviewPolicyData, PreviewPolicyErrors, PreviewPolicyResponses, ReactivateHostData, ReactivateHostErrors, ReactivateHostResponses, RedeliverWebhookDeliveryData, RedeliverWebhookDeliveryErrors, RedeliverWebhookDeliveryResponses, ResendDigestData, ResendDigestErrors, ResendDigestResponses, RevokeAdminTokenData, RevokeAdminTokenErrors, RevokeAdminTokenResponses, RevokeEnrollmentData, RevokeEnrollmentErrors, RevokeEnrollmentResponses, RevokeLicenseKeyData, RevokeLicenseKeyErrors, RevokeLicenseKeyResponses, RevokeMyTokenData, RevokeMyTokenErrors, RevokeMyTokenResponses, RotateLicenseKeyData, RotateLicenseKeyErrors, RotateLicenseKeyResponses, SendTestWebhookEventData, SendTestWebhookEventErrors, SendTestWebhookEventResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, StartSsoSignInData, StartSsoSignInErrors, UpdateFindingData, UpdateFindingErrors, UpdateFindingResponses, UpdateLicenseKeyData, UpdateLicenseKeyErrors, UpdateLicenseKeyResponses, UpdatePolicyData, UpdatePolicyErrors, UpdatePolicyResponses, UpdateUserData, UpdateUserErrors, UpdateUserResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadReportData, UploadReportErrors, UploadReportLegacyData, UploadReportLegacyErrors, UploadReportLegacyResponses, UploadReportResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -1546,6 +1546,237 @@ export const exportFindingStates = <ThrowOnError extends boolean = false>(option
             type: 'apiKey'
         }],
     url: '/api/admin/exports/finding-states',
+    ...options
+});
+
+/**
+ * Compliance and open findings per day or week, over the fleet or one policy, group or customer
+ *
+ * One point per interval from `from` to `to` (default: the 30 days before today, UTC), each as of the end of
+ * its interval: hosts compliant (every rule of every policy in force passes), non-compliant (a rule fails and
+ * no waiver covers it), accepted (failing only on rules a waiver in force then covers) and unknown (in scope
+ * but no result, or a rule errs), and open findings by kind (open, acknowledged and regressed; accepted ones
+ * apart). `policyId` counts one policy only; `group` and `customer` count the hosts of one system group or
+ * customer; `policies` gives the same figures per policy. Past days come from daily snapshots, taken from the
+ * recorded transitions once a day is over and never changed after; today's point is computed now. Of the
+ * hosts in the actor's scope.
+ *
+ * Requires the `viewer` role.
+ *
+ */
+export const getComplianceHistory = <ThrowOnError extends boolean = false>(options?: Options<GetComplianceHistoryData, ThrowOnError>) => (options?.client ?? client).get<GetComplianceHistoryResponses, GetComplianceHistoryErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/compliance/history',
+    ...options
+});
+
+/**
+ * The compliance history, for a spreadsheet or a data lake
+ *
+ * The points `getComplianceHistory` answers with the same parameters, one row per interval and policy (the
+ * fleet's rows have an empty policy), streamed: CSV or JSON Lines.
+ *
+ * Requires the `viewer` role.
+ *
+ */
+export const exportComplianceHistory = <ThrowOnError extends boolean = false>(options?: Options<ExportComplianceHistoryData, ThrowOnError>) => (options?.client ?? client).get<ExportComplianceHistoryResponses, ExportComplianceHistoryErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/exports/compliance-history',
+    ...options
+});
+
+/**
+ * The controls of a framework, each with its hosts passing and failing and the evidence behind them
+ *
+ * The frameworks known (from imported mapping files and from the `controls` of policy rules), and, for
+ * `framework`, each of its controls: its title, the Lynis test ids and rule ids mapped to it, its hosts
+ * passing (every mapped rule passes or is waived, no mapped finding open), failing and unknown, and the
+ * evidence: each mapped rule's results and each mapped test id's open findings, with up to 20 failing hosts.
+ * Of the hosts in the actor's scope, decommissioned hosts left out.
+ *
+ * Requires the `viewer` role.
+ *
+ */
+export const listControls = <ThrowOnError extends boolean = false>(options?: Options<ListControlsData, ThrowOnError>) => (options?.client ?? client).get<ListControlsResponses, ListControlsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/controls',
+    ...options
+});
+
+/**
+ * Import a control mapping file (CSV)
+ *
+ * A CSV file with the header `framework,control_id,title,test_ids,rule_ids` (ids separated by spaces or `;`).
+ * Every framework the file names is replaced by the file's controls; other frameworks stay. A file with an
+ * error changes nothing and answers 400 naming each bad line. `audit-server controls import FILE` does the
+ * same on the server's host. At most 5,000 controls and 1 MiB.
+ *
+ * Requires the `admin` role.
+ *
+ */
+export const importControls = <ThrowOnError extends boolean = false>(options: Options<ImportControlsData, ThrowOnError>) => (options.client ?? client).post<ImportControlsResponses, ImportControlsErrors, ThrowOnError>({
+    bodySerializer: null,
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/controls/import',
+    ...options,
+    headers: {
+        'Content-Type': 'text/csv',
+        ...options.headers
+    }
+});
+
+/**
+ * The scheduled digests
+ *
+ * Every digest schedule: its scope (the fleet, a system group or a customer), cadence, recipients, when it
+ * last issued a digest and when it is next due.
+ *
+ * Requires the `viewer` role.
+ *
+ */
+export const listDigestSchedules = <ThrowOnError extends boolean = false>(options?: Options<ListDigestSchedulesData, ThrowOnError>) => (options?.client ?? client).get<ListDigestSchedulesResponses, ListDigestSchedulesErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/digest-schedules',
+    ...options
+});
+
+/**
+ * Schedule a weekly or monthly digest
+ *
+ * A digest of the fleet, a system group or a customer, issued after each week (Monday 00:00 UTC) or month (the
+ * 1st, 00:00 UTC): compliance now and its change over the period, top regressions, oldest open findings and
+ * accepted risks (findings and waivers) expiring within 14 days. Each digest is sent by email to `recipients`
+ * when the server has SMTP settings, announced by the `digest.ready` webhook event, and readable at its
+ * printable page. Recipients' addresses are shown to admins only.
+ *
+ * Requires the `admin` role.
+ *
+ */
+export const createDigestSchedule = <ThrowOnError extends boolean = false>(options: Options<CreateDigestScheduleData, ThrowOnError>) => (options.client ?? client).post<CreateDigestScheduleResponses, CreateDigestScheduleErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/digest-schedules',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Stop a scheduled digest
+ *
+ * Deletes the schedule; the digests it issued stay readable.
+ *
+ * Requires the `admin` role.
+ *
+ */
+export const deleteDigestSchedule = <ThrowOnError extends boolean = false>(options: Options<DeleteDigestScheduleData, ThrowOnError>) => (options.client ?? client).delete<DeleteDigestScheduleResponses, DeleteDigestScheduleErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/digest-schedules/{scheduleId}',
+    ...options
+});
+
+/**
+ * Issue a schedule's digest now, for the period up to now
+ *
+ * Issues the schedule's digest at once, over the cadence's period ending now (the scheduled one still comes
+ * on time), and sends it as a scheduled one is sent.
+ *
+ * Requires the `operator` role.
+ *
+ */
+export const issueDigest = <ThrowOnError extends boolean = false>(options: Options<IssueDigestData, ThrowOnError>) => (options.client ?? client).post<IssueDigestResponses, IssueDigestErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/digest-schedules/{scheduleId}/issue',
+    ...options
+});
+
+/**
+ * The digests issued, newest first, with their delivery
+ *
+ * Every digest issued, newest first, with its delivery: `pending` (waiting for its next attempt), `sent`,
+ * `failed` (every attempt failed: `lastError` says why; `resendDigest` tries again) or `skipped` (the server
+ * has no SMTP settings; the page and the webhook event still carry it).
+ *
+ * Requires the `viewer` role.
+ *
+ */
+export const listDigests = <ThrowOnError extends boolean = false>(options?: Options<ListDigestsData, ThrowOnError>) => (options?.client ?? client).get<ListDigestsResponses, ListDigestsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/digests',
+    ...options
+});
+
+/**
+ * One digest with its figures
+ *
+ * The digest as issued (its figures do not change afterwards), with its delivery.
+ *
+ * Requires the `viewer` role.
+ *
+ */
+export const getDigest = <ThrowOnError extends boolean = false>(options: Options<GetDigestData, ThrowOnError>) => (options.client ?? client).get<GetDigestResponses, GetDigestErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/digests/{digestId}',
+    ...options
+});
+
+/**
+ * Send a digest's email again
+ *
+ * Queues the digest's email for a new round of attempts (a `failed` one after fixing the SMTP settings, say).
+ * 409 when the server has no SMTP settings.
+ *
+ * Requires the `operator` role.
+ *
+ */
+export const resendDigest = <ThrowOnError extends boolean = false>(options: Options<ResendDigestData, ThrowOnError>) => (options.client ?? client).post<ResendDigestResponses, ResendDigestErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }, {
+            in: 'cookie',
+            name: '__Host-audit_session',
+            type: 'apiKey'
+        }],
+    url: '/api/admin/digests/{digestId}/resend',
     ...options
 });
 

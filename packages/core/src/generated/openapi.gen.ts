@@ -1389,6 +1389,9 @@ export const openApiDocument = {
         ],
         "parameters": [
           {
+            "$ref": "#/components/parameters/AsOf"
+          },
+          {
             "$ref": "#/components/parameters/Limit"
           },
           {
@@ -2682,6 +2685,9 @@ export const openApiDocument = {
         ],
         "parameters": [
           {
+            "$ref": "#/components/parameters/AsOf"
+          },
+          {
             "name": "staleDays",
             "in": "query",
             "deprecated": true,
@@ -3712,6 +3718,9 @@ export const openApiDocument = {
         ],
         "parameters": [
           {
+            "$ref": "#/components/parameters/AsOf"
+          },
+          {
             "$ref": "#/components/parameters/PolicyId"
           },
           {
@@ -4599,6 +4608,9 @@ export const openApiDocument = {
         ],
         "parameters": [
           {
+            "$ref": "#/components/parameters/AsOf"
+          },
+          {
             "$ref": "#/components/parameters/HostnameFilter"
           },
           {
@@ -4981,6 +4993,626 @@ export const openApiDocument = {
           },
           "401": {
             "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/compliance/history": {
+      "get": {
+        "operationId": "getComplianceHistory",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "viewer",
+        "summary": "Compliance and open findings per day or week, over the fleet or one policy, group or customer",
+        "description": "One point per interval from `from` to `to` (default: the 30 days before today, UTC), each as of the end of\nits interval: hosts compliant (every rule of every policy in force passes), non-compliant (a rule fails and\nno waiver covers it), accepted (failing only on rules a waiver in force then covers) and unknown (in scope\nbut no result, or a rule errs), and open findings by kind (open, acknowledged and regressed; accepted ones\napart). `policyId` counts one policy only; `group` and `customer` count the hosts of one system group or\ncustomer; `policies` gives the same figures per policy. Past days come from daily snapshots, taken from the\nrecorded transitions once a day is over and never changed after; today's point is computed now. Of the\nhosts in the actor's scope.\n\nRequires the `viewer` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/HistoryFrom"
+          },
+          {
+            "$ref": "#/components/parameters/HistoryTo"
+          },
+          {
+            "$ref": "#/components/parameters/HistoryInterval"
+          },
+          {
+            "$ref": "#/components/parameters/HistoryPolicy"
+          },
+          {
+            "$ref": "#/components/parameters/HistoryGroup"
+          },
+          {
+            "$ref": "#/components/parameters/HistoryCustomer"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The history.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ComplianceHistory"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/exports/compliance-history": {
+      "get": {
+        "operationId": "exportComplianceHistory",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "viewer",
+        "summary": "The compliance history, for a spreadsheet or a data lake",
+        "description": "The points `getComplianceHistory` answers with the same parameters, one row per interval and policy (the\nfleet's rows have an empty policy), streamed: CSV or JSON Lines.\n\nRequires the `viewer` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/HistoryFrom"
+          },
+          {
+            "$ref": "#/components/parameters/HistoryTo"
+          },
+          {
+            "$ref": "#/components/parameters/HistoryInterval"
+          },
+          {
+            "$ref": "#/components/parameters/HistoryPolicy"
+          },
+          {
+            "$ref": "#/components/parameters/HistoryGroup"
+          },
+          {
+            "$ref": "#/components/parameters/HistoryCustomer"
+          },
+          {
+            "name": "format",
+            "in": "query",
+            "description": "`csv` (a header row, then one row per interval and policy) or `jsonl` (one JSON object per line).",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "csv",
+                "jsonl"
+              ],
+              "default": "csv"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The export, streamed (`content-disposition` names a file).",
+            "content": {
+              "text/csv": {
+                "schema": {
+                  "type": "string"
+                }
+              },
+              "application/jsonl": {
+                "schema": {
+                  "$ref": "#/components/schemas/ComplianceHistoryRow"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/controls": {
+      "get": {
+        "operationId": "listControls",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "viewer",
+        "summary": "The controls of a framework, each with its hosts passing and failing and the evidence behind them",
+        "description": "The frameworks known (from imported mapping files and from the `controls` of policy rules), and, for\n`framework`, each of its controls: its title, the Lynis test ids and rule ids mapped to it, its hosts\npassing (every mapped rule passes or is waived, no mapped finding open), failing and unknown, and the\nevidence: each mapped rule's results and each mapped test id's open findings, with up to 20 failing hosts.\nOf the hosts in the actor's scope, decommissioned hosts left out.\n\nRequires the `viewer` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "framework",
+            "in": "query",
+            "description": "The framework, compared case-insensitively (`cis` finds `CIS`). Without it, only the list of frameworks.",
+            "schema": {
+              "$ref": "#/components/schemas/FrameworkName"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The frameworks and the controls of `framework`.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ControlReport"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/controls/import": {
+      "post": {
+        "operationId": "importControls",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "admin",
+        "summary": "Import a control mapping file (CSV)",
+        "description": "A CSV file with the header `framework,control_id,title,test_ids,rule_ids` (ids separated by spaces or `;`).\nEvery framework the file names is replaced by the file's controls; other frameworks stay. A file with an\nerror changes nothing and answers 400 naming each bad line. `audit-server controls import FILE` does the\nsame on the server's host. At most 5,000 controls and 1 MiB.\n\nRequires the `admin` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "text/csv": {
+              "schema": {
+                "type": "string",
+                "maxLength": 1048576
+              },
+              "example": "framework,control_id,title,test_ids,rule_ids\nEXAMPLE,1.1,SSH root login is off,SSH-7408,\n"
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The frameworks the file replaced.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ControlImportResult"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "413": {
+            "$ref": "#/components/responses/ProblemTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/ProblemUnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/digest-schedules": {
+      "get": {
+        "operationId": "listDigestSchedules",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "viewer",
+        "summary": "The scheduled digests",
+        "description": "Every digest schedule: its scope (the fleet, a system group or a customer), cadence, recipients, when it\nlast issued a digest and when it is next due.\n\nRequires the `viewer` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The schedules.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/DigestScheduleList"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      },
+      "post": {
+        "operationId": "createDigestSchedule",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "admin",
+        "summary": "Schedule a weekly or monthly digest",
+        "description": "A digest of the fleet, a system group or a customer, issued after each week (Monday 00:00 UTC) or month (the\n1st, 00:00 UTC): compliance now and its change over the period, top regressions, oldest open findings and\naccepted risks (findings and waivers) expiring within 14 days. Each digest is sent by email to `recipients`\nwhen the server has SMTP settings, announced by the `digest.ready` webhook event, and readable at its\nprintable page. Recipients' addresses are shown to admins only.\n\nRequires the `admin` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/DigestScheduleInput"
+              },
+              "example": {
+                "scope": {
+                  "group": "webservers"
+                },
+                "cadence": "weekly",
+                "recipients": [
+                  "secops@example.com"
+                ]
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "The schedule.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/DigestSchedule"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/digest-schedules/{scheduleId}": {
+      "delete": {
+        "operationId": "deleteDigestSchedule",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "admin",
+        "summary": "Stop a scheduled digest",
+        "description": "Deletes the schedule; the digests it issued stay readable.\n\nRequires the `admin` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ScheduleId"
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Deleted."
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/digest-schedules/{scheduleId}/issue": {
+      "post": {
+        "operationId": "issueDigest",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "operator",
+        "summary": "Issue a schedule's digest now, for the period up to now",
+        "description": "Issues the schedule's digest at once, over the cadence's period ending now (the scheduled one still comes\non time), and sends it as a scheduled one is sent.\n\nRequires the `operator` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/ScheduleId"
+          }
+        ],
+        "responses": {
+          "201": {
+            "description": "The digest.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Digest"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/digests": {
+      "get": {
+        "operationId": "listDigests",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "viewer",
+        "summary": "The digests issued, newest first, with their delivery",
+        "description": "Every digest issued, newest first, with its delivery: `pending` (waiting for its next attempt), `sent`,\n`failed` (every attempt failed: `lastError` says why; `resendDigest` tries again) or `skipped` (the server\nhas no SMTP settings; the page and the webhook event still carry it).\n\nRequires the `viewer` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Limit"
+          },
+          {
+            "$ref": "#/components/parameters/Offset"
+          },
+          {
+            "name": "status",
+            "in": "query",
+            "description": "Only digests whose delivery has this status.",
+            "schema": {
+              "$ref": "#/components/schemas/DigestDeliveryStatus"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "One page of digests.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/DigestPage"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/digests/{digestId}": {
+      "get": {
+        "operationId": "getDigest",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "viewer",
+        "summary": "One digest with its figures",
+        "description": "The digest as issued (its figures do not change afterwards), with its delivery.\n\nRequires the `viewer` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/DigestId"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The digest.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Digest"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/api/admin/digests/{digestId}/resend": {
+      "post": {
+        "operationId": "resendDigest",
+        "tags": [
+          "admin"
+        ],
+        "x-required-role": "operator",
+        "summary": "Send a digest's email again",
+        "description": "Queues the digest's email for a new round of attempts (a `failed` one after fixing the SMTP settings, say).\n409 when the server has no SMTP settings.\n\nRequires the `operator` role.\n",
+        "security": [
+          {
+            "adminToken": []
+          },
+          {
+            "sessionCookie": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/DigestId"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The digest, its delivery `pending`.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Digest"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProblemConflict"
           },
           "429": {
             "$ref": "#/components/responses/ProblemTooManyRequests"
@@ -6937,6 +7569,12 @@ export const openApiDocument = {
           "compliance"
         ],
         "properties": {
+          "asOf": {
+            "type": "string",
+            "format": "date-time",
+            "nullable": true,
+            "description": "The moment answered for when `at` was given (null: now). As of a past moment, `hardeningTrend` and\n`uploadsPerDay` end then, `staleHosts` is empty and `hosts.stale` and `hosts.decommissioned` are 0 (host\nstates are kept now only), and findings and compliance come from the transitions recorded up to then.\n"
+          },
           "generatedAt": {
             "type": "string",
             "format": "date-time",
@@ -7413,6 +8051,14 @@ export const openApiDocument = {
             "nullable": true,
             "example": "Hardening index of at least 60"
           },
+          "controls": {
+            "type": "array",
+            "maxItems": 20,
+            "description": "The framework controls this rule is evidence for (see `listControls`).",
+            "items": {
+              "$ref": "#/components/schemas/ControlRef"
+            }
+          },
           "expression": {
             "type": "string",
             "minLength": 1,
@@ -7592,6 +8238,11 @@ export const openApiDocument = {
                 }
               ]
             }
+          },
+          "revision": {
+            "type": "integer",
+            "description": "The policy's version, raised by every change; each result keeps the version it was evaluated under.",
+            "example": 3
           },
           "createdAt": {
             "type": "string",
@@ -7785,6 +8436,11 @@ export const openApiDocument = {
             "type": "string",
             "format": "date-time",
             "description": "When the rule last changed status on this host."
+          },
+          "policyRevision": {
+            "type": "integer",
+            "description": "The policy version (`Policy.revision`) the result was evaluated under.",
+            "example": 3
           },
           "waiverId": {
             "type": "string",
@@ -8146,9 +8802,10 @@ export const openApiDocument = {
           "finding.resolved",
           "finding.regressed",
           "finding.accepted",
-          "finding.acceptance_expired"
+          "finding.acceptance_expired",
+          "digest.ready"
         ],
-        "description": "`report.stored`: a report was stored. `host.regressed`: a host's new report has a hardening index lower by at\nleast `regressionThreshold` than its previous one, or a warning the previous one did not have.\n`host.noncompliant` / `host.compliant`: a host's status on a policy became `fail` / `pass`. `host.stale`: a\nhost became `stale` (no report for its stale threshold; once, until it reports again). `uploads.refused`: uploads under a\nlicense key are being refused (at most one event per key and reason per hour, however many `hostid`s the\nrefused uploads name; `data` is an `UploadsRefusedEventData`). `key.expiring`: a license key expires\nwithin 7 days (once per key). `host.identity_changed`: a report for a known host carried another `hostid2`\nthan its last one (stored, or refused in strict identity mode; once per change, see `Host.identityChange`).\n`key.quota_reached`: an upload from a host new to a key was refused by the key's quota of hosts (once per\nkey and UTC day). `policy.quarantined`: the evaluator disabled a policy whose rules overran their budget\n(`data`: `policyId`, `policyName`, `ruleId`, `reason`; see `Policy.quarantine`). `audit.event`: an entry\nwas added to the audit trail (`data`: the `AuditEvent`), so that a SIEM can take the trail as it grows.\nHost lifecycle, each once per transition (`data`: `hostRecordId`, `keyId`, `hostId`, `hostname`, and\n`reason` or `previousState` where they apply): `host.enrolled` (a host's first report), `host.stale`\n(see above), `host.decommissioned`, `host.reactivated` (by an operator, or by a report after\ndecommission), `host.merged` (`data` also `mergedHostRecordId`, `mergedHostId` and `automatic`),\n`host.deleted`. Findings (`data`: the `TrackedFinding`): `finding.opened` (first seen on a host),\n`finding.resolved` (a later report no longer has it), `finding.regressed` (seen again after being\nresolved), `finding.accepted` (its risk accepted), `finding.acceptance_expired` (the acceptance ran out; it\nis open again).\n",
+        "description": "`report.stored`: a report was stored. `host.regressed`: a host's new report has a hardening index lower by at\nleast `regressionThreshold` than its previous one, or a warning the previous one did not have.\n`host.noncompliant` / `host.compliant`: a host's status on a policy became `fail` / `pass`. `host.stale`: a\nhost became `stale` (no report for its stale threshold; once, until it reports again). `uploads.refused`: uploads under a\nlicense key are being refused (at most one event per key and reason per hour, however many `hostid`s the\nrefused uploads name; `data` is an `UploadsRefusedEventData`). `key.expiring`: a license key expires\nwithin 7 days (once per key). `host.identity_changed`: a report for a known host carried another `hostid2`\nthan its last one (stored, or refused in strict identity mode; once per change, see `Host.identityChange`).\n`key.quota_reached`: an upload from a host new to a key was refused by the key's quota of hosts (once per\nkey and UTC day). `policy.quarantined`: the evaluator disabled a policy whose rules overran their budget\n(`data`: `policyId`, `policyName`, `ruleId`, `reason`; see `Policy.quarantine`). `audit.event`: an entry\nwas added to the audit trail (`data`: the `AuditEvent`), so that a SIEM can take the trail as it grows.\nHost lifecycle, each once per transition (`data`: `hostRecordId`, `keyId`, `hostId`, `hostname`, and\n`reason` or `previousState` where they apply): `host.enrolled` (a host's first report), `host.stale`\n(see above), `host.decommissioned`, `host.reactivated` (by an operator, or by a report after\ndecommission), `host.merged` (`data` also `mergedHostRecordId`, `mergedHostId` and `automatic`),\n`host.deleted`. Findings (`data`: the `TrackedFinding`): `finding.opened` (first seen on a host),\n`finding.resolved` (a later report no longer has it), `finding.regressed` (seen again after being\nresolved), `finding.accepted` (its risk accepted), `finding.acceptance_expired` (the acceptance ran out; it\nis open again). `digest.ready`: a scheduled digest was issued (`data`: `digestId`, `scheduleId`, `scope`,\n`cadence`, `periodStart`, `periodEnd`, `link` to its printable page).\n",
         "example": "host.regressed"
       },
       "WebhookInput": {
@@ -9411,6 +10068,895 @@ export const openApiDocument = {
           }
         }
       },
+      "Moment": {
+        "type": "string",
+        "pattern": "^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2}))?$",
+        "description": "A date (`YYYY-MM-DD`, the end of that UTC day) or a date-time with its offset.",
+        "example": "2026-10-01"
+      },
+      "HostsByCompliance": {
+        "type": "object",
+        "required": [
+          "compliant",
+          "noncompliant",
+          "accepted",
+          "unknown"
+        ],
+        "properties": {
+          "compliant": {
+            "type": "integer",
+            "example": 410
+          },
+          "noncompliant": {
+            "type": "integer",
+            "example": 72
+          },
+          "accepted": {
+            "type": "integer",
+            "description": "Failing only on rules a waiver in force covered.",
+            "example": 12
+          },
+          "unknown": {
+            "type": "integer",
+            "description": "In scope but without a result, or with a rule in error.",
+            "example": 6
+          }
+        }
+      },
+      "OpenFindingsByKind": {
+        "type": "object",
+        "required": [
+          "warning",
+          "suggestion",
+          "accepted"
+        ],
+        "properties": {
+          "warning": {
+            "type": "integer",
+            "description": "Warnings open, acknowledged or regressed.",
+            "example": 93
+          },
+          "suggestion": {
+            "type": "integer",
+            "example": 1204
+          },
+          "accepted": {
+            "type": "integer",
+            "description": "Findings of either kind whose risk was accepted.",
+            "example": 8
+          }
+        }
+      },
+      "CompliancePoint": {
+        "type": "object",
+        "required": [
+          "date",
+          "hosts",
+          "compliancePercent",
+          "openFindings",
+          "final"
+        ],
+        "properties": {
+          "date": {
+            "type": "string",
+            "format": "date",
+            "description": "The interval's last day; the figures are as of its end (UTC).",
+            "example": "2026-10-01"
+          },
+          "hosts": {
+            "$ref": "#/components/schemas/HostsByCompliance"
+          },
+          "compliancePercent": {
+            "type": "number",
+            "nullable": true,
+            "description": "Compliant and accepted hosts out of those with a known status, in percent; null when none is known.",
+            "example": 95.8
+          },
+          "openFindings": {
+            "$ref": "#/components/schemas/OpenFindingsByKind"
+          },
+          "final": {
+            "type": "boolean",
+            "description": "False for today's point, computed now and still moving; past points are snapshots."
+          }
+        }
+      },
+      "PolicyHistory": {
+        "type": "object",
+        "required": [
+          "policyId",
+          "name",
+          "points"
+        ],
+        "properties": {
+          "policyId": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "name": {
+            "type": "string",
+            "description": "The policy's name now.",
+            "example": "Baseline"
+          },
+          "points": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "date",
+                "hosts",
+                "compliancePercent"
+              ],
+              "properties": {
+                "date": {
+                  "type": "string",
+                  "format": "date"
+                },
+                "hosts": {
+                  "$ref": "#/components/schemas/HostsByCompliance"
+                },
+                "compliancePercent": {
+                  "type": "number",
+                  "nullable": true
+                }
+              }
+            }
+          }
+        }
+      },
+      "ComplianceHistory": {
+        "type": "object",
+        "required": [
+          "from",
+          "to",
+          "interval",
+          "policyId",
+          "group",
+          "customer",
+          "points",
+          "policies"
+        ],
+        "properties": {
+          "from": {
+            "type": "string",
+            "format": "date"
+          },
+          "to": {
+            "type": "string",
+            "format": "date"
+          },
+          "interval": {
+            "type": "string",
+            "enum": [
+              "day",
+              "week"
+            ]
+          },
+          "policyId": {
+            "type": "string",
+            "format": "uuid",
+            "nullable": true
+          },
+          "group": {
+            "type": "string",
+            "nullable": true
+          },
+          "customer": {
+            "type": "string",
+            "nullable": true
+          },
+          "points": {
+            "type": "array",
+            "description": "The fleet's (or the policy's, group's or customer's) figures, oldest first.",
+            "items": {
+              "$ref": "#/components/schemas/CompliancePoint"
+            }
+          },
+          "policies": {
+            "type": "array",
+            "description": "The same hosts' compliance per policy, each policy that existed in the window.",
+            "items": {
+              "$ref": "#/components/schemas/PolicyHistory"
+            }
+          }
+        }
+      },
+      "ComplianceHistoryRow": {
+        "type": "object",
+        "required": [
+          "date",
+          "policyId",
+          "policyName",
+          "group",
+          "customer",
+          "compliant",
+          "noncompliant",
+          "accepted",
+          "unknown",
+          "compliancePercent",
+          "openWarnings",
+          "openSuggestions",
+          "acceptedFindings",
+          "final"
+        ],
+        "properties": {
+          "date": {
+            "type": "string",
+            "format": "date"
+          },
+          "policyId": {
+            "type": "string",
+            "format": "uuid",
+            "nullable": true,
+            "description": "Null: over every policy."
+          },
+          "policyName": {
+            "type": "string",
+            "nullable": true
+          },
+          "group": {
+            "type": "string",
+            "nullable": true
+          },
+          "customer": {
+            "type": "string",
+            "nullable": true
+          },
+          "compliant": {
+            "type": "integer"
+          },
+          "noncompliant": {
+            "type": "integer"
+          },
+          "accepted": {
+            "type": "integer"
+          },
+          "unknown": {
+            "type": "integer"
+          },
+          "compliancePercent": {
+            "type": "number",
+            "nullable": true
+          },
+          "openWarnings": {
+            "type": "integer",
+            "nullable": true,
+            "description": "Null on policy rows."
+          },
+          "openSuggestions": {
+            "type": "integer",
+            "nullable": true
+          },
+          "acceptedFindings": {
+            "type": "integer",
+            "nullable": true
+          },
+          "final": {
+            "type": "boolean"
+          }
+        }
+      },
+      "ControlRef": {
+        "type": "string",
+        "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,39}:\\S{1,64}$",
+        "description": "A control of a framework, `FRAMEWORK:CONTROL-ID`.",
+        "example": "CIS:5.2.10"
+      },
+      "FrameworkName": {
+        "type": "string",
+        "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$",
+        "example": "CIS"
+      },
+      "ControlEvidenceRule": {
+        "type": "object",
+        "required": [
+          "policyId",
+          "policyName",
+          "ruleId",
+          "pass",
+          "fail",
+          "error",
+          "waived"
+        ],
+        "properties": {
+          "policyId": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "policyName": {
+            "type": "string",
+            "example": "Baseline"
+          },
+          "ruleId": {
+            "$ref": "#/components/schemas/RuleId"
+          },
+          "pass": {
+            "type": "integer"
+          },
+          "fail": {
+            "type": "integer"
+          },
+          "error": {
+            "type": "integer"
+          },
+          "waived": {
+            "type": "integer"
+          }
+        }
+      },
+      "ControlEvidenceFinding": {
+        "type": "object",
+        "required": [
+          "kind",
+          "testId",
+          "openHosts",
+          "acceptedHosts"
+        ],
+        "properties": {
+          "kind": {
+            "$ref": "#/components/schemas/FindingKind"
+          },
+          "testId": {
+            "$ref": "#/components/schemas/TestId"
+          },
+          "openHosts": {
+            "type": "integer",
+            "description": "Hosts where it is open, acknowledged or regressed."
+          },
+          "acceptedHosts": {
+            "type": "integer"
+          }
+        }
+      },
+      "ControlFailingHost": {
+        "type": "object",
+        "required": [
+          "hostRecordId",
+          "hostname",
+          "because"
+        ],
+        "properties": {
+          "hostRecordId": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "hostname": {
+            "type": "string",
+            "nullable": true,
+            "example": "web-01"
+          },
+          "because": {
+            "type": "array",
+            "description": "The failing rules (`policyName/ruleId`) and open findings (test ids) behind it.",
+            "items": {
+              "type": "string"
+            },
+            "example": [
+              "Baseline/firewall-active",
+              "SSH-7408"
+            ]
+          }
+        }
+      },
+      "Control": {
+        "type": "object",
+        "required": [
+          "framework",
+          "controlId",
+          "title",
+          "testIds",
+          "ruleIds",
+          "sources",
+          "hosts",
+          "evidence",
+          "failingHosts"
+        ],
+        "properties": {
+          "framework": {
+            "type": "string",
+            "example": "CIS"
+          },
+          "controlId": {
+            "type": "string",
+            "example": "5.2.10"
+          },
+          "title": {
+            "type": "string",
+            "nullable": true,
+            "example": "Ensure SSH root login is disabled"
+          },
+          "testIds": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/TestId"
+            }
+          },
+          "ruleIds": {
+            "type": "array",
+            "description": "Rule ids from the mapping file (any policy's rule with that id) and `policyName/ruleId` of rules whose `controls` name it.",
+            "items": {
+              "type": "string"
+            }
+          },
+          "sources": {
+            "type": "array",
+            "items": {
+              "type": "string",
+              "enum": [
+                "file",
+                "policy"
+              ]
+            }
+          },
+          "hosts": {
+            "type": "object",
+            "required": [
+              "passing",
+              "failing",
+              "unknown"
+            ],
+            "properties": {
+              "passing": {
+                "type": "integer",
+                "description": "Every mapped rule passes or is waived, and no mapped finding is open."
+              },
+              "failing": {
+                "type": "integer"
+              },
+              "unknown": {
+                "type": "integer",
+                "description": "No mapped rule has a result for the host and no mapped finding is open."
+              }
+            }
+          },
+          "evidence": {
+            "type": "object",
+            "required": [
+              "rules",
+              "findings"
+            ],
+            "properties": {
+              "rules": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/ControlEvidenceRule"
+                }
+              },
+              "findings": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/ControlEvidenceFinding"
+                }
+              }
+            }
+          },
+          "failingHosts": {
+            "type": "array",
+            "maxItems": 20,
+            "items": {
+              "$ref": "#/components/schemas/ControlFailingHost"
+            }
+          }
+        }
+      },
+      "ControlReport": {
+        "type": "object",
+        "required": [
+          "frameworks",
+          "framework",
+          "controls"
+        ],
+        "properties": {
+          "frameworks": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "name",
+                "controls"
+              ],
+              "properties": {
+                "name": {
+                  "type": "string",
+                  "example": "CIS"
+                },
+                "controls": {
+                  "type": "integer",
+                  "example": 42
+                }
+              }
+            }
+          },
+          "framework": {
+            "type": "string",
+            "nullable": true,
+            "description": "The framework listed, as spelled in the mapping; null without `framework`."
+          },
+          "controls": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Control"
+            }
+          }
+        }
+      },
+      "ControlImportResult": {
+        "type": "object",
+        "required": [
+          "frameworks",
+          "controls"
+        ],
+        "properties": {
+          "frameworks": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "example": [
+              "EXAMPLE"
+            ]
+          },
+          "controls": {
+            "type": "integer",
+            "example": 4
+          }
+        }
+      },
+      "DigestScope": {
+        "type": "object",
+        "description": "Neither (the fleet), a system group, or a customer.",
+        "properties": {
+          "group": {
+            "type": "string",
+            "nullable": true,
+            "maxLength": 255
+          },
+          "customer": {
+            "type": "string",
+            "nullable": true,
+            "maxLength": 255
+          }
+        }
+      },
+      "DigestCadence": {
+        "type": "string",
+        "enum": [
+          "weekly",
+          "monthly"
+        ]
+      },
+      "DigestScheduleInput": {
+        "type": "object",
+        "required": [
+          "scope",
+          "cadence",
+          "recipients"
+        ],
+        "properties": {
+          "scope": {
+            "$ref": "#/components/schemas/DigestScope"
+          },
+          "cadence": {
+            "$ref": "#/components/schemas/DigestCadence"
+          },
+          "recipients": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 50,
+            "items": {
+              "type": "string",
+              "format": "email",
+              "maxLength": 254
+            }
+          }
+        }
+      },
+      "DigestSchedule": {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/DigestScheduleInput"
+          },
+          {
+            "type": "object",
+            "required": [
+              "id",
+              "createdAt",
+              "createdBy",
+              "lastIssuedAt",
+              "nextDueAt"
+            ],
+            "properties": {
+              "id": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "createdAt": {
+                "type": "string",
+                "format": "date-time"
+              },
+              "createdBy": {
+                "type": "string",
+                "nullable": true
+              },
+              "lastIssuedAt": {
+                "type": "string",
+                "format": "date-time",
+                "nullable": true
+              },
+              "nextDueAt": {
+                "type": "string",
+                "format": "date-time"
+              }
+            }
+          }
+        ]
+      },
+      "DigestScheduleList": {
+        "type": "object",
+        "required": [
+          "items"
+        ],
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/DigestSchedule"
+            }
+          }
+        }
+      },
+      "DigestDeliveryStatus": {
+        "type": "string",
+        "enum": [
+          "pending",
+          "sent",
+          "failed",
+          "skipped"
+        ]
+      },
+      "DigestDelivery": {
+        "type": "object",
+        "required": [
+          "status",
+          "attempts",
+          "lastError",
+          "nextAttemptAt",
+          "sentAt"
+        ],
+        "properties": {
+          "status": {
+            "$ref": "#/components/schemas/DigestDeliveryStatus"
+          },
+          "attempts": {
+            "type": "integer"
+          },
+          "lastError": {
+            "type": "string",
+            "nullable": true,
+            "description": "Why the last attempt failed (no credentials in it)."
+          },
+          "nextAttemptAt": {
+            "type": "string",
+            "format": "date-time",
+            "nullable": true
+          },
+          "sentAt": {
+            "type": "string",
+            "format": "date-time",
+            "nullable": true
+          }
+        }
+      },
+      "DigestFinding": {
+        "type": "object",
+        "required": [
+          "findingId",
+          "hostRecordId",
+          "hostname",
+          "kind",
+          "testId",
+          "text",
+          "at"
+        ],
+        "properties": {
+          "findingId": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "hostRecordId": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "hostname": {
+            "type": "string",
+            "nullable": true
+          },
+          "kind": {
+            "$ref": "#/components/schemas/FindingKind"
+          },
+          "testId": {
+            "$ref": "#/components/schemas/TestId"
+          },
+          "text": {
+            "type": "string"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When it regressed, was first seen, or its acceptance expires."
+          }
+        }
+      },
+      "DigestExpiringWaiver": {
+        "type": "object",
+        "required": [
+          "waiverId",
+          "policyName",
+          "ruleId",
+          "target",
+          "expiresAt"
+        ],
+        "properties": {
+          "waiverId": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "policyName": {
+            "type": "string"
+          },
+          "ruleId": {
+            "type": "string",
+            "nullable": true
+          },
+          "target": {
+            "type": "string",
+            "description": "The host name or group the waiver covers."
+          },
+          "expiresAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "DigestContent": {
+        "type": "object",
+        "required": [
+          "compliance",
+          "topRegressions",
+          "oldestOpen",
+          "expiringAcceptances",
+          "expiringWaivers"
+        ],
+        "properties": {
+          "compliance": {
+            "type": "object",
+            "required": [
+              "now",
+              "before",
+              "changePoints"
+            ],
+            "properties": {
+              "now": {
+                "$ref": "#/components/schemas/CompliancePoint"
+              },
+              "before": {
+                "type": "object",
+                "description": "At the period's start; null when no snapshot reaches back that far.",
+                "nullable": true,
+                "allOf": [
+                  {
+                    "$ref": "#/components/schemas/CompliancePoint"
+                  }
+                ]
+              },
+              "changePoints": {
+                "type": "number",
+                "nullable": true,
+                "description": "Change of `compliancePercent` over the period, in points."
+              }
+            }
+          },
+          "topRegressions": {
+            "type": "array",
+            "maxItems": 10,
+            "items": {
+              "$ref": "#/components/schemas/DigestFinding"
+            }
+          },
+          "oldestOpen": {
+            "type": "array",
+            "maxItems": 10,
+            "items": {
+              "$ref": "#/components/schemas/DigestFinding"
+            }
+          },
+          "expiringAcceptances": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/DigestFinding"
+            }
+          },
+          "expiringWaivers": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/DigestExpiringWaiver"
+            }
+          }
+        }
+      },
+      "Digest": {
+        "type": "object",
+        "required": [
+          "id",
+          "scheduleId",
+          "scope",
+          "cadence",
+          "periodStart",
+          "periodEnd",
+          "createdAt",
+          "link",
+          "delivery"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "scheduleId": {
+            "type": "string",
+            "format": "uuid",
+            "nullable": true,
+            "description": "Null once the schedule is deleted."
+          },
+          "scope": {
+            "$ref": "#/components/schemas/DigestScope"
+          },
+          "cadence": {
+            "$ref": "#/components/schemas/DigestCadence"
+          },
+          "periodStart": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "periodEnd": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "link": {
+            "type": "string",
+            "description": "The printable page, a path under the dashboard (absolute when the server knows its public address).",
+            "example": "/dashboard/digests/0f8fad5b-d9cb-469f-a165-70867728950e"
+          },
+          "delivery": {
+            "$ref": "#/components/schemas/DigestDelivery"
+          },
+          "content": {
+            "description": "The figures; in `getDigest` and `issueDigest` only.",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/DigestContent"
+              }
+            ]
+          }
+        }
+      },
+      "DigestPage": {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Page"
+          },
+          {
+            "type": "object",
+            "required": [
+              "items"
+            ],
+            "properties": {
+              "items": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/Digest"
+                }
+              }
+            }
+          }
+        ]
+      },
       "ForbiddenProblem": {
         "description": "A request refused because the token's role is below the one the operation requires.",
         "allOf": [
@@ -9772,6 +11318,85 @@ export const openApiDocument = {
         "in": "path",
         "required": true,
         "description": "The license key's id (`LicenseKeyInfo.id`), never the key itself.",
+        "schema": {
+          "$ref": "#/components/schemas/Id"
+        }
+      },
+      "AsOf": {
+        "name": "at",
+        "in": "query",
+        "description": "Answer as of this moment instead of now: a date (`2026-10-01`, meaning the end of that UTC day) or a\ndate-time. Each host's latest report received by then, with the policy versions and waivers in force then;\nhosts first seen later are left out. Answers for a past moment do not change when later reports arrive.\n",
+        "schema": {
+          "$ref": "#/components/schemas/Moment"
+        }
+      },
+      "HistoryFrom": {
+        "name": "from",
+        "in": "query",
+        "description": "The first day (UTC), `YYYY-MM-DD`. Default 30 days before `to`; at most 731 days before it.",
+        "schema": {
+          "type": "string",
+          "format": "date"
+        }
+      },
+      "HistoryTo": {
+        "name": "to",
+        "in": "query",
+        "description": "The last day (UTC), `YYYY-MM-DD`. Default today; a later day is refused.",
+        "schema": {
+          "type": "string",
+          "format": "date"
+        }
+      },
+      "HistoryInterval": {
+        "name": "interval",
+        "in": "query",
+        "description": "`day` (default) or `week` (weeks start on Monday; each point is as of the end of its last day).",
+        "schema": {
+          "type": "string",
+          "enum": [
+            "day",
+            "week"
+          ],
+          "default": "day"
+        }
+      },
+      "HistoryPolicy": {
+        "name": "policyId",
+        "in": "query",
+        "description": "Only this policy's compliance.",
+        "schema": {
+          "$ref": "#/components/schemas/Id"
+        }
+      },
+      "HistoryGroup": {
+        "name": "group",
+        "in": "query",
+        "description": "Only the hosts of this system group (as their latest report then listed it), compared case-insensitively.",
+        "schema": {
+          "$ref": "#/components/schemas/LabelFilter"
+        }
+      },
+      "HistoryCustomer": {
+        "name": "customer",
+        "in": "query",
+        "description": "Only the hosts of this customer (`system-customer-name=`), compared case-insensitively.",
+        "schema": {
+          "$ref": "#/components/schemas/LabelFilter"
+        }
+      },
+      "ScheduleId": {
+        "name": "scheduleId",
+        "in": "path",
+        "required": true,
+        "schema": {
+          "$ref": "#/components/schemas/Id"
+        }
+      },
+      "DigestId": {
+        "name": "digestId",
+        "in": "path",
+        "required": true,
         "schema": {
           "$ref": "#/components/schemas/Id"
         }

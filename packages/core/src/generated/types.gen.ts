@@ -688,6 +688,13 @@ export type LabelCount = {
 };
 
 export type Overview = {
+    /**
+     * The moment answered for when `at` was given (null: now). As of a past moment, `hardeningTrend` and
+     * `uploadsPerDay` end then, `staleHosts` is empty and `hosts.stale` and `hosts.decommissioned` are 0 (host
+     * states are kept now only), and findings and compliance come from the transitions recorded up to then.
+     *
+     */
+    asOf?: string | null;
     generatedAt: string;
     /**
      * The server's default stale threshold in days (system groups may have their own).
@@ -939,6 +946,10 @@ export type Rule = {
     id: RuleId;
     description?: string | null;
     /**
+     * The framework controls this rule is evidence for (see `listControls`).
+     */
+    controls?: Array<ControlRef>;
+    /**
      * A CEL expression, true when the host complies. It sees `summary` (the report's `ReportSummary`),
      * `report` (every key of the report: `key[]` lines as a list under `key`, absent Lynis list keys as empty
      * lists, `installed_packages_array` as a map of package to version), `host` (`hostname`, `hostId`,
@@ -1018,6 +1029,10 @@ export type Policy = {
     rules: Array<Rule & {
         results: StatusCounts;
     }>;
+    /**
+     * The policy's version, raised by every change; each result keeps the version it was evaluated under.
+     */
+    revision?: number;
     createdAt: string;
     updatedAt: string;
     /**
@@ -1097,6 +1112,10 @@ export type PolicyResult = {
      * When the rule last changed status on this host.
      */
     since: string;
+    /**
+     * The policy version (`Policy.revision`) the result was evaluated under.
+     */
+    policyRevision?: number;
     /**
      * The waiver that makes this result `waived`.
      */
@@ -1245,10 +1264,11 @@ export type WaiverList = {
  * `host.deleted`. Findings (`data`: the `TrackedFinding`): `finding.opened` (first seen on a host),
  * `finding.resolved` (a later report no longer has it), `finding.regressed` (seen again after being
  * resolved), `finding.accepted` (its risk accepted), `finding.acceptance_expired` (the acceptance ran out; it
- * is open again).
+ * is open again). `digest.ready`: a scheduled digest was issued (`data`: `digestId`, `scheduleId`, `scope`,
+ * `cadence`, `periodStart`, `periodEnd`, `link` to its printable page).
  *
  */
-export type WebhookEventType = 'report.stored' | 'host.regressed' | 'host.noncompliant' | 'host.compliant' | 'host.stale' | 'uploads.refused' | 'key.expiring' | 'host.identity_changed' | 'key.quota_reached' | 'policy.quarantined' | 'audit.event' | 'host.enrolled' | 'host.decommissioned' | 'host.reactivated' | 'host.merged' | 'host.deleted' | 'finding.opened' | 'finding.resolved' | 'finding.regressed' | 'finding.accepted' | 'finding.acceptance_expired';
+export type WebhookEventType = 'report.stored' | 'host.regressed' | 'host.noncompliant' | 'host.compliant' | 'host.stale' | 'uploads.refused' | 'key.expiring' | 'host.identity_changed' | 'key.quota_reached' | 'policy.quarantined' | 'audit.event' | 'host.enrolled' | 'host.decommissioned' | 'host.reactivated' | 'host.merged' | 'host.deleted' | 'finding.opened' | 'finding.resolved' | 'finding.regressed' | 'finding.accepted' | 'finding.acceptance_expired' | 'digest.ready';
 
 export type WebhookInput = {
     url: string;
@@ -1728,6 +1748,296 @@ export type NewEnrollment = {
 };
 
 /**
+ * A date (`YYYY-MM-DD`, the end of that UTC day) or a date-time with its offset.
+ */
+export type Moment = string;
+
+export type HostsByCompliance = {
+    compliant: number;
+    noncompliant: number;
+    /**
+     * Failing only on rules a waiver in force covered.
+     */
+    accepted: number;
+    /**
+     * In scope but without a result, or with a rule in error.
+     */
+    unknown: number;
+};
+
+export type OpenFindingsByKind = {
+    /**
+     * Warnings open, acknowledged or regressed.
+     */
+    warning: number;
+    suggestion: number;
+    /**
+     * Findings of either kind whose risk was accepted.
+     */
+    accepted: number;
+};
+
+export type CompliancePoint = {
+    /**
+     * The interval's last day; the figures are as of its end (UTC).
+     */
+    date: string;
+    hosts: HostsByCompliance;
+    /**
+     * Compliant and accepted hosts out of those with a known status, in percent; null when none is known.
+     */
+    compliancePercent: number | null;
+    openFindings: OpenFindingsByKind;
+    /**
+     * False for today's point, computed now and still moving; past points are snapshots.
+     */
+    final: boolean;
+};
+
+export type PolicyHistory = {
+    policyId: Id;
+    /**
+     * The policy's name now.
+     */
+    name: string;
+    points: Array<{
+        date: string;
+        hosts: HostsByCompliance;
+        compliancePercent: number | null;
+    }>;
+};
+
+export type ComplianceHistory = {
+    from: string;
+    to: string;
+    interval: 'day' | 'week';
+    policyId: string | null;
+    group: string | null;
+    customer: string | null;
+    /**
+     * The fleet's (or the policy's, group's or customer's) figures, oldest first.
+     */
+    points: Array<CompliancePoint>;
+    /**
+     * The same hosts' compliance per policy, each policy that existed in the window.
+     */
+    policies: Array<PolicyHistory>;
+};
+
+export type ComplianceHistoryRow = {
+    date: string;
+    /**
+     * Null: over every policy.
+     */
+    policyId: string | null;
+    policyName: string | null;
+    group: string | null;
+    customer: string | null;
+    compliant: number;
+    noncompliant: number;
+    accepted: number;
+    unknown: number;
+    compliancePercent: number | null;
+    /**
+     * Null on policy rows.
+     */
+    openWarnings: number | null;
+    openSuggestions: number | null;
+    acceptedFindings: number | null;
+    final: boolean;
+};
+
+/**
+ * A control of a framework, `FRAMEWORK:CONTROL-ID`.
+ */
+export type ControlRef = string;
+
+export type FrameworkName = string;
+
+export type ControlEvidenceRule = {
+    policyId: Id;
+    policyName: string;
+    ruleId: RuleId;
+    pass: number;
+    fail: number;
+    error: number;
+    waived: number;
+};
+
+export type ControlEvidenceFinding = {
+    kind: FindingKind;
+    testId: TestId;
+    /**
+     * Hosts where it is open, acknowledged or regressed.
+     */
+    openHosts: number;
+    acceptedHosts: number;
+};
+
+export type ControlFailingHost = {
+    hostRecordId: Id;
+    hostname: string | null;
+    /**
+     * The failing rules (`policyName/ruleId`) and open findings (test ids) behind it.
+     */
+    because: Array<string>;
+};
+
+export type Control = {
+    framework: string;
+    controlId: string;
+    title: string | null;
+    testIds: Array<TestId>;
+    /**
+     * Rule ids from the mapping file (any policy's rule with that id) and `policyName/ruleId` of rules whose `controls` name it.
+     */
+    ruleIds: Array<string>;
+    sources: Array<'file' | 'policy'>;
+    hosts: {
+        /**
+         * Every mapped rule passes or is waived, and no mapped finding is open.
+         */
+        passing: number;
+        failing: number;
+        /**
+         * No mapped rule has a result for the host and no mapped finding is open.
+         */
+        unknown: number;
+    };
+    evidence: {
+        rules: Array<ControlEvidenceRule>;
+        findings: Array<ControlEvidenceFinding>;
+    };
+    failingHosts: Array<ControlFailingHost>;
+};
+
+export type ControlReport = {
+    frameworks: Array<{
+        name: string;
+        controls: number;
+    }>;
+    /**
+     * The framework listed, as spelled in the mapping; null without `framework`.
+     */
+    framework: string | null;
+    controls: Array<Control>;
+};
+
+export type ControlImportResult = {
+    frameworks: Array<string>;
+    controls: number;
+};
+
+/**
+ * Neither (the fleet), a system group, or a customer.
+ */
+export type DigestScope = {
+    group?: string | null;
+    customer?: string | null;
+};
+
+export type DigestCadence = 'weekly' | 'monthly';
+
+export type DigestScheduleInput = {
+    scope: DigestScope;
+    cadence: DigestCadence;
+    recipients: Array<string>;
+};
+
+export type DigestSchedule = DigestScheduleInput & {
+    id: Id;
+    createdAt: string;
+    createdBy: string | null;
+    lastIssuedAt: string | null;
+    nextDueAt: string;
+};
+
+export type DigestScheduleList = {
+    items: Array<DigestSchedule>;
+};
+
+export type DigestDeliveryStatus = 'pending' | 'sent' | 'failed' | 'skipped';
+
+export type DigestDelivery = {
+    status: DigestDeliveryStatus;
+    attempts: number;
+    /**
+     * Why the last attempt failed (no credentials in it).
+     */
+    lastError: string | null;
+    nextAttemptAt: string | null;
+    sentAt: string | null;
+};
+
+export type DigestFinding = {
+    findingId: Id;
+    hostRecordId: Id;
+    hostname: string | null;
+    kind: FindingKind;
+    testId: TestId;
+    text: string;
+    /**
+     * When it regressed, was first seen, or its acceptance expires.
+     */
+    at: string;
+};
+
+export type DigestExpiringWaiver = {
+    waiverId: Id;
+    policyName: string;
+    ruleId: string | null;
+    /**
+     * The host name or group the waiver covers.
+     */
+    target: string;
+    expiresAt: string;
+};
+
+export type DigestContent = {
+    compliance: {
+        now: CompliancePoint;
+        /**
+         * At the period's start; null when no snapshot reaches back that far.
+         */
+        before: CompliancePoint | null;
+        /**
+         * Change of `compliancePercent` over the period, in points.
+         */
+        changePoints: number | null;
+    };
+    topRegressions: Array<DigestFinding>;
+    oldestOpen: Array<DigestFinding>;
+    expiringAcceptances: Array<DigestFinding>;
+    expiringWaivers: Array<DigestExpiringWaiver>;
+};
+
+export type Digest = {
+    id: Id;
+    /**
+     * Null once the schedule is deleted.
+     */
+    scheduleId: string | null;
+    scope: DigestScope;
+    cadence: DigestCadence;
+    periodStart: string;
+    periodEnd: string;
+    createdAt: string;
+    /**
+     * The printable page, a path under the dashboard (absolute when the server knows its public address).
+     */
+    link: string;
+    delivery: DigestDelivery;
+    /**
+     * The figures; in `getDigest` and `issueDigest` only.
+     */
+    content?: DigestContent;
+};
+
+export type DigestPage = Page & {
+    items: Array<Digest>;
+};
+
+/**
  * A request refused because the token's role is below the one the operation requires.
  */
 export type ForbiddenProblem = Problem & {
@@ -1875,6 +2185,48 @@ export type UserId = Id;
  * The license key's id (`LicenseKeyInfo.id`), never the key itself.
  */
 export type KeyId = Id;
+
+/**
+ * Answer as of this moment instead of now: a date (`2026-10-01`, meaning the end of that UTC day) or a
+ * date-time. Each host's latest report received by then, with the policy versions and waivers in force then;
+ * hosts first seen later are left out. Answers for a past moment do not change when later reports arrive.
+ *
+ */
+export type AsOf = Moment;
+
+/**
+ * The first day (UTC), `YYYY-MM-DD`. Default 30 days before `to`; at most 731 days before it.
+ */
+export type HistoryFrom = string;
+
+/**
+ * The last day (UTC), `YYYY-MM-DD`. Default today; a later day is refused.
+ */
+export type HistoryTo = string;
+
+/**
+ * `day` (default) or `week` (weeks start on Monday; each point is as of the end of its last day).
+ */
+export type HistoryInterval = 'day' | 'week';
+
+/**
+ * Only this policy's compliance.
+ */
+export type HistoryPolicy = Id;
+
+/**
+ * Only the hosts of this system group (as their latest report then listed it), compared case-insensitively.
+ */
+export type HistoryGroup = LabelFilter;
+
+/**
+ * Only the hosts of this customer (`system-customer-name=`), compared case-insensitively.
+ */
+export type HistoryCustomer = LabelFilter;
+
+export type ScheduleId = Id;
+
+export type DigestId = Id;
 
 export type PolicyInput2 = PolicyInput;
 
@@ -3178,6 +3530,13 @@ export type ListHostsData = {
     path?: never;
     query?: {
         /**
+         * Answer as of this moment instead of now: a date (`2026-10-01`, meaning the end of that UTC day) or a
+         * date-time. Each host's latest report received by then, with the policy versions and waivers in force then;
+         * hosts first seen later are left out. Answers for a past moment do not change when later reports arrive.
+         *
+         */
+        at?: Moment;
+        /**
          * Most items on the page.
          */
         limit?: number;
@@ -4228,6 +4587,13 @@ export type GetOverviewData = {
     path?: never;
     query?: {
         /**
+         * Answer as of this moment instead of now: a date (`2026-10-01`, meaning the end of that UTC day) or a
+         * date-time. Each host's latest report received by then, with the policy versions and waivers in force then;
+         * hosts first seen later are left out. Answers for a past moment do not change when later reports arrive.
+         *
+         */
+        at?: Moment;
+        /**
          * Ignored: a host's staleness is its lifecycle state (`Host.state`), from the server's stale threshold
          * and its groups' own. Kept so that older clients still get an answer.
          *
@@ -5169,6 +5535,13 @@ export type ListPolicyResultsData = {
     };
     query?: {
         /**
+         * Answer as of this moment instead of now: a date (`2026-10-01`, meaning the end of that UTC day) or a
+         * date-time. Each host's latest report received by then, with the policy versions and waivers in force then;
+         * hosts first seen later are left out. Answers for a past moment do not change when later reports arrive.
+         *
+         */
+        at?: Moment;
+        /**
          * Most items on the page.
          */
         limit?: number;
@@ -5941,6 +6314,13 @@ export type ExportHostsData = {
     path?: never;
     query?: {
         /**
+         * Answer as of this moment instead of now: a date (`2026-10-01`, meaning the end of that UTC day) or a
+         * date-time. Each host's latest report received by then, with the policy versions and waivers in force then;
+         * hosts first seen later are left out. Answers for a past moment do not change when later reports arrive.
+         *
+         */
+        at?: Moment;
+        /**
          * Only hosts whose latest report names a host name containing this text (case-insensitive, matched
          * literally: `%` and `_` are no wildcards). Control characters are refused.
          *
@@ -6270,6 +6650,580 @@ export type ExportFindingStatesResponses = {
 };
 
 export type ExportFindingStatesResponse = ExportFindingStatesResponses[keyof ExportFindingStatesResponses];
+
+export type GetComplianceHistoryData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * The first day (UTC), `YYYY-MM-DD`. Default 30 days before `to`; at most 731 days before it.
+         */
+        from?: string;
+        /**
+         * The last day (UTC), `YYYY-MM-DD`. Default today; a later day is refused.
+         */
+        to?: string;
+        /**
+         * `day` (default) or `week` (weeks start on Monday; each point is as of the end of its last day).
+         */
+        interval?: 'day' | 'week';
+        /**
+         * Only this policy's compliance.
+         */
+        policyId?: Id;
+        /**
+         * Only the hosts of this system group (as their latest report then listed it), compared case-insensitively.
+         */
+        group?: LabelFilter;
+        /**
+         * Only the hosts of this customer (`system-customer-name=`), compared case-insensitively.
+         */
+        customer?: LabelFilter;
+    };
+    url: '/api/admin/compliance/history';
+};
+
+export type GetComplianceHistoryErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type GetComplianceHistoryError = GetComplianceHistoryErrors[keyof GetComplianceHistoryErrors];
+
+export type GetComplianceHistoryResponses = {
+    /**
+     * The history.
+     */
+    200: ComplianceHistory;
+};
+
+export type GetComplianceHistoryResponse = GetComplianceHistoryResponses[keyof GetComplianceHistoryResponses];
+
+export type ExportComplianceHistoryData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * The first day (UTC), `YYYY-MM-DD`. Default 30 days before `to`; at most 731 days before it.
+         */
+        from?: string;
+        /**
+         * The last day (UTC), `YYYY-MM-DD`. Default today; a later day is refused.
+         */
+        to?: string;
+        /**
+         * `day` (default) or `week` (weeks start on Monday; each point is as of the end of its last day).
+         */
+        interval?: 'day' | 'week';
+        /**
+         * Only this policy's compliance.
+         */
+        policyId?: Id;
+        /**
+         * Only the hosts of this system group (as their latest report then listed it), compared case-insensitively.
+         */
+        group?: LabelFilter;
+        /**
+         * Only the hosts of this customer (`system-customer-name=`), compared case-insensitively.
+         */
+        customer?: LabelFilter;
+        /**
+         * `csv` (a header row, then one row per interval and policy) or `jsonl` (one JSON object per line).
+         */
+        format?: 'csv' | 'jsonl';
+    };
+    url: '/api/admin/exports/compliance-history';
+};
+
+export type ExportComplianceHistoryErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ExportComplianceHistoryError = ExportComplianceHistoryErrors[keyof ExportComplianceHistoryErrors];
+
+export type ExportComplianceHistoryResponses = {
+    /**
+     * The export, streamed (`content-disposition` names a file).
+     */
+    200: string;
+};
+
+export type ExportComplianceHistoryResponse = ExportComplianceHistoryResponses[keyof ExportComplianceHistoryResponses];
+
+export type ListControlsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * The framework, compared case-insensitively (`cis` finds `CIS`). Without it, only the list of frameworks.
+         */
+        framework?: FrameworkName;
+    };
+    url: '/api/admin/controls';
+};
+
+export type ListControlsErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ListControlsError = ListControlsErrors[keyof ListControlsErrors];
+
+export type ListControlsResponses = {
+    /**
+     * The frameworks and the controls of `framework`.
+     */
+    200: ControlReport;
+};
+
+export type ListControlsResponse = ListControlsResponses[keyof ListControlsResponses];
+
+export type ImportControlsData = {
+    body: string;
+    path?: never;
+    query?: never;
+    url: '/api/admin/controls/import';
+};
+
+export type ImportControlsErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * The JSON body is larger than the admin API accepts.
+     */
+    413: Problem;
+    /**
+     * The body is not `application/json`.
+     */
+    415: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ImportControlsError = ImportControlsErrors[keyof ImportControlsErrors];
+
+export type ImportControlsResponses = {
+    /**
+     * The frameworks the file replaced.
+     */
+    200: ControlImportResult;
+};
+
+export type ImportControlsResponse = ImportControlsResponses[keyof ImportControlsResponses];
+
+export type ListDigestSchedulesData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/admin/digest-schedules';
+};
+
+export type ListDigestSchedulesErrors = {
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ListDigestSchedulesError = ListDigestSchedulesErrors[keyof ListDigestSchedulesErrors];
+
+export type ListDigestSchedulesResponses = {
+    /**
+     * The schedules.
+     */
+    200: DigestScheduleList;
+};
+
+export type ListDigestSchedulesResponse = ListDigestSchedulesResponses[keyof ListDigestSchedulesResponses];
+
+export type CreateDigestScheduleData = {
+    body: DigestScheduleInput;
+    path?: never;
+    query?: never;
+    url: '/api/admin/digest-schedules';
+};
+
+export type CreateDigestScheduleErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type CreateDigestScheduleError = CreateDigestScheduleErrors[keyof CreateDigestScheduleErrors];
+
+export type CreateDigestScheduleResponses = {
+    /**
+     * The schedule.
+     */
+    201: DigestSchedule;
+};
+
+export type CreateDigestScheduleResponse = CreateDigestScheduleResponses[keyof CreateDigestScheduleResponses];
+
+export type DeleteDigestScheduleData = {
+    body?: never;
+    path: {
+        scheduleId: Id;
+    };
+    query?: never;
+    url: '/api/admin/digest-schedules/{scheduleId}';
+};
+
+export type DeleteDigestScheduleErrors = {
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type DeleteDigestScheduleError = DeleteDigestScheduleErrors[keyof DeleteDigestScheduleErrors];
+
+export type DeleteDigestScheduleResponses = {
+    /**
+     * Deleted.
+     */
+    204: void;
+};
+
+export type DeleteDigestScheduleResponse = DeleteDigestScheduleResponses[keyof DeleteDigestScheduleResponses];
+
+export type IssueDigestData = {
+    body?: never;
+    path: {
+        scheduleId: Id;
+    };
+    query?: never;
+    url: '/api/admin/digest-schedules/{scheduleId}/issue';
+};
+
+export type IssueDigestErrors = {
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type IssueDigestError = IssueDigestErrors[keyof IssueDigestErrors];
+
+export type IssueDigestResponses = {
+    /**
+     * The digest.
+     */
+    201: Digest;
+};
+
+export type IssueDigestResponse = IssueDigestResponses[keyof IssueDigestResponses];
+
+export type ListDigestsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Most items on the page.
+         */
+        limit?: number;
+        /**
+         * Items to skip before the page starts.
+         */
+        offset?: number;
+        /**
+         * Only digests whose delivery has this status.
+         */
+        status?: DigestDeliveryStatus;
+    };
+    url: '/api/admin/digests';
+};
+
+export type ListDigestsErrors = {
+    /**
+     * A parameter or the body is invalid; `detail` says which.
+     */
+    400: Problem;
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ListDigestsError = ListDigestsErrors[keyof ListDigestsErrors];
+
+export type ListDigestsResponses = {
+    /**
+     * One page of digests.
+     */
+    200: DigestPage;
+};
+
+export type ListDigestsResponse = ListDigestsResponses[keyof ListDigestsResponses];
+
+export type GetDigestData = {
+    body?: never;
+    path: {
+        digestId: Id;
+    };
+    query?: never;
+    url: '/api/admin/digests/{digestId}';
+};
+
+export type GetDigestErrors = {
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type GetDigestError = GetDigestErrors[keyof GetDigestErrors];
+
+export type GetDigestResponses = {
+    /**
+     * The digest.
+     */
+    200: Digest;
+};
+
+export type GetDigestResponse = GetDigestResponses[keyof GetDigestResponses];
+
+export type ResendDigestData = {
+    body?: never;
+    path: {
+        digestId: Id;
+    };
+    query?: never;
+    url: '/api/admin/digests/{digestId}/resend';
+};
+
+export type ResendDigestErrors = {
+    /**
+     * No admin token, or one that is unknown or revoked.
+     */
+    401: Problem;
+    /**
+     * The role of the token or person is below the role the operation requires (`x-required-role`), or a
+     * request signed in with the session cookie changes something without an `Origin` of this server (nor
+     * `Sec-Fetch-Site: same-origin`): refused as a possible cross-site request forgery.
+     *
+     */
+    403: ForbiddenProblem | Problem;
+    /**
+     * Nothing has this id.
+     */
+    404: Problem;
+    /**
+     * The request conflicts with the current state, e.g. rotating a key that is revoked.
+     */
+    409: Problem;
+    /**
+     * Too many requests from this address, or too many with a wrong admin token (the collectors' limits
+     * count admin requests too). Wait for the number of seconds in `Retry-After`.
+     *
+     */
+    429: Problem;
+    /**
+     * The database is unavailable, so the request (or its admin token) could not be checked or served; the
+     * client is not at fault. Try again after the number of seconds in `Retry-After`.
+     *
+     */
+    503: Problem;
+};
+
+export type ResendDigestError = ResendDigestErrors[keyof ResendDigestErrors];
+
+export type ResendDigestResponses = {
+    /**
+     * The digest, its delivery `pending`.
+     */
+    200: Digest;
+};
+
+export type ResendDigestResponse = ResendDigestResponses[keyof ResendDigestResponses];
 
 export type ExportAuditEventsData = {
     body?: never;

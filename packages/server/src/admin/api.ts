@@ -37,6 +37,9 @@ import { userRoutes } from './user-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 import { hostLifecycleRoutes } from './host-lifecycle-routes.js';
 import { findingRoutes } from './finding-routes.js';
+import { complianceHistoryRoutes } from './compliance-history-routes.js';
+import { controlRoutes } from './control-routes.js';
+import { digestRoutes } from './digest-routes.js';
 import { DEFAULT_LIFECYCLE, type LifecycleSettings } from '../hosts/lifecycle-settings.js';
 
 /** What the contract's admin operations are tagged with. */
@@ -52,6 +55,9 @@ const HANDLERS = {
   ...hostRoutes,
   ...hostLifecycleRoutes,
   ...findingRoutes,
+  ...complianceHistoryRoutes,
+  ...controlRoutes,
+  ...digestRoutes,
   ...reportRoutes,
   ...keyRoutes,
   ...rejectionRoutes,

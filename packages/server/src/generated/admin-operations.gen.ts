@@ -511,6 +511,83 @@ export interface AdminOperations {
     defaulted: 'format';
     raw: true;
   };
+  /** `GET /api/admin/compliance/history` */
+  getComplianceHistory: {
+    data: Contract.GetComplianceHistoryData;
+    responses: Contract.GetComplianceHistoryResponses;
+    defaulted: 'interval';
+    raw: false;
+  };
+  /** `GET /api/admin/exports/compliance-history` */
+  exportComplianceHistory: {
+    data: Contract.ExportComplianceHistoryData;
+    responses: Contract.ExportComplianceHistoryResponses;
+    defaulted: 'interval' | 'format';
+    raw: true;
+  };
+  /** `GET /api/admin/controls` */
+  listControls: {
+    data: Contract.ListControlsData;
+    responses: Contract.ListControlsResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `POST /api/admin/controls/import` */
+  importControls: {
+    data: Contract.ImportControlsData;
+    responses: Contract.ImportControlsResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `GET /api/admin/digest-schedules` */
+  listDigestSchedules: {
+    data: Contract.ListDigestSchedulesData;
+    responses: Contract.ListDigestSchedulesResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `POST /api/admin/digest-schedules` */
+  createDigestSchedule: {
+    data: Contract.CreateDigestScheduleData;
+    responses: Contract.CreateDigestScheduleResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `DELETE /api/admin/digest-schedules/{scheduleId}` */
+  deleteDigestSchedule: {
+    data: Contract.DeleteDigestScheduleData;
+    responses: Contract.DeleteDigestScheduleResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `POST /api/admin/digest-schedules/{scheduleId}/issue` */
+  issueDigest: {
+    data: Contract.IssueDigestData;
+    responses: Contract.IssueDigestResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `GET /api/admin/digests` */
+  listDigests: {
+    data: Contract.ListDigestsData;
+    responses: Contract.ListDigestsResponses;
+    defaulted: 'limit' | 'offset';
+    raw: false;
+  };
+  /** `GET /api/admin/digests/{digestId}` */
+  getDigest: {
+    data: Contract.GetDigestData;
+    responses: Contract.GetDigestResponses;
+    defaulted: never;
+    raw: false;
+  };
+  /** `POST /api/admin/digests/{digestId}/resend` */
+  resendDigest: {
+    data: Contract.ResendDigestData;
+    responses: Contract.ResendDigestResponses;
+    defaulted: never;
+    raw: false;
+  };
   /** `GET /api/admin/exports/audit-events` */
   exportAuditEvents: {
     data: Contract.ExportAuditEventsData;
@@ -597,5 +674,16 @@ export const ADMIN_OPERATION_ROLES = {
   exportFindings: 'viewer',
   exportHostHistory: 'viewer',
   exportFindingStates: 'viewer',
+  getComplianceHistory: 'viewer',
+  exportComplianceHistory: 'viewer',
+  listControls: 'viewer',
+  importControls: 'admin',
+  listDigestSchedules: 'viewer',
+  createDigestSchedule: 'admin',
+  deleteDigestSchedule: 'admin',
+  issueDigest: 'operator',
+  listDigests: 'viewer',
+  getDigest: 'viewer',
+  resendDigest: 'operator',
   exportAuditEvents: 'admin',
 } as const satisfies Record<string, (typeof ADMIN_ROLES)[number] | 'none'>;

@@ -59,6 +59,11 @@ function slackText(type: DeliveryEventType, data: Record<string, unknown>): stri
     case 'finding.accepted':
     case 'finding.acceptance_expired':
       return `${FINDING_CHANGES[type]} on ${host}: ${escape(String(data['kind']))} ${escape(String(data['testId']))}`;
+    case 'digest.ready': {
+      const scope = data['scope'] as { group?: string | null; customer?: string | null } | null;
+      const of = scope?.group ? `group ${escape(scope.group)}` : scope?.customer ? `customer ${escape(scope.customer)}` : 'the fleet';
+      return `The ${escape(String(data['cadence']))} digest of ${of} is ready: ${escape(String(data['link']))}`;
+    }
     case 'audit.event': {
       const actor = data['actor'] as { name: string | null } | null;
       return `Audit: ${escape(String(actor?.name ?? 'someone'))} ${escape(String(data['operation']))} (${escape(String(data['outcome']))})`;

@@ -25,6 +25,9 @@ import { HostScopeIndex } from './0023-host-scope-index.js';
 import { Enrollments } from './0024-enrollments.js';
 import { HostLifecycle } from './0025-host-lifecycle.js';
 import { FindingLifecycle } from './0026-finding-lifecycle.js';
+import { PointInTime } from './0027-point-in-time.js';
+import { Controls } from './0028-controls.js';
+import { Digests } from './0029-digests.js';
 
 /**
  * Every PostgreSQL schema migration, oldest first. PostgreSQL support came after SQLite's 0003, so its list starts
@@ -57,4 +60,7 @@ export const POSTGRESQL_MIGRATIONS: MigrationObject[] = [
   { name: '0024-enrollments', class: Enrollments },
   { name: '0025-host-lifecycle', class: HostLifecycle },
   { name: '0026-finding-lifecycle', class: FindingLifecycle },
+  { name: '0027-point-in-time', class: PointInTime },
+  { name: '0028-controls', class: Controls },
+  { name: '0029-digests', class: Digests },
 ];

@@ -27,6 +27,9 @@ import { HostScopeIndex } from './0025-host-scope-index.js';
 import { Enrollments } from './0026-enrollments.js';
 import { HostLifecycle } from './0027-host-lifecycle.js';
 import { FindingLifecycle } from './0028-finding-lifecycle.js';
+import { PointInTime } from './0029-point-in-time.js';
+import { Controls } from './0030-controls.js';
+import { Digests } from './0031-digests.js';
 
 /**
  * Every SQLite schema migration, oldest first, listed so that they run from compiled output without file globbing.
@@ -61,4 +64,7 @@ export const SQLITE_MIGRATIONS: MigrationObject[] = [
   { name: '0026-enrollments', class: Enrollments },
   { name: '0027-host-lifecycle', class: HostLifecycle },
   { name: '0028-finding-lifecycle', class: FindingLifecycle },
+  { name: '0029-point-in-time', class: PointInTime },
+  { name: '0030-controls', class: Controls },
+  { name: '0031-digests', class: Digests },
 ];
