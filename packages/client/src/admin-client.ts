@@ -2,6 +2,8 @@ import {
   acceptHostIdentity,
   exportAuditEvents,
   exportFindingStates,
+  exportComplianceHistory,
+  getComplianceHistory,
   listAuditEvents,
   createEnrollment,
   listEnrollments,
@@ -88,6 +90,9 @@ import type {
   AuditEventPage,
   ExportAuditEventsData,
   ExportFindingStatesData,
+  ComplianceHistory,
+  ExportComplianceHistoryData,
+  GetComplianceHistoryData,
   ListAuditEventsData,
   NewUserRequest,
   User,
@@ -182,6 +187,10 @@ export type DeliveryQuery = NonNullable<ListWebhookDeliveriesData['query']>;
 export type TrackedFindingQuery = NonNullable<ListTrackedFindingsData['query']>;
 /** The export of findings with their lifecycle: state, group, kind, test id, and the format. */
 export type FindingStatesExportQuery = NonNullable<ExportFindingStatesData['query']>;
+/** Query of `getComplianceHistory`: the window, the interval, and one policy, group or customer. */
+export type ComplianceHistoryQuery = NonNullable<GetComplianceHistoryData['query']>;
+/** The compliance history's export: the history's query and the format. */
+export type ComplianceHistoryExportQuery = NonNullable<ExportComplianceHistoryData['query']>;
 /** Query of `listHostFindings`: its state filter. */
 export type HostFindingQuery = NonNullable<ListHostFindingsData['query']>;
 export type AuditEventQuery = NonNullable<ListAuditEventsData['query']>;
@@ -325,6 +334,10 @@ export interface AdminClient {
   getTimeToFix(query?: { from?: string; to?: string }): Promise<TimeToFix>;
   /** `GET /api/admin/exports/finding-states`: the fleet's findings with their lifecycle, oldest first, as CSV or JSON Lines. */
   exportFindingStates(query: FindingStatesExportQuery): Promise<string>;
+  /** `GET /api/admin/compliance/history`: compliance and open findings per day or week (default the last 30 days). */
+  getComplianceHistory(query?: ComplianceHistoryQuery): Promise<ComplianceHistory>;
+  /** `GET /api/admin/exports/compliance-history`: the history, one row per interval and policy, as CSV or JSON Lines. */
+  exportComplianceHistory(query: ComplianceHistoryExportQuery): Promise<string>;
   /** Closes the client's connections. */
   close(): Promise<void>;
 }
@@ -401,6 +414,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     ...accessOperations({ json, answerOf, transport }),
     ...hostLifecycleOperations({ json, answerOf, transport }),
     ...findingOperations({ json, answerOf, transport }),
+    ...complianceHistoryOperations({ json, answerOf, transport }),
     close: () => transport.close(),
   };
 }
@@ -475,6 +489,16 @@ function findingOperations({ json, answerOf, transport }: Exchanges): Pick<Admin
     updateFinding: (findingId, update) => json<TrackedFinding>(() => updateFinding({ ...transport.call(), path: { findingId }, body: update }), 200),
     getTimeToFix: (query) => json<TimeToFix>(() => getTimeToFix({ ...transport.call(), query }), 200),
     exportFindingStates: async (query) => (await answerOf(() => exportFindingStates({ ...transport.call(), query }), 200)).text,
+  };
+}
+
+/** The fleet's compliance and open findings over time, and their export. */
+type ComplianceHistoryOperations = 'getComplianceHistory' | 'exportComplianceHistory';
+
+function complianceHistoryOperations({ json, answerOf, transport }: Exchanges): Pick<AdminClient, ComplianceHistoryOperations> {
+  return {
+    getComplianceHistory: (query) => json<ComplianceHistory>(() => getComplianceHistory({ ...transport.call(), query }), 200),
+    exportComplianceHistory: async (query) => (await answerOf(() => exportComplianceHistory({ ...transport.call(), query }), 200)).text,
   };
 }
 

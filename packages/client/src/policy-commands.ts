@@ -1,5 +1,5 @@
 // The admin commands of compliance policies: list, show, preview, create, update, enable, disable, delete, their
-// results, and one host's compliance.
+// results, one host's compliance, and the fleet's over time (compliance-history-command.ts).
 import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { HostCompliance, Policy, PolicyInput, PolicyList, PolicyPreview, PolicyResultPage, PolicyScope, Rule } from './generated/types.gen.js';
@@ -8,6 +8,7 @@ import { admin, adminCommand, deleted, pageOptions, show, type OutputFlags } fro
 import { formatFields, formatPageLine, formatTable, formatTime } from './admin-output.js';
 import { recordId } from './cli-arguments.js';
 import { UsageError } from './cli-settings.js';
+import { addComplianceHistoryCommand } from './compliance-history-command.js';
 
 /** The contract's `RuleId`. */
 const RULE_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -144,7 +145,7 @@ function addPolicyUpdateCommand(policies: Command): void {
     );
 }
 
-/** `policies results` and `compliance`: the results of a policy's hosts, and of one host on every policy. */
+/** `policies results` and `compliance`: the results of a policy's hosts, of one host on every policy, and the history. */
 function addResultCommands(program: Command, policies: Command): void {
   adminCommand(policies, 'results', "list each host's result on a policy's rules (failures first), with how many there are and the next page")
     .argument('<policy-id>', "the policy's id, from policies list", recordId)
@@ -168,7 +169,11 @@ function addResultCommands(program: Command, policies: Command): void {
         return show(options, await client.listPolicyResults(policyId, { ruleId: rule, status, hostname, sort, order, limit, offset }), formatResults);
       }),
     );
-  adminCommand(program, 'compliance', "show a host's results on every policy, and their latest changes")
+  // `compliance <host-id>` shows a host's, as it did before `history`: `host` is the default subcommand, and
+  // `compliance` has no flags of its own (commander would take them from the subcommand).
+  const compliance = program.command('compliance').description("a host's compliance (`compliance host <host-id>`, the default), or the fleet's over time");
+  addComplianceHistoryCommand(compliance);
+  adminCommand(compliance, 'host', "show a host's results on every policy, and their latest changes", { isDefault: true })
     .argument('<host-id>', "the host's id (the ID column of `hosts`)", recordId)
     .action(
       admin<[string, OutputFlags]>(async (client, hostRecordId, options) => show(options, await client.getHostCompliance(hostRecordId), formatHostCompliance)),
