@@ -139,6 +139,7 @@ describe('routes', () => {
       'Overview',
       'Hosts',
       'Findings',
+      'Trends',
       'Policies',
       'Exceptions',
       'Webhooks',

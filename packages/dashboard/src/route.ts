@@ -1,6 +1,7 @@
 import type { AuditOutcome, Client, DeliveryStatus, HostComplianceState, ListHostsData } from '@org/audit-client/sdk';
 import type { AdminOperationId } from './permissions.js';
 import { FINDING_STATES, type TrackedFilters } from './finding-lifecycle.js';
+import { DEFAULT_TREND_WINDOW, TREND_INTERVALS, TREND_WINDOWS, type TrendFilters } from './trends.js';
 
 /** Columns the hosts list can be sorted by, as the contract names them. */
 export const HOST_SORTS = ['lastSeen', 'hostname', 'hardeningIndex', 'warnings', 'compliance'] as const;
@@ -178,6 +179,19 @@ export const ROUTES = {
     }),
     page: 'FindingsPage',
   }),
+  trends: entry({
+    path: 'trends',
+    title: 'Trends',
+    nav: {},
+    parse: (q): TrendFilters => ({
+      days: q.numberOf('days', TREND_WINDOWS),
+      interval: q.oneOf('interval', TREND_INTERVALS),
+      group: q.text('group'),
+      customer: q.text('customer'),
+    }),
+    query: (r) => ({ days: r.days === DEFAULT_TREND_WINDOW ? undefined : r.days, interval: r.interval, group: r.group, customer: r.customer }),
+    page: 'TrendsPage',
+  }),
   policies: entry({
     path: 'policies',
     title: 'Policies',
@@ -347,6 +361,11 @@ export class QueryReader {
   listOf<T extends string>(name: string, values: readonly T[]): T[] | undefined {
     const known = (this.params.get(name) ?? '').split(',').flatMap((part) => values.filter((value) => value === part));
     return known.length > 0 ? [...new Set(known)] : undefined;
+  }
+  /** One of the numbers given, or none. */
+  numberOf<T extends number>(name: string, values: readonly T[]): T | undefined {
+    const number = wholeNumber(this.params.get(name));
+    return values.find((known) => known === number);
   }
   /** A whole number of days from 0 to `max`, or none. */
   days(name: string, max: number): number | undefined {
