@@ -351,6 +351,8 @@ export const PolicyResultRecord = defineEntity({
     /** The host name in the report evaluated, and whether it has none: the order of a policy's results pages. */
     hostname: p.string().length(255).nullable(),
     nameless: p.boolean().default(false),
+    /** The policy's revision the result was evaluated under (see `PolicyVersionRecord`). */
+    policyRevision: p.integer().default(0),
   },
   // A host's results on a policy (those a waiver names: PostgreSQL without statistics read the policy's results in
   // the primary key when this held the host alone), and a policy's results pages, by stored status (and rule), then
@@ -395,8 +397,11 @@ export const PolicyResultChangeRecord = defineEntity({
     value: p.string().length(255).nullable(),
     reportId: p.uuid(),
     at: p.datetime(),
+    /** The policy's revision the status was evaluated under; null for changes recorded before revisions were kept. */
+    policyRevision: p.integer().nullable(),
   },
-  indexes: [{ properties: ['hostRecordId', 'at'] }, { properties: ['policyId'] }],
+  // By time too: the first change of all (the first day compliance snapshots cover).
+  indexes: [{ properties: ['hostRecordId', 'at'] }, { properties: ['policyId'] }, { properties: ['at'] }],
 });
 export type PolicyResultChangeRecord = InferEntity<typeof PolicyResultChangeRecord>;
 
@@ -773,6 +778,77 @@ export const FindingTransitionRecord = defineEntity({
 });
 export type FindingTransitionRecord = InferEntity<typeof FindingTransitionRecord>;
 
+/**
+ * Each version of a policy as saved (created, updated, enabled, disabled, quarantined), written in the transaction
+ * that saves it; a deletion adds a last version marked `deleted`. The version in force at a moment is the newest
+ * saved by then (see `compliance/`).
+ */
+export const PolicyVersionRecord = defineEntity({
+  name: 'PolicyVersionRecord',
+  tableName: 'policy_version',
+  properties: {
+    policyId: p.uuid().primary(),
+    revision: p.integer().primary(),
+    name: p.string().length(100),
+    enabled: p.boolean(),
+    scopeKeyId: p.uuid().nullable(),
+    scopeGroup: p.string().length(255).nullable(),
+    scopeTag: p.string().length(255).nullable(),
+    scopeHostname: p.string().length(255).nullable(),
+    rules: p.text(),
+    savedAt: p.datetime(),
+    deleted: p.boolean().default(false),
+  },
+});
+export type PolicyVersionRecord = InferEntity<typeof PolicyVersionRecord>;
+
+/** A deleted waiver (by an operator, or with its policy), kept so that the waivers in force at a past moment are known. */
+export const WaiverHistoryRecord = defineEntity({
+  name: 'WaiverHistoryRecord',
+  tableName: 'waiver_history',
+  properties: {
+    id: p.uuid().primary(),
+    policyId: p.uuid(),
+    ruleId: p.string().length(64).nullable(),
+    hostRecordId: p.uuid().nullable(),
+    groupName: p.string().length(255).nullable(),
+    reason: p.text(),
+    expiresAt: p.datetime(),
+    createdAt: p.datetime(),
+    createdBy: p.string().length(255).nullable(),
+    deletedAt: p.datetime(),
+  },
+});
+export type WaiverHistoryRecord = InferEntity<typeof WaiverHistoryRecord>;
+
+/**
+ * The compliance as of the end of one UTC day (see `compliance/compliance-snapshots.ts`): over every policy (the nil
+ * UUID) or one, of the fleet, of one group or of one customer (lowered); the open findings on the all-policies rows
+ * only. Written once the day is over, never changed.
+ */
+export const ComplianceSnapshotRecord = defineEntity({
+  name: 'ComplianceSnapshotRecord',
+  tableName: 'compliance_snapshot',
+  properties: {
+    /** `YYYY-MM-DD`. */
+    day: p.string().length(10).primary(),
+    policyId: p.uuid().primary(),
+    /** `fleet`, `group` or `customer`. */
+    scopeKind: p.string().length(8).primary(),
+    /** The group or customer, lowered; empty for the fleet. */
+    scopeValue: p.string().length(255).primary(),
+    compliant: p.integer(),
+    noncompliant: p.integer(),
+    accepted: p.integer(),
+    unknown: p.integer(),
+    openWarning: p.integer().nullable(),
+    openSuggestion: p.integer().nullable(),
+    acceptedFindings: p.integer().nullable(),
+    takenAt: p.datetime(),
+  },
+});
+export type ComplianceSnapshotRecord = InferEntity<typeof ComplianceSnapshotRecord>;
+
 /** Every entity, for opening the database. */
 export const ENTITIES = [
   LicenseKeyRecord,
@@ -807,4 +883,7 @@ export const ENTITIES = [
   AuditChainHeadRecord,
   FindingRecord,
   FindingTransitionRecord,
+  PolicyVersionRecord,
+  WaiverHistoryRecord,
+  ComplianceSnapshotRecord,
 ];

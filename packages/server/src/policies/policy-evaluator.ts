@@ -230,6 +230,7 @@ export class PolicyEvaluator extends BackgroundWorker {
       }),
     );
     run.overruns.push(...incidents);
+    const revisions = new Map(policies.map(({ policy }) => [policy.id, policy.revision]));
     chunk.forEach(({ host }, index) => {
       for (const { policyId, ruleId, outcome } of outcomes[index] ?? []) {
         if (outcome.overrun === 'time') run.overruns.push({ policyId, ruleId, kind: 'time', message: outcome.message! });
@@ -245,6 +246,7 @@ export class PolicyEvaluator extends BackgroundWorker {
           since: time,
           hostname: host.hostname,
           nameless: host.hostname === null,
+          policy_revision: revisions.get(policyId)!,
         });
       }
     });
@@ -368,6 +370,7 @@ function statusChanges(results: ResultRow[], previous: Map<string, { status: str
         value: result.value,
         report_id: result.report_id,
         at: time,
+        policy_revision: result.policy_revision,
       });
   }
   return changes;

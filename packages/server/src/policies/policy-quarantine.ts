@@ -2,6 +2,7 @@ import type { Knex } from '@mikro-orm/knex';
 import type { AuditLogger } from '@org/audit-server-core';
 import type { Database, DatabaseTime } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
+import { recordPolicyVersion } from '../compliance/policy-versions.js';
 import { writeEvents } from '../webhooks/outbox.js';
 
 /** Time overruns after which a policy is quarantined. */
@@ -58,6 +59,7 @@ async function quarantine(
   await trx('policy')
     .where('id', policyId)
     .update({ enabled: false, quarantined_at: time, quarantine_reason: reason, revision: trx.raw('revision + 1') });
+  await recordPolicyVersion(trx, policyId, time);
   await writeEvents(trx, [{ type: 'policy.quarantined', data: { policyId, policyName: name, ruleId, reason, at: now.toISOString() } }], time);
 }
 

@@ -6,6 +6,8 @@ import type { ReadRowOf } from '../database/rows.js';
 import type { Database } from '../database/dialect.js';
 import { DomainError, notFound } from '../errors/domain-error.js';
 import { sqlDialectOf } from '../database/dialects.js';
+import { moveWaiversToHistory } from '../compliance/waiver-history.js';
+import { recordPolicyDeletion, recordPolicyVersion } from '../compliance/policy-versions.js';
 import { recountFleet } from './policy-counts.js';
 import { budgetErrors } from './rule-checks.js';
 import { compileRule, isExpressionError, type CompiledRule } from './rule-expression.js';
@@ -76,9 +78,10 @@ export async function createPolicy(database: Database, input: PolicyInput, now =
   const id = randomUUID();
   const time = sqlDialectOf(database.em).toDatabaseTime(now);
   await withUniqueName(input.name, () =>
-    database.em
-      .getKnex()('policy')
-      .insert({ id, ...columnsOf(input), created_at: time, updated_at: time, revision: 1 }),
+    database.em.getKnex().transaction(async (trx) => {
+      await trx('policy').insert({ id, ...columnsOf(input), created_at: time, updated_at: time, revision: 1 });
+      await recordPolicyVersion(trx, id, time);
+    }),
   );
   return (await findPolicy(database, id))!;
 }
@@ -88,10 +91,13 @@ export async function updatePolicy(database: Database, id: string, input: Policy
   await checkRulesAndBudgets(input.rules);
   const time = sqlDialectOf(database.em).toDatabaseTime(now);
   const updated = await withUniqueName<number>(input.name, () =>
-    database.em
-      .getKnex()('policy')
-      .where('id', id)
-      .update({ ...columnsOf(input), ...UNQUARANTINED, updated_at: time, revision: database.em.getKnex().raw('revision + 1') }),
+    database.em.getKnex().transaction(async (trx) => {
+      const count = await trx('policy')
+        .where('id', id)
+        .update({ ...columnsOf(input), ...UNQUARANTINED, updated_at: time, revision: trx.raw('revision + 1') });
+      await recordPolicyVersion(trx, id, time);
+      return count;
+    }),
   );
   if (updated === 0) throw notFound('policy', id);
   return (await findPolicy(database, id))!;
@@ -110,22 +116,30 @@ export async function setPolicyEnabled(database: Database, id: string, enabled: 
   if (!policy) throw notFound('policy', id);
   if (enabled) await checkRulesAndBudgets(policy.rules);
   const time = sqlDialectOf(database.em).toDatabaseTime(now);
-  const updated = await database.em
-    .getKnex()('policy')
-    .where('id', id)
-    .update({ enabled, ...(enabled ? UNQUARANTINED : {}), updated_at: time, revision: database.em.getKnex().raw('revision + 1') });
+  const updated = await database.em.getKnex().transaction(async (trx) => {
+    const count = await trx('policy')
+      .where('id', id)
+      .update({ enabled, ...(enabled ? UNQUARANTINED : {}), updated_at: time, revision: trx.raw('revision + 1') });
+    await recordPolicyVersion(trx, id, time);
+    return count;
+  });
   if (updated === 0) throw notFound('policy', id);
   return (await findPolicy(database, id))!;
 }
 
-/** Deletes a policy with its results, their counts, their history and its waivers, in one transaction. */
-export async function deletePolicy(database: Database, id: string): Promise<void> {
+/**
+ * Deletes a policy with its results, their counts and its waivers, in one transaction. Its versions, its results'
+ * changes and its waivers (moved to their history) are kept: compliance at a moment before still counts it.
+ */
+export async function deletePolicy(database: Database, id: string, now = new Date()): Promise<void> {
   if (!isRecordId(id)) throw notFound('policy', id);
+  const time = sqlDialectOf(database.em).toDatabaseTime(now);
   await database.em.getKnex().transaction(async (trx) => {
+    await recordPolicyDeletion(trx, id, time);
     const deleted = await trx('policy').where('id', id).delete();
     if (deleted === 0) throw notFound('policy', id);
-    for (const table of ['policy_result', 'policy_status_count', 'policy_result_change', 'waiver', 'policy_run'])
-      await trx(table).where('policy_id', id).delete();
+    await moveWaiversToHistory(trx, (waivers) => void waivers.where('policy_id', id), time);
+    for (const table of ['policy_result', 'policy_status_count', 'policy_run']) await trx(table).where('policy_id', id).delete();
     await recountFleet(trx);
   });
 }

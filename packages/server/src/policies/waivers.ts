@@ -9,6 +9,7 @@ import { DomainError, notFound } from '../errors/domain-error.js';
 import { selectHosts } from '../hosts/host-selection.js';
 import { hostInScope, scopedHostIds } from '../hosts/host-scope.js';
 import { isScoped, type AccessScope } from '../people/scope.js';
+import { moveWaiversToHistory } from '../compliance/waiver-history.js';
 import { findPolicy } from './policy-records.js';
 import { DEFAULT_WAIVER_MAX_DAYS, MAX_BULK_WAIVER_HOSTS, type WaiverLimits } from './waiver-limits.js';
 
@@ -98,18 +99,30 @@ export async function listWaivers(
   return ((await query) as WaiverRow[]).map(toWaiver);
 }
 
-/** Deletes a waiver; a `not_found` {@link DomainError} when there is none, or it names a host out of `scope`. */
-export async function deleteWaiver(database: Database, scope: AccessScope, id: string): Promise<void> {
+/**
+ * Deletes a waiver, kept in its history (compliance at a moment before still applies it); a `not_found`
+ * {@link DomainError} when there is none, or it names a host out of `scope`.
+ */
+export async function deleteWaiver(database: Database, scope: AccessScope, id: string, now = new Date()): Promise<void> {
   const knex = database.em.getKnex();
   const hosts = scopedHostIds(knex, scope);
-  const waiver = knex('waiver').where('id', id);
   if (hosts) {
     // A scoped reader sees group and fleet waivers, but they reach hosts beyond its scope: not its to delete.
-    const [covers] = await waiver.clone().select<{ host_record_id: string | null }[]>('host_record_id');
+    const [covers] = await knex('waiver').where('id', id).select<{ host_record_id: string | null }[]>('host_record_id');
     if (covers && covers.host_record_id === null) throw beyondScope();
-    waiver.whereIn('host_record_id', hosts);
   }
-  if ((await waiver.delete()) === 0) throw notFound('waiver', id);
+  const time = sqlDialectOf(database.em).toDatabaseTime(now);
+  const deleted = await knex.transaction((trx) =>
+    moveWaiversToHistory(
+      trx,
+      (waiver) => {
+        waiver.where('id', id);
+        if (hosts) waiver.whereIn('host_record_id', hosts);
+      },
+      time,
+    ),
+  );
+  if (deleted === 0) throw notFound('waiver', id);
 }
 
 /** A group's or the fleet's waiver asked of a scoped actor: it would reach hosts it may not see. */
