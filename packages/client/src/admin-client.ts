@@ -4,6 +4,13 @@ import {
   exportFindingStates,
   exportComplianceHistory,
   getComplianceHistory,
+  listDigestSchedules,
+  createDigestSchedule,
+  deleteDigestSchedule,
+  issueDigest,
+  listDigests,
+  getDigest,
+  resendDigest,
   listAuditEvents,
   createEnrollment,
   listEnrollments,
@@ -91,6 +98,12 @@ import type {
   ExportAuditEventsData,
   ExportFindingStatesData,
   ComplianceHistory,
+  Digest,
+  DigestPage,
+  DigestSchedule,
+  DigestScheduleInput,
+  DigestScheduleList,
+  ListDigestsData,
   ExportComplianceHistoryData,
   GetComplianceHistoryData,
   ListAuditEventsData,
@@ -338,6 +351,20 @@ export interface AdminClient {
   getComplianceHistory(query?: ComplianceHistoryQuery): Promise<ComplianceHistory>;
   /** `GET /api/admin/exports/compliance-history`: the history, one row per interval and policy, as CSV or JSON Lines. */
   exportComplianceHistory(query: ComplianceHistoryExportQuery): Promise<string>;
+  /** `GET /api/admin/digest-schedules`: recipients' addresses shown to admins only. */
+  listDigestSchedules(): Promise<DigestScheduleList>;
+  /** `POST /api/admin/digest-schedules`. */
+  createDigestSchedule(schedule: DigestScheduleInput): Promise<DigestSchedule>;
+  /** `DELETE /api/admin/digest-schedules/{scheduleId}`: its digests stay. */
+  deleteDigestSchedule(scheduleId: string): Promise<void>;
+  /** `POST /api/admin/digest-schedules/{scheduleId}/issue`: the digest over the period ending now. */
+  issueDigest(scheduleId: string): Promise<Digest>;
+  /** `GET /api/admin/digests`: newest first, with their delivery. */
+  listDigests(query?: ListDigestsData['query']): Promise<DigestPage>;
+  /** `GET /api/admin/digests/{digestId}`: with its figures. */
+  getDigest(digestId: string): Promise<Digest>;
+  /** `POST /api/admin/digests/{digestId}/resend`: a new round of attempts. */
+  resendDigest(digestId: string): Promise<Digest>;
   /** Closes the client's connections. */
   close(): Promise<void>;
 }
@@ -415,6 +442,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     ...hostLifecycleOperations({ json, answerOf, transport }),
     ...findingOperations({ json, answerOf, transport }),
     ...complianceHistoryOperations({ json, answerOf, transport }),
+    ...digestOperations({ json, answerOf, transport }),
     close: () => transport.close(),
   };
 }
@@ -499,6 +527,21 @@ function complianceHistoryOperations({ json, answerOf, transport }: Exchanges): 
   return {
     getComplianceHistory: (query) => json<ComplianceHistory>(() => getComplianceHistory({ ...transport.call(), query }), 200),
     exportComplianceHistory: async (query) => (await answerOf(() => exportComplianceHistory({ ...transport.call(), query }), 200)).text,
+  };
+}
+
+/** Scheduled digests and the digests issued. */
+type DigestOperations = 'listDigestSchedules' | 'createDigestSchedule' | 'deleteDigestSchedule' | 'issueDigest' | 'listDigests' | 'getDigest' | 'resendDigest';
+
+function digestOperations({ json, answerOf, transport }: Exchanges): Pick<AdminClient, DigestOperations> {
+  return {
+    listDigestSchedules: () => json<DigestScheduleList>(() => listDigestSchedules({ ...transport.call() }), 200),
+    createDigestSchedule: (schedule) => json<DigestSchedule>(() => createDigestSchedule({ ...transport.call(), body: schedule }), 201),
+    deleteDigestSchedule: async (scheduleId) => void (await answerOf(() => deleteDigestSchedule({ ...transport.call(), path: { scheduleId } }), 204)),
+    issueDigest: (scheduleId) => json<Digest>(() => issueDigest({ ...transport.call(), path: { scheduleId } }), 201),
+    listDigests: (query) => json<DigestPage>(() => listDigests({ ...transport.call(), query }), 200),
+    getDigest: (digestId) => json<Digest>(() => getDigest({ ...transport.call(), path: { digestId } }), 200),
+    resendDigest: (digestId) => json<Digest>(() => resendDigest({ ...transport.call(), path: { digestId } }), 200),
   };
 }
 

@@ -26,6 +26,7 @@ import { addHostFilterOptions, hostFilterQuery, type HostFilterFlags } from './h
 import { addHostLifecycleCommands } from './host-lifecycle-commands.js';
 import { addFindingCommands } from './finding-commands.js';
 import { addTimeToFixCommand } from './time-to-fix-command.js';
+import { addDigestCommands } from './digest-commands.js';
 
 /** The fields `facets` lists, in the contract's order. */
 const FACET_FIELDS: FacetField[] = ['group', 'tag', 'os', 'key', 'customer'];
@@ -50,6 +51,7 @@ export function addAdminCommands(program: Command): void {
   addRejectionCommands(program);
   addKeyCommands(program);
   addEnrollmentCommands(program);
+  addDigestCommands(program);
   adminCommand(program, 'whoami', 'show which admin token the commands sign in with: its id, label and first characters, never the token').action(
     admin<[OutputFlags]>(async (client, options) =>
       show(options, await client.getSession(), (session) =>
