@@ -47,7 +47,7 @@ export function App() {
           ))}
         </nav>
         <span className="session">
-          Signed in as <strong title={session?.name}>{session?.name ?? '…'}</strong>
+          <span className="session-words">Signed in as</span> <strong title={session?.name}>{session?.name ?? '…'}</strong>
           {session?.role && <span className="role"> ({session.role})</span>}{' '}
           <a href={hrefOf({ page: 'tokens' })} aria-current={route.page === 'tokens' ? 'page' : undefined}>
             Tokens

@@ -123,7 +123,7 @@ describe('what the Trends page asks', () => {
   it('tells an empty history from one with hosts or findings, and writes percentages', () => {
     expect(isEmptyHistory(EMPTY)).toBe(true);
     expect(isEmptyHistory(HISTORY)).toBe(false);
-    expect(formatPercent(83.333)).toBe('83.3 %');
+    expect(formatPercent(83.333)).toBe('83.3\u00a0%');
     expect(formatPercent(null)).toBe('—');
   });
 });
@@ -135,7 +135,7 @@ describe('the Trends page', () => {
     const html = history(HISTORY);
     expect(html).toContain('<strong>4</strong> warnings, <strong>40</strong> suggestions and');
     expect(html).toContain('(on 2026-11-24: 9, 90 and 2)');
-    expect(html).toContain('<strong>100 %</strong> of the hosts with a known status compliant (3 compliant, 1 accepted, 0 non-compliant, 0 unknown)');
+    expect(html).toContain('<strong>100\u00a0%</strong> of the hosts with a known status compliant (3 compliant, 1 accepted, 0 non-compliant, 0 unknown)');
     // Today's point is marked as moving; a policy without a point that day is a dash.
     expect(html).toMatch(/<td class="nowrap">2026-11-26 \(so far\)<\/td><td class="number">4<\/td><td class="number">40<\/td><td class="number">2<\/td>/);
     expect(html).toMatch(/<td class="nowrap">2026-11-25<\/td>(<td class="number">[^<]*<\/td>){5}<td class="number">—<\/td><\/tr>/);
@@ -154,7 +154,7 @@ describe('the Trends page', () => {
   it("says to create a policy when none applied, and still shows the fleet's figures", () => {
     const html = history({ ...HISTORY, policies: [] });
     expect(html).toContain('No policy applied in the window');
-    expect(html).toContain('<strong>100 %</strong>');
+    expect(html).toContain('<strong>100\u00a0%</strong>');
   });
 
   it("shows this week's changes, each week's times, and why the chart is empty when nothing was resolved", () => {

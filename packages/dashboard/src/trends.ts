@@ -74,5 +74,5 @@ export function isEmptyHistory(history: ComplianceHistory): boolean {
   );
 }
 
-/** A percentage as the page writes it (`95.8 %`), a dash when no host's status was known. */
-export const formatPercent = (percent: number | null): string => (percent === null ? '—' : `${Math.round(percent * 10) / 10} %`);
+/** A percentage as the page writes it (`95.8 %`, the sign kept on the number's line), a dash when no host's status was known. */
+export const formatPercent = (percent: number | null): string => (percent === null ? '—' : `${Math.round(percent * 10) / 10}\u00a0%`);
