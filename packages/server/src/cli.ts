@@ -44,6 +44,8 @@ import {
   type HostListFlags,
 } from './hosts/host-listing.js';
 import { notFound } from './errors/domain-error.js';
+import { importControlFile } from './controls/control-records.js';
+import { controlReport } from './controls/control-report.js';
 import { DEMO_DEFAULT_HOSTS, DEMO_DEFAULT_SEED, DEMO_MAX_HOSTS, seedDemo, seededDemoText } from './demo/seed-demo.js';
 import { startServer } from './server.js';
 
@@ -668,6 +670,48 @@ policies
     await withDatabase(command, async (orm) => {
       await deletePolicy(orm, id);
       process.stderr.write(`Deleted policy ${id}\n`);
+    });
+  });
+
+const controls = program.command('controls').description('manage the control mapping of frameworks (CIS, ISO27001, or any name); works with the server down');
+
+controls
+  .command('import')
+  .description('import a control mapping file (CSV: framework,control_id,title,test_ids,rule_ids), replacing the frameworks it names')
+  .argument('<file>', 'the mapping file; - for stdin')
+  .action(async (file: string, _options, command: Command) => {
+    const mapping = file === '-' ? await text(process.stdin) : await readFile(file, 'utf8');
+    await withDatabase(command, async (orm) => {
+      const imported = await importControlFile(orm, mapping);
+      process.stderr.write(`Imported ${imported.controls} control${imported.controls === 1 ? '' : 's'} of ${imported.frameworks.join(', ')}\n`);
+    });
+  });
+
+controls
+  .command('list')
+  .description('list the frameworks with their number of controls; with --framework, its controls with their hosts passing, failing and unknown')
+  .option('--framework <name>', 'the framework whose controls to list (any case)')
+  .action(async (options: { framework?: string }, command: Command) => {
+    await withDatabase(command, async (orm) => {
+      const report = await controlReport(orm, UNSCOPED, options.framework);
+      if (options.framework === undefined) {
+        printTable(
+          ['FRAMEWORK', 'CONTROLS'],
+          report.frameworks.map((framework) => [framework.name, String(framework.controls)]),
+        );
+        return;
+      }
+      if (report.framework === null) throw new Error(`no framework named ${JSON.stringify(options.framework)}`);
+      const rows = report.controls.map((control) => [
+        control.controlId,
+        String(control.hosts.passing),
+        String(control.hosts.failing),
+        String(control.hosts.unknown),
+        control.testIds.join(' ') || '-',
+        control.ruleIds.join(' ') || '-',
+        control.title ?? '-',
+      ]);
+      printTable(['CONTROL', 'PASSING', 'FAILING', 'UNKNOWN', 'TESTS', 'RULES', 'TITLE'], rows);
     });
   });
 

@@ -127,6 +127,8 @@ export interface AdminApiOptions {
 export type AdminRequestBody =
   | { kind: 'none' }
   | { kind: 'json'; value: unknown }
+  /** A text body of the one text media type the contract takes (`text/csv`), as it was sent. */
+  | { kind: 'text'; mediaType: string; value: string }
   /** A body that could not be read: answered with this status and detail once the request is authenticated. */
   | { kind: 'unreadable'; status: number; detail: string };
 
@@ -301,7 +303,9 @@ function adminInput<Op extends AdminOperationId>({ request, security }: Context<
     AdminActor | undefined;
   const cookies = headerValue(adminRequest.headers.cookie);
   const client = { address: adminRequest.remoteAddress, sessionId: sessionIdFromCookies(cookies), origin: adminRequest.origin, cookies };
-  return { path: request.params, query: request.query, body: request.requestBody, actor, client, audit: adminRequest.trail.note } as AdminInput<Op>;
+  // A text body as it was sent: openapi-backend would have read text that happens to be JSON as JSON.
+  const body = adminRequest.body.kind === 'text' ? adminRequest.body.value : request.requestBody;
+  return { path: request.params, query: request.query, body, actor, client, audit: adminRequest.trail.note } as AdminInput<Op>;
 }
 
 /** A handler's reply as an answer: raw ones as they are, others as JSON (or no body when the contract has none). */
@@ -364,8 +368,9 @@ async function served(backend: OpenAPIBackend, request: TracedRequest, rateLimit
     }
     // The router decodes path parameters and would throw on a malformed escape.
     if (!isDecodable(request.path)) return problemResponse(400, 'The path is not validly percent-encoded UTF-8');
+    request.body = acceptedBody(backend, request);
     // No body reads as `{}`, so that validation fills in the contract's defaults for optional bodies too.
-    const body = request.body.kind === 'json' ? request.body.value : {};
+    const body = request.body.kind === 'json' || request.body.kind === 'text' ? request.body.value : {};
     return (await backend.handleRequest(
       { method: request.method, path: request.path, query: request.query, headers: presentHeaders(request.headers), body },
       request,
@@ -415,6 +420,20 @@ function adminDocument(): Document {
   }
   document.paths = paths;
   return document;
+}
+
+/**
+ * The body as the operation takes it: one of a media type its contract does not list (JSON to an operation that
+ * takes CSV, or CSV to one that takes JSON) is unreadable, answered 415 once the request is authenticated.
+ */
+function acceptedBody(backend: OpenAPIBackend, request: AdminRequest): AdminRequestBody {
+  if (request.body.kind !== 'json' && request.body.kind !== 'text') return request.body;
+  const operation = backend.router.matchOperation({ method: request.method, path: request.path, headers: {} });
+  const requestBody = operation?.requestBody as { content?: Record<string, unknown> } | undefined;
+  const accepted = Object.keys(requestBody?.content ?? {});
+  const given = request.body.kind === 'json' ? 'application/json' : request.body.mediaType;
+  if (accepted.length === 0 || accepted.includes(given)) return request.body;
+  return { kind: 'unreadable', status: 415, detail: `Send the body as ${accepted.join(' or ')}` };
 }
 
 function isDecodable(path: string): boolean {

@@ -5,15 +5,21 @@ import type { AdminApi, AdminRequestBody } from './api.js';
 
 /** Largest admin request body: the contract's bodies are a few small fields. */
 const MAX_BODY_BYTES = 16 * 1024;
+/** Largest CSV body: a control mapping file (`importControls`, the contract's `maxLength`). */
+const MAX_CSV_BODY_BYTES = 1024 * 1024;
+/** The one text body the contract takes. */
+const CSV = 'text/csv';
 
 /**
  * Express middleware answering every request under the path it is mounted at (`app.use('/api/admin', …)`)
- * with the admin API, JSON bodies read here.
+ * with the admin API, JSON and CSV bodies read here.
  */
 export function adminMiddleware(api: AdminApi): RequestHandler {
   const readJson = express.json({ limit: MAX_BODY_BYTES });
+  const readCsv = express.text({ type: CSV, limit: MAX_CSV_BODY_BYTES });
   return (req, res, next) => {
-    readJson(req, res, (error?: unknown) => {
+    const read = req.is(CSV) ? readCsv : readJson;
+    read(req, res, (error?: unknown) => {
       const body = requestBody(req, error);
       api
         .handle({
@@ -48,14 +54,19 @@ function queryParameters(query: express.Request['query']): Record<string, string
   );
 }
 
-/** What the body parser made of the request: a JSON value, nothing, or why it could not be read. */
+/** What the body parser made of the request: a JSON value, CSV text, nothing, or why it could not be read. */
 function requestBody(req: express.Request, error: unknown): AdminRequestBody {
+  const csv = Boolean(req.is(CSV));
   if (error) {
     const type = (error as { type?: string }).type;
-    if (type === 'entity.too.large') return { kind: 'unreadable', status: 413, detail: `Request body too large (limit ${MAX_BODY_BYTES} bytes)` };
-    if (type === 'encoding.unsupported' || type === 'charset.unsupported') return { kind: 'unreadable', status: 415, detail: 'Send the body as UTF-8 JSON' };
+    const limit = csv ? MAX_CSV_BODY_BYTES : MAX_BODY_BYTES;
+    if (type === 'entity.too.large') return { kind: 'unreadable', status: 413, detail: `Request body too large (limit ${limit} bytes)` };
+    if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+      return { kind: 'unreadable', status: 415, detail: `Send the body as UTF-8 ${csv ? 'CSV' : 'JSON'}` };
+    }
     return { kind: 'unreadable', status: 400, detail: 'The body is not valid JSON' };
   }
+  if (csv && typeof req.body === 'string') return { kind: 'text', mediaType: CSV, value: req.body };
   if (req.body !== undefined) return { kind: 'json', value: req.body };
   const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
   return hasBody ? { kind: 'unreadable', status: 415, detail: 'Send the body as application/json' } : { kind: 'none' };

@@ -849,6 +849,26 @@ export const ComplianceSnapshotRecord = defineEntity({
 });
 export type ComplianceSnapshotRecord = InferEntity<typeof ComplianceSnapshotRecord>;
 
+/**
+ * A control of a framework as an imported mapping file gives it (see `controls/`): its title and the Lynis test ids
+ * and rule ids mapped to it (JSON arrays). The framework is stored as the file spells it; an import replaces it whole.
+ */
+export const FrameworkControlRecord = defineEntity({
+  name: 'FrameworkControlRecord',
+  tableName: 'framework_control',
+  properties: {
+    id: p.uuid().primary(),
+    framework: p.string().length(40),
+    controlId: p.string().length(64),
+    title: p.string().length(500).nullable(),
+    testIds: p.text(),
+    ruleIds: p.text(),
+    importedAt: p.datetime(),
+  },
+  uniques: [{ properties: ['framework', 'controlId'] }],
+});
+export type FrameworkControlRecord = InferEntity<typeof FrameworkControlRecord>;
+
 /** Every entity, for opening the database. */
 export const ENTITIES = [
   LicenseKeyRecord,
@@ -886,4 +906,5 @@ export const ENTITIES = [
   PolicyVersionRecord,
   WaiverHistoryRecord,
   ComplianceSnapshotRecord,
+  FrameworkControlRecord,
 ];

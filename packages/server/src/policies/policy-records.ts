@@ -171,7 +171,15 @@ function columnsOf(input: PolicyInput) {
     scope_group: scope.group,
     scope_tag: scope.tag,
     scope_hostname: scope.hostname,
-    rules: JSON.stringify(input.rules.map((rule) => ({ id: rule.id, description: rule.description ?? null, expression: rule.expression }))),
+    rules: JSON.stringify(
+      // A rule's controls are stored with it only when given, so that rules without them read back as they were saved.
+      input.rules.map((rule) => ({
+        id: rule.id,
+        description: rule.description ?? null,
+        ...(rule.controls === undefined ? {} : { controls: rule.controls }),
+        expression: rule.expression,
+      })),
+    ),
   };
 }
 
