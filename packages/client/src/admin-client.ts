@@ -76,8 +76,12 @@ import {
   listTrackedFindings,
   getTimeToFix,
   updateFinding,
+  listControls,
+  importControls,
 } from './generated/sdk.gen.js';
 import type {
+  ControlImportResult,
+  ControlReport,
   FindingUpdate,
   ListHostFindingsData,
   ListTrackedFindingsData,
@@ -365,6 +369,10 @@ export interface AdminClient {
   getDigest(digestId: string): Promise<Digest>;
   /** `POST /api/admin/digests/{digestId}/resend`: a new round of attempts. */
   resendDigest(digestId: string): Promise<Digest>;
+  /** `GET /api/admin/controls`: the frameworks, and the controls of `framework` with their hosts and evidence. */
+  listControls(query?: { framework?: string }): Promise<ControlReport>;
+  /** `POST /api/admin/controls/import`: a control mapping file (CSV), replacing the frameworks it names. */
+  importControls(csv: string): Promise<ControlImportResult>;
   /** Closes the client's connections. */
   close(): Promise<void>;
 }
@@ -443,6 +451,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     ...findingOperations({ json, answerOf, transport }),
     ...complianceHistoryOperations({ json, answerOf, transport }),
     ...digestOperations({ json, answerOf, transport }),
+    ...controlOperations({ json, transport }),
     close: () => transport.close(),
   };
 }
@@ -542,6 +551,14 @@ function digestOperations({ json, answerOf, transport }: Exchanges): Pick<AdminC
     listDigests: (query) => json<DigestPage>(() => listDigests({ ...transport.call(), query }), 200),
     getDigest: (digestId) => json<Digest>(() => getDigest({ ...transport.call(), path: { digestId } }), 200),
     resendDigest: (digestId) => json<Digest>(() => resendDigest({ ...transport.call(), path: { digestId } }), 200),
+  };
+}
+
+/** Frameworks' controls, and the import of a mapping file. */
+function controlOperations({ json, transport }: Pick<Exchanges, 'json' | 'transport'>): Pick<AdminClient, 'listControls' | 'importControls'> {
+  return {
+    listControls: (query) => json<ControlReport>(() => listControls({ ...transport.call(), query }), 200),
+    importControls: (csv) => json<ControlImportResult>(() => importControls({ ...transport.call(), body: csv }), 200),
   };
 }
 

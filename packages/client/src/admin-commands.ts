@@ -26,6 +26,7 @@ import { addHostFilterOptions, hostFilterQuery, type HostFilterFlags } from './h
 import { addHostLifecycleCommands } from './host-lifecycle-commands.js';
 import { addFindingCommands } from './finding-commands.js';
 import { addTimeToFixCommand } from './time-to-fix-command.js';
+import { addControlCommands } from './control-commands.js';
 import { addDigestCommands } from './digest-commands.js';
 
 /** The fields `facets` lists, in the contract's order. */
@@ -40,6 +41,7 @@ interface QuotaFlags {
 /** Adds the admin commands (hosts, host, reports, report, keys …) to `audit-client`. */
 export function addAdminCommands(program: Command): void {
   addComplianceCommands(program);
+  addControlCommands(program);
   addPeopleCommands(program);
   addAuditEventCommands(program);
   adminCommand(program, 'overview', 'show the fleet at a glance: hosts, hardening index, top findings, OS and Lynis mix, uploads, stale hosts')

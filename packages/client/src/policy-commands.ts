@@ -201,7 +201,19 @@ async function replacePolicy(client: AdminClient, policyId: string, change: (cur
 
 /** What the API takes to save a policy unchanged: a stored policy without its counts and times. */
 function policyInputOf({ name, description, enabled, scope, rules }: Policy): PolicyInput {
-  return { name, description, enabled, scope, rules: rules.map(({ id, description: text, expression }) => ({ id, description: text, expression })) };
+  return {
+    name,
+    description,
+    enabled,
+    scope,
+    // Each rule's controls kept, so that changing one thing does not drop them.
+    rules: rules.map(({ id, description: text, controls, expression }) => ({
+      id,
+      description: text,
+      ...(controls === undefined ? {} : { controls }),
+      expression,
+    })),
+  };
 }
 
 /** Whether any flag of `policies update` changes the policy. */

@@ -7,7 +7,8 @@ export function policyInputOf(policy: Policy): PolicyInput {
     description: policy.description,
     enabled: policy.enabled,
     scope: policy.scope,
-    rules: policy.rules.map(({ id, description, expression }) => ({ id, description, expression })),
+    // Its controls kept, so that saving the policy with one thing changed does not drop them.
+    rules: policy.rules.map(({ id, description, controls, expression }) => ({ id, description, ...(controls === undefined ? {} : { controls }), expression })),
   };
 }
 
