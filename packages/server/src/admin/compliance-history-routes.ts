@@ -1,12 +1,19 @@
-import { DomainError } from '../errors/domain-error.js';
-import type { AdminHandlers } from './operation.js';
+import { complianceHistory } from '../compliance/compliance-history.js';
+import { complianceHistoryExport } from '../exports/compliance-history-export.js';
+import type { AdminHandler, AdminHandlers } from './operation.js';
+import { streamedExport } from './streamed-export.js';
 
-// Placeholder until the compliance history lands.
-const notYet = async (): Promise<never> => {
-  throw new DomainError('conflict', 'Not available yet');
-};
+/** `GET /api/admin/compliance/history`: compliance and open findings per day or week, of the actor's hosts. */
+const getComplianceHistory: AdminHandler<'getComplianceHistory'> = async ({ query, actor }, { database }) => ({
+  status: 200,
+  body: await complianceHistory(database, actor.scope, query),
+});
+
+/** `GET /api/admin/exports/compliance-history`: the same, a row per interval and policy, as CSV or JSON Lines. */
+const exportComplianceHistory: AdminHandler<'exportComplianceHistory'> = async ({ query: { format, ...query }, actor }, { database }) =>
+  streamedExport(await complianceHistoryExport(database, actor.scope, format, query));
 
 export const complianceHistoryRoutes = {
-  getComplianceHistory: notYet,
-  exportComplianceHistory: notYet,
+  getComplianceHistory,
+  exportComplianceHistory,
 } satisfies AdminHandlers<'getComplianceHistory' | 'exportComplianceHistory'>;

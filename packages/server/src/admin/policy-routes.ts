@@ -179,6 +179,7 @@ function toPolicy(policy: StoredPolicy, counts: Awaited<ReturnType<typeof status
     rules: policy.rules.map((rule) => ({ ...rule, results: counts.byRule.get(`${policy.id}\n${rule.id}`) ?? emptyCounts() })),
     createdAt: policy.createdAt.toISOString(),
     updatedAt: policy.updatedAt.toISOString(),
+    revision: policy.revision,
     hosts: counts.byPolicy.get(policy.id) ?? emptyCounts(),
     quarantine: policy.quarantine && { at: policy.quarantine.at.toISOString(), reason: policy.quarantine.reason },
   };

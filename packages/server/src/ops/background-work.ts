@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { AuditRetention } from '../audit/audit-retention.js';
+import { ComplianceSnapshots } from '../compliance/compliance-snapshots.js';
 import type { ServerConfig } from '../config.js';
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
@@ -29,6 +30,8 @@ export interface BackgroundWork {
   hostLifecycle: HostLifecycleSweep;
   /** Reopens findings whose accepted risk expired; adopts the findings held before lifecycles were kept. */
   findingLifecycle: FindingLifecycleWork;
+  /** Takes the daily compliance snapshots of the days over. */
+  complianceSnapshots: ComplianceSnapshots;
 }
 
 /**
@@ -53,7 +56,8 @@ export function startBackgroundWork(database: Database, config: ServerConfig, lo
   const auditRetention = new AuditRetention(database, config.auditRetentionDays, logger).start();
   const hostLifecycle = new HostLifecycleSweep(database, lifecycleSettings(config), logger, { onChanged: () => webhookDispatcher.wake() }).start();
   const findingLifecycle = new FindingLifecycleWork(database, logger, { onChanged: () => webhookDispatcher.wake() }).start();
-  return { pruning, rejections, webhookDispatcher, policyEvaluator, compactor, auditRetention, hostLifecycle, findingLifecycle };
+  const complianceSnapshots = new ComplianceSnapshots(database, logger).start();
+  return { pruning, rejections, webhookDispatcher, policyEvaluator, compactor, auditRetention, hostLifecycle, findingLifecycle, complianceSnapshots };
 }
 
 /** Wakes what follows a committed upload: policy evaluation, webhook delivery and compaction. */
@@ -72,5 +76,6 @@ export async function stopBackgroundWork(work: BackgroundWork): Promise<void> {
   await work.auditRetention.stop();
   await work.hostLifecycle.stop();
   await work.findingLifecycle.stop();
+  await work.complianceSnapshots.stop();
   await work.rejections.close();
 }

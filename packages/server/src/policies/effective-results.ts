@@ -22,7 +22,19 @@ export function effectiveResults(database: Database, now: Date): Knex.QueryBuild
   const waiver = coveringWaivers(database, now).orderBy('w.id').limit(1);
   const withWaiver = knex('policy_result as r')
     .join('host as h', 'h.id', 'r.host_record_id')
-    .select('r.policy_id', 'r.rule_id', 'r.host_record_id', 'r.value', 'r.message', 'r.report_id', 'r.evaluated_at', 'r.since', 'r.hostname', 'h.host_id')
+    .select(
+      'r.policy_id',
+      'r.rule_id',
+      'r.host_record_id',
+      'r.value',
+      'r.message',
+      'r.report_id',
+      'r.evaluated_at',
+      'r.since',
+      'r.hostname',
+      'r.policy_revision',
+      'h.host_id',
+    )
     .select({ raw_status: 'r.status' })
     .select(knex.raw('(?) as waiver_id', [waiver]));
   return knex

@@ -527,6 +527,7 @@ export function toResult(row: EffectiveRow): PolicyResult {
     reportId: row.report_id,
     evaluatedAt: new Date(row.evaluated_at).toISOString(),
     since: new Date(row.since).toISOString(),
+    policyRevision: Number(row.policy_revision),
     waiverId: row.waiver_id,
   };
 }
