@@ -7,10 +7,14 @@ import { COLOURS, countRange, dayAxis, daySplits, dayTime, Plot, utcDates, whole
 
 const DAY = 86_400;
 
-/** Colours of the policies' lines, after the fleet's (dark, thicker); they repeat past eight policies, the legend tells them apart. */
+/** Colours of the policies' lines; they repeat past eight policies, the legend tells them apart. */
 const POLICY_COLOURS = ['#2563eb', '#d97706', '#059669', '#7c3aed', '#db2777', '#0891b2', '#65a30d', '#9f1239'];
-const FLEET_COLOUR = '#111827';
+/** The fleet's line: a wide grey band under the policies', so that a policy with the fleet's figures shows on it, not hidden by it. */
+const FLEET_COLOUR = 'rgba(17, 24, 39, 0.3)';
 const ACCEPTED_COLOUR = '#6b7280';
+/** Dashes that tell lines apart where they run together (as many warnings as suggestions). */
+const DASHED = [8, 4];
+const DOTTED = [2, 3];
 
 /** One time per UTC day given, and a range around them of half a day each side (one point alone is still a day wide). */
 function timeAxis(days: string[]): { times: number[]; range: [number, number] } {
@@ -61,8 +65,8 @@ export function OpenFindingsChart({ history }: { history: ComplianceHistory }) {
         series: [
           {},
           line('Warnings', COLOURS.bad, points.length),
-          line('Suggestions', COLOURS.accent, points.length),
-          line('Accepted risk', ACCEPTED_COLOUR, points.length),
+          { ...line('Suggestions', COLOURS.accent, points.length), dash: DASHED },
+          { ...line('Accepted risk', ACCEPTED_COLOUR, points.length), dash: DOTTED },
         ],
       })}
     />
@@ -96,7 +100,7 @@ export function PolicyComplianceChart({ history }: { history: ComplianceHistory 
         ...trendOptions(width, height, range, intervalAxisLabel(history.interval), { label: 'Compliant hosts (%)' }, [0, 100]),
         series: [
           {},
-          line('Fleet (every policy)', FLEET_COLOUR, points.length, 3),
+          { ...line('Fleet (every policy)', FLEET_COLOUR, points.length, 7), points: { show: false } },
           ...policies.map((policy, i) => line(policy.name, POLICY_COLOURS[i % POLICY_COLOURS.length]!, points.length)),
         ],
       })}
@@ -123,10 +127,11 @@ export function FixTimeChart({ weeks }: { weeks: FixWeek[] }) {
       data={[times, weeks.map((week) => week.meanHours), weeks.map((week) => week.medianHours)]}
       build={(width, height) => ({
         ...trendOptions(width, height, range, 'Week ending (UTC)', { label: 'Hours to fix' }, countRange),
+        // The mean's points larger than the median's: where the two are equal (one finding resolved), both show.
         series: [
           {},
-          { ...line('Mean', COLOURS.accent, weeks.length), points: { show: true, size: 6 } },
-          { ...line('Median', '#d97706', weeks.length), dash: [6, 4], points: { show: true, size: 6 } },
+          { ...line('Mean', COLOURS.accent, weeks.length), points: { show: true, size: 10 } },
+          { ...line('Median', '#d97706', weeks.length), dash: DASHED, points: { show: true, size: 5 } },
         ],
       })}
     />
