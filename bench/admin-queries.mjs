@@ -7,7 +7,8 @@
 // is timed: the median and the slowest of several calls, against a target of 300 ms; the exports are timed to
 // their first byte and to their end, with the server's peak RSS while streaming. PostgreSQL is vacuumed and
 // analysed after seeding. `--smoke`: 200 hosts × 3 reports (`--fleet --smoke`: 2,000 × 10), to keep it from rotting;
-// `--hosts N`: N hosts.
+// `--hosts N`: N hosts. Each host's results also have a history from its first report on (and the findings the server
+// adopts a lifecycle since then), so that the compliance history reads the daily snapshots the server takes of it.
 // `--dialect sqlite` or `--dialect postgresql` measures that one only.
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,6 +40,10 @@ const STALE_EVERY = 50;
 const STALE_DAYS = 10;
 /** Every 1,000th host's results are waived (for a month): operators keep a few waivers, which pages apply. */
 const WAIVED_EVERY = 1_000;
+/** The baseline policy was created this long ago: in force over the compliance history's default 30 days. */
+const POLICY_AGE_DAYS = 40;
+/** Every 10th host's `no-warnings` rule passed at its first report and failed 5 days ago: a change within the history. */
+const CHANGED_EVERY = 10;
 const log = (line = '') => process.stdout.write(`${line}\n`);
 
 /** The summary and labels as the upload path reads them (a build from before labels reads the summary only). */
@@ -154,7 +159,8 @@ async function seed(location) {
   const { id: keyId, key } = await createKey(orm, { label: 'bench fleet' });
   const { token } = await createAdminToken(orm, { label: 'bench' });
   // Created before the server starts, as `POST /api/admin/policies/baseline` would: its first pass evaluates it.
-  const policy = await createPolicy(orm, BASELINE_POLICY);
+  // Back-dated, as the result history below is.
+  const policy = await createPolicy(orm, BASELINE_POLICY, new Date(Date.now() - POLICY_AGE_DAYS * DAY_MS));
   const dialect = sqlDialectOf(orm.em);
   const knex = orm.em.getKnex();
   const started = performance.now();
@@ -173,6 +179,7 @@ async function seed(location) {
       );
     }
   };
+  const revision = (await knex.schema.hasColumn('policy_result_change', 'policy_revision')) ? { policy_revision: 1 } : {};
   for (let first = 0; first < HOSTS; first += SEED_BATCH) {
     const batch = [];
     for (let n = first; n < Math.min(HOSTS, first + SEED_BATCH); n++) batch.push(hostRows(keyId, n, now, dialect));
@@ -196,6 +203,11 @@ async function seed(location) {
         trx,
         'host_finding',
         batch.flatMap((rows) => rows.findings),
+      );
+      await insert(
+        trx,
+        'policy_result_change',
+        batch.flatMap((rows, index) => resultHistoryOf(rows.host, first + index, policy.id, now, dialect, revision)),
       );
     });
   }
@@ -233,6 +245,31 @@ async function seed(location) {
   }
   const seconds = (from, to = performance.now()) => Math.round((to - from) / 100) / 10;
   return { key, token, policyId: policy.id, timings: { insertSeconds: seconds(started, inserted), vacuumSeconds: seconds(inserted) } };
+}
+
+/**
+ * Host `n`'s result history as the evaluator would have written it from its first report on: every rule of the
+ * baseline passing then (`no-warnings` failing on two hosts of three, as the common warning makes it), and on every
+ * {@link CHANGED_EVERY}th host of the others `no-warnings` failing from 5 days ago. The server's first evaluation
+ * adds today's changes.
+ */
+function resultHistoryOf(host, n, policyId, now, dialect, revision) {
+  const change = (ruleId, status, at) => ({
+    id: randomUUID(),
+    host_record_id: host.id,
+    policy_id: policyId,
+    rule_id: ruleId,
+    status,
+    value: null,
+    report_id: host.latest_report_id,
+    at: dialect.toDatabaseTime(at),
+    ...revision,
+  });
+  const changes = BASELINE_POLICY.rules.map((rule) =>
+    change(rule.id, rule.id === 'no-warnings' && n % 3 !== 0 ? 'fail' : 'pass', new Date(receivedAt(n, 0, now))),
+  );
+  if (n % CHANGED_EVERY === 0 && n % 3 === 0) changes.push(change('no-warnings', 'fail', new Date(now - 5 * DAY_MS)));
+  return changes;
 }
 
 /** Times one admin call `CALLS` times (the first warms caches and is not counted). */
@@ -313,6 +350,11 @@ async function measure(name, location) {
       log(`${name}: vacuum analyze of the results ${Math.round((performance.now() - started) / 100) / 10} s`);
     }
     const get = async (path) => (await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } })).json();
+    // The server takes the daily compliance snapshots of the seeded history in the background; the history takes
+    // any still missing itself: done once here, so that the timed calls read snapshots as a running server's do.
+    const snapshotsStarted = performance.now();
+    const { points } = await get('/api/admin/compliance/history');
+    log(`${name}: the compliance history's snapshots (${points.length} points) ready in ${Math.round((performance.now() - snapshotsStarted) / 100) / 10} s`);
     const host = (await get(`/api/admin/hosts?hostId=${hostIdOf(TIMED_HOST)}`)).items[0];
     const history = (await get(`/api/admin/hosts/${host.id}`)).hardeningHistory;
     const paths = [
@@ -366,6 +408,9 @@ async function measure(name, location) {
       `/api/admin/policies/${policyId}/results?offset=100`,
       `/api/admin/policies/${policyId}/results?hostname=host-1&offset=100`,
       `/api/admin/policies/${policyId}/results?sort=since&offset=100`,
+      // The last 30 days, a point per day, of the fleet: 30 from the daily snapshots, today computed now.
+      '/api/admin/compliance/history',
+      '/api/admin/findings/time-to-fix',
     ];
     const queries = [];
     for (const path of paths) {
