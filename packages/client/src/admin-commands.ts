@@ -28,6 +28,7 @@ import { addFindingCommands } from './finding-commands.js';
 import { addTimeToFixCommand } from './time-to-fix-command.js';
 import { addControlCommands } from './control-commands.js';
 import { addDigestCommands } from './digest-commands.js';
+import { asOfLine, asOfOption } from './as-of-flag.js';
 
 /** The fields `facets` lists, in the contract's order. */
 const FACET_FIELDS: FacetField[] = ['group', 'tag', 'os', 'key', 'customer'];
@@ -47,7 +48,8 @@ export function addAdminCommands(program: Command): void {
   adminCommand(program, 'overview', 'show the fleet at a glance: hosts, hardening index, top findings, OS and Lynis mix, uploads, stale hosts')
     // Taken and ignored, as the server ignores it now: a host's state says whether it is stale (`--stale-days` there).
     .addOption(new Option('--stale-days <n>', "ignored: hosts are stale by the server's threshold").argParser(positiveInteger).hideHelp())
-    .action(admin<[OutputFlags]>(async (client, options) => show(options, await client.getOverview(), formatOverview)));
+    .addOption(asOfOption())
+    .action(admin<[OutputFlags & { at?: string }]>(async (client, options) => show(options, await client.getOverview({ at: options.at }), formatOverview)));
   addHostCommands(program);
   addReportCommands(program);
   addRejectionCommands(program);
@@ -79,9 +81,14 @@ function addHostCommands(program: Command): void {
   )
     .addOption(pageOptions.limit())
     .addOption(pageOptions.offset())
+    .addOption(asOfOption())
     .action(
-      admin<[HostsFlags]>(async (client, options) =>
-        show(options, await client.listHosts({ ...hostFilterQuery(options), limit: options.limit, offset: options.offset }), formatHostPage),
+      admin<[HostsFlags & { at?: string }]>(async (client, options) =>
+        show(
+          options,
+          await client.listHosts({ ...hostFilterQuery(options), at: options.at, limit: options.limit, offset: options.offset }),
+          (page) => asOfLine(options.at) + formatHostPage(page),
+        ),
       ),
     );
   addHostLifecycleCommands(hosts);

@@ -328,9 +328,10 @@ function formatSection<Row>(title: string, columns: Columns<Row>, rows: Row[]): 
 }
 
 /** The overview's first lines: when, how many hosts and how recently seen, and the hardening index's average. */
-function formatOverviewHead({ generatedAt, hosts, hardeningIndex: index, staleDays }: Overview): string {
+function formatOverviewHead({ asOf, generatedAt, hosts, hardeningIndex: index, staleDays }: Overview): string {
   const without = index.unknown > 0 ? ` (${count(index.unknown, 'host')} without one)` : '';
   return formatFields([
+    ...(asOf ? [['As of', `${formatTime(asOf)} (a past moment; host states are kept now only)`] as [string, string]] : []),
     ['Generated', formatTime(generatedAt)],
     [
       'Hosts',

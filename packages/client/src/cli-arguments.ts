@@ -55,5 +55,16 @@ export const day = (value: string) => {
   return value;
 };
 
+/**
+ * Parses the moment a command answers as of (`--at`), as the API takes it: a day (`2026-10-01`, the end of that UTC
+ * day) or a date and time with its offset.
+ */
+export const moment = (value: string) => {
+  const shaped = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(value);
+  if (!shaped || Number.isNaN(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value)))
+    throw new InvalidArgumentError('must be a day or a date and time with its offset, e.g. 2026-10-01 or 2026-10-01T12:00:00Z');
+  return value;
+};
+
 /** Parses a comma-separated list of ids (`--ids a,b,c`), each checked as {@link recordId} checks one. */
 export const recordIds = (value: string) => value.split(',').map((id) => recordId(id.trim()));

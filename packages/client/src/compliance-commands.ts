@@ -11,6 +11,7 @@ import { UsageError } from './cli-settings.js';
 import { addHistoryOptions, COMPLIANCE_HISTORY_EXPORT, complianceHistoryExport, refuseHistoryFlags, type HistoryFlags } from './compliance-history-command.js';
 import { addHostFilterOptions, hostFilterQuery } from './host-filter-flags.js';
 import { addPolicyCommands } from './policy-commands.js';
+import { asOfOption } from './as-of-flag.js';
 import { addWaiverCommands } from './waiver-commands.js';
 import { addWebhookCommands } from './webhook-commands.js';
 
@@ -45,10 +46,12 @@ function addExportCommand(program: Command): void {
     { forExport: true },
   )
     .option('-o, --output <file>', 'write to this file instead of stdout')
+    .addOption(asOfOption())
     .action(
-      admin<[string, string | undefined, ExportFlags & HistoryFlags]>(async (client, what, hostId, options) => {
+      admin<[string, string | undefined, ExportFlags & HistoryFlags & { at?: string }]>(async (client, what, hostId, { at, ...options }) => {
+        if (at !== undefined && what !== 'hosts') throw new UsageError('--at goes with export hosts only');
         const text =
-          what === COMPLIANCE_HISTORY_EXPORT ? await complianceHistoryExport(client, hostId, options) : await otherExport(client, what, hostId, options);
+          what === COMPLIANCE_HISTORY_EXPORT ? await complianceHistoryExport(client, hostId, options) : await otherExport(client, what, hostId, options, at);
         if (options.output) await writeFile(options.output, text);
         else process.stdout.write(text);
         return EXIT.ok;
@@ -57,14 +60,14 @@ function addExportCommand(program: Command): void {
 }
 
 /** The exports other than the compliance history, which take none of its flags but `--group`. */
-async function otherExport(client: AdminClient, what: string, hostId: string | undefined, flags: ExportFlags & HistoryFlags): Promise<string> {
+async function otherExport(client: AdminClient, what: string, hostId: string | undefined, flags: ExportFlags & HistoryFlags, at?: string): Promise<string> {
   const { from, to, interval, policy, customer, ...exportFlags } = flags;
   refuseHistoryFlags({ from, to, interval, policy, customer });
-  return what === FINDING_STATES_EXPORT ? findingStatesExport(client, hostId, exportFlags) : hostExport(client, what, hostId, exportFlags);
+  return what === FINDING_STATES_EXPORT ? findingStatesExport(client, hostId, exportFlags) : hostExport(client, what, hostId, exportFlags, at);
 }
 
-/** `export hosts`, `export findings` or `export history <host-id>`. */
-async function hostExport(client: AdminClient, what: string, hostId: string | undefined, flags: ExportFlags): Promise<string> {
+/** `export hosts` (as of `at` when given), `export findings` or `export history <host-id>`. */
+async function hostExport(client: AdminClient, what: string, hostId: string | undefined, flags: ExportFlags, at?: string): Promise<string> {
   const target =
     what === 'hosts'
       ? { hosts: true as const }
@@ -78,5 +81,5 @@ async function hostExport(client: AdminClient, what: string, hostId: string | un
   const filters = hostFilterQuery(hostFlags);
   if ('hostHistory' in target && Object.keys(filters).length > 0) throw new UsageError('export history takes no host filters');
   if ('findings' in target && (filters.sort || filters.order)) throw new UsageError('--sort and --order order export hosts only');
-  return client.exportText(target, format, filters);
+  return client.exportText(target, format, at === undefined ? filters : { ...filters, at });
 }

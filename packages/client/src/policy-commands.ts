@@ -9,6 +9,7 @@ import { formatFields, formatPageLine, formatTable, formatTime } from './admin-o
 import { recordId } from './cli-arguments.js';
 import { UsageError } from './cli-settings.js';
 import { addComplianceHistoryCommand } from './compliance-history-command.js';
+import { asOfLine, asOfOption } from './as-of-flag.js';
 
 /** The contract's `RuleId`. */
 const RULE_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -163,10 +164,15 @@ function addResultCommands(program: Command, policies: Command): void {
     .addOption(new Option('--order <order>', 'ascending or descending (since asc: the longest-failing first)').choices(['asc', 'desc']))
     .addOption(pageOptions.limit())
     .addOption(pageOptions.offset())
+    .addOption(asOfOption())
     .action(
       admin<[string, OutputFlags & Omit<PolicyResultQuery, 'ruleId'> & { rule?: string }]>(async (client, policyId, options) => {
-        const { rule, status, hostname, sort, order, limit, offset } = options;
-        return show(options, await client.listPolicyResults(policyId, { ruleId: rule, status, hostname, sort, order, limit, offset }), formatResults);
+        const { rule, status, hostname, sort, order, limit, offset, at } = options;
+        return show(
+          options,
+          await client.listPolicyResults(policyId, { ruleId: rule, status, hostname, sort, order, limit, offset, at }),
+          (page) => asOfLine(at) + formatResults(page),
+        );
       }),
     );
   // `compliance <host-id>` shows a host's, as it did before `history`: `host` is the default subcommand, and
