@@ -3,6 +3,7 @@ import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { openDatabase, type Database } from '../database/open.js';
 import { UNSCOPED } from '../people/scope.js';
 import { createKey } from '../secrets/license-keys.js';
+import { deletePolicy, setPolicyEnabled } from '../policies/policy-records.js';
 import { deleteWaiver } from '../policies/waivers.js';
 import { complianceAt, countHosts } from './compliance-at.js';
 import { EXPECTED, endOfDay, onDay, seedComplianceScenario, type ComplianceScenario } from './compliance-scenario.test-kit.js';
@@ -76,6 +77,20 @@ describe.each(DIALECTS)('compliance at a moment on %s', (dialect) => {
     expect(countHosts(globex.hosts)).toEqual({ compliant: 0, noncompliant: 2, accepted: 0, unknown: 0 });
     const findings = await openFindingsAt(database, endOfDay(47), { scope: { customers: [], groups: ['WEB'] } });
     expect([...findings.entries()]).toEqual([[scenario.host.h1, { warning: 0, suggestion: 1, accepted: 0 }]]);
+  });
+
+  it('keeps a policy disabled or deleted since in force before, and out after', async () => {
+    await setPolicyEnabled(database, scenario.webId, false, onDay(60));
+    await setPolicyEnabled(database, scenario.webId, true, onDay(61));
+    await deletePolicy(database, scenario.webId, onDay(62));
+    const names = async (day: number) =>
+      (await complianceAt(database, endOfDay(day), { scope: UNSCOPED })).policies.map((policy) => `${policy.name} ${policy.revision}`);
+    expect(await names(59)).toEqual(['Baseline 2', 'Web 1']);
+    expect(await names(60)).toEqual(['Baseline 2']);
+    expect(await names(61)).toEqual(['Baseline 2', 'Web 3']);
+    expect(await names(62)).toEqual(['Baseline 2']);
+    const { hosts } = await complianceAt(database, endOfDay(59), { scope: UNSCOPED, policyId: scenario.webId });
+    expect(countHosts(hosts)).toEqual(EXPECTED[57]!.web);
   });
 
   it('answers the same for a past moment after new reports and a waiver deleted', async () => {

@@ -117,6 +117,14 @@ describe.each(DIALECTS)('compliance history on %s', (dialect) => {
     for (const point of weekly.points) expect(point).toEqual(daily.points.find((candidate) => candidate.date === point.date));
   });
 
+  it('answers the policy revision and the revision each result was evaluated under', async () => {
+    const policy = JSON.parse((await get(`/api/admin/policies/${scenario.baselineId}`, {})).body) as { revision: number };
+    expect(policy.revision).toBe(2);
+    const results = JSON.parse((await get(`/api/admin/policies/${scenario.baselineId}/results`, {})).body) as { items: { policyRevision: number }[] };
+    expect(results.items.length).toBeGreaterThan(0);
+    expect(new Set(results.items.map((result) => result.policyRevision))).toEqual(new Set([2]));
+  });
+
   it('refuses a reversed, too long or future window, and a date that is none, with a 400', async () => {
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     for (const query of [
