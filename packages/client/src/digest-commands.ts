@@ -91,7 +91,7 @@ function formatSchedules(list: DigestScheduleList): string {
 /** A delivery's status with what went wrong, when it did: `failed (5 attempts): 550 mailbox unavailable`. */
 function deliveryText(digest: Digest): string {
   const { status, attempts, lastError } = digest.delivery;
-  return lastError && status !== 'sent' ? `${status} (${attempts} attempts): ${lastError}` : status;
+  return lastError && status !== 'sent' ? `${status} (${attempts} attempt${attempts === 1 ? '' : 's'}): ${lastError}` : status;
 }
 
 function formatDigestPage(page: DigestPage): string {

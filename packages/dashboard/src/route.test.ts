@@ -18,6 +18,9 @@ describe('routes', () => {
       { page: 'webhook', id: '6f1c0a52-58d4-4b5e-9d3f-2a7e1c9b8d40', status: 'failed', offset: 25 },
     ],
     ['#/hosts/0f8fad5b-d9cb-469f-a165-70867728950e/print', { page: 'host-report', id: '0f8fad5b-d9cb-469f-a165-70867728950e' }],
+    ['#/digests?status=failed&offset=25', { page: 'digests', status: 'failed', offset: 25 }],
+    ['#/digests?status=lost', { page: 'digests', status: undefined, offset: 0 }],
+    ['#/digests/0f8fad5b-d9cb-469f-a165-70867728950e', { page: 'digest', id: '0f8fad5b-d9cb-469f-a165-70867728950e' }],
   ])('%j is %j', (hash, route) => {
     expect(parseRoute(hash)).toEqual(route);
   });
@@ -114,6 +117,9 @@ describe('routes', () => {
     { page: 'host-report', id: 'h1' },
     { page: 'raw-report', id: 'r1' },
     { page: 'report-diff', id: 'r2', against: 'r1' },
+    { page: 'controls', framework: 'PCI-DSS' },
+    { page: 'digests', status: 'pending', offset: 50 },
+    { page: 'digest', id: 'd1' },
   ])('reads back the fragment it writes for %j', (route) => {
     expect(parseRoute(hrefOf(route))).toEqual(route);
   });
@@ -144,6 +150,7 @@ describe('routes', () => {
       'Exceptions',
       'Webhooks',
       'Keys',
+      'Digests',
       'Add hosts',
       'People',
       'Audit trail',

@@ -1,4 +1,4 @@
-import type { AuditOutcome, Client, DeliveryStatus, HostComplianceState, ListHostsData } from '@org/audit-client/sdk';
+import type { AuditOutcome, Client, DeliveryStatus, DigestDeliveryStatus, HostComplianceState, ListHostsData } from '@org/audit-client/sdk';
 import type { AdminOperationId } from './permissions.js';
 import { FINDING_STATES, type TrackedFilters } from './finding-lifecycle.js';
 import { DEFAULT_TREND_WINDOW, TREND_INTERVALS, TREND_WINDOWS, type TrendFilters } from './trends.js';
@@ -43,6 +43,9 @@ export interface AuditFilters {
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
 
 /** The filters and order of the hosts list; every one lives in the URL, so a filtered list survives reload and can be linked. */
+/** Statuses the digests issued can be filtered by, as the contract names them. */
+export const DIGEST_STATUSES: readonly DigestDeliveryStatus[] = ['pending', 'sent', 'failed', 'skipped'];
+
 export interface HostFilters {
   hostname?: string;
   keyId?: string;
@@ -227,6 +230,14 @@ export const ROUTES = {
     requires: 'listAuditEvents',
     parse: (q): AuditFilters & { before?: number } => ({
       actor: q.text('actor'),
+  digests: entry({
+    path: 'digests',
+    title: 'Digests',
+    nav: { offset: 0 },
+    parse: (q): { status?: DigestDeliveryStatus; offset: number } => ({ status: q.oneOf('status', DIGEST_STATUSES), offset: q.offset() }),
+    query: (r) => ({ status: r.status, offset: r.offset || undefined }),
+    page: 'DigestsPage',
+  }),
       operation: q.text('operation'),
       outcome: q.oneOf('outcome', AUDIT_OUTCOMES),
       before: q.sequence('before'),
@@ -325,6 +336,13 @@ type ParamsOf<P extends Page> = ReturnType<(typeof ROUTES)[P]['parse']>;
 /** A page of the dashboard with its parameters, e.g. `{ page: 'host', id }`. */
 export type RouteOf<P extends Page> = { page: P } & ParamsOf<P>;
 /** Any page of the dashboard with its parameters. */
+  digest: entry({
+    path: 'digests/:id',
+    title: 'Digest',
+    under: 'digests',
+    parse: (_, id): { id: string } => ({ id }),
+    page: 'DigestPage',
+  }),
 export type Route = { [P in Page]: RouteOf<P> }[Page];
 
 /** What every page's component is given: the API client, its route, and what to do when the server refuses the token. */

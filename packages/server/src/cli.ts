@@ -267,6 +267,13 @@ program
   )
   .addOption(new Option('--oidc-label <text>', "single sign-on: the provider's name on the sign-in button (default: SSO)").env('OIDC_LABEL'))
   .addOption(new Option('--oidc-scopes <scopes>', `single sign-on: the scopes asked for (default: ${DEFAULTS.oidcScopes})`).env('OIDC_SCOPES'))
+  .addOption(
+    new Option(
+      '--smtp-url <url>',
+      'digests by email: the SMTP server, smtp://[user:password@]host[:port] or smtps://… (prefer the environment variable: flags show in ps; default: no email)',
+    ).env('SMTP_URL'),
+  )
+  .addOption(new Option('--mail-from <address>', 'digests by email: the sender, an address or "Name <address>"').env('MAIL_FROM'))
   .action(async (_options, command: Command) => {
     const config = await loadConfig(command);
     const logger = createLogger(config.logLevel);

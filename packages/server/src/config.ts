@@ -19,6 +19,7 @@ import { ROLES } from './people/roles.js';
 import { parseRoleMap } from './sso/role-mapping.js';
 import { DEFAULT_WAIVER_MAX_DAYS } from './policies/waiver-limits.js';
 import { DEFAULT_FINDING_ACCEPTANCE } from './findings/finding-settings.js';
+import { smtpUrlProblem } from './digests/mail-settings.js';
 
 /** `host:port`, an IPv6 host in brackets: `127.0.0.1:8444`, `[::1]:8444`, `mgmt.example.org:8444`. */
 const LISTEN_ADDRESS = /^(?:\[([0-9A-Fa-f:.]+)\]|([^\s:[\]]+)):(\d{1,5})$/;
@@ -180,6 +181,21 @@ const ServerSettings = z.object({
     .string()
     .default('openid email profile')
     .refine((scopes) => scopes.split(/\s+/).includes('openid'), 'must include openid'),
+  // Digests by email (docs/compliance-and-alerts.md): the SMTP server, whose URL may carry credentials (never logged
+  // nor repeated in an error), and the sender. Without them digests are still issued, their delivery `skipped`.
+  smtpUrl: z
+    .string()
+    .superRefine((text, context) => {
+      const problem = smtpUrlProblem(text);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
+  mailFrom: z
+    .string()
+    .trim()
+    .max(320)
+    .regex(/^([^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/, 'must be an email address, or a name and <address>')
+    .optional(),
 });
 
 /** What single sign-on cannot work without: given one, the others are needed too. */
@@ -215,6 +231,14 @@ export const ServerConfigSchema = ServerSettings.refine((c) => Boolean(c.tlsCert
         path: [missing[0]!],
       });
     }
+  })
+  .refine((c) => c.smtpUrl === undefined || c.mailFrom !== undefined, {
+    message: 'digest emails need a sender: give --mail-from (MAIL_FROM) with --smtp-url',
+    path: ['mailFrom'],
+  })
+  .refine((c) => c.mailFrom === undefined || c.smtpUrl !== undefined, {
+    message: 'a sender means something only with an SMTP server: give --smtp-url (SMTP_URL) too',
+    path: ['smtpUrl'],
   });
 
 /** Validated server configuration. */

@@ -25,6 +25,7 @@ import type { ServerMetrics } from './ops/metrics.js';
 import { WriteHealth } from './ops/write-health.js';
 import { OrmKeyStore } from './secrets/license-key-store.js';
 import { singleSignOnOf } from './sso/single-sign-on.js';
+import { digestLinkOf } from './digests/digest-records.js';
 
 /** A started server. */
 export interface RunningServer {
@@ -55,7 +56,8 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   const database = await openDatabase(config, (message) => logger.info({ component: 'database' }, message));
   const keyStore = await OrmKeyStore.open(database);
   // The compactor yields while uploads are in flight; it is started below, once `api` exists.
-  const work = startBackgroundWork(database, config, logger, () => api.bodyBytesInFlight() > 0);
+  // The digests' link names the dashboard's address, known once `enrollment` is: their work is started below.
+  const work = startBackgroundWork(database, config, logger, () => api.bodyBytesInFlight() > 0, (id) => digestLinkOf(enrollment, id));
   const writeHealth = new WriteHealth(database);
   const { api, metrics } = await createCollectorApi(config, logger, {
     database,
@@ -88,6 +90,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     intakePort,
     dashboardPort: () => (listening.current?.admin ? portOf(listening.current.admin.server) : intakePort()),
   });
+  work.digests.start();
   const admin = adminApiUnlessOff(config, logger, { database, rateLimiter, work, enrollment });
   const enrollScript = enrollScriptRoute({ database, settings: enrollment, rateLimiter, onFetch: recordScriptFetch(database, logger, work.webhookDispatcher) });
   let shuttingDown = false;
@@ -137,6 +140,7 @@ function adminApiUnlessOff(
     sso: singleSignOnOf(config, database),
     lifecycle: lifecycleSettings(config),
     hideLynisFindings: config.lynisOwnFindings === 'hide',
+    digests: { link: (id) => digestLinkOf(enrollment, id), mailEnabled: config.smtpUrl !== undefined, work: work.digests },
   });
 }
 

@@ -40,6 +40,8 @@ import { findingRoutes } from './finding-routes.js';
 import { complianceHistoryRoutes } from './compliance-history-routes.js';
 import { controlRoutes } from './control-routes.js';
 import { digestRoutes } from './digest-routes.js';
+import type { DigestServerSettings } from '../digests/digest-issuing.js';
+import { digestPath } from '../digests/digest-records.js';
 import { DEFAULT_LIFECYCLE, type LifecycleSettings } from '../hosts/lifecycle-settings.js';
 
 /** What the contract's admin operations are tagged with. */
@@ -121,6 +123,8 @@ export interface AdminApiOptions {
   lifecycle?: LifecycleSettings;
   /** Whether fleet lists leave out findings about Lynis itself; default: they do. */
   hideLynisFindings?: boolean;
+  /** Digests' links, mail and sending; default: links as paths, no mail. */
+  digests?: DigestServerSettings;
 }
 
 /** The request body as the adapter read it. */
@@ -188,6 +192,7 @@ export async function createAdminApi(options: AdminApiOptions): Promise<AdminApi
     enrollment: options.enrollment,
     lifecycle: options.lifecycle ?? DEFAULT_LIFECYCLE,
     hideLynisFindings: options.hideLynisFindings ?? true,
+    digests: options.digests ?? { link: digestPath, mailEnabled: false },
   });
   // The server builds the admin API on its first request (server.ts), so a start does not wait for this.
   await backend.init();

@@ -8,6 +8,7 @@ import type { SingleSignOn } from '../sso/single-sign-on.js';
 import type { EnrollmentSettings } from '../enrollment/enrollment-settings.js';
 import type { LifecycleSettings } from '../hosts/lifecycle-settings.js';
 import type { FindingAcceptanceSettings } from '../findings/finding-settings.js';
+import type { DigestServerSettings } from '../digests/digest-issuing.js';
 import type { AdminRole } from '../people/roles.js';
 import type { AccessScope } from '../people/scope.js';
 import type { UserSummary } from '../people/user-records.js';
@@ -40,6 +41,8 @@ export interface AdminContext {
   lifecycle: LifecycleSettings;
   /** Whether fleet lists leave out findings about Lynis itself (`--lynis-own-findings hide`). */
   hideLynisFindings: boolean;
+  /** Digests: their page's link, whether the server sends mail (`--smtp-url`), the work that sends them. */
+  digests: DigestServerSettings;
 }
 
 /** Who made a request: an admin token, or a person signed in with the session cookie; each with the role it has. */

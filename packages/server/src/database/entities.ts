@@ -869,6 +869,59 @@ export const FrameworkControlRecord = defineEntity({
 });
 export type FrameworkControlRecord = InferEntity<typeof FrameworkControlRecord>;
 
+/** A scheduled digest: whose figures (the fleet, a system group or a customer), how often, and to whom it is sent. */
+export const DigestScheduleRecord = defineEntity({
+  name: 'DigestScheduleRecord',
+  tableName: 'digest_schedule',
+  properties: {
+    id: p.uuid().primary(),
+    /** The scope: a system group, a customer, or neither (the fleet). */
+    scopeGroup: p.string().length(255).nullable(),
+    scopeCustomer: p.string().length(255).nullable(),
+    /** `weekly` or `monthly`. */
+    cadence: p.string().length(16),
+    /** The recipients' addresses, as a JSON array. */
+    recipients: p.text(),
+    createdAt: p.datetime(),
+    createdBy: p.string().length(255).nullable(),
+    lastIssuedAt: p.datetime().nullable(),
+    /** The end of the next period: its digest is issued once this time has passed. */
+    nextDueAt: p.datetime().index(),
+  },
+});
+export type DigestScheduleRecord = InferEntity<typeof DigestScheduleRecord>;
+
+/** A digest as issued: its figures frozen as JSON, and its email's delivery (retried with backoff, then `failed`). */
+export const DigestRecord = defineEntity({
+  name: 'DigestRecord',
+  tableName: 'digest',
+  properties: {
+    id: p.uuid().primary(),
+    /** Null once the schedule is deleted. */
+    scheduleId: p.uuid().nullable(),
+    scopeGroup: p.string().length(255).nullable(),
+    scopeCustomer: p.string().length(255).nullable(),
+    cadence: p.string().length(16),
+    periodStart: p.datetime(),
+    periodEnd: p.datetime(),
+    createdAt: p.datetime().index(),
+    /** The recipients when it was issued, as a JSON array. */
+    recipients: p.text(),
+    /** The contract's `DigestContent`, as JSON. */
+    content: p.text(),
+    /** `pending`, `sent`, `failed` or `skipped`. */
+    status: p.string().length(16),
+    attempts: p.integer().default(0),
+    lastError: p.string().length(500).nullable(),
+    nextAttemptAt: p.datetime().nullable(),
+    /** A sender's claim: others leave the digest alone until then. */
+    claimedUntil: p.datetime().nullable(),
+    sentAt: p.datetime().nullable(),
+  },
+  indexes: [{ properties: ['status', 'nextAttemptAt'] }],
+});
+export type DigestRecord = InferEntity<typeof DigestRecord>;
+
 /** Every entity, for opening the database. */
 export const ENTITIES = [
   LicenseKeyRecord,
@@ -907,4 +960,6 @@ export const ENTITIES = [
   WaiverHistoryRecord,
   ComplianceSnapshotRecord,
   FrameworkControlRecord,
+  DigestScheduleRecord,
+  DigestRecord,
 ];

@@ -95,6 +95,13 @@ describe('everything else is answered by Express', () => {
     expect([bare.status, bare.headers.get('location')]).toEqual([301, '/dashboard/']);
   });
 
+  it("sends a digest's link on to its page in the dashboard", async () => {
+    const { url } = await serve();
+    const id = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    const link = await fetch(`${url}/dashboard/digests/${id}`, { redirect: 'manual' });
+    expect([link.status, link.headers.get('location')]).toEqual([302, `/dashboard/#/digests/${id}`]);
+  });
+
   it('answers other paths, and other /api/v1/ paths, with a plain-text 404', async () => {
     const { url } = await serve();
     for (const path of ['/', '/nothing/here', '/api/v1/other/license/', '/api/other/upload/']) {

@@ -48,6 +48,9 @@ export function dashboardRouter(directory = dashboardDirectory()): Router {
     return router;
   }
   router.use((req, res, next) => (req.originalUrl === req.baseUrl ? res.redirect(301, `${req.baseUrl}/`) : next()));
+  // A digest's link (`/dashboard/digests/<id>`, in its email and webhook event) opens its page, which the dashboard
+  // addresses by the fragment.
+  router.get('/digests/:digestId', (req, res) => res.redirect(302, `${req.baseUrl}/#/digests/${encodeURIComponent(req.params.digestId)}`));
   router.use(
     express.static(directory, {
       index: 'index.html',

@@ -12,6 +12,9 @@ import { RejectionLog } from '../refusals/rejection-log.js';
 import { ReportCompactor } from '../reports/report-compaction.js';
 import { schedulePruning, type PruneSchedule } from '../reports/retention.js';
 import { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import { DigestWork } from '../digests/digest-work.js';
+import { digestPath, type DigestLink } from '../digests/digest-records.js';
+import { smtpSender } from '../digests/mail-transport.js';
 import { writeRefusedUploadEvents } from '../webhooks/refused-uploads.js';
 
 /** The server's work besides answering requests. */
@@ -32,13 +35,21 @@ export interface BackgroundWork {
   findingLifecycle: FindingLifecycleWork;
   /** Takes the daily compliance snapshots of the days over. */
   complianceSnapshots: ComplianceSnapshots;
+  /** Issues scheduled digests and sends them. Not started here: the caller starts it once the digests' link works. */
+  digests: DigestWork;
 }
 
 /**
  * Starts retention, the rejection log, webhook delivery, policy evaluation and the host and finding lifecycles, and builds the report compactor,
  * which yields while `isBusy` (uploads in flight).
  */
-export function startBackgroundWork(database: Database, config: ServerConfig, logger: Logger, isBusy: () => boolean): BackgroundWork {
+export function startBackgroundWork(
+  database: Database,
+  config: ServerConfig,
+  logger: Logger,
+  isBusy: () => boolean,
+  digestLink: DigestLink = digestPath,
+): BackgroundWork {
   const pruning = schedulePruning(
     database,
     { keepLast: config.retentionKeepLast, maxAgeDays: config.retentionMaxAgeDays },
@@ -57,7 +68,14 @@ export function startBackgroundWork(database: Database, config: ServerConfig, lo
   const hostLifecycle = new HostLifecycleSweep(database, lifecycleSettings(config), logger, { onChanged: () => webhookDispatcher.wake() }).start();
   const findingLifecycle = new FindingLifecycleWork(database, logger, { onChanged: () => webhookDispatcher.wake() }).start();
   const complianceSnapshots = new ComplianceSnapshots(database, logger).start();
-  return { pruning, rejections, webhookDispatcher, policyEvaluator, compactor, auditRetention, hostLifecycle, findingLifecycle, complianceSnapshots };
+  const digests = new DigestWork(database, {
+    link: digestLink,
+    send: config.smtpUrl && config.mailFrom ? smtpSender({ smtpUrl: config.smtpUrl, from: config.mailFrom }) : undefined,
+    hideLynis: config.lynisOwnFindings === 'hide',
+    logger,
+    onIssued: () => webhookDispatcher.wake(),
+  });
+  return { pruning, rejections, webhookDispatcher, policyEvaluator, compactor, auditRetention, hostLifecycle, findingLifecycle, complianceSnapshots, digests };
 }
 
 /** Wakes what follows a committed upload: policy evaluation, webhook delivery and compaction. */
@@ -77,5 +95,6 @@ export async function stopBackgroundWork(work: BackgroundWork): Promise<void> {
   await work.hostLifecycle.stop();
   await work.findingLifecycle.stop();
   await work.complianceSnapshots.stop();
+  await work.digests.stop();
   await work.rejections.close();
 }
