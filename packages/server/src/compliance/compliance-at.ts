@@ -137,29 +137,42 @@ function waived(waivers: WaiversByHost, policyId: string, ruleId: string, host: 
   );
 }
 
-/** The status each host's latest change by `time` recorded on each rule of `policies`, by `host\npolicy\nrule`. */
+/**
+ * The status each host's latest change by `time` recorded on each rule of `policies`, by `host\npolicy\nrule`. A
+ * result stored now whose status has not changed since `time` holds it (its `since` is its latest change's time):
+ * read from the results, so that only the statuses that changed after `time`, or whose result is gone, are looked
+ * up among the changes.
+ */
 async function latestStatuses(knex: Knex, time: DatabaseTime, hostIds: Knex.QueryBuilder, policies: PolicyVersion[]): Promise<Map<string, RuleStatus>> {
-  const changes = knex('policy_result_change')
+  const policyIds = policies.map((policy) => policy.policyId);
+  const unchanged = knex('policy_result')
+    .select('host_record_id', 'policy_id', 'rule_id', 'status')
+    .where('since', '<=', time)
+    .whereIn('policy_id', policyIds)
+    .whereIn('host_record_id', hostIds.clone());
+  const changes = knex('policy_result_change as c')
     .select(
-      'host_record_id',
-      'policy_id',
-      'rule_id',
-      'status',
-      knex.raw('row_number() over (partition by host_record_id, policy_id, rule_id order by at desc, id desc) as newest'),
+      'c.host_record_id',
+      'c.policy_id',
+      'c.rule_id',
+      'c.status',
+      knex.raw('row_number() over (partition by c.host_record_id, c.policy_id, c.rule_id order by c.at desc, c.id desc) as newest'),
     )
-    .where('at', '<=', time)
-    .whereIn(
-      'policy_id',
-      policies.map((policy) => policy.policyId),
-    )
-    .whereIn('host_record_id', hostIds);
-  const rows = (await knex.from(changes.as('c')).select('host_record_id', 'policy_id', 'rule_id', 'status').where('newest', 1)) as {
-    host_record_id: string;
-    policy_id: string;
-    rule_id: string;
-    status: RuleStatus;
-  }[];
-  return new Map(rows.map((row) => [`${row.host_record_id}\n${row.policy_id}\n${row.rule_id}`, row.status]));
+    .where('c.at', '<=', time)
+    .whereIn('c.policy_id', policyIds)
+    .whereIn('c.host_record_id', hostIds.clone())
+    .whereNotExists(
+      knex('policy_result as r')
+        .select(knex.raw('1'))
+        .whereRaw('r.host_record_id = c.host_record_id and r.policy_id = c.policy_id and r.rule_id = c.rule_id')
+        .andWhere('r.since', '<=', time),
+    );
+  type StatusRow = { host_record_id: string; policy_id: string; rule_id: string; status: RuleStatus };
+  const [kept, changed] = (await Promise.all([
+    unchanged,
+    knex.from(changes.as('c')).select('host_record_id', 'policy_id', 'rule_id', 'status').where('newest', 1),
+  ])) as [StatusRow[], StatusRow[]];
+  return new Map([...kept, ...changed].map((row) => [`${row.host_record_id}\n${row.policy_id}\n${row.rule_id}`, row.status]));
 }
 
 /** The groups and tags of the hosts `hostIds` selects, by `host\nkind`, as the reports list them. */
