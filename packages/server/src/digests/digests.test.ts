@@ -13,7 +13,7 @@ import { createKey } from '../secrets/license-keys.js';
 import { createWebhook } from '../webhooks/webhook-records.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './digest-delivery.js';
 import { boundaryAfter, periodEndingAt, periodEndingBy } from './digest-periods.js';
-import { digestPath } from './digest-records.js';
+import { digestLinkOf, digestPath } from './digest-records.js';
 import { DigestWork } from './digest-work.js';
 import { smtpSender } from './mail-transport.js';
 import { readMail, startTestSmtpServer, type TestSmtpServer } from './smtp-server.test-kit.js';
@@ -29,6 +29,15 @@ describe('digest periods', () => {
     // A Monday at midnight is the boundary itself.
     expect(periodEndingBy('weekly', new Date('2026-11-02T00:00:00.000Z')).end.toISOString()).toBe('2026-11-02T00:00:00.000Z');
     expect(periodEndingAt('monthly', new Date('2026-03-31T10:00:00.000Z')).start.toISOString()).toBe('2026-02-28T10:00:00.000Z');
+  });
+});
+
+describe('digest links', () => {
+  it('are absolute under the dashboard when the server has a public host, else a path', () => {
+    const id = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    const dashboardUrl = () => 'https://audit.example.org:8443/dashboard/';
+    expect(digestLinkOf({ hasPublicHost: true, dashboardUrl }, id)).toBe(`https://audit.example.org:8443/dashboard/digests/${id}`);
+    expect(digestLinkOf({ hasPublicHost: false, dashboardUrl }, id)).toBe(`/dashboard/digests/${id}`);
   });
 });
 
