@@ -118,6 +118,7 @@ describe('routes', () => {
     { page: 'raw-report', id: 'r1' },
     { page: 'report-diff', id: 'r2', against: 'r1' },
     { page: 'controls', framework: 'PCI-DSS' },
+    { page: 'controls', framework: 'PCI-DSS' },
     { page: 'digests', status: 'pending', offset: 50 },
     { page: 'digest', id: 'd1' },
   ])('reads back the fragment it writes for %j', (route) => {
@@ -147,6 +148,7 @@ describe('routes', () => {
       'Findings',
       'Trends',
       'Policies',
+      'Controls',
       'Exceptions',
       'Webhooks',
       'Keys',

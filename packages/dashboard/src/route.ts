@@ -202,6 +202,14 @@ export const ROUTES = {
     parse: (): object => ({}),
     page: 'PoliciesPage',
   }),
+  controls: entry({
+    path: 'controls',
+    title: 'Controls',
+    nav: {},
+    parse: (q): { framework?: string } => ({ framework: q.text('framework') }),
+    query: (r) => ({ framework: r.framework }),
+    page: 'ControlsPage',
+  }),
   waivers: entry({
     path: 'waivers',
     title: 'Exceptions',

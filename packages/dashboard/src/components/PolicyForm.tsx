@@ -14,6 +14,8 @@ export interface SdkAnswer {
 interface DraftRule {
   id: string;
   description: string;
+  /** The framework controls it is evidence for, `FRAMEWORK:CONTROL-ID`, separated by spaces. */
+  controls: string;
   expression: string;
 }
 
@@ -41,7 +43,7 @@ export interface PolicyFormProps {
   onCancel?(): void;
 }
 
-const NEW_RULE: DraftRule = { id: 'hardening-index', description: '', expression: 'summary.hardeningIndex >= 60' };
+const NEW_RULE: DraftRule = { id: 'hardening-index', description: '', controls: '', expression: 'summary.hardeningIndex >= 60' };
 
 function draftOf(policy?: Policy): Draft {
   const scope = policy?.scope ?? {};
@@ -52,7 +54,12 @@ function draftOf(policy?: Policy): Draft {
     tag: scope.tag ?? '',
     keyId: scope.keyId ?? '',
     hostname: scope.hostname ?? '',
-    rules: policy?.rules.map((rule) => ({ id: rule.id, description: rule.description ?? '', expression: rule.expression })) ?? [NEW_RULE],
+    rules: policy?.rules.map((rule) => ({
+      id: rule.id,
+      description: rule.description ?? '',
+      controls: (rule.controls ?? []).join(' '),
+      expression: rule.expression,
+    })) ?? [NEW_RULE],
   };
 }
 
@@ -64,7 +71,10 @@ function inputOf(draft: Draft, enabled: boolean): PolicyInput {
     description: given(draft.description),
     enabled,
     scope: { keyId: draft.keyId || null, group: given(draft.group), tag: given(draft.tag), hostname: given(draft.hostname) },
-    rules: draft.rules.map((rule) => ({ id: rule.id.trim(), description: given(rule.description), expression: rule.expression })),
+    rules: draft.rules.map((rule) => {
+      const controls = rule.controls.split(/\s+/).filter(Boolean);
+      return { id: rule.id.trim(), description: given(rule.description), ...(controls.length > 0 ? { controls } : {}), expression: rule.expression };
+    }),
   };
 }
 
@@ -144,7 +154,7 @@ export function PolicyForm({ client, onUnauthorized, initial, title, submitLabel
       <FormActions
         busy={busy}
         submitLabel={submitLabel}
-        onAddRule={() => set({ rules: [...draft.rules, { id: `rule-${draft.rules.length + 1}`, description: '', expression: '' }] })}
+        onAddRule={() => set({ rules: [...draft.rules, { id: `rule-${draft.rules.length + 1}`, description: '', controls: '', expression: '' }] })}
         onPreview={() => void runPreview()}
         onCancel={onCancel}
       />
@@ -300,6 +310,14 @@ function RuleFields({
       <input id={`${id}-id`} value={rule.id} onChange={(event) => onChange({ id: event.target.value })} pattern="[a-z0-9][a-z0-9\-]{0,63}" required />
       <label htmlFor={`${id}-description`}>Description</label>
       <input id={`${id}-description`} value={rule.description} onChange={(event) => onChange({ description: event.target.value })} maxLength={1000} />
+      <label htmlFor={`${id}-controls`}>Controls</label>
+      <input
+        id={`${id}-controls`}
+        value={rule.controls}
+        onChange={(event) => onChange({ controls: event.target.value })}
+        placeholder="CIS:5.2.10 ISO27001:A.8.8 (optional)"
+        spellCheck={false}
+      />
       <label htmlFor={`${id}-expression`}>Expression</label>
       <textarea
         id={`${id}-expression`}

@@ -155,6 +155,7 @@ function RuleText({ rule }: { rule: PolicyRule }) {
     <>
       <code>{rule.id}</code>
       {rule.description && <span className="sub">{rule.description}</span>}
+      {rule.controls && rule.controls.length > 0 && <span className="sub">Controls: {rule.controls.join(', ')}</span>}
       <code className="mono sub">{rule.expression}</code>
     </>
   );
