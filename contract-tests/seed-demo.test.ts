@@ -41,4 +41,6 @@ it('seeds a demo fleet the running server shows, and refuses to seed it twice wi
   expect(overview.hosts.stale).toBeGreaterThan(0);
   expect(overview.topWarnings.length).toBeGreaterThan(0);
   expect(overview.uploadsPerDay.some((day) => day.refused > 0)).toBe(true);
-});
+  // Four processes (seed, seed again, a token, the server), each starting Node and opening the database: more than
+  // the default 20 s on a busy machine.
+}, 60_000);

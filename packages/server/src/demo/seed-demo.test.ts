@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readLynisFixture } from '@org/test-support/lynis-fixtures';
 import { DIALECTS, useTestDatabase } from '@org/test-support/postgres';
 import { openDatabase, type Database } from '../database/open.js';
+import { timeToFix } from '../findings/time-to-fix.js';
 import { fleetOverview } from '../fleet/overview.js';
 import { hostDetail, hostPage } from '../hosts/host-queries.js';
 import { rejectionPage } from '../refusals/rejection-queries.js';
@@ -89,6 +90,17 @@ describe.each(DIALECTS)('seed-demo on %s', (dialect) => {
     expect(new Set(refusals.items.map((item) => item.reason)).size).toBeGreaterThan(1);
 
     expect((await listKeys(orm)).map((key) => key.label)).toEqual(['demo']);
+  });
+
+  it("follows each host's findings from report to report: opened by its first, resolved by later ones on their days", async () => {
+    await seedDemo(orm, { hosts: HOSTS, now: NOW });
+    const figures = await timeToFix(orm, UNSCOPED, { now: NOW, hideLynis: false });
+    // Older reports keep more findings: most hosts fix several from one report to the next.
+    expect(figures.overall.resolved).toBeGreaterThan(HOSTS);
+    // A host's reports are about a week apart: a finding gone from a later one took days to fix, not no time at all.
+    expect(figures.overall.medianHours).toBeGreaterThan(24);
+    const [first] = (await orm.em.getKnex()('finding_transition').min({ at: 'at' }).where('to_state', 'open')) as { at: string | number | Date }[];
+    expect(new Date(first!.at).getTime()).toBeLessThan(NOW.getTime() - 14 * 86_400_000);
   });
 
   it('refuses a database that holds reports unless forced, and the same seed makes the same fleet', async () => {

@@ -21,7 +21,7 @@ export const DEMO_DEFAULT_SEED = 1;
 /** The label of the license key the demo fleet's reports are stored under. */
 export const DEMO_KEY_LABEL = 'demo';
 /** Hosts whose reports are handed to the store at once: enough for its group commit, few enough to bound memory. */
-const HOSTS_AT_ONCE = 64;
+const HOSTS_AT_ONCE = 256;
 
 export interface SeedDemoOptions {
   hosts?: number;
@@ -72,11 +72,17 @@ export async function seedDemo(database: Database, options: SeedDemoOptions = {}
   const { id: keyId } = await createKey(database, { label: DEMO_KEY_LABEL });
   // The whole fleet enrolls today: the store's quota of new hosts per key and day must not refuse part of it.
   const store = new OrmReportStore(database, { admission: { newHostsPerDay: Math.max(DEFAULT_NEW_HOSTS_PER_DAY, hosts) } });
+  // One report of each host at a time, oldest first: each report is its host's newest when stored, so that its
+  // findings open, resolve and regress on the days they did, as uploads of those reports would have made them (the
+  // history and time to fix follow); a host's reports stored together would keep only the newest one's findings.
   let reports = 0;
-  for (let start = 0; start < fleet.length; start += HOSTS_AT_ONCE) {
-    const saves = fleet.slice(start, start + HOSTS_AT_ONCE).flatMap((host) => host.reports.map((lines) => store.save(toStore(keyId, host, lines))));
-    await Promise.all(saves);
-    reports += saves.length;
+  const rounds = Math.max(...fleet.map((host) => host.reports.length));
+  for (let round = 0; round < rounds; round += 1) {
+    const due = fleet.filter((host) => round < host.reports.length);
+    for (let start = 0; start < due.length; start += HOSTS_AT_ONCE) {
+      await Promise.all(due.slice(start, start + HOSTS_AT_ONCE).map((host) => store.save(toStore(keyId, host, host.reports[round]!))));
+    }
+    reports += due.length;
   }
   const refusals = await recordRefusals(database, fleet, seed, now, keyId);
   // The hosts back-dated past the stale threshold are stale at once, as the server's first sweep would make them.
