@@ -2,11 +2,18 @@ import { notFound } from '../errors/domain-error.js';
 import { acceptHostIdentity as acceptIdentity } from '../hosts/host-admission.js';
 import { hostFacets } from '../hosts/host-facets.js';
 import { hostById, hostDetail, hostPage } from '../hosts/host-queries.js';
+import { hostPageAsOf, refuseCurrentOnlyFilters } from '../hosts/hosts-as-of.js';
+import { asOfMoment } from './as-of.js';
 import { actorLogFields } from './actor.js';
 import type { AdminHandler, AdminHandlers } from './operation.js';
 
-/** `GET /api/admin/hosts`: one page of hosts, filtered and sorted as the query says. */
-const listHosts: AdminHandler<'listHosts'> = async ({ query, actor }, { database }) => ({ status: 200, body: await hostPage(database, actor.scope, query) });
+/** `GET /api/admin/hosts`: one page of hosts, filtered and sorted as the query says, now or as of `at`. */
+const listHosts: AdminHandler<'listHosts'> = async ({ query: { at, ...query }, actor }, { database }) => {
+  const moment = asOfMoment(at);
+  if (!moment) return { status: 200, body: await hostPage(database, actor.scope, query) };
+  refuseCurrentOnlyFilters(query);
+  return { status: 200, body: await hostPageAsOf(database, actor.scope, query, moment) };
+};
 
 /** `GET /api/admin/hosts/{hostRecordId}`: a host, with the hardening index of its newest reports. */
 const getHost: AdminHandler<'getHost'> = async ({ path, query, actor }, { database }) => {

@@ -14,8 +14,10 @@ import {
 } from '../policies/policy-records.js';
 import { emptyCounts, hostCompliance, statusCounts } from '../policies/policy-results.js';
 import { resultPage } from '../policies/result-search.js';
+import { resultPageAsOf } from '../policies/results-as-of.js';
 import { createWaiver as saveWaiver, createWaivers as saveWaivers, deleteWaiver as removeWaiver, listWaivers as readWaivers } from '../policies/waivers.js';
 import { actorLabel, actorLogFields } from './actor.js';
+import { asOfMoment } from './as-of.js';
 import type { AdminActor, AdminContext, AdminHandler, AdminHandlers } from './operation.js';
 
 /** `GET /api/admin/policies`: every policy with its hosts' statuses. */
@@ -81,11 +83,15 @@ const deletePolicy: AdminHandler<'deletePolicy'> = async ({ path, actor, audit }
 
 /**
  * `GET /api/admin/policies/{policyId}/results`: one page of the hosts' results, failures first unless `sort` says
- * otherwise. Validation fills in `sort` and `order` (`asc` here, unlike the host list's `desc`) when absent.
+ * otherwise, now or as of `at`. Validation fills in `sort` and `order` (`asc` here, unlike the host list's `desc`)
+ * when absent.
  */
-const listPolicyResults: AdminHandler<'listPolicyResults'> = async ({ path, query, actor }, { database }) => {
+const listPolicyResults: AdminHandler<'listPolicyResults'> = async ({ path, query: { at, ...query }, actor }, { database }) => {
+  const moment = asOfMoment(at);
   if (!(await findPolicy(database, path.policyId))) throw notFound('policy', path.policyId);
-  const page = await resultPage(database, actor.scope, path.policyId, query);
+  const page = moment
+    ? await resultPageAsOf(database, actor.scope, path.policyId, query, moment)
+    : await resultPage(database, actor.scope, path.policyId, query);
   return { status: 200, body: { ...page, limit: query.limit, offset: query.offset } };
 };
 

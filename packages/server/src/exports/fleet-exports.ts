@@ -1,6 +1,9 @@
 import type { Database } from '../database/dialect.js';
 import type { ReportRecord } from '../database/entities.js';
+import type { Host } from '../generated/types.gen.js';
 import { filteredHostIds, hostRecordPages, hostsOf, type HostFilters } from '../hosts/host-queries.js';
+import { hostRowPagesAsOf, hostsAsOf } from '../hosts/hosts-as-of.js';
+import { hostCompliancesAt } from '../policies/compliance-as-of.js';
 import type { ReadRowOf } from '../database/rows.js';
 import { isScoped, type AccessScope } from '../people/scope.js';
 import { failingRules } from '../policies/policy-results.js';
@@ -40,40 +43,64 @@ export const HISTORY_COLUMNS = ['reportId', 'receivedAt', 'lynisVersion', 'harde
  * key label, compliance and failing rules.
  */
 export async function* hostRows(database: Database, scope: AccessScope, filters: HostFilters = {}, now = new Date()): AsyncGenerator<Record<string, unknown>> {
-  const knex = database.em.getKnex();
+  for await (const { hosts, failing } of hostPages(database, scope, filters, now)) yield* rowsOf(database, hosts, failing);
+}
+
+/**
+ * The hosts in `scope` the list shows with these filters, as of `at` ({@link hostPageAsOf}): the figures of each
+ * host's latest report received by then, its compliance and failing rules then.
+ */
+export async function* hostRowsAsOf(database: Database, scope: AccessScope, filters: HostFilters, at: Date): AsyncGenerator<Record<string, unknown>> {
+  for await (const rows of hostRowPagesAsOf(database, scope, filters, at, PAGE)) {
+    const ids = rows.map((row) => row.id);
+    const compliance = await hostCompliancesAt(database, scope, ids, at);
+    const failing = new Map([...compliance].map(([id, host]) => [id, host.failingRules]));
+    yield* rowsOf(database, await hostsAsOf(database.em.fork(), rows, compliance), failing);
+  }
+}
+
+/** The hosts of the list now, a page at a time, with their failing rules. */
+async function* hostPages(
+  database: Database,
+  scope: AccessScope,
+  filters: HostFilters,
+  now: Date,
+): AsyncGenerator<{ hosts: Host[]; failing: Map<string, string[]> }> {
   for await (const { em, records } of hostRecordPages(database, scope, filters, PAGE)) {
     const ids = records.map((record) => record.id);
-    const keyIds = [...new Set(records.map((record) => record.key.id))];
-    const [hosts, failing, keys] = await Promise.all([
-      hostsOf(em, records, now),
-      failingRules(database, ids, now),
-      knex('license_key').select('id', 'label').whereIn('id', keyIds) as Promise<{ id: string; label: string | null }[]>,
-    ]);
-    const labels = new Map(keys.map((key) => [key.id, key.label]));
-    for (const host of hosts) {
-      yield {
-        id: host.id,
-        hostname: host.hostname,
-        hostId: host.hostId,
-        keyId: host.keyId,
-        keyLabel: labels.get(host.keyId) ?? null,
-        os: host.os,
-        lynisVersion: host.lynisVersion,
-        groups: host.groups,
-        tags: host.tags,
-        customerName: host.customerName,
-        firstSeen: host.firstSeen,
-        lastSeen: host.lastSeen,
-        state: host.state,
-        stateSince: host.stateSince,
-        reportCount: host.reportCount,
-        hardeningIndex: host.latestHardeningIndex,
-        warnings: host.latestWarningCount,
-        suggestions: host.latestSuggestionCount,
-        compliance: host.compliance,
-        failingRules: failing.get(host.id)!,
-      };
-    }
+    const [hosts, failing] = await Promise.all([hostsOf(em, records, now), failingRules(database, ids, now)]);
+    yield { hosts, failing };
+  }
+}
+
+/** A page of hosts as export rows, with their key's label. */
+async function* rowsOf(database: Database, hosts: Host[], failing: Map<string, string[]>): AsyncGenerator<Record<string, unknown>> {
+  const keyIds = [...new Set(hosts.map((host) => host.keyId))];
+  const keys = (await database.em.getKnex()('license_key').select('id', 'label').whereIn('id', keyIds)) as { id: string; label: string | null }[];
+  const labels = new Map(keys.map((key) => [key.id, key.label]));
+  for (const host of hosts) {
+    yield {
+      id: host.id,
+      hostname: host.hostname,
+      hostId: host.hostId,
+      keyId: host.keyId,
+      keyLabel: labels.get(host.keyId) ?? null,
+      os: host.os,
+      lynisVersion: host.lynisVersion,
+      groups: host.groups,
+      tags: host.tags,
+      customerName: host.customerName,
+      firstSeen: host.firstSeen,
+      lastSeen: host.lastSeen,
+      state: host.state,
+      stateSince: host.stateSince,
+      reportCount: host.reportCount,
+      hardeningIndex: host.latestHardeningIndex,
+      warnings: host.latestWarningCount,
+      suggestions: host.latestSuggestionCount,
+      compliance: host.compliance,
+      failingRules: failing.get(host.id) ?? [],
+    };
   }
 }
 

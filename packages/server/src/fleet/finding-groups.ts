@@ -1,6 +1,8 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { FindingCount, FindingGroupPage, FindingKind } from '../generated/types.gen.js';
 import type { Database } from '../database/dialect.js';
+import { sqlDialectOf } from '../database/dialects.js';
+import { hostIdsAt } from '../compliance/hosts-at.js';
 import { scopeCondition, scopedHostIds } from '../hosts/host-scope.js';
 import type { AccessScope } from '../people/scope.js';
 import type { ListFindingsData } from '../generated/types.gen.js';
@@ -71,6 +73,40 @@ export async function topFindings(database: Database, scope: AccessScope, option
     );
   const [warnings, suggestions] = await Promise.all([top('warning'), top('suggestion')]);
   return [...warnings, ...suggestions];
+}
+
+/**
+ * The ten warnings and the ten suggestions on the most hosts in `scope` at a past moment `at`, from the findings'
+ * transitions: a finding counts when its latest transition by then left it in another state than `resolved` (the
+ * hosts' reports had it), on the hosts counted then (`compliance/hosts-at.ts`). Its text is the newest one now.
+ */
+export async function topFindingsAt(database: Database, scope: AccessScope, options: FindingListOptions, at: Date): Promise<FindingCount[]> {
+  const knex = database.em.getKnex();
+  const time = sqlDialectOf(database.em).toDatabaseTime(at);
+  const stateThen = knex('finding_transition as t')
+    .select('t.to_state')
+    .whereRaw('t.finding_id = f.id')
+    .andWhere('t.at', '<=', time)
+    .orderBy([
+      { column: 't.at', order: 'desc' },
+      { column: 't.id', order: 'desc' },
+    ])
+    .limit(1);
+  const top = async (kind: FindingKind) => {
+    const counts = knex('finding as f')
+      .select('f.kind', 'f.test_id')
+      .count({ hosts: '*' })
+      .min({ text: 'f.text' })
+      .where('f.kind', kind)
+      .whereIn('f.host_record_id', hostIdsAt(knex, time, { scope }))
+      .andWhereRaw("(?) <> 'resolved'", [stateThen])
+      .groupBy('f.kind', 'f.test_id')
+      .orderBy([{ column: 'hosts', order: 'desc' }, 'f.test_id'])
+      .limit(TOP_FINDINGS);
+    return (await (options.hideLynis ? counts.whereNot('f.test_id', LYNIS_OWN_TEST) : counts)) as FindingRow[];
+  };
+  const [warnings, suggestions] = await Promise.all([top('warning'), top('suggestion')]);
+  return [...warnings, ...suggestions].map(toFindingCount);
 }
 
 /** The finding counts `c` without Lynis' own when they are hidden. */

@@ -5,11 +5,12 @@ import type { Database, SqlDialect } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { HostRecord } from '../database/entities.js';
 import { hostsOf } from '../hosts/host-queries.js';
+import { asOfRows } from '../hosts/hosts-as-of.js';
 import { limitToScope, scopeCondition } from '../hosts/host-scope.js';
 import type { AccessScope } from '../people/scope.js';
 import { complianceOverview } from '../policies/compliance-overview.js';
 import { refusalsByDay } from '../refusals/rejection-queries.js';
-import { topFindings } from './finding-groups.js';
+import { topFindings, topFindingsAt } from './finding-groups.js';
 
 const DAY_MS = 86_400_000;
 /** Days of the hardening trend, and of the uploads per day, today included. */
@@ -33,23 +34,26 @@ export interface OverviewSettings {
  * Of the hosts in `scope` only: their hosts, reports, refusals, findings and compliance. Decommissioned hosts are
  * counted apart and left out of every other figure.
  */
-export async function fleetOverview(database: Database, scope: AccessScope, settings: OverviewSettings): Promise<Overview> {
+export async function fleetOverview(database: Database, scope: AccessScope, settings: OverviewSettings, at?: Date): Promise<Overview> {
+  if (at) return fleetOverviewAt(database, scope, settings, at);
   const now = new Date();
   const knex = database.em.getKnex();
   const dialect = sqlDialectOf(database.em);
   const today = Math.floor(now.getTime() / DAY_MS);
+  const counted = () => countedHosts(knex, scope);
   const [hosts, hardeningIndex, days, refusals, findings, operatingSystems, lynisVersions, staleHosts] = await Promise.all([
     hostCounts(knex, scope, dialect.toDatabaseTime.bind(dialect), now),
-    hardeningOf(knex, scope),
+    hardeningOf(counted(), 'latest_hardening_index'),
     reportsByDay(database, scope, today - (TREND_DAYS - 1), today),
     refusalsByDay(database, scope, dayText(today - (UPLOAD_DAYS - 1))),
     topFindings(database, scope, { hideLynis: settings.hideLynisFindings }),
-    labelCounts(knex, scope, dialect, 'os_name'),
-    labelCounts(knex, scope, dialect, 'lynis_version'),
+    labelCounts(counted(), dialect, 'os_name'),
+    labelCounts(counted(), dialect, 'lynis_version'),
     staleHostsSeenLongestAgo(database, scope),
   ]);
   const compliance = await complianceOverview(database, scope, now, dayText(today - (TREND_DAYS - 1)));
   return {
+    asOf: null,
     generatedAt: now.toISOString(),
     staleDays: settings.staleDays,
     hosts,
@@ -59,13 +63,72 @@ export async function fleetOverview(database: Database, scope: AccessScope, sett
     topSuggestions: findings.filter((finding) => finding.kind === 'suggestion'),
     operatingSystems,
     lynisVersions,
-    uploadsPerDay: Array.from({ length: UPLOAD_DAYS }, (_, i) => {
-      const day = today - (UPLOAD_DAYS - 1) + i;
-      return { day: dayText(day), accepted: days.get(day)?.reports ?? 0, refused: refusals.get(dayText(day)) ?? 0 };
-    }),
+    uploadsPerDay: uploadsPerDay(today, days, refusals),
     staleHosts,
     compliance,
   };
+}
+
+/**
+ * The overview as of a past moment `at` (the contract's `Overview.asOf`): the hosts counted then
+ * (`compliance/hosts-at.ts`) with a report received by then, by the figures of their latest such report; the trend
+ * and the uploads per day ending on its day, reports received after it left out; findings open and compliance then,
+ * from their transitions. No host's past lifecycle state is kept: none is stale or decommissioned then.
+ */
+async function fleetOverviewAt(database: Database, scope: AccessScope, settings: OverviewSettings, at: Date): Promise<Overview> {
+  const dialect = sqlDialectOf(database.em);
+  const lastDay = Math.floor(at.getTime() / DAY_MS);
+  const counted = () => asOfRows(database, scope, {}, at);
+  const [hosts, hardeningIndex, days, refusals, findings, operatingSystems, lynisVersions, compliance] = await Promise.all([
+    hostCountsAt(database.em.getKnex(), counted(), dialect.toDatabaseTime.bind(dialect), at),
+    hardeningOf(counted(), 'a.hardening_index'),
+    reportsByDay(database, scope, lastDay - (TREND_DAYS - 1), lastDay, at),
+    refusalsByDay(database, scope, dayText(lastDay - (UPLOAD_DAYS - 1)), dayText(lastDay)),
+    topFindingsAt(database, scope, { hideLynis: settings.hideLynisFindings }, at),
+    labelCounts(counted(), dialect, 'a.os_name'),
+    labelCounts(counted(), dialect, 'a.lynis_version'),
+    complianceOverview(database, scope, at, dayText(lastDay - (TREND_DAYS - 1)), { past: true }),
+  ]);
+  return {
+    asOf: at.toISOString(),
+    generatedAt: new Date().toISOString(),
+    staleDays: settings.staleDays,
+    hosts,
+    hardeningIndex,
+    hardeningTrend: [...days].sort(([a], [b]) => a - b).map(([day, { reports, average }]) => ({ day: dayText(day), average, reports })),
+    topWarnings: findings.filter((finding) => finding.kind === 'warning'),
+    topSuggestions: findings.filter((finding) => finding.kind === 'suggestion'),
+    operatingSystems,
+    lynisVersions,
+    uploadsPerDay: uploadsPerDay(lastDay, days, refusals),
+    staleHosts: [],
+    compliance,
+  };
+}
+
+/** Each of the `UPLOAD_DAYS` days up to `lastDay`, zeros included: reports received and uploads refused. */
+function uploadsPerDay(lastDay: number, days: Map<number, { reports: number }>, refusals: Map<string, number>): Overview['uploadsPerDay'] {
+  return Array.from({ length: UPLOAD_DAYS }, (_, i) => {
+    const day = lastDay - (UPLOAD_DAYS - 1) + i;
+    return { day: dayText(day), accepted: days.get(day)?.reports ?? 0, refused: refusals.get(dayText(day)) ?? 0 };
+  });
+}
+
+/** The hosts of the as-of rows (`a`), and those whose latest report then came within a day and a week before `at`. */
+async function hostCountsAt(knex: Knex, rows: Knex.QueryBuilder, toDatabaseTime: (time: Date) => Date | number, at: Date): Promise<Overview['hosts']> {
+  const [row] = await rows.select<Record<'total' | 'seen_day' | 'seen_week', Count | null>[]>(
+    knex.raw('count(*) as total'),
+    knex.raw('sum(case when a.received_at > ? then 1 else 0 end) as seen_day', [toDatabaseTime(new Date(at.getTime() - DAY_MS))]),
+    knex.raw('sum(case when a.received_at > ? then 1 else 0 end) as seen_week', [toDatabaseTime(new Date(at.getTime() - 7 * DAY_MS))]),
+  );
+  return { total: Number(row!.total ?? 0), seenLast24h: Number(row!.seen_day ?? 0), seenLast7d: Number(row!.seen_week ?? 0), stale: 0, decommissioned: 0 };
+}
+
+/** The hosts the overview counts now (`h`), those in `scope` and not decommissioned, as a query to select from. */
+function countedHosts(knex: Knex, scope: AccessScope): Knex.QueryBuilder {
+  const query = knex('host').whereNot('state', 'decommissioned');
+  limitToScope(knex, query, 'id', scope);
+  return query;
 }
 
 /** Hosts not decommissioned, those seen within a day and a week, the stale and the decommissioned ones, in one pass over the host table. */
@@ -89,15 +152,9 @@ async function hostCounts(knex: Knex, scope: AccessScope, toDatabaseTime: (time:
   };
 }
 
-/** Average, median and distribution of the hosts' latest hardening index, from the hosts counted by index (0–100). */
-async function hardeningOf(knex: Knex, scope: AccessScope): Promise<Overview['hardeningIndex']> {
-  const query = knex('host')
-    .select({ value: 'latest_hardening_index' })
-    .count({ hosts: '*' })
-    .whereNot('state', 'decommissioned')
-    .groupBy('latest_hardening_index');
-  limitToScope(knex, query, 'id', scope);
-  const rows = (await query) as { value: number | null; hosts: Count }[];
+/** Average, median and distribution of the hosts' latest hardening index (`column` of `hosts`), from the hosts counted by index (0–100). */
+async function hardeningOf(hosts: Knex.QueryBuilder, column: string): Promise<Overview['hardeningIndex']> {
+  const rows = await hosts.select({ value: column }).count<{ value: number | null; hosts: Count }[]>({ hosts: '*' }).groupBy(column);
   let unknown = 0;
   const counts: [number, number][] = [];
   for (const row of rows) {
@@ -130,13 +187,15 @@ function valueAt(counts: [number, number][], position: number): number {
  * Reports received on each UTC day from `firstDay` to `lastDay`, with their average hardening index: one range of
  * the index on `(received_at, id, hardening_index)` per day, each day's bounds given as the dialect stores times.
  * Grouping every report by an expression of its time instead sorted them all: 57 ms against 18 ms on SQLite, 69
- * against 30 on PostgreSQL, at 300,000 reports. A scope's reports are those of its hosts.
+ * against 30 on PostgreSQL, at 300,000 reports. A scope's reports are those of its hosts. With `until`, those
+ * received after it are left out.
  */
 async function reportsByDay(
   database: Database,
   scope: AccessScope,
   firstDay: number,
   lastDay: number,
+  until?: Date,
 ): Promise<Map<number, { reports: number; average: number | null }>> {
   const dialect = sqlDialectOf(database.em);
   const knex = database.em.getKnex();
@@ -151,6 +210,7 @@ async function reportsByDay(
       .where('received_at', '>=', dialect.toDatabaseTime(new Date(day * DAY_MS)))
       .andWhere('received_at', '<', dialect.toDatabaseTime(new Date((day + 1) * DAY_MS)))
       .whereNotIn('host_record_id', decommissioned);
+    if (until) reports.andWhere('received_at', '<=', dialect.toDatabaseTime(until));
     return inScope ? reports.andWhereRaw(inScope.sql, inScope.bindings) : reports;
   });
   // Not wrapped in parentheses: SQLite takes no parenthesised members of a compound select.
@@ -162,10 +222,9 @@ async function reportsByDay(
   );
 }
 
-/** The twenty values of a host column on the most hosts, `null` counted as a value of its own (ties by name, null last). */
-async function labelCounts(knex: Knex, scope: AccessScope, dialect: SqlDialect, column: 'os_name' | 'lynis_version'): Promise<LabelCount[]> {
-  const byHosts = knex('host').select({ name: column }).count({ hosts: '*' }).whereNot('state', 'decommissioned').groupBy(column).orderByRaw('count(*) desc');
-  limitToScope(knex, byHosts, 'id', scope);
+/** The twenty values of a `column` of `hosts` on the most hosts, `null` counted as a value of its own (ties by name, null last). */
+async function labelCounts(hosts: Knex.QueryBuilder, dialect: SqlDialect, column: string): Promise<LabelCount[]> {
+  const byHosts = hosts.select({ name: column }).count({ hosts: '*' }).groupBy(column).orderByRaw('count(*) desc');
   const rows = (await dialect.orderNullsLast(byHosts, column, 'asc').limit(TOP_LABELS)) as { name: string | null; hosts: Count }[];
   return rows.map((row) => ({ name: row.name, hosts: Number(row.hosts) }));
 }

@@ -248,8 +248,11 @@ async function recordById(em: SqlEntityManager, scope: AccessScope, id: string):
   return record;
 }
 
-/** Hosts as the contract shows them, in the order given, with the groups and tags of each (one query for all). */
-export async function hostsOf(em: SqlEntityManager, records: HostRecord[], now = new Date()): Promise<Host[]> {
+/**
+ * Hosts as the contract shows them, in the order given, with the groups and tags of each (one query for all), and
+ * their compliance now unless it is given (as of another moment).
+ */
+export async function hostsOf(em: SqlEntityManager, records: HostRecord[], now = new Date(), known?: Map<string, HostComplianceState>): Promise<Host[]> {
   const labels = new Map<string, { groups: string[]; tags: string[] }>(records.map((record) => [record.id, { groups: [], tags: [] }]));
   if (records.length > 0) {
     const rows = (await em
@@ -266,14 +269,15 @@ export async function hostsOf(em: SqlEntityManager, records: HostRecord[], now =
     }
   }
   const compliance =
-    records.length > 0
+    known ??
+    (records.length > 0
       ? await hostCompliances(
           { em },
           records.map((record) => record.id),
           now,
         )
-      : new Map<string, HostComplianceState>();
-  return records.map((record) => toHost(record, labels.get(record.id)!, compliance.get(record.id)!));
+      : new Map<string, HostComplianceState>());
+  return records.map((record) => toHost(record, labels.get(record.id)!, compliance.get(record.id) ?? 'unknown'));
 }
 
 /** A host as the contract shows it. */

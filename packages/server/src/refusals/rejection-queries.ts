@@ -113,10 +113,11 @@ function toGroup(row: GroupRow, remoteAddresses: string[]): RejectionGroup {
   };
 }
 
-/** Uploads refused per day (`YYYY-MM-DD`) since `firstDay`, from the rejection log; of the hosts in `scope` only. */
-export async function refusalsByDay(database: Database, scope: AccessScope, firstDay: string): Promise<Map<string, number>> {
+/** Uploads refused per day (`YYYY-MM-DD`) since `firstDay` (up to `lastDay` when given), from the rejection log; of the hosts in `scope` only. */
+export async function refusalsByDay(database: Database, scope: AccessScope, firstDay: string, lastDay?: string): Promise<Map<string, number>> {
   const knex = database.em.getKnex();
   const query = knex('rejection').select('day').sum({ refused: 'count' }).where('operation', 'uploadReport').andWhere('day', '>=', firstDay).groupBy('day');
+  if (lastDay !== undefined) query.andWhere('day', '<=', lastDay);
   limitToHostIds(knex, query, scope);
   const rows = (await query) as { day: string; refused: number | string }[];
   return new Map(rows.map((row) => [row.day, Number(row.refused)]));
