@@ -13,7 +13,7 @@ import { openDatabase } from '../packages/server/src/database/open.js';
 import { createAdminToken } from '../packages/server/src/secrets/admin-tokens.js';
 import { createKey } from '../packages/server/src/secrets/license-keys.js';
 import { dateOf, EXPECTED, seedComplianceScenario } from '../packages/server/src/compliance/compliance-scenario.test-kit.js';
-import { fitsWidth, launchChromium, signIn } from './support/dashboard.js';
+import { launchChromium, signIn } from './support/dashboard.js';
 import { makeDataDir, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts', import.meta.url));
@@ -81,7 +81,8 @@ it("shows the scenario's open findings and compliance on its days, each chart wi
   const fixTime = page.getByRole('region', { name: 'Time to fix per week' });
   await compliance.locator('canvas').waitFor();
   await fixTime.locator('canvas').waitFor();
-  expect(await fitsWidth(page, 1280)).toBe(true);
+  // The page's content (charts, legends, filters) within the window: nothing runs off to the right.
+  expect(await page.locator('main').evaluate((main) => main.scrollWidth <= main.clientWidth)).toBe(true);
   // The charts as a person first sees them, their tables folded.
   await page.screenshot({ path: `${ARTIFACTS}/trends.png`, fullPage: true });
 
