@@ -57,7 +57,13 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   const keyStore = await OrmKeyStore.open(database);
   // The compactor yields while uploads are in flight; it is started below, once `api` exists.
   // The digests' link names the dashboard's address, known once `enrollment` is: their work is started below.
-  const work = startBackgroundWork(database, config, logger, () => api.bodyBytesInFlight() > 0, (id) => digestLinkOf(enrollment, id));
+  const work = startBackgroundWork(
+    database,
+    config,
+    logger,
+    () => api.bodyBytesInFlight() > 0,
+    (id) => digestLinkOf(enrollment, id),
+  );
   const writeHealth = new WriteHealth(database);
   const { api, metrics } = await createCollectorApi(config, logger, {
     database,
