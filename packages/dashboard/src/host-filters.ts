@@ -14,10 +14,20 @@ export function hostsQuery(route: HostsRoute, now: number): NonNullable<ListHost
   return { limit: hostsPageSize(route), offset: route.offset, ...hostsFilterQuery(route, now) };
 }
 
-/** The filters and order of the hosts list for a route, without its page: what the hosts export takes too. */
+/**
+ * The filters and order of the hosts list for a route, without its page: what the hosts export takes too. As of a
+ * past day (`at`) the API takes only the filters it can answer then ({@link PAST_FILTERS}): the others are set aside.
+ */
 export function hostsFilterQuery(route: HostsRoute, now: number): Omit<NonNullable<ListHostsData['query']>, 'limit' | 'offset'> {
+  if (route.at) {
+    const { hostname, keyId, hostId } = route;
+    return { hostname, keyId, hostId, sort: route.sort === 'compliance' ? undefined : route.sort, order: route.order, at: route.at };
+  }
   return { ...hostFilterValues(route, now), sort: route.sort, order: route.order };
 }
+
+/** The filters the list takes as of a past day: the others filter on what hosts are now. */
+export const PAST_FILTERS: ReadonlyArray<keyof HostFilters> = ['hostname', 'keyId', 'hostId'];
 
 /** The route's filters alone, as the contract names them: the hosts a bulk action on "all matching" applies to. */
 export function hostFilterValues(route: HostsRoute, now: number): HostFilterValues {

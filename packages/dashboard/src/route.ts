@@ -2,6 +2,7 @@ import type { AuditOutcome, Client, DeliveryStatus, DigestDeliveryStatus, HostCo
 import type { AdminOperationId } from './permissions.js';
 import { FINDING_STATES, type TrackedFilters } from './finding-lifecycle.js';
 import { DEFAULT_TREND_WINDOW, TREND_INTERVALS, TREND_WINDOWS, type TrendFilters } from './trends.js';
+import { asOfDay } from './as-of.js';
 
 /** Columns the hosts list can be sorted by, as the contract names them. */
 export const HOST_SORTS = ['lastSeen', 'hostname', 'hardeningIndex', 'warnings', 'compliance'] as const;
@@ -67,6 +68,8 @@ export interface HostFilters {
   failingRule?: string;
   sort?: HostSort;
   order?: SortOrder;
+  /** The past day the list shows (its end, UTC); none: now. */
+  at?: string;
 }
 
 /** A page's address in the table: how its fragment reads and is written, where it sits in the navigation, its component. */
@@ -109,8 +112,8 @@ export const ROUTES = {
     path: '',
     title: 'Overview',
     nav: {},
-    parse: (q): { stale?: number } => ({ stale: q.staleDays() }),
-    query: (r) => ({ stale: r.stale }),
+    parse: (q): { stale?: number; at?: string } => ({ stale: q.staleDays(), at: asOfDay(q.text('at')) }),
+    query: (r) => ({ stale: r.stale, at: r.at }),
     page: 'OverviewPage',
   }),
   hosts: entry({
@@ -133,6 +136,7 @@ export const ROUTES = {
       failingRule: q.text('failingRule'),
       sort: q.oneOf('sort', HOST_SORTS),
       order: q.oneOf('order', SORT_ORDERS),
+      at: asOfDay(q.text('at')),
       offset: q.offset(),
       size: q.pageSize(HOST_PAGE_SIZES),
     }),
@@ -152,6 +156,7 @@ export const ROUTES = {
       failingRule: r.failingRule,
       sort: r.sort,
       order: r.order,
+      at: r.at,
       offset: r.offset || undefined,
       size: r.size === DEFAULT_HOST_PAGE_SIZE ? undefined : r.size,
     }),
@@ -305,6 +310,7 @@ export const ROUTES = {
       hostname?: string;
       sort?: PolicyResultSort;
       order?: SortOrder;
+      at?: string;
       offset: number;
       size?: number;
     } => ({
@@ -314,6 +320,7 @@ export const ROUTES = {
       hostname: q.text('hostname'),
       sort: q.oneOf('sort', POLICY_RESULT_SORTS),
       order: q.oneOf('order', SORT_ORDERS),
+      at: asOfDay(q.text('at')),
       offset: q.offset(),
       size: q.pageSize(POLICY_RESULT_PAGE_SIZES),
     }),
@@ -323,6 +330,7 @@ export const ROUTES = {
       hostname: r.hostname,
       sort: r.sort,
       order: r.order,
+      at: r.at,
       offset: r.offset || undefined,
       size: r.size === DEFAULT_POLICY_RESULT_PAGE_SIZE ? undefined : r.size,
     }),

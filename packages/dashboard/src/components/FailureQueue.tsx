@@ -20,6 +20,7 @@ import { RuleValue } from './HostCompliance.js';
 import { Status } from './Status.js';
 import { Table, type Column } from './Table.js';
 import { WaiverForm } from './WaiverForm.js';
+import { AsOf } from './AsOf.js';
 import { When } from './When.js';
 
 type PolicyRoute = RouteOf<'policy'>;
@@ -57,7 +58,8 @@ export function FailureQueue({ client, policy, route, onUnauthorized }: FailureQ
   const [reloaded, setReloaded] = useStateFrom(view, () => new Map<string, PolicyResult>());
   const [accepting, setAccepting] = useStateFrom<string | undefined>(view, () => undefined);
   const [announcement, setAnnouncement] = useState<string>();
-  const mayAccept = useCan('createWaiver');
+  // A waiver covers results from now on: a past view offers none.
+  const mayAccept = useCan('createWaiver') && !route.at;
   const accepted = async (result: PolicyResult, values: WaiverFormValues) => {
     setAccepting(undefined);
     setAnnouncement(`Accepted ${result.ruleId} on ${result.hostname ?? result.hostId} until ${formatTime(values.expiresAt)}.`);
@@ -73,6 +75,7 @@ export function FailureQueue({ client, policy, route, onUnauthorized }: FailureQ
   return (
     <section aria-labelledby="queue-title">
       <h2 id="queue-title">Hosts to look at</h2>
+      <AsOf at={route.at} hrefAt={(at) => hrefOf({ ...route, at, offset: 0 })} what="the results" />
       <QueueFilters policy={policy} route={route} />
       <p>
         <a href={hrefOf(hostsRoute({ failingPolicy: policy.id, failingRule: route.rule }))}>Show these hosts in the hosts list</a>{' '}
@@ -125,6 +128,7 @@ function resultsQuery(route: PolicyRoute, size: number) {
     hostname: route.hostname,
     sort: route.sort,
     order: route.order,
+    at: route.at,
     limit: size,
     offset: route.offset,
   };

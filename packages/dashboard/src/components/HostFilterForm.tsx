@@ -65,6 +65,7 @@ function useFilterForm(route: HostsRoute, keys: Keys) {
         sort: route.sort,
         order: route.order,
         size: route.size,
+        at: route.at,
       }),
     );
   };
@@ -101,7 +102,7 @@ export function HostFilterForm({ route, keys, client, onUnauthorized }: { route:
   const { form, setForm, field, submit, problem } = useFilterForm(route, keys);
   const suggest = { client, onUnauthorized };
   // Clearing the filters keeps the order and the page size.
-  const unfiltered = hostsRoute({ sort: route.sort, order: route.order, size: route.size });
+  const unfiltered = hostsRoute({ sort: route.sort, order: route.order, size: route.size, at: route.at });
   const staleChoices = route.stale && !STALE_CHOICES.includes(route.stale) ? [...STALE_CHOICES, route.stale].sort((a, b) => a - b) : STALE_CHOICES;
   return (
     <form className="filter-grid" role="search" aria-label="Filter hosts" onSubmit={submit}>

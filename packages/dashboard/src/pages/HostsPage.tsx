@@ -7,7 +7,8 @@ import { ExportButtons } from '../components/ExportButtons.js';
 import { ActiveFilters, HostFilterForm } from '../components/HostFilterForm.js';
 import { When } from '../components/When.js';
 import { HOST_PAGE_SIZES, hostsRoute, hrefOf, type HostSort } from '../route.js';
-import { activeFilters, filterScopeOf, hostsFilterQuery, hostsPageSize, hostsQuery, type HostsRoute } from '../host-filters.js';
+import { activeFilters, filterScopeOf, hostsFilterQuery, hostsPageSize, hostsQuery, PAST_FILTERS, type HostsRoute } from '../host-filters.js';
+import { AsOf } from '../components/AsOf.js';
 import { isSelected, NO_SELECTION, pageSelection, selectedCount, toggleHost, togglePage, type Selection } from '../host-selection.js';
 import { useLoad } from '../use-load.js';
 import { useStateFrom } from '../use-state-from.js';
@@ -40,6 +41,8 @@ export function HostsPage({ client, route, onUnauthorized }: { client: Client; r
   const [keys, setKeys] = useState<LicenseKeyInfo[]>([]);
   if (loaded.state === 'ready' && loaded.value.keys !== keys) setKeys(loaded.value.keys);
   const filtered = activeFilters(route, { keys }).length > 0;
+  // As of a past day the list takes only some filters; the others stay in the URL for when it is back to now.
+  const setAside = route.at ? activeFilters(route, { keys, policies }).filter(([name]) => !PAST_FILTERS.includes(name)) : [];
   const bulkDone = (message: string) => {
     setSelection(NO_SELECTION);
     setAnnounced(message);
@@ -58,24 +61,33 @@ export function HostsPage({ client, route, onUnauthorized }: { client: Client; r
         request={(format) => exportHosts({ client, query: { format, ...hostsFilterQuery(route, Date.now()) }, parseAs: 'stream' })}
         onUnauthorized={onUnauthorized}
       />
+      <AsOf at={route.at} hrefAt={(at) => hrefOf({ ...route, at, offset: 0 })} what="the hosts" />
       <HostFilterForm route={route} keys={keys} client={client} onUnauthorized={onUnauthorized} />
       <ActiveFilters route={route} names={{ keys, policies }} />
+      {setAside.length > 0 && (
+        <p className="hint" role="note">
+          Set aside as of a past day, as they filter on what hosts are now: {setAside.map(([, text]) => text).join('; ')}.
+        </p>
+      )}
       <p className="bulk-status" role="status" tabIndex={-1} ref={status}>
         {announced}
       </p>
       <Status loaded={loaded} />
       {loaded.state === 'ready' && (
         <>
-          <BulkActions
-            client={client}
-            route={route}
-            matching={loaded.value.hosts.total}
-            selection={selection}
-            onSelect={setSelection}
-            policies={policies}
-            onDone={bulkDone}
-            onUnauthorized={onUnauthorized}
-          />
+          {/* Bulk actions change the hosts as they are now: not offered on a past list. */}
+          {!route.at && (
+            <BulkActions
+              client={client}
+              route={route}
+              matching={loaded.value.hosts.total}
+              selection={selection}
+              onSelect={setSelection}
+              policies={policies}
+              onDone={bulkDone}
+              onUnauthorized={onUnauthorized}
+            />
+          )}
           <HostsTable route={route} hosts={loaded.value.hosts} filtered={filtered} selection={selection} onSelect={setSelection} />
         </>
       )}
@@ -141,15 +153,16 @@ interface Selecting {
 
 /** The columns of the hosts list; five of them sort it. The first holds each host's checkbox, its heading the page's. */
 function hostColumns(route: HostsRoute, selecting: Selecting): Column<Host>[] {
+  const past = route.at !== undefined;
   return [
     {
       header: 'Host name',
-      headerControl: <PageCheckbox {...selecting} />,
+      headerControl: past ? undefined : <PageCheckbox {...selecting} />,
       sort: sortOf(route, 'hostname'),
       cell: (host) => (
         <>
-          <HostCheckbox host={host} {...selecting} />
-          <HostName host={host} />
+          {!past && <HostCheckbox host={host} {...selecting} />}
+          <HostName host={host} past={past} />
         </>
       ),
     },
@@ -168,7 +181,13 @@ function hostColumns(route: HostsRoute, selecting: Selecting): Column<Host>[] {
     },
     { header: 'Hardening index', className: 'number', sort: sortOf(route, 'hardeningIndex'), cell: (host) => host.latestHardeningIndex ?? '—' },
     { header: 'Warnings', className: 'number', sort: sortOf(route, 'warnings'), cell: (host) => host.latestWarningCount ?? '—' },
-    { header: 'Compliance', sort: sortOf(route, 'compliance'), cellClassName: (host) => `status-${host.compliance}`, cell: (host) => host.compliance },
+    // Compliance then is not sortable: the API sorts by compliance now only.
+    {
+      header: 'Compliance',
+      sort: past ? undefined : sortOf(route, 'compliance'),
+      cellClassName: (host) => `status-${host.compliance}`,
+      cell: (host) => host.compliance,
+    },
     { header: 'Reports', className: 'number optional', cell: (host) => host.reportCount },
     { header: 'Last seen', sort: sortOf(route, 'lastSeen'), cell: (host) => <When time={host.lastSeen} /> },
   ];
@@ -176,9 +195,10 @@ function hostColumns(route: HostsRoute, selecting: Selecting): Column<Host>[] {
 
 /**
  * A host's name (a link to its page), alias, short hostid, its state when it is not active (a badge under the name
- * rather than a column: the list has no room for another at 1280 px) and a flag when its identity changed.
+ * rather than a column: the list has no room for another at 1280 px; not on a past list) and a flag when its
+ * identity changed.
  */
-function HostName({ host }: { host: Host }) {
+function HostName({ host, past }: { host: Host; past: boolean }) {
   return (
     <>
       <a href={hrefOf({ page: 'host', id: host.id })}>{host.hostname ?? '(no host name)'}</a>
@@ -186,7 +206,8 @@ function HostName({ host }: { host: Host }) {
       <span className="sub mono" title={host.hostId}>
         {host.hostId.slice(0, 12)}…
       </span>
-      {host.state !== 'active' && (
+      {/* Host states are kept now only: a past list shows none. */}
+      {host.state !== 'active' && !past && (
         <span className="host-state-flag">
           <HostStateBadge host={host} />
         </span>

@@ -10,23 +10,26 @@ import { hostsColumn, TEST_COLUMN } from '../components/FindingCounts.js';
 import { Table, type Column } from '../components/Table.js';
 import { Card, ChartData, Panel } from '../components/OverviewParts.js';
 import { TimeToFixSection } from '../components/TimeToFix.js';
+import { AsOf } from '../components/AsOf.js';
 
 /**
  * The fleet at a glance: how many hosts report, how hardened they are, what they lack, and who went quiet. A host's
  * staleness is its lifecycle state, from the server's threshold (and its groups' own), so the page asks none.
  */
 export function OverviewPage({ client, route, onUnauthorized }: { client: Client; route: Extract<Route, { page: 'overview' }>; onUnauthorized(): void }) {
-  const [loaded] = useLoad(() => data(getOverview({ client })), hrefOf(route), onUnauthorized);
+  const [loaded] = useLoad(() => data(getOverview({ client, query: { at: route.at } })), hrefOf(route), onUnauthorized);
   return (
     <section aria-labelledby="overview-title">
       <h1 id="overview-title" tabIndex={-1}>
         Overview
       </h1>
+      <AsOf at={route.at} hrefAt={(at) => hrefOf({ ...route, at })} what="the fleet's figures" />
       <Status loaded={loaded} />
       {loaded.state === 'ready' && (
         <>
           <OverviewBody overview={loaded.value} />
-          <TimeToFixSection client={client} onUnauthorized={onUnauthorized} />
+          {/* Time to fix is counted up to now: a past overview leaves it out. */}
+          {!route.at && <TimeToFixSection client={client} onUnauthorized={onUnauthorized} />}
         </>
       )}
     </section>
@@ -40,7 +43,11 @@ function OverviewBody({ overview }: { overview: Overview }) {
   const lastDays = (n: number) => (n === 1 ? 'last day' : `last ${n} days`);
   return (
     <>
-      <p className="hint">As of {formatTime(overview.generatedAt)}. Findings, operating systems and Lynis versions are those of each host's latest report.</p>
+      <p className="hint">
+        {overview.asOf
+          ? `Each host as its latest report received by ${formatTime(overview.asOf)} showed it; findings open and compliance then. Host states are kept now only: none counts as stale then.`
+          : `As of ${formatTime(overview.generatedAt)}. Findings, operating systems and Lynis versions are those of each host's latest report.`}
+      </p>
       <FleetCards overview={overview} />
       {index.unknown > 0 && (
         <p className="hint">
@@ -63,7 +70,7 @@ function OverviewBody({ overview }: { overview: Overview }) {
           />
         </Panel>
         <Panel id="trend" title="Fleet hardening index, last 90 days">
-          <FleetTrendChart trend={overview.hardeningTrend} until={overview.generatedAt} />
+          <FleetTrendChart trend={overview.hardeningTrend} until={overview.asOf ?? overview.generatedAt} />
           <ChartData
             caption="Average hardening index of the reports received each day"
             headings={['Day (UTC)', 'Average', 'Reports']}
