@@ -7,6 +7,7 @@ import type { Host, HostPage, Overview, PolicyResult } from '../generated/types.
 import { UNSCOPED } from '../people/scope.js';
 import { createWaiver } from '../policies/waivers.js';
 import { hostRecordId } from '../hosts/host-records.js';
+import { hostRowPagesAsOf } from '../hosts/hosts-as-of.js';
 import { PolicyEvaluator } from '../policies/policy-evaluator.js';
 import { createPolicy, updatePolicy } from '../policies/policy-records.js';
 import { storeLynisText } from '../reports/lynis-upload.test-kit.js';
@@ -313,6 +314,27 @@ describe.each(DIALECTS)('answers as of a past moment on %s', (dialect) => {
     ]);
     const overview = await json<Overview>('/api/admin/overview?at=2026-10-01');
     expect(overview.compliance.hosts).toEqual({ pass: 1, fail: 0, error: 0, waived: 1 });
+  });
+
+  it('exports in keyset pages in the order of the list, whatever the sort, hosts without a value last', async () => {
+    // delta: a report without a hardening index on 2 Oct, level with beta's time.
+    await upload('delta', lynisReport('delta', { index: 0 }).replace(/^hardening_index=.*\n/m, ''), noon(2));
+    const at = asOfMoment('2026-10-02')!;
+    for (const sort of ['lastSeen', 'hostname', 'hardeningIndex', 'warnings'] as const) {
+      for (const order of ['asc', 'desc'] as const) {
+        const listed = (await json<HostPage>(`/api/admin/hosts?at=2026-10-02&sort=${sort}&order=${order}`)).items.map((host) => host.id);
+        const paged: string[] = [];
+        for await (const page of hostRowPagesAsOf(database, UNSCOPED, { sort, order }, at, 1)) paged.push(...page.map((row) => row.id));
+        expect(paged, `${sort} ${order}`).toEqual(listed);
+        expect(listed, `${sort} ${order}`).toHaveLength(3);
+      }
+    }
+    const byIndex = await json<HostPage>('/api/admin/hosts?at=2026-10-02&sort=hardeningIndex&order=asc');
+    expect(byIndex.items.map((host) => [host.hostname, host.latestHardeningIndex])).toEqual([
+      ['beta', 55],
+      ['alpha', 60],
+      ['delta', null],
+    ]);
   });
 
   it('refuses a bad or future moment, and the filters on what hosts are now', async () => {
