@@ -15,7 +15,7 @@ import type { Database } from '../database/dialect.js';
 import type { Control, ControlEvidenceFinding, ControlEvidenceRule, ControlReport, FindingKind, RuleStatus } from '../generated/types.gen.js';
 import { limitToScope } from '../hosts/host-scope.js';
 import type { AccessScope } from '../people/scope.js';
-import { effectiveResults } from '../policies/effective-results.js';
+import { coveringWaivers } from '../policies/effective-results.js';
 import { listPolicies, type StoredPolicy } from '../policies/policy-records.js';
 import { importedControlIds, importedControls } from './control-records.js';
 
@@ -199,24 +199,28 @@ function* mappingBatches(mappings: ControlMapping[]): Generator<MappingRow[]> {
 /**
  * The query with the mapping (`m`), every mapped result and finding of every host (`hits`: control, host, verdict
  * and what it is, `policyName/ruleId` or the test id) and each host's worst verdict on each control (`per_host`),
- * of the hosts in scope, decommissioned hosts left out.
+ * of the hosts in scope, decommissioned hosts left out. `failingOnly`: the failing results and open findings alone.
  */
-function verdictQuery(database: Database, scope: AccessScope, rows: MappingRow[], now: Date): Knex.QueryBuilder {
+function verdictQuery(database: Database, scope: AccessScope, rows: MappingRow[], now: Date, failingOnly = false): Knex.QueryBuilder {
   const knex = database.em.getKnex();
   const mapping = knex.raw(
     `values ${rows.map(() => '(?, ?, ?, ?)').join(', ')}`,
     rows.flatMap((row) => [String(row.control), row.policyName, row.ruleId, row.testId]),
   );
-  const ruleHits = knex
-    .from(effectiveResults(database, now).as('e'))
-    .join('m', 'm.rule_id', 'e.rule_id')
-    .join('policy as p', 'p.id', 'e.policy_id')
+  // A failure is looked for a waiver only when it is one: passing results (most) cost no lookup.
+  const ruleHits = knex('policy_result as r')
+    .join('m', 'm.rule_id', 'r.rule_id')
+    .modify((hits) => void (failingOnly && hits.whereIn('r.status', ['fail', 'error'])))
+    .join('policy as p', 'p.id', 'r.policy_id')
     .where((policy) => void policy.whereNull('m.policy_name').orWhereRaw('m.policy_name = p.name'))
-    .select('m.control', 'e.host_record_id')
-    .select(knex.raw(`case when e.status in ('fail', 'error') then ${FAILING} else ${PASSING} end as verdict`))
-    .select(knex.raw(`p.name || '/' || e.rule_id as because`));
+    .select('m.control', 'r.host_record_id')
+    .select(
+      knex.raw(`case when r.status in ('fail', 'error') and not exists ? then ${FAILING} else ${PASSING} end as verdict`, [coveringWaivers(database, now)]),
+    )
+    .select(knex.raw(`p.name || '/' || r.rule_id as because`));
   const findingHits = knex('finding as f')
     .join('m', 'm.test_id', 'f.test_id')
+    .modify((hits) => void (failingOnly && hits.whereIn('f.state', OPEN_STATES)))
     .select('m.control', 'f.host_record_id')
     .select(knex.raw(`case when f.state in (${OPEN_STATES.map((state) => `'${state}'`).join(', ')}) then ${FAILING} else ${PASSING} end as verdict`))
     .select({ because: 'f.test_id' });
@@ -238,7 +242,8 @@ function verdictQuery(database: Database, scope: AccessScope, rows: MappingRow[]
 function failingHostsQuery(database: Database, scope: AccessScope, rows: MappingRow[], now: Date): Knex.QueryBuilder {
   const knex = database.em.getKnex();
   const order = 'case when hostname is null then 1 else 0 end, hostname, host_record_id';
-  return verdictQuery(database, scope, rows, now)
+  // A host fails a control when any of its hits fails: its failing hits alone tell which hosts and why.
+  return verdictQuery(database, scope, rows, now, true)
     .with(
       'failing',
       knex('per_host')
@@ -260,12 +265,18 @@ async function ruleEvidence(database: Database, scope: AccessScope, mappings: Co
   const ruleIds = [...new Set(mappings.flatMap((mapping) => mapping.rules.map((rule) => rule.ruleId)))];
   const evidence = new Map<string, ControlEvidenceRule>();
   for (const ids of chunks(ruleIds, IDS_PER_QUERY)) {
+    // Each result as read (`effective-results.ts`): a failure or error an unexpired waiver covers is `waived`.
+    const status = knex.raw("case when r.status <> 'pass' and exists ? then 'waived' else r.status end", [coveringWaivers(database, now)]);
     const query = knex
-      .from(effectiveResults(database, now).as('e'))
-      .join('host as h', 'h.id', 'e.host_record_id')
+      .from(
+        knex('policy_result as r')
+          .join('host as h', 'h.id', 'r.host_record_id')
+          .where('h.state', '<>', 'decommissioned')
+          .whereIn('r.rule_id', ids)
+          .select('r.policy_id', 'r.rule_id', 'r.host_record_id', { status })
+          .as('e'),
+      )
       .join('policy as p', 'p.id', 'e.policy_id')
-      .where('h.state', '<>', 'decommissioned')
-      .whereIn('e.rule_id', ids)
       .select('e.policy_id', 'p.name', 'e.rule_id', 'e.status')
       .count({ hosts: '*' })
       .groupBy('e.policy_id', 'p.name', 'e.rule_id', 'e.status');
