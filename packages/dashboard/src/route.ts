@@ -43,10 +43,10 @@ export interface AuditFilters {
 /** Statuses a webhook's delivery log can be filtered by, as the contract names them. */
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
 
-/** The filters and order of the hosts list; every one lives in the URL, so a filtered list survives reload and can be linked. */
 /** Statuses the digests issued can be filtered by, as the contract names them. */
 export const DIGEST_STATUSES: readonly DigestDeliveryStatus[] = ['pending', 'sent', 'failed', 'skipped'];
 
+/** The filters and order of the hosts list; every one lives in the URL, so a filtered list survives reload and can be linked. */
 export interface HostFilters {
   hostname?: string;
   keyId?: string;
@@ -230,6 +230,14 @@ export const ROUTES = {
     parse: (): object => ({}),
     page: 'WebhooksPage',
   }),
+  digests: entry({
+    path: 'digests',
+    title: 'Digests',
+    nav: { offset: 0 },
+    parse: (q): { status?: DigestDeliveryStatus; offset: number } => ({ status: q.oneOf('status', DIGEST_STATUSES), offset: q.offset() }),
+    query: (r) => ({ status: r.status, offset: r.offset || undefined }),
+    page: 'DigestsPage',
+  }),
   keys: entry({ path: 'keys', title: 'Keys', nav: {}, parse: (): object => ({}), page: 'KeysPage' }),
   addHosts: entry({ path: 'add-hosts', title: 'Add hosts', nav: {}, parse: (): object => ({}), page: 'AddHostsPage' }),
   people: entry({ path: 'people', title: 'People', nav: {}, requires: 'listUsers', parse: (): object => ({}), page: 'PeoplePage' }),
@@ -243,14 +251,6 @@ export const ROUTES = {
     requires: 'listAuditEvents',
     parse: (q): AuditFilters & { before?: number } => ({
       actor: q.text('actor'),
-  digests: entry({
-    path: 'digests',
-    title: 'Digests',
-    nav: { offset: 0 },
-    parse: (q): { status?: DigestDeliveryStatus; offset: number } => ({ status: q.oneOf('status', DIGEST_STATUSES), offset: q.offset() }),
-    query: (r) => ({ status: r.status, offset: r.offset || undefined }),
-    page: 'DigestsPage',
-  }),
       operation: q.text('operation'),
       outcome: q.oneOf('outcome', AUDIT_OUTCOMES),
       before: q.sequence('before'),
@@ -336,6 +336,13 @@ export const ROUTES = {
     }),
     page: 'PolicyPage',
   }),
+  digest: entry({
+    path: 'digests/:id',
+    title: 'Digest',
+    under: 'digests',
+    parse: (_, id): { id: string } => ({ id }),
+    page: 'DigestPage',
+  }),
   webhook: entry({
     path: 'webhooks/:id',
     title: 'Webhook',
@@ -352,13 +359,6 @@ type ParamsOf<P extends Page> = ReturnType<(typeof ROUTES)[P]['parse']>;
 /** A page of the dashboard with its parameters, e.g. `{ page: 'host', id }`. */
 export type RouteOf<P extends Page> = { page: P } & ParamsOf<P>;
 /** Any page of the dashboard with its parameters. */
-  digest: entry({
-    path: 'digests/:id',
-    title: 'Digest',
-    under: 'digests',
-    parse: (_, id): { id: string } => ({ id }),
-    page: 'DigestPage',
-  }),
 export type Route = { [P in Page]: RouteOf<P> }[Page];
 
 /** What every page's component is given: the API client, its route, and what to do when the server refuses the token. */
