@@ -7573,6 +7573,7 @@ export const openApiDocument = {
             "type": "string",
             "format": "date-time",
             "nullable": true,
+            "example": null,
             "description": "The moment answered for when `at` was given (null: now). As of a past moment, `hardeningTrend` and\n`uploadsPerDay` end then, `staleHosts` is empty and `hosts.stale` and `hosts.decommissioned` are 0 (host\nstates are kept now only), and findings and compliance come from the transitions recorded up to then.\n"
           },
           "generatedAt": {
