@@ -1558,8 +1558,10 @@ export const exportFindingStates = <ThrowOnError extends boolean = false>(option
  * but no result, or a rule errs), and open findings by kind (open, acknowledged and regressed; accepted ones
  * apart). `policyId` counts one policy only; `group` and `customer` count the hosts of one system group or
  * customer; `policies` gives the same figures per policy. Past days come from daily snapshots, taken from the
- * recorded transitions once a day is over and never changed after; today's point is computed now. Of the
- * hosts in the actor's scope.
+ * recorded transitions once a day is over and never changed after; today's point comes from today's
+ * provisional snapshot, refreshed every 5 minutes in the background and taken on the request when none is
+ * under 10 minutes old (an actor limited to some hosts gets it computed now). Of the hosts in the actor's
+ * scope.
  *
  * Requires the `viewer` role.
  *

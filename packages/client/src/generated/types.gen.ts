@@ -1789,7 +1789,7 @@ export type CompliancePoint = {
     compliancePercent: number | null;
     openFindings: OpenFindingsByKind;
     /**
-     * False for today's point, computed now and still moving; past points are snapshots.
+     * False for today's point, at most 10 minutes old and still moving; past points are final snapshots.
      */
     final: boolean;
 };

@@ -5011,7 +5011,7 @@ export const openApiDocument = {
         ],
         "x-required-role": "viewer",
         "summary": "Compliance and open findings per day or week, over the fleet or one policy, group or customer",
-        "description": "One point per interval from `from` to `to` (default: the 30 days before today, UTC), each as of the end of\nits interval: hosts compliant (every rule of every policy in force passes), non-compliant (a rule fails and\nno waiver covers it), accepted (failing only on rules a waiver in force then covers) and unknown (in scope\nbut no result, or a rule errs), and open findings by kind (open, acknowledged and regressed; accepted ones\napart). `policyId` counts one policy only; `group` and `customer` count the hosts of one system group or\ncustomer; `policies` gives the same figures per policy. Past days come from daily snapshots, taken from the\nrecorded transitions once a day is over and never changed after; today's point is computed now. Of the\nhosts in the actor's scope.\n\nRequires the `viewer` role.\n",
+        "description": "One point per interval from `from` to `to` (default: the 30 days before today, UTC), each as of the end of\nits interval: hosts compliant (every rule of every policy in force passes), non-compliant (a rule fails and\nno waiver covers it), accepted (failing only on rules a waiver in force then covers) and unknown (in scope\nbut no result, or a rule errs), and open findings by kind (open, acknowledged and regressed; accepted ones\napart). `policyId` counts one policy only; `group` and `customer` count the hosts of one system group or\ncustomer; `policies` gives the same figures per policy. Past days come from daily snapshots, taken from the\nrecorded transitions once a day is over and never changed after; today's point comes from today's\nprovisional snapshot, refreshed every 5 minutes in the background and taken on the request when none is\nunder 10 minutes old (an actor limited to some hosts gets it computed now). Of the hosts in the actor's\nscope.\n\nRequires the `viewer` role.\n",
         "security": [
           {
             "adminToken": []
@@ -10158,7 +10158,7 @@ export const openApiDocument = {
           },
           "final": {
             "type": "boolean",
-            "description": "False for today's point, computed now and still moving; past points are snapshots."
+            "description": "False for today's point, at most 10 minutes old and still moving; past points are final snapshots."
           }
         }
       },

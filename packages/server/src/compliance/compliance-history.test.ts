@@ -12,8 +12,8 @@ import { deleteWaiver } from '../policies/waivers.js';
 import { createAdminToken } from '../secrets/admin-tokens.js';
 import { createKey } from '../secrets/license-keys.js';
 import { complianceHistory } from './compliance-history.js';
-import { ALL_POLICIES, ComplianceSnapshots, missingDays } from './compliance-snapshots.js';
-import { EXPECTED, dateOf, seedComplianceScenario, type ComplianceScenario } from './compliance-scenario.test-kit.js';
+import { ALL_POLICIES, ComplianceSnapshots, missingDays, provisionalTakenAt } from './compliance-snapshots.js';
+import { EXPECTED, dateOf, endOfDay, onDay, seedComplianceScenario, type ComplianceScenario } from './compliance-scenario.test-kit.js';
 
 const quietLogger = { info() {}, warn() {}, error() {} } as never;
 
@@ -85,6 +85,37 @@ describe.each(DIALECTS)('compliance history on %s', (dialect) => {
     const last = now.points.at(-1)!;
     expect(last).toMatchObject({ date: today, final: false, hosts: { compliant: 1, noncompliant: 3, accepted: 0, unknown: 0 } });
     expect(now.points.at(-2)!.final).toBe(true);
+  });
+
+  it("reads today's point from the provisional snapshot, takes a new one once it is 10 minutes old, and a final one the day after", async () => {
+    const knex = database.em.getKnex();
+    const fleetRow = (day: number) => knex('compliance_snapshot').where({ day: dateOf(day), policy_id: ALL_POLICIES, scope_kind: 'fleet', scope_value: '' });
+    // The clock at day 42, 23:30: day 42 is today; its stored figures are altered to tell them from computed ones.
+    const takenAt = new Date(endOfDay(42).getTime() + 1 - 30 * 60_000);
+    const at = (minutes: number) => new Date(takenAt.getTime() + minutes * 60_000);
+    const window = { from: dateOf(41), to: dateOf(42) };
+    const first = await complianceHistory(database, UNSCOPED, window, takenAt);
+    expect(first.points.at(-1)).toMatchObject({ date: dateOf(42), final: false, hosts: EXPECTED[42]!.fleet, openFindings: EXPECTED[42]!.findings });
+    expect((await provisionalTakenAt(database, takenAt))!.getTime()).toBe(takenAt.getTime());
+    await fleetRow(42).update({ compliant: 99 });
+    expect((await complianceHistory(database, UNSCOPED, window, at(9))).points.at(-1)!.hosts.compliant).toBe(99);
+    expect((await complianceHistory(database, UNSCOPED, { ...window, group: 'db' }, at(9))).points.at(-1)!.hosts).toEqual({
+      compliant: 0,
+      noncompliant: 0,
+      accepted: 2,
+      unknown: 0,
+    });
+    expect((await complianceHistory(database, UNSCOPED, window, at(10))).points.at(-1)!.hosts).toEqual(EXPECTED[42]!.fleet);
+    expect((await provisionalTakenAt(database, at(10)))!.getTime()).toBe(at(10).getTime());
+
+    await fleetRow(42).update({ compliant: 99 });
+    const dayAfter = await complianceHistory(database, UNSCOPED, { from: dateOf(42), to: dateOf(43) }, onDay(43));
+    expect(dayAfter.points[0]).toMatchObject({ date: dateOf(42), final: true, hosts: EXPECTED[42]!.fleet, openFindings: EXPECTED[42]!.findings });
+    expect(dayAfter.policies.map((policy) => policy.points[0]!.hosts)).toEqual([EXPECTED[42]!.baseline, EXPECTED[42]!.web]);
+    expect(dayAfter.points[1]).toMatchObject({ date: dateOf(43), final: false });
+    const [row] = await fleetRow(42).select<{ taken_at: Date | number }[]>('taken_at');
+    expect(new Date(row!.taken_at).getTime()).toBe(onDay(43).getTime());
+    expect(await missingDays(database, onDay(43))).not.toContain(dateOf(42));
   });
 
   it('counts one policy, group or customer, and a scoped reader its own hosts', async () => {
@@ -189,6 +220,7 @@ describe.each(DIALECTS)('compliance history on %s', (dialect) => {
     const snapshots = new ComplianceSnapshots(database, quietLogger);
     await snapshots.settle();
     expect(await missingDays(database)).toEqual([]);
+    expect(await provisionalTakenAt(database)).not.toBeNull();
     const knex = database.em.getKnex();
     const taken = await knex('compliance_snapshot').select('*').orderBy(['day', 'policy_id', 'scope_kind', 'scope_value']);
     await knex('compliance_snapshot').where('day', dateOf(42)).delete();

@@ -1,6 +1,7 @@
 // Compliance over time: one point per day or week, past days read from the daily snapshots (any missing one taken on
-// the way), today computed now. An actor limited to some hosts gets its points computed for its hosts instead, as
-// the snapshots count the fleet, its groups and customers.
+// the way), today from today's provisional snapshot (taken on the way when there is none of the last 10 minutes). An
+// actor limited to some hosts gets its points computed for its hosts instead, today's as of now, as the snapshots
+// count the fleet, its groups and customers.
 import type { ComplianceHistory, CompliancePoint, HostsByCompliance } from '../generated/types.gen.js';
 import type { Database } from '../database/dialect.js';
 import type { ComplianceSnapshotRecord } from '../database/entities.js';
@@ -9,7 +10,20 @@ import type { ReadRowOf } from '../database/rows.js';
 import { DomainError } from '../errors/domain-error.js';
 import { isScoped, type AccessScope } from '../people/scope.js';
 import { complianceAt, compliancePercent } from './compliance-at.js';
-import { addDays, ALL_POLICIES, dayOf, emptyHosts, endOfDay, figuresByScope, startOfDay, takeSnapshot, type Figures } from './compliance-snapshots.js';
+import {
+  addDays,
+  ALL_POLICIES,
+  dayOf,
+  emptyHosts,
+  endOfDay,
+  figuresByScope,
+  isFinal,
+  PROVISIONAL_MAX_AGE_MS,
+  startOfDay,
+  takeProvisionalSnapshot,
+  takeSnapshot,
+  type Figures,
+} from './compliance-snapshots.js';
 import { openFindingsAt } from './open-findings-at.js';
 
 /** What `getComplianceHistory` takes. */
@@ -41,11 +55,11 @@ export async function complianceHistory(database: Database, scope: AccessScope, 
   const figures = new Map<string, Figures>();
   const past = days.filter((day) => day < today);
   if (!isScoped(scope) && !(query.group && query.customer)) {
-    for (const [day, dayFigures] of await snapshotFigures(database, past, query, now)) figures.set(day, dayFigures);
+    for (const [day, dayFigures] of await snapshotFigures(database, days, query, now)) figures.set(day, dayFigures);
   } else {
     for (const day of past) figures.set(day, await computedFigures(database, scope, query, endOfDay(day)));
+    if (days.at(-1) === today) figures.set(today, await computedFigures(database, scope, query, now));
   }
-  if (days.at(-1) === today) figures.set(today, await computedFigures(database, scope, query, now));
 
   const hostsOf = (dayFigures: Figures) => (query.policyId === undefined ? dayFigures.hosts : (dayFigures.policies.get(query.policyId) ?? emptyHosts()));
   const points: CompliancePoint[] = days.map((day) => {
@@ -114,7 +128,11 @@ async function computedFigures(database: Database, scope: AccessScope, query: Hi
   return figuresByScope({ ...at, hosts }, findings, true).get('fleet\n')!;
 }
 
-/** The snapshots' figures of `days` (each over) for the query's group, customer or the fleet; missing days taken first. */
+/**
+ * The snapshots' figures of `days` for the query's group, customer or the fleet: the final snapshot of a day over, the
+ * provisional one of today (`now`'s day) when under {@link PROVISIONAL_MAX_AGE_MS} old; missing or stale ones taken
+ * first.
+ */
 async function snapshotFigures(database: Database, days: string[], query: HistoryQuery, now: Date): Promise<Map<string, Figures>> {
   if (days.length === 0) return new Map();
   const [kind, value] = query.group ? ['group', query.group.toLowerCase()] : query.customer ? ['customer', query.customer.toLowerCase()] : ['fleet', ''];
@@ -127,11 +145,14 @@ async function snapshotFigures(database: Database, days: string[], query: Histor
         // The fleet's all-policies row marks a day taken, whether or not the group or customer had hosts then.
         rows.where({ scope_kind: kind, scope_value: value }).orWhere({ scope_kind: 'fleet', scope_value: '', policy_id: ALL_POLICIES });
       })) as ReadRowOf<ComplianceSnapshotRecord>[];
+  const today = dayOf(now);
+  const usable = (row: ReadRowOf<ComplianceSnapshotRecord>) =>
+    row.day === today ? now.getTime() - new Date(row.taken_at).getTime() < PROVISIONAL_MAX_AGE_MS : isFinal(row);
   let rows = await read();
-  const taken = new Set(rows.filter((row) => row.scope_kind === 'fleet' && row.policy_id === ALL_POLICIES).map((row) => row.day));
+  const taken = new Set(rows.filter((row) => row.scope_kind === 'fleet' && row.policy_id === ALL_POLICIES && usable(row)).map((row) => row.day));
   const missing = days.filter((day) => !taken.has(day));
   if (missing.length > 0) {
-    for (const day of missing) await takeSnapshot(database, day, now);
+    for (const day of missing) await (day === today ? takeProvisionalSnapshot(database, now) : takeSnapshot(database, day, now));
     rows = await read();
   }
   const figures = new Map(

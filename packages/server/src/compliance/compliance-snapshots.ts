@@ -1,7 +1,10 @@
 // Daily compliance snapshots: once a UTC day is over, its compliance as of its last moment (`compliance-at.ts`) is
 // counted for the fleet, each group and each customer, over every policy and per policy, and stored. An answer
 // for a past day then reads a few rows instead of replaying every change; the changes stay, so a day no server
-// snapshotted (all were down) is computed later with the same answer.
+// snapshotted (all were down) is computed later with the same answer. Today has a provisional snapshot in the same
+// table, as of the moment it was taken (its rows' `taken_at`, before the day's end: that is what marks them not
+// final), replaced every few minutes, so that today's point is no fleet-wide computation per request; once the day
+// is over its final snapshot replaces it.
 import type { AuditLogger } from '@org/audit-server-core';
 import { describeFailure } from '@org/audit-server-core';
 import type { HostsByCompliance, OpenFindingsByKind } from '../generated/types.gen.js';
@@ -72,9 +75,39 @@ function countIn(map: Map<string, HostsByCompliance>, key: string, status: Compl
   counts[status] += 1;
 }
 
-/** Takes the snapshot of `day` (over), unless one is stored: rows already there are left as they are. */
+/** How often the background pass refreshes today's provisional snapshot. */
+export const PROVISIONAL_INTERVAL_MS = 5 * 60_000;
+/** The oldest provisional snapshot today's point is read from: two passes, so a request computes only when they lag. */
+export const PROVISIONAL_MAX_AGE_MS = 2 * PROVISIONAL_INTERVAL_MS;
+
+/** A snapshot row is final when taken after its day was over; before, it is today's provisional one. */
+export const isFinal = (row: { day: string; taken_at: DatabaseTime }) => new Date(row.taken_at).getTime() > endOfDay(row.day).getTime();
+
+/**
+ * Takes the snapshot of `day` (over), unless a final one is stored: final rows already there are left as they are,
+ * a provisional snapshot of the day is replaced.
+ */
 export async function takeSnapshot(database: Database, day: string, now = new Date()): Promise<void> {
-  const moment = endOfDay(day);
+  await storeSnapshot(database, day, endOfDay(day), now);
+}
+
+/** Takes today's provisional snapshot, as of `now`, in place of the one stored. */
+export async function takeProvisionalSnapshot(database: Database, now = new Date()): Promise<void> {
+  await storeSnapshot(database, dayOf(now), now, now);
+}
+
+/** When today's provisional snapshot was taken (its fleet row's `taken_at`), or null when none is stored. */
+export async function provisionalTakenAt(database: Database, now = new Date()): Promise<Date | null> {
+  const row = (await database.em
+    .getKnex()('compliance_snapshot')
+    .first('taken_at')
+    .where({ day: dayOf(now), policy_id: ALL_POLICIES, scope_kind: 'fleet', scope_value: '' })) as { taken_at: DatabaseTime } | undefined;
+  return row ? new Date(row.taken_at) : null;
+}
+
+/** Stores the figures of `day` as of `moment` (its end for a final snapshot, taken `now`). */
+async function storeSnapshot(database: Database, day: string, moment: Date, now: Date): Promise<void> {
+  const final = moment.getTime() === endOfDay(day).getTime();
   const [at, findings] = await Promise.all([complianceAt(database, moment, { scope: UNSCOPED }), openFindingsAt(database, moment, { scope: UNSCOPED })]);
   const dialect = sqlDialectOf(database.em);
   const takenAt = dialect.toDatabaseTime(now);
@@ -93,10 +126,17 @@ export async function takeSnapshot(database: Database, day: string, now = new Da
     for (const [policyId, hosts] of figures.policies)
       rows.push({ ...row, policy_id: policyId, ...hosts, open_warning: null, open_suggestion: null, accepted_findings: null });
   }
-  // Another server may take the same day at once: the same rows, the first kept (past snapshots never change).
+  // Another server may take the same day at once: the same rows, the first kept (final snapshots never change). The
+  // day's provisional rows go first, those of a group or customer with no hosts any more included.
   await database.em.getKnex().transaction(async (trx) => {
-    for (const batch of chunks(rows, Math.floor(MAX_PARAMETERS / 12)))
-      await trx('compliance_snapshot').insert(batch).onConflict(['day', 'policy_id', 'scope_kind', 'scope_value']).ignore();
+    await trx('compliance_snapshot')
+      .where('day', day)
+      .andWhere('taken_at', '<=', dialect.toDatabaseTime(final ? moment : now))
+      .delete();
+    for (const batch of chunks(rows, Math.floor(MAX_PARAMETERS / 12))) {
+      const insert = trx('compliance_snapshot').insert(batch).onConflict(['day', 'policy_id', 'scope_kind', 'scope_value']);
+      await (final ? insert.ignore() : insert.merge());
+    }
   });
 }
 
@@ -106,26 +146,30 @@ export async function missingDays(database: Database, now = new Date()): Promise
   const [[changes], [transitions], taken] = await Promise.all([
     knex('policy_result_change').min({ first: 'at' }) as unknown as Promise<[{ first: DatabaseTime | null }]>,
     knex('finding_transition').min({ first: 'at' }) as unknown as Promise<[{ first: DatabaseTime | null }]>,
-    knex('compliance_snapshot').distinct('day').where({ policy_id: ALL_POLICIES, scope_kind: 'fleet', scope_value: '' }) as Promise<{ day: string }[]>,
+    knex('compliance_snapshot').select('day', 'taken_at').where({ policy_id: ALL_POLICIES, scope_kind: 'fleet', scope_value: '' }) as Promise<
+      { day: string; taken_at: DatabaseTime }[]
+    >,
   ]);
   const firsts = [changes?.first, transitions?.first].flatMap((first) => (first === null || first === undefined ? [] : [dayOf(new Date(first))]));
   if (firsts.length === 0) return [];
   const first = firsts.sort()[0]!;
-  const done = new Set(taken.map((row) => row.day));
+  const done = new Set(taken.filter(isFinal).map((row) => row.day));
   const days: string[] = [];
   for (let day = first; day < dayOf(now); day = addDays(day, 1)) if (!done.has(day)) days.push(day);
   return days;
 }
 
 /**
- * Takes the snapshot of every day over with none (`missingDays`), on a timer (hourly) and at start. Several servers
- * may take the same day: each computes the same rows, and the first stored is kept.
+ * Takes the snapshot of every day over with no final one (`missingDays`), and today's provisional one, on a timer
+ * (every 5 minutes) and at start. Several servers may take the same day: each computes the same rows, and the first
+ * stored is kept; today's is left alone when another server took it within the last half interval.
  */
 export class ComplianceSnapshots extends BackgroundWorker {
   protected readonly passes: BackgroundPasses;
 
   constructor(database: Database, logger: AuditLogger, options: { intervalMs?: number; now?: () => Date } = {}) {
     super();
+    const intervalMs = options.intervalMs ?? PROVISIONAL_INTERVAL_MS;
     this.passes = new BackgroundPasses(
       async () => {
         const now = options.now?.() ?? new Date();
@@ -135,9 +179,12 @@ export class ComplianceSnapshots extends BackgroundWorker {
           await takeSnapshot(database, day, now);
         }
         if (days.length > 0) logger.info({ component: 'compliance-snapshots', days: days.length }, 'compliance snapshots taken');
+        if (this.passes.isStopped) return;
+        const takenAt = await provisionalTakenAt(database, now);
+        if (takenAt === null || now.getTime() - takenAt.getTime() >= intervalMs / 2) await takeProvisionalSnapshot(database, now);
       },
       {
-        intervalMs: options.intervalMs ?? 3_600_000,
+        intervalMs,
         wakeDelayMs: 0,
         onError: (error) => logger.error({ error: describeFailure(error) }, 'compliance snapshot pass failed; trying again later'),
       },

@@ -33,7 +33,7 @@ export interface BackgroundWork {
   hostLifecycle: HostLifecycleSweep;
   /** Reopens findings whose accepted risk expired; adopts the findings held before lifecycles were kept. */
   findingLifecycle: FindingLifecycleWork;
-  /** Takes the daily compliance snapshots of the days over. */
+  /** Takes the daily compliance snapshots of the days over, and today's provisional one every 5 minutes. */
   complianceSnapshots: ComplianceSnapshots;
   /** Issues scheduled digests and sends them. Not started here: the caller starts it once the digests' link works. */
   digests: DigestWork;
