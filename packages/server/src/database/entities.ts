@@ -757,7 +757,7 @@ export const FindingRecord = defineEntity({
   },
   uniques: [{ properties: ['hostRecordId', 'kind', 'testId'] }],
   // The fleet's findings by state, oldest first; a person's findings; accepted risks by expiry.
-  indexes: [{ properties: ['state', 'firstSeen'] }, { properties: ['ownerUserId'] }, { properties: ['acceptExpiresAt'] }],
+  indexes: [{ properties: ['state', 'firstSeen'] }, { properties: ['firstSeen', 'id'] }, { properties: ['ownerUserId'] }, { properties: ['acceptExpiresAt'] }],
 });
 export type FindingRecord = InferEntity<typeof FindingRecord>;
 
@@ -774,7 +774,7 @@ export const FindingTransitionRecord = defineEntity({
     actor: p.string().length(255).nullable(),
     reason: p.text().nullable(),
   },
-  indexes: [{ properties: ['findingId', 'at'] }, { properties: ['at'] }],
+  indexes: [{ properties: ['findingId', 'at'] }, { properties: ['at'] }, { properties: ['toState', 'at'] }],
 });
 export type FindingTransitionRecord = InferEntity<typeof FindingTransitionRecord>;
 

@@ -28,6 +28,7 @@ import { FindingLifecycle } from './0026-finding-lifecycle.js';
 import { PointInTime } from './0027-point-in-time.js';
 import { Controls } from './0028-controls.js';
 import { Digests } from './0029-digests.js';
+import { TimeToFixIndexes } from './0030-time-to-fix-indexes.js';
 
 /**
  * Every PostgreSQL schema migration, oldest first. PostgreSQL support came after SQLite's 0003, so its list starts
@@ -63,4 +64,5 @@ export const POSTGRESQL_MIGRATIONS: MigrationObject[] = [
   { name: '0027-point-in-time', class: PointInTime },
   { name: '0028-controls', class: Controls },
   { name: '0029-digests', class: Digests },
+  { name: '0030-time-to-fix-indexes', class: TimeToFixIndexes },
 ];

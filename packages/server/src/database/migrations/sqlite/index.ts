@@ -30,6 +30,7 @@ import { FindingLifecycle } from './0028-finding-lifecycle.js';
 import { PointInTime } from './0029-point-in-time.js';
 import { Controls } from './0030-controls.js';
 import { Digests } from './0031-digests.js';
+import { TimeToFixIndexes } from './0032-time-to-fix-indexes.js';
 
 /**
  * Every SQLite schema migration, oldest first, listed so that they run from compiled output without file globbing.
@@ -67,4 +68,5 @@ export const SQLITE_MIGRATIONS: MigrationObject[] = [
   { name: '0029-point-in-time', class: PointInTime },
   { name: '0030-controls', class: Controls },
   { name: '0031-digests', class: Digests },
+  { name: '0032-time-to-fix-indexes', class: TimeToFixIndexes },
 ];
