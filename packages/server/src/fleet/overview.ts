@@ -1,7 +1,7 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { LabelCount, Overview } from '../generated/types.gen.js';
 import { findBound } from '../database/bound-query.js';
-import type { Database, SqlDialect } from '../database/dialect.js';
+import type { Database, DatabaseTime, SqlDialect } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { HostRecord } from '../database/entities.js';
 import { hostsOf } from '../hosts/host-queries.js';
@@ -188,7 +188,9 @@ function valueAt(counts: [number, number][], position: number): number {
  * the index on `(received_at, id, hardening_index)` per day, each day's bounds given as the dialect stores times.
  * Grouping every report by an expression of its time instead sorted them all: 57 ms against 18 ms on SQLite, 69
  * against 30 on PostgreSQL, at 300,000 reports. A scope's reports are those of its hosts. With `until`, those
- * received after it are left out.
+ * received after it are left out. The reports of decommissioned hosts (few) are read apart and taken off each day's
+ * figures: a condition on the report's host in each day's range read every report row besides the index (on
+ * PostgreSQL at 20,000 hosts, 0.3 s a day instead of 20 ms).
  */
 async function reportsByDay(
   database: Database,
@@ -200,25 +202,45 @@ async function reportsByDay(
   const dialect = sqlDialectOf(database.em);
   const knex = database.em.getKnex();
   const inScope = scopeCondition(knex, scope, 'host_record_id');
-  const decommissioned = knex('host').select('id').where('state', 'decommissioned');
+  const inWindow = (reports: Knex.QueryBuilder, from: number, to: number) => {
+    reports
+      .where('received_at', '>=', dialect.toDatabaseTime(new Date(from * DAY_MS)))
+      .andWhere('received_at', '<', dialect.toDatabaseTime(new Date(to * DAY_MS)));
+    if (until) reports.andWhere('received_at', '<=', dialect.toDatabaseTime(until));
+    return inScope ? reports.andWhereRaw(inScope.sql, inScope.bindings) : reports;
+  };
   const [first, ...others] = Array.from({ length: lastDay - firstDay + 1 }, (_, i) => {
     const day = firstDay + i;
     const reports = knex('report')
       .select(knex.raw(`${dialect.castToInteger('?')} as day`, [day]))
       .count({ reports: '*' })
-      .avg({ average: 'hardening_index' })
-      .where('received_at', '>=', dialect.toDatabaseTime(new Date(day * DAY_MS)))
-      .andWhere('received_at', '<', dialect.toDatabaseTime(new Date((day + 1) * DAY_MS)))
-      .whereNotIn('host_record_id', decommissioned);
-    if (until) reports.andWhere('received_at', '<=', dialect.toDatabaseTime(until));
-    return inScope ? reports.andWhereRaw(inScope.sql, inScope.bindings) : reports;
+      .count({ indexed: 'hardening_index' })
+      .sum({ total: 'hardening_index' });
+    return inWindow(reports, day, day + 1);
   });
+  const decommissioned = inWindow(
+    knex('report').select('received_at', 'hardening_index').whereIn('host_record_id', knex('host').select('id').where('state', 'decommissioned')),
+    firstDay,
+    lastDay + 1,
+  );
   // Not wrapped in parentheses: SQLite takes no parenthesised members of a compound select.
-  const rows = (await first!.unionAll(others, false)) as { day: Count; reports: Count; average: Count | null }[];
+  const [rows, left] = (await Promise.all([first!.unionAll(others, false), decommissioned])) as [
+    { day: Count; reports: Count; indexed: Count; total: Count | null }[],
+    { received_at: DatabaseTime; hardening_index: number | null }[],
+  ];
+  const days = new Map(rows.map((row) => [Number(row.day), { reports: Number(row.reports), indexed: Number(row.indexed), total: Number(row.total ?? 0) }]));
+  for (const report of left) {
+    const day = days.get(Math.floor(new Date(report.received_at).getTime() / DAY_MS))!;
+    day.reports -= 1;
+    if (report.hardening_index !== null) {
+      day.indexed -= 1;
+      day.total -= report.hardening_index;
+    }
+  }
   return new Map(
-    rows
-      .filter((row) => Number(row.reports) > 0)
-      .map((row) => [Number(row.day), { reports: Number(row.reports), average: row.average === null ? null : oneDecimal(Number(row.average)) }]),
+    [...days]
+      .filter(([, figures]) => figures.reports > 0)
+      .map(([day, { reports, indexed, total }]) => [day, { reports, average: indexed === 0 ? null : oneDecimal(total / indexed) }]),
   );
 }
 
