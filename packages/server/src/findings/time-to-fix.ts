@@ -136,7 +136,8 @@ async function fixTimesBy(knex: Knex, keyed: Knex.QueryBuilder, limit?: number):
       knex.raw('avg(hours) over (partition by group_key) as mean_hours'),
     );
   const query = knex
-    .with('keyed', keyed)
+    // Materialized: each duration (a correlated lookup of its episode's start) computed once, not at every level.
+    .withMaterialized('keyed', keyed)
     .with('ranked', ranked)
     .from('ranked')
     .select('group_key', knex.raw('max(n) as resolved'), knex.raw('max(mean_hours) as mean_hours'), knex.raw('avg(hours) as median_hours'))
