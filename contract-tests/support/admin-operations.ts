@@ -47,7 +47,7 @@ export function adminOperations(): AdminOperation[] {
     const body = operation.requestBody?.$ref ? document.components.requestBodies?.[operation.requestBody.$ref.split('/').at(-1)!] : operation.requestBody;
     const [contentType, media] = Object.entries(body?.content ?? {})[0] ?? [];
     if (contentType === undefined || media?.example === undefined) return undefined;
-    return { contentType, text: contentType === 'application/json' ? JSON.stringify(media.example) : String(media.example) };
+    return { contentType, text: contentType !== 'application/json' && typeof media.example === 'string' ? media.example : JSON.stringify(media.example) };
   };
   return Object.entries(document.paths).flatMap(([path, item]) =>
     Object.entries(item)

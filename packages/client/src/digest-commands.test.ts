@@ -71,7 +71,7 @@ describe('digests', () => {
     cli.reply = { status: 201, body: JSON.stringify(SCHEDULE) };
     await run('digests', 'schedule', '--group', 'webservers', '--cadence', 'weekly', '--to', 'secops@example.org', 'lead@example.org');
     expect(sent()).toEqual([['POST', '/api/admin/digest-schedules']]);
-    expect(JSON.parse(cli.stub.requests[0]!.body)).toEqual({
+    expect(JSON.parse(cli.stub.requests[0]!.body.toString())).toEqual({
       scope: { group: 'webservers' },
       cadence: 'weekly',
       recipients: ['secops@example.org', 'lead@example.org'],

@@ -163,7 +163,7 @@ describe.each(DIALECTS)('compliance history on %s', (dialect) => {
       { from: '2020-01-01', to: '2022-01-02' },
       { to: tomorrow },
       { from: '2026-02-30', to: dateOf(5) },
-    ]) {
+    ] as Record<string, string>[]) {
       const { status, body } = await get('/api/admin/compliance/history', query);
       expect(status, JSON.stringify(query)).toBe(400);
       expect(body).toMatch(/from|to/);
