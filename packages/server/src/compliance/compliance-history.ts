@@ -41,12 +41,27 @@ const DAY_MS = 86_400_000;
 export const MAX_HISTORY_DAYS = 731;
 const DEFAULT_DAYS = 30;
 
+/** How the history is read beyond its query. */
+export interface HistoryOptions {
+  /**
+   * Today's point computed as of now rather than read from today's provisional snapshot (up to 10 minutes old): for
+   * figures frozen once, as a digest's, where a change just made must count.
+   */
+  todayAsOfNow?: boolean;
+}
+
 /**
  * The compliance of the hosts in `scope` (of one group or customer when asked) from `query.from` to `query.to`,
  * one point per day or per week (Monday to Sunday, as of its last day in the window), over every policy or one,
  * and per policy. An `invalid` {@link DomainError} for a window that is reversed, too long or in the future.
  */
-export async function complianceHistory(database: Database, scope: AccessScope, query: HistoryQuery, now = new Date()): Promise<ComplianceHistory> {
+export async function complianceHistory(
+  database: Database,
+  scope: AccessScope,
+  query: HistoryQuery,
+  now = new Date(),
+  options: HistoryOptions = {},
+): Promise<ComplianceHistory> {
   const today = dayOf(now);
   const { from, to } = windowOf(query, today);
   const interval = query.interval ?? 'day';
@@ -55,7 +70,9 @@ export async function complianceHistory(database: Database, scope: AccessScope, 
   const figures = new Map<string, Figures>();
   const past = days.filter((day) => day < today);
   if (!isScoped(scope) && !(query.group && query.customer)) {
-    for (const [day, dayFigures] of await snapshotFigures(database, days, query, now)) figures.set(day, dayFigures);
+    const fromSnapshots = options.todayAsOfNow ? past : days;
+    for (const [day, dayFigures] of await snapshotFigures(database, fromSnapshots, query, now)) figures.set(day, dayFigures);
+    if (fromSnapshots !== days && days.at(-1) === today) figures.set(today, await computedFigures(database, scope, query, now));
   } else {
     for (const day of past) figures.set(day, await computedFigures(database, scope, query, endOfDay(day)));
     if (days.at(-1) === today) figures.set(today, await computedFigures(database, scope, query, now));

@@ -58,6 +58,7 @@ async function complianceOver(database: Database, scope: DigestScope, period: Di
       customer: scope.customer ?? undefined,
     },
     now,
+    { todayAsOfNow: true },
   );
   const points = history.points;
   const last = points.at(-1)!;

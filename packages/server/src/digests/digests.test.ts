@@ -345,6 +345,25 @@ describe.each(DIALECTS)('scheduled digests on %s', (dialect) => {
     expect(await readyEvents()).toHaveLength(1);
   });
 
+  it('issued on demand, counts the hosts as they are now, not as the last provisional snapshot had them', async () => {
+    clock = new Date('2026-11-02T09:00:00.000Z');
+    const created = await schedule();
+    // Today's provisional snapshot is taken (webservers 2 of 2 compliant), then web2 falls under the floor.
+    const history = await call<{ points: { compliancePercent: number }[] }>('GET', '/api/admin/compliance/history?group=webservers', viewer);
+    expect(history.body.points.at(-1)!.compliancePercent).toBe(100);
+    clock = new Date('2026-11-02T09:01:00.000Z');
+    const { id: keyId } = (await database.em.getKnex()<{ id: string }>('license_key').first('id'))!;
+    await storeLynisText(new OrmReportStore(database), { keyId, hostId: 'web2', text: lynisReport('web2', 'webservers', 40), receivedAt: clock });
+    const evaluator = new PolicyEvaluator(database, { now: () => clock, clockRecheckMs: 60_000 });
+    await evaluator.settle();
+    await evaluator.stop();
+
+    clock = new Date('2026-11-02T09:02:00.000Z');
+    const issued = (await call<Digest>('POST', `/api/admin/digest-schedules/${created.id}/issue`, operator)).body;
+    expect(issued.content!.compliance.now).toMatchObject({ date: '2026-11-02', compliancePercent: 50, final: false });
+    expect(issued.content!.compliance.now.hosts).toEqual({ compliant: 1, noncompliant: 1, accepted: 0, unknown: 0 });
+  });
+
   it('marks a connection refused as a failed attempt too', async () => {
     clock = new Date('2026-11-02T09:00:00.000Z');
     const created = await schedule();
