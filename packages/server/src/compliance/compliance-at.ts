@@ -8,7 +8,7 @@ import { sqlDialectOf } from '../database/dialects.js';
 import { inScope } from '../policies/policy-evaluator.js';
 import { hostIdsAt, type HostSelection } from './hosts-at.js';
 import { policiesInForce, type PolicyVersion } from './policy-versions.js';
-import { waiversInForce, type WaiverTerms } from './waiver-history.js';
+import { waiverCovers, waiversInForce, type WaiverTerms } from './waiver-history.js';
 
 /** A host's compliance on a policy, or over every policy (its worst). */
 export type ComplianceStatus = keyof HostsByCompliance;
@@ -126,15 +126,12 @@ function byPolicyAndHost(waivers: WaiverTerms[]): WaiversByHost {
   return index;
 }
 
-/** Whether a waiver covers the rule for the host: for it, for a group it has (ignoring case), or for every host. */
+/** Whether one of the policy's waivers (its host's or the others) covers the rule for the host. */
 function waived(waivers: WaiversByHost, policyId: string, ruleId: string, host: Pick<HostAt, 'hostRecordId' | 'groups'>): boolean {
   const ofPolicy = waivers.get(policyId);
   if (!ofPolicy) return false;
-  const coversRule = (waiver: WaiverTerms) => waiver.rule_id === null || waiver.rule_id === ruleId;
-  return (
-    (ofPolicy.get(host.hostRecordId) ?? []).some(coversRule) ||
-    (ofPolicy.get('') ?? []).some((waiver) => coversRule(waiver) && (waiver.group_name === null || host.groups.includes(waiver.group_name.toLowerCase())))
-  );
+  const covering = (waiver: WaiverTerms) => waiverCovers(waiver, ruleId, host);
+  return (ofPolicy.get(host.hostRecordId) ?? []).some(covering) || (ofPolicy.get('') ?? []).some(covering);
 }
 
 /**

@@ -9,6 +9,13 @@ import { chunks, MAX_PARAMETERS } from '../database/batches.js';
 /** A waiver as compliance at a moment applies it. */
 export type WaiverTerms = Pick<ReadRowOf<WaiverRecord>, 'policy_id' | 'rule_id' | 'host_record_id' | 'group_name'>;
 
+/** Whether a waiver covers the rule for the host: for it, for a group it has (ignoring case), or for every host. */
+export function waiverCovers(waiver: WaiverTerms, ruleId: string, host: { hostRecordId: string; groups: readonly string[] }): boolean {
+  if (waiver.rule_id !== null && waiver.rule_id !== ruleId) return false;
+  if (waiver.host_record_id !== null) return waiver.host_record_id === host.hostRecordId;
+  return waiver.group_name === null || host.groups.includes(waiver.group_name.toLowerCase());
+}
+
 const TERMS = ['policy_id', 'rule_id', 'host_record_id', 'group_name'] as const;
 
 /**

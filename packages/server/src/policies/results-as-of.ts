@@ -6,9 +6,9 @@ import type { Knex } from '@mikro-orm/knex';
 import type { PolicyResult, RuleStatus } from '../generated/types.gen.js';
 import type { Database, DatabaseTime } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
-import { complianceAt, type HostAt } from '../compliance/compliance-at.js';
+import { complianceAt } from '../compliance/compliance-at.js';
 import { hostIdsAt } from '../compliance/hosts-at.js';
-import { waiversInForce, type WaiverTerms } from '../compliance/waiver-history.js';
+import { waiverCovers, waiversInForce } from '../compliance/waiver-history.js';
 import type { AccessScope } from '../people/scope.js';
 import type { ResultQuery } from './result-search.js';
 import { RANK } from './rule-status.js';
@@ -54,7 +54,7 @@ export async function resultPageAsOf(
   const results = changes
     .filter((change) => covered.has(change.host_record_id))
     .map((change): PolicyResult => {
-      const waived = change.status !== 'pass' && waivers.some((waiver) => covers(waiver, change.rule_id, covered.get(change.host_record_id)!));
+      const waived = change.status !== 'pass' && waivers.some((waiver) => waiverCovers(waiver, change.rule_id, covered.get(change.host_record_id)!));
       const recorded = new Date(change.at).toISOString();
       return {
         policyId,
@@ -92,13 +92,6 @@ async function latestChanges(knex: Knex, time: DatabaseTime, scope: AccessScope,
     .join('host as h', 'h.id', 'c.host_record_id')
     .select('c.host_record_id', 'c.rule_id', 'c.status', 'c.value', 'c.report_id', 'c.at', 'c.policy_revision', 'r.hostname', 'h.host_id')
     .where('c.newest', 1)) as ChangeRow[];
-}
-
-/** Whether a waiver covers the rule for the host: for it, for a group it had (ignoring case), or for every host. */
-function covers(waiver: WaiverTerms, ruleId: string, host: HostAt): boolean {
-  if (waiver.rule_id !== null && waiver.rule_id !== ruleId) return false;
-  if (waiver.host_record_id !== null) return waiver.host_record_id === host.hostRecordId;
-  return waiver.group_name === null || host.groups.includes(waiver.group_name.toLowerCase());
 }
 
 /** The order of a results page: by `sort` (`status` `asc` puts failures first), ties by host name (none last), host and rule. */
