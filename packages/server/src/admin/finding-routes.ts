@@ -1,7 +1,7 @@
 import { DomainError } from '../errors/domain-error.js';
 import { changeFinding } from '../findings/finding-changes.js';
 import { hostFindings, trackedFindingPage } from '../findings/finding-queries.js';
-import { timeToFix } from '../findings/time-to-fix.js';
+import { currentTimeToFix } from '../findings/time-to-fix-snapshot.js';
 import { fieldChanges } from '../audit/audit-changes.js';
 import { actorLabel, actorLogFields } from './actor.js';
 import type { AdminActor, AdminHandler, AdminHandlers } from './operation.js';
@@ -47,10 +47,13 @@ const updateFinding: AdminHandler<'updateFinding'> = async ({ path, body, actor,
   return { status: 200, body: after };
 };
 
-/** `GET /api/admin/findings/time-to-fix`: the window defaults to the last 90 days; `from` after `to` is 400. */
+/**
+ * `GET /api/admin/findings/time-to-fix`: the window defaults to the last 90 days (the fleet's as kept, up to 10
+ * minutes old); `from` after `to` is 400.
+ */
 const getTimeToFix: AdminHandler<'getTimeToFix'> = async ({ query, actor }, { database, hideLynisFindings }) => ({
   status: 200,
-  body: await timeToFix(database, actor.scope, { from: query.from, to: query.to, hideLynis: hideLynisFindings }),
+  body: await currentTimeToFix(database, actor.scope, { from: query.from, to: query.to, hideLynis: hideLynisFindings }),
 });
 
 export const findingRoutes = {

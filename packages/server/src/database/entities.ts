@@ -850,6 +850,22 @@ export const ComplianceSnapshotRecord = defineEntity({
 export type ComplianceSnapshotRecord = InferEntity<typeof ComplianceSnapshotRecord>;
 
 /**
+ * The default time-to-fix answer (the fleet over the last 90 days), taken in the background and replaced every few
+ * minutes (see `findings/time-to-fix-snapshot.ts`): one row per setting of `--lynis-own-findings`, the answer as JSON.
+ */
+export const TimeToFixSnapshotRecord = defineEntity({
+  name: 'TimeToFixSnapshotRecord',
+  tableName: 'time_to_fix_snapshot',
+  properties: {
+    /** `hide` or `show`: whether Lynis' own finding was left out. */
+    lynisOwnFindings: p.string().length(4).primary(),
+    figures: p.text(),
+    takenAt: p.datetime(),
+  },
+});
+export type TimeToFixSnapshotRecord = InferEntity<typeof TimeToFixSnapshotRecord>;
+
+/**
  * A control of a framework as an imported mapping file gives it (see `controls/`): its title and the Lynis test ids
  * and rule ids mapped to it (JSON arrays). The framework is stored as the file spells it; an import replaces it whole.
  */
@@ -959,6 +975,7 @@ export const ENTITIES = [
   PolicyVersionRecord,
   WaiverHistoryRecord,
   ComplianceSnapshotRecord,
+  TimeToFixSnapshotRecord,
   FrameworkControlRecord,
   DigestScheduleRecord,
   DigestRecord,

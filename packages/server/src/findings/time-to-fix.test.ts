@@ -8,10 +8,11 @@ import { sqlDialectOf } from '../database/dialects.js';
 import { openDatabase, type Database } from '../database/open.js';
 import type { FindingState, TimeToFix } from '../generated/types.gen.js';
 import { hostRecordId } from '../hosts/host-records.js';
-import { scopeColumns, type AccessScope } from '../people/scope.js';
+import { scopeColumns, UNSCOPED, type AccessScope } from '../people/scope.js';
 import { OrmReportStore } from '../reports/report-store.js';
 import { createAdminToken } from '../secrets/admin-tokens.js';
 import { createKey } from '../secrets/license-keys.js';
+import { currentTimeToFix, TimeToFixSnapshots } from './time-to-fix-snapshot.js';
 
 const HOUR_MS = 3_600_000;
 /** The window's start; every time below is counted in hours from it. */
@@ -210,6 +211,40 @@ describe.each(DIALECTS)('time to fix on %s', (dialect) => {
     const empty = await figures({ from: at(5000).toISOString(), to: at(6000).toISOString() });
     expect(empty.overall).toEqual({ resolved: 0, meanHours: null, medianHours: null });
     expect(empty.byKind).toEqual([]);
+  });
+
+  it("keeps the fleet's default answer, read while under 10 minutes old, then taken again; a window asked for is computed", async () => {
+    const now = at(200);
+    const later = (minutes: number) => new Date(now.getTime() + minutes * 60_000);
+    const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    const snapshots = new TimeToFixSnapshots(database, true, logger, { now: () => now });
+    await snapshots.settle();
+    await snapshots.stop();
+    const kept = await currentTimeToFix(database, UNSCOPED, { hideLynis: true, now: later(1) });
+    // F1, F2, F3 twice, F4, F5 and F7 (F8's host is decommissioned), as of the moment it was taken.
+    expect(kept).toMatchObject({ to: now.toISOString(), overall: { resolved: 7 } });
+
+    // O1 is resolved within the window: the kept answer does not have it until it is taken again.
+    await database.em
+      .getKnex()('finding_transition')
+      .insert({
+        id: randomUUID(),
+        finding_id: findingIds.get('O1'),
+        from_state: 'open',
+        to_state: 'resolved',
+        at: sqlDialectOf(database.em).toDatabaseTime(at(150)),
+      });
+    expect(await currentTimeToFix(database, UNSCOPED, { hideLynis: true, now: later(9) })).toEqual(kept);
+    expect((await currentTimeToFix(database, UNSCOPED, { hideLynis: true, now: later(1), to: later(1).toISOString() })).overall.resolved).toBe(8);
+    const scope: AccessScope = { customers: ['acme'], groups: [] };
+    // Computed for a reader limited to acme: all but F4 (globex), O1 included.
+    const scoped = await currentTimeToFix(database, scope, { hideLynis: true, now: later(1) });
+    expect(scoped.byCustomer).toMatchObject([{ key: 'acme', resolved: 7 }]);
+    const taken = await currentTimeToFix(database, UNSCOPED, { hideLynis: true, now: later(10) });
+    expect(taken).toMatchObject({ to: later(10).toISOString(), overall: { resolved: 8 } });
+    // Kept apart for each setting of --lynis-own-findings.
+    expect((await currentTimeToFix(database, UNSCOPED, { hideLynis: false, now: later(11) })).to).toBe(later(11).toISOString());
+    expect((await currentTimeToFix(database, UNSCOPED, { hideLynis: true, now: later(11) })).to).toBe(later(10).toISOString());
   });
 
   it("gives a scoped reader its hosts' figures only", async () => {

@@ -52,24 +52,16 @@ export async function timeToFix(database: Database, scope: AccessScope, options:
   const dialect = sqlDialectOf(database.em);
   const window = timeToFixWindow(options);
   const reads: FindingReads = { knex, dialect, scope, hideLynis: options.hideLynis };
-  const episodes = () => resolvedEpisodes(reads, window);
-  const [overall, byKind, byTestId, byGroup, byCustomer, lastWeek, oldestOpen] = await Promise.all([
-    fixTimesBy(knex, episodes().select({ group_key: knex.raw("'all'") })),
-    fixTimesBy(knex, episodes().select({ group_key: 'f.kind' })),
-    fixTimesBy(knex, episodes().select({ group_key: 'f.test_id' }), TOP_TEST_IDS),
-    fixTimesBy(knex, episodes().join('host_label as l', 'l.host_record_id', 'f.host_record_id').where('l.kind', 'group').select({ group_key: 'l.value' })),
-    fixTimesBy(knex, episodes().whereNotNull('h.customer_name').select({ group_key: 'h.customer_name' })),
-    changesBefore(reads, window.to),
-    oldestOpenFindings(reads),
-  ]);
+  const [groups, lastWeek, oldestOpen] = await Promise.all([fixTimesByGrouping(reads, window), changesBefore(reads, window.to), oldestOpenFindings(reads)]);
+  const [overall] = groups.get('all') ?? [];
   return {
     from: window.from.toISOString(),
     to: window.to.toISOString(),
-    overall: overall[0] ? withoutKey(overall[0]) : { resolved: 0, meanHours: null, medianHours: null },
-    byKind,
-    byTestId,
-    byGroup,
-    byCustomer,
+    overall: overall ? withoutKey(overall) : { resolved: 0, meanHours: null, medianHours: null },
+    byKind: groups.get('kind') ?? [],
+    byTestId: (groups.get('testId') ?? []).slice(0, TOP_TEST_IDS),
+    byGroup: groups.get('group') ?? [],
+    byCustomer: groups.get('customer') ?? [],
     lastWeek,
     oldestOpen,
   };
@@ -97,10 +89,7 @@ function countedTransitions(reads: FindingReads): Knex.QueryBuilder {
   return countedFindings(reads, query);
 }
 
-/**
- * The resolutions in the window, one row each with its `hours` from the start of its episode; callers add the
- * `group_key` column they group by (joining what it needs).
- */
+/** The resolutions in the window, one row each with its `hours` from the start of its episode. */
 function resolvedEpisodes(reads: FindingReads, window: { from: Date; to: Date }): Knex.QueryBuilder {
   const { dialect } = reads;
   const episodeStart =
@@ -112,8 +101,12 @@ function resolvedEpisodes(reads: FindingReads, window: { from: Date; to: Date })
     .select(reads.knex.raw(`${dialect.hoursBetween(episodeStart, 't.at')} as hours`));
 }
 
-/** A row of {@link fixTimesBy}'s query, as the drivers give it (PostgreSQL's numerics and counts as text). */
+/** How the resolutions are grouped: all of them, and by kind, test id, group and customer. */
+type Grouping = 'all' | 'kind' | 'testId' | 'group' | 'customer';
+
+/** A row of {@link fixTimesByGrouping}'s query, as the drivers give it (PostgreSQL's numerics and counts as text). */
 interface FixTimesRow {
+  grouped_by: Grouping;
   group_key: string;
   resolved: number | string;
   mean_hours: number | string;
@@ -121,37 +114,56 @@ interface FixTimesRow {
 }
 
 /**
- * Count, mean and median hours per `group_key` of `keyed` (rows of `group_key` and `hours`), most resolutions first.
- * The median is read in the same query: each group's durations ranked, and the middle one or two averaged, so no
- * more than two rows per group leave the database.
+ * Count, mean and median hours of the window's resolutions per key of each grouping, most resolutions first, in one
+ * query: the durations (each a correlated lookup of its episode's start) computed once, then each grouping's rows
+ * ranked, and the middle one or two averaged, so no more than two rows per key leave the database.
  */
-async function fixTimesBy(knex: Knex, keyed: Knex.QueryBuilder, limit?: number): Promise<FixTimesBy[]> {
+async function fixTimesByGrouping(reads: FindingReads, window: { from: Date; to: Date }): Promise<Map<Grouping, FixTimesBy[]>> {
+  const { knex } = reads;
+  const keyed = resolvedEpisodes(reads, window).select('f.kind', 'f.test_id', 'f.host_record_id', 'h.customer_name');
+  const grouped = knex.raw(
+    [
+      "select 'all' as grouped_by, 'all' as group_key, hours from keyed",
+      "select 'kind', kind, hours from keyed",
+      "select 'testId', test_id, hours from keyed",
+      "select 'customer', customer_name, hours from keyed where customer_name is not null",
+      "select 'group', l.value, k.hours from keyed k join host_label l on l.host_record_id = k.host_record_id and l.kind = 'group'",
+    ].join(' union all '),
+  );
   const ranked = knex
-    .from('keyed')
+    .from('grouped')
     .select(
+      'grouped_by',
       'group_key',
       'hours',
-      knex.raw('row_number() over (partition by group_key order by hours) as rn'),
-      knex.raw('count(*) over (partition by group_key) as n'),
-      knex.raw('avg(hours) over (partition by group_key) as mean_hours'),
+      knex.raw('row_number() over (partition by grouped_by, group_key order by hours) as rn'),
+      knex.raw('count(*) over (partition by grouped_by, group_key) as n'),
+      knex.raw('avg(hours) over (partition by grouped_by, group_key) as mean_hours'),
     );
   const query = knex
-    // Materialized: each duration (a correlated lookup of its episode's start) computed once, not at every level.
     .withMaterialized('keyed', keyed)
+    .with('grouped', grouped)
     .with('ranked', ranked)
     .from('ranked')
-    .select('group_key', knex.raw('max(n) as resolved'), knex.raw('max(mean_hours) as mean_hours'), knex.raw('avg(hours) as median_hours'))
+    .select('grouped_by', 'group_key', knex.raw('max(n) as resolved'), knex.raw('max(mean_hours) as mean_hours'), knex.raw('avg(hours) as median_hours'))
     // The middle row of an odd count; the two middle rows of an even one (integer division).
     .whereRaw('rn in ((n + 1) / 2, (n + 2) / 2)')
-    .groupBy('group_key')
+    .groupBy('grouped_by', 'group_key')
     .orderByRaw('max(n) desc, group_key');
-  if (limit !== undefined) query.limit(limit);
-  return ((await query) as FixTimesRow[]).map((row) => ({
-    key: String(row.group_key),
-    resolved: Number(row.resolved),
-    meanHours: roundHours(row.mean_hours),
-    medianHours: roundHours(row.median_hours),
-  }));
+  const rows = (await query) as FixTimesRow[];
+  const groups = new Map<Grouping, FixTimesBy[]>();
+  for (const row of rows) {
+    const times = {
+      key: String(row.group_key),
+      resolved: Number(row.resolved),
+      meanHours: roundHours(row.mean_hours),
+      medianHours: roundHours(row.median_hours),
+    };
+    const grouping = groups.get(row.grouped_by) ?? [];
+    groups.set(row.grouped_by, grouping);
+    grouping.push(times);
+  }
+  return groups;
 }
 
 /** Hours to the hundredth: finer is noise from the arithmetic. */

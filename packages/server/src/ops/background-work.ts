@@ -5,6 +5,7 @@ import type { ServerConfig } from '../config.js';
 import type { Database } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
 import { FindingLifecycleWork } from '../findings/finding-expiry.js';
+import { TimeToFixSnapshots } from '../findings/time-to-fix-snapshot.js';
 import { HostLifecycleSweep } from '../hosts/host-lifecycle-sweep.js';
 import { lifecycleSettings } from '../hosts/lifecycle-settings.js';
 import { PolicyEvaluator } from '../policies/policy-evaluator.js';
@@ -35,6 +36,8 @@ export interface BackgroundWork {
   findingLifecycle: FindingLifecycleWork;
   /** Takes the daily compliance snapshots of the days over, and today's provisional one every 5 minutes. */
   complianceSnapshots: ComplianceSnapshots;
+  /** Takes the default time-to-fix answer (the fleet's last 90 days) every 5 minutes. */
+  timeToFixSnapshots: TimeToFixSnapshots;
   /** Issues scheduled digests and sends them. Not started here: the caller starts it once the digests' link works. */
   digests: DigestWork;
 }
@@ -68,6 +71,7 @@ export function startBackgroundWork(
   const hostLifecycle = new HostLifecycleSweep(database, lifecycleSettings(config), logger, { onChanged: () => webhookDispatcher.wake() }).start();
   const findingLifecycle = new FindingLifecycleWork(database, logger, { onChanged: () => webhookDispatcher.wake() }).start();
   const complianceSnapshots = new ComplianceSnapshots(database, logger).start();
+  const timeToFixSnapshots = new TimeToFixSnapshots(database, config.lynisOwnFindings === 'hide', logger).start();
   const digests = new DigestWork(database, {
     link: digestLink,
     send: config.smtpUrl && config.mailFrom ? smtpSender({ smtpUrl: config.smtpUrl, from: config.mailFrom }) : undefined,
@@ -75,7 +79,19 @@ export function startBackgroundWork(
     logger,
     onIssued: () => webhookDispatcher.wake(),
   });
-  return { pruning, rejections, webhookDispatcher, policyEvaluator, compactor, auditRetention, hostLifecycle, findingLifecycle, complianceSnapshots, digests };
+  return {
+    pruning,
+    rejections,
+    webhookDispatcher,
+    policyEvaluator,
+    compactor,
+    auditRetention,
+    hostLifecycle,
+    findingLifecycle,
+    complianceSnapshots,
+    timeToFixSnapshots,
+    digests,
+  };
 }
 
 /** Wakes what follows a committed upload: policy evaluation, webhook delivery and compaction. */
@@ -95,6 +111,7 @@ export async function stopBackgroundWork(work: BackgroundWork): Promise<void> {
   await work.hostLifecycle.stop();
   await work.findingLifecycle.stop();
   await work.complianceSnapshots.stop();
+  await work.timeToFixSnapshots.stop();
   await work.digests.stop();
   await work.rejections.close();
 }

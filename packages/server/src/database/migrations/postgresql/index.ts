@@ -29,6 +29,7 @@ import { PointInTime } from './0027-point-in-time.js';
 import { Controls } from './0028-controls.js';
 import { Digests } from './0029-digests.js';
 import { TimeToFixIndexes } from './0030-time-to-fix-indexes.js';
+import { TimeToFixSnapshot } from './0031-time-to-fix-snapshot.js';
 
 /**
  * Every PostgreSQL schema migration, oldest first. PostgreSQL support came after SQLite's 0003, so its list starts
@@ -65,4 +66,5 @@ export const POSTGRESQL_MIGRATIONS: MigrationObject[] = [
   { name: '0028-controls', class: Controls },
   { name: '0029-digests', class: Digests },
   { name: '0030-time-to-fix-indexes', class: TimeToFixIndexes },
+  { name: '0031-time-to-fix-snapshot', class: TimeToFixSnapshot },
 ];

@@ -31,6 +31,7 @@ import { PointInTime } from './0029-point-in-time.js';
 import { Controls } from './0030-controls.js';
 import { Digests } from './0031-digests.js';
 import { TimeToFixIndexes } from './0032-time-to-fix-indexes.js';
+import { TimeToFixSnapshot } from './0033-time-to-fix-snapshot.js';
 
 /**
  * Every SQLite schema migration, oldest first, listed so that they run from compiled output without file globbing.
@@ -69,4 +70,5 @@ export const SQLITE_MIGRATIONS: MigrationObject[] = [
   { name: '0030-controls', class: Controls },
   { name: '0031-digests', class: Digests },
   { name: '0032-time-to-fix-indexes', class: TimeToFixIndexes },
+  { name: '0033-time-to-fix-snapshot', class: TimeToFixSnapshot },
 ];
