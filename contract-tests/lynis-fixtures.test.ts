@@ -62,6 +62,19 @@ describe('captured Lynis requests', () => {
     });
   });
 
+  it('the same requests on the legacy prefix /api/v1: "Response 100", and the upload stored', async () => {
+    // Only the request line changes: the capture's Content-Length counts the body.
+    const legacy = (request: Buffer) => Buffer.from(request.toString('latin1').replace(/^POST \/api\/lynis\//, 'POST /api/v1/lynis/'), 'latin1');
+    expect(legacy(licenseRequest).toString('latin1')).toMatch(/^POST \/api\/v1\/lynis\/license\/ HTTP\/1\.1\r\n/);
+    const license = await exchangeRaw(server.port, legacy(licenseRequest));
+    expect(license.status).toBe(200);
+    expect(license.body).toEqual(Buffer.from('Response 100'));
+    const upload = await exchangeRaw(server.port, legacy(uploadRequest));
+    expect(upload.status).toBe(200);
+    const id = upload.body.toString().match(/^OK (\S+)$/)![1];
+    expect((await storedReports(server.dataDir)).find((r) => r.id === id)).toMatchObject({ keyId, size: report.length, hostname: 'localhost' });
+  });
+
   it('upload with an altered key: 401 and nothing stored', async () => {
     const before = (await storedReports(server.dataDir)).length;
     const response = await exchangeRaw(server.port, withKey(uploadRequest, OTHER_KEY));

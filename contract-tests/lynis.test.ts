@@ -166,13 +166,6 @@ describe('Lynis 3 against the reference server', () => {
     await page.screenshot({ path: `${ARTIFACTS}/dashboard-real-lynis.png`, fullPage: true });
   }, 60_000);
 
-  it('works the same on the legacy prefix /api/v1/audit', async () => {
-    const before = (await storedReports(server.dataDir)).length;
-    const run = await runLynis(key, '/api/v1/audit');
-    expect(run.output).toMatch(/- Data upload \(127\.0\.0\.1:\d+\/api\/v1\/audit\).*\[ DONE \]/);
-    expect(await storedReports(server.dataDir)).toHaveLength(before + 1);
-  }, 360_000);
-
   it('stops at the license check with a revoked key, and nothing new is stored', async () => {
     const revoked = await runCli(['keys', 'revoke', keyId], server.dataDir);
     expect(revoked.code).toBe(0);
