@@ -112,8 +112,9 @@ function FindingList({ title, id, when, findings, none }: { title: string; id: s
   const columns: Column<DigestFinding>[] = [
     { header: when, cellClassName: 'nowrap', cell: (finding) => finding.at.slice(0, 10) },
     { header: 'Host', cell: (finding) => <a href={hrefOf({ page: 'host', id: finding.hostRecordId })}>{finding.hostname ?? '(no host name)'}</a> },
-    { header: 'Kind', cell: (finding) => finding.kind },
-    { header: 'Test', cellClassName: 'mono', cell: (finding) => finding.testId },
+    // A kind and a test id read as one word each: the host name and the finding's text wrap instead.
+    { header: 'Kind', cellClassName: 'nowrap', cell: (finding) => finding.kind },
+    { header: 'Test', cellClassName: 'mono nowrap', cell: (finding) => finding.testId },
     { header: 'Finding', cell: (finding) => finding.text },
   ];
   return (
