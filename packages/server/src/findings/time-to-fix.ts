@@ -68,7 +68,7 @@ export async function timeToFix(database: Database, scope: AccessScope, options:
 }
 
 /** What every read here needs: the database, its dialect, and whose findings count. */
-interface FindingReads {
+export interface FindingReads {
   knex: Knex;
   dialect: SqlDialect;
   scope: AccessScope;
@@ -90,10 +90,12 @@ function countedTransitions(reads: FindingReads): Knex.QueryBuilder {
 }
 
 /** The resolutions in the window, one row each with its `hours` from the start of its episode. */
-function resolvedEpisodes(reads: FindingReads, window: { from: Date; to: Date }): Knex.QueryBuilder {
+export function resolvedEpisodes(reads: FindingReads, window: { from: Date; to: Date }): Knex.QueryBuilder {
   const { dialect } = reads;
+  // The state is tested in the select list, not the where clause: SQLite would otherwise read the index on (state,
+  // time), every regression before the resolution, instead of the finding's own transitions on (finding, time).
   const episodeStart =
-    "coalesce((select max(r.at) from finding_transition r where r.finding_id = t.finding_id and r.to_state = 'regressed' and r.at < t.at), f.first_seen)";
+    "coalesce((select max(case when r.to_state = 'regressed' then r.at end) from finding_transition r where r.finding_id = t.finding_id and r.at < t.at), f.first_seen)";
   return countedTransitions(reads)
     .where('t.to_state', 'resolved')
     .where('t.at', '>=', dialect.toDatabaseTime(window.from))
