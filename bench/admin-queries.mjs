@@ -44,6 +44,13 @@ const WAIVED_EVERY = 1_000;
 const POLICY_AGE_DAYS = 40;
 /** Every 10th host's `no-warnings` rule passed at its first report and failed 5 days ago: a change within the history. */
 const CHANGED_EVERY = 10;
+/**
+ * Findings each host fixed within the last 90 days (time to fix's default window), with test ids no report names so
+ * the server's adoption of the reports' findings is left as it was: opened, then resolved 1 to 20 days later; on
+ * every {@link REGRESSED_EVERY}th host the first came back and was fixed again, a second resolution.
+ */
+const FIXED_PER_HOST = 4;
+const REGRESSED_EVERY = 5;
 const log = (line = '') => process.stdout.write(`${line}\n`);
 
 /** The summary and labels as the upload path reads them (a build from before labels reads the summary only). */
@@ -180,6 +187,7 @@ async function seed(location) {
     }
   };
   const revision = (await knex.schema.hasColumn('policy_result_change', 'policy_revision')) ? { policy_revision: 1 } : {};
+  const findingLifecycles = await knex.schema.hasTable('finding_transition');
   for (let first = 0; first < HOSTS; first += SEED_BATCH) {
     const batch = [];
     for (let n = first; n < Math.min(HOSTS, first + SEED_BATCH); n++) batch.push(hostRows(keyId, n, now, dialect));
@@ -209,6 +217,19 @@ async function seed(location) {
         'policy_result_change',
         batch.flatMap((rows, index) => resultHistoryOf(rows.host, first + index, policy.id, now, dialect, revision)),
       );
+      if (findingLifecycles) {
+        const fixed = batch.map((rows, index) => fixedFindingsOf(rows.host, first + index, now, dialect));
+        await insert(
+          trx,
+          'finding',
+          fixed.flatMap((rows) => rows.findings),
+        );
+        await insert(
+          trx,
+          'finding_transition',
+          fixed.flatMap((rows) => rows.transitions),
+        );
+      }
     });
   }
   // The hosts per finding, as the migration that added the table fills it from the findings already stored.
@@ -251,6 +272,49 @@ async function seed(location) {
   }
   const seconds = (from, to = performance.now()) => Math.round((to - from) / 100) / 10;
   return { key, token, policyId: policy.id, settlingPasses, timings: { insertSeconds: seconds(started, inserted), vacuumSeconds: seconds(inserted) } };
+}
+
+/**
+ * The {@link FIXED_PER_HOST} findings host `n` fixed, as the server's tracking writes them: each finding's row
+ * (resolved) and its transitions (opened, resolved; regressed and resolved again for the first on every
+ * {@link REGRESSED_EVERY}th host).
+ */
+function fixedFindingsOf(host, n, now, dialect) {
+  const time = (ms) => dialect.toDatabaseTime(new Date(ms));
+  const findings = [];
+  const transitions = [];
+  const move = (finding, from, to, at) =>
+    transitions.push({ id: randomUUID(), finding_id: finding.id, from_state: from, to_state: to, at: time(at), actor: null, reason: null });
+  for (let k = 0; k < FIXED_PER_HOST; k++) {
+    const opened = now - (30 + ((n + k * 17) % 55)) * DAY_MS - (n % 24) * 3_600_000;
+    let resolved = opened + (1 + ((n * 3 + k) % 20)) * DAY_MS;
+    const regressed = k === 0 && n % REGRESSED_EVERY === 0;
+    const finding = {
+      id: randomUUID(),
+      host_record_id: host.id,
+      kind: k % 2 === 0 ? 'warning' : 'suggestion',
+      test_id: `FIXED-${1000 + ((n + k * 31) % 40)}`,
+      text: `A finding the host fixed (${k})`,
+      state: 'resolved',
+      owner_user_id: null,
+      due_at: null,
+      accept_reason: null,
+      accept_requested_by: null,
+      accept_approver_id: null,
+      accept_expires_at: null,
+      first_seen: time(opened),
+      regressions: regressed ? 1 : 0,
+    };
+    move(finding, null, 'open', opened);
+    move(finding, 'open', 'resolved', resolved);
+    if (regressed) {
+      move(finding, 'resolved', 'regressed', resolved + 2 * DAY_MS);
+      resolved += 5 * DAY_MS;
+      move(finding, 'regressed', 'resolved', resolved);
+    }
+    findings.push({ ...finding, state_since: time(resolved), last_seen: time(resolved - DAY_MS), resolved_at: time(resolved) });
+  }
+  return { findings, transitions };
 }
 
 /**
@@ -396,6 +460,10 @@ async function measure(name, location) {
     const snapshotsStarted = performance.now();
     const { points } = await get('/api/admin/compliance/history');
     log(`${name}: the compliance history's snapshots (${points.length} points) ready in ${Math.round((performance.now() - snapshotsStarted) / 100) / 10} s`);
+    // Likewise the kept default time-to-fix answer (taken every 5 minutes; a request takes it when there is none).
+    const timeToFixStarted = performance.now();
+    const { overall } = await get('/api/admin/findings/time-to-fix');
+    log(`${name}: the kept time-to-fix answer (${overall.resolved} resolutions) ready in ${Math.round((performance.now() - timeToFixStarted) / 100) / 10} s`);
     const host = (await get(`/api/admin/hosts?hostId=${hostIdOf(TIMED_HOST)}`)).items[0];
     const history = (await get(`/api/admin/hosts/${host.id}`)).hardeningHistory;
     const paths = [
@@ -452,6 +520,8 @@ async function measure(name, location) {
       // The last 30 days, a point per day, of the fleet: 30 from the daily snapshots, today computed now.
       '/api/admin/compliance/history',
       '/api/admin/findings/time-to-fix',
+      // A window asked for (the same 90 days, to a minute ago): computed when asked, not kept.
+      `/api/admin/findings/time-to-fix?to=${new Date(Date.now() - 60_000).toISOString()}`,
     ];
     const queries = [];
     for (const path of paths) {
