@@ -851,7 +851,8 @@ export type ComplianceSnapshotRecord = InferEntity<typeof ComplianceSnapshotReco
 
 /**
  * The default time-to-fix answer (the fleet over the last 90 days), taken in the background and replaced every few
- * minutes (see `findings/time-to-fix-snapshot.ts`): one row per setting of `--lynis-own-findings`, the answer as JSON.
+ * minutes (see `findings/time-to-fix-snapshot.ts`): one row per setting of `--lynis-own-findings`, the answer as JSON,
+ * and how long it took to compute.
  */
 export const TimeToFixSnapshotRecord = defineEntity({
   name: 'TimeToFixSnapshotRecord',
@@ -861,6 +862,8 @@ export const TimeToFixSnapshotRecord = defineEntity({
     lynisOwnFindings: p.string().length(4).primary(),
     figures: p.text(),
     takenAt: p.datetime(),
+    /** How long computing it took: a quick answer is not read from here but computed each time. */
+    tookMs: p.integer(),
   },
 });
 export type TimeToFixSnapshotRecord = InferEntity<typeof TimeToFixSnapshotRecord>;

@@ -1,8 +1,9 @@
 // The default time-to-fix answer (the fleet, the 90 days before now) times every resolution of the window from its
-// episode's start: seconds of database work on a large fleet. It is taken in the background every 5 minutes, kept in
-// the database (shared by the servers on it), and a request for it reads the kept one while it is under 10 minutes
-// old; the answer's `to` says when it was taken. A window asked for, or a reader limited to some hosts, is computed
-// as asked.
+// episode's start: seconds of database work on a large fleet. It is taken in the background every 5 minutes and kept
+// in the database (shared by the servers on it) with how long it took. When it took a second or more, a request for
+// it reads the kept one while it is under 10 minutes old (the answer's `to` says when it was taken); a quicker one is
+// computed for each request, so a small fleet always sees its latest changes. A window asked for, or a reader
+// limited to some hosts, is computed as asked.
 import type { AuditLogger } from '@org/audit-server-core';
 import { describeFailure } from '@org/audit-server-core';
 import type { Database, DatabaseTime } from '../database/dialect.js';
@@ -16,31 +17,39 @@ import { timeToFix, type TimeToFixOptions } from './time-to-fix.js';
 export const TIME_TO_FIX_INTERVAL_MS = 5 * 60_000;
 /** The oldest kept answer a request reads: older (no server replaced it), it is computed again. */
 export const TIME_TO_FIX_MAX_AGE_MS = 2 * TIME_TO_FIX_INTERVAL_MS;
+/** A kept answer that took less to compute is not read: computing it again costs the request little. */
+export const KEEP_SLOWER_THAN_MS = 1000;
 
 /** The row of `time_to_fix_snapshot` for a setting of `--lynis-own-findings`. */
 const rowKey = (hideLynis: boolean) => ({ lynis_own_findings: hideLynis ? 'hide' : 'show' });
 
-/** The time-to-fix figures asked for: the kept default answer when it is fresh enough, else computed now. */
-export async function currentTimeToFix(database: Database, scope: AccessScope, options: TimeToFixOptions): Promise<TimeToFix> {
+/** The time-to-fix figures asked for: the kept default answer when it is slow to compute and fresh enough, else computed now. */
+export async function currentTimeToFix(database: Database, scope: AccessScope, options: TimeToFixOptions & { keepSlowerThanMs?: number }): Promise<TimeToFix> {
   if (isScoped(scope) || options.from !== undefined || options.to !== undefined) return timeToFix(database, scope, options);
   const now = options.now ?? new Date();
   const kept = await keptTimeToFix(database, options.hideLynis);
   const age = kept ? now.getTime() - kept.takenAt.getTime() : Infinity;
-  if (kept && age >= 0 && age < TIME_TO_FIX_MAX_AGE_MS) return kept.figures;
+  if (kept && kept.tookMs >= (options.keepSlowerThanMs ?? KEEP_SLOWER_THAN_MS) && age >= 0 && age < TIME_TO_FIX_MAX_AGE_MS) return kept.figures;
   return takeTimeToFixSnapshot(database, options.hideLynis, now);
 }
 
-/** The kept default answer and when it was taken, if any. */
-async function keptTimeToFix(database: Database, hideLynis: boolean): Promise<{ figures: TimeToFix; takenAt: Date } | undefined> {
-  const row = (await database.em.getKnex()('time_to_fix_snapshot').first('figures', 'taken_at').where(rowKey(hideLynis))) as
-    { figures: string; taken_at: DatabaseTime } | undefined;
-  return row && { figures: JSON.parse(row.figures) as TimeToFix, takenAt: new Date(row.taken_at) };
+/** The kept default answer, when it was taken and how long it took, if any. */
+async function keptTimeToFix(database: Database, hideLynis: boolean): Promise<{ figures: TimeToFix; takenAt: Date; tookMs: number } | undefined> {
+  const row = (await database.em.getKnex()('time_to_fix_snapshot').first('figures', 'taken_at', 'took_ms').where(rowKey(hideLynis))) as
+    { figures: string; taken_at: DatabaseTime; took_ms: number | string } | undefined;
+  return row && { figures: JSON.parse(row.figures) as TimeToFix, takenAt: new Date(row.taken_at), tookMs: Number(row.took_ms) };
 }
 
 /** Computes the default answer as of `now`, keeps it in place of the one kept, and gives it. */
 export async function takeTimeToFixSnapshot(database: Database, hideLynis: boolean, now = new Date()): Promise<TimeToFix> {
+  const started = performance.now();
   const figures = await timeToFix(database, UNSCOPED, { hideLynis, now });
-  const row = { ...rowKey(hideLynis), figures: JSON.stringify(figures), taken_at: sqlDialectOf(database.em).toDatabaseTime(now) };
+  const row = {
+    ...rowKey(hideLynis),
+    figures: JSON.stringify(figures),
+    taken_at: sqlDialectOf(database.em).toDatabaseTime(now),
+    took_ms: Math.round(performance.now() - started),
+  };
   await database.em.getKnex()('time_to_fix_snapshot').insert(row).onConflict('lynis_own_findings').merge();
   return figures;
 }

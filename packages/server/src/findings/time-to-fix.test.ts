@@ -12,7 +12,7 @@ import { scopeColumns, UNSCOPED, type AccessScope } from '../people/scope.js';
 import { OrmReportStore } from '../reports/report-store.js';
 import { createAdminToken } from '../secrets/admin-tokens.js';
 import { createKey } from '../secrets/license-keys.js';
-import { currentTimeToFix, TimeToFixSnapshots } from './time-to-fix-snapshot.js';
+import { currentTimeToFix, takeTimeToFixSnapshot, TimeToFixSnapshots } from './time-to-fix-snapshot.js';
 import { resolvedEpisodes } from './time-to-fix.js';
 
 const HOUR_MS = 3_600_000;
@@ -214,14 +214,17 @@ describe.each(DIALECTS)('time to fix on %s', (dialect) => {
     expect(empty.byKind).toEqual([]);
   });
 
-  it("keeps the fleet's default answer, read while under 10 minutes old, then taken again; a window asked for is computed", async () => {
+  it("keeps the fleet's default answer when slow to compute, read while under 10 minutes old, then taken again; a window asked for is computed", async () => {
     const now = at(200);
     const later = (minutes: number) => new Date(now.getTime() + minutes * 60_000);
     const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
     const snapshots = new TimeToFixSnapshots(database, true, logger, { now: () => now });
     await snapshots.settle();
     await snapshots.stop();
-    const kept = await currentTimeToFix(database, UNSCOPED, { hideLynis: true, now: later(1) });
+    // Every answer counts as slow here (this fleet's takes milliseconds).
+    const current = (options: { hideLynis?: boolean; now: Date; to?: string }, scope: AccessScope = UNSCOPED) =>
+      currentTimeToFix(database, scope, { hideLynis: true, keepSlowerThanMs: 0, ...options });
+    const kept = await current({ now: later(1) });
     // F1, F2, F3 twice, F4, F5 and F7 (F8's host is decommissioned), as of the moment it was taken.
     expect(kept).toMatchObject({ to: now.toISOString(), overall: { resolved: 7 } });
 
@@ -235,17 +238,32 @@ describe.each(DIALECTS)('time to fix on %s', (dialect) => {
         to_state: 'resolved',
         at: sqlDialectOf(database.em).toDatabaseTime(at(150)),
       });
-    expect(await currentTimeToFix(database, UNSCOPED, { hideLynis: true, now: later(9) })).toEqual(kept);
-    expect((await currentTimeToFix(database, UNSCOPED, { hideLynis: true, now: later(1), to: later(1).toISOString() })).overall.resolved).toBe(8);
-    const scope: AccessScope = { customers: ['acme'], groups: [] };
+    expect(await current({ now: later(9) })).toEqual(kept);
+    expect((await current({ now: later(1), to: later(1).toISOString() })).overall.resolved).toBe(8);
     // Computed for a reader limited to acme: all but F4 (globex), O1 included.
-    const scoped = await currentTimeToFix(database, scope, { hideLynis: true, now: later(1) });
+    const scoped = await current({ now: later(1) }, { customers: ['acme'], groups: [] });
     expect(scoped.byCustomer).toMatchObject([{ key: 'acme', resolved: 7 }]);
-    const taken = await currentTimeToFix(database, UNSCOPED, { hideLynis: true, now: later(10) });
+    const taken = await current({ now: later(10) });
     expect(taken).toMatchObject({ to: later(10).toISOString(), overall: { resolved: 8 } });
     // Kept apart for each setting of --lynis-own-findings.
-    expect((await currentTimeToFix(database, UNSCOPED, { hideLynis: false, now: later(11) })).to).toBe(later(11).toISOString());
-    expect((await currentTimeToFix(database, UNSCOPED, { hideLynis: true, now: later(11) })).to).toBe(later(10).toISOString());
+    expect((await current({ hideLynis: false, now: later(11) })).to).toBe(later(11).toISOString());
+    expect((await current({ now: later(11) })).to).toBe(later(10).toISOString());
+  });
+
+  it('computes a quick default answer for each request, so a change counts at once', async () => {
+    const now = at(200);
+    await takeTimeToFixSnapshot(database, true, now);
+    await database.em
+      .getKnex()('finding_transition')
+      .insert({
+        id: randomUUID(),
+        finding_id: findingIds.get('O1'),
+        from_state: 'open',
+        to_state: 'resolved',
+        at: sqlDialectOf(database.em).toDatabaseTime(at(150)),
+      });
+    const answer = await currentTimeToFix(database, UNSCOPED, { hideLynis: true, now: new Date(now.getTime() + 60_000) });
+    expect(answer).toMatchObject({ to: new Date(now.getTime() + 60_000).toISOString(), overall: { resolved: 8 } });
   });
 
   it("gives a scoped reader its hosts' figures only", async () => {

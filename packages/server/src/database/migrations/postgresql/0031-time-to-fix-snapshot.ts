@@ -7,7 +7,7 @@ import { Migration } from '@mikro-orm/migrations';
 export class TimeToFixSnapshot extends Migration {
   override async up(): Promise<void> {
     this.addSql(
-      'create table "time_to_fix_snapshot" ("lynis_own_findings" varchar(4) not null, "figures" text not null, "taken_at" timestamptz not null, constraint "time_to_fix_snapshot_pkey" primary key ("lynis_own_findings"));',
+      'create table "time_to_fix_snapshot" ("lynis_own_findings" varchar(4) not null, "figures" text not null, "taken_at" timestamptz not null, "took_ms" int not null, constraint "time_to_fix_snapshot_pkey" primary key ("lynis_own_findings"));',
     );
   }
 }

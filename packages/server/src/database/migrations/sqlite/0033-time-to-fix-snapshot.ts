@@ -7,7 +7,7 @@ import { Migration } from '@mikro-orm/migrations';
 export class TimeToFixSnapshot extends Migration {
   override async up(): Promise<void> {
     this.addSql(
-      'create table `time_to_fix_snapshot` (`lynis_own_findings` text not null, `figures` text not null, `taken_at` datetime not null, primary key (`lynis_own_findings`));',
+      'create table `time_to_fix_snapshot` (`lynis_own_findings` text not null, `figures` text not null, `taken_at` datetime not null, `took_ms` integer not null, primary key (`lynis_own_findings`));',
     );
   }
 }
