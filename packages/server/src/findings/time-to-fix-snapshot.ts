@@ -29,8 +29,9 @@ export async function currentTimeToFix(database: Database, scope: AccessScope, o
   const now = options.now ?? new Date();
   const kept = await keptTimeToFix(database, options.hideLynis);
   const age = kept ? now.getTime() - kept.takenAt.getTime() : Infinity;
-  if (kept && kept.tookMs >= (options.keepSlowerThanMs ?? KEEP_SLOWER_THAN_MS) && age >= 0 && age < TIME_TO_FIX_MAX_AGE_MS) return kept.figures;
-  return takeTimeToFixSnapshot(database, options.hideLynis, now);
+  if (!kept || age < 0 || age >= TIME_TO_FIX_MAX_AGE_MS) return takeTimeToFixSnapshot(database, options.hideLynis, now);
+  // Fresh: read when slow to compute, else computed again (and not written: the background pass keeps it fresh).
+  return kept.tookMs >= (options.keepSlowerThanMs ?? KEEP_SLOWER_THAN_MS) ? kept.figures : timeToFix(database, UNSCOPED, { hideLynis: options.hideLynis, now });
 }
 
 /** The kept default answer, when it was taken and how long it took, if any. */
