@@ -21,5 +21,7 @@ export default defineConfig({
     include: ['packages/*/src/**/*.test.ts', 'examples/*/src/**/*.test.ts', 'contract-tests/**/*.test.ts', 'scripts/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // Polls wait on a server process or a browser, which a busy CI machine can keep past the default second.
+    expect: { poll: { timeout: 8_000 } },
   },
 });
