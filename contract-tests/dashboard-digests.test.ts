@@ -110,6 +110,12 @@ it('schedules and issues a digest, shows a failed one in red with Resend, and pr
 
   // A second digest, failed for good with an error that is markup (written as the fifth failed attempt would).
   const second = (await (await admin(`/api/admin/digest-schedules/${await scheduleId()}/issue`, 'POST')).json()) as { id: string };
+  // Its first attempt made (and the next a minute away), so that the server's delivery does not overwrite the row.
+  await until(
+    async () => ((await (await admin(`/api/admin/digests/${second.id}`)).json()) as { delivery: { attempts: number } }).delivery.attempts === 1,
+    "the second digest's first attempt is made",
+    10_000,
+  );
   const orm = await openDatabase(dataDir);
   await orm.em.getKnex()('digest').where('id', second.id).update({ status: 'failed', attempts: 5, last_error: HOSTILE_ERROR, next_attempt_at: null });
   await orm.close();

@@ -100,4 +100,4 @@ it("sets and clears a key's expiry from the command line, which the running serv
   expect(await runCli(['keys', 'set', keyId, '--no-expiry'], dataDir)).toMatchObject({ code: 0 });
   await new Promise((resolve) => setTimeout(resolve, 800));
   expect(await check()).toBe('Response 100');
-});
+}, 60_000); // seven command runs, each a process of its own: seconds apiece on a busy machine
