@@ -1,6 +1,6 @@
 // The default time-to-fix answer (the fleet, the 90 days before now) times every resolution of the window from its
 // episode's start: seconds of database work on a large fleet. It is taken in the background every 5 minutes and kept
-// in the database (shared by the servers on it) with how long it took. When it took a second or more, a request for
+// in the database (shared by the servers on it) with how long it took. When it took 250 ms or more, a request for
 // it reads the kept one while it is under 10 minutes old (the answer's `to` says when it was taken); a quicker one is
 // computed for each request, so a small fleet always sees its latest changes. A window asked for, or a reader
 // limited to some hosts, is computed as asked.
@@ -18,7 +18,7 @@ export const TIME_TO_FIX_INTERVAL_MS = 5 * 60_000;
 /** The oldest kept answer a request reads: older (no server replaced it), it is computed again. */
 export const TIME_TO_FIX_MAX_AGE_MS = 2 * TIME_TO_FIX_INTERVAL_MS;
 /** A kept answer that took less to compute is not read: computing it again costs the request little. */
-export const KEEP_SLOWER_THAN_MS = 1000;
+export const KEEP_SLOWER_THAN_MS = 250;
 
 /** The row of `time_to_fix_snapshot` for a setting of `--lynis-own-findings`. */
 const rowKey = (hideLynis: boolean) => ({ lynis_own_findings: hideLynis ? 'hide' : 'show' });
