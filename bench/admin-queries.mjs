@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { BASELINE_POLICY, createAdminToken, createKey, createPolicy, openDatabase, reportRowsOf, sqlDialectOf } from '@org/audit-server';
+import { BASELINE_POLICY, createAdminToken, createKey, createPolicy, newFinding, openDatabase, reportRowsOf, sqlDialectOf } from '@org/audit-server';
 import * as core from '@org/audit-server-core';
 import { startReference, withScratchDatabase } from './servers.mjs';
 
@@ -275,8 +275,8 @@ async function seed(location) {
 }
 
 /**
- * The {@link FIXED_PER_HOST} findings host `n` fixed, as the server's tracking writes them: each finding's row
- * (resolved) and its transitions (opened, resolved; regressed and resolved again for the first on every
+ * The {@link FIXED_PER_HOST} findings host `n` fixed, as the server's tracking writes them (its own `newFinding`):
+ * each finding's row (resolved) and its transitions (opened, resolved; regressed and resolved again for the first on every
  * {@link REGRESSED_EVERY}th host).
  */
 function fixedFindingsOf(host, n, now, dialect) {
@@ -289,22 +289,13 @@ function fixedFindingsOf(host, n, now, dialect) {
     const opened = now - (30 + ((n + k * 17) % 55)) * DAY_MS - (n % 24) * 3_600_000;
     let resolved = opened + (1 + ((n * 3 + k) % 20)) * DAY_MS;
     const regressed = k === 0 && n % REGRESSED_EVERY === 0;
-    const finding = {
-      id: randomUUID(),
-      host_record_id: host.id,
-      kind: k % 2 === 0 ? 'warning' : 'suggestion',
-      test_id: `FIXED-${1000 + ((n + k * 31) % 40)}`,
-      text: `A finding the host fixed (${k})`,
-      state: 'resolved',
-      owner_user_id: null,
-      due_at: null,
-      accept_reason: null,
-      accept_requested_by: null,
-      accept_approver_id: null,
-      accept_expires_at: null,
-      first_seen: time(opened),
-      regressions: regressed ? 1 : 0,
-    };
+    const finding = newFinding(
+      host.id,
+      { kind: k % 2 === 0 ? 'warning' : 'suggestion', test_id: `FIXED-${1000 + ((n + k * 31) % 40)}`, text: `A finding the host fixed (${k})` },
+      'resolved',
+      time(opened),
+      time(opened),
+    );
     move(finding, null, 'open', opened);
     move(finding, 'open', 'resolved', resolved);
     if (regressed) {
@@ -312,7 +303,13 @@ function fixedFindingsOf(host, n, now, dialect) {
       resolved += 5 * DAY_MS;
       move(finding, 'regressed', 'resolved', resolved);
     }
-    findings.push({ ...finding, state_since: time(resolved), last_seen: time(resolved - DAY_MS), resolved_at: time(resolved) });
+    findings.push({
+      ...finding,
+      state_since: time(resolved),
+      last_seen: time(resolved - DAY_MS),
+      resolved_at: time(resolved),
+      regressions: regressed ? 1 : 0,
+    });
   }
   return { findings, transitions };
 }

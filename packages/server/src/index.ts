@@ -9,6 +9,7 @@ export { openDatabase } from './database/open.js';
 export { sqlDialectOf, type Dialect } from './database/dialects.js';
 export type { Database, DatabaseLocation } from './database/dialect.js';
 export { OrmReportStore, reportRowsOf, type OrmReportStoreOptions } from './reports/report-store.js';
+export { newFinding } from './findings/finding-tracking.js';
 export { reportBytesOf, DamagedReportError } from './reports/report-content.js';
 export { OrmKeyStore, type KeySnapshotOptions } from './secrets/license-key-store.js';
 export { createRateLimiter, type ClosableRateLimiter, type RateLimitSettings } from './http/rate-limiter-store.js';

@@ -156,6 +156,17 @@ describe.each(DIALECTS)('time to fix on %s', (dialect) => {
     return body as TimeToFix;
   }
   const WINDOW = { from: at(0).toISOString(), to: at(TO_HOURS).toISOString() };
+  /** O1 resolved at W + 150 h, within the default window of the tests below. */
+  const resolveO1 = () =>
+    database.em
+      .getKnex()('finding_transition')
+      .insert({
+        id: randomUUID(),
+        finding_id: findingIds.get('O1'),
+        from_state: 'open',
+        to_state: 'resolved',
+        at: sqlDialectOf(database.em).toDatabaseTime(at(150)),
+      });
 
   it('counts each resolution in the window, timed from its episode start, with mean and median', async () => {
     const result = await figures(WINDOW);
@@ -229,15 +240,7 @@ describe.each(DIALECTS)('time to fix on %s', (dialect) => {
     expect(kept).toMatchObject({ to: now.toISOString(), overall: { resolved: 7 } });
 
     // O1 is resolved within the window: the kept answer does not have it until it is taken again.
-    await database.em
-      .getKnex()('finding_transition')
-      .insert({
-        id: randomUUID(),
-        finding_id: findingIds.get('O1'),
-        from_state: 'open',
-        to_state: 'resolved',
-        at: sqlDialectOf(database.em).toDatabaseTime(at(150)),
-      });
+    await resolveO1();
     expect(await current({ now: later(9) })).toEqual(kept);
     expect((await current({ now: later(1), to: later(1).toISOString() })).overall.resolved).toBe(8);
     // Computed for a reader limited to acme: all but F4 (globex), O1 included.
@@ -253,15 +256,7 @@ describe.each(DIALECTS)('time to fix on %s', (dialect) => {
   it('computes a quick default answer for each request, so a change counts at once', async () => {
     const now = at(200);
     await takeTimeToFixSnapshot(database, true, now);
-    await database.em
-      .getKnex()('finding_transition')
-      .insert({
-        id: randomUUID(),
-        finding_id: findingIds.get('O1'),
-        from_state: 'open',
-        to_state: 'resolved',
-        at: sqlDialectOf(database.em).toDatabaseTime(at(150)),
-      });
+    await resolveO1();
     const answer = await currentTimeToFix(database, UNSCOPED, { hideLynis: true, now: new Date(now.getTime() + 60_000) });
     expect(answer).toMatchObject({ to: new Date(now.getTime() + 60_000).toISOString(), overall: { resolved: 8 } });
   });
