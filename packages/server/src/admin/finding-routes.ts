@@ -48,8 +48,8 @@ const updateFinding: AdminHandler<'updateFinding'> = async ({ path, body, actor,
 };
 
 /**
- * `GET /api/admin/findings/time-to-fix`: the window defaults to the last 90 days (the fleet's as kept, up to 10
- * minutes old); `from` after `to` is 400.
+ * `GET /api/admin/findings/time-to-fix`: the window defaults to the last 90 days (the fleet's read as kept, up to 10
+ * minutes old, when it is slow to compute); `from` after `to` is 400.
  */
 const getTimeToFix: AdminHandler<'getTimeToFix'> = async ({ query, actor }, { database, hideLynisFindings }) => ({
   status: 200,
