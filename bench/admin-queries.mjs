@@ -188,6 +188,8 @@ async function seed(location) {
   };
   const revision = (await knex.schema.hasColumn('policy_result_change', 'policy_revision')) ? { policy_revision: 1 } : {};
   const findingLifecycles = await knex.schema.hasTable('finding_transition');
+  // A resolution keeps its episode's start (builds from before it look the start up instead).
+  const episodeStarts = findingLifecycles && (await knex.schema.hasColumn('finding_transition', 'episode_started_at'));
   for (let first = 0; first < HOSTS; first += SEED_BATCH) {
     const batch = [];
     for (let n = first; n < Math.min(HOSTS, first + SEED_BATCH); n++) batch.push(hostRows(keyId, n, now, dialect));
@@ -218,7 +220,7 @@ async function seed(location) {
         batch.flatMap((rows, index) => resultHistoryOf(rows.host, first + index, policy.id, now, dialect, revision)),
       );
       if (findingLifecycles) {
-        const fixed = batch.map((rows, index) => fixedFindingsOf(rows.host, first + index, now, dialect));
+        const fixed = batch.map((rows, index) => fixedFindingsOf(rows.host, first + index, now, dialect, episodeStarts));
         await insert(
           trx,
           'finding',
@@ -279,12 +281,21 @@ async function seed(location) {
  * each finding's row (resolved) and its transitions (opened, resolved; regressed and resolved again for the first on every
  * {@link REGRESSED_EVERY}th host).
  */
-function fixedFindingsOf(host, n, now, dialect) {
+function fixedFindingsOf(host, n, now, dialect, episodeStarts) {
   const time = (ms) => dialect.toDatabaseTime(new Date(ms));
   const findings = [];
   const transitions = [];
-  const move = (finding, from, to, at) =>
-    transitions.push({ id: randomUUID(), finding_id: finding.id, from_state: from, to_state: to, at: time(at), actor: null, reason: null });
+  const move = (finding, from, to, at, episodeStart) =>
+    transitions.push({
+      id: randomUUID(),
+      finding_id: finding.id,
+      from_state: from,
+      to_state: to,
+      at: time(at),
+      actor: null,
+      reason: null,
+      ...(episodeStarts ? { episode_started_at: episodeStart === undefined ? null : time(episodeStart) } : {}),
+    });
   for (let k = 0; k < FIXED_PER_HOST; k++) {
     const opened = now - (30 + ((n + k * 17) % 55)) * DAY_MS - (n % 24) * 3_600_000;
     let resolved = opened + (1 + ((n * 3 + k) % 20)) * DAY_MS;
@@ -297,11 +308,12 @@ function fixedFindingsOf(host, n, now, dialect) {
       time(opened),
     );
     move(finding, null, 'open', opened);
-    move(finding, 'open', 'resolved', resolved);
+    move(finding, 'open', 'resolved', resolved, opened);
     if (regressed) {
-      move(finding, 'resolved', 'regressed', resolved + 2 * DAY_MS);
+      const back = resolved + 2 * DAY_MS;
+      move(finding, 'resolved', 'regressed', back);
       resolved += 5 * DAY_MS;
-      move(finding, 'regressed', 'resolved', resolved);
+      move(finding, 'regressed', 'resolved', resolved, back);
     }
     findings.push({
       ...finding,

@@ -372,3 +372,66 @@ describe.each(DIALECTS)('upgrade to tokens that belong to someone on %s', (diale
     }
   });
 });
+
+describe.each(DIALECTS)('upgrade to resolutions that keep their episode start on %s', (dialect) => {
+  const database = useTestDatabase(dialect);
+
+  it('gives each resolution stored before it the start of its episode: the first sighting, or the regression before', async () => {
+    const before = dialect === 'sqlite' ? '0033-time-to-fix-snapshot' : '0031-time-to-fix-snapshot';
+    const old = await openMigratedTo(database.location, before);
+    const knex = old.em.getKnex();
+    const time = (day: number) => sqlDialectOf(old.em).toDatabaseTime(new Date(Date.UTC(2026, 5, day)));
+    const finding = (id: string) => ({
+      id,
+      host_record_id: UNKNOWN_ID,
+      kind: 'warning',
+      test_id: `T-${id.at(-1)}`,
+      text: 'x',
+      state: 'resolved',
+      state_since: time(9),
+      first_seen: time(1),
+      last_seen: time(8),
+    });
+    const [once, twice] = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];
+    await knex('finding').insert([finding(once), finding(twice)]);
+    const moves: [string, string | null, string, number][] = [
+      [once, null, 'open', 1],
+      [once, 'open', 'resolved', 3],
+      [twice, null, 'open', 1],
+      [twice, 'open', 'resolved', 2],
+      [twice, 'resolved', 'regressed', 5],
+      [twice, 'regressed', 'resolved', 9],
+    ];
+    await knex('finding_transition').insert(
+      moves.map(([findingId, from, to, day], n) => ({
+        id: `10000000-0000-4000-8000-00000000000${n}`,
+        finding_id: findingId,
+        from_state: from,
+        to_state: to,
+        at: time(day),
+      })),
+    );
+    await old.close();
+
+    const orm = await openDatabase(database.location);
+    try {
+      const rows = (await orm.em.getKnex()('finding_transition').select('finding_id', 'to_state', 'at', 'episode_started_at').orderBy('id')) as {
+        finding_id: string;
+        to_state: string;
+        at: unknown;
+        episode_started_at: unknown;
+      }[];
+      const day = (value: unknown) => (value === null ? null : new Date(value as string | number | Date).getUTCDate());
+      expect(rows.map((row) => [row.finding_id, row.to_state, day(row.at), day(row.episode_started_at)])).toEqual([
+        [once, 'open', 1, null],
+        [once, 'resolved', 3, 1],
+        [twice, 'open', 1, null],
+        [twice, 'resolved', 2, 1],
+        [twice, 'regressed', 5, null],
+        [twice, 'resolved', 9, 5],
+      ]);
+    } finally {
+      await orm.close();
+    }
+  });
+});

@@ -773,6 +773,8 @@ export const FindingTransitionRecord = defineEntity({
     at: p.datetime(),
     actor: p.string().length(255).nullable(),
     reason: p.text().nullable(),
+    /** On a resolution: when the episode it ends began (the finding's first sighting, or the regression before). */
+    episodeStartedAt: p.datetime().nullable(),
   },
   indexes: [{ properties: ['findingId', 'at'] }, { properties: ['at'] }, { properties: ['toState', 'at'] }],
 });

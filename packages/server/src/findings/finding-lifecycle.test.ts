@@ -13,6 +13,7 @@ import { createWebhook } from '../webhooks/webhook-records.js';
 import { adoptUntrackedFindings } from './finding-adoption.js';
 import { hostFindings, trackedFindingPage } from './finding-queries.js';
 import type { TrackedFinding } from './finding-records.js';
+import { timeToFix } from './time-to-fix.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -116,6 +117,20 @@ describe.each(DIALECTS)('finding lifecycle from uploads on %s', (dialect) => {
     ]);
     // The host's findings: what needs handling first (open and regressed), each by test id.
     expect([...(await findingsOf('web')).keys()]).toEqual(['AUTH-9262', 'PKGS-7392', 'SSH-7408']);
+  });
+
+  it('times each resolution from real reports: the first from the first sighting, the next from its regression', async () => {
+    const first = clock;
+    await upload('web', lynisReport('web-01', ['SSH-7408']));
+    later(2);
+    await upload('web', lynisReport('web-01', []));
+    later(5);
+    await upload('web', lynisReport('web-01', ['SSH-7408']));
+    later(1);
+    await upload('web', lynisReport('web-01', []));
+    const figures = await timeToFix(orm, UNSCOPED, { from: first.toISOString(), to: later(1).toISOString(), hideLynis: true });
+    // 2 h, then 1 h: the second episode began at the regression, not at the first sighting (8 h before).
+    expect(figures.overall).toEqual({ resolved: 2, meanHours: 1.5, medianHours: 1.5 });
   });
 
   it('neither resolves nor regresses the findings of a host decommissioned and reactivated', async () => {

@@ -95,9 +95,22 @@ export interface Transition {
   reason: string | null;
 }
 
-const TRANSITION_COLUMNS = 7;
+const TRANSITION_COLUMNS = 10;
 
-/** Writes transitions, many per statement. */
+/**
+ * When the episode a resolution ends began: the regression before it, or else the finding's first sighting. Kept on
+ * the resolution, so time to fix reads each duration from one row (`time-to-fix.ts`). The state is tested in the
+ * select list, not the where clause: SQLite would otherwise read the index on (state, time), every regression of the
+ * fleet before the resolution, instead of the finding's own transitions on (finding, time).
+ */
+export const EPISODE_START =
+  "coalesce((select max(case when r.to_state = 'regressed' then r.at end) from finding_transition r where r.finding_id = ? and r.at < ?), (select f.first_seen from finding f where f.id = ?))";
+
+/**
+ * Writes transitions, many per statement. A resolution's episode start is read from the finding's earlier
+ * transitions, so a finding's transitions are written in separate calls, in order (the server moves a finding once
+ * per call).
+ */
 export async function writeTransitions(trx: Knex.Transaction, transitions: Transition[]): Promise<void> {
   for (const chunk of chunks(transitions, Math.floor(MAX_PARAMETERS / TRANSITION_COLUMNS))) {
     await trx('finding_transition').insert(
@@ -109,6 +122,7 @@ export async function writeTransitions(trx: Knex.Transaction, transitions: Trans
         at: transition.at,
         actor: transition.actor,
         reason: transition.reason,
+        episode_started_at: transition.to === 'resolved' ? trx.raw(EPISODE_START, [transition.findingId, transition.at, transition.findingId]) : null,
       })),
     );
   }

@@ -13,7 +13,7 @@ import { OrmReportStore } from '../reports/report-store.js';
 import { createAdminToken } from '../secrets/admin-tokens.js';
 import { createKey } from '../secrets/license-keys.js';
 import { currentTimeToFix, takeTimeToFixSnapshot, TimeToFixSnapshots } from './time-to-fix-snapshot.js';
-import { resolvedEpisodes } from './time-to-fix.js';
+import { EPISODE_START, writeTransitions } from './finding-records.js';
 
 const HOUR_MS = 3_600_000;
 /** The window's start; every time below is counted in hours from it. */
@@ -124,9 +124,10 @@ describe.each(DIALECTS)('time to fix on %s', (dialect) => {
       });
       const states: [FindingState | null, FindingState, number][] = [[null, 'open', finding.firstSeen]];
       for (const [state, hours] of finding.changes) states.push([states.at(-1)![1], state, hours]);
-      await knex('finding_transition').insert(
-        states.map(([from, to, hours]) => ({ id: randomUUID(), finding_id: id, from_state: from, to_state: to, at: time(hours), actor: null, reason: null })),
-      );
+      // One call per transition, in order, as the server writes them: a resolution reads its episode's start.
+      for (const [from, to, hours] of states) {
+        await knex.transaction((trx) => writeTransitions(trx, [{ findingId: id, from, to, at: time(hours), actor: null, reason: null }]));
+      }
     }
     await knex('host').where('id', hostRecordId(keyId, 'gone')).update({ state: 'decommissioned' });
   }
@@ -159,14 +160,12 @@ describe.each(DIALECTS)('time to fix on %s', (dialect) => {
   /** O1 resolved at W + 150 h, within the default window of the tests below. */
   const resolveO1 = () =>
     database.em
-      .getKnex()('finding_transition')
-      .insert({
-        id: randomUUID(),
-        finding_id: findingIds.get('O1'),
-        from_state: 'open',
-        to_state: 'resolved',
-        at: sqlDialectOf(database.em).toDatabaseTime(at(150)),
-      });
+      .getKnex()
+      .transaction((trx) =>
+        writeTransitions(trx, [
+          { findingId: findingIds.get('O1')!, from: 'open', to: 'resolved', at: sqlDialectOf(database.em).toDatabaseTime(at(150)), actor: null, reason: null },
+        ]),
+      );
 
   it('counts each resolution in the window, timed from its episode start, with mean and median', async () => {
     const result = await figures(WINDOW);
@@ -280,17 +279,16 @@ describe.each(DIALECTS)('time to fix on %s', (dialect) => {
 describe('time to fix on sqlite, at fleet size', () => {
   const location = useTestDatabase('sqlite');
 
-  it("times each resolution from its finding's own transitions, not from every regression before it", async () => {
+  it("looks a resolution's episode start up by its finding's own transitions, not every regression before it", async () => {
     const database = await openDatabase(location.location);
     try {
       const knex = database.em.getKnex();
-      const reads = { knex, dialect: sqlDialectOf(database.em), scope: UNSCOPED, hideLynis: true };
-      const { sql, bindings } = resolvedEpisodes(reads, { from: at(0), to: at(TO_HOURS) }).toSQL();
-      const plan = (await knex.raw<{ detail: string }[]>(`explain query plan ${sql}`, bindings)).map((row) => row.detail);
-      // The episode's start, looked up once per resolution: by the finding on (finding, time); read by (state,
-      // time), each lookup went through every regression of the fleet (minutes at 20,000 hosts).
-      const lookup = plan.slice(plan.findIndex((detail) => detail.startsWith('CORRELATED SCALAR SUBQUERY')));
-      expect(lookup.join('\n')).toMatch(/SEARCH r USING INDEX finding_transition_finding_id_at_index \(finding_id=\? AND at<\?\)/);
+      const time = sqlDialectOf(database.em).toDatabaseTime(at(0));
+      const plan = (await knex.raw<{ detail: string }[]>(`explain query plan select ${EPISODE_START}`, [randomUUID(), time, randomUUID()])).map(
+        (row) => row.detail,
+      );
+      // Read by (state, time), each lookup went through every regression of the fleet (minutes at 20,000 hosts).
+      expect(plan.join('\n')).toMatch(/SEARCH r USING INDEX finding_transition_finding_id_at_index \(finding_id=\? AND at<\?\)/);
     } finally {
       await database.close();
     }

@@ -3,7 +3,8 @@
 // queries; what changed in the week before the window's end; and the oldest findings still open.
 //
 // Every resolution counts (a finding resolved twice counts twice), each timed from the start of its episode: the
-// finding's first sighting for its first resolution, the regression before it for a later one.
+// finding's first sighting for its first resolution, the regression before it for a later one; each resolution keeps
+// that start when written (`finding-records.ts`), so a window's durations are read from its resolutions alone.
 import type { Knex } from '@mikro-orm/knex';
 import type { Database, SqlDialect } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
@@ -68,7 +69,7 @@ export async function timeToFix(database: Database, scope: AccessScope, options:
 }
 
 /** What every read here needs: the database, its dialect, and whose findings count. */
-export interface FindingReads {
+interface FindingReads {
   knex: Knex;
   dialect: SqlDialect;
   scope: AccessScope;
@@ -90,17 +91,13 @@ function countedTransitions(reads: FindingReads): Knex.QueryBuilder {
 }
 
 /** The resolutions in the window, one row each with its `hours` from the start of its episode. */
-export function resolvedEpisodes(reads: FindingReads, window: { from: Date; to: Date }): Knex.QueryBuilder {
+function resolvedEpisodes(reads: FindingReads, window: { from: Date; to: Date }): Knex.QueryBuilder {
   const { dialect } = reads;
-  // The state is tested in the select list, not the where clause: SQLite would otherwise read the index on (state,
-  // time), every regression before the resolution, instead of the finding's own transitions on (finding, time).
-  const episodeStart =
-    "coalesce((select max(case when r.to_state = 'regressed' then r.at end) from finding_transition r where r.finding_id = t.finding_id and r.at < t.at), f.first_seen)";
   return countedTransitions(reads)
     .where('t.to_state', 'resolved')
     .where('t.at', '>=', dialect.toDatabaseTime(window.from))
     .where('t.at', '<', dialect.toDatabaseTime(window.to))
-    .select(reads.knex.raw(`${dialect.hoursBetween(episodeStart, 't.at')} as hours`));
+    .select(reads.knex.raw(`${dialect.hoursBetween('t.episode_started_at', 't.at')} as hours`));
 }
 
 /** How the resolutions are grouped: all of them, and by kind, test id, group and customer. */
@@ -117,8 +114,8 @@ interface FixTimesRow {
 
 /**
  * Count, mean and median hours of the window's resolutions per key of each grouping, most resolutions first, in one
- * query: the durations (each a correlated lookup of its episode's start) computed once, then each grouping's rows
- * ranked, and the middle one or two averaged, so no more than two rows per key leave the database.
+ * query: the durations computed once, then each grouping's rows ranked, and the middle one or two averaged, so no
+ * more than two rows per key leave the database.
  */
 async function fixTimesByGrouping(reads: FindingReads, window: { from: Date; to: Date }): Promise<Map<Grouping, FixTimesBy[]>> {
   const { knex } = reads;

@@ -30,6 +30,7 @@ import { Controls } from './0028-controls.js';
 import { Digests } from './0029-digests.js';
 import { TimeToFixIndexes } from './0030-time-to-fix-indexes.js';
 import { TimeToFixSnapshot } from './0031-time-to-fix-snapshot.js';
+import { ResolutionEpisodeStart } from './0032-resolution-episode-start.js';
 
 /**
  * Every PostgreSQL schema migration, oldest first. PostgreSQL support came after SQLite's 0003, so its list starts
@@ -67,4 +68,5 @@ export const POSTGRESQL_MIGRATIONS: MigrationObject[] = [
   { name: '0029-digests', class: Digests },
   { name: '0030-time-to-fix-indexes', class: TimeToFixIndexes },
   { name: '0031-time-to-fix-snapshot', class: TimeToFixSnapshot },
+  { name: '0032-resolution-episode-start', class: ResolutionEpisodeStart },
 ];

@@ -32,6 +32,7 @@ import { Controls } from './0030-controls.js';
 import { Digests } from './0031-digests.js';
 import { TimeToFixIndexes } from './0032-time-to-fix-indexes.js';
 import { TimeToFixSnapshot } from './0033-time-to-fix-snapshot.js';
+import { ResolutionEpisodeStart } from './0034-resolution-episode-start.js';
 
 /**
  * Every SQLite schema migration, oldest first, listed so that they run from compiled output without file globbing.
@@ -71,4 +72,5 @@ export const SQLITE_MIGRATIONS: MigrationObject[] = [
   { name: '0031-digests', class: Digests },
   { name: '0032-time-to-fix-indexes', class: TimeToFixIndexes },
   { name: '0033-time-to-fix-snapshot', class: TimeToFixSnapshot },
+  { name: '0034-resolution-episode-start', class: ResolutionEpisodeStart },
 ];
