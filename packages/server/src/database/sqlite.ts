@@ -30,6 +30,10 @@ export const SQLITE: SqlDialect<'sqlite'> = {
     const orm = await MikroORM.init({
       ...shared,
       dbName: databaseFile(dataDir),
+      // A second connection for long reads (`longReads`): one query of seconds on the only connection would hold up
+      // every request and upload behind it; WAL lets it read beside the writer. Nothing else is sent to it.
+      replicas: [{ name: 'long reads', dbName: databaseFile(dataDir) }],
+      preferReadReplicas: false,
       pool: {
         // WAL with `synchronous = FULL`: a commit has reached the disk when it returns, so a 200 means durable.
         afterCreate(connection: { exec(sql: string, done: (error: Error | null) => void): void }, done: (error: Error | null, connection: unknown) => void) {

@@ -14,6 +14,7 @@ import { createAdminToken } from '../secrets/admin-tokens.js';
 import { createKey } from '../secrets/license-keys.js';
 import { currentTimeToFix, takeTimeToFixSnapshot, TimeToFixSnapshots } from './time-to-fix-snapshot.js';
 import { EPISODE_START, writeTransitions } from './finding-records.js';
+import { timeToFix } from './time-to-fix.js';
 
 const HOUR_MS = 3_600_000;
 /** The window's start; every time below is counted in hours from it. */
@@ -190,6 +191,23 @@ describe.each(DIALECTS)('time to fix on %s', (dialect) => {
       { key: 'acme', resolved: 5, meanHours: 10, medianHours: 8 },
       { key: 'globex', resolved: 1, meanHours: 48, medianHours: 48 },
     ]);
+  });
+
+  it('is read beside the writer: a transaction holding the write connection does not hold it up', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const writing = database.em.getKnex().transaction(async (trx) => {
+      await trx('finding').where('id', findingIds.get('O1')!).update({ text: 'being written' });
+      await held;
+    });
+    try {
+      const heldUp = new Promise<'held up'>((resolve) => setTimeout(() => resolve('held up'), 5_000));
+      const answer = await Promise.race([timeToFix(database, UNSCOPED, { ...WINDOW, hideLynis: true }), heldUp]);
+      expect(answer).toMatchObject({ overall: { resolved: 6 } });
+    } finally {
+      release();
+      await writing;
+    }
   });
 
   it('lists the oldest findings still to handle, leaving out accepted ones and decommissioned hosts', async () => {

@@ -8,6 +8,7 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Database, SqlDialect } from '../database/dialect.js';
 import { sqlDialectOf } from '../database/dialects.js';
+import { longReads } from '../database/long-reads.js';
 import { DomainError } from '../errors/domain-error.js';
 import { LYNIS_OWN_TEST } from '../fleet/finding-groups.js';
 import type { FixTimes, FixTimesBy, TimeToFix } from '../generated/types.gen.js';
@@ -49,7 +50,7 @@ function parseTime(name: string, value: string): Date {
 
 /** The figures of the contract's `TimeToFix` for the hosts of `scope`, decommissioned hosts left out. */
 export async function timeToFix(database: Database, scope: AccessScope, options: TimeToFixOptions): Promise<TimeToFix> {
-  const knex = database.em.getKnex();
+  const knex = longReads(database);
   const dialect = sqlDialectOf(database.em);
   const window = timeToFixWindow(options);
   const reads: FindingReads = { knex, dialect, scope, hideLynis: options.hideLynis };
