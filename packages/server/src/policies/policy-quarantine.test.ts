@@ -225,8 +225,9 @@ describe('the rule runner', () => {
   });
 
   it('the watchdog stops a worker whose rule runs past its budget without yielding', async () => {
-    // A clock budget of an hour inside the worker: only the watchdog (500 ms without a new rule) stops it.
-    const runner = new RuleRunner({ limits: { ...RULE_BUDGET, timeMs: 3_600_000, hostTimeMs: 3_600_000 }, watchdogMs: 500 });
+    // A clock budget of an hour inside the worker: only the watchdog (100 ms without a new rule) stops it. The slow
+    // rule takes most of a second, but under 500 ms on a quiet machine: a watchdog of 500 ms could let it end first.
+    const runner = new RuleRunner({ limits: { ...RULE_BUDGET, timeMs: 3_600_000, hostTimeMs: 3_600_000 }, watchdogMs: 100 });
     try {
       const started = performance.now();
       const { outcomes, incidents } = await runner.run(job([SLOW_RULE, 'true'], 1));
