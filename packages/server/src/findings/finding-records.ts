@@ -95,7 +95,8 @@ export interface Transition {
   reason: string | null;
 }
 
-const TRANSITION_COLUMNS = 10;
+/** Parameters of one transition's row: its seven columns, and a resolution's three for its episode's start. */
+const PARAMETERS_PER_TRANSITION = 10;
 
 /**
  * When the episode a resolution ends began: the regression before it, or else the finding's first sighting. Kept on
@@ -112,7 +113,7 @@ export const EPISODE_START =
  * per call).
  */
 export async function writeTransitions(trx: Knex.Transaction, transitions: Transition[]): Promise<void> {
-  for (const chunk of chunks(transitions, Math.floor(MAX_PARAMETERS / TRANSITION_COLUMNS))) {
+  for (const chunk of chunks(transitions, Math.floor(MAX_PARAMETERS / PARAMETERS_PER_TRANSITION))) {
     await trx('finding_transition').insert(
       chunk.map((transition) => ({
         id: randomUUID(),
